@@ -1,0 +1,54 @@
+"""The errors of the pure API, each with the protocol code it is answered with."""
+
+from __future__ import annotations
+
+
+class PuzzleError(Exception):
+    """Base of every error about one puzzle.
+
+    Attributes:
+      code: the wire code of ``ERROR <code> <detail>`` (PROTOCOL.md).
+      detail: the human-readable detail, naming the place (line, cell, unit).
+    """
+
+    code = "internal"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class PuzzleFormatError(PuzzleError):
+    """The text is not a puzzle (``ERROR format line 4: expected 9 cells, found 8``)."""
+
+    code = "format"
+
+
+class InvalidPuzzleError(PuzzleError):
+    """Givens break a rule (``ERROR invalid duplicate 8 in box 1 at r1c1 and r3c3``)."""
+
+    code = "invalid"
+
+
+class UnsolvableError(PuzzleError):
+    """No solution exists (``ERROR unsolvable no digit fits r1c5``)."""
+
+    code = "unsolvable"
+
+
+class SolutionMismatchError(PuzzleError):
+    """A dataset row's expected solution differs from ours (``ERROR mismatch ...``)."""
+
+    code = "mismatch"
+
+
+class IncompletePuzzleError(PuzzleError):
+    """The input ended inside a puzzle (``ERROR incomplete ...``)."""
+
+    code = "incomplete"
+
+
+class TooLargeError(PuzzleError):
+    """A line or request over the limits (``ERROR too-large ...``); the connection closes."""
+
+    code = "too-large"

@@ -1,0 +1,279 @@
+"""Cells, rows, columns, boxes, units and peers, and the :class:`Grid` value.
+
+The vocabulary is declared once, as data (after Norvig, "Solving Every Sudoku
+Puzzle"): a :class:`Geometry` lists, for one box shape, the units (rows,
+columns, boxes) and the peers of every cell, so the solver and the checks are
+short loops over these tables.
+
+Cells are numbered row-major from 0; people see them as ``r1c1``..``r9c9``
+(1-based). Boxes are numbered 1..n left to right, top to bottom.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence
+
+from ._errors import InvalidPuzzleError, PuzzleFormatError
+
+#: Box shapes by grid size (rows x columns of one box). 6x6 uses 2x3 boxes,
+#: the usual convention (two box rows of three columns each).
+BOX_SHAPES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
+
+#: Symbols for digits 1..25 in text ("1-9" then "A-P"): index = digit.
+SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
+
+#: Characters that mark an empty cell in one-line text.
+EMPTY_MARKS = ".0_"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The units and peers of one grid shape.
+
+    Attributes:
+      box_rows, box_cols: the shape of one box (3, 3 for classic Sudoku).
+      size: digits per unit, ``box_rows * box_cols`` (9).
+      ncells: ``size * size`` (81).
+      rows, columns, boxes: tuples of ``size`` units, each a tuple of cell
+        indices in row-major order.
+      units: rows, then columns, then boxes (27 units for 9x9).
+      unit_names: ``"row 1"``, ``"column 1"``, ``"box 1"``... parallel to units.
+      peers: for each cell, the sorted tuple of cells sharing a unit with it
+        (20 per cell for 9x9).
+      row_of, col_of, box_of: 0-based row, column, box index of each cell.
+      all_digits: bitmask with bit ``d - 1`` set for every digit d (0x1FF).
+    """
+
+    box_rows: int
+    box_cols: int
+    size: int
+    ncells: int
+    rows: tuple
+    columns: tuple
+    boxes: tuple
+    units: tuple
+    unit_names: tuple
+    peers: tuple
+    row_of: tuple
+    col_of: tuple
+    box_of: tuple
+    all_digits: int
+
+
+@functools.lru_cache(maxsize=None)
+def geometry(box_rows: int = 3, box_cols: int = 3) -> Geometry:
+    """Build (once, cached) the :class:`Geometry` of boxes ``box_rows x box_cols``.
+
+    Raises:
+      ValueError: a box dimension below 1 or a size over 25.
+    """
+    size = box_rows * box_cols
+    if box_rows < 1 or box_cols < 1 or size > 25:
+        raise ValueError(f"unsupported box shape {box_rows}x{box_cols}")
+    ncells = size * size
+    rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
+    columns = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
+    boxes = []
+    for br in range(0, size, box_rows):
+        for bc in range(0, size, box_cols):
+            boxes.append(
+                tuple((br + r) * size + bc + c for r in range(box_rows) for c in range(box_cols))
+            )
+    boxes = tuple(boxes)
+    row_of = tuple(i // size for i in range(ncells))
+    col_of = tuple(i % size for i in range(ncells))
+    box_of = tuple(
+        (row_of[i] // box_rows) * (size // box_cols) + col_of[i] // box_cols for i in range(ncells)
+    )
+    peers = tuple(
+        tuple(sorted((set(rows[row_of[i]]) | set(columns[col_of[i]]) | set(boxes[box_of[i]])) - {i}))
+        for i in range(ncells)
+    )
+    names = tuple(
+        [f"row {k + 1}" for k in range(size)]
+        + [f"column {k + 1}" for k in range(size)]
+        + [f"box {k + 1}" for k in range(size)]
+    )
+    return Geometry(
+        box_rows=box_rows,
+        box_cols=box_cols,
+        size=size,
+        ncells=ncells,
+        rows=rows,
+        columns=columns,
+        boxes=boxes,
+        units=rows + columns + boxes,
+        unit_names=names,
+        peers=peers,
+        row_of=row_of,
+        col_of=col_of,
+        box_of=box_of,
+        all_digits=(1 << size) - 1,
+    )
+
+
+def cell_name(cell: int, size: int = 9) -> str:
+    """The 1-based name of a 0-based cell index: ``cell_name(0) == "r1c1"``."""
+    return f"r{cell // size + 1}c{cell % size + 1}"
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A puzzle or a solution: ``size * size`` digits in row-major order.
+
+    Attributes:
+      cells: tuple of ``size * size`` ints (81 for 9x9), row-major; 0 marks an
+        empty cell, 1..size a digit.
+      box_rows, box_cols: the box shape (3, 3 for classic Sudoku).
+    """
+
+    cells: tuple
+    box_rows: int = 3
+    box_cols: int = 3
+
+    def __post_init__(self) -> None:
+        size = self.box_rows * self.box_cols
+        if len(self.cells) != size * size:
+            raise ValueError(f"a {size}x{size} grid has {size * size} cells, got {len(self.cells)}")
+        for value in self.cells:
+            if not 0 <= value <= size:
+                raise ValueError(f"cell value {value!r} outside 0..{size}")
+
+    @property
+    def size(self) -> int:
+        """Digits per unit (9 for classic Sudoku)."""
+        return self.box_rows * self.box_cols
+
+    @property
+    def geometry(self) -> Geometry:
+        """The :class:`Geometry` (units, peers) of this grid's shape."""
+        return geometry(self.box_rows, self.box_cols)
+
+    @classmethod
+    def from_string(cls, text: str, box_rows: Optional[int] = None, box_cols: Optional[int] = None) -> "Grid":
+        """Read a one-line grid: ``size * size`` symbols, no separators.
+
+        Symbols are ``1-9`` then ``A-P`` (case-insensitive); ``.``, ``0`` and
+        ``_`` mark an empty cell. The size comes from the length (81 -> 9x9,
+        16 -> 4x4, 36 -> 6x6, 256 -> 16x16, 625 -> 25x25) unless the box shape
+        is given.
+
+        Raises:
+          PuzzleFormatError: wrong length or a character that is not a symbol
+            of the grid ("'x' is not a 9x9 symbol at r1c4").
+        """
+        text = text.strip()
+        if box_rows is None or box_cols is None:
+            for size, (br, bc) in BOX_SHAPES.items():
+                if size * size == len(text):
+                    box_rows, box_cols = br, bc
+                    break
+            else:
+                raise PuzzleFormatError(f"expected 81 cells, found {len(text)}")
+        size = box_rows * box_cols
+        cells = []
+        for i, ch in enumerate(text):
+            value = symbol_value(ch, size)
+            if value is None:
+                raise PuzzleFormatError(
+                    f"{describe_char(ch)} is not a {size}x{size} symbol at {cell_name(i, size)}"
+                )
+            cells.append(value)
+        return cls(tuple(cells), box_rows, box_cols)
+
+    def to_string(self, empty: str = ".") -> str:
+        """The one-line form: ``size * size`` symbols, ``empty`` for empty cells."""
+        return "".join(SYMBOLS[v] if v else empty for v in self.cells)
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    def rows(self) -> list:
+        """The grid as ``size`` lists of ``size`` ints (0 = empty)."""
+        n = self.size
+        return [list(self.cells[r * n : (r + 1) * n]) for r in range(n)]
+
+
+def symbol_value(ch: str, size: int) -> Optional[int]:
+    """The digit a symbol stands for in a ``size`` grid: 0 for empty, None if foreign.
+
+    ``1-9`` are 1..9 and ``A``.. (any case) are 10..; ``.``, ``_`` and ``0``
+    are empty.
+    """
+    if ch in EMPTY_MARKS:
+        return 0
+    index = SYMBOLS.find(ch.upper()) if ch.isascii() else -1
+    if 1 <= index <= size:
+        return index
+    return None
+
+
+def describe_char(ch: str) -> str:
+    """A character as shown in an error line: ``'x'`` when printable ASCII, else ``U+00B0``."""
+    if ch.isascii() and ch.isprintable():
+        return repr(ch) if ch != "'" else '"\'"'
+    return f"U+{ord(ch):04X}"
+
+
+def find_duplicate(grid: Grid) -> Optional[str]:
+    """The first pair of equal givens in one unit, described for people; None if none.
+
+    Cells are scanned in row-major order; for each given the earlier cells of
+    its row, then column, then box are checked, so the report names the first
+    offending cell in reading order and the first unit it breaks:
+    ``"duplicate 8 in box 1 at r1c1 and r3c3"``. O(cells) time.
+    """
+    geo = grid.geometry
+    size = geo.size
+    cells = grid.cells
+    # first cell seen with each digit, per unit
+    seen = [dict() for _ in geo.units]
+    for i, d in enumerate(cells):
+        if not d:
+            continue
+        for kind, unit in (("row", geo.row_of[i]), ("column", size + geo.col_of[i]), ("box", 2 * size + geo.box_of[i])):
+            first = seen[unit].get(d)
+            if first is not None:
+                return (
+                    f"duplicate {SYMBOLS[d]} in {geo.unit_names[unit]} "
+                    f"at {cell_name(first, size)} and {cell_name(i, size)}"
+                )
+        for unit in (geo.row_of[i], size + geo.col_of[i], 2 * size + geo.box_of[i]):
+            seen[unit][d] = i
+    return None
+
+
+def check_givens(grid: Grid) -> None:
+    """Raise InvalidPuzzleError if two givens share a unit (see :func:`find_duplicate`)."""
+    problem = find_duplicate(grid)
+    if problem is not None:
+        raise InvalidPuzzleError(problem)
+
+
+def verify_solution(puzzle: Grid, solution: Grid) -> Optional[str]:
+    """Check a solution independently of the solver; None when it is right.
+
+    A solution is right when every unit holds each digit once and every given
+    of ``puzzle`` is kept. Otherwise the first problem is returned as text
+    (``"row 3 lacks 7"``, ``"given 5 at r1c2 changed to 6"``).
+    """
+    if (puzzle.box_rows, puzzle.box_cols) != (solution.box_rows, solution.box_cols):
+        return "shape differs from the puzzle"
+    geo = puzzle.geometry
+    full = set(range(1, geo.size + 1))
+    for i, (given, value) in enumerate(zip(puzzle.cells, solution.cells)):
+        if given and given != value:
+            return f"given {SYMBOLS[given]} at {cell_name(i, geo.size)} changed to {SYMBOLS[value]}"
+    for name, unit in zip(geo.unit_names, geo.units):
+        values = {solution.cells[c] for c in unit}
+        if values != full:
+            missing = min(full - values)
+            return f"{name} lacks {SYMBOLS[missing]}"
+    return None
+
+
+def grid_from_rows(rows: Sequence[Iterable[int]], box_rows: int = 3, box_cols: int = 3) -> Grid:
+    """Build a Grid from ``size`` rows of ``size`` ints (0 = empty)."""
+    return Grid(tuple(v for row in rows for v in row), box_rows, box_cols)

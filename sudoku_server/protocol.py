@@ -1,0 +1,293 @@
+"""The sans-I/O session: bytes in, events out (after h11). No sockets, no trio.
+
+One :class:`Session` per connection. The server feeds it what it receives
+(:meth:`Session.receive_data`, :meth:`Session.receive_eof`) and acts on the
+events it returns, in order:
+
+* :class:`PuzzleReceived` — solve it (see :func:`answer_puzzle`) and send the
+  answer in its turn;
+* :class:`Reply` — bytes to send in their turn (an ``ERROR`` line);
+* :class:`TelnetReply` — bytes to send at once (telnet option refusals);
+* :class:`CloseConnection` — stop reading; answer what is queued, then close.
+
+Framing (PROTOCOL.md "Transport"): a UTF-8 byte-order mark at the start is
+skipped; telnet IAC sequences are removed (``DO x`` answered ``WONT x``,
+``WILL x`` answered ``DONT x``; an interrupt drops the puzzle being read);
+lines end with LF, CRLF or a lone CR (a CR followed by NUL, telnet's bare
+carriage return, counts as CRLF). A line longer than ``max_line_bytes``
+yields ``ERROR too-large`` and closes the session, whatever follows; the
+session never buffers more than ``max_line_bytes + 1`` bytes of a line.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Union
+
+from ._errors import PuzzleError, TooLargeError
+from .formats import Puzzle, PuzzleReader, Rejected
+from .grid import Grid, verify_solution
+from .solver import Check, solve as default_solve
+
+log = logging.getLogger("sudoku_server")
+
+#: Default longest line, in bytes, without its terminator. A 25x25 one-line
+#: puzzle is 625 bytes; 4096 leaves room for comments and padding while
+#: capping what one connection can make the server buffer.
+DEFAULT_MAX_LINE_BYTES = 4096
+
+BOM = b"\xef\xbb\xbf"
+
+# Telnet (RFC 854) bytes.
+IAC = 0xFF
+DONT, DO, WONT, WILL = 0xFE, 0xFD, 0xFC, 0xFB
+SB, SE = 0xFA, 0xF0
+IP, AO = 0xF4, 0xF5  # interrupt process, abort output
+
+
+@dataclass
+class PuzzleReceived:
+    """A complete puzzle to answer (``puzzle.grid`` holds its givens)."""
+
+    puzzle: Puzzle
+
+
+@dataclass
+class Reply:
+    """Bytes to send in request order (an ``ERROR`` line)."""
+
+    data: bytes
+
+
+@dataclass
+class TelnetReply:
+    """Bytes to send at once: a telnet negotiation answer."""
+
+    data: bytes
+
+
+@dataclass
+class CloseConnection:
+    """The session takes no more input; answer what is queued, then close."""
+
+
+Event = Union[PuzzleReceived, Reply, TelnetReply, CloseConnection]
+
+
+def error_line(error: PuzzleError, ending: str = "\n") -> bytes:
+    """The wire form of an error: ``ERROR <code> <detail>`` and a line ending (ASCII)."""
+    return f"ERROR {error.code} {error.detail}{ending}".encode("ascii", "backslashreplace")
+
+
+class Session:
+    """The state of one connection's request stream.
+
+    Args:
+      max_line_bytes: longest accepted line in bytes (terminator excluded).
+
+    Attributes:
+      closed: True once the session takes no more input (after end of input
+        or a too-large line).
+      lineno: number of complete lines read so far.
+    """
+
+    def __init__(self, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+        self.max_line_bytes = max_line_bytes
+        self.closed = False
+        self.lineno = 0
+        self._reader = PuzzleReader()
+        self._buffer = bytearray()
+        self._start = True  # BOM still possible
+        self._telnet_state = 0  # 0 data, 1 after IAC, 2 after IAC+verb, 3 in SB, 4 SB after IAC
+        self._telnet_verb = 0
+
+    # -- state the server's timers look at ---------------------------------
+
+    @property
+    def pending(self) -> bool:
+        """True when received input waits for more bytes to be complete.
+
+        That is an unterminated line (or a CR that may be the start of CRLF),
+        or a framed grid that may still get its closing border. PROTOCOL.md's
+        close grace applies: if nothing arrives, :meth:`receive_eof` settles it.
+        """
+        return bool(self._buffer) or self._reader.awaiting_optional_line
+
+    @property
+    def in_puzzle(self) -> bool:
+        """True while a puzzle has begun and is not complete."""
+        return self._reader.in_puzzle or bool(self._buffer.strip())
+
+    # -- input ---------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> List[Event]:
+        """Take bytes from the client; return the events they complete, in order.
+
+        Never raises for any input. Returns ``[]`` once :attr:`closed`.
+        """
+        if self.closed or not data:
+            return []
+        events: List[Event] = []
+        if self._telnet_state or IAC in data:
+            data = self._strip_telnet(data, events)
+        if self._start and data:
+            self._buffer += data
+            if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
+                return events
+            if self._buffer.startswith(BOM):
+                del self._buffer[: len(BOM)]
+            self._start = False
+        else:
+            self._buffer += data
+        self._split_lines(events, final=False)
+        return events
+
+    def receive_eof(self) -> List[Event]:
+        """End of input (the client half-closed, or a timer ended the session).
+
+        A pending unterminated line is taken as complete; a puzzle cut short
+        is answered ``ERROR incomplete``. Returns the final events.
+        """
+        if self.closed:
+            return []
+        events: List[Event] = []
+        self._split_lines(events, final=True)
+        if not self.closed:
+            self._add(self._reader.finish(), events)
+            self.closed = True
+        return events
+
+    # -- internals -----------------------------------------------------------
+
+    def _add(self, parsed, events: List[Event]) -> None:
+        for item in parsed:
+            if isinstance(item, Rejected):
+                events.append(Reply(error_line(item.error, item.ending)))
+            else:
+                events.append(PuzzleReceived(item))
+
+    def _too_large(self, events: List[Event], what: str) -> None:
+        events.append(Reply(error_line(TooLargeError(what))))
+        events.append(CloseConnection())
+        self.closed = True
+        self._buffer = bytearray()
+
+    def _split_lines(self, events: List[Event], final: bool) -> None:
+        buf = self._buffer
+        limit = self.max_line_bytes
+        pos = 0
+        size = len(buf)
+        while pos < size:
+            lf = buf.find(b"\n", pos)
+            cr = buf.find(b"\r", pos, lf if lf >= 0 else size)
+            if cr >= 0:
+                end = cr
+                if cr + 1 < size:
+                    nxt = buf[cr + 1]
+                    if nxt == 0x0A:
+                        ending, after = "\r\n", cr + 2
+                    elif nxt == 0x00:
+                        ending, after = "\r\n", cr + 2
+                    else:
+                        ending, after = "\r", cr + 1
+                elif final:
+                    ending, after = "\r", cr + 1
+                else:
+                    break  # a CR at the end: wait to see whether LF follows
+            elif lf >= 0:
+                end, ending, after = lf, "\n", lf + 1
+            elif final:
+                end, ending, after = size, "", size
+            else:
+                break
+            if end - pos > limit:
+                self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
+                return
+            self.lineno += 1
+            text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")
+            self._add(self._reader.feed_line(text, ending, self.lineno), events)
+            pos = after
+        if pos:
+            del buf[:pos]
+        if len(buf) > limit + 1:  # +1: a trailing CR is held back
+            self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
+
+    def _strip_telnet(self, data: bytes, events: List[Event]) -> bytes:
+        """Remove telnet commands from ``data``; queue negotiation answers."""
+        out = bytearray()
+        state = self._telnet_state
+        for byte in data:
+            if state == 0:
+                if byte == IAC:
+                    state = 1
+                else:
+                    out.append(byte)
+            elif state == 1:
+                if byte == IAC:
+                    out.append(IAC)  # escaped 0xFF data byte
+                    state = 0
+                elif byte in (DO, DONT, WILL, WONT):
+                    self._telnet_verb = byte
+                    state = 2
+                elif byte == SB:
+                    state = 3
+                else:
+                    if byte in (IP, AO):
+                        # Ctrl-C in telnet: forget the puzzle being typed.
+                        self._reader.abort()
+                        out.clear()
+                        self._buffer.clear()
+                    state = 0
+            elif state == 2:
+                if self._telnet_verb == DO:
+                    events.append(TelnetReply(bytes((IAC, WONT, byte))))
+                elif self._telnet_verb == WILL:
+                    events.append(TelnetReply(bytes((IAC, DONT, byte))))
+                state = 0
+            elif state == 3:
+                if byte == IAC:
+                    state = 4
+            else:  # state 4: in subnegotiation after IAC
+                state = 0 if byte == SE else 3
+        self._telnet_state = state
+        return bytes(out)
+
+
+def answer_puzzle(
+    puzzle: Puzzle,
+    *,
+    solve: Callable[..., Grid] = default_solve,
+    check: Optional[Check] = None,
+) -> bytes:
+    """Solve one puzzle and return the bytes to send: the answer or one ERROR line.
+
+    Runs in a worker thread in the server. The solution is checked by
+    :func:`grid.verify_solution` (every unit complete, every given kept)
+    before it is rendered in the request's layout.
+
+    Args:
+      puzzle: a parsed puzzle.
+      solve: the solver (a parameter so tests can pass a slow or broken one).
+      check: the stop hook passed to ``solve``.
+
+    Returns:
+      bytes: the rendered answer, or ``ERROR invalid|unsolvable ...``, or
+      ``ERROR internal ...`` (logged with its traceback) for a fault.
+
+    Raises:
+      Whatever ``check`` raises (the server's cancellation), unchanged.
+    """
+    ending = puzzle.default_ending
+    try:
+        solution = solve(puzzle.grid, check=check)
+        problem = verify_solution(puzzle.grid, solution)
+        if problem is not None:
+            raise RuntimeError(f"solver returned a wrong solution: {problem}")
+    except PuzzleError as error:
+        return error_line(error, ending)
+    except Exception as error:
+        log.exception("internal error on the puzzle at line %d", puzzle.first_line)
+        detail = f"{type(error).__name__} while solving the puzzle at line {puzzle.first_line}"
+        return f"ERROR internal {detail}{ending}".encode("ascii", "backslashreplace")
+    return puzzle.render(solution).encode("ascii", "backslashreplace")
