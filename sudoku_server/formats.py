@@ -149,6 +149,16 @@ def _cell_values(
     return values, None
 
 
+def _looks_like_cells(cells: List[Tuple[int, str]]) -> bool:
+    """True when at least half the characters are symbols: a row or a puzzle, maybe flawed.
+
+    Text such as ``hello`` or ``GET / HTTP/1.1`` is not, so it is rejected on
+    its own line instead of starting a grid that would swallow the next puzzle.
+    """
+    good = sum(1 for _, ch in cells if symbol_value(ch, SIZE) is not None)
+    return 2 * good >= len(cells)
+
+
 class _GridInProgress:
     """The lines of a multi-line puzzle being read."""
 
@@ -297,6 +307,18 @@ class PuzzleReader:
                 )
             )
             return
+        if not _looks_like_cells(cells):
+            col, ch = next((col, ch) for col, ch in cells if symbol_value(ch, SIZE) is None)
+            events.append(
+                Rejected(
+                    PuzzleFormatError(
+                        f"line {lineno}, column {col + 1}: {describe_char(ch)} is not a digit 1-9"
+                        f" or an empty mark (. 0 _)"
+                    ),
+                    ending or self._last_ending,
+                )
+            )
+            return
         if count > 2 * SIZE:
             events.append(
                 Rejected(
@@ -325,6 +347,20 @@ class PuzzleReader:
                     ending or self._last_ending,
                 )
             )
+            return
+        if len(split_cells(line)) == SIZE * SIZE and not grid.error:
+            # A whole one-line puzzle: this grid was cut short; the line is read anew.
+            self._grid = None
+            events.append(
+                Rejected(
+                    PuzzleFormatError(
+                        f"line {lineno}: the grid that starts at line {grid.first_line}"
+                        f" has {grid.rows} rows, expected {SIZE}"
+                    ),
+                    ending or self._last_ending,
+                )
+            )
+            self._idle_line(line, ending, lineno, events)
             return
         index = grid.add_line(line, ending)
         if is_border(line):

@@ -212,6 +212,8 @@ def symbol_value(ch: str, size: int) -> Optional[int]:
 
 def describe_char(ch: str) -> str:
     """A character as shown in an error line: ``'x'`` when printable ASCII, else ``U+00B0``."""
+    if 0xDC80 <= ord(ch) <= 0xDCFF:  # an undecodable byte (surrogateescape)
+        return f"byte 0x{ord(ch) - 0xDC00:02X}"
     if ch.isascii() and ch.isprintable():
         return repr(ch) if ch != "'" else '"\'"'
     return f"U+{ord(ch):04X}"

@@ -210,7 +210,7 @@ class Session:
             pos = after
         if pos:
             del buf[:pos]
-        if len(buf) > limit + 1:  # +1: a trailing CR is held back
+        if len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
             self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
 
     def _strip_telnet(self, data: bytes, events: List[Event]) -> bytes:

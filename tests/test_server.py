@@ -1,0 +1,215 @@
+"""The server over real sockets on 127.0.0.1 (port 0), in-process with trio."""
+
+from __future__ import annotations
+
+import socket
+import struct
+import threading
+from contextlib import asynccontextmanager
+
+import pytest
+import trio
+import trio.testing
+
+from sudoku_server.server import ServerConfig, SudokuServer
+
+from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+@asynccontextmanager
+async def running_server(**overrides):
+    """A SudokuServer on 127.0.0.1, port 0; yields it with ``.listeners``."""
+    solve = overrides.pop("solve", None)
+    config = ServerConfig(host="127.0.0.1", port=0, **overrides)
+    server = SudokuServer(config, **({"solve": solve} if solve else {}))
+    async with trio.open_nursery() as nursery:
+        server.listeners = await nursery.start(server.serve)
+        yield server
+        nursery.cancel_scope.cancel()
+
+
+async def connect(server) -> trio.SocketStream:
+    return await trio.testing.open_stream_to_socket_listener(server.listeners[0])
+
+
+async def read_all(stream) -> bytes:
+    chunks = []
+    while True:
+        data = await stream.receive_some(65536)
+        if not data:
+            return b"".join(chunks)
+        chunks.append(data)
+
+
+async def exchange(server, data: bytes, half_close: bool = True) -> bytes:
+    stream = await connect(server)
+    async with stream:
+        await stream.send_all(data)
+        if half_close:
+            await stream.send_eof()
+        return await read_all(stream)
+
+
+async def test_newspaper_answered_with_exact_bytes():
+    with trio.fail_after(10):
+        async with running_server() as server:
+            assert await exchange(server, NEWSPAPER.encode()) == NEWSPAPER_ANSWER.encode()
+
+
+async def test_three_puzzles_in_one_connection_answered_in_order():
+    data = (NEWSPAPER + "\n" + INKALA + "\n" + NEWSPAPER_LINE + "\n").encode()
+    with trio.fail_after(10):
+        async with running_server() as server:
+            answer = await exchange(server, data)
+    assert answer == (NEWSPAPER_ANSWER + INKALA_SOLUTION + "\n" + NEWSPAPER_SOLUTION + "\n").encode()
+
+
+async def test_client_that_never_half_closes_gets_answer_and_close_in_grace():
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(NEWSPAPER_LINE.encode() + b"\n")
+                started = trio.current_time()
+                answer = await read_all(stream)
+                elapsed = trio.current_time() - started
+    assert answer == NEWSPAPER_SOLUTION.encode() + b"\n"
+    assert 0.4 < elapsed < 1.0
+
+
+async def test_unterminated_last_line_is_answered_after_the_grace():
+    with trio.fail_after(10):
+        async with running_server() as server:
+            answer = await exchange(server, NEWSPAPER_LINE.encode(), half_close=False)
+    assert answer == NEWSPAPER_SOLUTION.encode() + b"\n"
+
+
+async def test_errors_do_not_close_the_connection():
+    data = b"hello\n" + (NEWSPAPER_LINE + "\n").encode()
+    with trio.fail_after(10):
+        async with running_server() as server:
+            answer = await exchange(server, data)
+    assert answer == (
+        b"ERROR format line 1, column 1: 'h' is not a digit 1-9 or an empty mark (. 0 _)\n" + NEWSPAPER_SOLUTION.encode() + b"\n"
+    )
+
+
+def reset(stream: trio.SocketStream) -> None:
+    """Close with SO_LINGER 0: the kernel sends RST instead of FIN."""
+    stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    stream.socket.close()
+
+
+async def test_client_reset_before_the_answer_leaves_the_server_serving():
+    entered = threading.Event()
+
+    def slow_solve(grid, *, check):
+        entered.set()
+        for _ in range(2000):
+            check()
+            threading.Event().wait(0.001)
+        raise AssertionError("should have been cancelled")
+
+    with trio.fail_after(10):
+        async with running_server(solve=slow_solve) as server:
+            stream = await connect(server)
+            await stream.send_all(NEWSPAPER_LINE.encode() + b"\n")
+            await trio.to_thread.run_sync(entered.wait)
+            reset(stream)
+            # The solve is stopped and its thread ends.
+            with trio.fail_after(1):
+                while server.connections:
+                    await trio.sleep(0.01)
+                await trio.testing.wait_all_threads_completed()
+            server.solve = __import__("sudoku_server").solve
+            assert await exchange(server, NEWSPAPER.encode()) == NEWSPAPER_ANSWER.encode()
+
+
+async def test_slow_solver_gets_timeout_and_its_thread_ends():
+    calls = []
+
+    def spinning_solve(grid, *, check):
+        while True:
+            check()
+            calls.append(1)
+
+    with trio.fail_after(10):
+        async with running_server(solve=spinning_solve, solve_timeout=0.3) as server:
+            answer = await exchange(server, NEWSPAPER_LINE.encode() + b"\n")
+            with trio.fail_after(0.1):
+                await trio.testing.wait_all_threads_completed()
+    assert answer == b"ERROR timeout no answer within 0.3 s\n"
+    assert calls
+
+
+async def test_solver_exception_is_internal_error_and_connection_goes_on():
+    def broken_solve(grid, *, check):
+        if grid.cells[0] == 7:
+            raise ZeroDivisionError("boom")
+        from sudoku_server import solve
+
+        return solve(grid, check=check)
+
+    data = (NEWSPAPER_LINE + "\n" + INKALA + "\n").encode()
+    with trio.fail_after(10):
+        async with running_server(solve=broken_solve) as server:
+            answer = await exchange(server, data)
+    assert answer == (
+        b"ERROR internal ZeroDivisionError while solving the puzzle at line 1\n"
+        + INKALA_SOLUTION.encode() + b"\n"
+    )
+
+
+async def test_connection_limit_answers_busy():
+    with trio.fail_after(10):
+        async with running_server(max_connections=1) as server:
+            first = await connect(server)
+            async with first:
+                await first.send_all(b"# waiting\n")
+                while not server.connections:
+                    await trio.sleep(0.01)
+                assert await exchange(server, NEWSPAPER.encode()) == (
+                    b"ERROR busy 1 connections open, try again later\n"
+                )
+                await first.send_all(NEWSPAPER.encode())
+                await first.send_eof()
+                assert await read_all(first) == NEWSPAPER_ANSWER.encode()
+
+
+async def test_idle_timeout_with_a_partial_puzzle():
+    rows = NEWSPAPER.splitlines(keepends=True)[:5]
+    with trio.fail_after(10):
+        async with running_server(idle_timeout=0.3) as server:
+            answer = await exchange(server, "".join(rows).encode(), half_close=False)
+    assert answer == (
+        b"ERROR incomplete input ended inside the puzzle that starts at line 1 (3 of 9 rows)\n"
+    )
+
+
+async def test_shutdown_lets_in_flight_answers_finish():
+    release = threading.Event()
+
+    def gated_solve(grid, *, check):
+        while not release.is_set():
+            check()
+            release.wait(0.005)
+        from sudoku_server import solve
+
+        return solve(grid, check=check)
+
+    with trio.fail_after(10):
+        async with running_server(solve=gated_solve, shutdown_grace=5) as server:
+            streams = [await connect(server) for _ in range(3)]
+            for stream in streams:
+                await stream.send_all(NEWSPAPER_LINE.encode() + b"\n")
+            while len(server.connections) < 3:
+                await trio.sleep(0.01)
+            await trio.sleep(0.1)
+            server.shutdown()
+            release.set()
+            for stream in streams:
+                async with stream:
+                    assert await read_all(stream) == NEWSPAPER_SOLUTION.encode() + b"\n"
