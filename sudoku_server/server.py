@@ -16,9 +16,11 @@ timers of PROTOCOL.md ("Connection lifecycle") live here:
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import math
+import os
 import time
 from dataclasses import dataclass
 from typing import Callable, List, Optional
@@ -35,12 +37,18 @@ from .protocol import (
     TelnetReply,
     answer_puzzle,
 )
-from .solver import solve as default_solve
+from . import solver as _solver
 
 log = logging.getLogger("sudoku_server")
 
 #: Bytes asked of the kernel per receive.
 RECEIVE_SIZE = 65536
+#: accept() errors that mean "out of descriptors or memory": wait and retry.
+ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+#: Seconds between accept() retries when out of descriptors (as trio's serve_listeners).
+ACCEPT_RETRY_SLEEP = 0.1
+#: Seconds between two log lines about the same accept() condition.
+ACCEPT_ERROR_LOG_INTERVAL = 10.0
 #: Items (puzzles or error lines) queued per connection before the reader
 #: waits for the writer; bounds a connection's memory when a client sends
 #: faster than puzzles are solved.
@@ -218,9 +226,9 @@ class SudokuServer:
         tests can pass a fake that spins while calling ``check()``).
     """
 
-    def __init__(self, config: ServerConfig, *, solve: Callable = default_solve) -> None:
+    def __init__(self, config: ServerConfig, *, solve: Optional[Callable] = None) -> None:
         self.config = config
-        self.solve = solve
+        self.solve = solve if solve is not None else _solver.solve
         self.solver_limiter = trio.CapacityLimiter(max(1, config.solver_threads))
         self.connections: set = set()
         self._accept_scope: Optional[trio.CancelScope] = None
@@ -256,20 +264,51 @@ class SudokuServer:
         cfg = self.config
         if listeners is None:
             listeners = await self.open_listeners()
-        async with trio.open_nursery() as handler_nursery:
-            self._handler_nursery = handler_nursery
-            with trio.CancelScope() as accept_scope:
-                self._accept_scope = accept_scope
-                if self._shutting_down:
-                    accept_scope.cancel()
-                await trio.serve_listeners(
-                    self._handle, listeners, handler_nursery=handler_nursery, task_status=task_status
-                )
+        try:
+            async with trio.open_nursery() as handler_nursery:
+                with trio.CancelScope() as accept_scope:
+                    self._accept_scope = accept_scope
+                    if self._shutting_down:
+                        accept_scope.cancel()
+                    async with trio.open_nursery() as accept_nursery:
+                        for listener in listeners:
+                            accept_nursery.start_soon(self._accept_loop, listener, handler_nursery)
+                        task_status.started(listeners)
+                for listener in listeners:
+                    await listener.aclose()
+                log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
+                handler_nursery.cancel_scope.deadline = trio.current_time() + cfg.shutdown_grace
+        finally:
             for listener in listeners:
-                await listener.aclose()
-            log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
-            handler_nursery.cancel_scope.deadline = trio.current_time() + cfg.shutdown_grace
+                await trio.aclose_forcefully(listener)
         log.info("server stopped")
+
+    async def _accept_loop(self, listener: trio.SocketListener, handler_nursery: trio.Nursery) -> None:
+        """Accept connections forever; when out of descriptors or memory, wait and retry.
+
+        Unlike ``trio.serve_listeners`` (which logs a traceback every 100 ms
+        then), the condition is logged once per ``ACCEPT_ERROR_LOG_INTERVAL``.
+        """
+        last_logged = -math.inf
+        suppressed = 0
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as error:
+                if error.errno not in ACCEPT_CAPACITY_ERRNOS:
+                    raise
+                now = trio.current_time()
+                if now - last_logged >= ACCEPT_ERROR_LOG_INTERVAL:
+                    log.warning(
+                        "cannot accept: %s; retrying every %g s (%d more like this since the last report)",
+                        os.strerror(error.errno), ACCEPT_RETRY_SLEEP, suppressed,
+                    )
+                    last_logged, suppressed = now, 0
+                else:
+                    suppressed += 1
+                await trio.sleep(ACCEPT_RETRY_SLEEP)
+            else:
+                handler_nursery.start_soon(self._handle, stream)
 
     def shutdown(self) -> None:
         """Stop accepting; let connections answer what they received (``shutdown_grace`` s)."""
@@ -318,7 +357,9 @@ class SudokuServer:
             pass
 
 
-async def serve(config: ServerConfig, *, solve: Callable = default_solve, task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def serve(
+    config: ServerConfig, *, solve: Optional[Callable] = None, task_status=trio.TASK_STATUS_IGNORED
+) -> None:
     """Run a :class:`SudokuServer` with ``config`` until cancelled.
 
     Supports ``nursery.start`` (reports the listeners). Cancellation closes
