@@ -327,7 +327,7 @@ class SudokuServer:
             connection = _Connection(self, stream, peer)
             self.connections.add(connection)
             started = time.perf_counter()
-            log.info("%s connected", peer)
+            log.debug("%s connected", peer)
             try:
                 await connection.run()
             finally:

@@ -85,3 +85,5 @@ def server_address():
             proc.kill()
             proc.wait()
         thread.join(timeout=5)
+        if proc.stderr is not None:
+            proc.stderr.close()

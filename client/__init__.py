@@ -1,0 +1,1 @@
+"""The bundled sudoku-server client (standard library only); see sudoku_client."""

@@ -1,0 +1,381 @@
+"""The bundled client (client/sudoku_client.py) against the real server.
+
+Every test runs the client as a user would, in a subprocess
+(``python client/sudoku_client.py ...`` or ``python -m client.sudoku_client``),
+and compares its standard output byte for byte. Error answers are checked by
+their ``ERROR <code> `` prefix only: the detail text belongs to the server.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+PUZZLES = REPO / "puzzles"
+CLIENT = REPO / "client" / "sudoku_client.py"
+
+#: Seconds a client run may take before the test fails (it takes well under 1 s).
+RUN_TIMEOUT = 15
+
+NEWSPAPER = b"""\
++-------+-------+-------+
+| 7 . . | . . . | 4 . . |
+| . 2 . | . 7 . | . 8 . |
+| . . 3 | . . 8 | . . 9 |
++-------+-------+-------+
+| . . . | 5 . . | 3 . . |
+| . 6 . | . 2 . | . 9 . |
+| . . 1 | . . 7 | . . 6 |
++-------+-------+-------+
+| . . . | 3 . . | 9 . . |
+| . 3 . | . 4 . | . 6 . |
+| . . 9 | . . 1 | . . 5 |
++-------+-------+-------+
+"""
+
+NEWSPAPER_ANSWER = b"""\
++-------+-------+-------+
+| 7 9 8 | 6 3 5 | 4 2 1 |
+| 1 2 6 | 9 7 4 | 5 8 3 |
+| 4 5 3 | 2 1 8 | 6 7 9 |
++-------+-------+-------+
+| 9 7 2 | 5 8 6 | 3 1 4 |
+| 5 6 4 | 1 2 3 | 8 9 7 |
+| 3 8 1 | 4 9 7 | 2 5 6 |
++-------+-------+-------+
+| 6 1 7 | 3 5 2 | 9 4 8 |
+| 8 3 5 | 7 4 9 | 1 6 2 |
+| 2 4 9 | 8 6 1 | 7 3 5 |
++-------+-------+-------+
+
+"""
+
+#: One-line puzzle whose row 1 holds two 5s.
+INVALID_ONE_LINE = b"55" + b"." * 79 + b"\n"
+
+
+def run_client(
+    *args: str,
+    input: bytes = b"",
+    module: bool = False,
+    env: dict[str, str] | None = None,
+    timeout: float = RUN_TIMEOUT,
+) -> subprocess.CompletedProcess:
+    """Run the client with *args*; return the finished process (bytes output)."""
+    if module:
+        command = [sys.executable, "-m", "client.sudoku_client", *args]
+    else:
+        command = [sys.executable, str(CLIENT), *args]
+    base = {k: v for k, v in os.environ.items() if k not in ("SUDOKU_HOST", "SUDOKU_PORT")}
+    return subprocess.run(
+        command,
+        input=input,
+        capture_output=True,
+        cwd=REPO,
+        env=dict(base, **(env or {})),
+        timeout=timeout,
+    )
+
+
+def address_args(server_address: tuple[str, int]) -> list[str]:
+    host, port = server_address
+    return ["--host", host, "--port", str(port)]
+
+
+def error_lines(output: bytes, code: str) -> list[bytes]:
+    prefix = ("ERROR %s " % code).encode()
+    return [line for line in output.splitlines() if line.startswith(prefix)]
+
+
+@pytest.fixture
+def newspaper_file(tmp_path: Path) -> Path:
+    path = tmp_path / "newspaper.txt"
+    path.write_bytes(NEWSPAPER)
+    return path
+
+
+@pytest.fixture
+def invalid_file(tmp_path: Path) -> Path:
+    path = tmp_path / "invalid.txt"
+    path.write_bytes(INVALID_ONE_LINE)
+    return path
+
+
+# --- answers -----------------------------------------------------------------
+
+
+def test_newspaper_from_stdin(server_address):
+    result = run_client(*address_args(server_address), input=NEWSPAPER)
+    assert result.stdout == NEWSPAPER_ANSWER
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+def test_newspaper_from_file(server_address, newspaper_file):
+    result = run_client(*address_args(server_address), str(newspaper_file))
+    assert result.stdout == NEWSPAPER_ANSWER
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+def test_dash_means_stdin(server_address):
+    result = run_client(*address_args(server_address), "-", input=NEWSPAPER)
+    assert result.stdout == NEWSPAPER_ANSWER
+    assert result.returncode == 0
+
+
+def test_runs_as_module(server_address, newspaper_file):
+    result = run_client(*address_args(server_address), str(newspaper_file), module=True)
+    assert result.stdout == NEWSPAPER_ANSWER
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+def test_host_and_port_from_environment(server_address, newspaper_file):
+    host, port = server_address
+    env = {"SUDOKU_HOST": host, "SUDOKU_PORT": str(port)}
+    result = run_client(str(newspaper_file), env=env)
+    assert result.stdout == NEWSPAPER_ANSWER
+    assert result.returncode == 0
+
+
+def test_crlf_request_gets_crlf_answer(server_address):
+    request = NEWSPAPER.replace(b"\n", b"\r\n")
+    result = run_client(*address_args(server_address), input=request)
+    assert result.stdout == NEWSPAPER_ANSWER.replace(b"\n", b"\r\n")
+    assert result.returncode == 0
+
+
+def test_invalid_puzzle_exits_1(server_address, invalid_file):
+    result = run_client(*address_args(server_address), str(invalid_file))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines(keepends=True)
+    assert len(lines) == 1
+    assert lines[0].startswith(b"ERROR invalid ")
+    assert lines[0].endswith(b"\n")
+    assert len(error_lines(result.stdout, "invalid")) == 1
+    assert result.stderr == b""
+
+
+def test_norvig_top95(server_address):
+    expected = (PUZZLES / "norvig_top95.expected").read_bytes()
+    result = run_client(*address_args(server_address), str(PUZZLES / "norvig_top95.txt"))
+    assert result.stdout == expected
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+def test_several_files_answer_in_order(server_address, newspaper_file):
+    top95 = PUZZLES / "norvig_top95.txt"
+    expected = NEWSPAPER_ANSWER + (PUZZLES / "norvig_top95.expected").read_bytes()
+    result = run_client(
+        *address_args(server_address), str(newspaper_file), str(top95), str(newspaper_file)
+    )
+    assert result.stdout == expected + NEWSPAPER_ANSWER
+    assert result.returncode == 0
+
+
+def test_several_files_with_one_invalid(server_address, newspaper_file, invalid_file):
+    result = run_client(
+        *address_args(server_address),
+        str(newspaper_file),
+        str(invalid_file),
+        "-",
+        input=NEWSPAPER,
+    )
+    assert result.returncode == 1
+    first, rest = result.stdout[: len(NEWSPAPER_ANSWER)], result.stdout[len(NEWSPAPER_ANSWER) :]
+    assert first == NEWSPAPER_ANSWER
+    error_line, _, last = rest.partition(b"\n")
+    assert error_line.startswith(b"ERROR invalid ")
+    assert last == NEWSPAPER_ANSWER
+    assert len(error_lines(result.stdout, "invalid")) == 1
+
+
+def test_many_puzzles_on_one_connection(server_address):
+    copies = 100
+    result = run_client(*address_args(server_address), input=NEWSPAPER * copies, timeout=60)
+    assert result.stdout == NEWSPAPER_ANSWER * copies
+    assert result.returncode == 0
+
+
+def test_large_input_does_not_deadlock():
+    # An echo server with small socket buffers and 20 MB of input: a client
+    # that sent everything before reading would block for ever (measured: a
+    # plain sendall() stalls). This one reads the echo while it still sends.
+    data = b"0123456789 abcdefghijklmnopqrstuvwxyz\n" * (20 * 1024 * 1024 // 38)
+
+    def echo(listener: socket.socket) -> None:
+        conn, _ = listener.accept()
+        conn.settimeout(RUN_TIMEOUT)
+        with conn:
+            while True:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                conn.sendall(chunk)
+
+    with socket.socket() as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        thread = threading.Thread(target=echo, args=(listener,))
+        thread.start()
+        try:
+            result = run_client("--port", str(port), "--timeout", "10", input=data, timeout=60)
+        finally:
+            thread.join(RUN_TIMEOUT)
+    assert result.stderr == b""
+    assert result.returncode == 0
+    assert result.stdout == data
+
+
+def test_exits_when_server_closes_while_stdin_stays_open(server_address):
+    # Like a person who typed one grid: the input never ends, the server's
+    # close grace ends the session, and the client must exit cleanly (0) even
+    # though its sending thread is still blocked reading standard input.
+    read_end, write_end = os.pipe()
+    try:
+        with subprocess.Popen(
+            [sys.executable, str(CLIENT), *address_args(server_address)],
+            stdin=read_end,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+        ) as proc:
+            os.close(read_end)
+            read_end = -1
+            os.write(write_end, NEWSPAPER)
+            try:
+                stdout, stderr = proc.communicate(timeout=RUN_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise
+    finally:
+        os.close(write_end)
+        if read_end != -1:
+            os.close(read_end)
+    assert stdout == NEWSPAPER_ANSWER
+    assert stderr == b""
+    assert proc.returncode == 0
+
+
+def test_too_long_line_exits_1(server_address):
+    request = b"1" * 10_000_000 + b"\n"
+    result = run_client(*address_args(server_address), input=request)
+    assert result.returncode == 1
+    assert len(error_lines(result.stdout, "too-large")) == 1
+    assert result.stdout.count(b"\n") == 1
+
+
+# --- failures ----------------------------------------------------------------
+
+
+def test_closed_port_exits_2():
+    with socket.socket() as reserved:
+        # Bound but not listening: nothing else can take the port meanwhile.
+        reserved.bind(("127.0.0.1", 0))
+        port = reserved.getsockname()[1]
+        result = run_client("--host", "127.0.0.1", "--port", str(port), input=NEWSPAPER)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    message = "sudoku-client: cannot connect to 127.0.0.1:%d: Connection refused\n" % port
+    assert result.stderr.decode() == message
+
+
+def test_unreadable_file_exits_2(server_address, tmp_path, newspaper_file):
+    missing = tmp_path / "missing.txt"
+    result = run_client(*address_args(server_address), str(newspaper_file), str(missing))
+    assert result.returncode == 2
+    assert result.stdout == b""
+    message = "sudoku-client: cannot read %s: No such file or directory\n" % missing
+    assert result.stderr.decode() == message
+
+
+def test_silent_server_times_out():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)  # the kernel accepts; nobody ever answers
+        port = listener.getsockname()[1]
+        started = time.monotonic()
+        result = run_client("--port", str(port), "--timeout", "1", input=NEWSPAPER)
+        elapsed = time.monotonic() - started
+    assert result.returncode == 2
+    assert result.stdout == b""
+    message = "sudoku-client: no answer from 127.0.0.1:%d within 1 s\n" % port
+    assert result.stderr.decode() == message
+    assert elapsed < 10
+
+
+def test_reset_connection_exits_2():
+    sent = b"+-------+"
+
+    def serve_then_reset(listener: socket.socket) -> None:
+        conn, _ = listener.accept()
+        with conn:
+            while conn.recv(65536):  # until the client half-closes
+                pass
+            conn.sendall(sent)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        thread = threading.Thread(target=serve_then_reset, args=(listener,))
+        thread.start()
+        try:
+            result = run_client("--port", str(port), input=NEWSPAPER)
+        finally:
+            thread.join(RUN_TIMEOUT)
+    assert result.returncode == 2
+    assert sent.startswith(result.stdout)
+    assert result.stderr.startswith(b"sudoku-client: ")
+    assert b"Connection reset by peer" in result.stderr
+
+
+# --- the command line and the module itself ---------------------------------
+
+
+def test_help_lists_exit_codes():
+    result = run_client("--help")
+    assert result.returncode == 0
+    out = result.stdout.decode()
+    assert "Send Sudoku puzzles" in out
+    assert "exit codes:" in out
+    for code in ("0", "1", "2"):
+        assert "\n  %s " % code in out
+
+
+def test_bad_port_is_a_usage_error():
+    result = run_client("--port", "99999")
+    assert result.returncode == 2
+    assert b"invalid port" in result.stderr
+
+
+def test_standard_library_only_and_python38_syntax():
+    source = CLIENT.read_text(encoding="utf-8")
+    tree = ast.parse(source, feature_version=(3, 8))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, "relative import in the client"
+            imported.add(node.module.split(".")[0])
+    if hasattr(sys, "stdlib_module_names"):  # Python 3.10+
+        assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+    assert "trio" not in imported
+    assert "sudoku_server" not in imported
