@@ -46,6 +46,9 @@ SB, SE = 0xFA, 0xF0
 IP, AO = 0xF4, 0xF5  # interrupt process, abort output
 
 
+_INTERRUPT = object()  # marker: telnet IP/AO in the stream
+
+
 @dataclass
 class PuzzleReceived:
     """A complete puzzle to answer (``puzzle.grid`` holds its givens)."""
@@ -129,19 +132,34 @@ class Session:
         if self.closed or not data:
             return []
         events: List[Event] = []
-        if self._telnet_state or IAC in data:
-            data = self._strip_telnet(data, events)
-        if self._start and data:
+        if not self._telnet_state and IAC not in data:
+            self._receive_text(data, events)
+            return events
+        # Telnet commands act where they stand in the stream: lines before an
+        # interrupt are answered, nothing after a too-large line is.
+        for item in self._strip_telnet(data):
+            if self.closed:
+                break
+            if isinstance(item, bytes):
+                self._receive_text(item, events)
+            elif item is _INTERRUPT:
+                self._reader.abort()  # Ctrl-C in telnet: forget the puzzle being typed
+                self._buffer.clear()
+            else:
+                events.append(item)
+        return events
+
+    def _receive_text(self, data: bytes, events: List[Event]) -> None:
+        if self._start:
             self._buffer += data
             if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
-                return events
+                return
             if self._buffer.startswith(BOM):
                 del self._buffer[: len(BOM)]
             self._start = False
         else:
             self._buffer += data
         self._split_lines(events, final=False)
-        return events
 
     def receive_eof(self) -> List[Event]:
         """End of input (the client half-closed, or a timer ended the session).
@@ -213,8 +231,14 @@ class Session:
         if len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
             self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
 
-    def _strip_telnet(self, data: bytes, events: List[Event]) -> bytes:
-        """Remove telnet commands from ``data``; queue negotiation answers."""
+    def _strip_telnet(self, data: bytes) -> list:
+        """Split ``data`` at telnet commands, in stream order.
+
+        Returns a list of: ``bytes`` (text), :class:`TelnetReply` (answers to
+        DO/WILL) and ``_INTERRUPT`` (IP or AO). The parser state carries over
+        between calls, so a command split across packets is still removed.
+        """
+        items: list = []
         out = bytearray()
         state = self._telnet_state
         for byte in data:
@@ -234,24 +258,28 @@ class Session:
                     state = 3
                 else:
                     if byte in (IP, AO):
-                        # Ctrl-C in telnet: forget the puzzle being typed.
-                        self._reader.abort()
-                        out.clear()
-                        self._buffer.clear()
+                        if out:
+                            items.append(bytes(out))
+                            out.clear()
+                        items.append(_INTERRUPT)
                     state = 0
             elif state == 2:
-                if self._telnet_verb == DO:
-                    events.append(TelnetReply(bytes((IAC, WONT, byte))))
-                elif self._telnet_verb == WILL:
-                    events.append(TelnetReply(bytes((IAC, DONT, byte))))
+                if self._telnet_verb in (DO, WILL):
+                    if out:
+                        items.append(bytes(out))
+                        out.clear()
+                    refusal = WONT if self._telnet_verb == DO else DONT
+                    items.append(TelnetReply(bytes((IAC, refusal, byte))))
                 state = 0
             elif state == 3:
                 if byte == IAC:
                     state = 4
             else:  # state 4: in subnegotiation after IAC
                 state = 0 if byte == SE else 3
+        if out:
+            items.append(bytes(out))
         self._telnet_state = state
-        return bytes(out)
+        return items
 
 
 def answer_puzzle(
