@@ -1,0 +1,463 @@
+"""Time ``sudoku_server.solve`` against two reference solvers, in one process.
+
+Solvers (``--solvers``, comma-separated, default ``ours,classic,naive``):
+  ours     ``sudoku_server.solve(Grid.from_string(p)).to_string()``
+  classic  benchmarks/reference_classic.py: Norvig-style propagation + search
+  naive    benchmarks/reference_naive.py: row-major 1..9 backtracking, stopped
+           after ``--cap`` recursive calls per puzzle (those are "capped")
+  rowprop  (optional) row-major search with singles propagation; gives the
+           same row-major-first answer as naive, without a cap
+
+Every solver gets the puzzle as an 81-character string and returns 81 digits,
+so the parse and format steps are timed for all of them. All solvers run in
+this one process, one after another, repeat after repeat (``--repeat``), so
+they see the same machine state. Wall time via ``time.perf_counter``.
+
+Each answer is verified after timing: every row, column and box holds 1..9,
+every given is kept, and it equals the expected solution where one is known
+(the kaggle CSV's solutions column; for the multi-solution serg set, the naive
+solver's answer where it finished under the cap, which is the row-major-first
+solution the server must give -- or rowprop's, computed untimed, when neither
+naive nor rowprop is among the solvers; classic is only checked for validity
+there, since it may legitimately find another solution).
+
+Columns: puzzles/s = puzzles / wall time of the whole pass (median over the
+repeats); median ms and worst ms are over puzzles, of each puzzle's median
+time over the repeats; wrong = answers that failed verification or raised;
+capped = naive runs stopped at the cap (their time up to the cap is included,
+so naive's numbers are then a lower bound); time/classic = this solver's pass
+time divided by classic's (below 1 is faster than classic).
+
+Usage:
+  python3 benchmarks/bench_solver.py --quick            # smoke run, ~1 min
+  python3 benchmarks/bench_solver.py --repeat 3 --sets norvig_top95,magictour_top1465
+  python3 benchmarks/bench_solver.py --solvers ours,classic --limit 200
+  python3 benchmarks/bench_solver.py --datasets /path/to/datasets
+  python3 benchmarks/bench_solver.py puzzles/norvig_hardest.txt puzzles/kaggle_1000.csv
+  python3 benchmarks/bench_solver.py --count --sets norvig_top95,tdoku_serg_benchmark
+  python3 benchmarks/bench_solver.py --memory            # ours over sudoku17, peak RSS
+  python3 benchmarks/bench_solver.py --list              # the default sets
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import resource
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+for _p in (str(HERE), str(REPO)):
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+from reference_classic import solve_classic  # noqa: E402
+from reference_naive import (  # noqa: E402
+    CallLimitExceeded,
+    solve_naive,
+    solve_rowmajor_propagating,
+)
+
+DEFAULT_CAP = 200_000  # naive recursive calls per puzzle (~0.15 s in CPython)
+
+
+@dataclass
+class SetSpec:
+    name: str
+    filename: str
+    limit: Optional[int] = None  # default number of puzzles taken
+    multi: bool = False  # puzzles have several solutions
+
+
+DEFAULT_SETS = [
+    SetSpec("norvig_top95", "norvig_top95.txt"),
+    SetSpec("norvig_hardest", "norvig_hardest.txt"),
+    SetSpec("magictour_top1465", "magictour_top1465.txt"),
+    SetSpec("tdoku_forum_hardest_1106", "tdoku_forum_hardest_1106.txt"),
+    SetSpec("tdoku_forum_hardest_1905_11plus", "tdoku_forum_hardest_1905_11plus.txt", 2000),
+    SetSpec("sudoku17_royle_49151", "sudoku17_royle_49151.txt", 5000),
+    SetSpec("kaggle_bryanpark_first10000", "kaggle_bryanpark_first10000.csv"),
+    SetSpec("tdoku_serg_benchmark", "tdoku_serg_benchmark.txt", multi=True),
+]
+QUICK_LIMIT = 10
+QUICK_LIMIT_EASY = 50  # kaggle puzzles are easy: take more of them
+
+
+@dataclass
+class Dataset:
+    name: str
+    puzzles: list[str]
+    expected: list[Optional[str]]
+    multi: bool = False
+
+
+@dataclass
+class Run:
+    """One solver over one dataset, all repeats."""
+
+    solver: str
+    pass_s: list[float] = field(default_factory=list)  # wall time per repeat
+    times: list[list[float]] = field(default_factory=list)  # [repeat][puzzle]
+    answers: list[list[object]] = field(default_factory=list)  # str | None | exc
+
+
+# --------------------------------------------------------------- loading
+
+
+def _norm(cells: str) -> str:
+    return cells.replace("0", ".").replace("_", ".")
+
+
+def load_file(path: Path, limit: Optional[int], name: Optional[str] = None,
+              multi: bool = False) -> Dataset:
+    """Read one-line puzzles; lines that are not 81 cells are skipped.
+
+    A CSV (``quizzes,solutions``) or ``puzzle:count:solution`` line gives the
+    expected solution too.
+    """
+    puzzles: list[str] = []
+    expected: list[Optional[str]] = []
+    with open(path, encoding="ascii", errors="replace") as f:
+        for raw in f:
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = line.replace(":", ",").split(",")
+            p = fields[0].strip()
+            if len(p) != 81 or any(ch not in "0123456789._" for ch in p):
+                continue  # header or other non-puzzle line
+            sol = None
+            rest = [x.strip() for x in fields[1:]]
+            for x in rest:
+                if len(x) == 81 and x.isdigit() and "0" not in x:
+                    sol = x
+            if len(rest) >= 2 and rest[0].isdigit() and rest[0] != "1":
+                sol = None  # tdoku native: solution listed but not unique
+            puzzles.append(_norm(p))
+            expected.append(sol)
+            if limit is not None and len(puzzles) >= limit:
+                break
+    return Dataset(name or path.stem, puzzles, expected, multi)
+
+
+def default_datasets_dir() -> Optional[Path]:
+    cand = REPO.parent / "shared" / "datasets"
+    return cand if cand.is_dir() else None
+
+
+# --------------------------------------------------------------- checking
+
+_UNITS = (
+    [[r * 9 + c for c in range(9)] for r in range(9)]
+    + [[r * 9 + c for r in range(9)] for c in range(9)]
+    + [[r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)]
+       for br in (0, 3, 6) for bc in (0, 3, 6)]
+)
+_FULL = set("123456789")
+
+
+def is_valid_solution(puzzle: str, answer: object) -> bool:
+    if not isinstance(answer, str) or len(answer) != 81:
+        return False
+    if any(p != "." and p != a for p, a in zip(puzzle, answer)):
+        return False
+    return all({answer[i] for i in unit} == _FULL for unit in _UNITS)
+
+
+# --------------------------------------------------------------- solvers
+
+
+class Capped(Exception):
+    pass
+
+
+def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Optional[str]]]:
+    solvers: dict[str, Callable[[str], Optional[str]]] = {}
+    for name in names:
+        if name == "ours":
+            try:
+                from sudoku_server import Grid, UnsolvableError, solve
+            except Exception as exc:  # noqa: BLE001 - report and go on
+                print(f"<!-- ours skipped: cannot import sudoku_server: {exc!r} -->")
+                continue
+
+            def ours(p: str, Grid=Grid, solve=solve, Unsolvable=UnsolvableError) -> Optional[str]:
+                try:
+                    return solve(Grid.from_string(p)).to_string()
+                except Unsolvable:
+                    return None
+
+            solvers[name] = ours
+        elif name == "classic":
+            solvers[name] = solve_classic
+        elif name == "naive":
+            def naive(p: str, cap: int = cap) -> Optional[str]:
+                try:
+                    return solve_naive(p, cap)
+                except CallLimitExceeded:
+                    raise Capped from None
+
+            solvers[name] = naive
+        elif name == "rowprop":
+            solvers[name] = solve_rowmajor_propagating
+        else:
+            raise SystemExit(f"unknown solver {name!r}")
+    return solvers
+
+
+# --------------------------------------------------------------- timing
+
+
+def time_pass(fn: Callable[[str], object], puzzles: list[str]) -> tuple[float, list[float], list[object]]:
+    times: list[float] = []
+    answers: list[object] = []
+    clock = time.perf_counter
+    gc.collect()
+    start = clock()
+    for p in puzzles:
+        t0 = clock()
+        try:
+            a = fn(p)
+        except Exception as exc:  # noqa: BLE001 - recorded as a wrong answer or cap
+            a = exc
+        times.append(clock() - t0)
+        answers.append(a)
+    return clock() - start, times, answers
+
+
+def bench_dataset(ds: Dataset, solvers: dict[str, Callable], repeat: int) -> dict[str, Run]:
+    runs = {name: Run(name) for name in solvers}
+    for r in range(repeat):
+        for name, fn in solvers.items():
+            print(f"  {ds.name}: {name} pass {r + 1}/{repeat} ...", file=sys.stderr, flush=True)
+            wall, times, answers = time_pass(fn, ds.puzzles)
+            run = runs[name]
+            run.pass_s.append(wall)
+            run.times.append(times)
+            run.answers.append(answers)
+    return runs
+
+
+def verify(ds: Dataset, runs: dict[str, Run]) -> dict[str, tuple[int, int]]:
+    """(wrong, capped) per solver; also fills row-major expectations (multi)."""
+    expected = list(ds.expected)
+    naive = runs.get("naive") or runs.get("rowprop")
+    if ds.multi and naive is not None:
+        for i, a in enumerate(naive.answers[0]):
+            if isinstance(a, str) and expected[i] is None:
+                expected[i] = a
+    elif ds.multi and "ours" in runs:
+        # Neither row-major reference was timed: compute the row-major-first
+        # answers untimed, so that ours is still checked against them.
+        for i, p in enumerate(ds.puzzles):
+            if expected[i] is None:
+                expected[i] = solve_rowmajor_propagating(p)
+    out = {}
+    for name, run in runs.items():
+        wrong_idx: set[int] = set()
+        capped_idx: set[int] = set()
+        for answers in run.answers:
+            for i, a in enumerate(answers):
+                if isinstance(a, Capped):
+                    capped_idx.add(i)
+                    continue
+                ok = is_valid_solution(ds.puzzles[i], a)
+                exp = expected[i]
+                if ok and exp is not None and not (ds.multi and name == "classic"):
+                    ok = a == exp
+                if not ok:
+                    wrong_idx.add(i)
+        out[name] = (len(wrong_idx), len(capped_idx))
+    return out
+
+
+def fmt_rate(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def fmt_ms(x: float) -> str:
+    return f"{x:.2f}" if x < 100 else f"{x:,.0f}"
+
+
+def report(ds: Dataset, runs: dict[str, Run], checks: dict[str, tuple[int, int]]) -> list[str]:
+    rows = []
+    n = len(ds.puzzles)
+    classic_pass = statistics.median(runs["classic"].pass_s) if "classic" in runs else None
+    for name, run in runs.items():
+        pass_s = statistics.median(run.pass_s)
+        per_puzzle = [statistics.median(ts) for ts in zip(*run.times)] if n else [0.0]
+        wrong, capped = checks[name]
+        rate = n / pass_s if pass_s > 0 else float("inf")
+        ratio = f"{pass_s / classic_pass:.2f}" if classic_pass else "-"
+        lb = "≥" if capped else ""
+        rows.append(
+            f"| {ds.name} | {name} | {n} | {lb}{fmt_rate(rate)} | "
+            f"{fmt_ms(statistics.median(per_puzzle) * 1e3)} | {lb}{fmt_ms(max(per_puzzle) * 1e3)} | "
+            f"{wrong} | {capped if name == 'naive' else '-'} | {lb}{ratio} |"
+        )
+    return rows
+
+
+TABLE_HEAD = [
+    "| dataset | solver | puzzles | puzzles/s | median ms | worst ms | wrong | capped | time/classic |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+]
+
+
+# --------------------------------------------------------------- modes
+
+
+def count_mode(datasets: list[Dataset], repeat: int) -> None:
+    from sudoku_server import Grid, UnsolvableError, count_solutions, solve
+
+    def do_solve(p: str) -> object:
+        try:
+            return solve(Grid.from_string(p)).to_string()
+        except UnsolvableError:
+            return None
+
+    def do_count(p: str) -> object:
+        return count_solutions(Grid.from_string(p), 2)
+
+    print("| dataset | puzzles | solve /s | count(2) /s | solve median ms | count median ms "
+          "| count worst ms | count/solve time | counts |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for ds in datasets:
+        s_pass, c_pass, s_t, c_t = [], [], [], []
+        counts: list[object] = []
+        for r in range(repeat):
+            print(f"  {ds.name}: count pass {r + 1}/{repeat} ...", file=sys.stderr, flush=True)
+            w, t, _ = time_pass(do_solve, ds.puzzles)
+            s_pass.append(w)
+            s_t.append(t)
+            w, t, counts = time_pass(do_count, ds.puzzles)
+            c_pass.append(w)
+            c_t.append(t)
+        n = len(ds.puzzles)
+        sp, cp = statistics.median(s_pass), statistics.median(c_pass)
+        s_pp = [statistics.median(x) for x in zip(*s_t)]
+        c_pp = [statistics.median(x) for x in zip(*c_t)]
+        hist: dict[str, int] = {}
+        for c in counts:
+            key = str(c) if isinstance(c, int) else type(c).__name__
+            hist[key] = hist.get(key, 0) + 1
+        hist_s = ", ".join(f"{k}: {v}" for k, v in sorted(hist.items()))
+        print(f"| {ds.name} | {n} | {fmt_rate(n / sp)} | {fmt_rate(n / cp)} | "
+              f"{fmt_ms(statistics.median(s_pp) * 1e3)} | {fmt_ms(statistics.median(c_pp) * 1e3)} | "
+              f"{fmt_ms(max(c_pp) * 1e3)} | {cp / sp:.2f} | {hist_s} |", flush=True)
+
+
+def peak_rss_mib() -> float:
+    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    return kib / (1024 * 1024) if sys.platform == "darwin" else kib / 1024
+
+
+# --------------------------------------------------------------- main
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(
+        description="Time sudoku_server.solve against reference solvers.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("Usage:", 1)[1],
+    )
+    ap.add_argument("files", nargs="*", type=Path, help="dataset files instead of the default sets")
+    ap.add_argument("--datasets", type=Path, default=None, help="directory of the default sets "
+                    "(default: ../shared/datasets relative to the repo root)")
+    ap.add_argument("--sets", default=None, help="comma-separated default set names to run")
+    ap.add_argument("--limit", type=int, default=None, help="first N puzzles per set")
+    ap.add_argument("--repeat", type=int, default=1, help="passes per solver; medians are reported")
+    ap.add_argument("--solvers", default=None,
+                    help="comma-separated: ours, classic, naive, rowprop "
+                         "(default ours,classic,naive; ours alone with --memory)")
+    ap.add_argument("--cap", type=int, default=DEFAULT_CAP,
+                    help=f"naive: recursive calls per puzzle before giving up (default {DEFAULT_CAP})")
+    ap.add_argument("--quick", action="store_true",
+                    help=f"smoke run: first {QUICK_LIMIT} puzzles per set ({QUICK_LIMIT_EASY} for kaggle)")
+    ap.add_argument("--count", action="store_true", help="time count_solutions(grid, 2) vs solve (ours)")
+    ap.add_argument("--memory", action="store_true", help="run over sudoku17 and print peak RSS")
+    ap.add_argument("--list", action="store_true", help="list the default sets and exit")
+    args = ap.parse_args(argv)
+
+    if args.list:
+        for s in DEFAULT_SETS:
+            print(f"{s.name:34} {s.filename:40} first {s.limit or 'all'}{' (multi)' if s.multi else ''}")
+        return 0
+    if args.repeat < 1:
+        ap.error("--repeat must be >= 1")
+
+    rss_start = peak_rss_mib()
+    datasets: list[Dataset] = []
+    if args.files:
+        for path in args.files:
+            # Not known to be unique: check ours against the row-major-first
+            # answer (naive/rowprop), which for a unique puzzle is the solution.
+            datasets.append(load_file(path, args.limit, multi=True))
+    else:
+        ddir = args.datasets or default_datasets_dir()
+        if ddir is None:
+            ap.error("no datasets directory: pass --datasets DIR or dataset files")
+        specs = DEFAULT_SETS
+        if args.memory and not args.sets:
+            specs = [s for s in DEFAULT_SETS if s.name.startswith("sudoku17")]
+        if args.sets:
+            wanted = args.sets.split(",")
+            unknown = set(wanted) - {s.name for s in DEFAULT_SETS}
+            if unknown:
+                ap.error(f"unknown set(s) {sorted(unknown)}; see --list")
+            specs = [s for s in DEFAULT_SETS if s.name in wanted]
+        for spec in specs:
+            limit = spec.limit
+            if args.quick:
+                limit = QUICK_LIMIT_EASY if spec.name.startswith("kaggle") else QUICK_LIMIT
+            if args.limit is not None:
+                limit = args.limit if limit is None else min(limit, args.limit)
+            path = ddir / spec.filename
+            if not path.exists():
+                print(f"<!-- missing {path}, skipped -->")
+                continue
+            datasets.append(load_file(path, limit, spec.name, spec.multi))
+
+    if args.solvers is None:
+        args.solvers = "ours" if args.memory else "ours,classic,naive"
+    solver_names = [s for s in args.solvers.split(",") if s]
+
+    print(f"<!-- {' '.join(['python3', 'benchmarks/bench_solver.py', *(argv if argv is not None else sys.argv[1:])])} -->")
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
+          f"{platform.machine()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')}; "
+          f"repeat {args.repeat}; naive cap {args.cap:,} calls; "
+          f"load average at start {os.getloadavg()[0]:.2f}.\n")
+
+    if args.count:
+        count_mode(datasets, args.repeat)
+        return 0
+
+    solvers = make_solvers(solver_names, args.cap)
+    print("\n".join(TABLE_HEAD), flush=True)
+    total_wrong = 0
+    for ds in datasets:
+        if not ds.puzzles:
+            continue
+        runs = bench_dataset(ds, solvers, args.repeat)
+        checks = verify(ds, runs)
+        total_wrong += sum(w for w, _ in checks.values())
+        print("\n".join(report(ds, runs, checks)), flush=True)
+
+    if args.memory:
+        print(f"\npeak RSS: {peak_rss_mib():.1f} MiB after the run "
+              f"(at start, after imports: {rss_start:.1f} MiB; ru_maxrss)")
+    return 1 if total_wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
