@@ -12,8 +12,8 @@ Cells are numbered row-major from 0; people see them as ``r1c1``..``r9c9``
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, Optional, Sequence
 
 from ._errors import InvalidPuzzleError, PuzzleFormatError
 
@@ -21,11 +21,27 @@ from ._errors import InvalidPuzzleError, PuzzleFormatError
 #: the usual convention (two box rows of three columns each).
 BOX_SHAPES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
 
+#: Every box shape the text layouts accept: the defaults above and 3x2 boxes
+#: for 6x6 (three box rows of two columns), chosen by the request's layout.
+VALID_BOXES = frozenset(BOX_SHAPES.values()) | {(3, 2)}
+
 #: Symbols for digits 1..25 in text ("1-9" then "A-P"): index = digit.
 SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
 
 #: Characters that mark an empty cell in one-line text.
 EMPTY_MARKS = ".0_"
+
+#: The symbol sets a request may use, each listing the symbols of digits
+#: 1, 2, ... (a grid of size n uses the first n). ``DIGIT_SYMBOLS`` is the
+#: default (1-9 then A-P); 16x16 and 25x25 grids may also count from ``0``
+#: (0-9 then A-O, when ``.`` or ``_`` marks the empty cells) or use letters
+#: only (A-P, A-Y).
+DIGIT_SYMBOLS = SYMBOLS[1:]
+ZERO_SYMBOLS = "0123456789ABCDEFGHIJKLMNO"
+LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+
+#: Blank characters: an empty cell where a layout places cells by column.
+BLANKS = " \t"
 
 
 @dataclass(frozen=True)
@@ -127,11 +143,15 @@ class Grid:
       cells: tuple of ``size * size`` ints (81 for 9x9), row-major; 0 marks an
         empty cell, 1..size a digit.
       box_rows, box_cols: the box shape (3, 3 for classic Sudoku).
+      symbols: how digits 1..size are written (``symbols[d - 1]``), for
+        messages; empty for the default ``1-9`` then ``A-P``. Not compared:
+        two grids with the same cells and shape are equal.
     """
 
     cells: tuple
     box_rows: int = 3
     box_cols: int = 3
+    symbols: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         size = self.box_rows * self.box_cols
@@ -151,14 +171,21 @@ class Grid:
         """The :class:`Geometry` (units, peers) of this grid's shape."""
         return geometry(self.box_rows, self.box_cols)
 
+    def symbol(self, digit: int) -> str:
+        """How ``digit`` (1..size) is written in this grid's text; ``.`` for 0."""
+        if not digit:
+            return "."
+        return (self.symbols or DIGIT_SYMBOLS)[digit - 1]
+
     @classmethod
     def from_string(cls, text: str, box_rows: Optional[int] = None, box_cols: Optional[int] = None) -> "Grid":
         """Read a one-line grid: ``size * size`` symbols, no separators.
 
         Symbols are ``1-9`` then ``A-P`` (case-insensitive); ``.``, ``0`` and
-        ``_`` mark an empty cell. The size comes from the length (81 -> 9x9,
-        16 -> 4x4, 36 -> 6x6, 256 -> 16x16, 625 -> 25x25) unless the box shape
-        is given.
+        ``_`` mark an empty cell. A 16x16 or 25x25 grid may also use letters
+        only (``A-P``, ``A-Y``) or count from ``0`` (see :func:`choose_symbols`).
+        The size comes from the length (81 -> 9x9, 16 -> 4x4, 36 -> 6x6,
+        256 -> 16x16, 625 -> 25x25) unless the box shape is given.
 
         Raises:
           PuzzleFormatError: wrong length or a character that is not a symbol
@@ -173,19 +200,22 @@ class Grid:
             else:
                 raise PuzzleFormatError(f"expected 81 cells, found {len(text)}")
         size = box_rows * box_cols
+        symbols = choose_symbols(text, size)
+        table = symbol_table(symbols)
         cells = []
         for i, ch in enumerate(text):
-            value = symbol_value(ch, size)
-            if value is None:
+            value = table.get(ch)
+            if value is None or ch in BLANKS:
                 raise PuzzleFormatError(
                     f"{describe_char(ch)} is not a {size}x{size} symbol at {cell_name(i, size)}"
                 )
             cells.append(value)
-        return cls(tuple(cells), box_rows, box_cols)
+        return cls(tuple(cells), box_rows, box_cols, symbols)
 
     def to_string(self, empty: str = ".") -> str:
         """The one-line form: ``size * size`` symbols, ``empty`` for empty cells."""
-        return "".join(SYMBOLS[v] if v else empty for v in self.cells)
+        symbols = self.symbols or DIGIT_SYMBOLS
+        return "".join(symbols[v - 1] if v else empty for v in self.cells)
 
     def __str__(self) -> str:
         return self.to_string()
@@ -208,6 +238,70 @@ def symbol_value(ch: str, size: int) -> Optional[int]:
     if 1 <= index <= size:
         return index
     return None
+
+
+def choose_symbols(chars: Iterable[str], size: int) -> str:
+    """The symbol set of a puzzle of ``size``, chosen from the characters of its cells.
+
+    Grids up to 9x9 use ``1``-``size``. A 16x16 or 25x25 grid uses, in this
+    order of preference, the first set that holds all its non-empty cells:
+
+    * ``0-9`` then letters (``0123456789ABCDEF``), when the cells hold a ``0``
+      and also ``.``, ``_`` or a blank for the empty cells;
+    * letters only (``A-P``, ``A-Y``), when no cell holds a digit;
+    * ``1-9`` then letters (``123456789ABCDEFG``, ``1-9 A-P``), the default.
+
+    If none holds them all, the set with the fewest foreign characters is
+    returned (ties: the default), so the error names a cell that is really
+    foreign. Letters are case-insensitive; the set is returned in lower case
+    when every letter among the cells is lower case, so answers keep the
+    request's case.
+
+    Args:
+      chars: the cells' characters (givens, empty marks, blanks).
+      size: digits per unit (4, 6, 9, 16, 25).
+
+    Returns:
+      str: the symbols of digits 1..size, ``symbols[d - 1]``.
+    """
+    seen = set(chars)
+    used = {ch.upper() for ch in seen if ch not in BLANKS and ch not in "._"}
+    default = DIGIT_SYMBOLS[:size]
+    options = []
+    if size >= 16:
+        if "0" in used and (seen & set("._" + BLANKS)):
+            options.append(ZERO_SYMBOLS[:size])
+        if not used & set("123456789"):
+            options.append(LETTER_SYMBOLS[:size])
+    options.append(default)
+    best, best_bad = default, None
+    for option in options:
+        allowed = set(option) if "0" in option else set(option) | {"0"}
+        bad = len(used - allowed)
+        if bad == 0:
+            best = option
+            break
+        if best_bad is None or bad < best_bad or (bad == best_bad and option == default):
+            best, best_bad = option, bad
+    letters = [ch for ch in seen if ch.isascii() and ch.isalpha()]
+    if letters and all(ch.islower() for ch in letters):
+        best = best.lower()
+    return best
+
+
+@functools.lru_cache(maxsize=64)
+def symbol_table(symbols: str) -> Dict[str, int]:
+    """Character -> digit for a symbol set (both cases); 0 for the empty marks.
+
+    ``.``, ``_`` and blanks are empty; ``0`` is empty unless it is a symbol.
+    A character that is not in the table is foreign to the grid.
+    """
+    table = {ch: 0 for ch in "._" + BLANKS}
+    table["0"] = 0
+    for digit, ch in enumerate(symbols, start=1):
+        table[ch.upper()] = digit
+        table[ch.lower()] = digit
+    return table
 
 
 def describe_char(ch: str) -> str:
@@ -239,7 +333,7 @@ def find_duplicate(grid: Grid) -> Optional[str]:
             first = seen[unit].get(d)
             if first is not None:
                 return (
-                    f"duplicate {SYMBOLS[d]} in {geo.unit_names[unit]} "
+                    f"duplicate {grid.symbol(d)} in {geo.unit_names[unit]} "
                     f"at {cell_name(first, size)} and {cell_name(i, size)}"
                 )
         for unit in (geo.row_of[i], size + geo.col_of[i], 2 * size + geo.box_of[i]):
@@ -267,12 +361,12 @@ def verify_solution(puzzle: Grid, solution: Grid) -> Optional[str]:
     full = set(range(1, geo.size + 1))
     for i, (given, value) in enumerate(zip(puzzle.cells, solution.cells)):
         if given and given != value:
-            return f"given {SYMBOLS[given]} at {cell_name(i, geo.size)} changed to {SYMBOLS[value]}"
+            return f"given {puzzle.symbol(given)} at {cell_name(i, geo.size)} changed to {puzzle.symbol(value)}"
     for name, unit in zip(geo.unit_names, geo.units):
         values = {solution.cells[c] for c in unit}
         if values != full:
             missing = min(full - values)
-            return f"{name} lacks {SYMBOLS[missing]}"
+            return f"{name} lacks {puzzle.symbol(missing)}"
     return None
 
 

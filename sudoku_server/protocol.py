@@ -301,6 +301,7 @@ def answer_puzzle(
 
     Returns:
       bytes: the rendered answer, or ``ERROR invalid|unsolvable ...``, or
+      ``ERROR mismatch ...`` (a CSV row whose expected solution differs), or
       ``ERROR internal ...`` (logged with its traceback) for a fault.
 
     Raises:
@@ -312,6 +313,7 @@ def answer_puzzle(
         problem = verify_solution(puzzle.grid, solution)
         if problem is not None:
             raise RuntimeError(f"solver returned a wrong solution: {problem}")
+        puzzle.check_expected(solution)  # dataset rows that carry their solution
     except PuzzleError as error:
         return error_line(error, ending)
     except Exception as error:

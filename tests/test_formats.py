@@ -358,3 +358,48 @@ def test_one_line_puzzle_inside_a_grid_cuts_the_grid_short():
         ("reply", "ERROR format line 5: the grid that starts at line 1 has 4 rows, expected 9\n"),
         ("answer", "line", NEWSPAPER_SOLUTION + "\n"),
     ]
+
+
+def test_a_grid_with_an_error_is_still_cut_short_by_a_one_line_puzzle():
+    rows = PLAIN_ROWS.splitlines(keepends=True)
+    data = (rows[0] + rows[1][:5] + "\n" + rows[2] + NEWSPAPER_LINE + "\n" + NEWSPAPER_LINE + "\n").encode()
+    assert all_chunkings(data) == [
+        ("reply", "ERROR format line 2: expected 9 cells, found 5\n"),
+        ("answer", "line", NEWSPAPER_SOLUTION + "\n"),
+        ("answer", "line", NEWSPAPER_SOLUTION + "\n"),
+    ]
+
+
+def test_border_lines_alone_before_a_one_line_puzzle_ask_nothing():
+    data = ("+-------+-------+-------+\n" + NEWSPAPER_LINE + "\n").encode()
+    assert all_chunkings(data) == [("answer", "line", NEWSPAPER_SOLUTION + "\n")]
+
+
+@pytest.mark.parametrize("cells", [12, 20])
+def test_line_far_from_any_row_size_is_rejected_on_its_own(cells):
+    line = NEWSPAPER_LINE[:cells]
+    data = (line + "\n" + NEWSPAPER_LINE + "\n").encode()
+    assert all_chunkings(data) == [
+        ("reply", f"ERROR format line 1: expected a row of 4, 6, 9, 16 or 25 cells, found {cells}\n"),
+        ("answer", "line", NEWSPAPER_SOLUTION + "\n"),
+    ]
+
+
+def test_render_writes_only_the_empty_cells():
+    puzzle = parse(NEWSPAPER)
+    # A solution object without the request's symbols still renders with them.
+    solution = Grid(Grid.from_string(NEWSPAPER_SOLUTION).cells)
+    assert puzzle.render(solution) == NEWSPAPER_ANSWER
+    assert [puzzle.lines[li][col] for li, col in puzzle.positions if puzzle.lines[li][col] != "."] == [
+        ch for ch in NEWSPAPER_LINE if ch != "."
+    ]
+
+
+def test_from_string_reads_every_size_and_symbol_set():
+    assert Grid.from_string("1" + "." * 15).size == 4
+    assert Grid.from_string("." * 36).box_cols == 3
+    grid = Grid.from_string("0" + "." * 255)
+    assert grid.size == 16 and grid.cells[0] == 1 and grid.symbols == "0123456789ABCDEF"
+    assert Grid.from_string("y" + "." * 624).cells[0] == 25
+    with pytest.raises(PuzzleFormatError, match=r"^'Z' is not a 25x25 symbol at r1c1$"):
+        Grid.from_string("Z" + "." * 624)
