@@ -104,7 +104,8 @@ class _Connection:
         self.peer = peer
         self.session = Session(max_line_bytes=self.config.max_line_bytes)
         self.send_lock = trio.Lock()
-        self.answered = 0
+        self.answered = 0  # answers and error lines sent
+        self.queued = 0  # puzzles and error lines handed to the writer
         self.errors = 0
         self.read_scope: Optional[trio.CancelScope] = None
         self.stop_reading = False
@@ -123,7 +124,16 @@ class _Connection:
             self.read_scope.cancel()
 
     def _read_deadline(self) -> float:
+        """When the reader gives up waiting (PROTOCOL.md "Connection lifecycle").
+
+        While puzzles received on this connection are still queued or being
+        solved there is no deadline (the writer sets one when it catches up);
+        after an answer, or with an unterminated line pending, the close grace;
+        before the first answer, the idle timeout.
+        """
         cfg = self.config
+        if self.queued > self.answered:
+            return math.inf
         quick = self.answered or self.session.pending
         return trio.current_time() + (cfg.close_grace if quick else cfg.idle_timeout)
 
@@ -155,6 +165,7 @@ class _Connection:
                     elif isinstance(event, CloseConnection):
                         break
                     else:
+                        self.queued += 1
                         await send_channel.send(event)
 
     async def _send(self, data: bytes) -> None:
@@ -174,8 +185,9 @@ class _Connection:
                     await self._send(data)
                     self.answered += 1
                     scope = self.read_scope
-                    if scope is not None:
-                        scope.deadline = min(scope.deadline, trio.current_time() + self.config.close_grace)
+                    if scope is not None and self.answered == self.queued:
+                        # All caught up: the close grace starts now.
+                        scope.deadline = trio.current_time() + self.config.close_grace
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             log.info("%s went away before its answers were sent", self.peer)
             self.nursery.cancel_scope.cancel()
@@ -183,14 +195,17 @@ class _Connection:
         await self._linger()
 
     async def _answer(self, puzzle: Puzzle) -> bytes:
-        started = time.perf_counter()
         server = self.server
+        started = time.perf_counter()
         work = functools.partial(
             answer_puzzle, puzzle, solve=server.solve, check=trio.from_thread.check_cancelled
         )
         try:
-            with trio.fail_after(self.config.solve_timeout):
-                data = await trio.to_thread.run_sync(work, limiter=server.solver_limiter)
+            # The solve timeout counts from when a worker is free, not while
+            # the puzzle waits for one.
+            async with server.solver_limiter:
+                with trio.fail_after(self.config.solve_timeout):
+                    data = await trio.to_thread.run_sync(work)
         except trio.TooSlowError:
             data = f"ERROR timeout no answer within {self.config.solve_timeout:g} s{puzzle.default_ending}".encode()
         ms = (time.perf_counter() - started) * 1000

@@ -213,3 +213,60 @@ async def test_shutdown_lets_in_flight_answers_finish():
             for stream in streams:
                 async with stream:
                     assert await read_all(stream) == NEWSPAPER_SOLUTION.encode() + b"\n"
+
+
+async def test_close_grace_waits_while_a_puzzle_is_being_solved():
+    # A slow solve after the first answer must not start the close grace: the
+    # client's next puzzle, sent after the slow answer, is still answered.
+    def slow_on_inkala(grid, *, check):
+        from sudoku_server import Grid, solve
+
+        if grid == Grid.from_string(INKALA):
+            import time
+
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:
+                check()
+                time.sleep(0.01)
+        return solve(grid, check=check)
+
+    with trio.fail_after(10):
+        async with running_server(solve=slow_on_inkala) as server:
+            stream = await connect(server)
+            async with stream:
+                received = b""
+                for line, answer in ((NEWSPAPER_LINE, NEWSPAPER_SOLUTION), (INKALA, INKALA_SOLUTION),
+                                     (NEWSPAPER_LINE, NEWSPAPER_SOLUTION)):
+                    await stream.send_all(line.encode() + b"\n")
+                    while not received.endswith(b"\n"):
+                        received += await stream.receive_some(65536)
+                    assert received == answer.encode() + b"\n"
+                    received = b""
+                assert await read_all(stream) == b""
+
+
+async def test_solve_timeout_does_not_count_the_wait_for_a_worker():
+    import time
+
+    def slowish(grid, *, check):
+        from sudoku_server import solve
+
+        end = time.monotonic() + 0.25
+        while time.monotonic() < end:
+            check()
+            time.sleep(0.01)
+        return solve(grid, check=check)
+
+    # One worker, four puzzles of 0.25 s each at once, a 0.4 s limit: each
+    # solve fits, though the last waits 0.75 s for the worker.
+    with trio.fail_after(10):
+        async with running_server(solve=slowish, solver_threads=1, solve_timeout=0.4) as server:
+            async with trio.open_nursery() as nursery:
+                answers = []
+
+                async def one():
+                    answers.append(await exchange(server, NEWSPAPER_LINE.encode() + b"\n"))
+
+                for _ in range(4):
+                    nursery.start_soon(one)
+    assert answers == [NEWSPAPER_SOLUTION.encode() + b"\n"] * 4
