@@ -31,6 +31,13 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0..65535, got {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -46,11 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--host", default=None, help="address to listen on (default: all interfaces)")
-    p.add_argument("--port", type=int, default=d.port, help="TCP port, 0 for any free one (default: %(default)s)")
+    p.add_argument("--port", type=_port, default=d.port, help="TCP port, 0 for any free one (default: %(default)s)")
     p.add_argument("--solve-timeout", type=_positive_float, default=d.solve_timeout, metavar="SECONDS",
                    help="longest time one puzzle may take, then 'ERROR timeout' (default: %(default)s)")
     p.add_argument("--idle-timeout", type=_positive_float, default=d.idle_timeout, metavar="SECONDS",
-                   help="wait between bytes before the first answer (default: %(default)s)")
+                   help="wait between lines before the first answer, and the longest a client"
+                        " may leave an answer unread (default: %(default)s)")
     p.add_argument("--close-grace", type=_positive_float, default=d.close_grace, metavar="SECONDS",
                    help="silence after an answer that ends the session, for clients that never"
                         " half-close such as plain nc (default: %(default)s)")
@@ -61,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver-threads", type=_positive_int, default=d.solver_threads, metavar="N",
                    help="puzzles solved at once in worker threads (default: %(default)s)")
     p.add_argument("--shutdown-grace", type=_positive_float, default=d.shutdown_grace, metavar="SECONDS",
-                   help="time open connections get to finish after SIGTERM/SIGINT (default: %(default)s)")
+                   help="time open connections get to finish after SIGTERM/SIGINT; a second"
+                        " signal closes them at once (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help="log verbosity on stderr (default: %(default)s)")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -94,10 +103,16 @@ async def run_server(config: ServerConfig) -> None:
         async with trio.open_nursery() as nursery:
 
             async def watch() -> None:
+                first = True
                 async for signum in signals:
-                    log.info("received %s: shutting down", signal.Signals(signum).name)
-                    server.shutdown()
-                    return
+                    name = signal.Signals(signum).name
+                    if first:
+                        log.info("received %s: shutting down (again to close connections now)", name)
+                        server.shutdown()
+                        first = False
+                    else:
+                        log.info("received %s again: closing open connections now", name)
+                        server.close_connections()
 
             nursery.start_soon(watch)
             await server.serve(listeners=listeners)

@@ -612,6 +612,8 @@ class PuzzleReader:
             return [grid.finish()]
         if grid.rows == 0:
             return []  # only border lines: nothing was asked
+        if grid.error is not None:
+            return [grid.finish()]  # a bad line says more than "incomplete"
         return [
             Rejected(
                 IncompletePuzzleError(
@@ -755,7 +757,7 @@ class PuzzleReader:
             return  # only border lines: nothing was asked
         cut = PuzzleFormatError(
             f"line {lineno}: the grid that starts at line {grid.first_line}"
-            f" has {grid.rows} rows, expected {grid.size}"
+            f" has {grid.rows} row{'s' if grid.rows != 1 else ''}, expected {grid.size}"
         )
         rejected = grid.finish((lineno, cut))
         if isinstance(rejected, Rejected):

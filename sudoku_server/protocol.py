@@ -47,6 +47,7 @@ IP, AO = 0xF4, 0xF5  # interrupt process, abort output
 
 
 _INTERRUPT = object()  # marker: telnet IP/AO in the stream
+_SB_TOO_LONG = object()  # marker: a subnegotiation over the line limit
 
 
 @dataclass
@@ -104,6 +105,7 @@ class Session:
         self._start = True  # BOM still possible
         self._telnet_state = 0  # 0 data, 1 after IAC, 2 after IAC+verb, 3 in SB, 4 SB after IAC
         self._telnet_verb = 0
+        self._telnet_sb_bytes = 0  # length of the subnegotiation being skipped
 
     # -- state the server's timers look at ---------------------------------
 
@@ -142,6 +144,8 @@ class Session:
                 break
             if isinstance(item, bytes):
                 self._receive_text(item, events)
+            elif item is _SB_TOO_LONG:
+                self._too_large(events, f"telnet subnegotiation longer than {self.max_line_bytes} bytes")
             elif item is _INTERRUPT:
                 self._reader.abort()  # Ctrl-C in telnet: forget the puzzle being typed
                 self._buffer.clear()
@@ -256,6 +260,7 @@ class Session:
                     state = 2
                 elif byte == SB:
                     state = 3
+                    self._telnet_sb_bytes = 0
                 else:
                     if byte in (IP, AO):
                         if out:
@@ -274,6 +279,11 @@ class Session:
             elif state == 3:
                 if byte == IAC:
                     state = 4
+                else:
+                    self._telnet_sb_bytes += 1
+                    if self._telnet_sb_bytes > self.max_line_bytes:
+                        items.append(_SB_TOO_LONG)
+                        break
             else:  # state 4: in subnegotiation after IAC
                 state = 0 if byte == SE else 3
         if out:

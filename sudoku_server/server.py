@@ -63,7 +63,8 @@ class ServerConfig:
       host: address to bind; None for all interfaces (IPv4 and IPv6).
       port: TCP port; 0 picks a free one (tests).
       solve_timeout: seconds one puzzle may take before ``ERROR timeout``.
-      idle_timeout: seconds to wait between bytes before the first answer.
+      idle_timeout: seconds to wait between lines before the first answer; also
+        the longest a client may leave an answer unread before it is dropped.
       close_grace: seconds of silence after an answer (or with an unterminated
         line pending) that end the session (PROTOCOL.md: 0.5 s answered 1000 of
         1000 grids trickled in 4 KB chunks every 300 ms).
@@ -84,6 +85,10 @@ class ServerConfig:
     max_connections: int = 1024
     solver_threads: int = 2
     shutdown_grace: float = 5.0
+
+
+class _ClientNotReading(Exception):
+    """An answer could not be sent for ``idle_timeout`` seconds."""
 
 
 def _peer_name(stream) -> str:
@@ -138,39 +143,50 @@ class _Connection:
         return trio.current_time() + (cfg.close_grace if quick else cfg.idle_timeout)
 
     async def _read(self, send_channel) -> None:
-        async with send_channel:
-            session = self.session
-            while not session.closed:
-                if self.stop_reading:
-                    events = session.receive_eof()
+        try:
+            async with send_channel:
+                await self._read_events(send_channel)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, _ClientNotReading) as error:
+            self._gone(error)
+
+    async def _read_events(self, send_channel) -> None:
+        session = self.session
+        while not session.closed:
+            if self.stop_reading:
+                events = session.receive_eof()
+            else:
+                with trio.CancelScope(deadline=self._read_deadline()) as scope:
+                    self.read_scope = scope
+                    data = await self.stream.receive_some(RECEIVE_SIZE)
+                self.read_scope = None
+                if scope.cancelled_caught or not data:
+                    events = session.receive_eof()  # end of stream, idle timeout or close grace
                 else:
-                    with trio.CancelScope(deadline=self._read_deadline()) as scope:
-                        self.read_scope = scope
-                        try:
-                            data = await self.stream.receive_some(RECEIVE_SIZE)
-                        except (trio.BrokenResourceError, trio.ClosedResourceError):
-                            log.info("%s reset the connection", self.peer)
-                            self.nursery.cancel_scope.cancel()
-                            return
-                    self.read_scope = None
-                    if scope.cancelled_caught:
-                        events = session.receive_eof()  # idle timeout or close grace
-                    elif not data:
-                        events = session.receive_eof()
-                    else:
-                        events = session.receive_data(data)
-                for event in events:
-                    if isinstance(event, TelnetReply):
-                        await self._send(event.data)
-                    elif isinstance(event, CloseConnection):
-                        break
-                    else:
-                        self.queued += 1
-                        await send_channel.send(event)
+                    events = session.receive_data(data)
+            for event in events:
+                if isinstance(event, TelnetReply):
+                    await self._send(event.data)
+                elif isinstance(event, CloseConnection):
+                    break
+                else:
+                    self.queued += 1
+                    await send_channel.send(event)
+
+    def _gone(self, error: BaseException) -> None:
+        """The client reset, closed, or stopped reading: drop the connection quietly."""
+        if isinstance(error, _ClientNotReading):
+            log.info("%s read nothing for %g s: closing", self.peer, self.config.idle_timeout)
+        else:
+            log.info("%s went away (%s)", self.peer, type(error).__name__)
+        self.nursery.cancel_scope.cancel()
 
     async def _send(self, data: bytes) -> None:
+        """Send bytes; a client that takes none of them for ``idle_timeout`` s is dropped."""
         async with self.send_lock:
-            await self.stream.send_all(data)
+            with trio.move_on_after(self.config.idle_timeout) as scope:
+                await self.stream.send_all(data)
+            if scope.cancelled_caught:
+                raise _ClientNotReading()
 
     async def _write(self, receive_channel) -> None:
         try:
@@ -178,19 +194,19 @@ class _Connection:
                 async for event in receive_channel:
                     if isinstance(event, Reply):
                         data = event.data
-                        self.errors += 1
                     else:
                         assert isinstance(event, PuzzleReceived)
                         data = await self._answer(event.puzzle)
                     await self._send(data)
                     self.answered += 1
+                    if data.startswith(b"ERROR "):
+                        self.errors += 1
                     scope = self.read_scope
                     if scope is not None and self.answered == self.queued:
                         # All caught up: the close grace starts now.
                         scope.deadline = trio.current_time() + self.config.close_grace
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            log.info("%s went away before its answers were sent", self.peer)
-            self.nursery.cancel_scope.cancel()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, _ClientNotReading) as error:
+            self._gone(error)
             return
         await self._linger()
 
@@ -210,8 +226,6 @@ class _Connection:
             data = f"ERROR timeout no answer within {self.config.solve_timeout:g} s{puzzle.default_ending}".encode()
         ms = (time.perf_counter() - started) * 1000
         result = "solved" if not data.startswith(b"ERROR ") else data.split(b" ", 2)[1].decode()
-        if result != "solved":
-            self.errors += 1
         log.info(
             "%s puzzle line %d layout=%s result=%s ms=%.1f",
             self.peer, puzzle.first_line, puzzle.layout, result, ms,
@@ -247,6 +261,7 @@ class SudokuServer:
         self.solver_limiter = trio.CapacityLimiter(max(1, config.solver_threads))
         self.connections: set = set()
         self._accept_scope: Optional[trio.CancelScope] = None
+        self._handler_nursery: Optional[trio.Nursery] = None
         self._shutting_down = False
 
     async def open_listeners(self) -> List[trio.SocketListener]:
@@ -281,6 +296,7 @@ class SudokuServer:
             listeners = await self.open_listeners()
         try:
             async with trio.open_nursery() as handler_nursery:
+                self._handler_nursery = handler_nursery
                 with trio.CancelScope() as accept_scope:
                     self._accept_scope = accept_scope
                     if self._shutting_down:
@@ -297,6 +313,12 @@ class SudokuServer:
             for listener in listeners:
                 await trio.aclose_forcefully(listener)
         log.info("server stopped")
+
+    def close_connections(self) -> None:
+        """Close every open connection now (a second SIGTERM/SIGINT); serve() then returns."""
+        self.shutdown()
+        if self._handler_nursery is not None:
+            self._handler_nursery.cancel_scope.cancel()
 
     async def _accept_loop(self, listener: trio.SocketListener, handler_nursery: trio.Nursery) -> None:
         """Accept connections forever; when out of descriptors or memory, wait and retry.

@@ -375,39 +375,46 @@ def test_descriptor_exhaustion_is_survived_and_logged_once(tmp_path):
 
 # 9. Shutdown ------------------------------------------------------------------------------
 
-def test_sigterm_with_three_clients_mid_solve(tmp_path):
-    """Three clients mid-solve get their answers; new connections are refused; exit 0."""
-    code = textwrap.dedent(
-        """
-        import sys, time
-        import sudoku_server.solver as solver
-        real_solve = solver.solve
-        def slow_solve(grid, *, check=None):
-            deadline = time.monotonic() + 1.5
-            while time.monotonic() < deadline:
-                check()
-                time.sleep(0.01)
-            return real_solve(grid, check=check)
-        solver.solve = slow_solve
-        from sudoku_server.cli import main
-        sys.exit(main(sys.argv[1:]))
-        """
-    )
+SLOW_SERVER = textwrap.dedent(
+    """
+    import sys, time
+    import sudoku_server.solver as solver
+    real_solve = solver.solve
+    seconds = float(sys.argv.pop(1))
+    def slow_solve(grid, *, check=None):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            check()
+            time.sleep(0.01)
+        return real_solve(grid, check=check)
+    solver.solve = slow_solve
+    from sudoku_server.cli import main
+    sys.exit(main(sys.argv[1:]))
+    """
+)
+
+
+def start_slow_server(tmp_path, solve_seconds: float, *args: str):
+    """A server subprocess whose every solve takes ``solve_seconds``; returns (proc, port, log path)."""
     log_path = tmp_path / "server.log"
     with open(log_path, "wb") as log_file:
         proc = subprocess.Popen(
-            [sys.executable, "-c", code, "--host", "127.0.0.1", "--port", "0", "--solver-threads", "3"],
+            [sys.executable, "-c", SLOW_SERVER, str(solve_seconds), "--host", "127.0.0.1", "--port", "0", *args],
             cwd=REPO, stderr=log_file, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
         )
+    for _ in range(200):
+        match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log_path.read_text())
+        if match:
+            return proc, int(match.group(1)), log_path
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(log_path.read_text())
+
+
+def test_sigterm_with_three_clients_mid_solve(tmp_path):
+    """Three clients mid-solve get their answers; new connections are refused; exit 0."""
+    proc, port, log_path = start_slow_server(tmp_path, 1.5, "--solver-threads", "3")
     try:
-        port = None
-        for _ in range(200):
-            match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log_path.read_text())
-            if match:
-                port = int(match.group(1))
-                break
-            time.sleep(0.05)
-        assert port, log_path.read_text()
         clients = []
         for _ in range(3):
             sock = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -428,3 +435,30 @@ def test_sigterm_with_three_clients_mid_solve(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["TERM", "INT"])
+def test_second_signal_closes_connections_at_once_and_exits_0(tmp_path, signum):
+    proc, port, log_path = start_slow_server(tmp_path, 30)
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(GOOD)
+        time.sleep(0.3)
+        started = time.monotonic()
+        proc.send_signal(signum)
+        time.sleep(0.3)
+        proc.send_signal(signum)
+        assert proc.wait(timeout=10) == 0
+        assert time.monotonic() - started < 2
+        with sock:
+            assert sock.makefile("rb").read() == b""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "Traceback" not in log_path.read_text()
+
+
+async def test_endless_telnet_subnegotiation_is_too_large():
+    data = b"\xff\xfa\x18" + b"1" * 5000 + b"\n" + GOOD
+    assert await ask(data) == b"ERROR too-large telnet subnegotiation longer than 4096 bytes\n"
