@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import os
 import platform
 import resource
@@ -387,7 +388,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--count", action="store_true", help="time count_solutions(grid, 2) vs solve (ours)")
     ap.add_argument("--memory", action="store_true", help="run over sudoku17 and print peak RSS")
     ap.add_argument("--list", action="store_true", help="list the default sets and exit")
+    ap.add_argument("--large", action="store_true",
+                    help="16x16 and 25x25 sets (gecode_16x16_janko55, gecode_25x25_frisch16, empty"
+                         " and sparse grids): per-puzzle times under --time-limit")
+    ap.add_argument("--time-limit", type=float, default=60.0,
+                    help="--large: seconds per puzzle before it counts as not solved (default 60)")
     args = ap.parse_args(argv)
+    if args.large:
+        ddir = args.datasets or default_datasets_dir()
+        return large_mode(ddir, args.time_limit, args.limit)
 
     if args.list:
         for s in DEFAULT_SETS:
@@ -457,6 +466,97 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"\npeak RSS: {peak_rss_mib():.1f} MiB after the run "
               f"(at start, after imports: {rss_start:.1f} MiB; ru_maxrss)")
     return 1 if total_wrong else 0
+
+
+class _OverTime(Exception):
+    pass
+
+
+def _timed_solve(grid, limit_s: float):
+    """(seconds, solution or None) for one solve stopped by ``check`` after ``limit_s``."""
+    from sudoku_server import solve
+
+    deadline = time.perf_counter() + limit_s
+
+    def check() -> None:
+        if time.perf_counter() > deadline:
+            raise _OverTime()
+
+    started = time.perf_counter()
+    try:
+        solution = solve(grid, check=check)
+    except _OverTime:
+        return time.perf_counter() - started, None
+    return time.perf_counter() - started, solution
+
+
+def _sparse_puzzles(box: int, count: int, keep: float, seed: int = 1):
+    """Puzzles made by blanking most of a solved grid (``keep``: share of cells kept)."""
+    import random
+
+    from sudoku_server import Grid
+
+    rng = random.Random(seed)
+    n = box * box
+    # A solved grid by the classic pattern, then shuffled digits, rows within
+    # bands and columns within stacks (all keep it solved).
+    base = [[(box * (r % box) + r // box + c) % n + 1 for c in range(n)] for r in range(n)]
+    out = []
+    for _ in range(count):
+        digits = list(range(1, n + 1))
+        rng.shuffle(digits)
+        rows = [b * box + i for b in range(box) for i in rng.sample(range(box), box)]
+        cols = [b * box + i for b in range(box) for i in rng.sample(range(box), box)]
+        cells = [digits[base[r][c] - 1] if rng.random() < keep else 0 for r in rows for c in cols]
+        out.append(Grid(tuple(cells), box, box))
+    return out
+
+
+def _secs(seconds: float, limit_s: float) -> str:
+    return f"{seconds:.3f}" if seconds != math.inf else f"> {limit_s:g}"
+
+
+def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int]) -> int:
+    """Time ours on 16x16 and 25x25: each puzzle under ``limit_s`` seconds."""
+    from sudoku_server import Grid, verify_solution
+
+    print(f"<!-- python3 benchmarks/bench_solver.py {' '.join(sys.argv[1:])} -->")
+    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')};"
+          f" time limit {limit_s:g} s per puzzle; load average {os.getloadavg()[0]:.2f}.\n")
+    sets = []
+    for name, box in (("gecode_16x16_janko55.txt", 4), ("gecode_25x25_frisch16.txt", 5)):
+        path = ddir / name if ddir else None
+        if path is None or not path.exists():
+            print(f"<!-- missing {name}, skipped -->")
+            continue
+        lines = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+        grids = [Grid.from_string(line, box, box) for line in lines[:limit]]
+        sets.append((name.rsplit(".", 1)[0], grids))
+    for box in (4, 5):
+        n = box * box
+        sets.append((f"empty {n}x{n}", [Grid(tuple([0] * (n * n)), box, box)]))
+        sets.append((f"sparse {n}x{n} (10% kept, 5 puzzles)", _sparse_puzzles(box, 5, 0.10)))
+        sets.append((f"sparse {n}x{n} (30% kept, 5 puzzles)", _sparse_puzzles(box, 5, 0.30)))
+    print("| set | puzzles | solved | within 1 s | within 10 s | median s | worst s | wrong |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, grids in sets:
+        times, solved, wrong, per = [], 0, 0, []
+        for grid in grids:
+            seconds, solution = _timed_solve(grid, limit_s)
+            times.append(seconds if solution is not None else math.inf)
+            if solution is not None:
+                solved += 1
+                if verify_solution(grid, solution) is not None:
+                    wrong += 1
+            per.append(f"{seconds:.2f}" + ("" if solution is not None else "+"))
+        times.sort()
+        print(f"| {name} | {len(grids)} | {solved} | {sum(t <= 1 for t in times)} |"
+              f" {sum(t <= 10 for t in times)} | {_secs(times[len(times) // 2], limit_s)} |"
+              f" {_secs(times[-1], limit_s)} | {wrong} |",
+              flush=True)
+        if "25x25" in name or len(grids) <= 5:
+            print(f"<!-- {name}: seconds per puzzle ({'+' } = stopped at the limit): {' '.join(per)} -->", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
