@@ -282,6 +282,9 @@ class Session:
                 else:
                     self._telnet_sb_bytes += 1
                     if self._telnet_sb_bytes > self.max_line_bytes:
+                        if out:
+                            items.append(bytes(out))
+                            out.clear()
                         items.append(_SB_TOO_LONG)
                         break
             else:  # state 4: in subnegotiation after IAC
