@@ -630,7 +630,8 @@ def _explain(grid: Grid) -> str:
                 if m & b:
                     m ^= b
                     if not m:
-                        return f"no digit fits {cell_name(p, size)}"
+                        # c and p both hold digit b: name the one that is not a given.
+                        return f"no digit fits {cell_name(c if grid.cells[p] else p, size)}"
                     cand[p] = m
                     if not m & (m - 1):
                         stack.append(p)

@@ -120,8 +120,8 @@ def test_duplicate_givens_are_invalid(puzzle, detail):
     [
         # Sudopedia "Invalid Test Cases": unsolvable square, box, column, row
         # (the datasets' no_solution.txt, lines 14-17)
-        ("..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3..", "no digit fits r2c1"),
-        (".9.3....1....8..46......8..4.5.6..3...32756...6..1.9.4..1......58..2....2....7.6.", "no digit fits r1c2"),
+        ("..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3..", "no digit fits r5c1"),
+        (".9.3....1....8..46......8..4.5.6..3...32756...6..1.9.4..1......58..2....2....7.6.", "no digit fits r5c2"),
         ("....41....6.....2...2......32.6.........5..417.......2......23..48......5.1..2...", "no place for 2 in column 5"),
         ("9..1....4.14.3.8....3....9....7.8..18....3..........3..21....7...9.4.5..5...16..3", "no place for 1 in row 5"),
         # tdoku test/test_puzzles, 0 solutions: proved only by search
@@ -297,3 +297,19 @@ def test_empty_16x16_answers_at_once():
     assert time.process_time() - start < 2.0  # ~0.1 s here
     assert verify_solution(grid, answer) is None
     assert answer.cells[:32] == tuple(range(1, 17)) + (5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12)
+
+
+@pytest.mark.parametrize(
+    "puzzle,detail",
+    [
+        # Row 1 holds 1-4 and 6-9; the 5 in column 5 leaves r1c5 nothing. The
+        # message names the empty cell, never the given it clashes with.
+        ("1234.6789" + "." * 13 + "5" + "." * 58, "no digit fits r1c5"),
+        (".23456789" + "." * 36 + "1" + "." * 35, "no digit fits r1c1"),
+        ("12345678." + "." * 71 + "9", "no digit fits r1c9"),
+    ],
+)
+def test_unsolvable_detail_names_the_empty_cell_not_a_given(puzzle, detail):
+    with pytest.raises(UnsolvableError) as info:
+        solve(Grid.from_string(puzzle))
+    assert info.value.detail == detail
