@@ -71,21 +71,7 @@ LINE_LIMITS = (DEFAULT_MAX_LINE_BYTES, 1, 9, 24, 81, 100)
 #: Payloads up to this many bytes are also fed one byte at a time.
 BYTEWISE_MAX = 600
 
-NEWSPAPER = (
-    "+-------+-------+-------+\n"
-    "| 7 . . | . . . | 4 . . |\n"
-    "| . 2 . | . 7 . | . 8 . |\n"
-    "| . . 3 | . . 8 | . . 9 |\n"
-    "+-------+-------+-------+\n"
-    "| . . . | 5 . . | 3 . . |\n"
-    "| . 6 . | . 2 . | . 9 . |\n"
-    "| . . 1 | . . 7 | . . 6 |\n"
-    "+-------+-------+-------+\n"
-    "| . . . | 3 . . | 9 . . |\n"
-    "| . 3 . | . 4 . | . 6 . |\n"
-    "| . . 9 | . . 1 | . . 5 |\n"
-    "+-------+-------+-------+\n"
-)
+NEWSPAPER = (Path(__file__).resolve().parent.parent / "puzzles" / "newspaper.txt").read_text()
 LINE = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
 ROWS = "\n".join(LINE[r * 9 : r * 9 + 9] for r in range(9)) + "\n"
 COMPACT = "\n".join(

@@ -93,10 +93,8 @@ def fill(template: str, solution: str = NEWSPAPER_SOLUTION) -> str:
     return "".join(out)
 
 
-def run_session(data: bytes, chunk: int = 0, eof: bool = True) -> list:
-    """Feed ``data`` to a fresh Session (whole, or in ``chunk``-byte pieces) and
-    describe its events as comparable tuples; puzzles are rendered with their
-    real solution."""
+def session_events(data: bytes, chunk: int = 0, eof: bool = True) -> list:
+    """The raw events of a fresh Session fed ``data`` whole or in ``chunk``-byte pieces."""
     session = Session()
     events = []
     if chunk:
@@ -106,8 +104,15 @@ def run_session(data: bytes, chunk: int = 0, eof: bool = True) -> list:
         events.extend(session.receive_data(data))
     if eof:
         events.extend(session.receive_eof())
+    return events
+
+
+def run_session(data: bytes, chunk: int = 0, eof: bool = True) -> list:
+    """Feed ``data`` to a fresh Session (whole, or in ``chunk``-byte pieces) and
+    describe its events as comparable tuples; puzzles are rendered with their
+    real solution."""
     out = []
-    for event in events:
+    for event in session_events(data, chunk, eof):
         if isinstance(event, PuzzleReceived):
             puzzle = event.puzzle
             out.append(("answer", puzzle.layout, puzzle.render(solve(puzzle.grid))))

@@ -19,7 +19,7 @@ from sudoku_server import Grid, SolutionMismatchError, protocol
 from sudoku_server.formats import PuzzleReader, parse
 from sudoku_server.grid import choose_symbols
 from sudoku_server.protocol import PuzzleReceived, Reply, Session, answer_puzzle
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION, session_events
 from test_server import exchange, running_server
 
 LAYOUT_SAMPLES = sorted((PUZZLES / "layouts").glob("*.txt"))
@@ -61,17 +61,8 @@ def rows(text: str, n: int, sep: str = "") -> str:
 
 def answer(data: bytes, chunk: int = 0, eof: bool = True) -> bytes:
     """Everything the server would send for ``data``: answers and ERROR lines, in order."""
-    session = Session()
-    events = []
-    if chunk:
-        for i in range(0, len(data), chunk):
-            events.extend(session.receive_data(data[i : i + chunk]))
-    else:
-        events.extend(session.receive_data(data))
-    if eof:
-        events.extend(session.receive_eof())
     out = []
-    for event in events:
+    for event in session_events(data, chunk, eof):
         if isinstance(event, PuzzleReceived):
             out.append(answer_puzzle(event.puzzle))
         elif isinstance(event, Reply):
