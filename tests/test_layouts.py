@@ -266,21 +266,26 @@ def test_blank_cells_framed_answer():
     )
 
 
+# The answer to both the spaced unframed grid and its blank-cell variant:
+# empty cells, printed as "." or as blanks, are filled in the same columns.
+UNFRAMED_SPACED_ANSWER = (
+    " 8 1 2 | 7 5 3 | 6 4 9\n"
+    " 9 4 3 | 6 8 2 | 1 7 5\n"
+    " 6 7 5 | 4 9 1 | 2 8 3\n"
+    "-------|-------|-------\n"
+    " 1 5 4 | 2 3 7 | 8 9 6\n"
+    " 3 6 9 | 8 4 5 | 7 2 1\n"
+    " 2 8 7 | 1 6 9 | 5 3 4\n"
+    "-------|-------|-------\n"
+    " 5 2 1 | 9 7 4 | 3 6 8\n"
+    " 4 3 8 | 5 2 6 | 9 1 7\n"
+    " 7 9 6 | 3 1 8 | 4 5 2\n"
+    "\n"
+)
+
+
 def test_blank_cells_unframed_answer_fills_the_stripped_columns():
-    assert answer_all_chunkings(BLANK_UNFRAMED) == (
-        " 8 1 2 | 7 5 3 | 6 4 9\n"
-        " 9 4 3 | 6 8 2 | 1 7 5\n"
-        " 6 7 5 | 4 9 1 | 2 8 3\n"
-        "-------|-------|-------\n"
-        " 1 5 4 | 2 3 7 | 8 9 6\n"
-        " 3 6 9 | 8 4 5 | 7 2 1\n"
-        " 2 8 7 | 1 6 9 | 5 3 4\n"
-        "-------|-------|-------\n"
-        " 5 2 1 | 9 7 4 | 3 6 8\n"
-        " 4 3 8 | 5 2 6 | 9 1 7\n"
-        " 7 9 6 | 3 1 8 | 4 5 2\n"
-        "\n"
-    )
+    assert answer_all_chunkings(BLANK_UNFRAMED) == UNFRAMED_SPACED_ANSWER
 
 
 def test_blank_cells_grid_whose_first_row_is_all_blank():
@@ -316,20 +321,7 @@ def test_simple_sudoku_frame_answer():
 
 
 def test_unframed_spaced_answer():
-    assert answer_all_chunkings(UNFRAMED_SPACED) == (
-        " 8 1 2 | 7 5 3 | 6 4 9\n"
-        " 9 4 3 | 6 8 2 | 1 7 5\n"
-        " 6 7 5 | 4 9 1 | 2 8 3\n"
-        "-------|-------|-------\n"
-        " 1 5 4 | 2 3 7 | 8 9 6\n"
-        " 3 6 9 | 8 4 5 | 7 2 1\n"
-        " 2 8 7 | 1 6 9 | 5 3 4\n"
-        "-------|-------|-------\n"
-        " 5 2 1 | 9 7 4 | 3 6 8\n"
-        " 4 3 8 | 5 2 6 | 9 1 7\n"
-        " 7 9 6 | 3 1 8 | 4 5 2\n"
-        "\n"
-    )
+    assert answer_all_chunkings(UNFRAMED_SPACED) == UNFRAMED_SPACED_ANSWER
 
 
 def test_sadman_sdk_answer_is_its_nine_rows():
