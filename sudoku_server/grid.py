@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Optional, Sequence
+from typing import Dict, Iterable, Optional
 
 from ._errors import InvalidPuzzleError, PuzzleFormatError
 
@@ -368,8 +368,3 @@ def verify_solution(puzzle: Grid, solution: Grid) -> Optional[str]:
             missing = min(full - values)
             return f"{name} lacks {puzzle.symbol(missing)}"
     return None
-
-
-def grid_from_rows(rows: Sequence[Iterable[int]], box_rows: int = 3, box_cols: int = 3) -> Grid:
-    """Build a Grid from ``size`` rows of ``size`` ints (0 = empty)."""
-    return Grid(tuple(v for row in rows for v in row), box_rows, box_cols)

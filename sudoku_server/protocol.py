@@ -119,11 +119,6 @@ class Session:
         """
         return bool(self._buffer) or self._reader.awaiting_optional_line
 
-    @property
-    def in_puzzle(self) -> bool:
-        """True while a puzzle has begun and is not complete."""
-        return self._reader.in_puzzle or bool(self._buffer.strip())
-
     # -- input ---------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> List[Event]:
