@@ -62,6 +62,7 @@ for _p in (str(HERE), str(REPO)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
+import datasets as _datasets  # noqa: E402
 from reference_classic import solve_classic  # noqa: E402
 from reference_naive import (  # noqa: E402
     CallLimitExceeded,
@@ -128,7 +129,7 @@ def load_file(path: Path, limit: Optional[int], name: Optional[str] = None,
     """
     puzzles: list[str] = []
     expected: list[Optional[str]] = []
-    with open(path, encoding="ascii", errors="replace") as f:
+    with _datasets.open_text(path) as f:
         for raw in f:
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -148,12 +149,12 @@ def load_file(path: Path, limit: Optional[int], name: Optional[str] = None,
             expected.append(sol)
             if limit is not None and len(puzzles) >= limit:
                 break
-    return Dataset(name or path.stem, puzzles, expected, multi)
+    return Dataset(name or path.name.split(".")[0], puzzles, expected, multi)
 
 
 def default_datasets_dir() -> Optional[Path]:
-    cand = REPO.parent / "shared" / "datasets"
-    return cand if cand.is_dir() else None
+    """The repository's compressed copy of the datasets (puzzles/datasets/)."""
+    return _datasets.DATASETS_DIR if _datasets.DATASETS_DIR.is_dir() else None
 
 
 # --------------------------------------------------------------- checking
@@ -373,8 +374,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         epilog=__doc__.split("Usage:", 1)[1],
     )
     ap.add_argument("files", nargs="*", type=Path, help="dataset files instead of the default sets")
-    ap.add_argument("--datasets", type=Path, default=None, help="directory of the default sets "
-                    "(default: ../shared/datasets relative to the repo root)")
+    ap.add_argument("--datasets", type=Path, default=None, help="directory of the default sets, "
+                    "plain or .gz (default: the repository's puzzles/datasets/)")
     ap.add_argument("--sets", default=None, help="comma-separated default set names to run")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles per set")
     ap.add_argument("--repeat", type=int, default=1, help="passes per solver; medians are reported")
@@ -431,9 +432,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                 limit = QUICK_LIMIT_EASY if spec.name.startswith("kaggle") else QUICK_LIMIT
             if args.limit is not None:
                 limit = args.limit if limit is None else min(limit, args.limit)
-            path = ddir / spec.filename
-            if not path.exists():
-                print(f"<!-- missing {path}, skipped -->")
+            path = _datasets.find(spec.filename, ddir)
+            if path is None:
+                print(f"<!-- missing {spec.filename} in {ddir}, skipped -->")
                 continue
             datasets.append(load_file(path, limit, spec.name, spec.multi))
 
@@ -525,11 +526,12 @@ def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int]) -> in
           f" time limit {limit_s:g} s per puzzle; load average {os.getloadavg()[0]:.2f}.\n")
     sets = []
     for name, box in (("gecode_16x16_janko55.txt", 4), ("gecode_25x25_frisch16.txt", 5)):
-        path = ddir / name if ddir else None
-        if path is None or not path.exists():
+        path = _datasets.find(name, ddir)
+        if path is None:
             print(f"<!-- missing {name}, skipped -->")
             continue
-        lines = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+        with _datasets.open_text(path) as f:
+            lines = [line.strip() for line in f if line.strip()]
         grids = [Grid.from_string(line, box, box) for line in lines[:limit]]
         sets.append((name.rsplit(".", 1)[0], grids))
     for box in (4, 5):

@@ -62,10 +62,12 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import datasets as _datasets  # noqa: E402
 
-DEFAULT_DATASET = REPO.parent / "shared" / "datasets" / "magictour_top1465.txt"
+DEFAULT_DATASET = _datasets.DATASETS_DIR / "magictour_top1465.txt.gz"
 FALLBACK_DATASET = REPO / "puzzles" / "norvig_top95.txt"
-DEFAULT_HARD = REPO.parent / "shared" / "datasets" / "tdoku_forum_hardest_1106.txt"
+DEFAULT_HARD = _datasets.DATASETS_DIR / "tdoku_forum_hardest_1106.txt.gz"
 DEFAULT_EASY = REPO / "puzzles" / "kaggle_1000.csv"
 DEFAULT_LEVELS = [1, 16, 64, 256, 1000]
 CELLS = set("123456789.0_")
@@ -86,7 +88,7 @@ def load_puzzles(path: Path, limit: Optional[int] = None) -> List[str]:
     Comment lines, headers and anything that is not 81 cells are skipped.
     """
     puzzles = []
-    with open(path, encoding="utf-8", errors="replace") as f:
+    with _datasets.open_text(path) as f:
         for line in f:
             text = line.strip().split(",")[0].split(":")[0].strip()
             if len(text) == 81 and set(text) <= CELLS:

@@ -12,7 +12,7 @@ The only speed-ups over the textbook version keep its search order exactly:
 the row, column and box "used digits" are bitmasks, and the candidate digits
 of a cell are read from them instead of scanning the peers. ``calls`` counts
 invocations of the recursive step (one per digit placed, plus the root call);
-that is the measure of work in ``/work/shared/datasets/pathological_bruteforce.tsv``.
+that is the measure of work in ``puzzles/datasets/pathological_bruteforce.tsv.gz``.
 
 ``solve_rowmajor_propagating`` is a second, independent way to the same
 answer for puzzles where the plain search is too slow: it keeps the row-major

@@ -29,7 +29,7 @@ EMPTY_FIRST = (
     "897214365531642978642978531978531642"
 )
 # Norvig's hard1: many solutions; plain row-major search needs 419,195 calls
-# (the count in /work/shared/datasets/pathological_bruteforce.tsv).
+# (the count in puzzles/datasets/pathological_bruteforce.tsv.gz).
 HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
 
 
