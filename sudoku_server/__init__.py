@@ -3,7 +3,7 @@
 The public API here is pure (it imports no trio and touches no sockets):
 
 * :class:`Grid` — a puzzle or solution (``size * size`` ints, 0 = empty);
-* :func:`solve`, :func:`count_solutions` — the solver;
+* :func:`solve`, :func:`solve_any`, :func:`count_solutions` — the solver;
 * :func:`parse` / :class:`Puzzle` — text in any supported layout;
 * the errors, each carrying its wire code.
 
@@ -19,7 +19,7 @@ from ._errors import (
     UnsolvableError,
 )
 from .grid import Grid, cell_name, geometry, verify_solution
-from .solver import count_solutions, solve
+from .solver import count_solutions, solve, solve_any
 
 __version__ = "0.1.0"
 
@@ -34,5 +34,6 @@ __all__ = [
     "count_solutions",
     "geometry",
     "solve",
+    "solve_any",
     "verify_solution",
 ]

@@ -183,10 +183,14 @@ class Rejected:
     Attributes:
       error: the :class:`PuzzleError` (its detail names the line).
       ending: the line ending to answer with.
+      text: the line, when it was rejected on its own for being mostly not
+        cell characters (prose, a command); None otherwise. The protocol
+        session words such lines as commands.
     """
 
     error: PuzzleError
     ending: str = "\n"
+    text: Optional[str] = None
 
 
 Event = Union[Puzzle, Rejected]
@@ -626,8 +630,8 @@ class PuzzleReader:
 
     # -- states ---------------------------------------------------------
 
-    def _reject(self, error: PuzzleError, ending: str, events: List[Event]) -> None:
-        events.append(Rejected(error, ending or self._last_ending))
+    def _reject(self, error: PuzzleError, ending: str, events: List[Event], text: Optional[str] = None) -> None:
+        events.append(Rejected(error, ending or self._last_ending, text))
 
     def _idle_line(self, line: str, ending: str, lineno: int, events: List[Event]) -> None:
         if is_skippable(line):
@@ -662,7 +666,7 @@ class PuzzleReader:
             return
         if not _looks_like_cells(cells):
             col, ch = _first_bad_char(cells)
-            self._reject(_not_a_cell_error(lineno, col, ch), ending, events)
+            self._reject(_not_a_cell_error(lineno, col, ch), ending, events, line)
         elif count > max(ROW_SIZES) + 5:
             wanted = _nearest(count, LINE_SIZES)
             self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events)
@@ -743,7 +747,7 @@ class PuzzleReader:
             everything = split_cells(body)  # the separators "," and ":" count as foreign here
             if not _looks_like_cells(everything):  # text such as "Puzzle 1: easy"
                 col, ch = _first_bad_char(everything)
-                self._reject(_not_a_cell_error(lineno, col, ch), ending, events)
+                self._reject(_not_a_cell_error(lineno, col, ch), ending, events, line)
                 return
             wrong = max(fields, key=len)
         count = len(wrong)

@@ -74,10 +74,14 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ._errors import UnsolvableError
 from .grid import SYMBOLS, Grid, cell_name, check_givens, geometry
 
-__all__ = ["solve", "count_solutions", "Check"]
+__all__ = ["solve", "solve_any", "count_solutions", "Check"]
 
-#: The stop hook: called at every search node; raising from it ends the search
-#: (the exception propagates out of :func:`solve` / :func:`count_solutions`).
+#: The stop hook. Every solver core calls it at least once per millisecond of
+#: search (here: at every search node, and every propagation round from 16x16
+#: up), with the interpreter lock held. It may block (the server pauses a solve
+#: that has used its time slice while other connections wait) or raise (the
+#: exception ends the search and propagates out of :func:`solve`,
+#: :func:`solve_any` and :func:`count_solutions` unchanged).
 Check = Callable[[], None]
 
 
@@ -700,6 +704,40 @@ def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     if not solution:
         raise UnsolvableError("no solution exists")
     return dataclasses.replace(grid, cells=engine.digits(solution))
+
+
+def solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
+    """Some solution of ``grid``: the first one the search finds (``SOLVE any``).
+
+    For a puzzle with one solution this is :func:`solve`'s answer; with
+    several it is whichever the branch choices reach first, which may differ
+    between solver cores and versions (the one non-canonical answer of the
+    protocol). Much sooner than :func:`solve` for open 16x16 and 25x25 grids.
+
+    Args, Raises: as :func:`solve` (``InvalidPuzzleError``, ``UnsolvableError``).
+
+    Returns:
+      Grid: a solution, same shape (and symbols), no zeros.
+    """
+    if check is None:
+        check = _no_check
+    engine = _engine(grid)
+    s, givens = engine.state(grid.cells)
+    if s & givens != givens:
+        check_givens(grid)
+    check()
+    s, done = engine.propagate(s, givens, check)
+    if not s:
+        raise UnsolvableError(_explain(grid))
+    if engine.pick(s):
+        bound = _Bound()
+        for _ in _bound_search(engine, s, done, bound, check):
+            if bound.best:
+                break
+        s = bound.best
+        if not s:
+            raise UnsolvableError("no solution exists")
+    return dataclasses.replace(grid, cells=engine.digits(s))
 
 
 def count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None) -> int:

@@ -16,7 +16,7 @@ import pytest
 
 from sudoku_server._errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.grid import Grid, verify_solution
-from sudoku_server.solver import count_solutions, solve
+from sudoku_server.solver import count_solutions, solve, solve_any
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -313,3 +313,27 @@ def test_unsolvable_detail_names_the_empty_cell_not_a_given(puzzle, detail):
     with pytest.raises(UnsolvableError) as info:
         solve(Grid.from_string(puzzle))
     assert info.value.detail == detail
+
+
+# -- solve_any: some solution, the first the search finds ---------------------
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (5, 5)])
+def test_solve_any_fills_the_empty_grid_of_every_size(box):
+    n = box[0] * box[1]
+    grid = Grid(tuple([0] * (n * n)), *box)
+    assert verify_solution(grid, solve_any(grid)) is None
+
+
+def test_solve_any_equals_solve_on_a_unique_puzzle():
+    grid = Grid.from_string("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..")
+    assert solve_any(grid).to_string() == (
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+    )
+
+
+def test_solve_any_reports_the_same_errors_as_solve():
+    with pytest.raises(InvalidPuzzleError, match="^duplicate 1 in row 1 at r1c1 and r1c2$"):
+        solve_any(Grid.from_string("11" + "." * 79))
+    with pytest.raises(UnsolvableError):
+        solve_any(Grid.from_string("12345678." + "." * 8 + "9" + "." * 63))
