@@ -44,8 +44,9 @@ bytes or sockets. :func:`parse` reads one puzzle from a string.
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass
-from typing import List, Optional, Tuple, Union
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, SolutionMismatchError
 from .grid import (
@@ -97,6 +98,56 @@ LAYOUT_LINE = "line"
 LAYOUT_CSV = "csv"
 
 
+class Positions(Sequence):
+    """Where each cell's character stands: ``(line index, column index)`` pairs, 0-based.
+
+    A compact sequence (two arrays of machine ints, about 8 bytes a cell
+    instead of a tuple each): the server holds a window of parsed puzzles
+    per connection, so their size bounds its memory.
+    """
+
+    __slots__ = ("_lines", "_cols")
+
+    def __init__(self, pairs: Iterable[Tuple[int, int]] = ()) -> None:
+        self._lines = array("I")
+        self._cols = array("I")
+        self.extend(pairs)
+
+    @classmethod
+    def on_one_line(cls, columns: Iterable[int]) -> "Positions":
+        """Every cell on line 0, at the given columns."""
+        positions = cls()
+        positions._cols.extend(columns)
+        positions._lines.extend(bytes(len(positions._cols)))
+        return positions
+
+    def extend(self, pairs: Iterable[Tuple[int, int]]) -> None:
+        for line, col in pairs:
+            self._lines.append(line)
+            self._cols.append(col)
+
+    def __len__(self) -> int:
+        return len(self._cols)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [(li, col) for li, col in zip(self._lines[index], self._cols[index])]
+        return self._lines[index], self._cols[index]
+
+    def __iter__(self) -> Iterator[Tuple[int, int]]:
+        return zip(self._lines, self._cols)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Positions):
+            return self._lines == other._lines and self._cols == other._cols
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Positions({list(self)!r})"
+
+
 @dataclass
 class Puzzle:
     """One puzzle as it arrived, with what is needed to answer in its layout.
@@ -110,7 +161,7 @@ class Puzzle:
       endings: each line's terminator (``"\\n"``, ``"\\r\\n"``, ``"\\r"`` or
         ``""`` for an unterminated last line).
       positions: for each cell, row-major, ``(line index, column index)`` of
-        its character in ``lines`` (0-based).
+        its character in ``lines`` (0-based); a compact :class:`Positions`.
       symbols: how the request writes digits 1..size (``symbols[d - 1]``);
         empty for ``123456789``.
       expected: a dataset row's expected solution, or None.
@@ -121,7 +172,7 @@ class Puzzle:
     first_line: int
     lines: List[str]
     endings: List[str]
-    positions: List[Tuple[int, int]]
+    positions: Sequence[Tuple[int, int]]
     symbols: str = ""
     expected: Optional[Grid] = None
 
@@ -443,7 +494,7 @@ class _GridInProgress:
         self.framed = framed  # started with a border line: a closing one may follow
         self.lines: List[str] = []
         self.endings: List[str] = []
-        self.positions: List[Tuple[int, int]] = []
+        self.positions = Positions()
         self.chars: List[str] = []  # each cell's character, row-major (blank = empty)
         self.cell_lines: List[int] = []  # the line number of each row read, in order
         self.size: Optional[int] = None
@@ -713,7 +764,7 @@ class PuzzleReader:
             first_line=lineno,
             lines=[line],
             endings=[ending],
-            positions=[(0, col) for col, _ in cells],
+            positions=Positions.on_one_line(col for col, _ in cells),
             symbols=symbols,
             expected=solution,
         )
