@@ -52,3 +52,15 @@ class TooLargeError(PuzzleError):
     """A line or request over the limits (``ERROR too-large ...``); the connection closes."""
 
     code = "too-large"
+
+
+class ShutdownError(PuzzleError):
+    """The server stopped before answering (``ERROR shutdown ...``); the connection closes."""
+
+    code = "shutdown"
+
+
+class BusyError(PuzzleError):
+    """No solver time for this request (``ERROR busy <reason>``); the connection goes on."""
+
+    code = "busy"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import logging.handlers
+import queue
 import signal
 import sys
+import threading
 from typing import List, Optional
 
 import trio
@@ -69,8 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solver-threads", type=_positive_int, default=d.solver_threads, metavar="N",
                    help="puzzles solved at once in worker threads (default: %(default)s)")
     p.add_argument("--shutdown-grace", type=_positive_float, default=d.shutdown_grace, metavar="SECONDS",
-                   help="time open connections get to finish after SIGTERM/SIGINT; a second"
-                        " signal closes them at once (default: %(default)s)")
+                   help="time open connections get to finish after SIGTERM, SIGINT, SIGHUP or"
+                        " SIGQUIT; puzzles still unanswered then get 'ERROR shutdown'; a second"
+                        " SIGTERM/SIGINT closes them at once (default: %(default)s)")
+    p.add_argument("--queue-timeout", type=_positive_float, default=d.queue_timeout, metavar="SECONDS",
+                   help="longest a connection's puzzles wait for a solver worker, then"
+                        " 'ERROR busy queue wait over ... s' (default: %(default)s)")
+    p.add_argument("--connection-budget", type=_positive_float, default=d.budget_seconds, metavar="SECONDS",
+                   help="solver seconds one connection may use at once, refilled over"
+                        " --budget-window; past it its puzzles get 'ERROR busy connection budget"
+                        " used' (default: %(default)s)")
+    p.add_argument("--budget-window", type=_positive_float, default=d.budget_window, metavar="SECONDS",
+                   help="seconds in which a connection's budget refills completely (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help="log verbosity on stderr (default: %(default)s)")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -88,29 +101,48 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         solver_threads=args.solver_threads,
         shutdown_grace=args.shutdown_grace,
+        queue_timeout=args.queue_timeout,
+        budget_seconds=args.connection_budget,
+        budget_window=args.budget_window,
     )
 
 
+#: Signals that stop the server gracefully. SIGHUP is what a closed terminal
+#: sends; SIGQUIT is Ctrl-\\.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+#: A second one of these closes the open connections at once.
+HURRY_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: Log records held for the writer thread at most; more are dropped (and
+#: counted) so that a stderr nobody reads never stops the server.
+LOG_QUEUE_RECORDS = 10000
+
+
 async def run_server(config: ServerConfig) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down gracefully.
+    """Serve until a stop signal, then shut down gracefully.
+
+    Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT stop accepting and let open
+    connections finish within ``shutdown_grace``; a second SIGTERM or SIGINT
+    closes them at once; SIGUSR1 logs one line of counters.
 
     Raises:
       OSError: the address cannot be bound (before anything is served).
     """
     server = SudokuServer(config)
     listeners = await server.open_listeners()
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    with trio.open_signal_receiver(*STOP_SIGNALS, signal.SIGUSR1) as signals:
         async with trio.open_nursery() as nursery:
 
             async def watch() -> None:
-                first = True
+                stopping = False
                 async for signum in signals:
                     name = signal.Signals(signum).name
-                    if first:
-                        log.info("received %s: shutting down (again to close connections now)", name)
+                    if signum == signal.SIGUSR1:
+                        log.info("%s", server.stats_line())
+                    elif not stopping:
+                        log.info("received %s: shutting down (SIGTERM again to close connections now)", name)
                         server.shutdown()
-                        first = False
-                    else:
+                        stopping = True
+                    elif signum in HURRY_SIGNALS:
                         log.info("received %s again: closing open connections now", name)
                         server.close_connections()
 
@@ -119,17 +151,67 @@ async def run_server(config: ServerConfig) -> None:
             nursery.cancel_scope.cancel()
 
 
+class DroppingQueueHandler(logging.handlers.QueueHandler):
+    """A QueueHandler that never blocks: when the queue is full the record is dropped and counted.
+
+    The count is logged once the writer thread catches up.
+    """
+
+    def __init__(self, records: "queue.Queue") -> None:
+        super().__init__(records)
+        self.dropped = 0
+        self._lock_dropped = threading.Lock()
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        if self.dropped and self.queue.qsize() < self.queue.maxsize // 2:
+            with self._lock_dropped:
+                dropped, self.dropped = self.dropped, 0
+            if dropped:
+                note = logging.LogRecord(
+                    record.name, logging.WARNING, __file__, 0,
+                    "logging fell behind: %d record(s) dropped", (dropped,), None,
+                )
+                try:
+                    self.queue.put_nowait(self.prepare(note))
+                except queue.Full:
+                    with self._lock_dropped:
+                        self.dropped += dropped
+        try:
+            self.queue.put_nowait(record)
+        except queue.Full:
+            with self._lock_dropped:
+                self.dropped += 1
+
+
+def setup_logging(level: str, stream=None) -> logging.handlers.QueueListener:
+    """Log to ``stream`` (stderr) through a bounded queue and a writer thread.
+
+    Returns the started listener; stop it before exiting to flush the queue.
+    Call it in the process that serves (a pre-forked worker calls it itself,
+    after the fork).
+    """
+    records: "queue.Queue" = queue.Queue(LOG_QUEUE_RECORDS)
+    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    listener = logging.handlers.QueueListener(records, handler, respect_handler_level=False)
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(DroppingQueueHandler(records))
+    root.setLevel(getattr(logging, level.upper()))
+    listener.start()
+    return listener
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=getattr(logging, args.log_level.upper()),
-        format="%(asctime)s %(levelname)s %(message)s",
-        stream=sys.stderr,
-    )
+    listener = setup_logging(args.log_level)
     try:
         trio.run(run_server, config_from_args(args))
     except OSError as error:
         log.error("cannot listen: %s", error)
         return 1
+    finally:
+        listener.stop()
     return 0

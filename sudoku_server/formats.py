@@ -627,9 +627,19 @@ class PuzzleReader:
         grid = self._grid
         return grid is not None and grid.size is not None and grid.rows == grid.size
 
+    @property
+    def puzzle_start(self) -> Optional[int]:
+        """The first line of the multi-line puzzle being read, or None."""
+        return self._grid.first_line if self._grid is not None else None
+
     def abort(self) -> None:
         """Drop the puzzle being read (telnet interrupt); no answer is given for it."""
         self._grid = None
+
+    def skip_blank_lines(self, ending: str) -> None:
+        """Blank lines between puzzles (a fast path of :meth:`feed_line`; only when idle)."""
+        assert self._grid is None
+        self._last_ending = ending
 
     def feed_line(self, line: str, ending: str, lineno: int) -> List[Event]:
         """Take one line; return the events it completes (see class docstring)."""

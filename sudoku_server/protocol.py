@@ -22,10 +22,11 @@ session never buffers more than ``max_line_bytes + 1`` bytes of a line.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Union
 
-from ._errors import PuzzleError, TooLargeError
+from ._errors import PuzzleError, ShutdownError, TooLargeError
 from .formats import Puzzle, PuzzleReader, Rejected
 from .grid import Grid, verify_solution
 from .solver import Check, solve as default_solve
@@ -45,6 +46,10 @@ DONT, DO, WONT, WILL = 0xFE, 0xFD, 0xFC, 0xFB
 SB, SE = 0xFA, 0xF0
 IP, AO = 0xF4, 0xF5  # interrupt process, abort output
 
+
+#: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
+#: a flood of empty lines costs a regex match, not a parse per line.
+_BLANK_RUN = re.compile(rb"(?:\r?\n)+")
 
 _INTERRUPT = object()  # marker: telnet IP/AO in the stream
 _SB_TOO_LONG = object()  # marker: a subnegotiation over the line limit
@@ -175,6 +180,38 @@ class Session:
             self.closed = True
         return events
 
+    def receive_shutdown(self, more_input: bool = False) -> List[Event]:
+        """The server stops reading (shutdown): nothing more is parsed.
+
+        Lines already complete have been answered through :meth:`receive_data`;
+        a framed grid that lacked only its closing border is complete too. What
+        is left — an unterminated line (never parsed as a puzzle), a puzzle
+        whose lines have not all arrived, and, with ``more_input``, bytes the
+        server knows are waiting unread — is named in one line:
+        ``ERROR shutdown server shutting down; input from line N on was not read``.
+
+        Returns:
+          The final events: the completed framed grid and the shutdown line, or [].
+        """
+        if self.closed:
+            return []
+        self.closed = True
+        events: List[Event] = []
+        first_unread = None
+        reader = self._reader
+        if reader.awaiting_optional_line:
+            self._add(reader.finish(), events)
+        elif reader.puzzle_start is not None:
+            first_unread = reader.puzzle_start
+            reader.abort()
+        if first_unread is None and (self._buffer or more_input or self._telnet_state):
+            first_unread = self.lineno + 1
+        self._buffer = bytearray()
+        if first_unread is not None:
+            detail = f"server shutting down; input from line {first_unread} on was not read"
+            events.append(Reply(error_line(ShutdownError(detail))))
+        return events
+
     # -- internals -----------------------------------------------------------
 
     def _add(self, parsed, events: List[Event]) -> None:
@@ -195,7 +232,16 @@ class Session:
         limit = self.max_line_bytes
         pos = 0
         size = len(buf)
+        reader = self._reader
         while pos < size:
+            if buf[pos] in b"\r\n" and reader.puzzle_start is None:
+                blank = _BLANK_RUN.match(buf, pos)
+                if blank is not None:
+                    run = blank.group()
+                    self.lineno += run.count(b"\n")
+                    reader.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
+                    pos = blank.end()
+                    continue
             lf = buf.find(b"\n", pos)
             cr = buf.find(b"\r", pos, lf if lf >= 0 else size)
             if cr >= 0:

@@ -1,32 +1,47 @@
 """The TCP server: the only module of the package that touches sockets.
 
-Each connection runs two tasks: a reader that feeds the sans-I/O
-:class:`~sudoku_server.protocol.Session` and queues its events, and a writer
-that answers them in order, solving each puzzle in a worker thread. The
-timers of PROTOCOL.md ("Connection lifecycle") live here:
+Shape (SERVING.md)::
 
-* before the first answer, the reader waits up to ``idle_timeout`` between
-  bytes; after an answer, or while input is pending (an unterminated line),
-  only ``close_grace``. When the timer runs out the session ends as if the
-  client had half-closed.
-* the writer then half-closes (``send_eof``) and reads and discards for up to
-  ``linger_time`` before closing, so the kernel never resets a connection
-  that still has unread bytes (which can make ``nc`` print nothing).
+    socket --bytes--> Session (sans-I/O) --events--> replies, in request order
+       ^                                               | solver jobs
+       |                                               v
+     writer <--answers, one send per run-- _SolverPool (carries out the Scheduler)
+
+Each connection runs a **reader** task, which feeds the sans-I/O
+:class:`~sudoku_server.protocol.Session` bounded chunks and turns its events
+into *replies* (slots in request order, filled at once for error lines, or
+later by a solver job), and a **writer** task, which sends every reply that is
+ready, in order, in one write. The reader stops reading while the connection
+holds :data:`WINDOW_REPLIES` unanswered replies or :data:`WINDOW_BYTES` of
+unsent output (backpressure: a client that never reads costs a bounded
+amount of memory), and yields to the event loop after every chunk.
+
+Solver jobs go to :class:`_SolverPool`, which asks the pure
+:class:`~sudoku_server.scheduler.Scheduler` who runs next and runs batches of
+one connection's jobs in worker threads. The solver's ``check`` hook is where a
+job stops (the connection is gone, its own solving time passed the solve
+timeout) or pauses (it used its time slice while other connections wait).
+
+The timers of PROTOCOL.md ("Connection lifecycle") live here too: the idle
+timeout before the first answer, the close grace after the last one (with one
+last read before the session ends), the lingering close, and the shutdown
+grace.
 """
 
 from __future__ import annotations
 
+import collections
 import errno
-import functools
 import logging
 import math
 import os
 import time
-from dataclasses import dataclass
-from typing import Callable, List, Optional
+from dataclasses import dataclass, field
+from typing import Callable, Deque, Dict, List, Optional
 
 import trio
 
+from ._errors import BusyError, ShutdownError
 from .formats import Puzzle
 from .protocol import (
     DEFAULT_MAX_LINE_BYTES,
@@ -36,23 +51,35 @@ from .protocol import (
     Session,
     TelnetReply,
     answer_puzzle,
+    error_line,
 )
+from . import scheduler as _scheduler
 from . import solver as _solver
 
 log = logging.getLogger("sudoku_server")
 
-#: Bytes asked of the kernel per receive.
-RECEIVE_SIZE = 65536
+#: Bytes asked of the kernel per receive: the bound on what one parse step
+#: handles before the event loop serves others (4 KiB of one-line puzzles is
+#: about 50 puzzles, 1 ms or so of parsing; of junk lines, about 10 ms).
+RECEIVE_SIZE = 4096
+#: Replies a connection may have unanswered (queued, being solved or unsent)
+#: before its reader stops reading. Each parsed puzzle holds about 2.3 KB.
+WINDOW_REPLIES = 64
+#: Bytes of answers a connection may have ready but unsent before its reader
+#: stops reading.
+WINDOW_BYTES = 64 * 1024
 #: accept() errors that mean "out of descriptors or memory": wait and retry.
 ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 #: Seconds between accept() retries when out of descriptors (as trio's serve_listeners).
 ACCEPT_RETRY_SLEEP = 0.1
 #: Seconds between two log lines about the same accept() condition.
 ACCEPT_ERROR_LOG_INTERVAL = 10.0
-#: Items (puzzles or error lines) queued per connection before the reader
-#: waits for the writer; bounds a connection's memory when a client sends
-#: faster than puzzles are solved.
-QUEUE_SIZE = 64
+#: Seconds given to the last non-blocking read before a session ends (it
+#: returns at once when bytes are waiting; this only bounds the attempt).
+LAST_READ_SECONDS = 0.001
+#: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
+#: lines and close; the process exits within shutdown grace + 1 s.
+FINAL_FLUSH_SECONDS = 0.5
 
 
 @dataclass
@@ -62,7 +89,8 @@ class ServerConfig:
     Attributes:
       host: address to bind; None for all interfaces (IPv4 and IPv6).
       port: TCP port; 0 picks a free one (tests).
-      solve_timeout: seconds one puzzle may take before ``ERROR timeout``.
+      solve_timeout: seconds of its own solving time one puzzle may take
+        before ``ERROR timeout`` (time paused for others does not count).
       idle_timeout: seconds to wait between lines before the first answer; also
         the longest a client may leave an answer unread before it is dropped.
       close_grace: seconds of silence after an answer (or with an unterminated
@@ -71,8 +99,16 @@ class ServerConfig:
       linger_time: seconds to read and discard after half-closing.
       max_line_bytes: longest accepted line, in bytes.
       max_connections: connections served at once; more get ``ERROR busy``.
-      solver_threads: puzzles solved at once (worker threads).
+      solver_threads: batches solved at once (worker threads that compute;
+        paused ones wait in threads of their own).
       shutdown_grace: seconds in-flight connections get after SIGTERM/SIGINT.
+      queue_timeout: seconds a connection's puzzles may wait for a worker
+        before they are answered ``ERROR busy queue wait over ... s``.
+      time_slice: seconds a batch runs while others wait before it yields.
+      batch_size: jobs per batch at most.
+      budget_seconds, budget_window: each connection may use
+        ``budget_seconds`` solver seconds at once, refilled over
+        ``budget_window`` seconds; past it, ``ERROR busy connection budget used``.
     """
 
     host: Optional[str] = None
@@ -85,10 +121,74 @@ class ServerConfig:
     max_connections: int = 1024
     solver_threads: int = 2
     shutdown_grace: float = 5.0
+    queue_timeout: float = _scheduler.DEFAULT_QUEUE_TIMEOUT
+    time_slice: float = _scheduler.DEFAULT_TIME_SLICE
+    batch_size: int = _scheduler.DEFAULT_BATCH_SIZE
+    budget_seconds: float = _scheduler.DEFAULT_BUDGET_SECONDS
+    budget_window: float = _scheduler.DEFAULT_BUDGET_WINDOW
 
 
-class _ClientNotReading(Exception):
-    """An answer could not be sent for ``idle_timeout`` seconds."""
+@dataclass
+class Stats:
+    """Counters of one server process (SIGUSR1 log line, STATS).
+
+    Attributes:
+      connections_total, connections_rejected: accepted, refused ``busy``.
+      puzzles: solver jobs received; answers: replies sent.
+      errors: replies that were ``ERROR <code>``, by code.
+      solver_seconds: time batches held a worker.
+    """
+
+    started: float = field(default_factory=time.time)
+    connections_total: int = 0
+    connections_rejected: int = 0
+    puzzles: int = 0
+    answers: int = 0
+    errors: Dict[str, int] = field(default_factory=lambda: collections.defaultdict(int))
+    solver_seconds: float = 0.0
+    log_records_dropped: int = 0
+
+
+def error_code(data: bytes) -> Optional[str]:
+    """The code of an ``ERROR <code> ...`` reply, or None for any other reply."""
+    if data.startswith(b"ERROR "):
+        return data[6:].split(b" ", 1)[0].split(b"\r", 1)[0].split(b"\n", 1)[0].decode("ascii", "replace")
+    return None
+
+
+class _Gone(Exception):
+    """The client reset, the send failed, or it left an answer unread too long."""
+
+
+class _Stopped(BaseException):
+    """Raised by ``check`` in a worker: the job's connection is gone (or the server stops).
+
+    A BaseException, like trio.Cancelled, so that no ``except Exception`` in
+    the code it unwinds through takes it for a fault.
+    """
+
+
+class _TimedOut(BaseException):
+    """Raised by ``check`` in a worker: the job used its solve timeout."""
+
+
+@dataclass(eq=False)
+class _Slot:
+    """One reply in request order: its bytes once known."""
+
+    data: Optional[bytes] = None
+    job: Optional["_Job"] = None  # the solver job that fills it
+
+
+@dataclass(eq=False)
+class _Job:
+    """One piece of solver work: ``work(check) -> reply bytes`` (runs in a worker thread)."""
+
+    connection: "_Connection"
+    slot: _Slot
+    work: Callable[[Callable[[], None]], bytes]
+    what: str  # for messages: "puzzle at line 3"
+    ending: str = "\n"
 
 
 def _peer_name(stream) -> str:
@@ -99,28 +199,253 @@ def _peer_name(stream) -> str:
         return "?"
 
 
+class _Signal:
+    """Wake one waiting task (a reset-on-wait event)."""
+
+    def __init__(self) -> None:
+        self._event = trio.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+        self._event = trio.Event()
+
+    def clear(self) -> None:
+        if self._event.is_set():
+            self._event = trio.Event()
+
+
+class _SolverPool:
+    """Carries out the :class:`~sudoku_server.scheduler.Scheduler`'s decisions.
+
+    Batches run in worker threads (``trio.to_thread``); the scheduler's state
+    changes only on the event loop, and workers read two of its values (is
+    anyone waiting, when did my slice start) without a lock. A worker that
+    must pause calls back into the event loop (``trio.from_thread.run``) and
+    waits there for its turn.
+    """
+
+    def __init__(self, server: "SudokuServer") -> None:
+        cfg = server.config
+        self.server = server
+        self.config = cfg
+        self.scheduler = _scheduler.Scheduler(
+            max(1, cfg.solver_threads),
+            time_slice=cfg.time_slice,
+            batch_size=cfg.batch_size,
+            queue_timeout=cfg.queue_timeout,
+            budget_seconds=cfg.budget_seconds,
+            budget_window=cfg.budget_window,
+        )
+        # Threads: the computing ones (solver_threads) and the paused ones
+        # (at most one per connection).
+        self._threads = trio.CapacityLimiter(max(1, cfg.solver_threads) + cfg.max_connections)
+        self._wake = _Signal()
+        self._resume: Dict[int, trio.Event] = {}
+        self._nursery: Optional[trio.Nursery] = None
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Dispatch until cancelled. Supports ``nursery.start``."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            await self._dispatch()
+
+    def open(self, connection: "_Connection") -> None:
+        self.scheduler.open(connection, time.monotonic())
+
+    def submit(self, job: _Job) -> None:
+        self.scheduler.submit(job.connection, job, time.monotonic())
+        self.server.stats.puzzles += 1
+        self._wake.set()
+
+    def close(self, connection: "_Connection") -> List[_Job]:
+        """Forget a connection; its running batch stops; returns its jobs that never ran."""
+        dropped = self.scheduler.close(connection)
+        self._wake.set()
+        return dropped
+
+    async def _dispatch(self) -> None:
+        scheduler = self.scheduler
+        while True:
+            now = time.monotonic()
+            decision = scheduler.next_decision(now)
+            if decision is None:
+                due = scheduler.refusal_due()
+                with trio.move_on_after(max(0.0, due - now) if due is not None else math.inf):
+                    await self._wake.wait()
+                continue
+            if isinstance(decision, _scheduler.Start):
+                assert self._nursery is not None
+                self._nursery.start_soon(self._run_batch, decision.batch)
+            elif isinstance(decision, _scheduler.Resume):
+                event = self._resume.pop(id(decision.batch), None)
+                if event is not None:
+                    event.set()
+            else:
+                for job in decision.jobs:
+                    detail = f"{decision.reason}; the {job.what} was not solved"
+                    job.connection.fill(job.slot, error_line(BusyError(detail), job.ending))
+
+    async def _run_batch(self, batch: _scheduler.Batch) -> None:
+        results: List[tuple] = []
+        unfinished: List[_Job] = []
+        try:
+            unfinished = await trio.to_thread.run_sync(
+                self._work, batch, results, limiter=self._threads
+            )
+        finally:
+            now = time.monotonic()
+            self.server.stats.solver_seconds += max(0.0, now - batch.slice_started)
+            self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
+            self._deliver(results)
+            if self.server.stopping:
+                for job in batch.jobs:  # stopped mid-batch: every job still gets its line
+                    job.connection.fill(job.slot, job.connection.shutdown_line(job))
+            self._wake.set()
+
+    def _deliver(self, results: List[tuple]) -> None:
+        for job, data in results:
+            job.connection.fill(job.slot, data)
+        results.clear()
+
+    def _work(self, batch: _scheduler.Batch, results: List[tuple]) -> List[_Job]:
+        """In a worker thread: run the batch's jobs in order; returns those not run.
+
+        The batch is cut before a job when its slice is used and others wait.
+        """
+        scheduler = self.scheduler
+        timeout = self.config.solve_timeout
+        jobs = batch.jobs
+        for index, job in enumerate(jobs):
+            if batch.cancelled:
+                return []
+            if index and scheduler.should_yield(batch, time.monotonic()):
+                return jobs[index:]
+            started = time.monotonic()
+            paused = [0.0]  # seconds this job spent paused
+
+            def check(job=job, started=started, paused=paused) -> None:
+                if batch.cancelled:
+                    raise _Stopped()
+                now = time.monotonic()
+                if now - started - paused[0] > timeout:
+                    raise _TimedOut()
+                if scheduler.should_yield(batch, now):
+                    self._pause_from_thread(batch, results)
+                    paused[0] += time.monotonic() - now
+                    if batch.cancelled:
+                        raise _Stopped()
+
+            try:
+                data = job.work(check)
+            except _TimedOut:
+                data = f"ERROR timeout no answer within {timeout:g} s{job.ending}".encode()
+            except _Stopped:
+                return []
+            except BaseException:
+                # trio.Cancelled out of a pause (the server is stopping): the
+                # batch ends here; the jobs get their shutdown answers.
+                if batch.cancelled or self.server.stopping:
+                    return []
+                raise
+            results.append((job, data))
+        return []
+
+    def _pause_from_thread(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
+        trio.from_thread.run(self._pause, batch, results)
+
+    async def _pause(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
+        """On the event loop: hand over the answers done so far, give up the worker, wait."""
+        now = time.monotonic()
+        self.server.stats.solver_seconds += max(0.0, now - batch.slice_started)
+        self._deliver(results)
+        if batch.cancelled:
+            return
+        event = self._resume[id(batch)] = trio.Event()
+        self.scheduler.pause(batch, now)
+        self._wake.set()
+        await event.wait()
+
+    def cancel_all(self) -> None:
+        """Stop every batch (the server stops): workers end within a ``check`` call."""
+        for connection in list(self.server.connections):
+            for job in self.close(connection):
+                connection.fill(job.slot, connection.shutdown_line(job))
+        for event in self._resume.values():
+            event.set()
+        self._resume.clear()
+
+
 class _Connection:
     """One client: reader and writer tasks around a :class:`Session`."""
 
     def __init__(self, server: "SudokuServer", stream: trio.abc.Stream, peer: str) -> None:
         self.server = server
         self.config = server.config
+        self.pool = server.pool
         self.stream = stream
         self.peer = peer
         self.session = Session(max_line_bytes=self.config.max_line_bytes)
-        self.send_lock = trio.Lock()
-        self.answered = 0  # answers and error lines sent
-        self.queued = 0  # puzzles and error lines handed to the writer
-        self.errors = 0
+        self.slots: Deque[_Slot] = collections.deque()
+        self.unsent = 0  # bytes of ready replies not yet sent
+        self.answered = 0  # replies sent
+        self.jobs = 0  # solver jobs received
+        self.errors: Dict[str, int] = collections.defaultdict(int)
+        self.reading = True  # the reader has not finished
+        self.stop_reading = False  # shutdown: read nothing more
+        self.gone = False
         self.read_scope: Optional[trio.CancelScope] = None
-        self.stop_reading = False
+        self.send_lock = trio.Lock()
+        self._writer_wake = _Signal()
+        self._reader_wake = _Signal()
+        self.nursery: Optional[trio.Nursery] = None
+
+    # -- the reply queue --------------------------------------------------------
+
+    def add_reply(self, data: bytes) -> None:
+        """A reply known now, in its turn."""
+        self.slots.append(_Slot(data))
+        self.unsent += len(data)
+        self._writer_wake.set()
+
+    def add_job(self, work, what: str, ending: str) -> None:
+        """A reply computed by the solver, in its turn."""
+        slot = _Slot()
+        job = slot.job = _Job(self, slot, work, what, ending)
+        self.slots.append(slot)
+        self.jobs += 1
+        self.pool.submit(job)
+
+    def fill(self, slot: _Slot, data: bytes) -> None:
+        """A solver job's reply is ready (called by the pool)."""
+        if slot.data is None and not self.gone:
+            slot.data = data
+            self.unsent += len(data)
+            self._writer_wake.set()
+
+    def shutdown_line(self, job: _Job) -> bytes:
+        detail = f"server shutting down before the {job.what} was answered"
+        return error_line(ShutdownError(detail), job.ending)
+
+    @property
+    def window_full(self) -> bool:
+        return len(self.slots) >= WINDOW_REPLIES or self.unsent >= WINDOW_BYTES
+
+    # -- tasks ---------------------------------------------------------------
 
     async def run(self) -> None:
-        send_channel, receive_channel = trio.open_memory_channel(QUEUE_SIZE)
-        async with trio.open_nursery() as nursery:
-            self.nursery = nursery
-            nursery.start_soon(self._read, send_channel)
-            await self._write(receive_channel)
+        self.pool.open(self)
+        try:
+            async with trio.open_nursery() as nursery:
+                self.nursery = nursery
+                nursery.start_soon(self._read)
+                await self._write()
+        finally:
+            for job in self.pool.close(self):
+                pass  # nobody to answer: the connection is closed or gone
 
     def shutdown(self) -> None:
         """Stop reading: what was received is answered, then the connection closes."""
@@ -131,35 +456,59 @@ class _Connection:
     def _read_deadline(self) -> float:
         """When the reader gives up waiting (PROTOCOL.md "Connection lifecycle").
 
-        While puzzles received on this connection are still queued or being
-        solved there is no deadline (the writer sets one when it catches up);
-        after an answer, or with an unterminated line pending, the close grace;
+        While replies of this connection are still being computed or sent
+        there is no deadline (the writer sets one when it catches up); after
+        an answer, or with an unterminated line pending, the close grace;
         before the first answer, the idle timeout.
         """
         cfg = self.config
-        if self.queued > self.answered:
+        if self.slots:
             return math.inf
         quick = self.answered or self.session.pending
         return trio.current_time() + (cfg.close_grace if quick else cfg.idle_timeout)
 
-    async def _read(self, send_channel) -> None:
+    async def _read(self) -> None:
         try:
-            async with send_channel:
-                await self._read_events(send_channel)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, _ClientNotReading) as error:
+            await self._read_events()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:
             self._gone(error)
+        finally:
+            self.reading = False
+            self._writer_wake.set()
 
-    async def _read_events(self, send_channel) -> None:
+    async def _receive(self) -> Optional[bytes]:
+        """Bytes from the client; None when the read deadline passed with nothing."""
+        with trio.CancelScope(deadline=self._read_deadline()) as scope:
+            self.read_scope = scope
+            data = await self.stream.receive_some(RECEIVE_SIZE)
+        self.read_scope = None
+        if not scope.cancelled_caught:
+            return data
+        if self.stop_reading:
+            return None
+        # The timer ran out (or the process was stopped and resumed): one last
+        # look, so that bytes that did arrive are answered, never dropped.
+        return await self._try_receive()
+
+    async def _try_receive(self) -> Optional[bytes]:
+        with trio.move_on_after(LAST_READ_SECONDS):
+            return await self.stream.receive_some(RECEIVE_SIZE)
+        return None
+
+    async def _read_events(self) -> None:
         session = self.session
         while not session.closed:
+            while self.window_full and not self.stop_reading:
+                await self._reader_wake.wait()
             if self.stop_reading:
-                events = session.receive_eof()
+                more = bool(await self._try_receive()) if not session.pending else False
+                events = session.receive_shutdown(more_input=more)
             else:
-                with trio.CancelScope(deadline=self._read_deadline()) as scope:
-                    self.read_scope = scope
-                    data = await self.stream.receive_some(RECEIVE_SIZE)
-                self.read_scope = None
-                if scope.cancelled_caught or not data:
+                data = await self._receive()
+                if self.stop_reading:
+                    more = bool(data) or (data is None and bool(await self._try_receive()))
+                    events = session.receive_shutdown(more_input=more)
+                elif not data:
                     events = session.receive_eof()  # end of stream, idle timeout or close grace
                 else:
                     events = session.receive_data(data)
@@ -168,17 +517,33 @@ class _Connection:
                     await self._send(event.data)
                 elif isinstance(event, CloseConnection):
                     break
+                elif isinstance(event, Reply):
+                    self.add_reply(event.data)
                 else:
-                    self.queued += 1
-                    await send_channel.send(event)
+                    assert isinstance(event, PuzzleReceived)
+                    self._add_puzzle(event.puzzle)
+            await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
+
+    def _add_puzzle(self, puzzle: Puzzle) -> None:
+        solve = self.server.solve
+
+        def work(check, puzzle=puzzle) -> bytes:
+            return answer_puzzle(puzzle, solve=solve, check=check)
+
+        self.add_job(work, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
 
     def _gone(self, error: BaseException) -> None:
         """The client reset, closed, or stopped reading: drop the connection quietly."""
-        if isinstance(error, _ClientNotReading):
-            log.info("%s read nothing for %g s: closing", self.peer, self.config.idle_timeout)
+        if self.gone:
+            return
+        self.gone = True
+        if isinstance(error, _Gone) and error.args:
+            log.info("%s %s: closing", self.peer, error.args[0])
         else:
             log.info("%s went away (%s)", self.peer, type(error).__name__)
-        self.nursery.cancel_scope.cancel()
+        self.pool.close(self)
+        if self.nursery is not None:
+            self.nursery.cancel_scope.cancel()
 
     async def _send(self, data: bytes) -> None:
         """Send bytes; a client that takes none of them for ``idle_timeout`` s is dropped."""
@@ -186,64 +551,70 @@ class _Connection:
             with trio.move_on_after(self.config.idle_timeout) as scope:
                 await self.stream.send_all(data)
             if scope.cancelled_caught:
-                raise _ClientNotReading()
+                raise _Gone(f"read nothing for {self.config.idle_timeout:g} s")
 
-    async def _write(self, receive_channel) -> None:
+    async def _write(self) -> None:
+        slots = self.slots
         try:
-            async with receive_channel:
-                async for event in receive_channel:
-                    if isinstance(event, Reply):
-                        data = event.data
-                    else:
-                        assert isinstance(event, PuzzleReceived)
-                        data = await self._answer(event.puzzle)
-                    await self._send(data)
-                    self.answered += 1
-                    if data.startswith(b"ERROR "):
-                        self.errors += 1
-                    scope = self.read_scope
-                    if scope is not None and self.answered == self.queued:
-                        # All caught up: the close grace starts now.
-                        scope.deadline = trio.current_time() + self.config.close_grace
-        except (trio.BrokenResourceError, trio.ClosedResourceError, _ClientNotReading) as error:
+            while True:
+                while not (slots and slots[0].data is not None):
+                    if not slots and not self.reading:
+                        break
+                    await self._writer_wake.wait()
+                if not slots:
+                    break
+                chunks = []
+                while slots and slots[0].data is not None:
+                    chunks.append(slots.popleft().data)
+                data = b"".join(chunks)
+                await self._send(data)
+                self.unsent -= len(data)
+                self.answered += len(chunks)
+                self._count(chunks)
+                self._reader_wake.set()
+                scope = self.read_scope
+                if scope is not None and not slots:
+                    # All caught up: the close grace starts now.
+                    scope.deadline = trio.current_time() + self.config.close_grace
+        except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:
             self._gone(error)
             return
         await self._linger()
 
-    async def _answer(self, puzzle: Puzzle) -> bytes:
-        server = self.server
-        started = time.perf_counter()
-        work = functools.partial(
-            answer_puzzle, puzzle, solve=server.solve, check=trio.from_thread.check_cancelled
-        )
-        try:
-            # The solve timeout counts from when a worker is free, not while
-            # the puzzle waits for one.
-            async with server.solver_limiter:
-                with trio.fail_after(self.config.solve_timeout):
-                    data = await trio.to_thread.run_sync(work)
-        except trio.TooSlowError:
-            data = f"ERROR timeout no answer within {self.config.solve_timeout:g} s{puzzle.default_ending}".encode()
-        ms = (time.perf_counter() - started) * 1000
-        result = "solved" if not data.startswith(b"ERROR ") else data.split(b" ", 2)[1].decode()
-        log.info(
-            "%s puzzle line %d layout=%s result=%s ms=%.1f",
-            self.peer, puzzle.first_line, puzzle.layout, result, ms,
-        )
-        return data
+    def _count(self, chunks: List[bytes]) -> None:
+        stats = self.server.stats
+        stats.answers += len(chunks)
+        for data in chunks:
+            code = error_code(data)
+            if code is not None:
+                self.errors[code] += 1
+                stats.errors[code] += 1
 
     async def _linger(self) -> None:
-        """Half-close, read and discard until the client closes (at most linger_time)."""
+        """Half-close, read and discard until the client closes (at most linger_time).
+
+        Bytes that arrive now come after the session ended: they are logged,
+        never dropped silently.
+        """
         try:
             await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             return
-        with trio.move_on_after(self.config.linger_time):
+        late = 0
+        linger = self.config.linger_time
+        if self.server.stopping:
+            linger = min(linger, FINAL_FLUSH_SECONDS)
+        with trio.move_on_after(linger):
             try:
-                while await self.stream.receive_some(RECEIVE_SIZE):
-                    pass
+                while True:
+                    data = await self.stream.receive_some(65536)
+                    if not data:
+                        break
+                    late += len(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 pass
+        if late:
+            log.info("%s sent %d byte(s) after its session ended: not read", self.peer, late)
 
 
 class SudokuServer:
@@ -258,11 +629,14 @@ class SudokuServer:
     def __init__(self, config: ServerConfig, *, solve: Optional[Callable] = None) -> None:
         self.config = config
         self.solve = solve if solve is not None else _solver.solve
-        self.solver_limiter = trio.CapacityLimiter(max(1, config.solver_threads))
+        self.stats = Stats()
         self.connections: set = set()
+        self.pool = _SolverPool(self)
+        self.stopping = False
         self._accept_scope: Optional[trio.CancelScope] = None
         self._handler_nursery: Optional[trio.Nursery] = None
         self._shutting_down = False
+        self._closing_now = trio.Event()  # stop waiting for the shutdown grace
 
     async def open_listeners(self) -> List[trio.SocketListener]:
         """Bind the configured host and port; log ``listening on HOST:PORT`` for each.
@@ -295,30 +669,45 @@ class SudokuServer:
         if listeners is None:
             listeners = await self.open_listeners()
         try:
-            async with trio.open_nursery() as handler_nursery:
-                self._handler_nursery = handler_nursery
-                with trio.CancelScope() as accept_scope:
-                    self._accept_scope = accept_scope
-                    if self._shutting_down:
-                        accept_scope.cancel()
-                    async with trio.open_nursery() as accept_nursery:
-                        for listener in listeners:
-                            accept_nursery.start_soon(self._accept_loop, listener, handler_nursery)
-                        task_status.started(listeners)
-                for listener in listeners:
-                    await listener.aclose()
-                log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
-                handler_nursery.cancel_scope.deadline = trio.current_time() + cfg.shutdown_grace
+            async with trio.open_nursery() as pool_nursery:
+                await pool_nursery.start(self.pool.run)
+                async with trio.open_nursery() as handler_nursery:
+                    self._handler_nursery = handler_nursery
+                    with trio.CancelScope() as accept_scope:
+                        self._accept_scope = accept_scope
+                        if self._shutting_down:
+                            accept_scope.cancel()
+                        async with trio.open_nursery() as accept_nursery:
+                            for listener in listeners:
+                                accept_nursery.start_soon(self._accept_loop, listener, handler_nursery)
+                            task_status.started(listeners)
+                    for listener in listeners:
+                        await listener.aclose()
+                    log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
+                    handler_nursery.start_soon(self._stop_after_grace, handler_nursery)
+                pool_nursery.cancel_scope.cancel()
         finally:
             for listener in listeners:
                 await trio.aclose_forcefully(listener)
         log.info("server stopped")
 
+    async def _stop_after_grace(self, handler_nursery: trio.Nursery) -> None:
+        """After the shutdown grace (or a second signal): answer what is left, close."""
+        if self.connections:
+            with trio.move_on_after(self.config.shutdown_grace):
+                await self._closing_now.wait()  # a second signal, or the last connection done
+        if not self.connections:
+            return
+        log.info("shutdown grace over: answering %d connection(s) 'ERROR shutdown' and closing",
+                 len(self.connections))
+        self.stopping = True
+        self.pool.cancel_all()
+        handler_nursery.cancel_scope.deadline = trio.current_time() + FINAL_FLUSH_SECONDS
+
     def close_connections(self) -> None:
-        """Close every open connection now (a second SIGTERM/SIGINT); serve() then returns."""
+        """End every open connection now (a second SIGTERM/SIGINT); serve() then returns."""
         self.shutdown()
-        if self._handler_nursery is not None:
-            self._handler_nursery.cancel_scope.cancel()
+        self._closing_now.set()
 
     async def _accept_loop(self, listener: trio.SocketListener, handler_nursery: trio.Nursery) -> None:
         """Accept connections forever; when out of descriptors or memory, wait and retry.
@@ -355,6 +744,19 @@ class SudokuServer:
         for connection in list(self.connections):
             connection.shutdown()
 
+    def stats_line(self) -> str:
+        """One line of the current counters (the SIGUSR1 log line)."""
+        s = self.stats
+        errors = " ".join(f"{code}={n}" for code, n in sorted(s.errors.items())) or "none"
+        scheduler = self.pool.scheduler
+        return (
+            f"stats: connections={len(self.connections)} total={s.connections_total}"
+            f" rejected={s.connections_rejected} queued={scheduler.queued_jobs}"
+            f" running={scheduler.running} paused={scheduler.paused} puzzles={s.puzzles}"
+            f" answers={s.answers} errors: {errors}; solver {s.solver_seconds:.1f} s,"
+            f" up {time.time() - s.started:.0f} s"
+        )
+
     async def _handle(self, stream: trio.SocketStream) -> None:
         peer = _peer_name(stream)
         try:
@@ -363,16 +765,21 @@ class SudokuServer:
                 return
             connection = _Connection(self, stream, peer)
             self.connections.add(connection)
+            self.stats.connections_total += 1
             started = time.perf_counter()
             log.debug("%s connected", peer)
             try:
                 await connection.run()
             finally:
                 self.connections.discard(connection)
+                if self._shutting_down and not self.connections:
+                    self._closing_now.set()
+                errors = " ".join(f"{code}={n}" for code, n in sorted(connection.errors.items()))
                 log.info(
-                    "%s closed: %d answer(s), %d error(s), %.0f ms",
-                    peer, connection.answered, connection.errors,
-                    (time.perf_counter() - started) * 1000,
+                    "%s closed: %d puzzle(s), %d repl%s, errors: %s, %.0f ms",
+                    peer, connection.jobs, connection.answered,
+                    "y" if connection.answered == 1 else "ies",
+                    errors or "none", (time.perf_counter() - started) * 1000,
                 )
         except Exception:
             log.exception("%s: unexpected error in the connection handler", peer)
@@ -380,15 +787,18 @@ class SudokuServer:
             await trio.aclose_forcefully(stream)
 
     async def _refuse(self, stream: trio.SocketStream, peer: str) -> None:
-        log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
+        self.stats.connections_rejected += 1
+        if self._shutting_down:
+            line = "ERROR shutdown server shutting down, try again later\n"
+        else:
+            line = f"ERROR busy {self.config.max_connections} connections open, try again later\n"
+            log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
         try:
             with trio.move_on_after(1):
-                await stream.send_all(
-                    f"ERROR busy {self.config.max_connections} connections open, try again later\n".encode()
-                )
+                await stream.send_all(line.encode())
                 await stream.send_eof()
             with trio.move_on_after(1):
-                while await stream.receive_some(RECEIVE_SIZE):
+                while await stream.receive_some(65536):
                     pass
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass

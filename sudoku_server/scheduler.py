@@ -1,0 +1,339 @@
+"""Who solves next: fair sharing of the solver workers between connections.
+
+Pure logic, no threads and no trio: the server feeds it what happens
+(:meth:`Scheduler.submit`, :meth:`Scheduler.finished`, ...) with the current
+time, asks it what to do next (:meth:`Scheduler.next_decision`), and carries
+that out. SERVING.md draws the shape; the rules (PROTOCOL.md "Fairness"):
+
+* **Round robin.** Each connection with solver work waits in one queue, in
+  the order it became ready. A free worker takes the connection at the head
+  and runs a *batch* of its jobs (puzzles, generation...), in request order.
+  A connection has at most one batch at a time, so its answers keep their
+  order and it can never hold more than one worker.
+* **Time slice.** A batch ends after :attr:`~Scheduler.batch_size` jobs, or,
+  while other connections wait, once it has run for :attr:`time_slice`
+  seconds; the connection then goes to the back of the queue. A single job
+  that runs past the slice while others wait *pauses* (the solver's ``check``
+  hook blocks): it gives its worker to the next in the queue and goes to the
+  back itself. With N connections that have work, each gets about 1/N of the
+  solver time, and an easy puzzle waits at most about
+  ``N * time_slice / workers`` behind hopeless ones.
+* **Budget.** Each connection has a bucket of solver seconds
+  (:attr:`budget_seconds`) that refills at ``budget_seconds / budget_window``
+  per second; the time its batches run is taken from it. A connection whose
+  bucket is empty gets its waiting jobs refused (``ERROR busy connection
+  budget used ...``) without solving, and goes on.
+* **Wait bound.** A connection that waited more than :attr:`queue_timeout`
+  seconds for a worker gets its waiting jobs refused (``ERROR busy queue wait
+  over ... s``).
+
+Jobs are opaque to the scheduler: anything the server wants to run.
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass, field
+from typing import Any, Deque, Dict, Hashable, List, Optional, Union
+
+#: Seconds a batch may run while other connections wait, before it yields.
+#: Short enough that an easy puzzle behind 8 hopeless ones on 2 workers
+#: waits about 8 * 0.02 / 2 = 0.08 s; long enough that a 9x9 batch of 64
+#: easy puzzles (about 0.3 ms each with the Python core) seldom splits.
+DEFAULT_TIME_SLICE = 0.02
+#: Jobs per batch at most: answers of a batch are written together.
+DEFAULT_BATCH_SIZE = 64
+#: Seconds a connection may wait for a worker before its jobs get ``busy``.
+#: Above the 1000-connection load test's p99 (3.1 s with the first server).
+DEFAULT_QUEUE_TIMEOUT = 10.0
+#: Solver seconds a connection may use at once, refilled over the window:
+#: ``nc < sudoku17`` (49,151 puzzles, about 15 solver seconds with the Python
+#: core) completes; a stream of hopeless puzzles (10 s each) is cut after 6.
+DEFAULT_BUDGET_SECONDS = 60.0
+#: Seconds in which a connection's budget refills completely.
+DEFAULT_BUDGET_WINDOW = 120.0
+
+
+@dataclass(eq=False)
+class Batch:
+    """Jobs of one connection run together on one worker.
+
+    Attributes:
+      key: the connection.
+      jobs: the jobs, in request order.
+      started: when it got its worker (seconds, the scheduler's clock).
+      slice_started: when its current time slice began (reset on resume).
+      used: seconds it has held a worker so far (charged to the budget).
+      cancelled: the connection is gone; the worker should stop at once.
+      paused: waiting for a worker to resume on.
+    """
+
+    key: Hashable
+    jobs: List[Any]
+    started: float = 0.0
+    slice_started: float = 0.0
+    used: float = 0.0
+    cancelled: bool = False
+    paused: bool = False
+
+
+@dataclass
+class Start:
+    """Run ``batch`` on a free worker (it holds the worker until finished or paused)."""
+
+    batch: Batch
+
+
+@dataclass
+class Resume:
+    """Let the paused ``batch`` go on: it holds a worker again."""
+
+    batch: Batch
+
+
+@dataclass
+class Refuse:
+    """Answer ``jobs`` of connection ``key`` with ``ERROR busy <reason>``, unsolved."""
+
+    key: Hashable
+    jobs: List[Any]
+    reason: str
+
+
+Decision = Union[Start, Resume, Refuse]
+
+
+@dataclass
+class _Client:
+    """What the scheduler knows of one connection."""
+
+    queue: Deque[Any] = field(default_factory=collections.deque)
+    batch: Optional[Batch] = None
+    ready_since: Optional[float] = None  # in the ready queue since (None: not in it)
+    tokens: float = 0.0  # budget left, solver seconds
+    refilled: float = 0.0  # when tokens were last brought up to date
+    used: float = 0.0  # solver seconds used in all
+
+
+class Scheduler:
+    """Fair scheduling of solver work across connections (module docstring).
+
+    Args:
+      workers: batches that may run at once (``--solver-threads``).
+      time_slice: seconds a batch runs while others wait before it yields.
+      batch_size: jobs per batch at most.
+      queue_timeout: seconds a connection may wait for a worker.
+      budget_seconds: solver seconds a connection may use at once.
+      budget_window: seconds in which the budget refills completely.
+
+    Every method takes ``now``, the current time in seconds (any monotonic
+    clock, the same for every call).
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        time_slice: float = DEFAULT_TIME_SLICE,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        queue_timeout: float = DEFAULT_QUEUE_TIMEOUT,
+        budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+        budget_window: float = DEFAULT_BUDGET_WINDOW,
+    ) -> None:
+        if workers < 1 or batch_size < 1:
+            raise ValueError("workers and batch_size must be at least 1")
+        self.workers = workers
+        self.time_slice = time_slice
+        self.batch_size = batch_size
+        self.queue_timeout = queue_timeout
+        self.budget_seconds = budget_seconds
+        self.budget_window = budget_window
+        self._clients: Dict[Hashable, _Client] = {}
+        # Connections waiting to start a batch (their key) and paused batches,
+        # in the order they became ready: the round robin.
+        self._ready: Deque[Union[Hashable, Batch]] = collections.deque()
+        self.running = 0  # batches holding a worker
+
+    # -- what the server reads --------------------------------------------
+
+    @property
+    def waiting(self) -> bool:
+        """True when some connection or paused batch waits for a worker.
+
+        Read by the workers' ``check`` hooks (from other threads: a plain
+        attribute read) to decide whether to yield at the end of a slice.
+        """
+        return bool(self._ready)
+
+    @property
+    def queued_jobs(self) -> int:
+        """Jobs submitted and not yet started, over all connections."""
+        return sum(len(c.queue) for c in self._clients.values())
+
+    @property
+    def paused(self) -> int:
+        """Batches paused in the middle of a job."""
+        return sum(1 for item in self._ready if isinstance(item, Batch))
+
+    def should_yield(self, batch: Batch, now: float) -> bool:
+        """True when ``batch`` has used its slice and others wait for a worker."""
+        return bool(self._ready) and now - batch.slice_started >= self.time_slice
+
+    def budget_left(self, key: Hashable, now: float) -> float:
+        """Solver seconds connection ``key`` may still use now."""
+        client = self._clients[key]
+        self._refill(client, now)
+        return client.tokens
+
+    # -- connections -------------------------------------------------------
+
+    def open(self, key: Hashable, now: float) -> None:
+        """A new connection: a full budget, nothing queued."""
+        self._clients[key] = _Client(tokens=self.budget_seconds, refilled=now)
+
+    def close(self, key: Hashable) -> List[Any]:
+        """The connection is gone: forget it; returns its jobs that never started.
+
+        Its batch, if one is running or paused, is marked ``cancelled`` (the
+        server stops its worker; :meth:`finished` still follows).
+        """
+        client = self._clients.pop(key, None)
+        if client is None:
+            return []
+        dropped = list(client.queue)
+        client.queue.clear()
+        if client.ready_since is not None:
+            try:
+                self._ready.remove(key)
+            except ValueError:
+                pass
+        batch = client.batch
+        if batch is not None:
+            batch.cancelled = True
+        return dropped
+
+    def submit(self, key: Hashable, job: Any, now: float) -> None:
+        """Queue ``job`` after the connection's earlier ones."""
+        client = self._clients[key]
+        client.queue.append(job)
+        if client.batch is None and client.ready_since is None:
+            client.ready_since = now
+            self._ready.append(key)
+
+    # -- workers -------------------------------------------------------------
+
+    def next_decision(self, now: float) -> Optional[Decision]:
+        """What to do now, or None when there is nothing to do (or no free worker).
+
+        Call it again after carrying out a decision: a :class:`Refuse` needs
+        no worker, so several may come in a row.
+        """
+        oldest = self._oldest_waiting()
+        if oldest is not None:
+            index, key, client = oldest
+            if now - client.ready_since > self.queue_timeout:
+                del self._ready[index]
+                return self._refuse(key, client, f"queue wait over {self.queue_timeout:g} s")
+        while self._ready:
+            head = self._ready[0]
+            if isinstance(head, Batch):
+                if self.running >= self.workers:
+                    return None
+                self._ready.popleft()
+                head.paused = False
+                head.slice_started = now
+                self.running += 1
+                return Resume(head)
+            client = self._clients[head]
+            if not client.queue:  # everything was withdrawn meanwhile
+                self._ready.popleft()
+                client.ready_since = None
+                continue
+            self._refill(client, now)
+            if client.tokens <= 0:
+                self._ready.popleft()
+                return self._refuse(
+                    head, client,
+                    f"connection budget used ({self.budget_seconds:g} solver seconds"
+                    f" per {self.budget_window:g} s)",
+                )
+            if self.running >= self.workers:
+                return None
+            self._ready.popleft()
+            client.ready_since = None
+            jobs = [client.queue.popleft() for _ in range(min(self.batch_size, len(client.queue)))]
+            batch = client.batch = Batch(head, jobs, started=now, slice_started=now)
+            self.running += 1
+            return Start(batch)
+        return None
+
+    def refusal_due(self) -> Optional[float]:
+        """When the longest-waiting connection passes the wait bound (None: none waits).
+
+        The server asks :meth:`next_decision` again at that time, so the
+        ``busy`` answer comes when the bound passes even if no worker frees up.
+        """
+        oldest = self._oldest_waiting()
+        return None if oldest is None else oldest[2].ready_since + self.queue_timeout
+
+    def pause(self, batch: Batch, now: float) -> None:
+        """``batch`` gives up its worker in the middle of a job and waits for another."""
+        self._charge(batch, now)
+        self.running -= 1
+        batch.paused = True
+        self._ready.append(batch)
+
+    def finished(self, batch: Batch, now: float, unfinished: Optional[List[Any]] = None) -> None:
+        """``batch`` ended (done, cut at its slice, or cancelled); its worker is free.
+
+        Args:
+          unfinished: its jobs that did not run (the batch was cut at its time
+            slice); they go back to the front of the connection's queue.
+        """
+        self._charge(batch, now)
+        self.running -= 1
+        client = self._clients.get(batch.key)
+        if client is None or client.batch is not batch:
+            return  # the connection is gone
+        client.batch = None
+        if unfinished:
+            client.queue.extendleft(reversed(unfinished))
+        if client.queue:
+            client.ready_since = now
+            self._ready.append(batch.key)
+
+    # -- internals -----------------------------------------------------------
+
+    def _oldest_waiting(self):
+        """(index in the round robin, key, client) of the connection waiting longest, or None.
+
+        Connections join the round robin in time order, so it is the first
+        connection entry (paused batches may stand before it).
+        """
+        for index, item in enumerate(self._ready):
+            if not isinstance(item, Batch):
+                client = self._clients[item]
+                if client.queue:
+                    return index, item, client
+        return None
+
+    def _refuse(self, key: Hashable, client: _Client, reason: str) -> Refuse:
+        client.ready_since = None
+        jobs = list(client.queue)
+        client.queue.clear()
+        return Refuse(key, jobs, reason)
+
+    def _charge(self, batch: Batch, now: float) -> None:
+        spent = max(0.0, now - batch.slice_started)
+        batch.used += spent
+        client = self._clients.get(batch.key)
+        if client is not None:
+            self._refill(client, now)
+            client.tokens -= spent
+            client.used += spent
+
+    def _refill(self, client: _Client, now: float) -> None:
+        if self.budget_window > 0:
+            rate = self.budget_seconds / self.budget_window
+            client.tokens = min(self.budget_seconds, client.tokens + (now - client.refilled) * rate)
+        client.refilled = now
