@@ -15,13 +15,16 @@ server then answers what is left and closes, and the client exits.
 Sending runs in a thread while the main thread reads, so a large input never
 deadlocks against a server that answers while it is still reading.
 
-Exit codes:
-  0  every answer was a solution (no answer line starts with ``ERROR ``)
-  1  at least one answer line started with ``ERROR ``
-  2  the client could not connect, a FILE could not be read, the connection
-     broke (reset, or closed before all input was sent), or the server was
-     silent for longer than ``--timeout``
-  130 interrupted (Ctrl-C)
+Exit status (one table for every reply; README "The bundled client"):
+  0    every puzzle was solved and every command answered
+  1    a reply was a puzzle-level error: ``ERROR format``, ``invalid``,
+       ``unsolvable``, ``timeout``, ``incomplete``, ``mismatch``, ``command``,
+       or a ``busy`` that concerns one puzzle (queue wait, connection budget)
+  2    the connection failed: cannot connect, reset, closed before all input
+       was sent, ``ERROR too-large``, the ``busy`` that refuses a connection
+       (``N connections open``), ``ERROR shutdown``, a FILE that cannot be
+       read, or no answer within ``--timeout``; the reason goes to stderr
+  130  interrupted (Ctrl-C)
 
 This module uses the standard library only (Python 3.8+) so that it runs from
 a bare checkout, without installing the server or trio.
@@ -89,31 +92,64 @@ def _error(message: str) -> None:
     sys.stderr.flush()
 
 
-class AnswerScanner:
-    """Count the answer lines that start with ``ERROR `` in a byte stream.
+#: Codes of ``ERROR`` replies after which the server closes the connection:
+#: the client then exits 2 (the connection failed), not 1 (a puzzle failed).
+CLOSING_CODES = ("too-large", "shutdown")
+#: Bytes of an ``ERROR`` line kept to classify and report it.
+_ERROR_LINE_KEEP = 512
 
-    Lines end with LF, CRLF or CR. Data may be fed in chunks of any size; a
-    line split across chunks is still recognised.
+
+class AnswerScanner:
+    """Classify the server's replies in a byte stream, line by line.
+
+    Lines end with LF, CRLF or CR; data may be fed in chunks of any size (a
+    line split across chunks is still recognised). Each line that starts
+    with ``ERROR `` is counted by its code (PROTOCOL.md: ``ERROR <code>
+    <detail>``); ``too-large``, ``shutdown`` and the ``busy`` that refuses a
+    connection (``... connections open``) end the connection, the others
+    concern one puzzle or command.
+
+    Attributes:
+      error_lines: puzzle-level ``ERROR`` replies (exit status 1).
+      errors: every ``ERROR`` reply's code -> count.
+      closing_error: the first reply that ended the connection (text), or None.
     """
 
     def __init__(self) -> None:
         self.error_lines = 0
-        self._head = b""  # the first bytes of the current line, up to len(ERROR_PREFIX)
-        self._decided = False  # whether the current line has been classified
+        self.errors = {}  # type: dict
+        self.closing_error = None  # type: Optional[str]
+        self._line = b""  # the start of the current line (kept while it may be an ERROR)
+        self._keep = True
 
     def feed(self, data: bytes) -> None:
         """Scan the next chunk of the stream."""
-        for index, piece in enumerate(_LINE_END.split(data)):
+        pieces = _LINE_END.split(data)
+        for index, piece in enumerate(pieces):
             if index:
-                self._head = b""
-                self._decided = False
-            if self._decided or not piece:
-                continue
-            self._head += piece[: len(ERROR_PREFIX)]
-            if len(self._head) >= len(ERROR_PREFIX):
-                self._decided = True
-                if self._head.startswith(ERROR_PREFIX):
-                    self.error_lines += 1
+                self._end_line()
+            if self._keep and piece:
+                self._line += piece[: _ERROR_LINE_KEEP - len(self._line)]
+                if not ERROR_PREFIX.startswith(self._line[: len(ERROR_PREFIX)]):
+                    self._keep = False  # not an ERROR line: ignore the rest of it
+
+    def finish(self) -> None:
+        """End of stream: classify a last line with no terminator."""
+        self._end_line()
+
+    def _end_line(self) -> None:
+        line, self._line, self._keep = self._line, b"", True
+        if not line.startswith(ERROR_PREFIX):
+            return
+        text = line.decode("utf-8", "replace")
+        code = text.split(" ", 2)[1] if text.count(" ") >= 1 else ""
+        self.errors[code] = self.errors.get(code, 0) + 1
+        closing = code in CLOSING_CODES or (code == "busy" and "connections open" in text)
+        if closing:
+            if self.closing_error is None:
+                self.closing_error = text
+        else:
+            self.error_lines += 1
 
 
 class _Shared:
@@ -232,11 +268,15 @@ def build_parser() -> argparse.ArgumentParser:
             "the server has answered everything and closed the connection."
         ),
         epilog=(
-            "exit codes:\n"
-            "  0    every puzzle was solved\n"
-            "  1    at least one answer was an 'ERROR ...' line\n"
-            "  2    could not connect, could not read a FILE, the connection broke,\n"
-            "       or no answer came within --timeout seconds\n"
+            "exit status:\n"
+            "  0    every puzzle was solved and every command answered\n"
+            "  1    a reply was a puzzle-level error: ERROR format, invalid, unsolvable,\n"
+            "       timeout, incomplete, mismatch, command, or a busy for one puzzle\n"
+            "       (queue wait, connection budget)\n"
+            "  2    the connection failed: cannot connect, reset, closed before all\n"
+            "       input was sent, ERROR too-large, the busy that refuses a connection\n"
+            "       (N connections open), ERROR shutdown, a FILE that cannot be read,\n"
+            "       or no answer within --timeout; the reason goes to stderr\n"
             "  130  interrupted\n\n"
             "example:\n"
             "  sudoku-client --host sudoku.example --port 9999 puzzles/newspaper.txt"
@@ -358,6 +398,10 @@ def _exchange(
             _stdout_gone()
             return EXIT_FAILURE
         scanner.feed(data)
+    scanner.finish()
+    if scanner.closing_error is not None:
+        _error("the server ended the connection: %s" % scanner.closing_error)
+        return EXIT_FAILURE
 
     if not shared.finished and not (shared.waiting_for_input and interactive):
         # The server closed before the input ended (a too-large line, say).
@@ -374,7 +418,7 @@ def _exchange(
     if lost_input:
         reason = " (%s)" % shared.send_error if shared.send_error else ""
         _error("%s closed the connection before all input was sent%s" % (address, reason))
-        return EXIT_ERROR_ANSWER if scanner.error_lines else EXIT_FAILURE
+        return EXIT_FAILURE
     return EXIT_ERROR_ANSWER if scanner.error_lines else EXIT_OK
 
 

@@ -85,7 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget-window", type=_positive_float, default=d.budget_window, metavar="SECONDS",
                    help="seconds in which a connection's budget refills completely (default: %(default)s)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
-                   help="log verbosity on stderr (default: %(default)s)")
+                   help="log verbosity on stderr; debug adds a line per puzzle (default: %(default)s)")
+    p.add_argument("--log-queue", type=_positive_int, default=LOG_QUEUE_RECORDS, metavar="RECORDS",
+                   help="log records held while stderr is slow; more are dropped and counted,"
+                        " so logging never stops serving (default: %(default)s)")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
@@ -183,21 +186,21 @@ class DroppingQueueHandler(logging.handlers.QueueHandler):
                 self.dropped += 1
 
 
-def setup_logging(level: str, stream=None) -> logging.handlers.QueueListener:
+def setup_logging(level: str, stream=None, records: int = LOG_QUEUE_RECORDS) -> logging.handlers.QueueListener:
     """Log to ``stream`` (stderr) through a bounded queue and a writer thread.
 
     Returns the started listener; stop it before exiting to flush the queue.
     Call it in the process that serves (a pre-forked worker calls it itself,
     after the fork).
     """
-    records: "queue.Queue" = queue.Queue(LOG_QUEUE_RECORDS)
+    held: "queue.Queue" = queue.Queue(records)
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    listener = logging.handlers.QueueListener(records, handler, respect_handler_level=False)
+    listener = logging.handlers.QueueListener(held, handler, respect_handler_level=False)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
-    root.addHandler(DroppingQueueHandler(records))
+    root.addHandler(DroppingQueueHandler(held))
     root.setLevel(getattr(logging, level.upper()))
     listener.start()
     return listener
@@ -206,7 +209,7 @@ def setup_logging(level: str, stream=None) -> logging.handlers.QueueListener:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
-    listener = setup_logging(args.log_level)
+    listener = setup_logging(args.log_level, records=args.log_queue)
     try:
         trio.run(run_server, config_from_args(args))
     except OSError as error:

@@ -179,6 +179,21 @@ class Scheduler:
         """True when ``batch`` has used its slice and others wait for a worker."""
         return bool(self._ready) and now - batch.slice_started >= self.time_slice
 
+    def over_budget(self, batch: Batch, now: float) -> bool:
+        """True when ``batch``'s connection has used its budget, its running slice included.
+
+        Read-only (workers call it between jobs to cut the batch; the
+        connection's next turn then refuses what is left).
+        """
+        client = self._clients.get(batch.key)
+        if client is None:
+            return False
+        tokens = client.tokens
+        if self.budget_window > 0:
+            rate = self.budget_seconds / self.budget_window
+            tokens = min(self.budget_seconds, tokens + (now - client.refilled) * rate)
+        return tokens - (now - batch.slice_started) <= 0
+
     def budget_left(self, key: Hashable, now: float) -> float:
         """Solver seconds connection ``key`` may still use now."""
         client = self._clients[key]

@@ -307,14 +307,19 @@ class _SolverPool:
             self._wake.set()
 
     def _deliver(self, results: List[tuple]) -> None:
-        for job, data in results:
+        debug = log.isEnabledFor(logging.DEBUG)
+        for job, data, seconds in results:
             job.connection.fill(job.slot, data)
+            if debug:
+                log.debug("%s %s: %s, %.1f ms", job.connection.peer, job.what,
+                          error_code(data) or "answered", seconds * 1000)
         results.clear()
 
     def _work(self, batch: _scheduler.Batch, results: List[tuple]) -> List[_Job]:
         """In a worker thread: run the batch's jobs in order; returns those not run.
 
-        The batch is cut before a job when its slice is used and others wait.
+        The batch is cut before a job when its slice is used and others wait,
+        or when the connection's budget is used (its next turn refuses the rest).
         """
         scheduler = self.scheduler
         timeout = self.config.solve_timeout
@@ -322,8 +327,10 @@ class _SolverPool:
         for index, job in enumerate(jobs):
             if batch.cancelled:
                 return []
-            if index and scheduler.should_yield(batch, time.monotonic()):
-                return jobs[index:]
+            if index:
+                now = time.monotonic()
+                if scheduler.should_yield(batch, now) or scheduler.over_budget(batch, now):
+                    return jobs[index:]
             started = time.monotonic()
             paused = [0.0]  # seconds this job spent paused
 
@@ -351,7 +358,7 @@ class _SolverPool:
                 if batch.cancelled or self.server.stopping:
                     return []
                 raise
-            results.append((job, data))
+            results.append((job, data, time.monotonic() - started - paused[0]))
         return []
 
     def _pause_from_thread(self, batch: _scheduler.Batch, results: List[tuple]) -> None:

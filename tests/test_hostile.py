@@ -411,7 +411,8 @@ def start_slow_server(tmp_path, solve_seconds: float, *args: str):
     raise AssertionError(log_path.read_text())
 
 
-def test_sigterm_with_three_clients_mid_solve(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT], ids=["TERM", "HUP", "QUIT"])
+def test_stop_signal_with_three_clients_mid_solve(tmp_path, signum):
     """Three clients mid-solve get their answers; new connections are refused; exit 0."""
     proc, port, log_path = start_slow_server(tmp_path, 1.5, "--solver-threads", "3")
     try:
@@ -422,7 +423,7 @@ def test_sigterm_with_three_clients_mid_solve(tmp_path):
             clients.append(sock)
         time.sleep(0.3)  # all three are solving
         started = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signum)
         time.sleep(0.2)
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=2)

@@ -150,3 +150,13 @@ def test_cut_batch_puts_its_unfinished_jobs_back_first():
     s.finished(d.batch, 0.03, unfinished=[2, 3])
     (d,) = drain(s, 0.03)
     assert d.batch.jobs == [2, 3, 4, 5]
+
+
+def test_over_budget_counts_the_running_slice_without_changing_state():
+    s = Scheduler(workers=1, budget_seconds=1.0, budget_window=1000.0)
+    s.open("a", 0.0)
+    s.submit("a", "p1", 0.0)
+    (d,) = drain(s, 0.0)
+    assert not s.over_budget(d.batch, 0.5)
+    assert s.over_budget(d.batch, 1.5)
+    assert s.budget_left("a", 0.0) == pytest.approx(1.0)
