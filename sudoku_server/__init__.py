@@ -21,7 +21,7 @@ from ._errors import (
 from .grid import Grid, cell_name, geometry, verify_solution
 from .solver import count_solutions, solve, solve_any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Grid",

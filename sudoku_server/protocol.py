@@ -4,8 +4,10 @@ One :class:`Session` per connection. The server feeds it what it receives
 (:meth:`Session.receive_data`, :meth:`Session.receive_eof`) and acts on the
 events it returns, in order:
 
-* :class:`PuzzleReceived` — solve it (see :func:`answer_puzzle`) and send the
-  answer in its turn;
+* :class:`PuzzleReceived` — answer it (:func:`answer_request`: solve it, or
+  what the command before it asked, e.g. ``COUNT``) and send that in its turn;
+* :class:`CommandReceived` — a command line that is not about a puzzle
+  (``PING``, ``HELP``, ``GENERATE``...; :mod:`.commands`), answered in its turn;
 * :class:`Reply` — bytes to send in their turn (an ``ERROR`` line);
 * :class:`TelnetReply` — bytes to send at once (telnet option refusals);
 * :class:`CloseConnection` — stop reading; answer what is queued, then close.
@@ -26,10 +28,12 @@ import re
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Union
 
-from ._errors import PuzzleError, ShutdownError, TooLargeError
-from .formats import Puzzle, PuzzleReader, Rejected
-from .grid import Grid, verify_solution
-from .solver import Check, solve as default_solve
+from . import commands
+from ._errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLargeError
+from .commands import Command, CommandError
+from .formats import Positions, Puzzle, PuzzleReader, Rejected
+from .grid import Grid, check_givens, verify_solution
+from .solver import Check, count_solutions as default_count, solve as default_solve
 
 log = logging.getLogger("sudoku_server")
 
@@ -57,9 +61,22 @@ _SB_TOO_LONG = object()  # marker: a subnegotiation over the line limit
 
 @dataclass
 class PuzzleReceived:
-    """A complete puzzle to answer (``puzzle.grid`` holds its givens)."""
+    """A complete puzzle to answer (``puzzle.grid`` holds its givens).
+
+    Attributes:
+      request: the command it follows (``SOLVE any``, ``COUNT limit=5``...),
+        or None for a bare puzzle (solve it).
+    """
 
     puzzle: Puzzle
+    request: Optional[Command] = None
+
+
+@dataclass
+class CommandReceived:
+    """A command to answer in its turn (``PING``, ``HELP``, ``GENERATE``, ``QUIT``...)."""
+
+    command: Command
 
 
 @dataclass
@@ -81,7 +98,7 @@ class CloseConnection:
     """The session takes no more input; answer what is queued, then close."""
 
 
-Event = Union[PuzzleReceived, Reply, TelnetReply, CloseConnection]
+Event = Union[PuzzleReceived, CommandReceived, Reply, TelnetReply, CloseConnection]
 
 
 def error_line(error: PuzzleError, ending: str = "\n") -> bytes:
@@ -111,6 +128,7 @@ class Session:
         self._telnet_state = 0  # 0 data, 1 after IAC, 2 after IAC+verb, 3 in SB, 4 SB after IAC
         self._telnet_verb = 0
         self._telnet_sb_bytes = 0  # length of the subnegotiation being skipped
+        self._request: Optional[Command] = None  # a verb waiting for its puzzle
 
     # -- state the server's timers look at ---------------------------------
 
@@ -177,6 +195,13 @@ class Session:
         self._split_lines(events, final=True)
         if not self.closed:
             self._add(self._reader.finish(), events)
+            request = self._request
+            if request is not None:
+                self._request = None
+                error = IncompletePuzzleError(
+                    f"input ended after {request.name} at line {request.line}, before its puzzle"
+                )
+                events.append(Reply(error_line(error, request.ending)))
             self.closed = True
         return events
 
@@ -216,10 +241,68 @@ class Session:
 
     def _add(self, parsed, events: List[Event]) -> None:
         for item in parsed:
+            request, self._request = self._request, None
             if isinstance(item, Rejected):
-                events.append(Reply(error_line(item.error, item.ending)))
+                error = item.error
+                if item.text is not None and request is None:  # words, not cells: a typo of a verb, prose
+                    error = commands.unknown_verb(item.text) or error
+                events.append(Reply(error_line(error, item.ending)))
             else:
-                events.append(PuzzleReceived(item))
+                events.append(PuzzleReceived(item, request))
+
+    def _line(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
+        """One complete line: a command between puzzles, else the reader's."""
+        reader = self._reader
+        if (reader.puzzle_start is None or reader.awaiting_optional_line) and commands.is_verb(text):
+            if reader.awaiting_optional_line:
+                self._add(reader.finish(), events)  # the grid lacked only its closing border
+            self._command(text, ending, lineno, events)
+        else:
+            self._add(reader.feed_line(text, ending, lineno), events)
+
+    def _command(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
+        pending, self._request = self._request, None
+        if pending is not None:
+            error = CommandError(f"{pending.name} at line {pending.line}: no puzzle followed it")
+            events.append(Reply(error_line(error, pending.ending)))
+        try:
+            command = commands.parse_command(text, lineno, ending)
+            commands.check_arguments(command)
+        except CommandError as error:
+            events.append(Reply(error_line(error, ending or "\n")))
+            return
+        if command.ending == "":
+            command.ending = "\n"
+        if not command.verb.takes_puzzle:
+            events.append(CommandReceived(command))
+            if command.name == "QUIT":
+                events.append(CloseConnection())
+                self.closed = True
+                self._buffer = bytearray()
+            return
+        self._request = command
+        if command.puzzle_text is None:
+            return  # the puzzle follows on the next lines
+        # A one-line puzzle on the command's line: read it in place (padded,
+        # so that error columns count from the start of the line), then
+        # answer it without the verb.
+        offset = command.puzzle_column
+        before = len(events)
+        self._add(self._reader.feed_line(" " * offset + command.puzzle_text, ending, lineno), events)
+        if self._reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
+            self._reader.abort()
+            self._request = None
+            error = CommandError(
+                f"{command.name}: the puzzle on its line must be a whole one-line puzzle;"
+                f" put a grid on the lines after {command.name}"
+            )
+            events.append(Reply(error_line(error, command.ending)))
+            return
+        for event in events[before:]:
+            if isinstance(event, PuzzleReceived):
+                puzzle = event.puzzle
+                puzzle.lines = [line[offset:] for line in puzzle.lines]
+                puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
 
     def _too_large(self, events: List[Event], what: str) -> None:
         events.append(Reply(error_line(TooLargeError(what))))
@@ -234,7 +317,7 @@ class Session:
         size = len(buf)
         reader = self._reader
         while pos < size:
-            if buf[pos] in b"\r\n" and reader.puzzle_start is None:
+            if buf[pos] in b"\r\n" and reader.puzzle_start is None and self._request is None:
                 blank = _BLANK_RUN.match(buf, pos)
                 if blank is not None:
                     run = blank.group()
@@ -269,8 +352,10 @@ class Session:
                 return
             self.lineno += 1
             text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")
-            self._add(self._reader.feed_line(text, ending, self.lineno), events)
+            self._line(text, ending, self.lineno, events)
             pos = after
+            if self.closed:  # QUIT: nothing after it is read
+                return
         if pos:
             del buf[:pos]
         if len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
@@ -334,6 +419,43 @@ class Session:
             items.append(bytes(out))
         self._telnet_state = state
         return items
+
+
+def answer_request(
+    puzzle: Puzzle,
+    request: Optional[Command] = None,
+    *,
+    solve: Callable[..., Grid] = default_solve,
+    solve_any: Optional[Callable[..., Grid]] = None,
+    count_solutions: Callable[..., int] = default_count,
+    check: Optional[Check] = None,
+) -> bytes:
+    """The reply to a puzzle: what its request asked (a bare puzzle is solved).
+
+    ``SOLVE`` -> the answer of :func:`answer_puzzle`; ``SOLVE any`` -> the
+    same with the any-solution search; ``COUNT [limit=N]`` ->
+    ``COUNT 1 unique`` (:func:`commands.count_reply`), after the same
+    ``ERROR invalid`` check as solving.
+
+    Raises:
+      Whatever ``check`` raises, unchanged.
+    """
+    if request is None or request.name == "SOLVE":
+        if request is not None and "any" in request.flags:
+            from .solver import solve_any as default_solve_any
+
+            return answer_puzzle(puzzle, solve=solve_any or default_solve_any, check=check)
+        return answer_puzzle(puzzle, solve=solve, check=check)
+    ending = puzzle.default_ending
+    if request.name == "COUNT":
+        try:
+            limit = commands.count_limit(request)
+            check_givens(puzzle.grid)
+            count = count_solutions(puzzle.grid, limit, check=check)
+        except PuzzleError as error:
+            return error_line(error, ending)
+        return f"{commands.count_reply(count, limit)}{ending}".encode("ascii")
+    raise ValueError(f"no answer for {request.name}")
 
 
 def answer_puzzle(

@@ -41,16 +41,20 @@ from typing import Callable, Deque, Dict, List, Optional
 
 import trio
 
+from . import __version__
+from . import commands as _commands
 from ._errors import BusyError, ShutdownError
+from .commands import Command
 from .formats import Puzzle
 from .protocol import (
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
+    CommandReceived,
     PuzzleReceived,
     Reply,
     Session,
     TelnetReply,
-    answer_puzzle,
+    answer_request,
     error_line,
 )
 from . import scheduler as _scheduler
@@ -526,18 +530,51 @@ class _Connection:
                     break
                 elif isinstance(event, Reply):
                     self.add_reply(event.data)
+                elif isinstance(event, CommandReceived):
+                    self._add_command(event.command)
                 else:
                     assert isinstance(event, PuzzleReceived)
-                    self._add_puzzle(event.puzzle)
+                    self._add_puzzle(event.puzzle, event.request)
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
-    def _add_puzzle(self, puzzle: Puzzle) -> None:
+    def _add_puzzle(self, puzzle: Puzzle, request: Optional[Command]) -> None:
         solve = self.server.solve
 
         def work(check, puzzle=puzzle) -> bytes:
-            return answer_puzzle(puzzle, solve=solve, check=check)
+            return answer_request(puzzle, request, solve=solve, check=check)
 
         self.add_job(work, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
+
+    def _add_command(self, command: Command) -> None:
+        """Answer a command in its turn: at once, or as a solver job (GENERATE)."""
+        ending = command.ending
+        name = command.name
+        if name == "PING":
+            self.add_reply(f"PONG{ending}".encode())
+        elif name == "QUIT":
+            self.add_reply(f"BYE{ending}".encode())
+        elif name == "VERSION":
+            self.add_reply(f"VERSION {self.server.version_text()}{ending}".encode())
+        elif name == "HELP":
+            try:
+                lines = _commands.help_lines(command.options.get("verb"))
+            except _commands.CommandError as error:
+                self.add_reply(error_line(error, ending))
+            else:
+                self.add_reply(_commands.block(lines, ending))
+        elif name == "STATS":
+            self.add_reply(_commands.block(_commands.stats_lines(self.server.stats_pairs()), ending))
+        elif name == "GENERATE":
+            request = _commands.generate_request(command)
+
+            def work(check, request=request) -> bytes:
+                from . import generator  # the generator and its verb land together
+
+                return generator.answer(request, ending, check=check)
+
+            self.add_job(work, f"GENERATE at line {command.line}", ending)
+        else:  # a verb in the table with no answer here is a bug
+            raise AssertionError(f"no answer for {name}")
 
     def _gone(self, error: BaseException) -> None:
         """The client reset, closed, or stopped reading: drop the connection quietly."""
@@ -750,6 +787,37 @@ class SudokuServer:
             self._accept_scope.cancel()
         for connection in list(self.connections):
             connection.shutdown()
+
+    def version_text(self) -> str:
+        """``sudoku-server <version> protocol=2 core=<core>`` (VERSION, the startup log)."""
+        return f"sudoku-server {__version__} protocol=2 core={getattr(_solver, 'CORE', 'python')}"
+
+    def stats_pairs(self) -> List[tuple]:
+        """The STATS fields, ``(name, value)`` in order (docs/PROTOCOL.md "STATS")."""
+        s = self.stats
+        scheduler = self.pool.scheduler
+        pairs = [
+            ("pid", os.getpid()),
+            ("uptime", int(time.time() - s.started)),
+            ("version", __version__),
+            ("protocol", 2),
+            ("core", getattr(_solver, "CORE", "python")),
+            ("workers", 1),
+            ("solver_threads", self.config.solver_threads),
+            ("connections_current", len(self.connections)),
+            ("connections_total", s.connections_total),
+            ("connections_rejected", s.connections_rejected),
+            ("puzzles", s.puzzles),
+            ("answers", s.answers),
+        ]
+        pairs += [(f"errors_{code.replace('-', '_')}", n) for code, n in sorted(s.errors.items())]
+        pairs += [
+            ("solver_seconds", s.solver_seconds),
+            ("queued", scheduler.queued_jobs),
+            ("running", scheduler.running),
+            ("paused", scheduler.paused),
+        ]
+        return pairs
 
     def stats_line(self) -> str:
         """One line of the current counters (the SIGUSR1 log line)."""

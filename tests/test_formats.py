@@ -351,7 +351,7 @@ def test_parse_rejects_a_short_row():
 def test_text_that_is_not_a_row_does_not_start_a_grid():
     data = ("GET / HTTP/1.1\n" + NEWSPAPER_LINE + "\n").encode()
     assert all_chunkings(data) == [
-        ("reply", "ERROR format line 1, column 1: 'G' is not a digit 1-9 or an empty mark (. 0 _)\n"),
+        ("reply", 'ERROR command unknown verb "GET"; try HELP\n'),  # protocol 2: a word, not cells
         ("answer", "line", NEWSPAPER_SOLUTION + "\n"),
     ]
 

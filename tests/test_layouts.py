@@ -587,7 +587,7 @@ def test_csv_solution_field_must_be_complete():
     [
         (INKALA[:80] + "," + INKALA_SOLUTION, "ERROR format line 1: expected 81 cells, found 80"),
         ("id:" + INKALA[:80], "ERROR format line 1: expected 81 cells, found 80"),
-        ("Puzzle 1: easy", "ERROR format line 1, column 1: 'P' is not a digit 1-9 or an empty mark (. 0 _)"),
+        ("Puzzle 1: easy", 'ERROR command unknown verb "PUZZLE"; try HELP'),
         ("1,2,3", "ERROR format line 1: expected 81 cells, found 1"),
     ],
     ids=["csv-short-puzzle", "label-short-puzzle", "title-line", "numbers"],

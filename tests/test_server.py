@@ -93,7 +93,7 @@ async def test_errors_do_not_close_the_connection():
         async with running_server() as server:
             answer = await exchange(server, data)
     assert answer == (
-        b"ERROR format line 1, column 1: 'h' is not a digit 1-9 or an empty mark (. 0 _)\n" + NEWSPAPER_SOLUTION.encode() + b"\n"
+        b'ERROR command unknown verb "HELLO"; try HELP\n' + NEWSPAPER_SOLUTION.encode() + b"\n"
     )
 
 

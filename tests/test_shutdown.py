@@ -134,10 +134,10 @@ def test_sighup_and_sigquit_stop_gracefully(server_factory, signum):
 def test_sigusr1_logs_one_line_of_counters_and_goes_on(server_factory):
     server = server_factory(0.1)
     sock = server.connect()
-    sock.sendall(GOOD + b"x\n")
+    sock.sendall(GOOD + b"%\n")
     sock.shutdown(socket.SHUT_WR)
     assert read_all(sock) == GOOD_ANSWER + (
-        b"ERROR format line 2, column 1: 'x' is not a digit 1-9 or an empty mark (. 0 _)\n"
+        b"ERROR format line 2, column 1: '%' is not a digit 1-9 or an empty mark (. 0 _)\n"
     )
     time.sleep(0.2)
     server.proc.send_signal(signal.SIGUSR1)
