@@ -30,7 +30,9 @@ SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal", "random")
 #: Largest GENERATE seed (seeds are 0 .. 2**64 - 1).
 MAX_SEED = 2**64 - 1
 
-_WORD = re.compile(r"[A-Za-z]+")
+#: A word that may be meant as a verb: letters only, and short (a line of
+#: letters such as a letters-only 16x16 puzzle is not a verb).
+_WORD = re.compile(r"([A-Za-z]{1,20})[.,:;!?]?")
 
 
 class CommandError(PuzzleError):
@@ -134,13 +136,16 @@ def is_verb(line: str) -> bool:
 def unknown_verb(line: str) -> Optional[CommandError]:
     """The error for a line that is not a puzzle and starts with a word of letters, else None.
 
-    ``hello`` -> ``unknown verb "HELLO"; try HELP``. Trailing punctuation
-    (``Hello,``) is not part of the word.
+    The session asks only about lines rejected on their own (not rows of a
+    grid): ``hello``, ``unique <puzzle>``, a typo of a verb, prose.
+
+    ``hello`` -> ``unknown verb "HELLO"; try HELP``. One trailing
+    punctuation mark (``Hello,``) is not part of the word.
     """
-    word = first_word(line).rstrip(".,:;!?")
-    if not _WORD.fullmatch(word):
+    match = _WORD.fullmatch(first_word(line))
+    if match is None:
         return None
-    return CommandError(f'unknown verb "{word.upper()}"; try HELP')
+    return CommandError(f'unknown verb "{match.group(1).upper()}"; try HELP')
 
 
 def parse_command(line: str, lineno: int, ending: str) -> Command:

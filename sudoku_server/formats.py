@@ -234,9 +234,9 @@ class Rejected:
     Attributes:
       error: the :class:`PuzzleError` (its detail names the line).
       ending: the line ending to answer with.
-      text: the line, when it was rejected on its own for being mostly not
-        cell characters (prose, a command); None otherwise. The protocol
-        session words such lines as commands.
+      text: the line, when it was rejected on its own (not as a row of a
+        grid); None otherwise. The protocol session words such a line as an
+        unknown verb when its first word is made of letters.
     """
 
     error: PuzzleError
@@ -730,7 +730,7 @@ class PuzzleReader:
             self._reject(_not_a_cell_error(lineno, col, ch), ending, events, line)
         elif count > max(ROW_SIZES) + 5:
             wanted = _nearest(count, LINE_SIZES)
-            self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events)
+            self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events, line)
         else:
             self._reject(
                 PuzzleFormatError(
@@ -738,6 +738,7 @@ class PuzzleReader:
                 ),
                 ending,
                 events,
+                line,
             )
 
     def _one_line(
@@ -755,7 +756,8 @@ class PuzzleReader:
         extra = "".join(ch for _, ch in expected) if expected else ""
         symbols, values, bad = _read_symbols(chars, size, extra)
         if bad is not None:
-            return Rejected(_symbol_error(lineno, cells[bad][0], chars[bad], size, bad), ending or self._last_ending)
+            error = _symbol_error(lineno, cells[bad][0], chars[bad], size, bad)
+            return Rejected(error, ending or self._last_ending, line)
         box_rows, box_cols = BOX_SHAPES[size]
         solution = None
         if expected is not None:
@@ -765,7 +767,7 @@ class PuzzleReader:
                 value = table.get(ch)
                 if not value:
                     error = _symbol_error(lineno, col, ch, size, i, field="solution field")
-                    return Rejected(error, ending or self._last_ending)
+                    return Rejected(error, ending or self._last_ending, line)
                 digits.append(value)
             solution = Grid(tuple(digits), box_rows, box_cols, symbols)
         return Puzzle(
@@ -813,7 +815,7 @@ class PuzzleReader:
             wrong = max(fields, key=len)
         count = len(wrong)
         wanted = _nearest(count, LINE_SIZES) if count >= min(LINE_SIZES) else SIZE * SIZE
-        self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events)
+        self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events, line)
 
     def _cut_short(self, grid: _GridInProgress, lineno: int, ending: str, events: List[Event]) -> None:
         """End a grid before its last row (a blank line, a comment, a one-line puzzle...)."""

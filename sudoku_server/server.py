@@ -356,6 +356,9 @@ class _SolverPool:
                 data = f"ERROR timeout no answer within {timeout:g} s{job.ending}".encode()
             except _Stopped:
                 return []
+            except Exception as error:
+                log.exception("%s: internal error on the %s", job.connection.peer, job.what)
+                data = f"ERROR internal {type(error).__name__} while answering the {job.what}{job.ending}".encode()
             except BaseException:
                 # trio.Cancelled out of a pause (the server is stopping): the
                 # batch ends here; the jobs get their shutdown answers.

@@ -1,0 +1,278 @@
+"""Protocol 2 commands (issue 9): the session's events, and exact bytes through the server."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+import trio
+
+from sudoku_server import commands
+from sudoku_server.commands import CommandError, parse_command
+from sudoku_server.grid import Grid
+from sudoku_server.protocol import CommandReceived, CloseConnection, PuzzleReceived, Reply, Session, answer_request
+from sudoku_server.solver import count_solutions
+
+from conftest import REPO
+from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS
+from test_layouts import J1, J1_SOLUTION
+from test_server import exchange, running_server
+
+EMPTY = "." * 81
+EMPTY_SOLUTION = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+
+
+def describe(data: bytes, chunk: int = 0) -> list:
+    """The session's events for ``data`` (whole or in ``chunk``-byte pieces), as tuples.
+
+    A puzzle is answered with :func:`answer_request` (its request applied).
+    """
+    session = Session()
+    events = []
+    if chunk:
+        for i in range(0, len(data), chunk):
+            events.extend(session.receive_data(data[i : i + chunk]))
+    else:
+        events.extend(session.receive_data(data))
+    events.extend(session.receive_eof())
+    out = []
+    for event in events:
+        if isinstance(event, PuzzleReceived):
+            out.append(("answer", answer_request(event.puzzle, event.request).decode()))
+        elif isinstance(event, CommandReceived):
+            c = event.command
+            out.append(("command", c.name, c.flags, tuple(sorted(c.options.items())), c.line, c.ending))
+        elif isinstance(event, Reply):
+            out.append(("reply", event.data.decode()))
+        else:
+            assert isinstance(event, CloseConnection)
+            out.append(("close",))
+    return out
+
+
+def events(text: str) -> list:
+    """describe() of ``text``, checked to agree whole, one byte at a time and in 7-byte chunks."""
+    data = text.encode()
+    whole = describe(data)
+    assert describe(data, chunk=1) == whole
+    assert describe(data, chunk=7) == whole
+    return whole
+
+
+# -- which lines are commands ----------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["PING", "ping", "Ping", "  PING  "])
+def test_verbs_in_any_case(line):
+    assert events(line + "\n") == [("command", "PING", (), (), 1, "\n")]
+
+
+def test_replies_keep_the_request_line_ending():
+    assert events("PING\r\n") == [("command", "PING", (), (), 1, "\r\n")]
+
+
+def test_words_that_are_not_cells_get_unknown_verb():
+    assert events("hello\nHello, world!\nunique " + NEWSPAPER_LINE + "\n") == [
+        ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
+        ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
+        ("reply", 'ERROR command unknown verb "UNIQUE"; try HELP\n'),
+    ]
+
+
+def test_letters_stay_symbols_of_larger_grids_and_labels_stay_labels():
+    assert events(J1 + "\nid:" + NEWSPAPER_LINE + "\nunique:" + NEWSPAPER_LINE + "\n") == [
+        ("answer", J1_SOLUTION + "\n"),
+        ("answer", "id:" + NEWSPAPER_SOLUTION + "\n"),
+        ("answer", "unique:" + NEWSPAPER_SOLUTION + "\n"),
+    ]
+
+
+def test_grids_commands_and_one_line_puzzles_mix_in_request_order():
+    text = NEWSPAPER + "PING\n" + NEWSPAPER_LINE + "\nVERSION\n" + PLAIN_ROWS + "HELP solve\n"
+    assert events(text) == [
+        ("answer", NEWSPAPER_ANSWER),
+        ("command", "PING", (), (), 14, "\n"),
+        ("answer", NEWSPAPER_SOLUTION + "\n"),
+        ("command", "VERSION", (), (), 16, "\n"),
+        ("answer", PLAIN_ROWS.replace(".", "x") and answer_request(_parse(PLAIN_ROWS)).decode()),
+        ("command", "HELP", (), (("verb", "solve"),), 26, "\n"),
+    ]
+
+
+def _parse(text):
+    from sudoku_server.formats import parse
+
+    return parse(text)
+
+
+def test_a_framed_grid_without_its_closing_border_then_a_command():
+    lines = NEWSPAPER.splitlines(keepends=True)
+    assert events("".join(lines[:-1]) + "PING\n") == [
+        ("answer", "".join(NEWSPAPER_ANSWER.splitlines(keepends=True)[:-2]) + "\n"),
+        ("command", "PING", (), (), 13, "\n"),
+    ]
+
+
+# -- SOLVE -------------------------------------------------------------------
+
+
+def test_solve_with_its_puzzle_on_the_same_line_answers_the_puzzle_alone():
+    assert events("SOLVE " + NEWSPAPER_LINE + "\nsolve\t" + EMPTY + "\n") == [
+        ("answer", NEWSPAPER_SOLUTION + "\n"),
+        ("answer", EMPTY_SOLUTION + "\n"),
+    ]
+
+
+def test_solve_then_a_grid_on_the_next_lines():
+    assert events("SOLVE\n" + NEWSPAPER) == [("answer", NEWSPAPER_ANSWER)]
+
+
+def test_solve_any_gives_some_solution_of_an_open_grid():
+    (kind, text), = events("SOLVE any " + EMPTY + "\n")
+    solution = Grid.from_string(text.strip())
+    assert kind == "answer" and all(solution.cells)
+    assert count_solutions(solution) == 1
+
+
+def test_an_inline_puzzle_error_counts_columns_from_the_start_of_the_line():
+    bad = NEWSPAPER_LINE[:3] + "x" + NEWSPAPER_LINE[4:]
+    assert events("SOLVE " + bad + "\n") == [
+        ("reply", "ERROR format line 1, column 10: 'x' is not a digit 1-9 or an empty mark (. 0 _) at r1c4\n"),
+    ]
+
+
+def test_a_verb_with_no_puzzle_after_it():
+    assert events("SOLVE\nPING\nCOUNT\n") == [
+        ("reply", "ERROR command SOLVE at line 1: no puzzle followed it\n"),
+        ("command", "PING", (), (), 2, "\n"),
+        ("reply", "ERROR incomplete input ended after COUNT at line 3, before its puzzle\n"),
+    ]
+
+
+def test_a_word_after_solve_is_its_puzzle_and_reported_as_such():
+    assert events("SOLVE what\n") == [
+        ("reply", "ERROR format line 1, column 7: 'w' is not a digit 1-9 or an empty mark (. 0 _)\n"),
+    ]
+
+
+# -- COUNT -------------------------------------------------------------------
+
+
+def test_count_words():
+    inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    assert events(
+        "COUNT " + inkala + "\nCOUNT " + EMPTY + "\ncount 12345678." + "." * 8 + "9" + "." * 63 + "\n"
+    ) == [
+        ("answer", "COUNT 1 unique\n"),
+        ("answer", "COUNT 2+ multiple\n"),  # the empty grid: at once, not a hang
+        ("answer", "COUNT 0 unsolvable\n"),
+    ]
+
+
+def test_count_with_a_limit_and_invalid_givens():
+    assert events("COUNT limit=1000 " + EMPTY + "\nCOUNT limit=5 11" + "." * 79 + "\n") == [
+        ("answer", "COUNT 1000+\n"),
+        ("answer", "ERROR invalid duplicate 1 in row 1 at r1c1 and r1c2\n"),  # as when solving
+    ]
+
+
+def known_counts():
+    """tdoku's test puzzles with their published solution counts (3..847)."""
+    path = REPO / "puzzles" / "datasets" / "tdoku_test_puzzles_native.txt.gz"
+    out = []
+    for line in gzip.open(path, "rt"):
+        fields = line.strip().split(":")
+        if len(fields) >= 2 and len(fields[0]) == 81 and 2 <= int(fields[1]) <= 1000:
+            out.append((fields[0], int(fields[1])))
+    return out
+
+
+@pytest.mark.parametrize("puzzle,count", known_counts()[:6])
+def test_count_matches_published_counts(puzzle, count):
+    assert describe(f"COUNT limit=1000 {puzzle}\n".encode()) == [("answer", f"COUNT {count}\n")]
+
+
+# -- bad arguments -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line,error",
+    [
+        ("GENERATE size=10", "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
+        ("GENERATE symmetry=spiral", "GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not spiral"),
+        ("GENERATE seed=-1", "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
+        ("GENERATE givens=20 size=4", "GENERATE: givens must be 0 to 16, not 20"),
+        ("GENERATE format=svg", "GENERATE: format must be line or grid, not svg"),
+        ("GENERATE full symmetry=rot180", "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
+        ("GENERATE fast", 'GENERATE: unknown argument "fast"; try HELP GENERATE'),
+        ("COUNT limit=0 " + EMPTY, "COUNT: limit must be 1 to 1000, not 0"),
+        ("COUNT limit=many " + EMPTY, "COUNT: limit must be 1 to 1000, not 'many'"),
+        ("COUNT lmit=5 " + EMPTY, 'COUNT: unknown option "lmit"; try HELP COUNT'),
+        ("PING now", 'PING: unknown argument "now"; try HELP PING'),
+        ("HELP FLY", 'HELP: unknown verb "FLY"; try HELP'),
+    ],
+)
+def test_bad_arguments_get_one_command_error(line, error):
+    if line.startswith("HELP"):
+        with pytest.raises(CommandError, match=f"^{error}$"):
+            commands.help_lines(parse_command(line, 1, "\n").options["verb"])
+        return
+    assert events(line + "\nPING\n") == [
+        ("reply", f"ERROR command {error}\n"),
+        ("command", "PING", (), (), 2, "\n"),
+    ]
+
+
+def test_quit_ends_the_request_stream():
+    assert events("PING\nQUIT\nPING\n" + NEWSPAPER_LINE + "\n") == [
+        ("command", "PING", (), (), 1, "\n"),
+        ("command", "QUIT", (), (), 2, "\n"),
+        ("close",),
+    ]
+
+
+def test_help_lists_every_verb_with_an_example():
+    lines = commands.help_lines()
+    assert lines[0].startswith("HELP ") and lines[-1] == "END"
+    text = "\n".join(lines)
+    for name, verb in commands.VERBS.items():
+        assert f"  {verb.usage}\n" in text + "\n"
+        assert f"e.g. {verb.example}" in text
+
+
+# -- through the server, exact bytes ----------------------------------------------
+
+
+async def test_every_immediate_verb_over_a_socket():
+    with trio.fail_after(10):
+        async with running_server() as server:
+            answer = await exchange(
+                server,
+                b"PING\r\nversion\r\nHELP ping\r\nCOUNT " + EMPTY.encode() + b"\r\nQUIT\r\nPING\r\n",
+            )
+    assert answer == (
+        b"PONG\r\n"
+        b"VERSION sudoku-server 0.2.0 protocol=2 core=python\r\n"
+        b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
+        b"COUNT 2+ multiple\r\n"
+        b"BYE\r\n"
+    )
+
+
+async def test_stats_block():
+    with trio.fail_after(10):
+        async with running_server() as server:
+            await exchange(server, (NEWSPAPER_LINE + "\nhello\n").encode())
+            answer = await exchange(server, b"STATS\n")
+    lines = answer.decode().splitlines()
+    assert lines[-1] == "END"
+    names = [line.split(" ")[1] for line in lines[:-1]]
+    assert all(line.startswith("STAT ") and len(line.split(" ")) == 3 for line in lines[:-1])
+    assert names == [
+        "pid", "uptime", "version", "protocol", "core", "workers", "solver_threads",
+        "connections_current", "connections_total", "connections_rejected", "puzzles", "answers",
+        "errors_command", "solver_seconds", "queued", "running", "paused",
+    ]
+    values = dict(line.split(" ")[1:] for line in lines[:-1])
+    assert values["connections_total"] == "2" and values["puzzles"] == "1" and values["answers"] == "2"
+    assert values["errors_command"] == "1"
