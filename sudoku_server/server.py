@@ -302,7 +302,9 @@ class _SolverPool:
             )
         finally:
             now = time.monotonic()
-            self.server.stats.solver_seconds += max(0.0, now - batch.slice_started)
+            spent = max(0.0, now - batch.slice_started)
+            self.server.stats.solver_seconds += spent
+            batch.key.solver_seconds += spent
             self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
             self._deliver(results)
             if self.server.stopping:
@@ -374,7 +376,9 @@ class _SolverPool:
     async def _pause(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
         """On the event loop: hand over the answers done so far, give up the worker, wait."""
         now = time.monotonic()
-        self.server.stats.solver_seconds += max(0.0, now - batch.slice_started)
+        spent = max(0.0, now - batch.slice_started)
+        self.server.stats.solver_seconds += spent
+        batch.key.solver_seconds += spent
         self._deliver(results)
         if batch.cancelled:
             return
@@ -407,6 +411,7 @@ class _Connection:
         self.unsent = 0  # bytes of ready replies not yet sent
         self.answered = 0  # replies sent
         self.jobs = 0  # solver jobs received
+        self.solver_seconds = 0.0  # time its batches held a worker
         self.errors: Dict[str, int] = collections.defaultdict(int)
         self.reading = True  # the reader has not finished
         self.stop_reading = False  # shutdown: read nothing more
@@ -854,10 +859,11 @@ class SudokuServer:
                     self._closing_now.set()
                 errors = " ".join(f"{code}={n}" for code, n in sorted(connection.errors.items()))
                 log.info(
-                    "%s closed: %d puzzle(s), %d repl%s, errors: %s, %.0f ms",
+                    "%s closed: %d puzzle(s), %d repl%s, errors: %s, solver %.0f ms, %.0f ms",
                     peer, connection.jobs, connection.answered,
                     "y" if connection.answered == 1 else "ies",
-                    errors or "none", (time.perf_counter() - started) * 1000,
+                    errors or "none", connection.solver_seconds * 1000,
+                    (time.perf_counter() - started) * 1000,
                 )
         except Exception:
             log.exception("%s: unexpected error in the connection handler", peer)
