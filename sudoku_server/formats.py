@@ -31,10 +31,18 @@ grid may also use letters only or count from ``0`` (:func:`grid.choose_symbols`)
 Between puzzles, blank lines, ``#`` comments (SudoCue ``#A``... metadata),
 ``[Section]`` headers and CSV header lines (``quizzes,solutions``) are skipped.
 
+Pasted text (docs/LAYOUTS.md "Pasted grids") is read through a view of each
+line with the same length (:func:`cell_view`): box-drawing lines (``─│┌┼``,
+``━┃┏╋``, ``═║╔╬``, arcs, dashes, mixed) read as ``- | +``, Unicode spaces
+(no-break, ideographic...) as blanks, full-width digits, letters and
+``．`` as their ASCII forms. A row holding tabs whose fields hold at most
+one cell each (a copied spreadsheet or HTML table) splits at every tab, and
+an empty field is an empty cell.
+
 The answer to a puzzle is the request's own lines with each empty cell
 replaced by its symbol (:meth:`Puzzle.render`): same borders, spacing, symbol
-set, letter case and line endings; a multi-line answer ends with one empty
-line.
+set, letter case, characters (box drawing, full-width digits, tabs) and line
+endings; a multi-line answer ends with one empty line.
 
 :class:`PuzzleReader` is the line-level state machine that groups lines into
 puzzles; it is fed decoded lines by the protocol session and never looks at
@@ -43,16 +51,20 @@ bytes or sockets. :func:`parse` reads one puzzle from a string.
 
 from __future__ import annotations
 
+import bisect
 import re
+import unicodedata
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, SolutionMismatchError
 from .grid import (
     BOX_SHAPES,
     DIGIT_SYMBOLS,
+    LETTER_SYMBOLS,
     VALID_BOXES,
+    ZERO_SYMBOLS,
     Grid,
     cell_name,
     choose_symbols,
@@ -77,6 +89,12 @@ MAX_LEADING_BORDERS = 8
 #: A first row whose count is this close to a row size is taken as a broken
 #: row of that size (one error for the whole grid, which still spans its rows).
 NEAR_ROW = 2
+#: How close a one-line count must be to a line size to be read as a line of
+#: that size with cells missing or extra, by size: 5% of the size, at least 2
+#: (a few typos). Farther counts name the common size, 81 cells (9x9).
+NEAR_LINE = {16: 2, 36: 2, 81: 4, 256: 12, 625: 31}
+#: The one-line size named for a count far from every size (below 81).
+COMMON_LINE = SIZE * SIZE
 #: Characters that look like cells, by grid size: how a text line that merely
 #: has the length of a row (``hello``) is told from a row with a typo.
 _CELL_LIKE_SMALL = frozenset("0123456789._")
@@ -91,6 +109,146 @@ _CELL_LIKE = {
 _FIELD_SPLIT = re.compile(r"[,:]")
 #: A CSV header field: a word (``quizzes``, ``id``, ``puzzle``...).
 _HEADER_FIELD = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_ ]*\s*")
+
+
+
+def _box_drawing_view() -> Dict[int, str]:
+    """Box-drawing characters (U+2500..U+257F) -> ``-``, ``|`` or ``+``, from their Unicode names.
+
+    A character drawn only left/right (``─ ━ ═ ┄ ╌ ╴``) is a ``-``; only
+    up/down (``│ ┃ ║ ┆ ╎ ╵``) a ``|``; both (corners, tees, crosses, arcs,
+    light/heavy/double mixed: ``┌ ┼ ╋ ╬ ╟ ╭``) a ``+``. The diagonals are left
+    out: they are no frame.
+    """
+    table = {}
+    across, down = {"HORIZONTAL", "LEFT", "RIGHT"}, {"VERTICAL", "UP", "DOWN"}
+    for cp in range(0x2500, 0x2580):
+        words = set(unicodedata.name(chr(cp), "").split())
+        if "DIAGONAL" in words:
+            continue
+        h, v = bool(words & across), bool(words & down)
+        table[cp] = "+" if h and v else "-" if h else "|" if v else None
+    return {cp: ch for cp, ch in table.items() if ch}
+
+
+#: Unicode spaces read as a blank: no-break (U+00A0), ogham, en quad .. hair
+#: space (U+2000..U+200A), narrow no-break (U+202F), medium mathematical
+#: (U+205F) and ideographic (U+3000): the space separators (Zs) of Unicode.
+UNICODE_SPACES = "\u00a0\u1680" + "".join(chr(cp) for cp in range(0x2000, 0x200B)) + "\u202f\u205f\u3000"
+#: Full-width forms read as their ASCII counterparts: digits, letters and
+#: ``． ＿ ｜ ＋ － ＝ ＊`` (U+FF0E ...).
+FULL_WIDTH = "".join(chr(0xFF10 + i) for i in range(10)) + "".join(
+    chr(0xFF21 + i) + chr(0xFF41 + i) for i in range(26)
+) + "．＿｜＋－＝＊"
+_VIEW = {
+    **_box_drawing_view(),
+    **{ord(ch): " " for ch in UNICODE_SPACES},
+    **{ord(ch): chr(ord(ch) - 0xFEE0) for ch in FULL_WIDTH},
+    0x00A6: "|",  # broken bar
+}
+#: ASCII -> full width, for answers to full-width requests.
+_WIDE = {ord(chr(ord(ch) - 0xFEE0)): ch for ch in FULL_WIDTH}
+
+
+def cell_view(text: str) -> str:
+    """``text`` as the layouts read it: the same length, one character for one.
+
+    Box-drawing lines become ``-``, ``|`` or ``+``; Unicode spaces
+    (:data:`UNICODE_SPACES`) a blank; full-width digits, letters and
+    ``． ＿ ｜ ＋ － ＝ ＊`` their ASCII forms. Every other character is kept
+    (and reported as foreign where it stands in a cell).
+    """
+    return text if text.isascii() else text.translate(_VIEW)
+
+
+def _is_wide(ch: str) -> bool:
+    """True for a full-width form or the ideographic space (a full-width blank)."""
+    return "\uff01" <= ch <= "\uff5e" or ch == "\u3000"
+
+
+def _mostly_wide(lines: Sequence[str], positions: Sequence[Tuple[int, int]]) -> bool:
+    """True when more than half the cells at ``positions`` are written in full width."""
+    return 2 * sum(_is_wide(lines[li][col]) for li, col in positions) > len(positions)
+
+
+#: Field counts a tab row may have (row and one-line sizes), and the only-tab
+#: lines read as empty rows between puzzles (9x9, 16x16, 25x25 rows).
+_TAB_SIZES = frozenset(ROW_SIZES) | frozenset(LINE_SIZES)
+_EMPTY_TAB_ROW = frozenset((9, 16, 25))
+
+
+def _tab_fields(view: str, in_tab_grid: bool) -> Optional[List[Tuple[int, int, bool]]]:
+    """The cell fields of a tab row, or None when the line is not one.
+
+    A line is a tab row when it holds a tab, no ``|``, ``,`` or ``:``, and
+    every field between tabs holds at most one character besides blanks. A
+    last empty field is the end of the line, not a cell, unless the fields
+    then number a row size (a row whose last cell is empty). A line of tabs
+    only is a row inside a grid of tab rows, or with 9, 16 or 25 fields.
+
+    Returns:
+      ``(start, end, empty)`` per cell field (columns of ``view``; ``empty``
+      when it holds no character).
+    """
+    body = strip_comment(view)
+    if "\t" not in body or "|" in body or "," in body or ":" in body:
+        return None
+    fields = []
+    start = 0
+    for part in body.split("\t"):
+        end = start + len(part)
+        held = part.strip(" ")
+        if len(held) > 1:
+            return None
+        fields.append((start, end, not held))
+        start = end + 1
+    if fields[-1][2] and len(fields) not in _TAB_SIZES:
+        fields.pop()  # a trailing tab
+    if all(empty for _, _, empty in fields) and not (in_tab_grid or len(fields) in _EMPTY_TAB_ROW):
+        return None  # a blank line (auto-indent)
+    return fields
+
+
+def _expand_tabs(view: str, raw: str, fields: List[Tuple[int, int, bool]]) -> Tuple[str, str, Tuple[int, ...]]:
+    """A tab row with one character per cell: ``.`` in the view for each empty field.
+
+    An empty field gets a blank inserted in ``raw`` (the answer writes its
+    digit there); a field of blanks has its first blank read as ``.``.
+
+    Returns:
+      the new view, the new raw line, and the columns (in the new lines) of
+      the inserted characters, to map columns back to the request's.
+    """
+    views, raws, inserted = [], [], []
+    pos = 0
+    length = 0
+    for start, end, empty in fields:
+        views.append(view[pos:start])
+        raws.append(raw[pos:start])
+        length += start - pos
+        if not empty:
+            views.append(view[start:end])
+            raws.append(raw[start:end])
+            length += end - start
+        elif start == end:
+            inserted.append(length)
+            views.append(".")
+            raws.append(" ")
+            length += 1
+        else:
+            views.append("." + view[start + 1 : end])
+            raws.append(raw[start:end])
+            length += end - start
+        pos = end
+    views.append(view[pos:])
+    raws.append(raw[pos:])
+    return "".join(views), "".join(raws), tuple(inserted)
+
+
+def _request_col(inserted: Sequence[int], col: int) -> int:
+    """The column in the request of column ``col`` of a line with ``inserted`` characters."""
+    return col - bisect.bisect_left(inserted, col) if inserted else col
+
 
 LAYOUT_BORDERED = "bordered"
 LAYOUT_ROWS = "rows"
@@ -156,8 +314,9 @@ class Puzzle:
       grid: the givens (``size * size`` ints row-major, 0 = empty).
       layout: ``"bordered"``, ``"rows"``, ``"line"`` or ``"csv"``.
       first_line: 1-based number of its first line in the stream.
-      lines: the request's lines, without their terminators (a row read by
-        column is padded with blanks up to its last cell).
+      lines: the request's lines, without their terminators, in their own
+        characters (a row read by column is padded with blanks up to its
+        last cell; an empty field of a tab row holds one inserted blank).
       endings: each line's terminator (``"\\n"``, ``"\\r\\n"``, ``"\\r"`` or
         ``""`` for an unterminated last line).
       positions: for each cell, row-major, ``(line index, column index)`` of
@@ -165,6 +324,9 @@ class Puzzle:
       symbols: how the request writes digits 1..size (``symbols[d - 1]``);
         empty for ``123456789``.
       expected: a dataset row's expected solution, or None.
+      wide: True when most of its cells are written in full-width characters
+        (``１``, ``．``, the ideographic space): the answer fills the empty
+        cells with full-width symbols too.
     """
 
     grid: Grid
@@ -175,6 +337,7 @@ class Puzzle:
     positions: Sequence[Tuple[int, int]]
     symbols: str = ""
     expected: Optional[Grid] = None
+    wide: bool = False
 
     @property
     def default_ending(self) -> str:
@@ -188,11 +351,20 @@ class Puzzle:
         """The answer text: the request's lines with every empty cell set from ``solution``.
 
         Givens are left as they were written; empty cells get the request's
-        own symbols (:attr:`symbols`). A multi-line answer is followed by one
-        empty line; every line ends with the request's own terminator (the
-        first one seen for an unterminated last line).
+        own symbols (:attr:`symbols`), in full width for a full-width request
+        (:attr:`wide`). A multi-line answer is followed by one empty line;
+        every line ends with the request's own terminator (the first one seen
+        for an unterminated last line).
+
+        Returns:
+          str: the answer; it may hold any character of the request (box
+          drawing, full-width digits, undecodable bytes kept as
+          surrogateescape code points), so send it as
+          ``.encode("utf-8", "surrogateescape")``.
         """
         symbols = self.symbols or DIGIT_SYMBOLS
+        if self.wide:
+            symbols = symbols.translate(_WIDE)
         chars = [list(line) for line in self.lines]
         for (li, col), given, value in zip(self.positions, self.grid.cells, solution.cells):
             if not given:
@@ -234,9 +406,11 @@ class Rejected:
     Attributes:
       error: the :class:`PuzzleError` (its detail names the line).
       ending: the line ending to answer with.
-      text: the line, when it was rejected on its own (not as a row of a
-        grid); None otherwise. The protocol session words such a line as an
-        unknown verb when its first word is made of letters.
+      text: the line as it arrived, when it was rejected on its own (prose,
+        a mistyped command, a one-line puzzle of a wrong length or with a
+        foreign character); None otherwise, and never for a row of a grid.
+        The protocol session words such a line as an unknown verb when its
+        first word is made of letters.
     """
 
     error: PuzzleError
@@ -304,6 +478,85 @@ def _near_row_size(count: int) -> Optional[int]:
         return SIZE
     size = _nearest(count, ROW_SIZES)
     return size if abs(count - size) <= NEAR_ROW else None
+
+
+#: A word: two or more letters in a row (any script).
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: The letters a grid of each size may hold as symbols (any case).
+_GRID_LETTERS = {
+    16: frozenset(LETTER_SYMBOLS[:16] + LETTER_SYMBOLS[:16].lower()),
+    25: frozenset(LETTER_SYMBOLS + LETTER_SYMBOLS.lower()),
+}
+
+
+def _holds_word(body: str, size: int) -> bool:
+    """True when ``body`` holds a word no row of ``size`` could: prose, not a row with a typo.
+
+    A word is two or more letters in a row. Grids up to 9x9 hold no letter;
+    a 16x16 row may hold ``A``-``P`` and a 25x25 row ``A``-``Y``, so
+    ``Sudoku`` is prose for every size and ``ABCD`` only up to 9x9.
+    """
+    allowed = _GRID_LETTERS.get(size, frozenset())
+    return any(not set(m.group()) <= allowed for m in _WORD.finditer(body))
+
+
+def _is_prose(body: str, cells: List[Tuple[int, str]], size: int) -> bool:
+    """True for a line that is not cells of a ``size`` grid: mostly other characters, or a word."""
+    return not _looks_like_cells(cells, size) or _holds_word(body, size)
+
+
+def _only_cells(cells: List[Tuple[int, str]], size: int) -> bool:
+    """True when every character could be a cell of ``size`` (a broken first row has no other)."""
+    like = _CELL_LIKE[size]
+    return all(ch in like for _, ch in cells)
+
+
+def _near_line_size(count: int) -> Optional[int]:
+    """The one-line size within :data:`NEAR_LINE` of ``count``, or None."""
+    for size, margin in NEAR_LINE.items():
+        if abs(count - size) <= margin:
+            return size
+    return None
+
+
+def _line_count_error(lineno: int, count: int) -> PuzzleFormatError:
+    """A one-line puzzle or dataset field of a wrong length.
+
+    A count near a size names it (``expected 81 cells, found 80``); a count
+    far from every size names the common one below 81
+    (``expected 81 cells (9x9), found 40``) and lists them all above.
+    """
+    near = _near_line_size(count)
+    if near is not None:
+        return PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}")
+    if count < COMMON_LINE:
+        return PuzzleFormatError(f"line {lineno}: expected {COMMON_LINE} cells (9x9), found {count}")
+    return PuzzleFormatError(f"line {lineno}: expected 16, 36, 81, 256 or 625 cells, found {count}")
+
+
+def _cut_line_size(count: int) -> Optional[int]:
+    """The one-line size a line of ``count`` cells cut by the end of input was meant to have.
+
+    The next size above ``count``: 16 or 36 only when ``count`` is within
+    their :data:`NEAR_LINE` below them, else 81, 256 or 625. None when the
+    line has too many cells for that reading: a few over 81, 256 or 625
+    (within their margin), or over 625.
+    """
+    if count < 1:
+        return None
+    for size in (81, 256, 625):
+        if size < count <= size + NEAR_LINE[size]:
+            return None
+    for size in sorted(LINE_SIZES):
+        if count < size and (size >= COMMON_LINE or size - count <= NEAR_LINE[size]):
+            return size
+    return None
+
+
+def _cut_line_error(lineno: int, count: int, size: int) -> IncompletePuzzleError:
+    return IncompletePuzzleError(
+        f"input ended inside the one-line puzzle at line {lineno} ({count} of {size} cells)"
+    )
 
 
 def _first_bad_char(cells: List[Tuple[int, str]]) -> Tuple[int, str]:
@@ -492,8 +745,9 @@ class _GridInProgress:
     def __init__(self, lineno: int, framed: bool) -> None:
         self.first_line = lineno
         self.framed = framed  # started with a border line: a closing one may follow
-        self.lines: List[str] = []
+        self.lines: List[str] = []  # as the request wrote them (the answer's template)
         self.endings: List[str] = []
+        self.inserted: List[Tuple[int, ...]] = []  # per line: columns of inserted characters
         self.positions = Positions()
         self.chars: List[str] = []  # each cell's character, row-major (blank = empty)
         self.cell_lines: List[int] = []  # the line number of each row read, in order
@@ -506,10 +760,14 @@ class _GridInProgress:
         self.borders = 0
         self.rows_at_first_rule: Optional[int] = None
         self.error: Optional[Tuple[int, PuzzleFormatError]] = None
+        self.tabbed = False  # its rows are tab fields
+        self.reported = False  # its error was already sent (interactive reading)
+        self.cut_at_end = False  # its last row was cut by the end of input
 
-    def add_line(self, line: str, ending: str) -> int:
-        self.lines.append(line)
+    def add_line(self, raw: str, ending: str, inserted: Tuple[int, ...] = ()) -> int:
+        self.lines.append(raw)
         self.endings.append(ending)
+        self.inserted.append(inserted)
         return len(self.lines) - 1
 
     def fail(self, lineno: int, error: PuzzleFormatError) -> None:
@@ -548,23 +806,34 @@ class _GridInProgress:
             return 3, 2
         return BOX_SHAPES[size]
 
+    def _symbols(self) -> Tuple[str, List[int], Optional[Tuple[int, PuzzleFormatError]]]:
+        """The symbol set its cells choose, their digits, and the first foreign cell's error (or None)."""
+        size = self.size
+        if size is None or not self.chars:
+            return "", [], None
+        symbols, values, bad = _read_symbols(self.chars, size)
+        if bad is None:
+            return symbols, values, None
+        lineno = self.cell_lines[bad // size]
+        li, col = self.positions[bad]
+        error = _symbol_error(lineno, _request_col(self.inserted[li], col), self.lines[li][col], size, bad)
+        return symbols, values, (lineno, error)
+
+    def symbol_error(self) -> Optional[Tuple[int, PuzzleFormatError]]:
+        """The first cell read that is not a symbol of the set its cells choose, with its line."""
+        return self._symbols()[2]
+
     def finish(self, cut: Optional[Tuple[int, PuzzleFormatError]] = None) -> Event:
         """The puzzle, or the error for its first bad line (``cut``: why it ended early)."""
         ending = (self.endings[-1] if self.endings else "") or "\n"
-        errors = [e for e in (self.error, cut) if e is not None]
+        symbols, values, foreign = self._symbols()
+        errors = [e for e in (self.error, cut, foreign) if e is not None]
         size = self.size
-        symbols = ""
-        values: List[int] = []
-        if size is not None and self.chars:
-            symbols, values, bad = _read_symbols(self.chars, size)
-            if bad is not None:
-                lineno = self.cell_lines[bad // size]
-                col = self.positions[bad][1]
-                errors.append((lineno, _symbol_error(lineno, col, self.chars[bad], size, bad)))
         if errors:
             return Rejected(min(errors, key=lambda e: e[0])[1], ending)
         assert size is not None
         box_rows, box_cols = self.box_shape()
+        wide = not all(line.isascii() for line in self.lines) and _mostly_wide(self.lines, self.positions)
         return Puzzle(
             grid=Grid(tuple(values), box_rows, box_cols, symbols),
             layout=LAYOUT_BORDERED if self.borders or self.bars else LAYOUT_ROWS,
@@ -573,6 +842,17 @@ class _GridInProgress:
             endings=self.endings,
             positions=self.positions,
             symbols=symbols,
+            wide=wide,
+        )
+
+    def incomplete(self, ending: str) -> Rejected:
+        """The ``incomplete`` error: the input ended before its last row."""
+        return Rejected(
+            IncompletePuzzleError(
+                f"input ended inside the puzzle that starts at line {self.first_line}"
+                f" ({self.rows} of {self.size} rows)"
+            ),
+            ending,
         )
 
 
@@ -587,6 +867,16 @@ def _read_symbols(chars: List[str], size: int, extra: str = "") -> Tuple[str, Li
             return symbols, values, i
         values.append(value)
     return symbols, values, None
+
+
+#: Symbols of some symbol set of each size (any case), with the empty marks:
+#: a character outside is foreign to every grid of that size, whatever its
+#: other cells say (interactive reading reports it at its row).
+_ANY_SYMBOL = {
+    size: frozenset(symbol_table(DIGIT_SYMBOLS[:size]))
+    | (frozenset(symbol_table(ZERO_SYMBOLS[:size])) | frozenset(symbol_table(LETTER_SYMBOLS[:size])) if size >= 16 else frozenset())
+    for size in ROW_SIZES
+}
 
 
 class PuzzleReader:
@@ -606,15 +896,49 @@ class PuzzleReader:
     A line that is not part of a valid puzzle yields one error for the puzzle
     it belongs to: a grid with a bad row still spans its row lines, so the
     next puzzle starts where it should; a blank line, a comment or a whole
-    one-line puzzle inside a grid ends it early.
+    one-line puzzle inside a grid ends it early. A line of prose (not cells:
+    :attr:`Rejected.text` is set) gets its own error and never starts a
+    grid.
+
+    Args:
+      report_early: interactive reading (a person typing): a grid's first
+        bad row is reported at that row, not when the grid ends; the rest of
+        the grid's rows are then read and dropped with no further error.
+        Also :meth:`set_report_early`.
 
     Cost: each line is scanned a constant number of times; a grid keeps at
     most its rows and ``2 * (size + 1)`` border lines.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, report_early: bool = False) -> None:
         self._grid: Optional[_GridInProgress] = None
         self._last_ending = "\n"
+        self._report_early = report_early
+        # The line being read: as it arrived, as the answer's template
+        # (tab fields filled), and the columns inserted into that template.
+        self._given = ""
+        self._raw = ""
+        self._inserted: Tuple[int, ...] = ()
+        self._tabbed = False
+
+    @property
+    def report_early(self) -> bool:
+        """True when a bad row is reported at once (interactive reading)."""
+        return self._report_early
+
+    def set_report_early(self, on: bool = True) -> List[Event]:
+        """Switch interactive reading on (or off) between two lines.
+
+        Returns:
+          The error of the grid being read when it already has one (to send
+          now: reading on, that grid reports nothing more); else ``[]``.
+        """
+        self._report_early = on
+        events: List[Event] = []
+        grid = self._grid
+        if on and grid is not None and grid.error is not None and not grid.reported and grid.size is not None:
+            self._report(grid, events)
+        return events
 
     @property
     def in_puzzle(self) -> bool:
@@ -642,24 +966,41 @@ class PuzzleReader:
         self._last_ending = ending
 
     def feed_line(self, line: str, ending: str, lineno: int) -> List[Event]:
-        """Take one line; return the events it completes (see class docstring)."""
+        """Take one line; return the events it completes (see class docstring).
+
+        Args:
+          line: the line's text, without its terminator (any characters:
+            it is read through :func:`cell_view`).
+          ending: its terminator, ``""`` when the input ended in the middle
+            of the line (it is then the last line): a one-line puzzle or a
+            row cut short there is ``incomplete``, not wrong.
+          lineno: its 1-based number in the stream (errors name it).
+        """
         if ending:
             self._last_ending = ending
         events: List[Event] = []
         grid = self._grid
+        awaiting = grid is not None and grid.size is not None and grid.rows == grid.size
+        view = cell_view(line)
+        self._given = self._raw = line
+        self._inserted = ()
+        fields = _tab_fields(view, grid is not None and grid.tabbed and not awaiting)
+        self._tabbed = fields is not None
+        if fields is not None:
+            view, self._raw, self._inserted = _expand_tabs(view, line, fields)
         if grid is not None:
-            if grid.rows == grid.size:  # framed grid, all rows read
+            if awaiting:  # framed grid, all rows read
                 self._grid = None
-                if is_border(line):
-                    grid.add_line(line, ending)
+                if is_border(view):
+                    grid.add_line(self._raw, ending)
                     grid.borders += 1
-                    events.append(grid.finish())
+                    self._emit(grid, events)
                     return events
-                events.append(grid.finish())
+                self._emit(grid, events)
             else:
-                self._grid_line(grid, line, ending, lineno, events)
+                self._grid_line(grid, view, ending, lineno, events)
                 return events
-        self._idle_line(line, ending, lineno, events)
+        self._idle_line(view, ending, lineno, events)
         return events
 
     def finish(self) -> List[Event]:
@@ -667,39 +1008,63 @@ class PuzzleReader:
 
         Returns:
           The final events: the framed grid that lacked only its closing
-          border, or an ``incomplete`` error for a puzzle cut short.
+          border, or an ``incomplete`` error for a puzzle cut short (none
+          for a grid whose error was already reported).
         """
         grid = self._grid
         self._grid = None
-        if grid is None:
+        if grid is None or grid.reported:
             return []
         if grid.rows == grid.size:
             return [grid.finish()]
-        if grid.rows == 0:
+        if grid.rows == 0 and not grid.cut_at_end:
             return []  # only border lines: nothing was asked
-        if grid.error is not None:
+        if grid.error is not None or grid.symbol_error() is not None:
             return [grid.finish()]  # a bad line says more than "incomplete"
-        return [
-            Rejected(
-                IncompletePuzzleError(
-                    f"input ended inside the puzzle that starts at line {grid.first_line}"
-                    f" ({grid.rows} of {grid.size} rows)"
-                ),
-                self._last_ending,
-            )
-        ]
+        return [grid.incomplete(self._last_ending)]
 
-    # -- states ---------------------------------------------------------
+    # -- events ---------------------------------------------------------
 
     def _reject(self, error: PuzzleError, ending: str, events: List[Event], text: Optional[str] = None) -> None:
         events.append(Rejected(error, ending or self._last_ending, text))
+
+    def _reject_prose(self, cells: List[Tuple[int, str]], lineno: int, ending: str, events: List[Event]) -> None:
+        """A line that is not cells: its first character that is not a cell, and its text."""
+        col, _ = _first_bad_char(cells) if cells else (0, " ")
+        ch = self._raw[col] if col < len(self._raw) else " "
+        error = _not_a_cell_error(lineno, _request_col(self._inserted, col), ch)
+        self._reject(error, ending, events, self._given)
+
+    def _emit(self, grid: _GridInProgress, events: List[Event], cut=None, ending: str = "") -> None:
+        """A grid is over: its puzzle or its error, unless that error was already reported."""
+        if grid.reported:
+            return
+        event = grid.finish(cut)
+        if ending and isinstance(event, Rejected):
+            event.ending = ending
+        events.append(event)
+
+    def _report(self, grid: _GridInProgress, events: List[Event]) -> None:
+        """Interactive reading: send the grid's error now; its other rows are then dropped."""
+        assert grid.error is not None
+        events.append(Rejected(grid.error[1], self._last_ending))  # the current line's ending
+        grid.reported = True
+
+    def _fail(self, grid: _GridInProgress, lineno: int, error: PuzzleFormatError, events: List[Event]) -> None:
+        grid.fail(lineno, error)
+        # Interactive reading reports it now, once the grid has a row (border
+        # lines alone ask nothing, as at the end of input).
+        if self._report_early and not grid.reported and grid.size is not None:
+            self._report(grid, events)
+
+    # -- states ---------------------------------------------------------
 
     def _idle_line(self, line: str, ending: str, lineno: int, events: List[Event]) -> None:
         if is_skippable(line):
             return
         if is_border(line):
             grid = self._grid = _GridInProgress(lineno, framed=True)
-            grid.add_line(line, ending)
+            grid.add_line(self._raw, ending)
             grid.borders += 1
             return
         body = strip_comment(line)
@@ -709,28 +1074,36 @@ class PuzzleReader:
         cells = split_cells(body)
         count = len(cells)
         if count in LINE_SIZES and (count != 16 or _is_small_line(body, cells)):
-            events.append(self._one_line(line, ending, lineno, cells, LAYOUT_LINE))
+            event = self._one_line(ending, lineno, cells, LAYOUT_LINE)
+            if isinstance(event, Rejected) and not _looks_like_cells(cells, LINE_SIZES[count]):
+                self._reject_prose(cells, lineno, ending, events)  # prose of a puzzle's length
+                return
+            events.append(event)
             return
         shape = _first_row_shape(body, cells)
-        if shape is not None and _looks_like_cells(cells, shape.size):
+        near = _near_row_size(count) if count else None
+        size = shape.size if shape is not None else near or SIZE
+        if _is_prose(body, cells, size):
+            self._reject_prose(cells, lineno, ending, events)
+            return
+        if shape is not None:
             grid = self._grid = _GridInProgress(lineno, framed=False)
             grid.set_shape(shape, lineno)
             self._grid_line(grid, line, ending, lineno, events)
             return
-        near = _near_row_size(count)
-        if near is not None and count and _looks_like_cells(cells, near):
+        cut = _cut_line_size(count) if not ending else None
+        if cut is not None:  # the input ended in the middle of a one-line puzzle
+            self._reject(_cut_line_error(lineno, count, cut), ending, events, self._given)
+            return
+        if near is not None and _only_cells(cells, near):
             # A broken first row: the grid it starts still spans its rows.
             grid = self._grid = _GridInProgress(lineno, framed=False)
             grid.set_shape(_RowShape(near, None, None), lineno)
-            grid.fail(lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"))
+            self._fail(grid, lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"), events)
             self._grid_line(grid, line, ending, lineno, events)
             return
-        if not _looks_like_cells(cells):
-            col, ch = _first_bad_char(cells)
-            self._reject(_not_a_cell_error(lineno, col, ch), ending, events, line)
-        elif count > max(ROW_SIZES) + 5:
-            wanted = _nearest(count, LINE_SIZES)
-            self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events, line)
+        if count > max(ROW_SIZES) + 5:
+            self._reject(_line_count_error(lineno, count), ending, events, self._given)
         else:
             self._reject(
                 PuzzleFormatError(
@@ -738,26 +1111,27 @@ class PuzzleReader:
                 ),
                 ending,
                 events,
-                line,
+                self._given,
             )
 
     def _one_line(
         self,
-        line: str,
         ending: str,
         lineno: int,
         cells: List[Tuple[int, str]],
         layout: str,
         expected: Optional[List[Tuple[int, str]]] = None,
     ) -> Event:
-        """A whole puzzle on one line (``expected``: a dataset row's solution field)."""
+        """A whole puzzle on the current line (``expected``: a dataset row's solution field)."""
+        raw = self._raw
         size = LINE_SIZES[len(cells)]
         chars = [ch for _, ch in cells]
         extra = "".join(ch for _, ch in expected) if expected else ""
         symbols, values, bad = _read_symbols(chars, size, extra)
         if bad is not None:
-            error = _symbol_error(lineno, cells[bad][0], chars[bad], size, bad)
-            return Rejected(error, ending or self._last_ending, line)
+            col = cells[bad][0]
+            error = _symbol_error(lineno, _request_col(self._inserted, col), raw[col], size, bad)
+            return Rejected(error, ending or self._last_ending, self._given)
         box_rows, box_cols = BOX_SHAPES[size]
         solution = None
         if expected is not None:
@@ -766,19 +1140,20 @@ class PuzzleReader:
             for i, (col, ch) in enumerate(expected):
                 value = table.get(ch)
                 if not value:
-                    error = _symbol_error(lineno, col, ch, size, i, field="solution field")
-                    return Rejected(error, ending or self._last_ending, line)
+                    error = _symbol_error(lineno, col, raw[col], size, i, field="solution field")
+                    return Rejected(error, ending or self._last_ending, self._given)
                 digits.append(value)
             solution = Grid(tuple(digits), box_rows, box_cols, symbols)
         return Puzzle(
             grid=Grid(tuple(values), box_rows, box_cols, symbols),
             layout=layout,
             first_line=lineno,
-            lines=[line],
+            lines=[raw],
             endings=[ending],
             positions=Positions.on_one_line(col for col, _ in cells),
             symbols=symbols,
             expected=solution,
+            wide=not raw.isascii() and _mostly_wide([raw], [(0, col) for col, _ in cells]),
         )
 
     def _fielded_line(self, line: str, body: str, ending: str, lineno: int, events: List[Event]) -> None:
@@ -801,21 +1176,23 @@ class PuzzleReader:
             if len(cells) in LINE_SIZES:
                 nxt = fields[k + 1] if k + 1 < len(fields) else None
                 expected = nxt if nxt is not None and len(nxt) == len(cells) else None
-                events.append(self._one_line(line, ending, lineno, cells, layout, expected))
+                events.append(self._one_line(ending, lineno, cells, layout, expected))
                 return
             if len(cells) >= min(LINE_SIZES) and _looks_like_cells(cells):
                 wrong = cells  # not an id or a label: the fields after it are not the puzzle
+                if k == len(fields) - 1 and not ending:  # the input ended inside it
+                    cut = _cut_line_size(len(cells))
+                    if cut is not None:
+                        self._reject(_cut_line_error(lineno, len(cells), cut), ending, events, self._given)
+                        return
                 break
         if wrong is None:
             everything = split_cells(body)  # the separators "," and ":" count as foreign here
-            if not _looks_like_cells(everything):  # text such as "Puzzle 1: easy"
-                col, ch = _first_bad_char(everything)
-                self._reject(_not_a_cell_error(lineno, col, ch), ending, events, line)
+            if _is_prose(body, everything, SIZE):  # text such as "Puzzle 1: easy"
+                self._reject_prose(everything, lineno, ending, events)
                 return
             wrong = max(fields, key=len)
-        count = len(wrong)
-        wanted = _nearest(count, LINE_SIZES) if count >= min(LINE_SIZES) else SIZE * SIZE
-        self._reject(PuzzleFormatError(f"line {lineno}: expected {wanted} cells, found {count}"), ending, events, line)
+        self._reject(_line_count_error(lineno, len(wrong)), ending, events, self._given)
 
     def _cut_short(self, grid: _GridInProgress, lineno: int, ending: str, events: List[Event]) -> None:
         """End a grid before its last row (a blank line, a comment, a one-line puzzle...)."""
@@ -826,10 +1203,7 @@ class PuzzleReader:
             f"line {lineno}: the grid that starts at line {grid.first_line}"
             f" has {grid.rows} row{'s' if grid.rows != 1 else ''}, expected {grid.size}"
         )
-        rejected = grid.finish((lineno, cut))
-        if isinstance(rejected, Rejected):
-            rejected.ending = ending or self._last_ending
-        events.append(rejected)
+        self._emit(grid, events, (lineno, cut), ending or self._last_ending)
 
     def _grid_line(
         self, grid: _GridInProgress, line: str, ending: str, lineno: int, events: List[Event]
@@ -840,9 +1214,9 @@ class PuzzleReader:
         if is_border(line):
             grid.borders += 1
             if grid.borders > grid.max_borders:
-                grid.fail(lineno, PuzzleFormatError(f"line {lineno}: too many border lines in one grid"))
+                self._fail(grid, lineno, PuzzleFormatError(f"line {lineno}: too many border lines in one grid"), events)
             if grid.error is None:
-                grid.add_line(line, ending)
+                grid.add_line(self._raw, ending)
             if grid.rows and grid.rows_at_first_rule is None:
                 grid.rows_at_first_rule = grid.rows
             return
@@ -858,26 +1232,64 @@ class PuzzleReader:
             return
         if grid.size is None:  # a framed grid's first row sets its size
             shape = _first_row_shape(body, cells)
+            near = _near_row_size(count) if count else None
+            if "|" not in body and _is_prose(body, cells, shape.size if shape is not None else near or SIZE):
+                # Prose after a lone border line (a rule in a text): no grid yet.
+                self._cut_short(grid, lineno, ending, events)
+                self._idle_line(line, ending, lineno, events)
+                return
             if shape is None:
-                near = _near_row_size(count) or SIZE
+                near = near or SIZE
                 grid.set_shape(_RowShape(near, None, None), lineno)
-                grid.fail(lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"))
+                if not ending and count < near:  # the input ended inside the row
+                    grid.cut_at_end = True
+                    return
+                self._fail(grid, lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"), events)
             else:
                 grid.set_shape(shape, lineno)
-        index = grid.add_line(line, ending)
+            if self._report_early and grid.error is not None and not grid.reported:
+                self._report(grid, events)  # too many border lines before this first row
+        index = grid.add_line(self._raw, ending, self._inserted)
+        if self._tabbed:
+            grid.tabbed = True
         if grid.error is None:
             placed = self._place_cells(grid, line, body, cells)
             if placed is None:
-                grid.fail(lineno, grid.count_error(lineno, count))
+                assert grid.size is not None
+                if not ending and count < grid.size:  # the input ended inside the row
+                    grid.cut_at_end = True
+                    return
+                self._fail(grid, lineno, grid.count_error(lineno, count), events)
             else:
                 width = max(col for col, _ in placed) + 1
                 if width > len(line):  # cells read by column past the end of the line
-                    grid.lines[index] = line.ljust(width)
+                    grid.lines[index] = self._raw.ljust(width)
                 grid.add_cells(index, lineno, placed)
+                if self._report_early:
+                    self._check_symbols(grid, index, lineno, placed, events)
         grid.rows += 1
         if grid.rows == grid.size and not grid.framed:
             self._grid = None
-            events.append(grid.finish())
+            self._emit(grid, events)
+
+    def _check_symbols(
+        self, grid: _GridInProgress, index: int, lineno: int, placed: List[Tuple[int, str]], events: List[Event]
+    ) -> None:
+        """Interactive reading: report a row's character that no symbol set of the grid's size holds.
+
+        (A character foreign only to the set the whole grid chooses, such as
+        ``H`` in a 16x16 grid that also holds digits, is known at its end.)
+        """
+        size = grid.size
+        assert size is not None
+        allowed = _ANY_SYMBOL[size]
+        for k, (col, ch) in enumerate(placed):
+            if ch not in allowed:
+                cell = grid.rows * size + k
+                raw = grid.lines[index][col]
+                error = _symbol_error(lineno, _request_col(self._inserted, col), raw, size, cell)
+                self._fail(grid, lineno, error, events)
+                return
 
     @staticmethod
     def _place_cells(

@@ -35,7 +35,7 @@ EMPTY_MARKS = ".0_"
 #: 1, 2, ... (a grid of size n uses the first n). ``DIGIT_SYMBOLS`` is the
 #: default (1-9 then A-P); 16x16 and 25x25 grids may also count from ``0``
 #: (0-9 then A-O, when ``.`` or ``_`` marks the empty cells) or use letters
-#: only (A-P, A-Y).
+#: only (A-P, A-Y, when their givens hold letters and no digit).
 DIGIT_SYMBOLS = SYMBOLS[1:]
 ZERO_SYMBOLS = "0123456789ABCDEFGHIJKLMNO"
 LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
@@ -248,8 +248,11 @@ def choose_symbols(chars: Iterable[str], size: int) -> str:
 
     * ``0-9`` then letters (``0123456789ABCDEF``), when the cells hold a ``0``
       and also ``.``, ``_`` or a blank for the empty cells;
-    * letters only (``A-P``, ``A-Y``), when no cell holds a digit;
-    * ``1-9`` then letters (``123456789ABCDEFG``, ``1-9 A-P``), the default.
+    * letters only (``A-P``, ``A-Y``), when the cells hold a letter and no
+      digit;
+    * ``1-9`` then letters (``123456789ABCDEFG``, ``1-9 A-P``), the default:
+      also for a grid with no letter among its cells (an empty grid, or
+      digits 1-9 only), whose answer then uses ``1-9`` first.
 
     If none holds them all, the set with the fewest foreign characters is
     returned (ties: the default), so the error names a cell that is really
@@ -271,7 +274,7 @@ def choose_symbols(chars: Iterable[str], size: int) -> str:
     if size >= 16:
         if "0" in used and (seen & set("._" + BLANKS)):
             options.append(ZERO_SYMBOLS[:size])
-        if not used & set("123456789"):
+        if not used & set("123456789") and used & set(LETTER_SYMBOLS):
             options.append(LETTER_SYMBOLS[:size])
     options.append(default)
     best, best_bad = default, None

@@ -496,4 +496,4 @@ def answer_puzzle(
         log.exception("internal error on the puzzle at line %d", puzzle.first_line)
         detail = f"{type(error).__name__} while solving the puzzle at line {puzzle.first_line}"
         return f"ERROR internal {detail}{ending}".encode("ascii", "backslashreplace")
-    return puzzle.render(solution).encode("ascii", "backslashreplace")
+    return puzzle.render(solution).encode("utf-8", "surrogateescape")
