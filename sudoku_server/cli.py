@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time open connections get to finish after SIGTERM, SIGINT, SIGHUP or"
                         " SIGQUIT; puzzles still unanswered then get 'ERROR shutdown'; a second"
                         " SIGTERM/SIGINT closes them at once (default: %(default)s)")
+    p.add_argument("--interactive-timeout", type=_positive_float, default=d.interactive_timeout,
+                   metavar="SECONDS",
+                   help="silence that ends an interactive session (a person typing: after INTERACTIVE,"
+                        " or when input arrives with pauses of over 1 s) (default: %(default)s)")
     p.add_argument("--queue-timeout", type=_positive_float, default=d.queue_timeout, metavar="SECONDS",
                    help="longest a connection's puzzles wait for a solver worker, then"
                         " 'ERROR busy queue wait over ... s' (default: %(default)s)")
@@ -105,6 +109,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         solver_threads=args.solver_threads,
         shutdown_grace=args.shutdown_grace,
         queue_timeout=args.queue_timeout,
+        interactive_timeout=args.interactive_timeout,
         budget_seconds=args.connection_budget,
         budget_window=args.budget_window,
     )

@@ -91,6 +91,10 @@ VERBS: Dict[str, Verb] = {
              flags=("full",), options=("size", "symmetry", "givens", "seed", "format")),
         Verb("STATS", "STATS", "the server's counters, one 'STAT name value' line each, then END",
              "STATS"),
+        Verb("INTERACTIVE", "INTERACTIVE",
+             "keep this session open for a person: no close grace, bad rows reported at once;"
+             " QUIT or Ctrl-D ends it",
+             "INTERACTIVE -> INTERACTIVE on: ..."),
     )
 }
 

@@ -51,6 +51,13 @@ SB, SE = 0xFA, 0xF0
 IP, AO = 0xF4, 0xF5  # interrupt process, abort output
 
 
+#: Seconds that tell a person from a program: a session becomes interactive
+#: when its first line completes this long after the connection opened, or
+#: when the lines of one puzzle span this long (a grid typed row by row).
+#: Programs send whole requests at once; 4 KiB chunks trickled every 300 ms
+#: (the slowest sender measured) stay well under it.
+INTERACTIVE_AFTER = 1.0
+
 #: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
 #: a flood of empty lines costs a regex match, not a parse per line.
 _BLANK_RUN = re.compile(rb"(?:\r?\n)+")
@@ -111,17 +118,37 @@ class Session:
 
     Args:
       max_line_bytes: longest accepted line in bytes (terminator excluded).
+      opened_at: when the connection opened (seconds, any clock: the one
+        :meth:`receive_data`'s ``now`` uses); None: timing is not watched.
+      interactive_after: seconds of pause that make the session interactive
+        (:data:`INTERACTIVE_AFTER`).
 
     Attributes:
       closed: True once the session takes no more input (after end of input
         or a too-large line).
       lineno: number of complete lines read so far.
+      interactive: True once a person is at the keyboard (the ``INTERACTIVE``
+        verb, or input with human pauses): the server then keeps the session
+        open (no close grace) and bad rows are reported as soon as they are
+        read.
     """
 
-    def __init__(self, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> None:
+    def __init__(
+        self,
+        *,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        opened_at: Optional[float] = None,
+        interactive_after: float = INTERACTIVE_AFTER,
+    ) -> None:
         self.max_line_bytes = max_line_bytes
         self.closed = False
         self.lineno = 0
+        self.interactive = False
+        self._opened_at = opened_at
+        self._interactive_after = interactive_after
+        self._now: Optional[float] = None  # when the data being read arrived
+        self._puzzle_since: Optional[float] = None  # when the puzzle being read began
+        self._first_line = True
         self._reader = PuzzleReader()
         self._buffer = bytearray()
         self._start = True  # BOM still possible
@@ -144,13 +171,19 @@ class Session:
 
     # -- input ---------------------------------------------------------------
 
-    def receive_data(self, data: bytes) -> List[Event]:
+    def receive_data(self, data: bytes, now: Optional[float] = None) -> List[Event]:
         """Take bytes from the client; return the events they complete, in order.
+
+        Args:
+          data: the bytes, any chunking.
+          now: when they arrived (seconds, the clock of ``opened_at``), to tell
+            a person from a program; None leaves the timing unwatched.
 
         Never raises for any input. Returns ``[]`` once :attr:`closed`.
         """
         if self.closed or not data:
             return []
+        self._now = now
         events: List[Event] = []
         if not self._telnet_state and IAC not in data:
             self._receive_text(data, events)
@@ -250,8 +283,32 @@ class Session:
             else:
                 events.append(PuzzleReceived(item, request))
 
+    def become_interactive(self, events: List[Event]) -> None:
+        """A person is typing: keep the session open, report bad rows at once."""
+        if not self.interactive:
+            self.interactive = True
+            self._add(self._reader.set_report_early(True), events)
+
+    def _watch_timing(self, events: List[Event]) -> None:
+        """Human pauses make the session interactive (see :data:`INTERACTIVE_AFTER`).
+
+        Called before each line is read: its first line came late after the
+        connection opened, or this line came late after the first line of
+        the puzzle it continues.
+        """
+        now = self._now
+        if now is None or self.interactive:
+            return
+        if self._first_line:
+            self._first_line = False
+            if self._opened_at is not None and now - self._opened_at > self._interactive_after:
+                self.become_interactive(events)
+        elif self._puzzle_since is not None and now - self._puzzle_since > self._interactive_after:
+            self.become_interactive(events)
+
     def _line(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
         """One complete line: a command between puzzles, else the reader's."""
+        self._watch_timing(events)
         reader = self._reader
         if (reader.puzzle_start is None or reader.awaiting_optional_line) and commands.is_verb(text):
             if reader.awaiting_optional_line:
@@ -259,6 +316,10 @@ class Session:
             self._command(text, ending, lineno, events)
         else:
             self._add(reader.feed_line(text, ending, lineno), events)
+        if reader.puzzle_start is None:
+            self._puzzle_since = None
+        elif self._puzzle_since is None:
+            self._puzzle_since = self._now
 
     def _command(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
         pending, self._request = self._request, None
@@ -274,6 +335,8 @@ class Session:
         if command.ending == "":
             command.ending = "\n"
         if not command.verb.takes_puzzle:
+            if command.name == "INTERACTIVE":
+                self.become_interactive(events)
             events.append(CommandReceived(command))
             if command.name == "QUIT":
                 events.append(CloseConnection())

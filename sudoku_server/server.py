@@ -113,6 +113,8 @@ class ServerConfig:
       budget_seconds, budget_window: each connection may use
         ``budget_seconds`` solver seconds at once, refilled over
         ``budget_window`` seconds; past it, ``ERROR busy connection budget used``.
+      interactive_timeout: seconds of silence that end an interactive session
+        (a person at the keyboard: no close grace).
     """
 
     host: Optional[str] = None
@@ -130,6 +132,7 @@ class ServerConfig:
     batch_size: int = _scheduler.DEFAULT_BATCH_SIZE
     budget_seconds: float = _scheduler.DEFAULT_BUDGET_SECONDS
     budget_window: float = _scheduler.DEFAULT_BUDGET_WINDOW
+    interactive_timeout: float = 300.0
 
 
 @dataclass
@@ -406,7 +409,7 @@ class _Connection:
         self.pool = server.pool
         self.stream = stream
         self.peer = peer
-        self.session = Session(max_line_bytes=self.config.max_line_bytes)
+        self.session = Session(max_line_bytes=self.config.max_line_bytes, opened_at=trio.current_time())
         self.slots: Deque[_Slot] = collections.deque()
         self.unsent = 0  # bytes of ready replies not yet sent
         self.answered = 0  # replies sent
@@ -483,6 +486,8 @@ class _Connection:
         cfg = self.config
         if self.slots:
             return math.inf
+        if self.session.interactive:
+            return trio.current_time() + cfg.interactive_timeout
         quick = self.answered or self.session.pending
         return trio.current_time() + (cfg.close_grace if quick else cfg.idle_timeout)
 
@@ -529,8 +534,11 @@ class _Connection:
                     events = session.receive_shutdown(more_input=more)
                 elif not data:
                     events = session.receive_eof()  # end of stream, idle timeout or close grace
+                    if data is None and session.interactive:
+                        timeout = self.config.interactive_timeout
+                        events.append(Reply(f"BYE idle for {timeout:g} s\n".encode()))
                 else:
-                    events = session.receive_data(data)
+                    events = session.receive_data(data, trio.current_time())
             for event in events:
                 if isinstance(event, TelnetReply):
                     await self._send(event.data)
@@ -570,6 +578,12 @@ class _Connection:
                 self.add_reply(error_line(error, ending))
             else:
                 self.add_reply(_commands.block(lines, ending))
+        elif name == "INTERACTIVE":
+            timeout = self.config.interactive_timeout
+            self.add_reply(
+                f"INTERACTIVE on: no close grace; QUIT or end of input ends the session,"
+                f" or {timeout:g} s of silence{ending}".encode()
+            )
         elif name == "STATS":
             self.add_reply(_commands.block(_commands.stats_lines(self.server.stats_pairs()), ending))
         elif name == "GENERATE":
@@ -626,8 +640,8 @@ class _Connection:
                 self._reader_wake.set()
                 scope = self.read_scope
                 if scope is not None and not slots:
-                    # All caught up: the close grace starts now.
-                    scope.deadline = trio.current_time() + self.config.close_grace
+                    # All caught up: the close grace (or a person's idle limit) starts now.
+                    scope.deadline = self._read_deadline()
         except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:
             self._gone(error)
             return
