@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import logging.handlers
 import queue
@@ -93,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log-queue", type=_positive_int, default=LOG_QUEUE_RECORDS, metavar="RECORDS",
                    help="log records held while stderr is slow; more are dropped and counted,"
                         " so logging never stops serving (default: %(default)s)")
-    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__} (protocol 2)",
+                   help="print the version and exit")
     return p
 
 
@@ -215,10 +217,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
     listener = setup_logging(args.log_level, records=args.log_queue)
+    config = config_from_args(args)
     try:
-        trio.run(run_server, config_from_args(args))
+        trio.run(run_server, config)
     except OSError as error:
-        log.error("cannot listen: %s", error)
+        where = f"{config.host or 'all interfaces'} port {config.port}"
+        hint = " (is another server running? choose another with --port)" if error.errno == errno.EADDRINUSE else ""
+        log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)
         return 1
     finally:
         listener.stop()
