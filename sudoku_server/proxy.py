@@ -1,0 +1,156 @@
+"""The PROXY protocol header (versions 1 and 2) that a load balancer sends first.
+
+Pure: bytes in, a result out. The format is HAProxy's, "The PROXY protocol,
+versions 1 & 2" (haproxy.org/download/2.9/doc/proxy-protocol.txt):
+
+* **v1**, text: ``PROXY TCP4 192.0.2.1 198.51.100.1 56324 9999\\r\\n`` (or
+  ``TCP6`` with IPv6 addresses, or ``PROXY UNKNOWN ...\\r\\n``), at most 107
+  bytes with its CRLF.
+* **v2**, binary: the 12-byte signature ``\\r\\n\\r\\n\\0\\r\\nQUIT\\n``, a
+  version/command byte (``0x20`` LOCAL, ``0x21`` PROXY), a family/transport
+  byte (``0x11`` TCP over IPv4, ``0x21`` TCP over IPv6, ...), a 2-byte
+  big-endian length, then the addresses (and TLVs, ignored here).
+
+A LOCAL command (v2) or UNKNOWN protocol (v1) means the proxy made the
+connection itself (a health check): the real peer address stands. The
+header is never auto-detected: the server expects it on every connection
+when ``--proxy-protocol`` is set, and on none otherwise (the specification
+forbids guessing).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import struct
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+V1_PREFIX = b"PROXY "
+#: The longest v1 header, CRLF included (the specification's bound).
+V1_MAX_BYTES = 107
+V2_SIGNATURE = b"\r\n\r\n\x00\r\nQUIT\n"
+#: The longest v2 header accepted: the fixed 16 bytes, the largest address
+#: block (UNIX, 216 bytes) and room for TLVs.
+V2_MAX_BYTES = 16 + 1024
+
+
+class ProxyHeaderError(Exception):
+    """The connection does not start with a valid PROXY header (the message says why)."""
+
+
+@dataclass(frozen=True)
+class ProxyHeader:
+    """A parsed header.
+
+    Attributes:
+      version: 1 or 2.
+      source: ``(address, port)`` of the client the proxy relays, or None
+        when the header says the proxy speaks for itself (LOCAL, UNKNOWN,
+        or an address family with no IP address).
+      length: bytes the header takes at the start of the stream.
+    """
+
+    version: int
+    source: Optional[Tuple[str, int]]
+    length: int
+
+
+def parse_proxy_header(data: bytes) -> Optional[ProxyHeader]:
+    """Read the PROXY header at the start of ``data``.
+
+    Args:
+      data: the first bytes of the connection (any prefix of it; more may follow).
+
+    Returns:
+      The header, or None when ``data`` is a valid start but more bytes are
+      needed. Bytes after ``header.length`` belong to the session.
+
+    Raises:
+      ProxyHeaderError: ``data`` cannot be the start of a PROXY header.
+    """
+    if data[:1] == b"\r":
+        return _parse_v2(data)
+    if data[:1] == b"P":
+        return _parse_v1(data)
+    if not data:
+        return None
+    raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
+
+
+def _parse_v1(data: bytes) -> Optional[ProxyHeader]:
+    if not data.startswith(V1_PREFIX[: len(data)]):
+        raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
+    end = data.find(b"\r\n", 0, V1_MAX_BYTES)
+    if end < 0:
+        if len(data) >= V1_MAX_BYTES or b"\n" in data[:V1_MAX_BYTES]:
+            raise ProxyHeaderError(f"PROXY v1 header without CRLF in its first {V1_MAX_BYTES} bytes")
+        return None
+    try:
+        line = data[:end].decode("ascii")
+    except UnicodeDecodeError:
+        raise ProxyHeaderError("PROXY v1 header is not ASCII") from None
+    fields = line.split(" ")
+    length = end + 2
+    if len(fields) >= 2 and fields[1] == "UNKNOWN":
+        return ProxyHeader(1, None, length)
+    if len(fields) != 6 or fields[1] not in ("TCP4", "TCP6"):
+        raise ProxyHeaderError(f"PROXY v1 header malformed: {line!r}")
+    _, proto, src, dst, sport, dport = fields
+    family = ipaddress.IPv4Address if proto == "TCP4" else ipaddress.IPv6Address
+    try:
+        source = family(src)
+        family(dst)
+    except ValueError:
+        raise ProxyHeaderError(f"PROXY v1 header has a bad {proto} address: {line!r}") from None
+    port = _v1_port(sport, line)
+    _v1_port(dport, line)
+    return ProxyHeader(1, (str(source), port), length)
+
+
+def _v1_port(text: str, line: str) -> int:
+    if not text.isdigit() or (len(text) > 1 and text[0] == "0") or int(text) > 65535:
+        raise ProxyHeaderError(f"PROXY v1 header has a bad port: {line!r}")
+    return int(text)
+
+
+def _parse_v2(data: bytes) -> Optional[ProxyHeader]:
+    head = data[: len(V2_SIGNATURE)]
+    if not V2_SIGNATURE.startswith(head):
+        raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
+    if len(data) < 16:
+        return None
+    version, command = data[12] >> 4, data[12] & 0x0F
+    if version != 2:
+        raise ProxyHeaderError(f"PROXY v2 header with version {version}")
+    if command not in (0, 1):
+        raise ProxyHeaderError(f"PROXY v2 header with unknown command {command}")
+    family, transport = data[13] >> 4, data[13] & 0x0F
+    (size,) = struct.unpack_from("!H", data, 14)
+    length = 16 + size
+    if length > V2_MAX_BYTES:
+        raise ProxyHeaderError(f"PROXY v2 header of {length} bytes (at most {V2_MAX_BYTES})")
+    if len(data) < length:
+        return None
+    if command == 0:  # LOCAL: the proxy's own connection (a health check)
+        return ProxyHeader(2, None, length)
+    if transport not in (0, 1, 2) or family not in (0, 1, 2, 3):
+        raise ProxyHeaderError(f"PROXY v2 header with unknown family/transport 0x{data[13]:02X}")
+    if family == 1:
+        if size < 12:
+            raise ProxyHeaderError("PROXY v2 header too short for IPv4 addresses")
+        source = str(ipaddress.IPv4Address(data[16:20]))
+        (port,) = struct.unpack_from("!H", data, 24)
+        return ProxyHeader(2, (source, port), length)
+    if family == 2:
+        if size < 36:
+            raise ProxyHeaderError("PROXY v2 header too short for IPv6 addresses")
+        source = str(ipaddress.IPv6Address(data[16:32]))
+        (port,) = struct.unpack_from("!H", data, 48)
+        return ProxyHeader(2, (source, port), length)
+    return ProxyHeader(2, None, length)  # UNSPEC or UNIX: no IP address to use
+
+
+def v1_header(source: Tuple[str, int], destination: Tuple[str, int]) -> bytes:
+    """A PROXY v1 header for a TCP connection (what ``sudoku-client --proxy-header`` sends)."""
+    proto = "TCP6" if ":" in source[0] else "TCP4"
+    return f"PROXY {proto} {source[0]} {destination[0]} {source[1]} {destination[1]}\r\n".encode("ascii")
