@@ -58,6 +58,7 @@ from .protocol import (
     error_line,
 )
 from . import scheduler as _scheduler
+from .metrics import Counts, Metrics, quantile
 from . import solver as _solver
 
 log = logging.getLogger("sudoku_server")
@@ -81,6 +82,8 @@ ACCEPT_ERROR_LOG_INTERVAL = 10.0
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
+#: Seconds between two copies of the counters into the Prometheus metrics.
+METRICS_SYNC_SECONDS = 0.5
 #: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
 #: lines and close; the process exits within shutdown grace + 1 s.
 FINAL_FLUSH_SECONDS = 0.5
@@ -115,6 +118,8 @@ class ServerConfig:
         ``budget_window`` seconds; past it, ``ERROR busy connection budget used``.
       interactive_timeout: seconds of silence that end an interactive session
         (a person at the keyboard: no close grace).
+      workers: worker processes serving the same socket (``--workers``; this
+        process is one of them).
     """
 
     host: Optional[str] = None
@@ -133,27 +138,7 @@ class ServerConfig:
     budget_seconds: float = _scheduler.DEFAULT_BUDGET_SECONDS
     budget_window: float = _scheduler.DEFAULT_BUDGET_WINDOW
     interactive_timeout: float = 300.0
-
-
-@dataclass
-class Stats:
-    """Counters of one server process (SIGUSR1 log line, STATS).
-
-    Attributes:
-      connections_total, connections_rejected: accepted, refused ``busy``.
-      puzzles: solver jobs received; answers: replies sent.
-      errors: replies that were ``ERROR <code>``, by code.
-      solver_seconds: time batches held a worker.
-    """
-
-    started: float = field(default_factory=time.time)
-    connections_total: int = 0
-    connections_rejected: int = 0
-    puzzles: int = 0
-    answers: int = 0
-    errors: Dict[str, int] = field(default_factory=lambda: collections.defaultdict(int))
-    solver_seconds: float = 0.0
-    log_records_dropped: int = 0
+    workers: int = 1
 
 
 def error_code(data: bytes) -> Optional[str]:
@@ -317,8 +302,10 @@ class _SolverPool:
 
     def _deliver(self, results: List[tuple]) -> None:
         debug = log.isEnabledFor(logging.DEBUG)
+        solve_times = self.server.stats.solve_times
         for job, data, seconds in results:
             job.connection.fill(job.slot, data)
+            solve_times.append(seconds)
             if debug:
                 log.debug("%s %s: %s, %.1f ms", job.connection.peer, job.what,
                           error_code(data) or "answered", seconds * 1000)
@@ -650,11 +637,14 @@ class _Connection:
     def _count(self, chunks: List[bytes]) -> None:
         stats = self.server.stats
         stats.answers += len(chunks)
+        replies = stats.replies
         for data in chunks:
             code = error_code(data)
             if code is not None:
                 self.errors[code] += 1
-                stats.errors[code] += 1
+                replies[code] += 1
+            else:
+                replies["answered"] += 1
 
     async def _linger(self) -> None:
         """Half-close, read and discard until the client closes (at most linger_time).
@@ -695,7 +685,8 @@ class SudokuServer:
     def __init__(self, config: ServerConfig, *, solve: Optional[Callable] = None) -> None:
         self.config = config
         self.solve = solve if solve is not None else _solver.solve
-        self.stats = Stats()
+        self.stats = Counts()
+        self.metrics = Metrics(self.stats, self._gauges)
         self.connections: set = set()
         self.pool = _SolverPool(self)
         self.stopping = False
@@ -737,6 +728,7 @@ class SudokuServer:
         try:
             async with trio.open_nursery() as pool_nursery:
                 await pool_nursery.start(self.pool.run)
+                pool_nursery.start_soon(self._sync_metrics)
                 async with trio.open_nursery() as handler_nursery:
                     self._handler_nursery = handler_nursery
                     with trio.CancelScope() as accept_scope:
@@ -756,6 +748,12 @@ class SudokuServer:
             for listener in listeners:
                 await trio.aclose_forcefully(listener)
         log.info("server stopped")
+
+    async def _sync_metrics(self) -> None:
+        """Copy the counters into the Prometheus metrics twice a second."""
+        while True:
+            await trio.sleep(METRICS_SYNC_SECONDS)
+            self.metrics.sync()
 
     async def _stop_after_grace(self, handler_nursery: trio.Nursery) -> None:
         """After the shutdown grace (or a second signal): answer what is left, close."""
@@ -814,37 +812,51 @@ class SudokuServer:
         """``sudoku-server <version> protocol=2 core=<core>`` (VERSION, the startup log)."""
         return f"sudoku-server {__version__} protocol=2 core={getattr(_solver, 'CORE', 'python')}"
 
-    def stats_pairs(self) -> List[tuple]:
-        """The STATS fields, ``(name, value)`` in order (docs/PROTOCOL.md "STATS")."""
-        s = self.stats
+    def _gauges(self) -> tuple:
         scheduler = self.pool.scheduler
+        return len(self.connections), scheduler.queued_jobs, scheduler.running, scheduler.paused
+
+    def stats_pairs(self) -> List[tuple]:
+        """The STATS fields, ``(name, value)`` in order (docs/PROTOCOL.md "STATS").
+
+        Counters are summed over every worker process, gauges over the live
+        ones, and the percentiles come from the merged solve-time histogram.
+        """
+        totals = self.metrics.totals()
+        replies = totals["replies"]
+        buckets = totals["buckets"]
+        p50, p99 = quantile(buckets, 0.5), quantile(buckets, 0.99)
         pairs = [
             ("pid", os.getpid()),
-            ("uptime", int(time.time() - s.started)),
+            ("uptime", int(time.time() - self.stats.started)),
             ("version", __version__),
             ("protocol", 2),
             ("core", getattr(_solver, "CORE", "python")),
-            ("workers", 1),
+            ("workers", self.config.workers),
             ("solver_threads", self.config.solver_threads),
-            ("connections_current", len(self.connections)),
-            ("connections_total", s.connections_total),
-            ("connections_rejected", s.connections_rejected),
-            ("puzzles", s.puzzles),
-            ("answers", s.answers),
+            ("connections_current", int(totals.get("sudoku_connections_open", 0))),
+            ("connections_total", int(totals.get("sudoku_connections_total", 0))),
+            ("connections_rejected", int(totals.get("sudoku_connections_rejected_total", 0))),
+            ("puzzles", int(totals.get("sudoku_solver_requests_total", 0))),
+            ("answers", int(sum(replies.values()))),
         ]
-        pairs += [(f"errors_{code.replace('-', '_')}", n) for code, n in sorted(s.errors.items())]
         pairs += [
-            ("solver_seconds", s.solver_seconds),
-            ("queued", scheduler.queued_jobs),
-            ("running", scheduler.running),
-            ("paused", scheduler.paused),
+            (f"errors_{code.replace('-', '_')}", int(n)) for code, n in sorted(replies.items()) if code != "answered"
+        ]
+        pairs += [
+            ("solver_seconds", float(totals.get("sudoku_solver_busy_seconds_total", 0.0))),
+            ("queued", int(totals.get("sudoku_queued", 0))),
+            ("running", int(totals.get("sudoku_running", 0))),
+            ("paused", int(totals.get("sudoku_paused", 0))),
+            ("solve_ms_p50", round(p50 * 1000, 3) if p50 is not None else 0.0),
+            ("solve_ms_p99", round(p99 * 1000, 3) if p99 is not None else 0.0),
         ]
         return pairs
 
     def stats_line(self) -> str:
         """One line of the current counters (the SIGUSR1 log line)."""
         s = self.stats
-        errors = " ".join(f"{code}={n}" for code, n in sorted(s.errors.items())) or "none"
+        errors = " ".join(f"{code}={n}" for code, n in sorted(s.errors.items())) or "none"  # this process
         scheduler = self.pool.scheduler
         return (
             f"stats: connections={len(self.connections)} total={s.connections_total}"

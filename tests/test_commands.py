@@ -271,8 +271,9 @@ async def test_stats_block():
     assert names == [
         "pid", "uptime", "version", "protocol", "core", "workers", "solver_threads",
         "connections_current", "connections_total", "connections_rejected", "puzzles", "answers",
-        "errors_command", "solver_seconds", "queued", "running", "paused",
+        "errors_command", "solver_seconds", "queued", "running", "paused", "solve_ms_p50", "solve_ms_p99",
     ]
     values = dict(line.split(" ")[1:] for line in lines[:-1])
     assert values["connections_total"] == "2" and values["puzzles"] == "1" and values["answers"] == "2"
-    assert values["errors_command"] == "1"
+    assert values["errors_command"] == "1" and values["connections_current"] == "1"
+    assert float(values["solve_ms_p50"]) > 0

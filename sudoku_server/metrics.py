@@ -1,0 +1,183 @@
+"""Metrics: what the server counts, as Prometheus metrics and as the STATS block.
+
+The serving code counts in plain ints (:class:`Counts`, cheap on the hot
+path); :meth:`Metrics.sync` copies them into ``prometheus_client`` metrics
+every half second and before every read. Both readers, the STATS verb and
+the ``--metrics-port`` endpoint, read those metrics, so they agree.
+
+With ``--workers N`` every worker process writes its metrics to files in
+``PROMETHEUS_MULTIPROC_DIR`` (``prometheus_client``'s multiprocess mode, set
+by the supervisor before the workers start and before ``prometheus_client``
+is imported); readers then merge all workers' files: counters are summed,
+gauges of live workers summed, and the solve-time percentiles come from the
+merged histogram.
+
+``prometheus_client`` is imported only when a :class:`Metrics` is made, so
+that the mode is chosen by the environment at that time.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+#: Upper bounds (seconds) of the solve-time histogram's buckets: 9x9
+#: puzzles take 0.05-5 ms, hopeless ones run to the 10 s solve timeout.
+SOLVE_BUCKETS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
+                 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, math.inf)
+
+
+@dataclass
+class Counts:
+    """The counters of one server process, kept as plain numbers on the hot path.
+
+    Attributes:
+      connections_total, connections_rejected: accepted; refused (``busy``,
+        per-address cap, shutdown, bad PROXY header).
+      puzzles: solver requests received; answers: replies sent.
+      replies: replies sent by outcome (``answered`` or the ERROR code).
+      solver_seconds: time batches held a worker.
+      solve_times: per solver request, its own solving seconds, since the last sync.
+    """
+
+    started: float = field(default_factory=time.time)
+    connections_total: int = 0
+    connections_rejected: int = 0
+    puzzles: int = 0
+    answers: int = 0
+    replies: Dict[str, int] = field(default_factory=lambda: collections.defaultdict(int))
+    solver_seconds: float = 0.0
+    solve_times: List[float] = field(default_factory=list)
+
+    @property
+    def errors(self) -> Dict[str, int]:
+        """Replies that were ``ERROR <code>``, by code."""
+        return {code: n for code, n in self.replies.items() if code != "answered"}
+
+
+def multiprocess_dir() -> Optional[str]:
+    """The directory of the workers' metric files, when running as pre-forked workers."""
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+
+
+class Metrics:
+    """The Prometheus metrics of one server process (see the module docstring).
+
+    Args:
+      counts: the process's :class:`Counts`.
+      gauges: a function returning ``(open connections, queued, running,
+        paused)`` now.
+    """
+
+    def __init__(self, counts: Counts, gauges) -> None:
+        import prometheus_client as prom
+
+        self._prom = prom
+        self.counts = counts
+        self._gauges = gauges
+        self.multiprocess = multiprocess_dir() is not None
+        self.registry = prom.CollectorRegistry(auto_describe=True)
+        reg = self.registry
+        self.connections = prom.Counter("sudoku_connections", "Connections accepted", registry=reg)
+        self.rejected = prom.Counter(
+            "sudoku_connections_rejected", "Connections refused (busy, per-address cap, shutdown, PROXY header)",
+            registry=reg,
+        )
+        self.requests = prom.Counter("sudoku_solver_requests", "Solver requests received (puzzles, GENERATE)",
+                                     registry=reg)
+        self.replies = prom.Counter("sudoku_replies", "Replies sent, by outcome (answered or the ERROR code)",
+                                    ["outcome"], registry=reg)
+        self.solver_seconds = prom.Counter("sudoku_solver_busy_seconds", "Seconds solver workers were busy",
+                                           registry=reg)
+        self.solve_time = prom.Histogram("sudoku_solve_seconds", "Own solving time of each solver request",
+                                         buckets=SOLVE_BUCKETS, registry=reg)
+        mode = {"multiprocess_mode": "livesum"} if self.multiprocess else {}
+        self.open = prom.Gauge("sudoku_connections_open", "Connections open now", registry=reg, **mode)
+        self.queued = prom.Gauge("sudoku_queued", "Solver requests waiting for a worker", registry=reg, **mode)
+        self.running = prom.Gauge("sudoku_running", "Batches being solved", registry=reg, **mode)
+        self.paused = prom.Gauge("sudoku_paused", "Batches paused for other connections", registry=reg, **mode)
+        self._synced = Counts()
+        self._synced.replies = {}
+
+    def sync(self) -> None:
+        """Copy what was counted since the last sync into the Prometheus metrics."""
+        counts, done = self.counts, self._synced
+        for name, metric in (("connections_total", self.connections), ("connections_rejected", self.rejected),
+                             ("puzzles", self.requests)):
+            delta = getattr(counts, name) - getattr(done, name)
+            if delta:
+                metric.inc(delta)
+                setattr(done, name, getattr(counts, name))
+        for outcome, n in list(counts.replies.items()):
+            delta = n - done.replies.get(outcome, 0)
+            if delta:
+                self.replies.labels(outcome).inc(delta)
+                done.replies[outcome] = n
+        delta = counts.solver_seconds - done.solver_seconds
+        if delta > 0:
+            self.solver_seconds.inc(delta)
+            done.solver_seconds = counts.solver_seconds
+        times, counts.solve_times = counts.solve_times, []
+        for seconds in times:
+            self.solve_time.observe(seconds)
+        open_, queued, running, paused = self._gauges()
+        self.open.set(open_)
+        self.queued.set(queued)
+        self.running.set(running)
+        self.paused.set(paused)
+
+    def collecting_registry(self):
+        """The registry to read: this process's, or all workers' merged."""
+        if not self.multiprocess:
+            return self.registry
+        registry = self._prom.CollectorRegistry()
+        self._prom.multiprocess.MultiProcessCollector(registry)
+        return registry
+
+    def exposition(self) -> bytes:
+        """The metrics in Prometheus text format (what ``--metrics-port`` serves)."""
+        self.sync()
+        return self._prom.generate_latest(self.collecting_registry())
+
+    def totals(self) -> Dict[str, object]:
+        """Merged values: ``{metric or sample name: value}``; replies by outcome; histogram buckets."""
+        self.sync()
+        out: Dict[str, object] = {"replies": {}, "buckets": []}
+        for family in self.collecting_registry().collect():
+            for sample in family.samples:
+                if sample.name == "sudoku_replies_total":
+                    out["replies"][sample.labels["outcome"]] = out["replies"].get(sample.labels["outcome"], 0) + sample.value
+                elif sample.name == "sudoku_solve_seconds_bucket":
+                    out["buckets"].append((float(sample.labels["le"]), sample.value))
+                elif not sample.labels:
+                    out[sample.name] = out.get(sample.name, 0) + sample.value
+        merged: Dict[float, float] = collections.defaultdict(float)
+        for bound, value in out["buckets"]:
+            merged[bound] += value
+        out["buckets"] = sorted(merged.items())
+        return out
+
+
+def quantile(buckets: List[Tuple[float, float]], q: float) -> Optional[float]:
+    """The ``q`` quantile (0..1) of a cumulative histogram, as Prometheus' histogram_quantile.
+
+    Linear interpolation inside the bucket that holds it; None when empty.
+    """
+    if not buckets or buckets[-1][1] <= 0:
+        return None
+    total = buckets[-1][1]
+    rank = q * total
+    lower_bound, lower_count = 0.0, 0.0
+    for bound, count in buckets:
+        if count >= rank:
+            if math.isinf(bound):
+                return lower_bound
+            if count == lower_count:
+                return bound
+            return lower_bound + (bound - lower_bound) * (rank - lower_count) / (count - lower_count)
+        lower_bound, lower_count = bound, count
+    return lower_bound
