@@ -42,6 +42,20 @@ def _port(text: str) -> int:
     return value
 
 
+def _non_negative_float(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -89,6 +103,20 @@ def build_parser() -> argparse.ArgumentParser:
                         " used' (default: %(default)s)")
     p.add_argument("--budget-window", type=_positive_float, default=d.budget_window, metavar="SECONDS",
                    help="seconds in which a connection's budget refills completely (default: %(default)s)")
+    p.add_argument("--drain-grace", type=_non_negative_float, default=d.drain_grace, metavar="SECONDS",
+                   help="after a stop signal, keep accepting for this long and answer PING with"
+                        " 'ERROR draining', so a load balancer takes the server out before it"
+                        " stops accepting (default: %(default)s; the recipes in deploy/ use 2)")
+    p.add_argument("--proxy-protocol", action="store_true",
+                   help="every connection starts with a PROXY protocol v1 or v2 header (HAProxy"
+                        " send-proxy); its address is used in logs and --max-connections-per-ip;"
+                        " a connection without one is closed")
+    p.add_argument("--max-connections-per-ip", type=_non_negative_int, default=d.max_connections_per_ip,
+                   metavar="N", help="connections one address may hold, more get 'ERROR busy';"
+                                     " 0 for no cap (default: %(default)s)")
+    p.add_argument("--metrics-port", type=_port, default=None, metavar="PORT",
+                   help="serve Prometheus metrics (text format, /metrics) on this port, same"
+                        " --host (default: off)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
                    help="log verbosity on stderr; debug adds a line per puzzle (default: %(default)s)")
     p.add_argument("--log-queue", type=_positive_int, default=LOG_QUEUE_RECORDS, metavar="RECORDS",
@@ -112,6 +140,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         shutdown_grace=args.shutdown_grace,
         queue_timeout=args.queue_timeout,
         interactive_timeout=args.interactive_timeout,
+        drain_grace=args.drain_grace,
+        proxy_protocol=args.proxy_protocol,
+        max_connections_per_ip=args.max_connections_per_ip,
+        metrics_port=args.metrics_port,
         budget_seconds=args.connection_budget,
         budget_window=args.budget_window,
     )
@@ -139,6 +171,10 @@ async def run_server(config: ServerConfig) -> None:
     """
     server = SudokuServer(config)
     listeners = await server.open_listeners()
+    log.info("%s, %d solver thread(s)", server.version_text(), config.solver_threads)
+    metrics_http = None
+    if config.metrics_port is not None:
+        metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
     with trio.open_signal_receiver(*STOP_SIGNALS, signal.SIGUSR1) as signals:
         async with trio.open_nursery() as nursery:
 
@@ -150,15 +186,40 @@ async def run_server(config: ServerConfig) -> None:
                         log.info("%s", server.stats_line())
                     elif not stopping:
                         log.info("received %s: shutting down (SIGTERM again to close connections now)", name)
-                        server.shutdown()
+                        server.stop()
                         stopping = True
                     elif signum in HURRY_SIGNALS:
                         log.info("received %s again: closing open connections now", name)
                         server.close_connections()
 
             nursery.start_soon(watch)
-            await server.serve(listeners=listeners)
+            try:
+                await server.serve(listeners=listeners)
+            finally:
+                if metrics_http is not None:
+                    metrics_http.shutdown()
+                    metrics_http.server_close()
             nursery.cancel_scope.cancel()
+
+
+def start_metrics_http(metrics, host: Optional[str], port: int):
+    """Serve ``metrics`` (Prometheus text) over HTTP in a thread; returns the HTTP server.
+
+    Uses prometheus_client's own exposition server (any path answers the
+    metrics). The counters are copied into the metrics twice a second.
+    """
+    import prometheus_client
+
+    class _Fresh:
+        """A registry view that syncs the counters before each scrape."""
+
+        def collect(self):
+            metrics.sync()
+            return metrics.collecting_registry().collect()
+
+    server, _thread = prometheus_client.start_http_server(port, addr=host or "", registry=_Fresh())
+    log.info("metrics on http://%s:%d/metrics", host or "0.0.0.0", server.server_address[1])
+    return server
 
 
 class DroppingQueueHandler(logging.handlers.QueueHandler):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import math
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -102,9 +103,14 @@ class Metrics:
         self.paused = prom.Gauge("sudoku_paused", "Batches paused for other connections", registry=reg, **mode)
         self._synced = Counts()
         self._synced.replies = {}
+        self._lock = threading.Lock()  # the metrics endpoint's thread syncs too
 
     def sync(self) -> None:
         """Copy what was counted since the last sync into the Prometheus metrics."""
+        with self._lock:
+            self._sync()
+
+    def _sync(self) -> None:
         counts, done = self.counts, self._synced
         for name, metric in (("connections_total", self.connections), ("connections_rejected", self.rejected),
                              ("puzzles", self.requests)):

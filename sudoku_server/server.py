@@ -46,6 +46,7 @@ from . import commands as _commands
 from ._errors import BusyError, ShutdownError
 from .commands import Command
 from .formats import Puzzle
+from .proxy import ProxyHeaderError, parse_proxy_header
 from .protocol import (
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
@@ -82,6 +83,14 @@ ACCEPT_ERROR_LOG_INTERVAL = 10.0
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
+#: Connections accepted above --max-connections for health checks: such a
+#: connection may ask PING, VERSION, HELP, STATS and QUIT; anything else is
+#: answered "ERROR busy ... connections open" and the connection closes.
+PING_RESERVE = 8
+#: Verbs a reserve connection may ask.
+RESERVE_VERBS = frozenset({"PING", "VERSION", "HELP", "STATS", "QUIT"})
+#: Seconds a connection has to send its PROXY header (--proxy-protocol).
+PROXY_HEADER_SECONDS = 5.0
 #: Seconds between two copies of the counters into the Prometheus metrics.
 METRICS_SYNC_SECONDS = 0.5
 #: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
@@ -120,6 +129,13 @@ class ServerConfig:
         (a person at the keyboard: no close grace).
       workers: worker processes serving the same socket (``--workers``; this
         process is one of them).
+      proxy_protocol: every connection starts with a PROXY v1/v2 header
+        (from a load balancer); its address is the peer's.
+      max_connections_per_ip: connections one address may hold; 0: no cap.
+      drain_grace: seconds after a stop signal during which the server
+        keeps accepting and answers ``PING`` with ``ERROR draining`` (so a
+        load balancer takes it out), before it stops accepting.
+      metrics_port: serve Prometheus metrics over HTTP on this port (None: off).
     """
 
     host: Optional[str] = None
@@ -139,6 +155,10 @@ class ServerConfig:
     budget_window: float = _scheduler.DEFAULT_BUDGET_WINDOW
     interactive_timeout: float = 300.0
     workers: int = 1
+    proxy_protocol: bool = False
+    max_connections_per_ip: int = 0
+    drain_grace: float = 0.0
+    metrics_port: Optional[int] = None
 
 
 def error_code(data: bytes) -> Optional[str]:
@@ -390,12 +410,17 @@ class _SolverPool:
 class _Connection:
     """One client: reader and writer tasks around a :class:`Session`."""
 
-    def __init__(self, server: "SudokuServer", stream: trio.abc.Stream, peer: str) -> None:
+    def __init__(
+        self, server: "SudokuServer", stream: trio.abc.Stream, peer: str, *,
+        initial: bytes = b"", reserve: bool = False,
+    ) -> None:
         self.server = server
         self.config = server.config
         self.pool = server.pool
         self.stream = stream
         self.peer = peer
+        self.initial = initial  # bytes read with the PROXY header, for the session
+        self.reserve = reserve  # over --max-connections: health checks only
         self.session = Session(max_line_bytes=self.config.max_line_bytes, opened_at=trio.current_time())
         self.slots: Deque[_Slot] = collections.deque()
         self.unsent = 0  # bytes of ready replies not yet sent
@@ -489,6 +514,9 @@ class _Connection:
 
     async def _receive(self) -> Optional[bytes]:
         """Bytes from the client; None when the read deadline passed with nothing."""
+        if self.initial:
+            data, self.initial = self.initial, b""
+            return data
         with trio.CancelScope(deadline=self._read_deadline()) as scope:
             self.read_scope = scope
             data = await self.stream.receive_some(RECEIVE_SIZE)
@@ -529,9 +557,15 @@ class _Connection:
             for event in events:
                 if isinstance(event, TelnetReply):
                     await self._send(event.data)
-                elif isinstance(event, CloseConnection):
+                    continue
+                if isinstance(event, CloseConnection):
                     break
-                elif isinstance(event, Reply):
+                if self.reserve and not (isinstance(event, CommandReceived) and event.command.name in RESERVE_VERBS):
+                    # Over the connection limit: a health check may ask, nothing else.
+                    self.add_reply(self.server.busy_line())
+                    session.closed = True
+                    break
+                if isinstance(event, Reply):
                     self.add_reply(event.data)
                 elif isinstance(event, CommandReceived):
                     self._add_command(event.command)
@@ -553,7 +587,10 @@ class _Connection:
         ending = command.ending
         name = command.name
         if name == "PING":
-            self.add_reply(f"PONG{ending}".encode())
+            if self.server.draining:
+                self.add_reply(f"ERROR draining server shutting down, use another{ending}".encode())
+            else:
+                self.add_reply(f"PONG{ending}".encode())
         elif name == "QUIT":
             self.add_reply(f"BYE{ending}".encode())
         elif name == "VERSION":
@@ -690,6 +727,8 @@ class SudokuServer:
         self.connections: set = set()
         self.pool = _SolverPool(self)
         self.stopping = False
+        self.draining = False
+        self._per_address: Dict[str, int] = collections.defaultdict(int)
         self._accept_scope: Optional[trio.CancelScope] = None
         self._handler_nursery: Optional[trio.Nursery] = None
         self._shutting_down = False
@@ -767,6 +806,27 @@ class SudokuServer:
         self.stopping = True
         self.pool.cancel_all()
         handler_nursery.cancel_scope.deadline = trio.current_time() + FINAL_FLUSH_SECONDS
+
+    def stop(self) -> None:
+        """A stop signal: drain for ``drain_grace`` seconds (if set), then :meth:`shutdown`.
+
+        While draining, the server still accepts and serves, but answers
+        ``PING`` with ``ERROR draining ...`` so that a load balancer stops
+        sending it new connections.
+        """
+        grace = self.config.drain_grace
+        if grace <= 0 or self._handler_nursery is None:
+            self.shutdown()
+            return
+        log.info("draining for %g s: PING answers ERROR draining", grace)
+        self.draining = True
+
+        async def drain() -> None:
+            with trio.move_on_after(grace):
+                await self._closing_now.wait()  # a second signal ends the drain at once
+            self.shutdown()
+
+        self._handler_nursery.start_soon(drain)
 
     def close_connections(self) -> None:
         """End every open connection now (a second SIGTERM/SIGINT); serve() then returns."""
@@ -868,12 +928,38 @@ class SudokuServer:
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         peer = _peer_name(stream)
+        cfg = self.config
+        address = peer.rsplit(":", 1)[0].strip("[]")
         try:
-            if len(self.connections) >= self.config.max_connections or self._shutting_down:
-                await self._refuse(stream, peer)
+            initial = b""
+            if cfg.proxy_protocol:
+                try:
+                    source, initial = await self._read_proxy_header(stream)
+                except (ProxyHeaderError, trio.TooSlowError) as error:
+                    self.stats.connections_rejected += 1
+                    why = str(error) if isinstance(error, ProxyHeaderError) else (
+                        f"no PROXY header within {PROXY_HEADER_SECONDS:g} s")
+                    log.warning("%s closed: %s", peer, why)
+                    return
+                if source is not None:
+                    address = source[0]
+                    peer = f"{address}:{source[1]}" if ":" not in address else f"[{address}]:{source[1]}"
+            if self._shutting_down:
+                await self._refuse(stream, peer, "ERROR shutdown server shutting down, try again later\n")
                 return
-            connection = _Connection(self, stream, peer)
+            cap = cfg.max_connections_per_ip
+            if cap and self._per_address[address] >= cap:
+                log.warning("%s refused: %d connections open from %s (limit)", peer, cap, address)
+                await self._refuse(stream, peer, f"ERROR busy {cap} connections open from {address}, try again later\n")
+                return
+            reserve = len(self.connections) >= cfg.max_connections
+            if reserve and len(self.connections) >= cfg.max_connections + PING_RESERVE:
+                log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
+                await self._refuse(stream, peer, self.busy_line().decode())
+                return
+            connection = _Connection(self, stream, peer, initial=initial, reserve=reserve)
             self.connections.add(connection)
+            self._per_address[address] += 1
             self.stats.connections_total += 1
             started = time.perf_counter()
             log.debug("%s connected", peer)
@@ -881,6 +967,9 @@ class SudokuServer:
                 await connection.run()
             finally:
                 self.connections.discard(connection)
+                self._per_address[address] -= 1
+                if not self._per_address[address]:
+                    del self._per_address[address]
                 if self._shutting_down and not self.connections:
                     self._closing_now.set()
                 errors = " ".join(f"{code}={n}" for code, n in sorted(connection.errors.items()))
@@ -896,13 +985,29 @@ class SudokuServer:
         finally:
             await trio.aclose_forcefully(stream)
 
-    async def _refuse(self, stream: trio.SocketStream, peer: str) -> None:
+    def busy_line(self) -> bytes:
+        """The reply that refuses a connection at the connection limit (it then closes)."""
+        return f"ERROR busy {self.config.max_connections} connections open, try again later\n".encode()
+
+    async def _read_proxy_header(self, stream: trio.SocketStream):
+        """(source address or None, bytes after the header), read within PROXY_HEADER_SECONDS.
+
+        Raises:
+          ProxyHeaderError: not a valid header; trio.TooSlowError: none in time.
+        """
+        data = b""
+        with trio.fail_after(PROXY_HEADER_SECONDS):
+            while True:
+                header = parse_proxy_header(data)
+                if header is not None:
+                    return header.source, data[header.length:]
+                chunk = await stream.receive_some(RECEIVE_SIZE)
+                if not chunk:
+                    raise ProxyHeaderError("the connection ended before its PROXY header")
+                data += chunk
+
+    async def _refuse(self, stream: trio.SocketStream, peer: str, line: str) -> None:
         self.stats.connections_rejected += 1
-        if self._shutting_down:
-            line = "ERROR shutdown server shutting down, try again later\n"
-        else:
-            line = f"ERROR busy {self.config.max_connections} connections open, try again later\n"
-            log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
         try:
             with trio.move_on_after(1):
                 await stream.send_all(line.encode())
