@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
+import os
 import logging
 import logging.handlers
 import queue
@@ -56,6 +58,15 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _workers(text: str) -> int:
+    if text == "auto":
+        return os.cpu_count() or 1
+    value = int(text)
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"must be 1..256 or auto, got {text}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -84,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="longest line accepted, then 'ERROR too-large' and close (default: %(default)s)")
     p.add_argument("--max-connections", type=_positive_int, default=d.max_connections, metavar="N",
                    help="connections served at once, more get 'ERROR busy' (default: %(default)s)")
+    p.add_argument("--workers", type=_workers, default=1, metavar="N",
+                   help="worker processes serving the same socket (pre-fork; 'auto': one per CPU);"
+                        " fairness, budgets and limits hold per worker (default: %(default)s)")
     p.add_argument("--solver-threads", type=_positive_int, default=d.solver_threads, metavar="N",
                    help="puzzles solved at once in worker threads (default: %(default)s)")
     p.add_argument("--shutdown-grace", type=_positive_float, default=d.shutdown_grace, metavar="SECONDS",
@@ -144,6 +158,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         proxy_protocol=args.proxy_protocol,
         max_connections_per_ip=args.max_connections_per_ip,
         metrics_port=args.metrics_port,
+        workers=args.workers,
         budget_seconds=args.connection_budget,
         budget_window=args.budget_window,
     )
@@ -159,23 +174,34 @@ HURRY_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 LOG_QUEUE_RECORDS = 10000
 
 
-async def run_server(config: ServerConfig) -> None:
+async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
     """Serve until a stop signal, then shut down gracefully.
 
-    Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT stop accepting and let open
-    connections finish within ``shutdown_grace``; a second SIGTERM or SIGINT
-    closes them at once; SIGUSR1 logs one line of counters.
+    Args:
+      config: the settings.
+      sockets: listening stdlib sockets to serve (a pre-forked worker's,
+        inherited from the supervisor); None binds ``config.host``/``port``.
+      on_ready: called once the server accepts connections.
+
+    Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT drain (``--drain-grace``),
+    stop accepting and let open connections finish within
+    ``shutdown_grace``; a second SIGTERM or SIGINT closes them at once;
+    SIGUSR1 logs one line of counters; SIGUSR2 (sent by the supervisor to a
+    worker it retires) stops at once without draining.
 
     Raises:
       OSError: the address cannot be bound (before anything is served).
     """
     server = SudokuServer(config)
-    listeners = await server.open_listeners()
+    if sockets is None:
+        listeners = await server.open_listeners()
+    else:
+        listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
     log.info("%s, %d solver thread(s)", server.version_text(), config.solver_threads)
     metrics_http = None
-    if config.metrics_port is not None:
+    if config.metrics_port is not None and sockets is None:
         metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
-    with trio.open_signal_receiver(*STOP_SIGNALS, signal.SIGUSR1) as signals:
+    with trio.open_signal_receiver(*STOP_SIGNALS, signal.SIGUSR1, signal.SIGUSR2) as signals:
         async with trio.open_nursery() as nursery:
 
             async def watch() -> None:
@@ -184,6 +210,10 @@ async def run_server(config: ServerConfig) -> None:
                     name = signal.Signals(signum).name
                     if signum == signal.SIGUSR1:
                         log.info("%s", server.stats_line())
+                    elif signum == signal.SIGUSR2 and not stopping:
+                        log.info("retired by the supervisor: stopping without a drain")
+                        server.shutdown()
+                        stopping = True
                     elif not stopping:
                         log.info("received %s: shutting down (SIGTERM again to close connections now)", name)
                         server.stop()
@@ -193,13 +223,30 @@ async def run_server(config: ServerConfig) -> None:
                         server.close_connections()
 
             nursery.start_soon(watch)
+            if sockets is not None:
+                nursery.start_soon(_watch_supervisor, server, os.getppid())
             try:
-                await server.serve(listeners=listeners)
+                await nursery.start(functools.partial(server.serve, listeners=listeners))
+                if on_ready is not None:
+                    on_ready()
+                await server.stopped.wait()
             finally:
                 if metrics_http is not None:
                     metrics_http.shutdown()
                     metrics_http.server_close()
             nursery.cancel_scope.cancel()
+
+
+#: Seconds between a worker's checks that its supervisor is alive.
+SUPERVISOR_CHECK_SECONDS = 1.0
+
+
+async def _watch_supervisor(server: SudokuServer, parent: int) -> None:
+    """A worker whose supervisor died (it is re-parented) stops gracefully, as on SIGTERM."""
+    while os.getppid() == parent:
+        await trio.sleep(SUPERVISOR_CHECK_SECONDS)
+    log.warning("the supervisor (pid %d) is gone: stopping", parent)
+    server.stop()
 
 
 def start_metrics_http(metrics, host: Optional[str], port: int):
@@ -277,15 +324,39 @@ def setup_logging(level: str, stream=None, records: int = LOG_QUEUE_RECORDS) -> 
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
-    listener = setup_logging(args.log_level, records=args.log_queue)
     config = config_from_args(args)
+    if config.workers > 1:
+        return _supervise(config, args)
+    listener = setup_logging(args.log_level, records=args.log_queue)
     try:
         trio.run(run_server, config)
     except OSError as error:
-        where = f"{config.host or 'all interfaces'} port {config.port}"
-        hint = " (is another server running? choose another with --port)" if error.errno == errno.EADDRINUSE else ""
-        log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)
+        _listen_error(config, error)
         return 1
     finally:
         listener.stop()
     return 0
+
+
+def _listen_error(config: ServerConfig, error: OSError) -> None:
+    where = f"{config.host or 'all interfaces'} port {config.port}"
+    hint = " (is another server running? choose another with --port)" if error.errno == errno.EADDRINUSE else ""
+    log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)
+
+
+def _supervise(config: ServerConfig, args: argparse.Namespace) -> int:
+    """``--workers N``: the pre-fork supervisor (sudoku_server.workers).
+
+    The supervisor logs straight to stderr (it starts no thread before it
+    forks; its few lines are lifecycle events); each worker sets up its own
+    queued logging.
+    """
+    from .workers import Supervisor
+
+    logging.basicConfig(level=getattr(logging, args.log_level.upper()), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s", force=True)
+    try:
+        return Supervisor(config, args.log_level, args.log_queue).run()
+    except OSError as error:
+        _listen_error(config, error)
+        return 1

@@ -140,8 +140,10 @@ class Metrics:
         """The registry to read: this process's, or all workers' merged."""
         if not self.multiprocess:
             return self.registry
+        from prometheus_client import multiprocess
+
         registry = self._prom.CollectorRegistry()
-        self._prom.multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)
         return registry
 
     def exposition(self) -> bytes:

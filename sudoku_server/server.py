@@ -584,6 +584,14 @@ class _Connection:
 
     def _add_command(self, command: Command) -> None:
         """Answer a command in its turn: at once, or as a solver job (GENERATE)."""
+        try:
+            self._answer_command(command)
+        except Exception as error:
+            log.exception("%s: internal error on %s at line %d", self.peer, command.name, command.line)
+            detail = f"{type(error).__name__} while answering {command.name} at line {command.line}"
+            self.add_reply(f"ERROR internal {detail}{command.ending}".encode())
+
+    def _answer_command(self, command: Command) -> None:
         ending = command.ending
         name = command.name
         if name == "PING":
@@ -733,6 +741,7 @@ class SudokuServer:
         self._handler_nursery: Optional[trio.Nursery] = None
         self._shutting_down = False
         self._closing_now = trio.Event()  # stop waiting for the shutdown grace
+        self.stopped = trio.Event()  # serve() has returned
 
     async def open_listeners(self) -> List[trio.SocketListener]:
         """Bind the configured host and port; log ``listening on HOST:PORT`` for each.
@@ -786,6 +795,7 @@ class SudokuServer:
         finally:
             for listener in listeners:
                 await trio.aclose_forcefully(listener)
+            self.stopped.set()
         log.info("server stopped")
 
     async def _sync_metrics(self) -> None:

@@ -1,0 +1,414 @@
+"""The pre-fork supervisor of ``--workers N``: several server processes on one socket.
+
+After gunicorn's arbiter (``gunicorn/arbiter.py``: bind in the parent, fork,
+reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
+``supervisors/multiprocess.py``:
+
+* The parent binds and listens (standard sockets, no trio, **no thread**
+  before it forks: each worker starts its own logging thread after the
+  fork), then forks N workers. Each worker is the whole single-process
+  server (``cli.run_server``) on the inherited listening sockets: every
+  guarantee of one process (fairness, limits, shutdown replies) holds per
+  worker. The kernel hands each new connection to whichever worker accepts
+  first, blind to their load.
+* A worker that dies is restarted after a back-off (0.5 s, doubling to 30 s;
+  back to 0.5 s once a worker has lived 30 s), logged with its exit status.
+* SIGTERM, SIGINT, SIGQUIT: every worker gets SIGTERM and drains and stops
+  as one server would (``--drain-grace``, ``--shutdown-grace``); the parent
+  waits for them (SIGKILL after drain grace + shutdown grace + 1 s) and exits
+  0. A second SIGTERM or SIGINT is passed on (the workers close at once).
+* SIGHUP: a rolling restart, one worker at a time: a new worker is started,
+  and once it accepts, the old one is retired (SIGUSR2: it stops accepting
+  and finishes its connections, without a drain, since the others keep
+  serving). The listening socket never closes, so no connection is refused.
+* SIGUSR1 is passed on: each worker logs its counters.
+* Metrics: the parent points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh
+  directory before forking; STATS in any worker and ``--metrics-port``
+  (served by a small child process of its own) merge every worker's files.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import select
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+log = logging.getLogger("sudoku_server")
+
+#: Listen backlog of the shared sockets (as trio's open_tcp_listeners).
+BACKLOG = 0xFFFF
+#: Seconds before a dead worker is restarted, at first; doubles each time.
+RESTART_BACKOFF_START = 0.5
+#: The longest back-off, seconds.
+RESTART_BACKOFF_MAX = 30.0
+#: A worker that lived this long (seconds) resets the back-off.
+RESTART_BACKOFF_RESET = 30.0
+#: Seconds between two looks at the workers when nothing happens.
+TICK = 0.5
+
+
+def bind(host: Optional[str], port: int) -> List[socket.socket]:
+    """Listening TCP sockets for ``host`` (None: every interface, IPv4 and IPv6) and ``port``.
+
+    Raises:
+      OSError: the address cannot be bound.
+    """
+    infos = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
+    sockets: List[socket.socket] = []
+    seen = set()
+    try:
+        for family, kind, proto, _, address in infos:
+            if (family, address) in seen:
+                continue
+            seen.add((family, address))
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(BACKLOG)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+@dataclass
+class _Child:
+    """A worker (or the metrics process) the parent started."""
+
+    pid: int
+    kind: str  # "worker" or "metrics"
+    started: float
+    ready_fd: Optional[int] = None  # read end: the worker writes one byte once it accepts
+    ready: bool = False
+    retiring: bool = False  # replaced in a rolling restart: not restarted when it exits
+
+
+@dataclass
+class _State:
+    children: Dict[int, _Child] = field(default_factory=dict)
+    stopping: bool = False
+    stop_deadline: float = 0.0
+    backoff: float = RESTART_BACKOFF_START
+    restart_at: List[float] = field(default_factory=list)  # when to start a missing worker
+    rolling: List[int] = field(default_factory=list)  # old workers still to replace
+    replacement: Optional[int] = None  # the new worker of the step under way
+
+
+class Supervisor:
+    """Runs ``count`` worker processes of the server on one set of listening sockets.
+
+    Args:
+      config: the server settings (``config.workers`` is the count).
+      log_level, log_queue: each worker's logging (``cli.setup_logging``).
+    """
+
+    def __init__(self, config, log_level: str = "info", log_queue: int = 10000) -> None:
+        self.config = config
+        self.count = config.workers
+        self.log_level = log_level
+        self.log_queue = log_queue
+        self.sockets: List[socket.socket] = []
+        self._state = _State()
+        self._signals: List[int] = []
+        self._wake_r = self._wake_w = -1
+        self._metrics_dir: Optional[str] = None
+
+    # -- the parent ---------------------------------------------------------
+
+    def run(self) -> int:
+        """Bind, start the workers, supervise until stopped; returns the exit status.
+
+        Raises:
+          OSError: the address cannot be bound.
+        """
+        cfg = self.config
+        self.sockets = bind(cfg.host, cfg.port)
+        for sock in self.sockets:
+            host, port = sock.getsockname()[:2]
+            log.info("listening on %s:%d", f"[{host}]" if ":" in host else host, port)
+        if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            self._metrics_dir = tempfile.mkdtemp(prefix="sudoku-server-metrics-")
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = self._metrics_dir
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGCHLD):
+            signal.signal(signum, self._on_signal)
+        log.info("supervisor %d: starting %d worker(s)", os.getpid(), self.count)
+        try:
+            for _ in range(self.count):
+                self._spawn_worker()
+            if cfg.metrics_port is not None:
+                self._spawn_metrics()
+            self._loop()
+        finally:
+            for sock in self.sockets:
+                sock.close()
+            if self._metrics_dir is not None:
+                shutil.rmtree(self._metrics_dir, ignore_errors=True)
+        log.info("supervisor %d: stopped", os.getpid())
+        return 0
+
+    def _on_signal(self, signum, frame) -> None:
+        self._signals.append(signum)
+        try:
+            os.write(self._wake_w, b".")
+        except OSError:
+            pass
+
+    def _loop(self) -> None:
+        state = self._state
+        while True:
+            fds = [self._wake_r] + [c.ready_fd for c in state.children.values() if c.ready_fd is not None]
+            try:
+                readable, _, _ = select.select(fds, [], [], TICK)
+            except InterruptedError:
+                readable = []
+            if self._wake_r in readable:
+                try:
+                    while os.read(self._wake_r, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+            for child in list(state.children.values()):
+                if child.ready_fd is not None and child.ready_fd in readable:
+                    self._read_ready(child)
+            while self._signals:
+                self._handle_signal(self._signals.pop(0))
+            self._reap()
+            now = time.monotonic()
+            if state.stopping:
+                if not state.children:
+                    return
+                if now > state.stop_deadline:
+                    for child in state.children.values():
+                        log.warning("%s %d did not stop in time: killing it", child.kind, child.pid)
+                        self._kill(child.pid, signal.SIGKILL)
+                    state.stop_deadline = now + 5
+                continue
+            while state.restart_at and state.restart_at[0] <= now:
+                state.restart_at.pop(0)
+                self._spawn_worker()
+            self._roll()
+
+    def _handle_signal(self, signum: int) -> None:
+        state = self._state
+        name = signal.Signals(signum).name
+        if signum == signal.SIGCHLD:
+            return  # reaped below
+        if signum == signal.SIGUSR1:
+            self._forward(signal.SIGUSR1)
+            return
+        if signum == signal.SIGHUP and not state.stopping:
+            workers = [c.pid for c in state.children.values() if c.kind == "worker" and not c.retiring]
+            log.info("received SIGHUP: restarting %d worker(s) one by one", len(workers))
+            state.rolling = workers
+            return
+        if not state.stopping:
+            cfg = self.config
+            workers = sum(1 for c in state.children.values() if c.kind == "worker")
+            log.info("received %s: stopping %d worker(s)", name, workers)
+            state.stopping = True
+            state.rolling = []
+            state.stop_deadline = time.monotonic() + cfg.drain_grace + cfg.shutdown_grace + 1.5
+            self._forward(signal.SIGTERM)
+        elif signum in (signal.SIGTERM, signal.SIGINT):
+            log.info("received %s again: workers close their connections now", name)
+            self._forward(signal.SIGTERM)
+
+    def _forward(self, signum: int) -> None:
+        for child in self._state.children.values():
+            self._kill(child.pid, signum)
+
+    @staticmethod
+    def _kill(pid: int, signum: int) -> None:
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            pass
+
+    def _reap(self) -> None:
+        state = self._state
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            child = state.children.pop(pid, None)
+            if child is None:
+                continue
+            if child.ready_fd is not None:
+                os.close(child.ready_fd)
+            self._mark_dead(pid)
+            how = (f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
+                   if os.WIFSIGNALED(status) else f"exit status {os.waitstatus_to_exitcode(status)}")
+            if state.stopping or child.retiring:
+                log.info("%s %d stopped (%s)", child.kind, pid, how)
+                continue
+            lived = time.monotonic() - child.started
+            if lived >= RESTART_BACKOFF_RESET:
+                state.backoff = RESTART_BACKOFF_START
+            log.warning("%s %d died (%s) after %.1f s: restarting it in %g s",
+                        child.kind, pid, how, lived, state.backoff)
+            if child.kind == "metrics":
+                self._spawn_metrics()
+                continue
+            state.restart_at.append(time.monotonic() + state.backoff)
+            state.restart_at.sort()
+            state.backoff = min(RESTART_BACKOFF_MAX, state.backoff * 2)
+            if state.replacement == pid:
+                state.replacement = None
+
+    def _roll(self) -> None:
+        """One step of a rolling restart: start a replacement, retire the old worker once it is ready."""
+        state = self._state
+        if state.replacement is not None:
+            new = state.children.get(state.replacement)
+            if new is None or not new.ready:
+                return
+            old_pid = state.rolling.pop(0)
+            old = state.children.get(old_pid)
+            if old is not None:
+                old.retiring = True
+                log.info("worker %d replaced by %d: retiring it", old_pid, new.pid)
+                self._kill(old_pid, signal.SIGUSR2)
+            state.replacement = None
+        while state.rolling and state.rolling[0] not in state.children:
+            state.rolling.pop(0)
+        if state.rolling:
+            state.replacement = self._spawn_worker()
+        elif state.replacement is None and not state.restart_at:
+            pass
+
+    def _read_ready(self, child: _Child) -> None:
+        try:
+            data = os.read(child.ready_fd, 16)
+        except OSError:
+            data = b""
+        if data:
+            child.ready = True
+            log.info("worker %d ready", child.pid)
+        os.close(child.ready_fd)
+        child.ready_fd = None
+
+    def _mark_dead(self, pid: int) -> None:
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(pid)
+
+    # -- children -------------------------------------------------------------
+
+    def _spawn_worker(self) -> int:
+        _no_threads()
+        ready_r, ready_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            os.close(ready_r)
+            self._child_reset()
+            code = 1
+            try:
+                code = _worker_main(self.config, self.sockets, ready_w, self.log_level, self.log_queue)
+            finally:
+                os._exit(code)
+        os.close(ready_w)
+        self._state.children[pid] = _Child(pid, "worker", time.monotonic(), ready_fd=ready_r)
+        log.info("worker %d started", pid)
+        return pid
+
+    def _spawn_metrics(self) -> None:
+        _no_threads()
+        pid = os.fork()
+        if pid == 0:
+            self._child_reset()
+            code = 1
+            try:
+                for sock in self.sockets:
+                    sock.close()
+                code = _metrics_main(self.config, self.log_level)
+            finally:
+                os._exit(code)
+        self._state.children[pid] = _Child(pid, "metrics", time.monotonic(), ready=True)
+
+    def _child_reset(self) -> None:
+        """In a new child: the parent's signal handlers and pipes are not its own."""
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGUSR1, signal.SIGCHLD):
+            signal.signal(signum, signal.SIG_DFL)
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+        for child in self._state.children.values():
+            if child.ready_fd is not None:
+                os.close(child.ready_fd)
+
+
+def _no_threads() -> None:
+    """The supervisor never forks with a thread running (a lock held by one would stay held)."""
+    if threading.active_count() > 1:
+        raise RuntimeError(f"the supervisor would fork with {threading.active_count()} threads running")
+
+
+def _worker_main(config, sockets, ready_fd: int, log_level: str, log_queue: int) -> int:
+    """A worker process: the whole server on the inherited sockets. Returns the exit status."""
+    import trio
+
+    from .cli import run_server, setup_logging
+
+    listener = setup_logging(log_level, records=log_queue)
+
+    def ready() -> None:
+        try:
+            os.write(ready_fd, b"R")
+            os.close(ready_fd)
+        except OSError:
+            pass
+
+    try:
+        trio.run(run_server, config, sockets, ready)
+    except Exception:
+        log.exception("worker %d failed", os.getpid())
+        return 1
+    finally:
+        listener.stop()
+    return 0
+
+
+def _metrics_main(config, log_level: str) -> int:
+    """The metrics process: every worker's metrics, merged, over HTTP (``--metrics-port``)."""
+    import prometheus_client
+    from prometheus_client import multiprocess
+
+    logging.basicConfig(level=getattr(logging, log_level.upper()), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s", force=True)
+    registry = prometheus_client.CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry)
+    try:
+        server, _thread = prometheus_client.start_http_server(config.metrics_port, addr=config.host or "",
+                                                              registry=registry)
+    except OSError as error:
+        log.error("metrics: cannot listen on port %d: %s", config.metrics_port, error.strerror or error)
+        return 1
+    log.info("metrics on http://%s:%d/metrics (all workers)", config.host or "0.0.0.0", server.server_address[1])
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    while not stop:
+        signal.pause()
+    server.shutdown()
+    server.server_close()
+    return 0

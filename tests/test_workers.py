@@ -1,0 +1,191 @@
+"""--workers N (issue 13): the pre-fork supervisor, its restarts, stops and rolling restarts."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import REPO
+from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+GOOD = (NEWSPAPER_LINE + "\n").encode()
+GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
+
+
+class Supervised:
+    """``python -W error -m sudoku_server --workers N`` on 127.0.0.1, its log read by a thread."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-W", "error", "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *args],
+            cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True,  # its own process group: the cleanup reaches the workers too
+        )
+        self.lines: list = []
+        self.port = None
+        for raw in self.proc.stderr:
+            line = raw.decode("utf-8", "replace")
+            self.lines.append(line)
+            match = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+                break
+        assert self.port, self.log
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        for raw in self.proc.stderr:
+            self.lines.append(raw.decode("utf-8", "replace"))
+
+    @property
+    def log(self) -> str:
+        return "".join(self.lines)
+
+    def wait_for(self, pattern: str, count: int = 1, timeout: float = 15) -> list:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.findall(pattern, self.log)
+            if len(found) >= count:
+                return found
+            assert time.monotonic() < deadline, f"{pattern!r} x{count} not in log:\n{self.log}"
+            time.sleep(0.05)
+
+    def ask(self, data: bytes = GOOD, timeout: float = 10) -> bytes:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as sock:
+            sock.sendall(data)
+            sock.shutdown(socket.SHUT_WR)
+            return sock.makefile("rb").read()
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        self._reader.join(5)  # every process of the group is gone: the pipe is at its end
+        self.proc.stderr.close()
+
+
+@pytest.fixture
+def supervised():
+    made = []
+
+    def make(*args):
+        server = Supervised(*args)
+        made.append(server)
+        return server
+
+    yield make
+    for server in made:
+        server.stop()
+
+
+def worker_pids(server: Supervised) -> list:
+    return [int(pid) for pid in re.findall(r"worker (\d+) ready", server.log)]
+
+
+def run_clients(server: Supervised, count: int, threads: int = 20) -> list:
+    """``count`` connections, ``threads`` at a time, each asking GOOD; returns the answers (or errors)."""
+    results = []
+    lock = threading.Lock()
+    todo = list(range(count))
+
+    def client():
+        while True:
+            with lock:
+                if not todo:
+                    return
+                todo.pop()
+            try:
+                answer = server.ask()
+            except OSError as error:
+                answer = error
+            with lock:
+                results.append(answer)
+
+    pool = [threading.Thread(target=client) for _ in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join(60)
+    return results
+
+
+def test_two_workers_answer_200_connections(supervised):
+    server = supervised("--workers", "2")
+    server.wait_for(r"worker \d+ ready", 2)
+    results = run_clients(server, 200)
+    assert results.count(GOOD_ANSWER) == 200
+    time.sleep(0.7)  # each worker copies its counters into the shared metrics twice a second
+    stats = server.ask(b"STATS\n").decode()
+    assert "STAT workers 2\n" in stats
+    total = int(re.search(r"STAT connections_total (\d+)", stats).group(1))
+    assert total == 201  # counted over both workers (this STATS included)
+    closed = re.findall(r"(\d+-\d+-\d+ [\d:,]+) INFO 127\.0\.0\.1:\d+ closed", server.log)
+    assert len(closed) >= 150  # both workers log
+
+
+def test_a_killed_worker_is_restarted_and_the_other_keeps_serving(supervised):
+    server = supervised("--workers", "2")
+    first, second = server.wait_for(r"worker (\d+) ready", 2)
+    os.kill(int(first), signal.SIGKILL)
+    results = run_clients(server, 100)
+    assert results.count(GOOD_ANSWER) == 100  # the other worker (and then the new one) answer
+    server.wait_for(rf"worker {first} died \(signal SIGKILL\) after [\d.]+ s: restarting it in 0.5 s")
+    pids = server.wait_for(r"worker (\d+) ready", 3)
+    assert len(set(pids)) == 3
+
+
+def test_sigterm_every_worker_drains_and_every_puzzle_is_answered(supervised):
+    server = supervised("--workers", "2", "--drain-grace", "0.5")
+    server.wait_for(r"worker \d+ ready", 2)
+    socks = []
+    for _ in range(10):
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(GOOD * 50)
+        socks.append(sock)
+    started = time.monotonic()
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.ask(b"PING\n") == b"ERROR draining server shutting down, use another\n"
+    for sock in socks:
+        with sock:
+            assert sock.makefile("rb").read() == GOOD_ANSWER * 50
+    assert server.proc.wait(timeout=15) == 0
+    assert time.monotonic() - started < 0.5 + 5 + 1  # drain grace + shutdown grace + 1 s
+    assert len(re.findall(r"worker \d+ stopped \(exit status 0\)", server.log)) == 2
+
+
+def test_sighup_restarts_the_workers_one_by_one_without_refusing_a_connection(supervised):
+    server = supervised("--workers", "2")
+    old = server.wait_for(r"worker (\d+) ready", 2)
+    stop = threading.Event()
+    results = []
+
+    def keep_asking():
+        while not stop.is_set():
+            try:
+                results.append(server.ask())
+            except OSError as error:
+                results.append(error)
+
+    asker = threading.Thread(target=keep_asking)
+    asker.start()
+    time.sleep(0.3)
+    server.proc.send_signal(signal.SIGHUP)
+    for pid in old:
+        server.wait_for(rf"worker {pid} stopped")
+    time.sleep(0.3)
+    stop.set()
+    asker.join(20)
+    new = [pid for pid in server.wait_for(r"worker (\d+) ready", 4) if pid not in old]
+    assert len(new) == 2
+    assert results and all(answer == GOOD_ANSWER for answer in results), set(map(repr, results))
