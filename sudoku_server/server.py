@@ -336,10 +336,20 @@ class _SolverPool:
 
         The batch is cut before a job when its slice is used and others wait,
         or when the connection's budget is used (its next turn refuses the rest).
+        Answers done are handed over at least once per time slice, so that a
+        slow puzzle never holds back the answers before it.
         """
         scheduler = self.scheduler
         timeout = self.config.solve_timeout
+        time_slice = self.config.time_slice
         jobs = batch.jobs
+        flushed = [time.monotonic()]  # when answers were last handed over
+
+        def flush(now: float) -> None:
+            if results and now - flushed[0] >= time_slice:
+                trio.from_thread.run_sync(self._deliver, results)
+                flushed[0] = now
+
         for index, job in enumerate(jobs):
             if batch.cancelled:
                 return []
@@ -347,6 +357,7 @@ class _SolverPool:
                 now = time.monotonic()
                 if scheduler.should_yield(batch, now) or scheduler.over_budget(batch, now):
                     return jobs[index:]
+                flush(now)
             started = time.monotonic()
             paused = [0.0]  # seconds this job spent paused
 
@@ -359,8 +370,11 @@ class _SolverPool:
                 if scheduler.should_yield(batch, now):
                     self._pause_from_thread(batch, results)
                     paused[0] += time.monotonic() - now
+                    flushed[0] = time.monotonic()
                     if batch.cancelled:
                         raise _Stopped()
+                else:
+                    flush(now)
 
             try:
                 data = job.work(check)

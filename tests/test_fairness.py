@@ -180,3 +180,23 @@ async def test_a_client_that_never_reads_is_not_read_further():
             # The window (64 replies), 64 KiB of unsent answers and what the
             # kernel buffers: far below the 25,575 lines sent.
             assert 64 < lines_read < 1200
+
+
+async def test_an_answer_is_sent_when_ready_not_when_its_batch_ends():
+    # One connection, nobody else waiting: its puzzles run as one batch that
+    # never pauses. The easy puzzle's answer must not wait for the slow one.
+    # (Found by benchmarks/hostile_load.py.)
+    fake = FakeSolver(spin=2.0)
+    async with running_server(solve=fake, solve_timeout=30.0) as server:
+        stream = await connect(server)
+        async with stream:
+            await stream.send_all(GOOD + HOPELESS)
+            await stream.send_eof()
+            started = trio.current_time()
+            received = b""
+            with trio.fail_after(5):
+                while not received.endswith(b"\n"):
+                    received += await stream.receive_some(65536)
+            seconds = trio.current_time() - started
+    assert received == GOOD_ANSWER
+    assert seconds < 1.0, f"the first answer came after {seconds:.2f} s, with the slow puzzle's"
