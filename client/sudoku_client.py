@@ -468,6 +468,10 @@ KNOWN_VERBS = frozenset(
     ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE")
 )
 PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE"))
+#: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
+#: the common cases, found by both readers without the line-by-line rules
+#: (what those make of it, 5 to 10 times sooner).
+_PLAIN_ONE_LINE = re.compile(r"[0-9.]{81}(?:,[0-9]{81})?")
 #: Flags of the verbs that take a puzzle: words that are not the puzzle's start.
 _VERB_FLAGS = frozenset(("any",))
 #: Grid sizes (cells per row).
@@ -591,8 +595,10 @@ class HeuristicReader:
         """Take one line (without its ending); return the requests it completes."""
         if self._closed:
             return []
-        found: List[Request] = []
         grid = self._grid
+        if grid is None and self._verb_line is None and _PLAIN_ONE_LINE.fullmatch(text):
+            return [Request(lineno, True, True)]
+        found: List[Request] = []
         if grid is not None:
             if not text.strip():
                 self._end_grid(found)
@@ -703,6 +709,8 @@ class PackageReader:
         if self._closed:
             return []
         reader = self._reader
+        if reader.puzzle_start is None and self._verb_line is None and _PLAIN_ONE_LINE.fullmatch(text):
+            return [Request(lineno, True, True)]  # what the reader makes of it
         commands = self._commands
         found: List[Request] = []
         if (reader.puzzle_start is None or reader.awaiting_optional_line) and commands.is_verb(text):

@@ -173,7 +173,7 @@ MIXED = b"".join(
     ]
 )
 
-SAMPLES = sorted(PUZZLES.glob("*.txt")) + sorted((PUZZLES / "layouts").glob("*.txt"))
+SAMPLES = sorted(PUZZLES.glob("*.txt")) + sorted(PUZZLES.glob("*.csv")) + sorted((PUZZLES / "layouts").glob("*.txt"))
 
 
 @pytest.mark.parametrize("path", SAMPLES + ["mixed"], ids=lambda p: getattr(p, "name", p))
