@@ -20,76 +20,22 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-PUZZLES = REPO / "puzzles"
-CLIENT = REPO / "client" / "sudoku_client.py"
+from clienttools import (
+    CLIENT,
+    PUZZLES,
+    REPO,
+    RUN_TIMEOUT,
+    address_args,
+    client_env,
+    load_client,
+    run_client,
+)
 
-#: Seconds a client run may take before the test fails (it takes well under 1 s).
-RUN_TIMEOUT = 15
-
-NEWSPAPER = b"""\
-+-------+-------+-------+
-| 7 . . | . . . | 4 . . |
-| . 2 . | . 7 . | . 8 . |
-| . . 3 | . . 8 | . . 9 |
-+-------+-------+-------+
-| . . . | 5 . . | 3 . . |
-| . 6 . | . 2 . | . 9 . |
-| . . 1 | . . 7 | . . 6 |
-+-------+-------+-------+
-| . . . | 3 . . | 9 . . |
-| . 3 . | . 4 . | . 6 . |
-| . . 9 | . . 1 | . . 5 |
-+-------+-------+-------+
-"""
-
-NEWSPAPER_ANSWER = b"""\
-+-------+-------+-------+
-| 7 9 8 | 6 3 5 | 4 2 1 |
-| 1 2 6 | 9 7 4 | 5 8 3 |
-| 4 5 3 | 2 1 8 | 6 7 9 |
-+-------+-------+-------+
-| 9 7 2 | 5 8 6 | 3 1 4 |
-| 5 6 4 | 1 2 3 | 8 9 7 |
-| 3 8 1 | 4 9 7 | 2 5 6 |
-+-------+-------+-------+
-| 6 1 7 | 3 5 2 | 9 4 8 |
-| 8 3 5 | 7 4 9 | 1 6 2 |
-| 2 4 9 | 8 6 1 | 7 3 5 |
-+-------+-------+-------+
-
-"""
+NEWSPAPER = (PUZZLES / "newspaper.txt").read_bytes()
+NEWSPAPER_ANSWER = (PUZZLES / "newspaper.expected").read_bytes()
 
 #: One-line puzzle whose row 1 holds two 5s.
 INVALID_ONE_LINE = b"55" + b"." * 79 + b"\n"
-
-
-def run_client(
-    *args: str,
-    input: bytes = b"",
-    module: bool = False,
-    env: dict[str, str] | None = None,
-    timeout: float = RUN_TIMEOUT,
-) -> subprocess.CompletedProcess:
-    """Run the client with *args*; return the finished process (bytes output)."""
-    if module:
-        command = [sys.executable, "-m", "client.sudoku_client", *args]
-    else:
-        command = [sys.executable, str(CLIENT), *args]
-    base = {k: v for k, v in os.environ.items() if k not in ("SUDOKU_HOST", "SUDOKU_PORT")}
-    return subprocess.run(
-        command,
-        input=input,
-        capture_output=True,
-        cwd=REPO,
-        env=dict(base, **(env or {})),
-        timeout=timeout,
-    )
-
-
-def address_args(server_address: tuple[str, int]) -> list[str]:
-    host, port = server_address
-    return ["--host", host, "--port", str(port)]
 
 
 def error_lines(output: bytes, code: str) -> list[bytes]:
@@ -250,6 +196,7 @@ def test_exits_when_server_closes_while_stdin_stays_open(server_address):
     try:
         with subprocess.Popen(
             [sys.executable, str(CLIENT), *address_args(server_address)],
+            env=client_env(),
             stdin=read_end,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -362,23 +309,101 @@ def test_help_lists_exit_codes():
         assert "\n  %s " % code in out
 
 
+def test_help_and_readme_hold_the_same_exit_table():
+    table = load_client().EXIT_TABLE
+    assert table in run_client("--help").stdout.decode()
+    assert table in run_client("--help", standalone=True).stdout.decode()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert table in readme  # the README quotes it in a code block
+    # and the module docstring, without its first line
+    assert table.split("\n", 1)[1] in load_client().__doc__
+
+
 def test_bad_port_is_a_usage_error():
     result = run_client("--port", "99999")
     assert result.returncode == 2
     assert b"invalid port" in result.stderr
 
 
+@pytest.mark.parametrize("standalone", [False, True], ids=["package", "standalone"])
+def test_version(standalone):
+    result = run_client("--version", standalone=standalone)
+    assert result.stdout == b"sudoku-client 0.2.0\n"
+    assert result.stderr == b""
+    assert result.returncode == 0
+
+
+def test_version_constant_is_the_packages():
+    import sudoku_server
+
+    assert load_client().VERSION == sudoku_server.__version__
+    assert load_client().client_version() == sudoku_server.__version__
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--size", "9"], "--size needs --generate"),
+        (["--full"], "--full needs --generate"),
+        (["--generate", "2", "puzzles/empty.txt"], "--generate takes no FILE"),
+        (["--generate", "0"], "invalid number '0' (expected an integer >= 1)"),
+        (["--count", "--generate", "1"], "not allowed with argument"),
+        (["--generate", "1", "--size", "10"], "invalid choice: 10"),
+    ],
+)
+def test_mode_usage_errors(args, message):
+    result = run_client(*args)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert message in result.stderr.decode()
+
+
+def _optional_imports(tree: ast.AST) -> set:
+    """Imports inside a ``try`` whose handlers catch ImportError."""
+    optional = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        caught = set()
+        for handler in node.handlers:
+            names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            caught.update(name.id for name in names if isinstance(name, ast.Name))
+        if "ImportError" in caught:
+            for inner in node.body:
+                for sub in ast.walk(inner):
+                    if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                        optional.add(sub)
+    return optional
+
+
 def test_standard_library_only_and_python38_syntax():
     source = CLIENT.read_text(encoding="utf-8")
     tree = ast.parse(source, feature_version=(3, 8))
+    optional = _optional_imports(tree)
     imported = set()
+    optional_names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            imported.update(alias.name.split(".")[0] for alias in node.names)
+            names = {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, "relative import in the client"
-            imported.add(node.module.split(".")[0])
+            names = {node.module.split(".")[0]}
+        else:
+            continue
+        (optional_names if node in optional else imported).update(names)
     if hasattr(sys, "stdlib_module_names"):  # Python 3.10+
         assert imported <= set(sys.stdlib_module_names) | {"__future__"}
-    assert "trio" not in imported
+    assert "trio" not in imported | optional_names
     assert "sudoku_server" not in imported
+    # Only the server package (exact request counting) and tqdm (the
+    # progress bar) are optional, each imported under a guard.
+    assert optional_names - set(getattr(sys, "stdlib_module_names", ())) == {"sudoku_server", "tqdm"}
+
+
+def test_standalone_run_cannot_import_the_package():
+    # What the "standalone" runs of these tests rely on.
+    probe = "import importlib.util as u; print(u.find_spec('sudoku_server'), u.find_spec('tqdm'))"
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", probe], capture_output=True, cwd=REPO / "client", env=client_env(True)
+    )
+    assert result.stdout == b"None None\n"
