@@ -561,6 +561,9 @@ class _Connection:
                 if self.stop_reading:
                     more = bool(data) or (data is None and bool(await self._try_receive()))
                     events = session.receive_shutdown(more_input=more)
+                elif data is None and self.server.shutting_down:
+                    # Stopping: a timer ended the session; a partial line stays unparsed.
+                    events = session.receive_shutdown()
                 elif not data:
                     events = session.receive_eof()  # end of stream, idle timeout or close grace
                     if data is None and session.interactive:
@@ -828,6 +831,8 @@ class SudokuServer:
         log.info("shutdown grace over: answering %d connection(s) 'ERROR shutdown' and closing",
                  len(self.connections))
         self.stopping = True
+        for connection in list(self.connections):
+            connection.shutdown()  # stop reading: what was not read is named in one line
         self.pool.cancel_all()
         handler_nursery.cancel_scope.deadline = trio.current_time() + FINAL_FLUSH_SECONDS
 
@@ -885,12 +890,20 @@ class SudokuServer:
                 handler_nursery.start_soon(self._handle, stream)
 
     def shutdown(self) -> None:
-        """Stop accepting; let connections answer what they received (``shutdown_grace`` s)."""
+        """Stop accepting; connections go on for ``shutdown_grace`` s, then stop (PROTOCOL.md).
+
+        During the grace they are still read, so a client that sent its
+        puzzles before the signal gets them answered; at its end, reading
+        stops and what is left is answered ``ERROR shutdown``.
+        """
         self._shutting_down = True
         if self._accept_scope is not None:
             self._accept_scope.cancel()
-        for connection in list(self.connections):
-            connection.shutdown()
+
+    @property
+    def shutting_down(self) -> bool:
+        """True once the server stopped accepting (after the drain grace)."""
+        return self._shutting_down
 
     def version_text(self) -> str:
         """``sudoku-server <version> protocol=2 core=<core>`` (VERSION, the startup log)."""
