@@ -59,6 +59,7 @@ if atheris is not None:
 from sudoku_server.protocol import (  # noqa: E402
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
+    CommandReceived,
     PuzzleReceived,
     Reply,
     Session,
@@ -105,6 +106,9 @@ def describe(event) -> tuple:
         return ("reply", event.data)
     if isinstance(event, TelnetReply):
         return ("telnet", event.data)
+    if isinstance(event, CommandReceived):
+        c = event.command
+        return ("command", c.name, c.flags, tuple(sorted(c.options.items())), c.line, c.ending)
     assert isinstance(event, CloseConnection), event
     return ("close",)
 

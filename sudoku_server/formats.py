@@ -259,46 +259,50 @@ LAYOUT_CSV = "csv"
 class Positions(Sequence):
     """Where each cell's character stands: ``(line index, column index)`` pairs, 0-based.
 
-    A compact sequence (two arrays of machine ints, about 8 bytes a cell
-    instead of a tuple each): the server holds a window of parsed puzzles
-    per connection, so their size bounds its memory.
+    A compact sequence (machine ints in arrays, 2 bytes a cell for a one-line
+    puzzle, instead of a tuple each): the server holds a window of parsed
+    puzzles per connection, so their size bounds its memory.
     """
 
     __slots__ = ("_lines", "_cols")
 
     def __init__(self, pairs: Iterable[Tuple[int, int]] = ()) -> None:
-        self._lines = array("I")
-        self._cols = array("I")
+        self._lines: Optional[array] = array("H")  # None: every cell on line 0
+        self._cols = array("H")
         self.extend(pairs)
 
     @classmethod
     def on_one_line(cls, columns: Iterable[int]) -> "Positions":
         """Every cell on line 0, at the given columns."""
         positions = cls()
-        positions._cols.extend(columns)
-        positions._lines.extend(bytes(len(positions._cols)))
+        positions._lines = None
+        positions._cols = _index_array(columns)
         return positions
 
     def extend(self, pairs: Iterable[Tuple[int, int]]) -> None:
+        lines, cols = self._lines, self._cols
+        assert lines is not None, "a one-line puzzle's positions do not grow"
         for line, col in pairs:
-            self._lines.append(line)
-            self._cols.append(col)
+            if col > 0xFFFF and cols.typecode == "H":
+                self._cols = cols = array("I", cols)
+            lines.append(line)
+            cols.append(col)
 
     def __len__(self) -> int:
         return len(self._cols)
 
     def __getitem__(self, index):  # type: ignore[override]
         if isinstance(index, slice):
-            return [(li, col) for li, col in zip(self._lines[index], self._cols[index])]
-        return self._lines[index], self._cols[index]
+            return list(self)[index]
+        return (0 if self._lines is None else self._lines[index]), self._cols[index]
 
     def __iter__(self) -> Iterator[Tuple[int, int]]:
+        if self._lines is None:
+            return ((0, col) for col in self._cols)
         return zip(self._lines, self._cols)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Positions):
-            return self._lines == other._lines and self._cols == other._cols
-        if isinstance(other, (list, tuple)):
+        if isinstance(other, (Positions, list, tuple)):
             return list(self) == list(other)
         return NotImplemented
 
@@ -306,7 +310,13 @@ class Positions(Sequence):
         return f"Positions({list(self)!r})"
 
 
-@dataclass
+def _index_array(values: Iterable[int]) -> array:
+    """Column indices in the smallest array that holds them (2 bytes each up to 65535)."""
+    values = list(values)
+    return array("H" if not values or max(values) <= 0xFFFF else "I", values)
+
+
+@dataclass(slots=True)
 class Puzzle:
     """One puzzle as it arrived, with what is needed to answer in its layout.
 

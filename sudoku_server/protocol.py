@@ -156,6 +156,7 @@ class Session:
         self._telnet_verb = 0
         self._telnet_sb_bytes = 0  # length of the subnegotiation being skipped
         self._request: Optional[Command] = None  # a verb waiting for its puzzle
+        self._backlog = False  # complete lines left unparsed by max_events
 
     # -- state the server's timers look at ---------------------------------
 
@@ -171,13 +172,19 @@ class Session:
 
     # -- input ---------------------------------------------------------------
 
-    def receive_data(self, data: bytes, now: Optional[float] = None) -> List[Event]:
+    def receive_data(self, data: bytes, now: Optional[float] = None, max_events: Optional[int] = None) -> List[Event]:
         """Take bytes from the client; return the events they complete, in order.
 
         Args:
           data: the bytes, any chunking.
           now: when they arrived (seconds, the clock of ``opened_at``), to tell
             a person from a program; None leaves the timing unwatched.
+          max_events: stop parsing, at a line end, once this many events are
+            out; the rest stays buffered as bytes (:attr:`backlog`, then
+            :meth:`receive_more`). The server passes the room left in its
+            reply window, so a client that sends much more than it reads
+            costs its raw bytes, not parsed puzzles. Telnet input is always
+            parsed whole.
 
         Never raises for any input. Returns ``[]`` once :attr:`closed`.
         """
@@ -186,7 +193,7 @@ class Session:
         self._now = now
         events: List[Event] = []
         if not self._telnet_state and IAC not in data:
-            self._receive_text(data, events)
+            self._receive_text(data, events, max_events)
             return events
         # Telnet commands act where they stand in the stream: lines before an
         # interrupt are answered, nothing after a too-large line is.
@@ -204,7 +211,21 @@ class Session:
                 events.append(item)
         return events
 
-    def _receive_text(self, data: bytes, events: List[Event]) -> None:
+    @property
+    def backlog(self) -> bool:
+        """True when complete lines wait in the buffer, unparsed (``max_events`` stopped)."""
+        return self._backlog and not self.closed
+
+    def receive_more(self, now: Optional[float] = None, max_events: Optional[int] = None) -> List[Event]:
+        """Parse more of the buffered lines (see :attr:`backlog`); same events as :meth:`receive_data`."""
+        if self.closed:
+            return []
+        self._now = now
+        events: List[Event] = []
+        self._split_lines(events, final=False, max_events=max_events)
+        return events
+
+    def _receive_text(self, data: bytes, events: List[Event], max_events: Optional[int] = None) -> None:
         if self._start:
             self._buffer += data
             if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
@@ -214,7 +235,7 @@ class Session:
             self._start = False
         else:
             self._buffer += data
-        self._split_lines(events, final=False)
+        self._split_lines(events, final=False, max_events=max_events)
 
     def receive_eof(self) -> List[Event]:
         """End of input (the client half-closed, or a timer ended the session).
@@ -373,13 +394,17 @@ class Session:
         self.closed = True
         self._buffer = bytearray()
 
-    def _split_lines(self, events: List[Event], final: bool) -> None:
+    def _split_lines(self, events: List[Event], final: bool, max_events: Optional[int] = None) -> None:
         buf = self._buffer
         limit = self.max_line_bytes
         pos = 0
         size = len(buf)
         reader = self._reader
+        self._backlog = False
         while pos < size:
+            if max_events is not None and len(events) >= max_events:
+                self._backlog = True  # complete lines may wait: the caller asks again
+                break
             if buf[pos] in b"\r\n" and reader.puzzle_start is None and self._request is None:
                 blank = _BLANK_RUN.match(buf, pos)
                 if blank is not None:
@@ -421,7 +446,7 @@ class Session:
                 return
         if pos:
             del buf[:pos]
-        if len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
+        if not self._backlog and len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
             self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
 
     def _strip_telnet(self, data: bytes) -> list:

@@ -42,7 +42,7 @@ from typing import Any, Deque, Dict, Hashable, List, Optional, Union
 #: easy puzzles (about 0.3 ms each with the Python core) seldom splits.
 DEFAULT_TIME_SLICE = 0.02
 #: Jobs per batch at most: answers of a batch are written together.
-DEFAULT_BATCH_SIZE = 64
+DEFAULT_BATCH_SIZE = 32
 #: Seconds a connection may wait for a worker before its jobs get ``busy``.
 #: Above the 1000-connection load test's p99 (3.1 s with the first server).
 DEFAULT_QUEUE_TIMEOUT = 10.0

@@ -69,11 +69,13 @@ log = logging.getLogger("sudoku_server")
 #: about 50 puzzles, 1 ms or so of parsing; of junk lines, about 10 ms).
 RECEIVE_SIZE = 4096
 #: Replies a connection may have unanswered (queued, being solved or unsent)
-#: before its reader stops reading. Each parsed puzzle holds about 2.3 KB.
+#: before its reader stops reading; the session parses no more requests than
+#: there is room for. Each parsed puzzle holds about 1.8 KB: 100 clients that
+#: send without reading hold about 100 x (32 x 1.8 KB + 32 KiB) = 9 MB.
 WINDOW_REPLIES = 64
 #: Bytes of answers a connection may have ready but unsent before its reader
 #: stops reading.
-WINDOW_BYTES = 64 * 1024
+WINDOW_BYTES = 32 * 1024
 #: accept() errors that mean "out of descriptors or memory": wait and retry.
 ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 #: Seconds between accept() retries when out of descriptors (as trio's serve_listeners).
@@ -184,15 +186,15 @@ class _TimedOut(BaseException):
     """Raised by ``check`` in a worker: the job used its solve timeout."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Slot:
     """One reply in request order: its bytes once known."""
 
     data: Optional[bytes] = None
-    job: Optional["_Job"] = None  # the solver job that fills it
+    job: Optional["_Job"] = None  # the solver job that fills it (dropped once filled)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Job:
     """One piece of solver work: ``work(check) -> reply bytes`` (runs in a worker thread)."""
 
@@ -471,6 +473,7 @@ class _Connection:
         """A solver job's reply is ready (called by the pool)."""
         if slot.data is None and not self.gone:
             slot.data = data
+            slot.job = None  # the puzzle it held is no longer needed
             self.unsent += len(data)
             self._writer_wake.set()
 
@@ -553,9 +556,12 @@ class _Connection:
         while not session.closed:
             while self.window_full and not self.stop_reading:
                 await self._reader_wake.wait()
+            room = max(1, WINDOW_REPLIES - len(self.slots))
             if self.stop_reading:
                 more = bool(await self._try_receive()) if not session.pending else False
                 events = session.receive_shutdown(more_input=more)
+            elif session.backlog:
+                events = session.receive_more(trio.current_time(), room)
             else:
                 data = await self._receive()
                 if self.stop_reading:
@@ -570,7 +576,7 @@ class _Connection:
                         timeout = self.config.interactive_timeout
                         events.append(Reply(f"BYE idle for {timeout:g} s\n".encode()))
                 else:
-                    events = session.receive_data(data, trio.current_time())
+                    events = session.receive_data(data, trio.current_time(), room)
             for event in events:
                 if isinstance(event, TelnetReply):
                     await self._send(event.data)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from sudoku_server.protocol import (
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
+    CommandReceived,
     PuzzleReceived,
     Reply,
     Session,
@@ -90,6 +91,20 @@ MISC = [
     f"{NEWSPAPER_LINE} # rated 9.1".encode(),
     b"1.3..4..........",
     b"12|34",
+    # Protocol 2 commands (commands.py), good and bad.
+    b"PING",
+    b"ping",
+    b"SOLVE",
+    b"SOLVE any",
+    f"SOLVE {NEWSPAPER_LINE}".encode(),
+    b"COUNT limit=5",
+    b"COUNT limit=0",
+    b"HELP count",
+    b"INTERACTIVE",
+    b"STATS",
+    b"GENERATE size=10",
+    b"hello",
+    b"QUIT",
 ]
 LINE_LIMITS = [DEFAULT_MAX_LINE_BYTES, 1, 9, 24, 81, 100]
 
@@ -126,11 +141,15 @@ def describe(event) -> tuple:
     if isinstance(event, PuzzleReceived):
         p = event.puzzle
         extra = (getattr(p, "symbols", None), getattr(p, "expected", None))
-        return ("puzzle", p.grid, tuple(p.lines), tuple(p.endings), tuple(p.positions), p.first_line, extra)
+        request = event.request and (event.request.name, event.request.flags, tuple(sorted(event.request.options.items())))
+        return ("puzzle", p.grid, tuple(p.lines), tuple(p.endings), tuple(p.positions), p.first_line, extra, request)
     if isinstance(event, Reply):
         return ("reply", event.data)
     if isinstance(event, TelnetReply):
         return ("telnet", event.data)
+    if isinstance(event, CommandReceived):
+        c = event.command
+        return ("command", c.name, c.flags, tuple(sorted(c.options.items())), c.line, c.ending)
     assert isinstance(event, CloseConnection), event
     return ("close",)
 
@@ -216,6 +235,33 @@ def test_never_raises_buffer_bounded_and_chunking_does_not_change_events(data, c
     whole = feed(data, (), limit)
     assert_same_events(whole, feed(data, cuts, limit))
     assert_same_events(whole, feed(data, range(len(data)), limit))
+
+
+def feed_limited(data: bytes, cuts: Sequence[int], max_events: int) -> Tuple[list, list]:
+    """feed(), but asking for at most ``max_events`` events per call (the server's reply window)."""
+    session = Session()
+    before = []
+    telnet = b"\xff" in data  # telnet input is parsed whole (Session.receive_data)
+    for piece in pieces(data, cuts):
+        got = session.receive_data(piece, max_events=max_events)
+        while True:
+            assert telnet or len(got) <= max_events + 1  # one line may complete two events
+            before.extend(got)
+            if not session.backlog:
+                break
+            got = session.receive_more(max_events=max_events)
+    after = session.receive_eof()
+    return [describe(e) for e in before], [describe(e) for e in after]
+
+
+@SETTINGS
+@given(
+    data=streams(interrupts=False),
+    cuts=st.lists(st.integers(0, 4000), max_size=10),
+    max_events=st.integers(1, 5),
+)
+def test_parsing_no_more_than_the_window_holds_does_not_change_events(data, cuts, max_events):
+    assert_same_events(feed(data, cuts), feed_limited(data, cuts, max_events))
 
 
 # -- regressions: chunking dependences these properties found --------------------
