@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import collections
 import errno
+import socket
 import logging
 import math
 import os
@@ -306,10 +307,12 @@ class _SolverPool:
     async def _run_batch(self, batch: _scheduler.Batch) -> None:
         results: List[tuple] = []
         unfinished: List[_Job] = []
+        batch.key.check_peer()  # a half-closed client that has since gone: no work for it
         try:
-            unfinished = await trio.to_thread.run_sync(
-                self._work, batch, results, limiter=self._threads
-            )
+            if not batch.cancelled:
+                unfinished = await trio.to_thread.run_sync(
+                    self._work, batch, results, limiter=self._threads
+                )
         finally:
             now = time.monotonic()
             spent = max(0.0, now - batch.slice_started)
@@ -348,8 +351,8 @@ class _SolverPool:
         flushed = [time.monotonic()]  # when answers were last handed over
 
         def flush(now: float) -> None:
-            if results and now - flushed[0] >= time_slice:
-                trio.from_thread.run_sync(self._deliver, results)
+            if now - flushed[0] >= time_slice:
+                trio.from_thread.run_sync(self._tick, batch, results)
                 flushed[0] = now
 
         for index, job in enumerate(jobs):
@@ -373,10 +376,10 @@ class _SolverPool:
                     self._pause_from_thread(batch, results)
                     paused[0] += time.monotonic() - now
                     flushed[0] = time.monotonic()
-                    if batch.cancelled:
-                        raise _Stopped()
                 else:
                     flush(now)
+                if batch.cancelled:
+                    raise _Stopped()
 
             try:
                 data = job.work(check)
@@ -395,6 +398,13 @@ class _SolverPool:
                 raise
             results.append((job, data, time.monotonic() - started - paused[0]))
         return []
+
+    def _tick(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
+        """On the event loop, once per time slice of a running batch: hand over the
+        answers done, and see whether a half-closed client has since gone."""
+        if results:
+            self._deliver(results)
+        batch.key.check_peer()
 
     def _pause_from_thread(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
         trio.from_thread.run(self._pause, batch, results)
@@ -652,6 +662,22 @@ class _Connection:
             self.add_job(work, f"GENERATE at line {command.line}", ending)
         else:  # a verb in the table with no answer here is a bug
             raise AssertionError(f"no answer for {name}")
+
+    def check_peer(self) -> None:
+        """After a half-close, is the client still there? (Before each batch of its puzzles.)
+
+        A FIN alone is a half-close that still gets every answer; a client that
+        closed completely answers our next send with a reset, which the socket
+        reports as a pending error: then the connection is gone.
+        """
+        if self.reading or self.gone:
+            return  # the reader sees resets itself
+        try:
+            error = self.stream.socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        except (OSError, AttributeError):
+            return
+        if error:
+            self._gone(_Gone(f"reset the connection ({os.strerror(error)})"))
 
     def _gone(self, error: BaseException) -> None:
         """The client reset, closed, or stopped reading: drop the connection quietly."""

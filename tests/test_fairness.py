@@ -200,3 +200,19 @@ async def test_an_answer_is_sent_when_ready_not_when_its_batch_ends():
             seconds = trio.current_time() - started
     assert received == GOOD_ANSWER
     assert seconds < 1.0, f"the first answer came after {seconds:.2f} s, with the slow puzzle's"
+
+
+async def test_a_client_that_closed_after_sending_is_dropped_after_its_first_answer():
+    # close() sends a FIN: a half-close to the server, which answers. The
+    # closed socket answers that with a reset, and then no more work is done.
+    fake = FakeSolver(spin=0.4)
+    async with running_server(solve=fake, solve_timeout=30.0) as server:
+        sock = socket.create_connection(server.listeners[0].socket.getsockname()[:2])
+        sock.sendall(HOPELESS * 5)
+        sock.close()
+        with trio.fail_after(10):
+            while not fake.ended or server.connections:
+                await trio.sleep(0.05)
+        await trio.sleep(0.5)
+    assert [why for _, why in fake.ended][:1] == ["done"]
+    assert len(fake.ended) <= 2  # the first puzzle, and at most the one running when the reset came
