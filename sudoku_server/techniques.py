@@ -752,7 +752,19 @@ def _links_se(k: int, kinds: Sequence[int], grouped: bool) -> float:
     return base + 0.1
 
 
-def find_strong_links(x: _Ctx, k: int) -> Optional[Step]:
+def _links_name(k: int, n: int, chain, kinds, grouped: bool) -> str:
+    if k > 2:
+        return "X-chain"
+    if grouped:
+        return "empty rectangle" if any(o[4] and o[1] >= 2 * n for o in chain) else "grouped turbot fish"
+    if 0 not in kinds and len(set(kinds)) == 1:
+        return "skyscraper"
+    if 0 not in kinds:
+        return "two-string kite"
+    return "turbot fish"
+
+
+def find_strong_links(x: _Ctx, k: int, name: Optional[str] = None) -> Optional[Step]:
     """A chain of k strong links on one digit, weakly linked end to start.
 
     Either the chain's first or last group holds the digit, so a cell that
@@ -790,6 +802,8 @@ def find_strong_links(x: _Ctx, k: int) -> Optional[Step]:
                     continue
                 kinds = [_link_kind(o[1], n) for o in chain]
                 grouped = any(o[4] for o in chain)
+                if name is not None and _links_name(k, n, chain, kinds, grouped) != name:
+                    continue
                 se = round(_links_se(k, kinds, grouped), 1)
                 key = (se, -_popcount(victims))
                 if best is None or key < best[0]:
@@ -810,18 +824,10 @@ def find_strong_links(x: _Ctx, k: int) -> Optional[Step]:
     for o in chain:
         parts.append(_group_name(_cells_of(o[2]), n) + "=" + _group_name(_cells_of(o[3]), n))
     text = "-".join(parts)
+    name = _links_name(k, n, chain, kinds, grouped)
     if k == 2:
-        if grouped:
-            name = "empty rectangle" if any(o[4] and o[1] >= 2 * n for o in chain) else "grouped turbot fish"
-        elif 0 not in kinds and len(set(kinds)) == 1:
-            name = "skyscraper"
-        elif 0 not in kinds:
-            name = "two-string kite"
-        else:
-            name = "turbot fish"
         explanation = f" on {x.d(d)}: {text}"
     else:
-        name = "X-chain"
         explanation = f" on {x.d(d)} ({k} strong links): {text}"
     cells = sorted({c for o in chain for c in _cells_of(o[2] | o[3])})
     return x.step(
@@ -915,7 +921,7 @@ def find_xyz_wing(x: _Ctx) -> Optional[Step]:
 # Uniqueness: unique rectangles and BUG
 
 
-def find_unique_rectangle(x: _Ctx) -> Optional[Step]:
+def find_unique_rectangle(x: _Ctx, types: Sequence[int] = (1, 2, 3, 4)) -> Optional[Step]:
     """Unique rectangle types 1 to 4 (SE 4.5; type 3 4.5 + 0.1 per digit of its naked set past one).
 
     Four cells in two rows, two columns and two boxes that all hold digits
@@ -941,9 +947,9 @@ def find_unique_rectangle(x: _Ctx) -> Optional[Step]:
                     for a, b in itertools.combinations(_digits_of(common), 2):
                         pm = (1 << a) | (1 << b)
                         extra = [c for c, m in zip(cells, ms) if m != pm]
-                        if not extra or len(extra) == 4 and False:
+                        if not extra:
                             continue
-                        hit = _ur_types(x, cells, extra, a, b, pm)
+                        hit = _ur_types(x, cells, extra, a, b, pm, types)
                         if hit:
                             found.append(hit)
                             if hit[0] == (4.5, 1):
@@ -963,17 +969,17 @@ def find_unique_rectangle(x: _Ctx) -> Optional[Step]:
     )
 
 
-def _ur_types(x: _Ctx, cells, extra, a, b, pm):
+def _ur_types(x: _Ctx, cells, extra, a, b, pm, types=(1, 2, 3, 4)):
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
-    if len(extra) == 1:
+    if len(extra) == 1 and 1 in types:
         c = extra[0]
         return ((4.5, 1), cells, a, b, [(c, a), (c, b)], "")
     ext = 0
     for c in extra:
         ext |= cand[c] & ~pm
     # type 2: one extra digit shared by every extra cell
-    if _popcount(ext) == 1 and all(cand[c] == pm | ext for c in extra):
+    if 2 in types and _popcount(ext) == 1 and all(cand[c] == pm | ext for c in extra):
         z = ext.bit_length() - 1
         emask = sum(1 << c for c in extra)
         victims = pos[z] & _common_peers(t, emask)
@@ -985,7 +991,7 @@ def _ur_types(x: _Ctx, cells, extra, a, b, pm):
     shared = set(t.cell_units[e1]) & set(t.cell_units[e2])
     emask = (1 << e1) | (1 << e2)
     # type 4: one UR digit confined to the two extra cells in a shared unit
-    for u in sorted(shared):
+    for u in sorted(shared) if 4 in types else ():
         um = t.unit_mask[u]
         for keep, drop in ((a, b), (b, a)):
             if pos[keep] & um & ~emask == 0:
@@ -993,7 +999,7 @@ def _ur_types(x: _Ctx, cells, extra, a, b, pm):
                         f" ({x.d(keep)} is locked in {_rc(e1, n)}, {_rc(e2, n)} in {x.unit_name(u)})")
     # type 3: the extra digits form a naked set with other cells of a shared unit
     best = None
-    for u in sorted(shared):
+    for u in sorted(shared) if 3 in types else ():
         others = [c for c in t.units[u] if cand[c] and c not in (e1, e2) and c not in cells]
         for k in range(1, 4):
             for combo in itertools.combinations(others, k):
@@ -2248,11 +2254,19 @@ TECHNIQUES: Tuple[Technique, ...] = (
     Technique("BUG", find_bug),
     Technique("four strong links", functools.partial(find_strong_links, k=4)),
     Technique("VWXYZ-Wing", functools.partial(find_als_wing, k=4)),
-    Technique("UVWXYZ-Wing", functools.partial(find_als_wing, k=5)),
+    Technique("UVWXYZ-Wing", functools.partial(find_als_wing, k=5), in_path=False),
     Technique("chains", lambda x: find_chain(x)),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
-    # named patterns, found by the path under "chains"
+    # named patterns, found by the path under a more general technique
+    Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
+    Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),
+    Technique("turbot fish", functools.partial(find_strong_links, k=2, name="turbot fish"), in_path=False),
+    Technique("empty rectangle", functools.partial(find_strong_links, k=2, name="empty rectangle"), in_path=False),
+    Technique("unique rectangle type 1", functools.partial(find_unique_rectangle, types=(1,)), in_path=False),
+    Technique("unique rectangle type 2", functools.partial(find_unique_rectangle, types=(2,)), in_path=False),
+    Technique("unique rectangle type 3", functools.partial(find_unique_rectangle, types=(3,)), in_path=False),
+    Technique("unique rectangle type 4", functools.partial(find_unique_rectangle, types=(4,)), in_path=False),
     Technique("W-Wing", find_w_wing, in_path=False),
     Technique("simple colouring", find_simple_colouring, in_path=False),
     Technique("X-chain", find_x_chain, in_path=False),
