@@ -39,7 +39,8 @@ hard       + X-Wing, Swordfish, Jellyfish, quadruples, skyscraper,
 expert     + X-chains of 3-4 strong links, WXYZ-, VWXYZ-, UVWXYZ-Wings,
            X-cycles and X-chains, XY-cycles and XY-chains, W-Wing, AIC,
            nice loops, simple colouring
-extreme    + cell and unit forcing chains, dynamic forcing chains, search
+extreme    + Nishio forcing chains, cell and unit forcing chains, dynamic forcing
+           chains, search
 =========  ===============================================================
 """
 
@@ -73,7 +74,7 @@ _EXPERT = (
     "WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "X-cycle", "X-chain", "XY-cycle", "XY-chain",
     "W-Wing", "AIC", "nice loop", "simple colouring",
 )
-_EXTREME = ("cell forcing chains", "unit forcing chains", "dynamic forcing chains", "search")
+_EXTREME = ("Nishio forcing chains", "cell forcing chains", "unit forcing chains", "dynamic forcing chains", "search")
 
 #: Technique name (as in :attr:`Step.technique`) -> level name.
 LEVEL_OF = {

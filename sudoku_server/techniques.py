@@ -123,9 +123,23 @@ class _Tables:
                 if m:
                     inter.append((b, line, m))
         self.inter = inter
+        # per line, the masks of its box segments; per box, its row and column segments
+        self.line_segments = [[im for b, line, im in inter if line == u] for u in range(2 * n)]
+        self.box_rows_segs = {b: [(line, im) for bb, line, im in inter if bb == b and line < n] for b in range(2 * n, 3 * n)}
+        self.box_cols_segs = {b: [(line, im) for bb, line, im in inter if bb == b and line >= n] for b in range(2 * n, 3 * n)}
         self.row_bits = (1 << n) - 1
         # every candidate bit of a cell, candidate id = digit * N + cell
         self.cell_column = [sum(1 << (d * N + c) for d in range(n)) for c in range(N)]
+        # rectangles of two rows, two columns and two boxes (unique rectangles)
+        rects = []
+        for r1 in range(n):
+            for r2 in range(r1 + 1, n):
+                for c1 in range(n):
+                    for c2 in range(c1 + 1, n):
+                        cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+                        if len({self.box_of[c] for c in cells}) == 2:
+                            rects.append(cells)
+        self.rectangles = rects
         self.all_cells = (1 << N) - 1
 
 
@@ -345,7 +359,7 @@ def _and_list(items: Sequence[str]) -> str:
 class _Ctx:
     """What finders share on one board state: the board, its tables, per-digit bitboards."""
 
-    __slots__ = ("b", "t", "n", "pos", "cand", "values", "check", "sym")
+    __slots__ = ("b", "t", "n", "pos", "cand", "values", "check", "sym", "cache")
 
     def __init__(self, board: Board, check: Check) -> None:
         self.b = board
@@ -357,6 +371,7 @@ class _Ctx:
         self.check = check
         syms = board.symbols or DIGIT_SYMBOLS
         self.sym = syms
+        self.cache: Dict[tuple, object] = {}
 
     def d(self, d0: int) -> str:
         """How 0-based digit d0 is written."""
@@ -703,22 +718,20 @@ def _strong_links(x: _Ctx, d: int) -> list:
         if cnt > 6:
             continue
         if u < 2 * n:  # a line: split by boxes
-            groups = [m & im for b, line, im in t.inter if line == u and m & im]
+            groups = [m & im for im in t.line_segments[u] if m & im]
             if len(groups) == 2:
                 links.append((u, groups[0], groups[1], True))
             continue
         # a box: two rows, two columns, or a cross
-        parts = {}
-        for b, line, im in t.inter:
-            if b == u and m & im:
-                parts.setdefault(line < n, []).append((line, m & im))
-        for is_row in (True, False):
-            segs = parts.get(is_row, [])
-            if len(segs) == 2:
-                links.append((u, segs[0][1], segs[1][1], True))
-        rows = [(line, im) for b, line, im in t.inter if b == u and line < n]
-        cols = [(line, im) for b, line, im in t.inter if b == u and line >= n]
+        rows = t.box_rows_segs[u]
+        cols = t.box_cols_segs[u]
+        for segs in (rows, cols):
+            parts = [m & im for _, im in segs if m & im]
+            if len(parts) == 2:
+                links.append((u, parts[0], parts[1], True))
         for rl, rm in rows:
+            if not m & rm:
+                continue
             for cl, cm in cols:
                 if m & ~(rm | cm):
                     continue
@@ -764,59 +777,136 @@ def _links_name(k: int, n: int, chain, kinds, grouped: bool) -> str:
     return "turbot fish"
 
 
+def _oriented_links(x: _Ctx, d: int):
+    """Digit d's strong links both ways, with what each end sees and which links may follow (cached)."""
+    cache = x.cache.get(("links", d))
+    if cache is not None:
+        return cache
+    t = x.t
+    n = t.n
+    p = x.pos[d]
+    links = _strong_links(x, d)
+    oriented = []
+    for i, (u, a, b, grouped) in enumerate(links):
+        oriented.append((i, u, a, b, grouped))
+        oriented.append((i, u, b, a, grouped))
+    peers: Dict[int, int] = {}
+
+    def seen(g):
+        r = peers.get(g)
+        if r is None:
+            r = peers[g] = _common_peers(t, g)
+        return r
+
+    start_sees = [seen(o[2]) & p for o in oriented]
+    end_sees = [seen(o[3]) for o in oriented]
+    # links starting at one cell, by that cell; links starting at a group;
+    # links whose end sees a cell
+    single_start: Dict[int, int] = {}
+    group_start = []
+    ends_seeing: Dict[int, int] = {}
+    for j, o in enumerate(oriented):
+        st = o[2]
+        if st & (st - 1):
+            group_start.append(j)
+        else:
+            c = st.bit_length() - 1
+            single_start[c] = single_start.get(c, 0) | 1 << j
+        m = end_sees[j] & p
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            ends_seeing[c] = ends_seeing.get(c, 0) | 1 << j
+    nxt = []
+    for i, o in enumerate(oriented):
+        se_end = end_sees[i]
+        m = 0
+        cells = se_end & p
+        while cells:
+            low = cells & -cells
+            cells ^= low
+            m |= single_start.get(low.bit_length() - 1, 0)
+        for j in group_start:
+            if not oriented[j][2] & ~se_end:
+                m |= 1 << j
+        nxt.append(m & ~(1 << i))
+    cache = x.cache[("links", d)] = (oriented, start_sees, end_sees, nxt, ends_seeing)
+    return cache
+
+
 def find_strong_links(x: _Ctx, k: int, name: Optional[str] = None) -> Optional[Step]:
     """A chain of k strong links on one digit, weakly linked end to start.
 
     Either the chain's first or last group holds the digit, so a cell that
     sees both loses it. Two links: skyscraper, two-string kite, turbot fish,
-    empty rectangle; three or four: X-chain.
+    empty rectangle; three or four: X-chain. Chains are only enumerated from
+    a first link whose k-step reach holds a last link sharing a victim with it.
     """
     t = x.t
     n = t.n
     best = None
     for d in range(x.n):
-        links = _strong_links(x, d)
-        if len(links) < k:
+        oriented, start_sees, end_sees, nxt, ends_seeing = _oriented_links(x, d)
+        m = len(oriented)
+        if m < 2 * k:
             continue
-        sees = {}
-
-        def seen(g):
-            s = sees.get(g)
-            if s is None:
-                s = sees[g] = _common_peers(t, g)
-            return s
-
-        oriented = []
-        for i, (u, a, b, grouped) in enumerate(links):
-            oriented.append((i, u, a, b, grouped))
-            oriented.append((i, u, b, a, grouped))
-        p = x.pos[d]
-        # depth-first over chains of k oriented links
-        stack = [((o,), o[3], o[2] | o[3]) for o in oriented]
-        while stack:
-            chain, end, used = stack.pop()
-            if len(chain) == k:
-                start = chain[0][2]
-                victims = seen(start) & seen(end) & p & ~used
-                if not victims:
-                    continue
-                kinds = [_link_kind(o[1], n) for o in chain]
-                grouped = any(o[4] for o in chain)
-                if name is not None and _links_name(k, n, chain, kinds, grouped) != name:
-                    continue
-                se = round(_links_se(k, kinds, grouped), 1)
-                key = (se, -_popcount(victims))
-                if best is None or key < best[0]:
-                    best = (key, d, chain, victims, grouped, kinds)
+        for i in range(m):
+            si = start_sees[i]
+            if not si:
                 continue
-            se_end = seen(end)
-            ids = {o[0] for o in chain}
-            for o in oriented:
-                if o[0] in ids or o[2] & used or o[3] & used:
-                    continue
-                if o[2] & ~se_end:
-                    continue
-                stack.append((chain + (o,), o[3], used | o[2] | o[3]))
+            # links that may end a chain from i: they share a victim with i's start
+            ends = 0
+            mm = si
+            while mm:
+                low = mm & -mm
+                ends |= ends_seeing.get(low.bit_length() - 1, 0)
+                mm ^= low
+            if not ends:
+                continue
+            reach = nxt[i]
+            for _ in range(k - 2):
+                r = 0
+                mm = reach
+                while mm:
+                    low = mm & -mm
+                    r |= nxt[low.bit_length() - 1]
+                    mm ^= low
+                reach = r
+            if not reach & ends:
+                continue
+            # enumerate the chains from i
+            o1 = oriented[i]
+            stack = [((i,), o1[2] | o1[3], nxt[i])]
+            while stack:
+                chain, used, cand_next = stack.pop()
+                if len(chain) == k - 1:
+                    mm = cand_next & ends
+                else:
+                    mm = cand_next
+                while mm:
+                    low = mm & -mm
+                    j = low.bit_length() - 1
+                    mm ^= low
+                    oj = oriented[j]
+                    if oj[2] & used or oj[3] & used or any(oriented[q][0] == oj[0] for q in chain):
+                        continue
+                    ch = chain + (j,)
+                    if len(ch) < k:
+                        stack.append((ch, used | oj[2] | oj[3], nxt[j]))
+                        continue
+                    victims = si & end_sees[j] & ~(used | oj[2] | oj[3])
+                    if not victims:
+                        continue
+                    links = [oriented[q] for q in ch]
+                    kinds = [_link_kind(o[1], n) for o in links]
+                    grouped = any(o[4] for o in links)
+                    if name is not None and _links_name(k, n, links, kinds, grouped) != name:
+                        continue
+                    se = round(_links_se(k, kinds, grouped), 1)
+                    key = (se, -_popcount(victims))
+                    if best is None or key < best[0]:
+                        best = (key, d, tuple(links), victims, grouped, kinds)
     if best is None:
         return None
     (se, _), d, chain, victims, grouped, kinds = best
@@ -931,29 +1021,20 @@ def find_unique_rectangle(x: _Ctx, types: Sequence[int] = (1, 2, 3, 4)) -> Optio
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
     found = []
-    for r1 in range(n):
-        for r2 in range(r1 + 1, n):
-            for c1 in range(n):
-                for c2 in range(c1 + 1, n):
-                    cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-                    if len({t.box_of[c] for c in cells}) != 2:
-                        continue
-                    ms = [cand[c] for c in cells]
-                    if not all(ms):
-                        continue
-                    common = ms[0] & ms[1] & ms[2] & ms[3]
-                    if _popcount(common) < 2:
-                        continue
-                    for a, b in itertools.combinations(_digits_of(common), 2):
-                        pm = (1 << a) | (1 << b)
-                        extra = [c for c, m in zip(cells, ms) if m != pm]
-                        if not extra:
-                            continue
-                        hit = _ur_types(x, cells, extra, a, b, pm, types)
-                        if hit:
-                            found.append(hit)
-                            if hit[0] == (4.5, 1):
-                                break
+    for cells in t.rectangles:
+        c0, c1, c2, c3 = cells
+        common = cand[c0] & cand[c1] & cand[c2] & cand[c3]
+        if not common or not (common & (common - 1)):
+            continue
+        ms = (cand[c0], cand[c1], cand[c2], cand[c3])
+        for a, b in itertools.combinations(_digits_of(common), 2):
+            pm = (1 << a) | (1 << b)
+            extra = [c for c, m in zip(cells, ms) if m != pm]
+            if not extra:
+                continue
+            hit = _ur_types(x, cells, extra, a, b, pm, types)
+            if hit:
+                found.append(hit)
     if not found:
         return None
     found.sort(key=lambda h: h[0])
@@ -1111,6 +1192,23 @@ def _als_wing_se(k: int, biggest: int) -> float:
     return 6.6
 
 
+def _sets_of(cells, cand, k: int, digits: int):
+    """k-cell combinations of ``cells`` whose candidates span exactly ``digits`` digits (pruned as built)."""
+    out = []
+    masks = [cand[c] for c in cells]
+    # pairs first: most unions are too wide already
+    pairs = [(i, j, masks[i] | masks[j]) for i, j in itertools.combinations(range(len(cells)), 2)]
+    pairs = [p for p in pairs if _popcount(p[2]) <= digits]
+    for combo in itertools.combinations(range(len(cells)), k):
+        m = 0
+        for i in combo:
+            m |= masks[i]
+        if _popcount(m) == digits:
+            out.append((tuple(cells[i] for i in combo), m))
+    del pairs
+    return out
+
+
 def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
     """k cells of one unit holding k+1 digits (an almost locked set) and a bivalue cell {x,z}.
 
@@ -1120,8 +1218,12 @@ def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
     """
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
-    bival = [c for c in range(t.N) if cand[c] and _popcount(cand[c]) == 2]
-    if not bival:
+    by_pair: Dict[int, list] = {}
+    for c in range(t.N):
+        m = cand[c]
+        if m and _popcount(m) == 2:
+            by_pair.setdefault(m, []).append(c)
+    if not by_pair:
         return None
     best = None
     seen_sets = set()
@@ -1129,30 +1231,24 @@ def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
         cells = [c for c in t.units[u] if cand[c] and 2 <= _popcount(cand[c]) <= k + 1]
         if len(cells) < k:
             continue
-        for combo in itertools.combinations(cells, k):
-            m = 0
-            for c in combo:
-                m |= cand[c]
-            if _popcount(m) != k + 1:
+        for combo, m in _sets_of(cells, cand, k, k + 1):
+            ys = [y for pm, cs in by_pair.items() if not pm & ~m for y in cs if y not in combo]
+            if not ys or combo in seen_sets:
                 continue
-            key = combo
-            if key in seen_sets:
-                continue
-            seen_sets.add(key)
+            seen_sets.add(combo)
             amask = sum(1 << c for c in combo)
             holders = {d: sum(1 << c for c in combo if cand[c] >> d & 1) for d in _digits_of(m)}
-            sees_all = {d: _common_peers(t, h) for d, h in holders.items()}
+            sees_all = {}
             biggest = max(_popcount(cand[c]) for c in combo)
-            for y in bival:
-                if amask >> y & 1:
-                    continue
+            for y in ys:
                 ym = cand[y]
-                if ym & ~m:
-                    continue
                 for xd, zd in (_digits_of(ym), _digits_of(ym)[::-1]):
                     if holders[xd] & ~t.peer_mask[y]:
                         continue  # x is not restricted: some ALS cell with x misses y
-                    victims = pos[zd] & sees_all[zd] & t.peer_mask[y] & ~amask
+                    sz = sees_all.get(zd)
+                    if sz is None:
+                        sz = sees_all[zd] = _common_peers(t, holders[zd])
+                    victims = pos[zd] & sz & t.peer_mask[y] & ~amask
                     if not victims:
                         continue
                     se = round(_als_wing_se(k, biggest), 1)
@@ -1471,19 +1567,88 @@ def _max_nodes(mode: str, kind: str, best) -> int:
     return limit
 
 
-def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles: bool = True, forcing: bool = True) -> Optional[Step]:
+def _layers(src: int, start_on: bool, onoff: list, offon: list, depth: int) -> list:
+    """Breadth-first layers (bitsets of new nodes) from one node, ``depth`` links deep.
+
+    Layer i holds nodes of the start's polarity when i is even, the other when odd.
+    """
+    bit = 1 << src
+    layers = [bit]
+    vis = [0, 0]  # [off, on]
+    vis[start_on] = bit
+    front = bit
+    on = start_on
+    for _ in range(depth):
+        if on:
+            nxt = _spread(front, onoff) & ~vis[0]
+            vis[0] |= nxt
+        else:
+            nxt = _spread(front, offon) & ~vis[1]
+            vis[1] |= nxt
+        if not nxt:
+            break
+        layers.append(nxt)
+        front = nxt
+        on = not on
+    return layers
+
+
+def _meet(layers) -> tuple:
+    """The fewest links from the layers' source to its negation: (links, a, b, node) or None.
+
+    The graph is its own contrapositive (on(a) -> off(b) iff on(b) -> off(a),
+    off(a) -> on(b) iff off(b) -> on(a)), so src implies v in a links and not-v
+    in b links exactly when src implies not-src in a + b links; a shortest such
+    chain meets itself halfway, so layers ``ceil(links / 2)`` deep suffice.
+    """
+    best = None
+    for bb in range(1, len(layers)):
+        for aa in range(1 - bb % 2, bb, 2):
+            m = layers[aa] & layers[bb]
+            if m:
+                if best is None or aa + bb < best[0]:
+                    best = (aa + bb, aa, bb, (m & -m).bit_length() - 1)
+                break
+    return best
+
+
+def _as_pairs(layers, start_on: bool) -> list:
+    return [(start_on if i % 2 == 0 else not start_on, s) for i, s in enumerate(layers)]
+
+
+def _negate_path(path) -> list:
+    """The contrapositive of an implication path: reversed, every node negated."""
+    return [(k, not on) for k, on in reversed(path)]
+
+
+def _meet_path(layers, start_on: bool, a: int, b: int, v: int, onoff: list, offon: list) -> list:
+    """The chain src -> ... -> not-src through v (v at layer a, not-v at layer b)."""
+    pairs = _as_pairs(layers, start_on)
+    v_on = start_on if a % 2 == 0 else not start_on
+    p1 = _path_to(pairs[: a + 1], v_on, v, onoff, offon)
+    p2 = _path_to(pairs[: b + 1], not v_on, v, onoff, offon)
+    return p1 + _negate_path(p2)[1:]
+
+
+def _depth_for(nodes: int) -> int:
+    return (nodes + 1) // 2
+
+
+def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles=("x", "y"), forcing: bool = True) -> Optional[Step]:
     """The easiest static chain, as Sudoku Explainer rates them (X- and XY-cycles, X-chains, AICs).
 
     Searched from every candidate: loops through it, and forcing chains from
     it being true to it being false (it is eliminated) or from false to true
     (it is placed). Single-digit chains first (6.5/6.6 + length), then loops
     of bivalue cells (6.5 + length), then chains mixing cells and digits
-    (7.0 + length); the step is the one of lowest rating, then fewest nodes.
+    (7.0 + length); the step is the one of lowest rating, then fewest nodes,
+    then SE's order (cell, digit; loops before chains). Each search is
+    bidirectional (:func:`_meet`) and deepened pass by pass, one SE length
+    bucket at a time, so no search goes deeper than the best chain needs.
     """
     g = _Graph(x)
     check = x.check
-    best = None  # key = (se, nodes, sortkey, order)
-    hits = {}
+    best = None  # (key, info); key = (se, nodes, sortkey, order)
     order = 0
     for mode in modes:
         if mode == "x":
@@ -1494,36 +1659,67 @@ def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles: bool = True, forcing: bo
             onoff, offon = g.onoff_xy, g.offon_xy
         if best is not None and _chain_se(mode, "chain", 4) > best[0][0]:
             continue
-        for k in g.ids:
-            check()
-            c = k % g.N
-            if mode == "y" and _popcount(x.cand[c]) != 2:
-                continue
-            # cycles through k
-            lim = _max_nodes(mode, "cycle", best[0] if best else None) if cycles else 0
-            if lim >= 4 and offon[k]:
-                cyc = _find_cycle(x, g, k, onoff, offon, lim)
-                if cyc:
-                    nodes, loop, elims = cyc
-                    key = (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], order)
-                    order += 1
-                    if best is None or key < best[0]:
-                        best = (key, ("cycle", mode, k, loop, elims))
-            if mode == "y" or not forcing:
-                continue  # forcing Y-chains do not exist
-            for start_on in (True, False):
-                lim = _max_nodes(mode, "chain", best[0] if best else None)
-                if lim < 4:
+        sources = [k for k in g.ids if mode != "y" or _popcount(x.cand[k % g.N]) == 2]
+        for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
+            for k in sources:
+                check()
+                bk = best[0] if best else None
+                lim_c = min(cap, _max_nodes(mode, "cycle", bk)) if mode in cycles and offon[k] else 0
+                lim_f = min(cap, _max_nodes(mode, "chain", bk)) if forcing and mode != "y" else 0
+                if lim_c < 4 and lim_f < 4:
                     continue
-                nodes = _forcing_length(k, start_on, onoff, offon, lim + 1)
-                if nodes and nodes <= lim:
-                    key = (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], order)
-                    order += 1
-                    if best is None or key < best[0]:
-                        best = (key, ("chain", mode, k, start_on, nodes))
+                depth = _depth_for(lim_f)
+                lon = _layers(k, True, onoff, offon, depth)
+                loff = _layers(k, False, onoff, offon, depth)
+                # loops through on(k), SE's way: a breadth-first tree from on(k)
+                # closed by a weak link to off(t), t a strong partner of k
+                if lim_c >= 4:
+                    cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
+                    if cyc:
+                        nodes, loop, elims = cyc
+                        key = (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], order)
+                        order += 1
+                        if best is None or key < best[0]:
+                            best = (key, ("cycle", mode, k, loop, elims))
+                if lim_f >= 4:
+                    for start_on, layers in ((True, lon), (False, loff)):
+                        hit = _meet(layers)
+                        if hit and hit[0] + 1 <= lim_f:
+                            nodes = hit[0] + 1
+                            key = (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], order)
+                            order += 1
+                            if best is None or key < best[0]:
+                                best = (key, ("chain", mode, k, start_on, nodes, layers, hit))
+            if best is not None:
+                break
     if best is None:
         return None
     return _chain_step(x, g, best)
+
+
+def _meet_cycle(x: _Ctx, g: _Graph, k: int, lon, loff, onoff, offon, limit: int):
+    """The shortest loop through on(k) with eliminations, within ``limit`` nodes: (nodes, loop, elims)."""
+    for total in range(4, limit + 1, 2):
+        for a in range(1, total):
+            bb = total - a
+            if a >= len(lon) or bb >= len(loff):
+                continue
+            # v in lon[a] (polarity on iff a even); not-v in loff[bb] (polarity on iff bb odd)
+            m = lon[a] & loff[bb]
+            while m:
+                low = m & -m
+                v = low.bit_length() - 1
+                m ^= low
+                v_on = a % 2 == 0
+                p1 = _path_to(_as_pairs(lon[: a + 1], True), v_on, v, onoff, offon)
+                p2 = _path_to(_as_pairs(loff[: bb + 1], False), not v_on, v, onoff, offon)
+                loop = p1 + _negate_path(p2)[1:-1]
+                if len(set(loop)) != len(loop) or len(loop) != total:
+                    continue
+                elims = _cycle_eliminations(x, g, loop)
+                if elims:
+                    return total, loop, elims
+    return None
 
 
 def _chain_step(x: _Ctx, g: _Graph, best) -> Step:
@@ -1547,27 +1743,26 @@ def _chain_step(x: _Ctx, g: _Graph, best) -> Step:
             digits=tuple(sorted({kk // N + 1 for kk, _ in loop})),
             explanation=text, focus=x.unit_name(x.t.cell_units[k % N][2]), nodes=nodes,
         )
-    _, mode, k, start_on, nodes = info
+    _, mode, k, start_on, nodes, layers, hit = info
     onoff, offon = (g.onoff_x, g.offon_x) if mode == "x" else (g.onoff_xy, g.offon_xy)
-    layers, _, _ = _bfs_layers(k, start_on, onoff, offon, nodes)
-    path = _path_to(layers, not start_on, k, onoff, offon)
+    _, a, b, v = hit
+    path = _meet_path(layers, start_on, a, b, v, onoff, offon)
     d, c = divmod(k, N)
     cells = tuple(sorted({kk % N for kk, _ in path}))
     digits = tuple(sorted({kk // N + 1 for kk, _ in path}))
     focus = x.unit_name(x.t.cell_units[c][2])
     if start_on:
         inner = path[1:-1]  # off(a1) on(b1) ... on(bk): the AIC a1=b1-...=bk
-        if mode == "x":
-            name = "X-chain"
+        name = "X-chain" if mode == "x" else _name_xy_chain(x, g, inner)
+        if name == "X-chain":
             text = f" on {sym[d]}: " + _single_digit_text(inner, N, n)
         else:
-            name = _name_xy_chain(x, g, inner)
             text = ": " + _eureka(inner, N, n, sym)
         text += f", so {cell_name(c, n)} is not {sym[d]}"
         return x.step(name, se, eliminations=((c, d + 1),), cells=cells, digits=digits,
                       explanation=text, focus=focus, nodes=nodes)
     # off(src) ... on(src): src = b0 - a1 = ... = src, a discontinuous nice loop
-    if mode == "x":
+    if mode == "x" or len({kk // N for kk, _ in path}) == 1:
         name = "X-chain"
         text = f" on {sym[d]}: " + _single_digit_text(path, N, n)
     else:
@@ -1696,7 +1891,7 @@ def find_forcing_chains(x: _Ctx) -> Optional[Step]:
 # candidate turned off, so new singles appear along the way.
 
 
-def _dynamic_closure(x: _Ctx, src: int, src_on: bool):
+def _dynamic_closure(x: _Ctx, src: int, src_on: bool, nishio: bool = False):
     """Follow the implications of one assumption dynamically, in SE's order.
 
     Returns (on, off, parents, absurd): the nodes made on and off (dicts id ->
@@ -1731,7 +1926,7 @@ def _dynamic_closure(x: _Ctx, src: int, src_on: bool):
             d, c = divmod(k, N)
             # other candidates of the cell, then the digit in box, row, column
             outs = []
-            m = cand[c] & ~(1 << d)
+            m = cand[c] & ~(1 << d) if not nishio else 0
             while m:
                 low = m & -m
                 outs.append((low.bit_length() - 1) * N + c)
@@ -1760,7 +1955,7 @@ def _dynamic_closure(x: _Ctx, src: int, src_on: bool):
             d, c = divmod(k, N)
             outs = []
             m = cand[c]
-            if _popcount(m) == 2 and m >> d & 1:
+            if not nishio and _popcount(m) == 2 and m >> d & 1:
                 od = (m & ~(1 << d)).bit_length() - 1
                 hidden = tuple((dd * N + c, False) for dd in _digits_of(src_cand[c] & ~m))
                 outs.append((od * N + c, ((k, False),) + hidden))
@@ -1798,6 +1993,50 @@ def _ancestors(parents: Dict[tuple, tuple], node: tuple) -> int:
         seen.add(p)
         todo.extend(parents.get(p, ()))
     return len(seen)
+
+
+def find_nishio(x: _Ctx) -> Optional[Step]:
+    """Nishio forcing chains (SE 7.5 + length): one digit, assumed in a cell, leads to a contradiction.
+
+    The assumption is followed on one digit only (the digit leaves the cell's
+    units; a unit left with one place for it puts it there), dynamically; a
+    contradiction removes the candidate, and one reached by assuming the
+    candidate false places it.
+    """
+    t, cand = x.t, x.cand
+    N, n = t.N, t.n
+    best = None
+    order = 0
+    for c in range(N):
+        m = cand[c]
+        if not m or _popcount(m) < 2:
+            continue
+        for d in _digits_of(m):
+            k = d * N + c
+            for assumed in (True, False):
+                x.check()
+                _, _, par, absurd = _dynamic_closure(x, k, assumed, nishio=True)
+                if not absurd:
+                    continue
+                a, b, _ = absurd
+                nodes = _ancestors(par, a) + _ancestors(par, b)
+                key = (round(7.5 + _length_bonus(nodes - 2), 1), nodes, order)
+                order += 1
+                if best is None or key < best[0]:
+                    best = (key, k, assumed)
+    if best is None:
+        return None
+    (se, nodes, _), k, assumed = best
+    d, c = divmod(k, N)
+    sym = x.sym
+    focus = x.unit_name(t.cell_units[c][2])
+    if assumed:
+        text = f" on {sym[d]}: {cell_name(c, n)}={sym[d]} leads to a contradiction, so {cell_name(c, n)} is not {sym[d]}"
+        return x.step("Nishio forcing chains", se, eliminations=((c, d + 1),), cells=(c,), digits=(d + 1,),
+                      explanation=text, focus=focus, nodes=nodes)
+    text = f" on {sym[d]}: {cell_name(c, n)} without {sym[d]} leads to a contradiction, so {cell_name(c, n)} is {sym[d]}"
+    return x.step("Nishio forcing chains", se, placements=((c, d + 1),), cells=(c,), digits=(d + 1,),
+                  explanation=text, focus=focus, nodes=nodes)
 
 
 def find_dynamic_forcing_chains(x: _Ctx) -> Optional[Step]:
@@ -2097,13 +2336,22 @@ def find_xy_chain(x: _Ctx) -> Optional[Step]:
         return None
     zd, victims, path = best
     nodes = 2 * len(path) + 2
+    # (z)c0=(a)c0-(a)c1=(b)c1-...=(z)cm
+    chain = []
+    dd = zd
+    for c in path:
+        od = (cand[c] & ~(1 << dd)).bit_length() - 1
+        chain.append((dd * N + c, False))
+        chain.append((od * N + c, True))
+        dd = od
+    text = _eureka(chain, N, n, x.sym)
     return x.step(
         "XY-chain",
         round(7.0 + _length_bonus(nodes - 2), 1),
         eliminations=_elims((c, zd) for c in _cells_of(victims)),
         cells=path,
-        digits=(zd + 1,),
-        explanation=f": {' - '.join(f'{_rc(c, n)} {_digit_set(x, cand[c])}' for c in path)} ends on {x.d(zd)}",
+        digits=tuple(sorted({d + 1 for c in path for d in _digits_of(cand[c])})),
+        explanation=f": {text}",
         focus=x.unit_name(t.cell_units[path[0]][2]),
         nodes=nodes,
     )
@@ -2255,7 +2503,8 @@ TECHNIQUES: Tuple[Technique, ...] = (
     Technique("four strong links", functools.partial(find_strong_links, k=4)),
     Technique("VWXYZ-Wing", functools.partial(find_als_wing, k=4)),
     Technique("UVWXYZ-Wing", functools.partial(find_als_wing, k=5), in_path=False),
-    Technique("chains", lambda x: find_chain(x)),
+    Technique("chains", find_chain),
+    Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
     # named patterns, found by the path under a more general technique
@@ -2271,8 +2520,8 @@ TECHNIQUES: Tuple[Technique, ...] = (
     Technique("simple colouring", find_simple_colouring, in_path=False),
     Technique("X-chain", find_x_chain, in_path=False),
     Technique("XY-chain", find_xy_chain, in_path=False),
-    Technique("AIC", lambda x: find_chain(x, modes=("xy",), cycles=False), in_path=False),
-    Technique("nice loop", lambda x: find_chain(x, modes=("y", "xy"), forcing=False), in_path=False),
+    Technique("AIC", lambda x: find_chain(x, modes=("xy",), cycles=()), in_path=False),
+    Technique("nice loop", lambda x: find_chain(x, modes=("y", "xy"), cycles=("y", "xy"), forcing=False), in_path=False),
 )
 
 _BY_NAME = {tech.name: tech for tech in TECHNIQUES}
