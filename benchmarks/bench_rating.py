@@ -284,25 +284,37 @@ def diabolical_section(args, timed):
 
 
 def peer_section(args, timed):
+    """Time ours and hodoku-py puzzle by puzzle, interleaved, so both see the same machine load."""
     print(f"\n## Speed against hodoku-py ({args.peer_python})\n")
+    print("Interleaved: each puzzle is rated by ours, then by hodoku-py (a persistent subprocess).\n")
     print("| set | puzzles | ours median ms | ours p95 ms | hodoku-py median ms | hodoku-py p95 ms | median ratio |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, puzzles, times in timed:
-        n = min(len(puzzles), args.peer_limit)
-        if name == "qqwing_levels" and n < len(puzzles):
-            idx = list(range(0, len(puzzles), max(1, len(puzzles) // n)))[:n]
-        else:
-            idx = list(range(n))
-        sample = [puzzles[i] for i in idx]
-        ours = [times[i] for i in idx]
-        proc = subprocess.run(
-            [args.peer_python, str(HERE / "peer_hodoku.py")],
-            input="\n".join(sample) + "\n", capture_output=True, text=True, check=True,
-        )
-        theirs = [json.loads(line)["seconds"] for line in proc.stdout.splitlines() if line.strip()]
-        ratio = statistics.median(theirs) / statistics.median(ours)
-        print(f"| {name} | {n} | {1000 * statistics.median(ours):.1f} | {1000 * pct(ours, 0.95):.1f} | "
-              f"{1000 * statistics.median(theirs):.1f} | {1000 * pct(theirs, 0.95):.1f} | {ratio:.1f}x |")
+    proc = subprocess.Popen(
+        [args.peer_python, str(HERE / "peer_hodoku.py")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+    )
+    try:
+        for name, puzzles, _ in timed:
+            n = min(len(puzzles), args.peer_limit)
+            if n < len(puzzles) and name == "qqwing_levels":
+                idx = list(range(0, len(puzzles), max(1, len(puzzles) // n)))[:n]
+            else:
+                idx = list(range(n))
+            ours, theirs = [], []
+            for i in idx:
+                p = puzzles[i]
+                t0 = time.perf_counter()
+                rate(Grid.from_string(p))
+                ours.append(time.perf_counter() - t0)
+                proc.stdin.write(p + "\n")
+                proc.stdin.flush()
+                theirs.append(json.loads(proc.stdout.readline())["seconds"])
+            ratio = statistics.median(theirs) / statistics.median(ours)
+            print(f"| {name} | {len(idx)} | {1000 * statistics.median(ours):.1f} | {1000 * pct(ours, 0.95):.1f} | "
+                  f"{1000 * statistics.median(theirs):.1f} | {1000 * pct(theirs, 0.95):.1f} | {ratio:.1f}x |")
+    finally:
+        proc.stdin.close()
+        proc.wait()
 
 
 def main(argv=None) -> int:

@@ -3,7 +3,8 @@
 import subprocess
 import sys
 
-PURE = ["sudoku_server", "sudoku_server.grid", "sudoku_server.formats", "sudoku_server.solver", "sudoku_server.protocol"]
+PURE = ["sudoku_server", "sudoku_server.grid", "sudoku_server.formats", "sudoku_server.solver", "sudoku_server.protocol",
+        "sudoku_server.techniques", "sudoku_server.rating"]
 
 
 def test_pure_modules_import_no_io():
