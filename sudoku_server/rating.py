@@ -282,12 +282,3 @@ def qqwing_level(grid: Grid, *, check: Optional[Check] = None) -> str:
             return "intermediate"
         if not _qq_reductions(b):
             return "expert"
-
-
-def level_index(level: str) -> int:
-    """0 for "easy" .. 4 for "extreme"."""
-    return LEVELS.index(level)
-
-
-def _levels() -> Tuple[str, ...]:
-    return LEVELS

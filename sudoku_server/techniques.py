@@ -31,13 +31,24 @@ X-chain of 3 strong links                             5.4 (+0.1..0.3)
 WXYZ-Wing (ALS of 3 cells + a bivalue cell)           5.5-5.6
 BUG+1 / BUG type 2                                    5.6 / 5.7
 X-chain of 4 strong links                             5.8 (+0.1..0.3)
-VWXYZ-Wing, UVWXYZ-Wing (ALS of 4, 5 cells)           6.2-6.4, 6.6
+VWXYZ-Wing (ALS of 4 cells + a bivalue cell)          6.2-6.4
 X-cycle / XY-cycle (continuous nice loops)            6.5 + length
 X-chain (forcing chain on one digit)                  6.6 + length
-XY-chain, W-Wing, AIC, nice loop, XY-cycle            7.0 + length
+XY-chain, W-Wing, AIC, nice loop (placing a digit)    7.0 + length
+Nishio forcing chains                                 7.5 + length
 cell / unit forcing chains                            8.0 + length
 dynamic forcing chains                                8.5 + length
 ====================================================  =========================
+
+Left out of the path on purpose: the UVWXYZ-Wing (6.6; the Sukaku Explainer
+that rated the Sudoku Exchange bank did not have it: with it 10 of its 960
+diabolical ratings come out 0.5 too low) and loops mixing cells and digits
+(SE's 7.0 bidirectional cycles; the AICs reaching the same eliminations rate
+the same within 0.1). Both stay available as named finders
+(:data:`TECHNIQUES` entries with ``in_path=False``), with the patterns SE
+finds under a more general name: skyscraper, two-string kite, turbot fish,
+empty rectangle, the unique rectangle types, W-Wing, simple colouring,
+X-chain, XY-chain, AIC and nice loop.
 
 Chains are searched the way Sudoku Explainer does (``Chaining.java``): an
 implication graph on single candidates -- "on" implies "off" for the other
@@ -45,9 +56,15 @@ candidates of the cell and the same digit in the cell's units; "off"
 implies "on" for the last other candidate of a cell (Y link) or the last
 other place of a digit in a unit (X link) -- searched breadth first from
 every candidate, so each chain found is a shortest one; the step taken is
-the one of lowest rating. A chain's rating grows with its length by SE's
-rule (``ChainingHint.getLengthDifficulty``): +0.1 each time the number of
-nodes minus 2 passes 4, 6, 8, 12, 16, 24, 32, ... (alternately x1.5, x4/3).
+the one of lowest rating, then fewest nodes. A chain's rating grows with its
+length by SE's rule (``ChainingHint.getLengthDifficulty``): +0.1 each time
+the number of nodes minus 2 passes 4, 6, 8, 12, 16, 24, 32, ... (alternately
+x1.5, x4/3). The forcing-chain search meets in the middle: the graph is its
+own contrapositive, so a chain from a candidate to its negation shows up as
+a node and its negation both reached within half its length (:func:`_meet`).
+Cell and unit forcing chains follow the same static graph to the end;
+Nishio and dynamic forcing chains follow a working copy of the grid that
+loses every candidate turned off, so new singles count along the way.
 
 Past dynamic forcing chains the grid still gets a step: a *search step*
 (technique ``"search"``), the digit of the solution in the cell with the
@@ -125,6 +142,7 @@ class _Tables:
         self.inter = inter
         # per line, the masks of its box segments; per box, its row and column segments
         self.line_segments = [[im for b, line, im in inter if line == u] for u in range(2 * n)]
+        self.line_boxes = [[(b, im) for b, line, im in inter if line == u] for u in range(2 * n)]
         self.box_rows_segs = {b: [(line, im) for bb, line, im in inter if bb == b and line < n] for b in range(2 * n, 3 * n)}
         self.box_cols_segs = {b: [(line, im) for bb, line, im in inter if bb == b and line >= n] for b in range(2 * n, 3 * n)}
         self.row_bits = (1 << n) - 1
@@ -191,7 +209,7 @@ class Board:
       size, box_rows, box_cols: the shape; symbols: how digits are written.
     """
 
-    __slots__ = ("t", "values", "cand", "symbols", "_pos")
+    __slots__ = ("t", "values", "cand", "symbols", "_pos", "memo")
 
     def __init__(self, t: _Tables, values: List[int], cand: List[int], symbols: str = "") -> None:
         self.t = t
@@ -199,6 +217,9 @@ class Board:
         self.cand = cand
         self.symbols = symbols
         self._pos = None
+        # results of single-digit searches, keyed by the digit's candidate
+        # bitboard: they stay valid while that digit's candidates do not change
+        self.memo: Dict[tuple, object] = {}
 
     @classmethod
     def from_grid(cls, grid: Grid) -> "Board":
@@ -499,8 +520,8 @@ def find_claiming(x: _Ctx) -> Optional[Step]:
             m = pos[d] & lm
             if not m or not m & (m - 1):
                 continue
-            for b, line2, im in t.inter:
-                if line2 != line or m & ~im:
+            for b, im in t.line_boxes[line]:
+                if m & ~im:
                     continue
                 victims = pos[d] & t.unit_mask[b] & ~lm
                 if victims:
@@ -803,12 +824,12 @@ def _oriented_links(x: _Ctx, d: int):
     # links starting at one cell, by that cell; links starting at a group;
     # links whose end sees a cell
     single_start: Dict[int, int] = {}
-    group_start = []
+    group_start: Dict[int, list] = {}
     ends_seeing: Dict[int, int] = {}
     for j, o in enumerate(oriented):
         st = o[2]
         if st & (st - 1):
-            group_start.append(j)
+            group_start.setdefault((st & -st).bit_length() - 1, []).append((j, st))
         else:
             c = st.bit_length() - 1
             single_start[c] = single_start.get(c, 0) | 1 << j
@@ -826,13 +847,81 @@ def _oriented_links(x: _Ctx, d: int):
         while cells:
             low = cells & -cells
             cells ^= low
-            m |= single_start.get(low.bit_length() - 1, 0)
-        for j in group_start:
-            if not oriented[j][2] & ~se_end:
-                m |= 1 << j
+            c = low.bit_length() - 1
+            m |= single_start.get(c, 0)
+            for j, st in group_start.get(c, ()):
+                if not st & ~se_end:
+                    m |= 1 << j
         nxt.append(m & ~(1 << i))
     cache = x.cache[("links", d)] = (oriented, start_sees, end_sees, nxt, ends_seeing)
     return cache
+
+
+def _strong_links_of_digit(x: _Ctx, d: int, k: int, name: Optional[str]):
+    """The best chain of k strong links on digit d: (key, d, links, victims, grouped, kinds) or None."""
+    n = x.t.n
+    best = None
+    oriented, start_sees, end_sees, nxt, ends_seeing = _oriented_links(x, d)
+    m = len(oriented)
+    if m < 2 * k:
+        return None
+    for i in range(m):
+        si = start_sees[i]
+        if not si:
+            continue
+        # links that may end a chain from i: they share a victim with i's start
+        ends = 0
+        mm = si
+        while mm:
+            low = mm & -mm
+            ends |= ends_seeing.get(low.bit_length() - 1, 0)
+            mm ^= low
+        if not ends:
+            continue
+        reach = nxt[i]
+        for _ in range(k - 2):
+            r = 0
+            mm = reach
+            while mm:
+                low = mm & -mm
+                r |= nxt[low.bit_length() - 1]
+                mm ^= low
+            reach = r
+        if not reach & ends:
+            continue
+        # enumerate the chains from i
+        o1 = oriented[i]
+        stack = [((i,), o1[2] | o1[3], nxt[i])]
+        while stack:
+            chain, used, cand_next = stack.pop()
+            if len(chain) == k - 1:
+                mm = cand_next & ends
+            else:
+                mm = cand_next
+            while mm:
+                low = mm & -mm
+                j = low.bit_length() - 1
+                mm ^= low
+                oj = oriented[j]
+                if oj[2] & used or oj[3] & used or any(oriented[q][0] == oj[0] for q in chain):
+                    continue
+                ch = chain + (j,)
+                if len(ch) < k:
+                    stack.append((ch, used | oj[2] | oj[3], nxt[j]))
+                    continue
+                victims = si & end_sees[j] & ~(used | oj[2] | oj[3])
+                if not victims:
+                    continue
+                links = [oriented[q] for q in ch]
+                kinds = [_link_kind(o[1], n) for o in links]
+                grouped = any(o[4] for o in links)
+                if name is not None and _links_name(k, n, links, kinds, grouped) != name:
+                    continue
+                se = round(_links_se(k, kinds, grouped), 1)
+                key = (se, -_popcount(victims))
+                if best is None or key < best[0]:
+                    best = (key, d, tuple(links), victims, grouped, kinds)
+    return best
 
 
 def find_strong_links(x: _Ctx, k: int, name: Optional[str] = None) -> Optional[Step]:
@@ -842,71 +931,22 @@ def find_strong_links(x: _Ctx, k: int, name: Optional[str] = None) -> Optional[S
     sees both loses it. Two links: skyscraper, two-string kite, turbot fish,
     empty rectangle; three or four: X-chain. Chains are only enumerated from
     a first link whose k-step reach holds a last link sharing a victim with it.
+    The best chain of each digit is remembered while that digit's candidates
+    stay the same (:attr:`Board.memo`).
     """
     t = x.t
     n = t.n
     best = None
+    memo = x.b.memo
     for d in range(x.n):
-        oriented, start_sees, end_sees, nxt, ends_seeing = _oriented_links(x, d)
-        m = len(oriented)
-        if m < 2 * k:
-            continue
-        for i in range(m):
-            si = start_sees[i]
-            if not si:
-                continue
-            # links that may end a chain from i: they share a victim with i's start
-            ends = 0
-            mm = si
-            while mm:
-                low = mm & -mm
-                ends |= ends_seeing.get(low.bit_length() - 1, 0)
-                mm ^= low
-            if not ends:
-                continue
-            reach = nxt[i]
-            for _ in range(k - 2):
-                r = 0
-                mm = reach
-                while mm:
-                    low = mm & -mm
-                    r |= nxt[low.bit_length() - 1]
-                    mm ^= low
-                reach = r
-            if not reach & ends:
-                continue
-            # enumerate the chains from i
-            o1 = oriented[i]
-            stack = [((i,), o1[2] | o1[3], nxt[i])]
-            while stack:
-                chain, used, cand_next = stack.pop()
-                if len(chain) == k - 1:
-                    mm = cand_next & ends
-                else:
-                    mm = cand_next
-                while mm:
-                    low = mm & -mm
-                    j = low.bit_length() - 1
-                    mm ^= low
-                    oj = oriented[j]
-                    if oj[2] & used or oj[3] & used or any(oriented[q][0] == oj[0] for q in chain):
-                        continue
-                    ch = chain + (j,)
-                    if len(ch) < k:
-                        stack.append((ch, used | oj[2] | oj[3], nxt[j]))
-                        continue
-                    victims = si & end_sees[j] & ~(used | oj[2] | oj[3])
-                    if not victims:
-                        continue
-                    links = [oriented[q] for q in ch]
-                    kinds = [_link_kind(o[1], n) for o in links]
-                    grouped = any(o[4] for o in links)
-                    if name is not None and _links_name(k, n, links, kinds, grouped) != name:
-                        continue
-                    se = round(_links_se(k, kinds, grouped), 1)
-                    key = (se, -_popcount(victims))
-                    if best is None or key < best[0]:
-                        best = (key, d, tuple(links), victims, grouped, kinds)
+        x.check()
+        mk = ("links", k, name, d, x.pos[d])
+        if mk in memo:
+            hit = memo[mk]
+        else:
+            hit = memo[mk] = _strong_links_of_digit(x, d, k, name)
+        if hit is not None and (best is None or hit[0] < best[0]):
+            best = hit
     if best is None:
         return None
     (se, _), d, chain, victims, grouped, kinds = best
@@ -1196,16 +1236,12 @@ def _sets_of(cells, cand, k: int, digits: int):
     """k-cell combinations of ``cells`` whose candidates span exactly ``digits`` digits (pruned as built)."""
     out = []
     masks = [cand[c] for c in cells]
-    # pairs first: most unions are too wide already
-    pairs = [(i, j, masks[i] | masks[j]) for i, j in itertools.combinations(range(len(cells)), 2)]
-    pairs = [p for p in pairs if _popcount(p[2]) <= digits]
     for combo in itertools.combinations(range(len(cells)), k):
         m = 0
         for i in combo:
             m |= masks[i]
         if _popcount(m) == digits:
             out.append((tuple(cells[i] for i in combo), m))
-    del pairs
     return out
 
 
@@ -1228,6 +1264,7 @@ def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
     best = None
     seen_sets = set()
     for u in _unit_order(n):
+        x.check()
         cells = [c for c in t.units[u] if cand[c] and 2 <= _popcount(cand[c]) <= k + 1]
         if len(cells) < k:
             continue
@@ -1364,39 +1401,6 @@ def _spread(front: int, table: list) -> int:
     return nxt
 
 
-def _forcing_length(src: int, start_on: bool, onoff: list, offon: list, limit: int) -> int:
-    """Nodes of the shortest implication path from src on (off) to src off (on); 0 if none within limit."""
-    bit = 1 << src
-    vis_on = vis_off = 0
-    if start_on:
-        vis_on = front = bit
-        phase_on = True
-    else:
-        vis_off = front = bit
-        phase_on = False
-    nodes = 1
-    while nodes < limit:
-        if phase_on:
-            nxt = _spread(front, onoff)
-            nodes += 1
-            if start_on and nxt & bit:
-                return nodes
-            nxt &= ~vis_off
-            vis_off |= nxt
-        else:
-            nxt = _spread(front, offon)
-            nodes += 1
-            if not start_on and nxt & bit:
-                return nodes
-            nxt &= ~vis_on
-            vis_on |= nxt
-        if not nxt:
-            return 0
-        front = nxt
-        phase_on = not phase_on
-    return 0
-
-
 def _bfs_layers(src: int, start_on: bool, onoff: list, offon: list, limit: int = 1 << 30, stop_absurd: bool = False):
     """Layers of the breadth-first implication search from src: list of (is_on, set)."""
     bit = 1 << src
@@ -1475,14 +1479,6 @@ def _eureka(path, N, n, sym) -> str:
 
 def _single_digit_text(path, N, n) -> str:
     return "".join(("" if i == 0 else ("=" if on else "-")) + cell_name(k % N, n) for i, (k, on) in enumerate(path))
-
-
-class _ChainHit:
-    __slots__ = ("key", "kind", "src", "start_on", "nodes", "mode", "cycle")
-
-    def __init__(self, key, kind, src, start_on, nodes, mode, cycle=None):
-        self.key, self.kind, self.src, self.start_on = key, kind, src, start_on
-        self.nodes, self.mode, self.cycle = nodes, mode, cycle
 
 
 def _cycle_eliminations(x: _Ctx, g: _Graph, path) -> list:
@@ -1648,12 +1644,23 @@ def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles=("x", "y"), forcing: bool
     """
     g = _Graph(x)
     check = x.check
-    best = None  # (key, info); key = (se, nodes, sortkey, order)
-    order = 0
+    best = None  # (key, info); key = (se, nodes, sortkey, (cell, digit, kind)): SE's order
+    if "x" in modes:
+        # single-digit chains depend on one digit's candidates: searched per
+        # digit, remembered while that digit's candidates stay the same
+        memo = x.b.memo
+        for d in range(x.n):
+            mk = ("xchain", "x" in cycles, forcing, d, x.pos[d])
+            if mk in memo:
+                hit = memo[mk]
+            else:
+                hit = memo[mk] = _x_chains_of_digit(x, g, d, "x" in cycles, forcing)
+            if hit is not None and (best is None or hit[0] < best[0]):
+                best = hit
     for mode in modes:
         if mode == "x":
-            onoff, offon = g.onoff_x, g.offon_x
-        elif mode == "y":
+            continue
+        if mode == "y":
             onoff, offon = g.onoff_xy, g.offon_y
         else:
             onoff, offon = g.onoff_xy, g.offon_xy
@@ -1668,26 +1675,24 @@ def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles=("x", "y"), forcing: bool
                 lim_f = min(cap, _max_nodes(mode, "chain", bk)) if forcing and mode != "y" else 0
                 if lim_c < 4 and lim_f < 4:
                     continue
-                depth = _depth_for(lim_f)
-                lon = _layers(k, True, onoff, offon, depth)
-                loff = _layers(k, False, onoff, offon, depth)
                 # loops through on(k), SE's way: a breadth-first tree from on(k)
                 # closed by a weak link to off(t), t a strong partner of k
                 if lim_c >= 4:
                     cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
                     if cyc:
                         nodes, loop, elims = cyc
-                        key = (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], order)
-                        order += 1
+                        key = (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], (k % g.N, k // g.N, 0))
                         if best is None or key < best[0]:
                             best = (key, ("cycle", mode, k, loop, elims))
                 if lim_f >= 4:
-                    for start_on, layers in ((True, lon), (False, loff)):
+                    depth = _depth_for(lim_f)
+                    for start_on in (True, False):
+                        layers = _layers(k, start_on, onoff, offon, depth)
                         hit = _meet(layers)
                         if hit and hit[0] + 1 <= lim_f:
                             nodes = hit[0] + 1
-                            key = (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], order)
-                            order += 1
+                            typ = 1 if start_on else 2
+                            key = (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], (k % g.N, k // g.N, typ))
                             if best is None or key < best[0]:
                                 best = (key, ("chain", mode, k, start_on, nodes, layers, hit))
             if best is not None:
@@ -1697,29 +1702,39 @@ def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles=("x", "y"), forcing: bool
     return _chain_step(x, g, best)
 
 
-def _meet_cycle(x: _Ctx, g: _Graph, k: int, lon, loff, onoff, offon, limit: int):
-    """The shortest loop through on(k) with eliminations, within ``limit`` nodes: (nodes, loop, elims)."""
-    for total in range(4, limit + 1, 2):
-        for a in range(1, total):
-            bb = total - a
-            if a >= len(lon) or bb >= len(loff):
-                continue
-            # v in lon[a] (polarity on iff a even); not-v in loff[bb] (polarity on iff bb odd)
-            m = lon[a] & loff[bb]
-            while m:
-                low = m & -m
-                v = low.bit_length() - 1
-                m ^= low
-                v_on = a % 2 == 0
-                p1 = _path_to(_as_pairs(lon[: a + 1], True), v_on, v, onoff, offon)
-                p2 = _path_to(_as_pairs(loff[: bb + 1], False), not v_on, v, onoff, offon)
-                loop = p1 + _negate_path(p2)[1:-1]
-                if len(set(loop)) != len(loop) or len(loop) != total:
-                    continue
-                elims = _cycle_eliminations(x, g, loop)
-                if elims:
-                    return total, loop, elims
-    return None
+def _x_chains_of_digit(x: _Ctx, g: _Graph, d: int, cycles: bool, forcing: bool):
+    """The best single-digit loop or forcing chain on digit d: (key, info) or None (see :func:`find_chain`)."""
+    onoff, offon = g.onoff_x, g.offon_x
+    N = g.N
+    best = None
+    p = x.pos[d]
+    for c in _cells_of(p):
+        k = d * N + c
+        order = (c, d)
+        bk = best[0] if best else None
+        lim_c = _max_nodes("x", "cycle", bk) if cycles and offon[k] else 0
+        if lim_c >= 4:
+            cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
+            if cyc:
+                nodes, loop, elims = cyc
+                key = (_chain_se("x", "cycle", nodes), nodes, _SORT_KEY["x"], order + (0,))
+                if best is None or key < best[0]:
+                    best = (key, ("cycle", "x", k, loop, elims))
+        if not forcing:
+            continue
+        lim_f = _max_nodes("x", "chain", best[0] if best else None)
+        if lim_f < 4:
+            continue
+        depth = _depth_for(lim_f)
+        for typ, start_on in ((1, True), (2, False)):
+            layers = _layers(k, start_on, onoff, offon, depth)
+            hit = _meet(layers)
+            if hit and hit[0] + 1 <= lim_f:
+                nodes = hit[0] + 1
+                key = (_chain_se("x", "chain", nodes), nodes, _SORT_KEY["x"], order + (typ,))
+                if best is None or key < best[0]:
+                    best = (key, ("chain", "x", k, start_on, nodes, layers, hit))
+    return best
 
 
 def _chain_step(x: _Ctx, g: _Graph, best) -> Step:
@@ -1995,6 +2010,28 @@ def _ancestors(parents: Dict[tuple, tuple], node: tuple) -> int:
     return len(seen)
 
 
+def _nishio_of_digit(x: _Ctx, d: int):
+    """The best Nishio contradiction on digit d: ((se, nodes, (cell, digit, kind)), id, assumed) or None."""
+    N = x.t.N
+    cand = x.cand
+    best = None
+    for c in _cells_of(x.pos[d]):
+        if _popcount(cand[c]) < 2:
+            continue
+        k = d * N + c
+        for typ, assumed in ((0, True), (1, False)):
+            x.check()
+            _, _, par, absurd = _dynamic_closure(x, k, assumed, nishio=True)
+            if not absurd:
+                continue
+            a, b, _ = absurd
+            nodes = _ancestors(par, a) + _ancestors(par, b)
+            key = (round(7.5 + _length_bonus(nodes - 2), 1), nodes, (c, d, typ))
+            if best is None or key < best[0]:
+                best = (key, k, assumed)
+    return best
+
+
 def find_nishio(x: _Ctx) -> Optional[Step]:
     """Nishio forcing chains (SE 7.5 + length): one digit, assumed in a cell, leads to a contradiction.
 
@@ -2006,24 +2043,16 @@ def find_nishio(x: _Ctx) -> Optional[Step]:
     t, cand = x.t, x.cand
     N, n = t.N, t.n
     best = None
-    order = 0
-    for c in range(N):
-        m = cand[c]
-        if not m or _popcount(m) < 2:
-            continue
-        for d in _digits_of(m):
-            k = d * N + c
-            for assumed in (True, False):
-                x.check()
-                _, _, par, absurd = _dynamic_closure(x, k, assumed, nishio=True)
-                if not absurd:
-                    continue
-                a, b, _ = absurd
-                nodes = _ancestors(par, a) + _ancestors(par, b)
-                key = (round(7.5 + _length_bonus(nodes - 2), 1), nodes, order)
-                order += 1
-                if best is None or key < best[0]:
-                    best = (key, k, assumed)
+    memo = x.b.memo
+    for d in range(n):
+        # one digit's candidates decide it: remembered while they stay the same
+        mk = ("nishio", d, x.pos[d])
+        if mk in memo:
+            hit = memo[mk]
+        else:
+            hit = memo[mk] = _nishio_of_digit(x, d)
+        if hit is not None and (best is None or hit[0] < best[0]):
+            best = hit
     if best is None:
         return None
     (se, nodes, _), k, assumed = best

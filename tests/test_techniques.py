@@ -261,14 +261,22 @@ def test_qqwing_paths_are_sound(puzzle):
 
 
 def test_other_sizes_use_the_general_techniques():
-    # 4x4 and 6x6 from puzzles/layouts, 16x16 from the Gecode janko set
-    four = "1.....3..4....2."
-    six = "1.....4...6...1....3...5...2.....6.."
-    for text in (four,):
-        grid = Grid.from_string(text)
-        steps = solve_steps(grid)
-        assert steps and all(s.technique in ("full house", "hidden single", "naked single") for s in steps)
-    del six
+    # 4x4 and 6x6 (2x3 boxes) from puzzles/layouts/size4.txt and size6.txt
+    for text in (".1....4.....24..", "3.2.......4.4......1...5.5...4...2.."):
+        steps = solve_steps(Grid.from_string(text))
+        check_path(text)
+        assert {s.technique for s in steps} <= {"full house", "hidden single", "naked single"}
+    # janko.at 16x16 #53 (Gecode's copy, gecode_16x16_janko55.txt line 53): subsets work on 16x16
+    with gzip.open(DATASETS / "gecode_16x16_janko55.txt.gz", "rt") as f:
+        puzzle = f.read().split()[52]
+    steps = path_of(puzzle)
+    assert steps[101].describe() == (
+        "naked triple: r14c10, r14c11, r15c11 hold only B, E and G in box 15: remove B from r15c12; G from r13c10"
+    )
+    assert steps[79].describe() == (
+        "hidden pair: B and E go only in r10c3, r11c1 in box 9: remove 5 from r10c3; A from r11c1; C from r11c1"
+    )
+    check_path(puzzle)
 
 
 def test_check_is_called_and_can_stop():
