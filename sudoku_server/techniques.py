@@ -1269,7 +1269,13 @@ def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
         if len(cells) < k:
             continue
         for combo, m in _sets_of(cells, cand, k, k + 1):
-            ys = [y for pm, cs in by_pair.items() if not pm & ~m for y in cs if y not in combo]
+            ys = []
+            ds = _digits_of(m)
+            for i1 in range(len(ds)):
+                for i2 in range(i1 + 1, len(ds)):
+                    cs = by_pair.get((1 << ds[i1]) | (1 << ds[i2]))
+                    if cs:
+                        ys.extend(y for y in cs if y not in combo)
             if not ys or combo in seen_sets:
                 continue
             seen_sets.add(combo)
@@ -1549,10 +1555,22 @@ def _chain_se(mode: str, kind: str, nodes: int) -> float:
 _SORT_KEY = {"x": 2, "y": 3, "xy": 4}
 
 
+_MAX_NODES: Dict[tuple, int] = {}
+
+
 def _max_nodes(mode: str, kind: str, best) -> int:
     """The most nodes a chain of this mode may have to beat ``best`` (a key)."""
     if best is None:
         return 64
+    ck = (mode, kind, best[:3])
+    hit = _MAX_NODES.get(ck)
+    if hit is not None:
+        return hit
+    _MAX_NODES[ck] = limit = _max_nodes_of(mode, kind, best)
+    return limit
+
+
+def _max_nodes_of(mode: str, kind: str, best) -> int:
     limit = 0
     for nodes in range(4, 65):
         key = (_chain_se(mode, kind, nodes), nodes, _SORT_KEY[mode])
@@ -1570,17 +1588,26 @@ def _layers(src: int, start_on: bool, onoff: list, offon: list, depth: int) -> l
     """
     bit = 1 << src
     layers = [bit]
-    vis = [0, 0]  # [off, on]
-    vis[start_on] = bit
+    vis_off = vis_on = 0
+    if start_on:
+        vis_on = bit
+    else:
+        vis_off = bit
     front = bit
     on = start_on
     for _ in range(depth):
+        nxt = 0
+        table = onoff if on else offon
+        while front:
+            low = front & -front
+            nxt |= table[low.bit_length() - 1]
+            front ^= low
         if on:
-            nxt = _spread(front, onoff) & ~vis[0]
-            vis[0] |= nxt
+            nxt &= ~vis_off
+            vis_off |= nxt
         else:
-            nxt = _spread(front, offon) & ~vis[1]
-            vis[1] |= nxt
+            nxt &= ~vis_on
+            vis_on |= nxt
         if not nxt:
             break
         layers.append(nxt)
