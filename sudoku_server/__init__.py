@@ -4,6 +4,9 @@ The public API here is pure (it imports no trio and touches no sockets):
 
 * :class:`Grid` — a puzzle or solution (``size * size`` ints, 0 = empty);
 * :func:`solve`, :func:`solve_any`, :func:`count_solutions` — the solver;
+* :func:`next_step`, :func:`solve_steps` / :class:`Step` — human techniques
+  (:mod:`sudoku_server.techniques`), :func:`rate` / :class:`Rating` — SE,
+  QQWing and named levels (:mod:`sudoku_server.rating`);
 * :func:`parse` / :class:`Puzzle` — text in any supported layout;
 * the errors, each carrying its wire code.
 
@@ -13,27 +16,37 @@ The server lives in :mod:`sudoku_server.server` and the command line in
 
 from ._errors import (
     InvalidPuzzleError,
+    MultipleSolutionsError,
     PuzzleError,
     PuzzleFormatError,
     SolutionMismatchError,
     UnsolvableError,
 )
 from .grid import Grid, cell_name, geometry, verify_solution
+from .rating import Rating, rate
 from .solver import count_solutions, solve, solve_any
+from .techniques import Step, TechniqueError, next_step, solve_steps
 
 __version__ = "0.2.0"
 
 __all__ = [
     "Grid",
     "InvalidPuzzleError",
+    "MultipleSolutionsError",
     "PuzzleError",
     "PuzzleFormatError",
+    "Rating",
     "SolutionMismatchError",
+    "Step",
+    "TechniqueError",
     "UnsolvableError",
     "cell_name",
     "count_solutions",
     "geometry",
+    "next_step",
+    "rate",
     "solve",
     "solve_any",
+    "solve_steps",
     "verify_solution",
 ]

@@ -36,6 +36,16 @@ class UnsolvableError(PuzzleError):
     code = "unsolvable"
 
 
+class MultipleSolutionsError(PuzzleError):
+    """The puzzle has more than one solution, so it has no logical path to rate, hint or explain.
+
+    ``ERROR multiple the puzzle has more than one solution (r1c2 can be 3 or 5)``:
+    the detail names a cell whose digit differs between two solutions.
+    """
+
+    code = "multiple"
+
+
 class SolutionMismatchError(PuzzleError):
     """A dataset row's expected solution differs from ours (``ERROR mismatch ...``)."""
 

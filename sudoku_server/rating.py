@@ -1,0 +1,284 @@
+"""How hard a puzzle is, on three scales people know. Pure and synchronous.
+
+:func:`rate` solves the puzzle step by step with :mod:`.techniques` (the
+easiest technique first at every point) and reads three ratings off the path:
+
+**SE** (``Rating.se``, with ``er``, ``ep``, ``ed``): the Sudoku Explainer
+rating (SE 1.2.1 by Nicolas Juillerat; the scale of the Sukaku Explainer
+fork, github.com/SudokuMonster/SukakuExplainer, whose default technique set
+and per-technique ratings :mod:`.techniques` follows -- its module docstring
+has the table). ER is the rating of the hardest step on the path; EP the
+hardest step up to the first placement that is not a single ("pearl"); ED
+the first step's rating ("diamond"), as SE's ``Solver.getDifficulty``
+computes them. ``se`` is ER. ``Rating.hardest`` is the step that set it.
+A path that needs the *search step* (no technique applies) has an ER
+estimated from the search (``Rating.method == "search estimate"``), 9.0
+and up; every other ER comes from the steps' SE ratings
+(``method == "techniques"``).
+
+**QQWing** (``Rating.qqwing``): the level QQWing 1.3.4 (Stephen Ostermiller,
+qqwing.com, ``qqwing.cpp`` ``SudokuBoard::getDifficulty``) prints: its
+solver tries, in order, naked singles, hidden singles (box, row, column),
+naked pairs, pointing pairs and triples, box/line reductions and hidden
+pairs, and guesses when none applies. The level is *expert* if it had to
+guess, else *intermediate* if it used anything past singles, else *easy*
+if it used a hidden single, else *simple*. These deductions only ever
+remove candidates, so what QQWing needs does not depend on the order it
+finds them in: :func:`qqwing_level` computes the level from three closures
+(naked singles; all singles; all its techniques).
+
+**Level** (``Rating.level``): five names for people, each defined by the
+hardest technique the path needs (:data:`LEVEL_OF`):
+
+=========  ===============================================================
+easy       singles only: full house, hidden single, naked single
+medium     + pointing, claiming, naked and hidden pairs and triples
+hard       + X-Wing, Swordfish, Jellyfish, quadruples, skyscraper,
+           two-string kite, turbot fish, empty rectangle, XY-Wing,
+           XYZ-Wing, unique rectangles, BUG
+expert     + X-chains of 3-4 strong links, WXYZ-, VWXYZ-, UVWXYZ-Wings,
+           X-cycles and X-chains, XY-cycles and XY-chains, W-Wing, AIC,
+           nice loops, simple colouring
+extreme    + Nishio forcing chains, cell and unit forcing chains, dynamic forcing
+           chains, search
+=========  ===============================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Tuple
+
+from .grid import Grid
+from .techniques import Board, Step, steps_on, unique_solution
+
+__all__ = ["LEVELS", "LEVEL_OF", "QQWING_LEVELS", "Rating", "qqwing_level", "rate"]
+
+Check = Callable[[], None]
+
+#: The five levels for people, easiest first.
+LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+
+#: QQWing's four levels, easiest first.
+QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
+
+_EASY = ("full house", "hidden single", "naked single")
+_MEDIUM = ("pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple")
+_HARD = (
+    "X-Wing", "Swordfish", "Jellyfish", "naked quadruple", "hidden quadruple", "skyscraper",
+    "two-string kite", "turbot fish", "empty rectangle", "grouped turbot fish", "XY-Wing", "XYZ-Wing",
+    "unique rectangle type 1", "unique rectangle type 2", "unique rectangle type 3",
+    "unique rectangle type 4", "BUG+1", "BUG type 2",
+)
+_EXPERT = (
+    "WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "X-cycle", "X-chain", "XY-cycle", "XY-chain",
+    "W-Wing", "AIC", "nice loop", "simple colouring",
+)
+_EXTREME = ("Nishio forcing chains", "cell forcing chains", "unit forcing chains", "dynamic forcing chains", "search")
+
+#: Technique name (as in :attr:`Step.technique`) -> level name.
+LEVEL_OF = {
+    name: level
+    for level, names in zip(LEVELS, (_EASY, _MEDIUM, _HARD, _EXPERT, _EXTREME))
+    for name in names
+}
+
+
+@dataclass(frozen=True)
+class Rating:
+    """The ratings of one puzzle.
+
+    Attributes:
+      level: one of :data:`LEVELS`.
+      se: the SE rating (ER), one decimal: the rating of ``hardest``.
+      er, ep, ed: Sudoku Explainer's three numbers (er == se).
+      qqwing: one of :data:`QQWING_LEVELS`.
+      hardest: the step that set ``se`` (the first of the path with that rating).
+      steps: the number of steps on the path.
+      method: ``"techniques"``, or ``"search estimate"`` when the path needed
+        the search step (then ``se`` is an estimate, not an SE rating).
+    """
+
+    level: str
+    se: float
+    er: float
+    ep: float
+    ed: float
+    qqwing: str
+    hardest: Optional[Step]
+    steps: int
+    method: str
+
+
+def rate(grid: Grid, *, check: Optional[Check] = None) -> Rating:
+    """Rate a puzzle with exactly one solution (any size; SE techniques past singles,
+    intersections, subsets and fish are 9x9 only).
+
+    Args:
+      grid: the puzzle (``size * size`` ints row-major, 0 = empty).
+      check: called often (between steps and inside long searches); may
+        block or raise, and what it raises propagates.
+
+    Raises:
+      InvalidPuzzleError: two givens share a unit.
+      UnsolvableError: no solution (detail as :func:`solver.solve`).
+      MultipleSolutionsError: more than one solution (the detail names a cell
+        that differs: "the puzzle has more than one solution (r1c2 can be 3 or 5)").
+    """
+    solution = unique_solution(grid, check=check)
+    steps = steps_on(Board.from_grid(grid), solution, check=check)
+    return rating_of(grid, steps, check=check)
+
+
+def rating_of(grid: Grid, steps, *, check: Optional[Check] = None) -> Rating:
+    """The :class:`Rating` of a puzzle from its path (as :func:`techniques.solve_steps` returns it)."""
+    er = ep = ed = 0.0
+    hardest = None
+    level = 0
+    pearl_done = False
+    for i, step in enumerate(steps):
+        if step.se > er:
+            er, hardest = step.se, step
+        if i == 0:
+            ed = step.se
+        if not pearl_done and step.placements:
+            ep = er
+            pearl_done = True
+        level = max(level, LEVELS.index(LEVEL_OF.get(step.technique, "extreme")))
+    method = "search estimate" if any(s.technique == "search" for s in steps) else "techniques"
+    return Rating(
+        level=LEVELS[level],
+        se=er,
+        er=er,
+        ep=ep,
+        ed=ed,
+        qqwing=qqwing_level(grid, check=check),
+        hardest=hardest,
+        steps=len(steps),
+        method=method,
+    )
+
+
+# --------------------------------------------------------------------------
+# QQWing's level
+
+
+def _qq_singles(board: Board, hidden: bool) -> bool:
+    """Apply naked (and hidden) singles until none is left; False on a contradiction."""
+    t = board.t
+    n = t.n
+    values, cand = board.values, board.cand
+    while True:
+        progress = False
+        for c in range(t.N):
+            if values[c]:
+                continue
+            m = cand[c]
+            if not m:
+                return False
+            if not m & (m - 1):
+                board.place(c, m.bit_length())
+                progress = True
+        if progress:
+            continue
+        if not hidden:
+            return True
+        pos = board.pos()
+        for u, um in enumerate(t.unit_mask):
+            for d in range(n):
+                p = pos[d] & um
+                if p and not p & (p - 1):
+                    board.place(p.bit_length() - 1, d + 1)
+                    progress = True
+                    break
+            if progress:
+                break
+        if not progress:
+            return True
+
+
+def _qq_reductions(board: Board) -> bool:
+    """One of QQWing's eliminations (naked pair, pointing, box/line, hidden pair); True if any."""
+    t = board.t
+    n = t.n
+    cand = board.cand
+    pos = board.pos()
+    # naked pairs
+    for um, cells in zip(t.unit_mask, t.units):
+        pairs = {}
+        for c in cells:
+            m = cand[c]
+            if m and (m & (m - 1)) and not (m & (m - 1)) & ((m & (m - 1)) - 1):
+                pairs.setdefault(m, []).append(c)
+        for m, cs in pairs.items():
+            if len(cs) >= 2:
+                a, b = cs[0], cs[1]
+                changed = False
+                for c in cells:
+                    if c != a and c != b and cand[c] & m:
+                        cand[c] &= ~m
+                        changed = True
+                if changed:
+                    board._pos = None
+                    return True
+    # pointing and box/line
+    for b, line, im in t.inter:
+        for d in range(n):
+            bit = 1 << d
+            inbox = pos[d] & t.unit_mask[b]
+            if inbox and not inbox & ~im:
+                victims = pos[d] & t.unit_mask[line] & ~t.unit_mask[b]
+                if victims:
+                    for c in range(t.N):
+                        if victims >> c & 1:
+                            cand[c] &= ~bit
+                    board._pos = None
+                    return True
+            inline = pos[d] & t.unit_mask[line]
+            if inline and not inline & ~im:
+                victims = pos[d] & t.unit_mask[b] & ~t.unit_mask[line]
+                if victims:
+                    for c in range(t.N):
+                        if victims >> c & 1:
+                            cand[c] &= ~bit
+                    board._pos = None
+                    return True
+    # hidden pairs
+    for um in t.unit_mask:
+        twos = {}
+        for d in range(n):
+            p = pos[d] & um
+            if p and bin(p).count("1") == 2:
+                twos.setdefault(p, []).append(d)
+        for p, ds in twos.items():
+            if len(ds) >= 2:
+                keep = (1 << ds[0]) | (1 << ds[1])
+                changed = False
+                for c in range(t.N):
+                    if p >> c & 1 and cand[c] & ~keep:
+                        cand[c] &= keep
+                        changed = True
+                if changed:
+                    board._pos = None
+                    return True
+    return False
+
+
+def qqwing_level(grid: Grid, *, check: Optional[Check] = None) -> str:
+    """QQWing 1.3.4's level of a puzzle: simple, easy, intermediate or expert (see the module docstring)."""
+    base = Board.from_grid(grid)
+    b = base.copy()
+    if _qq_singles(b, hidden=False) and b.solved():
+        return "simple"
+    b = base.copy()
+    if _qq_singles(b, hidden=True) and b.solved():
+        return "easy"
+    while True:
+        if check is not None:
+            check()
+        if not _qq_singles(b, hidden=True):
+            return "expert"
+        if b.solved():
+            return "intermediate"
+        if not _qq_reductions(b):
+            return "expert"
