@@ -203,9 +203,9 @@ def client_version() -> str:
 # --- replies ----------------------------------------------------------------
 
 #: First words of single-line replies (PROTOCOL.md "Replies", rule 1).
-REPLY_WORDS = frozenset(("PONG", "BYE", "VERSION", "COUNT", "INTERACTIVE", "RATE"))
+REPLY_WORDS = frozenset(("PONG", "BYE", "VERSION", "COUNT", "INTERACTIVE", "RATE", "HINT"))
 #: Those that answer a puzzle (``COUNT 1 unique``, ``RATE ...``): counted as puzzles.
-PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE"))
+PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT"))
 #: First words of informational blocks, which end with a line ``END`` (rule 3).
 BLOCK_WORDS = frozenset(("HELP", "STAT", "STEPS"))
 #: Codes of ``ERROR`` replies after which the server closes the connection
@@ -465,9 +465,10 @@ class LineSplitter:
 #: Verbs of protocol 2 the single-file reader knows (the package's table is
 #: used when it is installed), and those that take a puzzle.
 KNOWN_VERBS = frozenset(
-    ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE")
+    ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE",
+     "HINT", "STEPS")
 )
-PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE"))
+PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS"))
 #: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
 #: the common cases, found by both readers without the line-by-line rules
 #: (what those make of it, 5 to 10 times sooner).
@@ -881,12 +882,22 @@ def _count_summary(replies: Dict[str, int]) -> List[str]:
     return words
 
 
+def _rate_summary(replies: Dict[str, int]) -> List[str]:
+    levels: Dict[str, int] = {}
+    for rest, n in replies.items():
+        level = rest.split(" ", 1)[0]
+        levels[level] = levels.get(level, 0) + n
+    order = ("easy", "medium", "hard", "expert", "extreme")
+    return ["rated " + ", ".join("%s %d" % (level, levels[level]) for level in order if level in levels)]
+
+
 VERB_MODES: Dict[str, VerbMode] = {
     "count": VerbMode(
         "COUNT",
         failed=lambda replies: sum(n for rest, n in replies.items() if rest != "1 unique"),
         summary=_count_summary,
     ),
+    "rate": VerbMode("RATE", failed=lambda replies: 0, summary=_rate_summary),
 }
 
 
@@ -1569,6 +1580,14 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     exclusive.add_argument(
+        "--rate",
+        action="store_true",
+        help=(
+            "rate each puzzle of the FILEs by the techniques people use: RATE before each"
+            " one; prints RATE <level> se=<x.y> qqwing=<level> hardest=<technique> per puzzle"
+        ),
+    )
+    exclusive.add_argument(
         "--generate",
         type=_natural(1),
         metavar="N",
@@ -1681,7 +1700,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     elif args.files:
         parser.error("--generate takes no FILE")
     address = _format_address(args.host, args.port)
-    mode = VERB_MODES["count"] if args.count else None
+    mode = VERB_MODES["count"] if args.count else VERB_MODES["rate"] if args.rate else None
 
     sources: List[Tuple[str, io.FileIO]] = []
     if args.generate is None:

@@ -89,6 +89,18 @@ VERBS: Dict[str, Verb] = {
              " givens); 'full' a random solved grid; the same seed gives the same puzzle",
              "GENERATE symmetry=rot180 seed=42",
              flags=("full",), options=("size", "symmetry", "givens", "seed", "format")),
+        Verb("RATE", "RATE <puzzle>",
+             "how hard it is by the techniques people use: level, Sudoku Explainer rating,"
+             " QQWing level, hardest step",
+             "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
+             takes_puzzle=True),
+        Verb("HINT", "HINT [nudge] <puzzle>",
+             "the next logical step in words (with nudge: only the technique and where to look)",
+             "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
+             flags=("nudge",), takes_puzzle=True),
+        Verb("STEPS", "STEPS <puzzle>",
+             "every step from the puzzle to its solution, one line each, then END",
+             "STEPS <puzzle>", takes_puzzle=True),
         Verb("STATS", "STATS", "the server's counters, one 'STAT name value' line each, then END",
              "STATS"),
         Verb("INTERACTIVE", "INTERACTIVE",
@@ -316,3 +328,30 @@ def check_arguments(command: Command) -> None:
         count_limit(command)
     elif command.name == "GENERATE":
         generate_request(command)
+
+
+def technique_word(name: str) -> str:
+    """A technique's name as one word for ``key=value`` replies (``hidden single`` -> ``hidden-single``)."""
+    return "-".join(name.split())
+
+
+def rate_reply(rating) -> str:
+    """RATE's reply line (no ending) for a :class:`rating.Rating`.
+
+    ``RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques``;
+    ``method=search-estimate`` when the path needed a search (the ``se``
+    number is then an estimate, not a Sudoku Explainer rating).
+    """
+    method = technique_word(rating.method)
+    return (
+        f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing}"
+        f" hardest={technique_word(rating.hardest.technique) if rating.hardest else 'none'} method={method}"
+    )
+
+
+def steps_lines(steps, rating) -> List[str]:
+    """STEPS's block: a count line, one line per step in words, ``END``."""
+    lines = [f"STEPS {len(steps)} step{'s' if len(steps) != 1 else ''}, {rate_reply(rating)[5:]}"]
+    lines.extend(f"{number}. {step.describe()}" for number, step in enumerate(steps, start=1))
+    lines.append("END")
+    return lines

@@ -535,6 +535,8 @@ def answer_request(
             return answer_puzzle(puzzle, solve=solve_any or default_solve_any, check=check)
         return answer_puzzle(puzzle, solve=solve, check=check)
     ending = puzzle.default_ending
+    if request.name in ("RATE", "HINT", "STEPS"):
+        return answer_technique(puzzle, request, check=check)
     if request.name == "COUNT":
         try:
             limit = commands.count_limit(request)
@@ -544,6 +546,36 @@ def answer_request(
             return error_line(error, ending)
         return f"{commands.count_reply(count, limit)}{ending}".encode("ascii")
     raise ValueError(f"no answer for {request.name}")
+
+
+def answer_technique(puzzle: Puzzle, request: Command, *, check: Optional[Check] = None) -> bytes:
+    """RATE, HINT [nudge] or STEPS for one puzzle (the technique engine, :mod:`.techniques`).
+
+    The puzzle needs exactly one solution: none gives the solver's
+    ``ERROR unsolvable ...``, several ``ERROR multiple ...``; duplicate givens
+    ``ERROR invalid ...`` as when solving.
+
+    Raises:
+      Whatever ``check`` raises, unchanged.
+    """
+    from . import rating as _rating, techniques as _techniques
+
+    ending = puzzle.default_ending
+    try:
+        check_givens(puzzle.grid)
+        if request.name == "HINT":
+            step = _techniques.next_step(puzzle.grid, check=check)
+            if step is None:
+                return f"HINT none: the grid is complete{ending}".encode("ascii")
+            text = step.nudge() if "nudge" in request.flags else step.describe()
+            return f"HINT {text}{ending}".encode("utf-8", "backslashreplace")
+        rating = _rating.rate(puzzle.grid, check=check)
+        if request.name == "RATE":
+            return f"{commands.rate_reply(rating)}{ending}".encode("ascii", "backslashreplace")
+        steps = _techniques.solve_steps(puzzle.grid, check=check)
+        return commands.block(commands.steps_lines(steps, rating), ending)
+    except PuzzleError as error:
+        return error_line(error, ending)
 
 
 def answer_puzzle(

@@ -68,6 +68,21 @@ def test_count_all_unique_exits_0(server_address, standalone):
 
 
 @WAYS
+def test_rate_every_puzzle(server_address, tmp_path, standalone):
+    path = tmp_path / "five.txt"
+    path.write_bytes(b"".join((PUZZLES / "norvig_top95.txt").read_bytes().splitlines(keepends=True)[:5]) + NEWSPAPER)
+    result = run_client(*address_args(server_address), "--rate", "--summary", str(path), standalone=standalone)
+    assert result.stdout == (
+        b"RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques\n" * 3
+        + b"RATE expert se=5.5 qqwing=expert hardest=WXYZ-Wing method=techniques\n"
+        + b"RATE hard se=4.1 qqwing=expert hardest=two-string-kite method=techniques\n"
+        + b"RATE extreme se=10.4 qqwing=expert hardest=search method=search-estimate\n"  # the newspaper grid
+    )
+    assert summary_pattern("6 puzzles: rated medium 3, hard 1, expert 1, extreme 1, 0 errors").fullmatch(result.stderr), result.stderr
+    assert result.returncode == 0
+
+
+@WAYS
 def test_count_from_stdin_crlf_grid_and_prose(server_address, standalone):
     request = b"Here is today's puzzle:\r\n" + NEWSPAPER.replace(b"\n", b"\r\n")
     result = run_client(*address_args(server_address), "--count", "--summary", input=request, standalone=standalone)

@@ -277,3 +277,39 @@ async def test_stats_block():
     assert values["connections_total"] == "2" and values["puzzles"] == "1" and values["answers"] == "2"
     assert values["errors_command"] == "1" and values["connections_current"] == "1"
     assert float(values["solve_ms_p50"]) > 0
+
+
+# -- RATE, HINT, STEPS (the technique engine) ------------------------------------
+
+# Norvig's top95 #1: the engine needs pointing at most (SE 2.6).
+TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_rate_hint_and_nudge_lines():
+    assert events(f"RATE {TOP95_1}\nHINT {TOP95_1}\nhint nudge {TOP95_1}\n") == [
+        ("answer", "RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques\n"),
+        ("answer", "HINT hidden single: r6c2 is the only place for 4 in box 4 (r6c2=4)\n"),
+        ("answer", "HINT hidden single: look at box 4\n"),
+    ]
+
+
+def test_steps_block_goes_to_the_solution():
+    ((kind, text),) = events(f"STEPS\n{TOP95_1}\n")
+    lines = text.splitlines()
+    assert kind == "answer" and lines[-1] == "END"
+    assert lines[0] == "STEPS 71 steps, medium se=2.6 qqwing=intermediate hardest=pointing method=techniques"
+    assert lines[1] == "1. hidden single: r6c2 is the only place for 4 in box 4 (r6c2=4)"
+    assert lines[-2] == "71. full house: r7c3 is the last empty cell in box 7 (r7c3=9)"
+    assert len(lines) == 73
+
+
+def test_rate_hint_steps_need_exactly_one_solution():
+    assert events(f"RATE {EMPTY}\nHINT 12345678.{'.' * 8}9{'.' * 63}\nSTEPS 11{'.' * 79}\n") == [
+        ("answer", "ERROR multiple the puzzle has more than one solution (r8c3 can be 2 or 8)\n"),
+        ("answer", "ERROR unsolvable no digit fits r1c9\n"),
+        ("answer", "ERROR invalid duplicate 1 in row 1 at r1c1 and r1c2\n"),
+    ]
+
+
+def test_hint_on_a_complete_grid():
+    assert events(f"HINT {NEWSPAPER_SOLUTION}\n") == [("answer", "HINT none: the grid is complete\n")]
