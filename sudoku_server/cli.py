@@ -167,6 +167,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 #: Signals that stop the server gracefully. SIGHUP is what a closed terminal
 #: sends; SIGQUIT is Ctrl-\\.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+#: Signals a terminal sends to its whole process group (Ctrl-C, Ctrl-\\, hang-up).
+TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP)
 #: A second one of these closes the open connections at once.
 HURRY_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: Log records held for the writer thread at most; more are dropped (and
@@ -201,7 +203,14 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
     metrics_http = None
     if config.metrics_port is not None and sockets is None:
         metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
-    with trio.open_signal_receiver(*STOP_SIGNALS, signal.SIGUSR1, signal.SIGUSR2) as signals:
+    stop_signals = STOP_SIGNALS
+    if sockets is not None:
+        # A pre-forked worker: the terminal's signals reach the whole process
+        # group; the supervisor passes on what they mean (SIGTERM).
+        for signum in TERMINAL_SIGNALS:
+            signal.signal(signum, signal.SIG_IGN)
+        stop_signals = (signal.SIGTERM,)
+    with trio.open_signal_receiver(*stop_signals, signal.SIGUSR1, signal.SIGUSR2) as signals:
         async with trio.open_nursery() as nursery:
 
             async def watch() -> None:

@@ -14,9 +14,13 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
 * A worker that dies is restarted after a back-off (0.5 s, doubling to 30 s;
   back to 0.5 s once a worker has lived 30 s), logged with its exit status.
 * SIGTERM, SIGINT, SIGQUIT: every worker gets SIGTERM and drains and stops
-  as one server would (``--drain-grace``, ``--shutdown-grace``); the parent
-  waits for them (SIGKILL after drain grace + shutdown grace + 1 s) and exits
-  0. A second SIGTERM or SIGINT is passed on (the workers close at once).
+  as one server would (``--drain-grace``, ``--shutdown-grace``); at the end
+  of the drain the parent closes its own copy of the listening sockets too,
+  so new connections are refused; it waits for the workers (SIGKILL after
+  drain grace + shutdown grace + 1 s) and exits 0. A second SIGTERM or SIGINT
+  is passed on (the workers close at once). Workers ignore SIGINT, SIGQUIT
+  and SIGHUP: a terminal sends those to its whole process group (Ctrl-C,
+  Ctrl-\\, hang-up), and the parent passes on what they mean.
 * SIGHUP: a rolling restart, one worker at a time: a new worker is started,
   and once it accepts, the old one is retired (SIGUSR2: it stops accepting
   and finishes its connections, without a drain, since the others keep
@@ -102,6 +106,7 @@ class _State:
     children: Dict[int, _Child] = field(default_factory=dict)
     stopping: bool = False
     stop_deadline: float = 0.0
+    close_sockets_at: float = 0.0  # the end of the drain grace: stop listening
     backoff: float = RESTART_BACKOFF_START
     restart_at: List[float] = field(default_factory=list)  # when to start a missing worker
     rolling: List[int] = field(default_factory=list)  # old workers still to replace
@@ -174,8 +179,11 @@ class Supervisor:
         state = self._state
         while True:
             fds = [self._wake_r] + [c.ready_fd for c in state.children.values() if c.ready_fd is not None]
+            timeout = TICK
+            if state.stopping and self.sockets:
+                timeout = max(0.0, min(TICK, state.close_sockets_at - time.monotonic()))
             try:
-                readable, _, _ = select.select(fds, [], [], TICK)
+                readable, _, _ = select.select(fds, [], [], timeout)
             except InterruptedError:
                 readable = []
             if self._wake_r in readable:
@@ -192,6 +200,12 @@ class Supervisor:
             self._reap()
             now = time.monotonic()
             if state.stopping:
+                if self.sockets and now >= state.close_sockets_at:
+                    # The workers stop accepting now too: once every copy is
+                    # closed the kernel refuses new connections (PROTOCOL.md).
+                    for sock in self.sockets:
+                        sock.close()
+                    self.sockets = []
                 if not state.children:
                     return
                 if now > state.stop_deadline:
@@ -225,6 +239,7 @@ class Supervisor:
             state.stopping = True
             state.rolling = []
             state.stop_deadline = time.monotonic() + cfg.drain_grace + cfg.shutdown_grace + 1.5
+            state.close_sockets_at = time.monotonic() + cfg.drain_grace
             self._forward(signal.SIGTERM)
         elif signum in (signal.SIGTERM, signal.SIGINT):
             log.info("received %s again: workers close their connections now", name)

@@ -189,3 +189,29 @@ def test_sighup_restarts_the_workers_one_by_one_without_refusing_a_connection(su
     new = [pid for pid in server.wait_for(r"worker (\d+) ready", 4) if pid not in old]
     assert len(new) == 2
     assert results and all(answer == GOOD_ANSWER for answer in results), set(map(repr, results))
+
+
+# -- found by the deployment work -------------------------------------------------
+
+HELD_25X25 = b"." * 625 + b"\n"  # an empty 25x25 grid: its worker solves until the shutdown grace ends
+
+
+def test_after_the_drain_a_supervised_server_refuses_new_connections(supervised):
+    server = supervised("--workers", "2", "--drain-grace", "0.5", "--shutdown-grace", "3")
+    server.wait_for(r"worker \d+ ready", 2)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as held:
+        held.sendall(HELD_25X25)  # keeps one worker (and so the supervisor) running through the shutdown grace
+        time.sleep(0.3)
+        server.proc.send_signal(signal.SIGTERM)
+        server.wait_for(r"stopped accepting", 2)  # both workers: the drain grace is over
+        time.sleep(0.2)
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+
+
+def test_ctrl_c_on_a_supervised_server_drains_like_sigterm(supervised):
+    server = supervised("--workers", "2", "--drain-grace", "2")
+    server.wait_for(r"worker \d+ ready", 2)
+    os.killpg(server.proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    time.sleep(0.3)
+    assert server.ask(b"PING\n", timeout=5) == b"ERROR draining server shutting down, use another\n"
