@@ -30,48 +30,31 @@ Example: nc 127.0.0.1 9999 < puzzles/newspaper.txt
 """
 
 
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-    return value
+def _number(kind, low, high=None, *, above: bool = False, extra: str = ""):
+    """An argparse type: ``kind`` (int or float) from ``low`` (excluded when ``above``) to ``high``."""
+
+    def parse(text: str):
+        if extra and text == extra:
+            return os.cpu_count() or 1
+        value = kind(text)
+        if value < low or (above and value == low) or (high is not None and value > high) or value != value:
+            if high is not None:
+                bound = f"{low}..{high}" + (f" or {extra}" if extra else "")
+            else:
+                bound = f"{'>' if above else '>='} {low}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, got {text}")
+        return value
+
+    return parse
 
 
-def _port(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be 0..65535, got {text}")
-    return value
-
-
-def _non_negative_float(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
-    return value
-
-
-def _workers(text: str) -> int:
-    if text == "auto":
-        return os.cpu_count() or 1
-    value = int(text)
-    if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError(f"must be 1..256 or auto, got {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
-    return value
+_positive_float = _number(float, 0, above=True)
+_non_negative_float = _number(float, 0)
+_positive_int = _number(int, 1)
+_non_negative_int = _number(int, 0)
+_port = _number(int, 0, 65535)
+#: --workers: 1..256, or "auto" for one per CPU.
+_workers = _number(int, 1, 256, extra="auto")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -14,7 +14,7 @@ from sudoku_server.protocol import CommandReceived, CloseConnection, PuzzleRecei
 from sudoku_server.solver import count_solutions
 
 from conftest import REPO
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS
+from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS, session_events
 from test_layouts import J1, J1_SOLUTION
 from test_server import exchange, running_server
 
@@ -27,14 +27,7 @@ def describe(data: bytes, chunk: int = 0) -> list:
 
     A puzzle is answered with :func:`answer_request` (its request applied).
     """
-    session = Session()
-    events = []
-    if chunk:
-        for i in range(0, len(data), chunk):
-            events.extend(session.receive_data(data[i : i + chunk]))
-    else:
-        events.extend(session.receive_data(data))
-    events.extend(session.receive_eof())
+    events = session_events(data, chunk)
     out = []
     for event in events:
         if isinstance(event, PuzzleReceived):
