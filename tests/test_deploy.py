@@ -23,18 +23,15 @@ import signal
 import socket
 import subprocess
 import time
-from pathlib import Path
 from typing import List
 
 import pytest
 
 from conftest import REPO
 from sudoku_server.cli import build_parser
-from sudoku_server.server import ServerConfig
-from test_workers import Supervised, supervised  # noqa: F401 (supervised: fixture)
+from test_workers import supervised  # noqa: F401 (a fixture)
 
 DEPLOY = REPO / "deploy"
-DEFAULTS = ServerConfig()
 
 
 def server_args(args: List[str]):

@@ -5,9 +5,13 @@ stats socket and log target (stderr), keeping every timing value and option
 of the recipe, starts ``haproxy -f CFG -db`` in the foreground and two
 servers ``python3 -m sudoku_server --proxy-protocol --drain-grace 2``, and
 sends requests through HAProxy: one connection per puzzle (norvig top95,
-each answer compared with ``puzzles/norvig_top95.expected``). HAProxy's own
-log (``option tcplog``) tells which server took each client connection and
-how many times it was retried or redispatched.
+each answer compared with ``puzzles/norvig_top95.expected``). Which server
+answered a request is read from the servers' own logs: each logs the
+client's address and port from the PROXY header, so a request is known by
+its client socket's port. HAProxy's state (a server DOWN, retries and
+redispatches) comes from its stats socket (``show stat``), polled every
+20 ms; its log lines (``option tcplog`` on stderr) are only a cross-check,
+since HAProxy drops a log line rather than wait for a slow reader.
 
 Skipped when the ``haproxy`` binary is missing (Debian package ``haproxy``;
 ``.ci/run`` installs it). Health checks are HAProxy's own ``tcp-check``

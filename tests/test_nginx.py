@@ -17,7 +17,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import List
 
 import pytest
 
