@@ -7,7 +7,8 @@ Usage (from the repository root)::
     python3 benchmarks/bench_workers.py --pairs 0 --high 1000 --high-seconds 10   # the 1000-connection level only
 
 Each run starts a fresh server (``python3 -m sudoku_server --host 127.0.0.1
---port 0 --workers N``, its log in a temporary file) and a separate load
+--port 0 --workers N``, its log in a temporary file, kept and named when the
+run had an error or the log a warning) and a separate load
 generator process (this script with ``--generate``): each connection sends
 the next top1465 puzzle as soon as the previous answer arrives, and every
 answer is checked (``benchmarks/load.py``'s ``check_answer``).
@@ -342,6 +343,8 @@ def run(workers: int, connections: int, args: argparse.Namespace) -> dict:
     result.update(workers=workers, connections=connections, load1=load1,
                   server_cores=(cpu_at(end) - cpu_at(start)) / (end - start), core=server.core(),
                   server_exit=server.proc.returncode, server_log=server.notable())
+    if not result["errors"] and result["server_exit"] == 0 and result["server_log"].startswith("0 "):
+        os.unlink(server.log.name)  # nothing to look at: keep only the logs of runs that went wrong
     return result
 
 
