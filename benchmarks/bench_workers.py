@@ -8,25 +8,25 @@ Usage (from the repository root)::
 
 Each run starts a fresh server (``python3 -m sudoku_server --host 127.0.0.1
 --port 0 --workers N``, its log in a temporary file, kept and named when the
-run had an error or the log a warning) and a separate load
-generator process (this script with ``--generate``): each connection sends
-the next top1465 puzzle as soon as the previous answer arrives, and every
-answer is checked (``benchmarks/load.py``'s ``check_answer``).
-The generator (one asyncio process, its own protocol class, so that it stays
-cheap) runs ``--warmup`` seconds first, then counts the answers that
-complete within ``--seconds``. Runs alternate 1, 2, 1, 2, ... so that drift
-on the shared machine hits both alike; the figure is the median of the
-pairwise ratios (run 2k+1 / run 2k). Printed per run: answers/s, p50/p99 ms,
-errors, requests sent again ("resent": the server ended the session by its
-close grace before the request arrived, and logged the bytes as not read;
-the count must equal those log lines, else the difference is "lost"), the CPU the server took (supervisor, workers and any other child,
-sampled from /proc every 0.1 s) and the generator took (its own process
-time), both in cores over the measured window, and the 1-minute load
-average before the run; "answers per server CPU s" (answers/s divided by the
-server's cores) does not depend on how much CPU the shared machine left the
-server; "generator max lag" is how late the generator's own event loop ran
-(a late client looks like a slow server). Every run names the solver core from the server's
-startup log (the same for all).
+run had an error or the log a warning) and a separate load generator process
+(this script with ``--generate``): each connection sends the next top1465
+puzzle as soon as the previous answer arrives, and every answer is checked
+(``benchmarks/load.py``'s ``check_answer``). The generator (one asyncio
+process, its own protocol class, so that it stays cheap) runs ``--warmup``
+seconds first, then counts the answers that complete within ``--seconds``.
+Runs alternate 1, 2, 1, 2, ... so that drift on the shared machine hits both
+alike; the figure is the median of the pairwise ratios (run 2k+1 / run 2k).
+Printed per run: answers/s, p50/p99 ms, errors, requests sent again ("resent":
+the server ended the session by its close grace before the request arrived,
+and logged the bytes as not read; the count must equal those log lines, else
+the difference is "lost"), the CPU the server took (supervisor, workers and
+any other child, sampled from /proc every 0.1 s) and the generator took (its
+own process time), both in cores over the measured window, and the 1-minute
+load average before the run; "answers per server CPU s" (answers/s divided by
+the server's cores) does not depend on how much CPU the shared machine left
+the server; "generator max lag" is how late the generator's own event loop ran
+(a late client looks like a slow server). Every run names the solver core from
+the server's startup log (the same for all).
 
 Exit status 1 if any run had an error (an ``ERROR`` line, a wrong answer, a
 reset, a timeout, a lost request or a failed connect), else 0.
