@@ -98,6 +98,8 @@ exit status:
        that cannot be read, or no answer within --timeout; the reason goes to
        stderr
   130  interrupted (Ctrl-C)
+  --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
+       cannot connect or gets any other reply
 """
 
 DEFAULT_HOST = "127.0.0.1"
@@ -1565,6 +1567,11 @@ def build_parser() -> argparse.ArgumentParser:
             "while waiting for answers (default: %(default)g)"
         ),
     )
+    parser.add_argument(
+        "--proxy-header",
+        action="store_true",
+        help="start the connection with a PROXY protocol v1 header (a server run with --proxy-protocol)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary, no hint")
     parser.add_argument(
         "--summary", action="store_true", help="print the summary also when standard error is not a terminal"
@@ -1585,6 +1592,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=(
             "rate each puzzle of the FILEs by the techniques people use: RATE before each"
             " one; prints RATE <level> se=<x.y> qqwing=<level> hardest=<technique> per puzzle"
+        ),
+    )
+    exclusive.add_argument(
+        "--ping",
+        action="store_true",
+        help=(
+            "health check: send PING and print the reply; exit 0 on PONG, 1 on ERROR"
+            " draining, 2 when it cannot connect (for load balancers, Docker, Kubernetes)"
         ),
     )
     exclusive.add_argument(
@@ -1687,6 +1702,46 @@ def _isatty(stream) -> bool:
         return False
 
 
+def proxy_v1_header(sock: socket.socket) -> bytes:
+    """A PROXY protocol v1 header for this connection (HAProxy's proxy-protocol.txt).
+
+    It names the connection's own ends: a health check made through a
+    server's ``--proxy-protocol`` port.
+    """
+    source, destination = sock.getsockname()[:2], sock.getpeername()[:2]
+    proto = "TCP6" if sock.family == socket.AF_INET6 else "TCP4"
+    return ("PROXY %s %s %s %d %d\r\n" % (proto, source[0], destination[0], source[1], destination[1])).encode()
+
+
+def ping(host: str, port: int, timeout: float, proxy_header: bool = False) -> int:
+    """``--ping``: one PING; 0 on PONG, 1 on ERROR draining, 2 otherwise (the reason on stderr)."""
+    address = _format_address(host, port)
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            request = (proxy_v1_header(sock) if proxy_header else b"") + b"PING\r\n"
+            sock.sendall(request)
+            sock.shutdown(socket.SHUT_WR)
+            reply = b""
+            while b"\n" not in reply and len(reply) < 1024:
+                data = sock.recv(1024)
+                if not data:
+                    break
+                reply += data
+    except OSError as exc:
+        _error("cannot ping %s: %s" % (address, _describe(exc)))
+        return EXIT_FAILURE
+    line = reply.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace")
+    if line:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    if line == "PONG":
+        return EXIT_OK
+    if line.startswith("ERROR draining"):
+        return EXIT_ERROR_ANSWER
+    _error("%s answered %r to PING" % (address, line) if line else "%s closed without answering PING" % address)
+    return EXIT_FAILURE
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the client; return the exit code (0, 1, 2 or 130, see --help)."""
     parser = build_parser()
@@ -1700,6 +1755,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     elif args.files:
         parser.error("--generate takes no FILE")
     address = _format_address(args.host, args.port)
+    if args.ping:
+        if args.files:
+            parser.error("--ping takes no FILE")
+        return ping(args.host, args.port, args.timeout, args.proxy_header)
     mode = VERB_MODES["count"] if args.count else VERB_MODES["rate"] if args.rate else None
 
     sources: List[Tuple[str, io.FileIO]] = []
