@@ -50,6 +50,8 @@ Exit status (one table for every reply; README "The bundled client" and
        that cannot be read, or no answer within --timeout; the reason goes to
        stderr
   130  interrupted (Ctrl-C)
+  --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
+       cannot connect or gets any other reply
 
 This module uses the standard library only (Python 3.8+) so that it runs from
 a bare checkout, without installing the server or trio; ``tqdm`` draws the
