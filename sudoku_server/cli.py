@@ -78,9 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="longest line accepted, then 'ERROR too-large' and close (default: %(default)s)")
     p.add_argument("--max-connections", type=_positive_int, default=d.max_connections, metavar="N",
                    help="connections served at once, more get 'ERROR busy' (default: %(default)s)")
-    p.add_argument("--workers", type=_workers, default=1, metavar="N",
-                   help="worker processes serving the same socket (pre-fork; 'auto': one per CPU);"
-                        " fairness, budgets and limits hold per worker (default: %(default)s)")
+    p.add_argument("--workers", type=_workers, default=None, metavar="N",
+                   help="run N worker processes on the same socket under a supervisor (pre-fork;"
+                        " 'auto': one per CPU; SIGHUP then restarts them one by one); fairness,"
+                        " budgets and limits hold per worker (default: one process, no supervisor)")
     p.add_argument("--solver-threads", type=_positive_int, default=d.solver_threads, metavar="N",
                    help="puzzles solved at once in worker threads (default: %(default)s)")
     p.add_argument("--shutdown-grace", type=_positive_float, default=d.shutdown_grace, metavar="SECONDS",
@@ -141,7 +142,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         proxy_protocol=args.proxy_protocol,
         max_connections_per_ip=args.max_connections_per_ip,
         metrics_port=args.metrics_port,
-        workers=args.workers,
+        workers=args.workers or 1,
         budget_seconds=args.connection_budget,
         budget_window=args.budget_window,
     )
@@ -317,7 +318,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
     config = config_from_args(args)
-    if config.workers > 1:
+    if args.workers is not None:  # even --workers 1: SIGHUP then means a rolling restart
         return _supervise(config, args)
     listener = setup_logging(args.log_level, records=args.log_queue)
     try:

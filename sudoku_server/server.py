@@ -1013,9 +1013,8 @@ class SudokuServer:
                 if source is not None:
                     address = source[0]
                     peer = f"{address}:{source[1]}" if ":" not in address else f"[{address}]:{source[1]}"
-            if self._shutting_down:
-                await self._refuse(stream, peer, "ERROR shutdown server shutting down, try again later\n")
-                return
+            # A connection accepted just before the listener closed is served
+            # like the others during the shutdown grace.
             cap = cfg.max_connections_per_ip
             if cap and self._per_address[address] >= cap:
                 log.warning("%s refused: %d connections open from %s (limit)", peer, cap, address)
@@ -1042,7 +1041,11 @@ class SudokuServer:
                 if self._shutting_down and not self.connections:
                     self._closing_now.set()
                 errors = " ".join(f"{code}={n}" for code, n in sorted(connection.errors.items()))
-                log.info(
+                # Health checks (no solver work, no error) only at DEBUG: a
+                # load balancer's PING every 500 ms would fill the log.
+                level = logging.DEBUG if not connection.jobs and not connection.errors else logging.INFO
+                log.log(
+                    level,
                     "%s closed: %d puzzle(s), %d repl%s, errors: %s, solver %.0f ms, %.0f ms",
                     peer, connection.jobs, connection.answered,
                     "y" if connection.answered == 1 else "ies",
