@@ -215,3 +215,13 @@ def test_ctrl_c_on_a_supervised_server_drains_like_sigterm(supervised):
     os.killpg(server.proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
     time.sleep(0.3)
     assert server.ask(b"PING\n", timeout=5) == b"ERROR draining server shutting down, use another\n"
+
+
+def test_workers_1_runs_the_supervisor_so_sighup_restarts_instead_of_stopping(supervised):
+    server = supervised("--workers", "1")
+    (old,) = server.wait_for(r"worker (\d+) ready", 1)
+    server.proc.send_signal(signal.SIGHUP)
+    server.wait_for(rf"worker {old} stopped")
+    assert len(set(server.wait_for(r"worker (\d+) ready", 2))) == 2
+    assert server.proc.poll() is None
+    assert server.ask() == GOOD_ANSWER
