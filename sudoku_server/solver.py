@@ -65,13 +65,13 @@ class Core(NamedTuple):
 
 PYTHON = Core("python", _pysolver.solve, _pysolver.solve_any, _pysolver.count_solutions)
 
+#: Why the native core is not available ("" when it is).
+NATIVE_MISSING = ""
 try:
     from . import _csolver
-except ImportError:  # not built: no compiler, or a checkout without ``pip install -e .``
+except ImportError as exc:  # not built: no compiler, or a checkout without ``pip install -e .``
     _csolver = None
-
-#: Why the native core is not available ("" when it is).
-NATIVE_MISSING = "" if _csolver is not None else "sudoku_server._csolver is not built"
+    NATIVE_MISSING = f"sudoku_server._csolver cannot be imported ({exc})"
 
 #: Box shapes the native core solves; others go to the Python core.
 _NATIVE_SHAPES = frozenset({(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (5, 5)})

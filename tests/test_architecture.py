@@ -3,7 +3,14 @@
 import subprocess
 import sys
 
-PURE = ["sudoku_server", "sudoku_server.grid", "sudoku_server.formats", "sudoku_server.solver", "sudoku_server.protocol"]
+PURE = [
+    "sudoku_server",
+    "sudoku_server.grid",
+    "sudoku_server.formats",
+    "sudoku_server.solver",
+    "sudoku_server._pysolver",
+    "sudoku_server.protocol",
+]
 
 
 def test_pure_modules_import_no_io():

@@ -324,16 +324,15 @@ def test_threads_solve_at_once_with_equal_answers(native):
 
 
 def test_core_selection():
-    # SUDOKU_SERVER_PURE_PYTHON forces the Python core at import
+    # SUDOKU_SERVER_PURE_PYTHON forces the Python core at import ("" and "0" do not)
+    import os
     import subprocess
 
     code = "from sudoku_server import solver; print(solver.CORE)"
-    env_pure = {"SUDOKU_SERVER_PURE_PYTHON": "1", "PATH": ""}
     repo = DATASETS.parent.parent
-    out = subprocess.run([sys.executable, "-c", code], env=env_pure, cwd=repo, capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "python"
-    out = subprocess.run([sys.executable, "-c", code], env={"SUDOKU_SERVER_PURE_PYTHON": "0"}, cwd=repo,
-                         capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ("native" if solver.NATIVE is not None else "python")
+    for value, expected in (("1", "python"), ("yes", "python"), ("0", None), ("", None)):
+        env = dict(os.environ, SUDOKU_SERVER_PURE_PYTHON=value)
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=repo, capture_output=True, text=True,
+                             check=True)
+        assert out.stdout.strip() == (expected or ("native" if solver.NATIVE is not None else "python"))
     assert solver.CORE in ("native", "python")
