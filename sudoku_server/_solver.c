@@ -1542,20 +1542,32 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
 }
 
 static PyObject *
-run(PyObject *args, int mode)
+run(PyObject *const *args, Py_ssize_t nargs, int mode)
 {
     PyObject *cells, *check = Py_None;
     int br, bc, shape, n;
     long limit = 1, r;
     int in[MAXCELLS], digits[MAXCELLS];
     Ctx ctx, *x = &ctx;
+    Py_ssize_t want = mode == MODE_COUNT ? 4 : 3;
 
-    if (mode == MODE_COUNT) {
-        if (!PyArg_ParseTuple(args, "Oiil|O:count_solutions", &cells, &br, &bc, &limit, &check))
-            return NULL;
-    } else if (!PyArg_ParseTuple(args, "Oii|O:solve", &cells, &br, &bc, &check)) {
+    if (nargs < want || nargs > want + 1) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments (%zd given)",
+                     mode == MODE_COUNT ? "count_solutions" : "solve", want, want + 1, nargs);
         return NULL;
     }
+    cells = args[0];
+    {
+        long lbr = PyLong_AsLong(args[1]), lbc = PyLong_AsLong(args[2]);
+        br = (lbr < 0 || lbr > MAXN) ? -1 : (int)lbr;
+        bc = (lbc < 0 || lbc > MAXN) ? -1 : (int)lbc;
+    }
+    if (mode == MODE_COUNT)
+        limit = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (nargs > want)
+        check = args[want];
     shape = shape_index(br, bc);
     if (shape < 0) {
         PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
@@ -1596,36 +1608,36 @@ py_last_nodes(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
-py_solve(PyObject *self, PyObject *args)
+py_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return run(args, MODE_FIRST);
+    return run(args, nargs, MODE_FIRST);
 }
 
 static PyObject *
-py_solve_any(PyObject *self, PyObject *args)
+py_solve_any(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return run(args, MODE_ANY);
+    return run(args, nargs, MODE_ANY);
 }
 
 static PyObject *
-py_count(PyObject *self, PyObject *args)
+py_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    return run(args, MODE_COUNT);
+    return run(args, nargs, MODE_COUNT);
 }
 
 static PyMethodDef methods[] = {
-    {"solve", py_solve, METH_VARARGS,
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
      "solve(cells, box_rows, box_cols, check=None) -> tuple | int\n\n"
      "The row-major-first solution of the grid (cells: size*size ints row-major,\n"
      "0 = empty) as a tuple of ints; 0 when there is none, -1 when two givens\n"
      "share a unit. What check() raises propagates."},
-    {"solve_any", py_solve_any, METH_VARARGS,
+    {"solve_any", (PyCFunction)(void (*)(void))py_solve_any, METH_FASTCALL,
      "solve_any(cells, box_rows, box_cols, check=None) -> tuple | int\n\n"
      "The first solution the search finds; results as solve()."},
-    {"count_solutions", py_count, METH_VARARGS,
+    {"count_solutions", (PyCFunction)(void (*)(void))py_count, METH_FASTCALL,
      "count_solutions(cells, box_rows, box_cols, limit, check=None) -> int\n\n"
      "The number of solutions, counting no further than limit (0 for givens\n"
      "that share a unit)."},
