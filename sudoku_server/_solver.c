@@ -37,6 +37,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -160,7 +161,10 @@ geo_build(int br, int bc)
 
 typedef struct {
     PyObject *check;       /* NULL: no hook */
-    PyThreadState *tstate; /* saved while the interpreter lock is released */
+    PyThreadState *tstate; /* saved while the interpreter lock is released (else NULL) */
+    int failed;            /* check() raised: its exception is set, the lock held */
+    int released_once;     /* the lock was released after gil_hold_ns */
+    int64_t start_ns;      /* when the search began */
     int64_t last_ns;       /* when the previous check() returned (or the search began) */
     unsigned ticks, every; /* read the clock every `every` ticks */
     long nodes;
@@ -181,34 +185,68 @@ mono_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* How long a search runs before it releases the interpreter lock, in
+ * nanoseconds (set_gil_hold(); 0: at once, the default). Keeping it for a
+ * short solve saves handing the lock to another thread and taking it back
+ * (a thread wake-up: tens of microseconds on a loaded machine, more than an
+ * easy 9x9 solve), but keeps other threads waiting meanwhile; measured with
+ * two threads on top1465 and forum hardest 1106, 0 did best. */
+static int64_t gil_hold_ns = 0;
+
+static void
+gil_release(Ctx *x)
+{
+    if (x->tstate == NULL && !x->failed)
+        x->tstate = PyEval_SaveThread();
+}
+
+static void
+gil_acquire(Ctx *x)
+{
+    if (x->tstate != NULL) {
+        PyEval_RestoreThread(x->tstate);
+        x->tstate = NULL;
+    }
+}
+
 /* Call check() with the interpreter lock held; -1 (exception set, lock
  * held) when it raised. */
 static int
 call_check(Ctx *x)
 {
     PyObject *r;
-    PyEval_RestoreThread(x->tstate);
-    x->tstate = NULL;
+    int released = x->tstate != NULL;
+    gil_acquire(x);
     r = PyObject_CallNoArgs(x->check);
-    if (r == NULL)
+    if (r == NULL) {
+        x->failed = 1;
         return -1;
+    }
     Py_DECREF(r);
-    x->tstate = PyEval_SaveThread();
+    if (released)
+        gil_release(x);
     x->last_ns = mono_ns();
     return 0;
 }
 
-/* A unit of search work: every few, look at the clock; past the interval,
- * call check(). 0 to go on, -1 when check() raised. */
+/* A unit of search work: every few, look at the clock; past the hold time,
+ * release the lock; past the check interval, call check(). 0 to go on, -1
+ * when check() raised. */
 static inline int
 tick(Ctx *x)
 {
     int64_t now;
-    if (x->check == NULL || ++x->ticks < x->every)
+    if (++x->ticks < x->every)
         return 0;
     x->ticks = 0;
+    if (x->tstate == NULL && x->check == NULL && x->released_once)
+        return 0;
     now = mono_ns();
-    if (now - x->last_ns < SEARCH_CHECK_NS)
+    if (x->tstate == NULL && !x->released_once && now - x->start_ns >= gil_hold_ns) {
+        gil_release(x);
+        x->released_once = 1;
+    }
+    if (x->check == NULL || now - x->last_ns < SEARCH_CHECK_NS)
         return 0;
     return call_check(x);
 }
@@ -1441,20 +1479,20 @@ run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
             root.U[b] &= ~all[b];
     }
     x->dirty = 0x1FF;
-    x->tstate = PyEval_SaveThread();
-    x->last_ns = mono_ns();
+    x->start_ns = x->last_ns = mono_ns();
+    if (gil_hold_ns <= 0) {
+        gil_release(x);
+        x->released_once = 1;
+    }
     if (!e9_propagate(x, &root))
         r = 0;
     else if (mode == MODE_FIRST)
         r = e9_first(x, &root, fa, fb, &sol);
     else
         r = mode == MODE_ANY ? e9_any(x, &root, fa, &sol, 0, 0) : e9_count(x, &root, fa, limit, &sol, -1);
-    if (x->tstate == NULL)
-        return -2; /* check() raised: the lock is held */
-    PyEval_RestoreThread(x->tstate);
-    x->tstate = NULL;
-    if (r < 0)
-        return -2;
+    gil_acquire(x);
+    if (x->failed || r < 0)
+        return -2; /* check() raised */
     if (r > 0 && mode != MODE_COUNT)
         e9_extract(x, &sol, digits);
     return r;
@@ -1505,8 +1543,11 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
     for (i = 0; i < g->ncells; i++)
         if (eg_single(root->c[i]))
             x->queue[x->qn++] = (uint16_t)i;
-    x->tstate = PyEval_SaveThread();
-    x->last_ns = mono_ns();
+    x->start_ns = x->last_ns = mono_ns();
+    if (gil_hold_ns <= 0) {
+        gil_release(x);
+        x->released_once = 1;
+    }
     r = 1;
     for (i = 0; i < g->ncells; i++)
         if (!root->c[i])
@@ -1522,14 +1563,11 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
             r = mode == MODE_ANY ? eg_any(x, root, fa, sol, g->n >= 16 ? RESTART_NODES : 0, ANY_RESTART_RUNS)
                                  : eg_count(x, root, fa, limit, sol, -1);
     }
-    if (x->tstate != NULL) {
-        PyEval_RestoreThread(x->tstate);
-        x->tstate = NULL;
-        if (r == -4) {
-            PyErr_SetString(PyExc_RuntimeError, "native solver: inconsistent search state");
-            r = -2;
-        }
-    } else {
+    gil_acquire(x);
+    if (x->failed) {
+        r = -2; /* check() raised */
+    } else if (r == -4) {
+        PyErr_SetString(PyExc_RuntimeError, "native solver: inconsistent search state");
         r = -2;
     }
     if (r < 0)
@@ -1541,47 +1579,30 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
     return r;
 }
 
-static PyObject *
-run(PyObject *const *args, Py_ssize_t nargs, int mode)
+/* One search on cells (a sequence) of box shape br x bc. Fills *result with
+ * run9/rung's code (count, or 1 / 0 / RESULT_INVALID) and digits with the
+ * solution. 0, or -1 with an exception set. */
+static int
+search(PyObject *cells, int br, int bc, int mode, long limit, PyObject *check, int *digits, long *result)
 {
-    PyObject *cells, *check = Py_None;
-    int br, bc, shape, n;
-    long limit = 1, r;
-    int in[MAXCELLS], digits[MAXCELLS];
+    int shape = shape_index(br, bc), n, in[MAXCELLS];
+    long r;
     Ctx ctx, *x = &ctx;
-    Py_ssize_t want = mode == MODE_COUNT ? 4 : 3;
-
-    if (nargs < want || nargs > want + 1) {
-        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments (%zd given)",
-                     mode == MODE_COUNT ? "count_solutions" : "solve", want, want + 1, nargs);
-        return NULL;
-    }
-    cells = args[0];
-    {
-        long lbr = PyLong_AsLong(args[1]), lbc = PyLong_AsLong(args[2]);
-        br = (lbr < 0 || lbr > MAXN) ? -1 : (int)lbr;
-        bc = (lbc < 0 || lbc > MAXN) ? -1 : (int)lbc;
-    }
-    if (mode == MODE_COUNT)
-        limit = PyLong_AsLong(args[3]);
-    if (PyErr_Occurred())
-        return NULL;
-    if (nargs > want)
-        check = args[want];
-    shape = shape_index(br, bc);
     if (shape < 0) {
         PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
-        return NULL;
+        return -1;
     }
     if (check != Py_None && !PyCallable_Check(check)) {
         PyErr_SetString(PyExc_TypeError, "check must be callable or None");
-        return NULL;
+        return -1;
     }
     n = br * bc;
     if (read_cells(cells, n, in) < 0)
-        return NULL;
-    if (mode == MODE_COUNT && limit < 1)
-        return PyLong_FromLong(0);
+        return -1;
+    if (mode == MODE_COUNT && limit < 1) {
+        *result = 0;
+        return 0;
+    }
     memset(x, 0, offsetof(Ctx, queue));
     x->check = check == Py_None ? NULL : check;
     x->geo = GEOS[shape];
@@ -1591,12 +1612,234 @@ run(PyObject *const *args, Py_ssize_t nargs, int mode)
     Py_DECREF(check);
     last_nodes = x->nodes;
     if (r == -2)
+        return -1;
+    *result = r;
+    return 0;
+}
+
+static int
+as_shape(PyObject *v)
+{
+    long l = PyLong_AsLong(v);
+    return (l < 0 || l > MAXN) ? -1 : (int)l;
+}
+
+/* The low-level functions: cells, box_rows, box_cols[, limit][, check]. */
+static PyObject *
+run(PyObject *const *args, Py_ssize_t nargs, int mode)
+{
+    PyObject *check = Py_None;
+    int br, bc, digits[MAXCELLS];
+    long limit = 1, r;
+    Py_ssize_t want = mode == MODE_COUNT ? 4 : 3;
+
+    if (nargs < want || nargs > want + 1) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments (%zd given)",
+                     mode == MODE_COUNT ? "count_solutions" : "solve", want, want + 1, nargs);
+        return NULL;
+    }
+    br = as_shape(args[1]);
+    bc = as_shape(args[2]);
+    if (mode == MODE_COUNT)
+        limit = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (nargs > want)
+        check = args[want];
+    if (search(args[0], br, bc, mode, limit, check, digits, &r) < 0)
         return NULL;
     if (mode == MODE_COUNT)
         return PyLong_FromLong(r < 0 ? 0 : r);
     if (r == 1)
-        return digits_tuple(digits, n * n);
+        return digits_tuple(digits, br * bc * br * bc);
     return PyLong_FromLong(r);
+}
+
+/* Set by configure() from sudoku_server.solver: failure(grid, code) -> the
+ * exception to raise; fallback[mode](grid, limit, check) for box shapes this
+ * core does not know. */
+static PyObject *failure_hook, *fallback_hook[3], *grid_fields;
+static PyObject *s_cells, *s_box_rows, *s_box_cols, *s_check, *s_limit;
+
+/* The contract's functions on a Grid: grid[, limit], check=None. */
+static PyObject *
+run_grid(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int mode)
+{
+    PyObject *grid, *check = Py_None, *limit_obj = NULL, *cells, *v, *out;
+    int br, bc, digits[MAXCELLS];
+    long limit = 2, r;
+    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+
+    if (nargs < 1 || nargs > (mode == MODE_COUNT ? 2 : 1)) {
+        PyErr_SetString(PyExc_TypeError, mode == MODE_COUNT ? "count_solutions(grid, limit=2, *, check=None)"
+                                                            : "solve(grid, *, check=None)");
+        return NULL;
+    }
+    grid = args[0];
+    if (nargs == 2)
+        limit_obj = args[1];
+    for (i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_Compare(key, s_check) == 0)
+            check = args[nargs + i];
+        else if (mode == MODE_COUNT && PyUnicode_Compare(key, s_limit) == 0 && limit_obj == NULL)
+            limit_obj = args[nargs + i];
+        else {
+            PyErr_Format(PyExc_TypeError, "unexpected keyword argument %R", key);
+            return NULL;
+        }
+    }
+    if (limit_obj != NULL) {
+        int overflow = 0;
+        limit = PyLong_AsLongAndOverflow(limit_obj, &overflow);
+        if (overflow > 0)
+            limit = LONG_MAX;
+        else if (overflow < 0)
+            limit = 0;
+        if (limit == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    v = PyObject_GetAttr(grid, s_box_rows);
+    if (v == NULL)
+        return NULL;
+    br = as_shape(v);
+    Py_DECREF(v);
+    v = PyObject_GetAttr(grid, s_box_cols);
+    if (v == NULL)
+        return NULL;
+    bc = as_shape(v);
+    Py_DECREF(v);
+    if (PyErr_Occurred())
+        return NULL;
+    if (shape_index(br, bc) < 0) {
+        PyObject *lim;
+        if (fallback_hook[mode] == NULL) {
+            PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
+            return NULL;
+        }
+        lim = PyLong_FromLong(limit);
+        if (lim == NULL)
+            return NULL;
+        out = PyObject_CallFunctionObjArgs(fallback_hook[mode], grid, lim, check, NULL);
+        Py_DECREF(lim);
+        return out;
+    }
+    cells = PyObject_GetAttr(grid, s_cells);
+    if (cells == NULL)
+        return NULL;
+    i = search(cells, br, bc, mode, limit, check, digits, &r);
+    Py_DECREF(cells);
+    if (i < 0)
+        return NULL;
+    if (mode == MODE_COUNT)
+        return PyLong_FromLong(r < 0 ? 0 : r);
+    if (r != 1) {
+        PyObject *code = PyLong_FromLong(r), *exc;
+        if (code == NULL)
+            return NULL;
+        if (failure_hook == NULL) {
+            PyErr_Format(PyExc_ValueError, "no solution (code %ld)", r);
+            Py_DECREF(code);
+            return NULL;
+        }
+        exc = PyObject_CallFunctionObjArgs(failure_hook, grid, code, NULL);
+        Py_DECREF(code);
+        if (exc == NULL)
+            return NULL;
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+        return NULL;
+    }
+    /* the solution: a copy of grid (same type, the same values of the
+     * fields configure() named; no __init__: the cells come from a search
+     * that checked them) with the digits as its cells */
+    cells = digits_tuple(digits, br * bc * br * bc);
+    if (cells == NULL)
+        return NULL;
+    out = Py_TYPE(grid)->tp_alloc(Py_TYPE(grid), 0);
+    if (out == NULL) {
+        Py_DECREF(cells);
+        return NULL;
+    }
+    for (i = 0; grid_fields != NULL && i < PyTuple_GET_SIZE(grid_fields); i++) {
+        PyObject *name = PyTuple_GET_ITEM(grid_fields, i);
+        int rc;
+        if (PyUnicode_Compare(name, s_cells) == 0)
+            continue;
+        v = PyObject_GetAttr(grid, name);
+        if (v == NULL) {
+            Py_DECREF(cells);
+            Py_DECREF(out);
+            return NULL;
+        }
+        rc = PyObject_GenericSetAttr(out, name, v);
+        Py_DECREF(v);
+        if (rc < 0) {
+            Py_DECREF(cells);
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    i = PyObject_GenericSetAttr(out, s_cells, cells);
+    Py_DECREF(cells);
+    if (i < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static PyObject *
+py_solve_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)self;
+    return run_grid(args, nargs, kwnames, MODE_FIRST);
+}
+
+static PyObject *
+py_solve_any_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)self;
+    return run_grid(args, nargs, kwnames, MODE_ANY);
+}
+
+static PyObject *
+py_count_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)self;
+    return run_grid(args, nargs, kwnames, MODE_COUNT);
+}
+
+static PyObject *
+py_set_gil_hold(PyObject *self, PyObject *arg)
+{
+    double seconds = PyFloat_AsDouble(arg);
+    int64_t old = gil_hold_ns;
+    (void)self;
+    if (seconds == -1.0 && PyErr_Occurred())
+        return NULL;
+    gil_hold_ns = (int64_t)(seconds * 1e9);
+    return PyFloat_FromDouble((double)old / 1e9);
+}
+
+static PyObject *
+py_configure(PyObject *self, PyObject *args)
+{
+    PyObject *failure, *first, *any, *count, *fields;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOO!:configure", &failure, &first, &any, &count, &PyTuple_Type, &fields))
+        return NULL;
+    Py_INCREF(fields);
+    Py_XSETREF(grid_fields, fields);
+    Py_INCREF(failure);
+    Py_XSETREF(failure_hook, failure);
+    Py_INCREF(first);
+    Py_XSETREF(fallback_hook[MODE_FIRST], first);
+    Py_INCREF(any);
+    Py_XSETREF(fallback_hook[MODE_ANY], any);
+    Py_INCREF(count);
+    Py_XSETREF(fallback_hook[MODE_COUNT], count);
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -1641,6 +1884,32 @@ static PyMethodDef methods[] = {
      "count_solutions(cells, box_rows, box_cols, limit, check=None) -> int\n\n"
      "The number of solutions, counting no further than limit (0 for givens\n"
      "that share a unit)."},
+    {"solve_grid", (PyCFunction)(void (*)(void))py_solve_grid, METH_FASTCALL | METH_KEYWORDS,
+     "solve_grid(grid, *, check=None) -> Grid\n\n"
+     "sudoku_server.solver.solve on this core: the row-major-first solution of\n"
+     "grid (a Grid: cells holds size*size ints row-major, 0 = empty), as a Grid\n"
+     "of the same type and attributes. Raises what failure(grid, code) of\n"
+     "configure() returns (InvalidPuzzleError, UnsolvableError) and what check()\n"
+     "raises; check is called with the interpreter lock held once 0.5 ms of\n"
+     "search have passed since its last call returned."},
+    {"solve_any_grid", (PyCFunction)(void (*)(void))py_solve_any_grid, METH_FASTCALL | METH_KEYWORDS,
+     "solve_any_grid(grid, *, check=None) -> Grid\n\n"
+     "sudoku_server.solver.solve_any on this core: the first solution found."},
+    {"count_grid", (PyCFunction)(void (*)(void))py_count_grid, METH_FASTCALL | METH_KEYWORDS,
+     "count_grid(grid, limit=2, *, check=None) -> int\n\n"
+     "sudoku_server.solver.count_solutions on this core: solutions up to limit\n"
+     "(0 for givens that share a unit)."},
+    {"set_gil_hold", py_set_gil_hold, METH_O,
+     "set_gil_hold(seconds) -> float\n\n"
+     "How long a search keeps the interpreter lock before releasing it (0:\n"
+     "release at once, the default); returns the previous value. Process-wide;\n"
+     "set it at startup, not while searches run."},
+    {"configure", py_configure, METH_VARARGS,
+     "configure(failure, solve, solve_any, count_solutions, fields)\n\n"
+     "failure(grid, code) -> the exception for a grid with no solution (code\n"
+     "NONE) or with two givens in a unit (INVALID); the three others take\n"
+     "(grid, limit, check) for box shapes this core does not solve; fields:\n"
+     "the names of the Grid attributes a solution copies (cells replaced)."},
     {"last_nodes", py_last_nodes, METH_NOARGS,
      "last_nodes() -> int\n\nSearch nodes of the last call (any thread; for benchmarks)."},
     {NULL, NULL, 0, NULL},
@@ -1663,6 +1932,15 @@ PyInit__csolver(void)
             if (GEOS[i] == NULL)
                 return PyErr_NoMemory();
         }
+    }
+    if (s_cells == NULL) {
+        s_cells = PyUnicode_InternFromString("cells");
+        s_box_rows = PyUnicode_InternFromString("box_rows");
+        s_box_cols = PyUnicode_InternFromString("box_cols");
+        s_check = PyUnicode_InternFromString("check");
+        s_limit = PyUnicode_InternFromString("limit");
+        if (!s_cells || !s_box_rows || !s_box_cols || !s_check || !s_limit)
+            return NULL;
     }
     m = PyModule_Create(&module);
     if (m == NULL)

@@ -40,6 +40,7 @@ core does not know (outside 2x2, 2x3, 3x2, 3x3, 4x4, 5x5) go to the Python core.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Callable, NamedTuple, Optional
 
@@ -73,27 +74,9 @@ except ImportError as exc:  # not built: no compiler, or a checkout without ``pi
     _csolver = None
     NATIVE_MISSING = f"sudoku_server._csolver cannot be imported ({exc})"
 
-#: Box shapes the native core solves; others go to the Python core.
-_NATIVE_SHAPES = frozenset({(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (5, 5)})
-#: count_solutions limits above this are clipped (C long); no grid has more
-#: solutions than a search could count before then.
-_MAX_LIMIT = 2**62
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _solution(grid: Grid, cells: tuple) -> Grid:
-    """The solved Grid, same shape and symbols (cells from the core, already checked)."""
-    out = _new(Grid)
-    _set(out, "cells", cells)
-    _set(out, "box_rows", grid.box_rows)
-    _set(out, "box_cols", grid.box_cols)
-    _set(out, "symbols", grid.symbols)
-    return out
-
-
 def _failure(grid: Grid, code: int) -> Exception:
+    """The exception for a grid the native core found no solution for (code
+    ``_csolver.NONE``) or with two givens in a unit (``_csolver.INVALID``)."""
     if code == _csolver.INVALID:
         problem = find_duplicate(grid)
         if problem is not None:
@@ -101,38 +84,17 @@ def _failure(grid: Grid, code: int) -> Exception:
     return UnsolvableError(_explain(grid))
 
 
-def _native_solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
-    """:func:`solve` on the native core (see the module docstring)."""
-    if (grid.box_rows, grid.box_cols) not in _NATIVE_SHAPES:
-        return _pysolver.solve(grid, check=check)
-    result = _csolver.solve(grid.cells, grid.box_rows, grid.box_cols, check)
-    if result.__class__ is tuple:
-        return _solution(grid, result)
-    raise _failure(grid, result)
-
-
-def _native_solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
-    """:func:`solve_any` on the native core (see the module docstring)."""
-    if (grid.box_rows, grid.box_cols) not in _NATIVE_SHAPES:
-        return _pysolver.solve_any(grid, check=check)
-    result = _csolver.solve_any(grid.cells, grid.box_rows, grid.box_cols, check)
-    if result.__class__ is tuple:
-        return _solution(grid, result)
-    raise _failure(grid, result)
-
-
-def _native_count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None) -> int:
-    """:func:`count_solutions` on the native core (see the module docstring)."""
-    if (grid.box_rows, grid.box_cols) not in _NATIVE_SHAPES:
-        return _pysolver.count_solutions(grid, limit, check=check)
-    if limit < 1:
-        return 0
-    return _csolver.count_solutions(grid.cells, grid.box_rows, grid.box_cols, min(limit, _MAX_LIMIT), check)
-
-
-NATIVE: Optional[Core] = (
-    Core("native", _native_solve, _native_solve_any, _native_count_solutions) if _csolver is not None else None
-)
+NATIVE: Optional[Core] = None
+if _csolver is not None:
+    # Box shapes other than 2x2, 2x3, 3x2, 3x3, 4x4, 5x5 go to the Python core.
+    _csolver.configure(
+        _failure,
+        lambda grid, limit, check: _pysolver.solve(grid, check=check),
+        lambda grid, limit, check: _pysolver.solve_any(grid, check=check),
+        lambda grid, limit, check: _pysolver.count_solutions(grid, limit, check=check),
+        tuple(field.name for field in dataclasses.fields(Grid)),
+    )
+    NATIVE = Core("native", _csolver.solve_grid, _csolver.solve_any_grid, _csolver.count_grid)
 
 
 def _choose() -> Core:
@@ -205,13 +167,7 @@ def count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None
     return _CORE.count_solutions(grid, limit, check=check)
 
 
-# The functions above are the contract's documentation; bind the chosen
-# core's functions in their place (one call less per solve), keeping it.
-for _public, _chosen in ((solve, _CORE.solve), (solve_any, _CORE.solve_any),
-                         (count_solutions, _CORE.count_solutions)):
-    if _chosen is not _pysolver.solve and _chosen is not _pysolver.solve_any \
-            and _chosen is not _pysolver.count_solutions:
-        _chosen.__doc__ = _public.__doc__
-        _chosen.__name__ = _chosen.__qualname__ = _public.__name__
+# The functions above document the contract; the chosen core's functions
+# take their place (no call in between). The native ones are C functions
+# with the same signatures and their own docstrings.
 solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_solutions
-del _public, _chosen

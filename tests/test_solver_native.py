@@ -283,7 +283,7 @@ def test_a_blocking_check_changes_nothing(native):
 def test_check_is_called_within_every_millisecond_of_search(native):
     # Gaps in this thread's CPU time (the search's own time: a loaded machine
     # may pause the process for milliseconds, which is not search); the
-    # native core calls check after 0.5 ms of wall time. 2 ms is generous;
+    # native core calls check after 0.5 ms of wall time. 5 ms is generous;
     # benchmarks/bench_solver.py --check-gaps measures the wall-clock gaps.
     stamps = []
 
@@ -302,7 +302,7 @@ def test_check_is_called_within_every_millisecond_of_search(native):
                 native.solve(grid, check=check)
         gaps = [b - a for a, b in zip([start] + stamps, stamps)]
         assert len(gaps) > 50
-        assert max(gaps) < 0.002, max(gaps)
+        assert max(gaps) < 0.005, max(gaps)
 
 
 def test_threads_solve_at_once_with_equal_answers(native):
