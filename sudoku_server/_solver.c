@@ -80,10 +80,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CTZ(x) __builtin_ctz(x)
+#define MAYBE_UNUSED __attribute__((unused))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 static int CTZ(uint32_t x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+#define MAYBE_UNUSED
 #define LIKELY(x) (x)
 #define UNLIKELY(x) (x)
 #endif

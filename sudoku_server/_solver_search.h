@@ -239,7 +239,7 @@ ENG(first)(Ctx *x, const STATE *root, ENG(Frame) *frames_a, ENG(Frame) *frames_b
  * proof that no smaller solution exists there: one proof per cell. 1 with
  * the solution in *out, 0 when none, -1 when check() raised (-4: an
  * internal inconsistency). */
-static int
+static int MAYBE_UNUSED
 ENG(first_by_cells)(Ctx *x, const STATE *root, ENG(Frame) *frames, STATE *out, long restart_nodes,
                     STATE *cur, STATE *trial)
 {
