@@ -18,20 +18,39 @@
  *       permutation (this one lookup is hidden singles in rows and boxes,
  *       pointing and claiming, and more). The same table is applied to the
  *       bands and columns of each stack. Naked singles come from counting
- *       candidates per cell across the nine digit masks.
+ *       candidates per cell across the nine digit masks. Branches: a
+ *       two-candidate cell with the most open peers; else a digit with two
+ *       permutations left in a band or stack (the "configurations" tdoku
+ *       branches on); else a digit with two places in a row or column.
  *   eg  every size. Cell-major: a 32-bit candidate mask per cell; naked
  *       singles through the peer lists, hidden singles per unit, locked
- *       candidates (pointing and claiming along rows and columns).
+ *       candidates (pointing and claiming along rows and columns), and from
+ *       16x16 up all-different to arc consistency on every unit (a perfect
+ *       matching of cells to digits, pruned by strongly connected components,
+ *       after Regin, "A filtering algorithm for constraints of difference in
+ *       CSPs", AAAI 1994). Branches: a two-candidate cell with the most open
+ *       peers, else the fewest alternatives over cells and digits of units
+ *       (the minimum-column rule of exact cover, Knuth's "Dancing Links").
  *
- * The interpreter lock is released for the whole search. check(), when
- * given, is called with the lock held once SEARCH_CHECK_NS of search have
- * passed since the previous call ended; the clock is read every few nodes
- * (every propagation round for 16x16 and 25x25). Whatever check() raises
- * ends the search and propagates; check() may block for as long as it likes.
+ * The row-major-first solution: up to 9x9 the two interleaved searches of
+ * the Python core (a branch and bound, and a row-major search under its
+ * bound); from 16x16 up, cell by cell (_solver_search.h, first_by_cells).
+ * Some solution (solve_any) on 16x16 and 25x25: a search restarted after a
+ * growing number of nodes (Luby, Sinclair and Zuckerman's sequence) with
+ * random tie-breaking, which cuts the heavy tail of these searches.
  *
- * Every buffer is of fixed size: the 9x9 search stacks live on the C stack
- * (about 40 KiB), the general engine's are allocated once per call
- * (ncells + 2 frames per stack, about 1.6 MiB each for 25x25).
+ * The interpreter lock is released while the search runs (after
+ * gil_hold_ns, 0 by default). check(), when given, is called with the lock
+ * held once SEARCH_CHECK_NS of search have passed since the previous call
+ * ended; the clock is read every 16 nodes on 9x9, every node and propagation
+ * round on larger grids. Whatever check() raises ends the search and
+ * propagates; check() may block for as long as it likes.
+ *
+ * Every buffer is of fixed size and belongs to one call (several threads
+ * may search at once; the tables built at import are read-only): the 9x9
+ * search stacks live on the C stack (about 64 KiB in all), the general
+ * engine's are allocated once per call (ncells + 2 frames per stack, about
+ * 1.6 MiB each for 25x25).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -48,7 +67,9 @@
 
 /* Nodes of the constraint-led search per node of the row-major search while
  * at most one solution is known (solver.py, _TURNS). */
+#ifndef SEARCH_TURNS
 #define SEARCH_TURNS 8
+#endif
 
 /* solve_any on 16x16 and 25x25: nodes of the first run, times Luby's
  * sequence for the following ones (a 25x25 node takes tens of
@@ -90,7 +111,8 @@ static int CTZ(uint32_t x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } retur
 #define UNLIKELY(x) (x)
 #endif
 
-static uint8_t POP9[512]; /* popcount of 9 bits */
+static uint8_t POP9[512];    /* popcount of 9 bits */
+static uint64_t SPREAD9[512]; /* 9 bits -> one 4-bit lane each */
 
 static int
 popcount32(uint32_t x)
@@ -241,7 +263,7 @@ tick(Ctx *x)
     if (++x->ticks < x->every)
         return 0;
     x->ticks = 0;
-    if (x->tstate == NULL && x->check == NULL && x->released_once)
+    if (x->check == NULL && x->released_once)
         return 0;
     now = mono_ns();
     if (x->tstate == NULL && !x->released_once && now - x->start_ns >= gil_hold_ns) {
@@ -317,6 +339,9 @@ e9_tables(void)
     for (m = 0; m < 512; m++) {
         uint32_t a = 0, cells = 0;
         POP9[m] = (uint8_t)popcount32((uint32_t)m);
+        SPREAD9[m] = 0;
+        for (i = 0; i < 9; i++)
+            SPREAD9[m] |= (uint64_t)((m >> i) & 1) << (4 * i);
         ROWSEG[m] = (uint8_t)(((m & 7) ? 1 : 0) | ((m & 070) ? 2 : 0) | ((m & 0700) ? 4 : 0));
         for (p = 0; p < 6; p++) {
             uint32_t bits = (1u << perms[p][0]) | (1u << (3 + perms[p][1])) | (1u << (6 + perms[p][2]));
@@ -440,8 +465,10 @@ e9_propagate(Ctx *x, S9 *s)
             uint32_t *F = &s->F[3 * d];
             uint32_t f0 = F[0], f1 = F[1], f2 = F[2];
             dirty &= dirty - 1;
-            for (;;) {
-                uint32_t a0, a1, a2, g0, g1, g2, t, k0, k1, k2;
+            /* bands and stacks in turn until neither changes anything; each
+             * step is idempotent, so a step that changes nothing ends it */
+            for (int first = 1;; first = 0) {
+                uint32_t a0, a1, a2, g0, g1, g2, t, k0, k1, k2, h0, h1, h2;
                 /* bands: rows x boxes */
                 a0 = PERM[ROWSEG[f0 & 511] | ROWSEG[(f0 >> 9) & 511] << 3 | ROWSEG[f0 >> 18] << 6];
                 a1 = PERM[ROWSEG[f1 & 511] | ROWSEG[(f1 >> 9) & 511] << 3 | ROWSEG[f1 >> 18] << 6];
@@ -451,6 +478,8 @@ e9_propagate(Ctx *x, S9 *s)
                 g0 = f0 & SEGCELLS[a0];
                 g1 = f1 & SEGCELLS[a1];
                 g2 = f2 & SEGCELLS[a2];
+                if (!first && g0 == f0 && g1 == f1 && g2 == f2)
+                    break;
                 /* stacks: bands x columns */
                 t = ((g0 | g0 >> 9 | g0 >> 18) & 511) | ((g1 | g1 >> 9 | g1 >> 18) & 511) << 9 |
                     ((g2 | g2 >> 9 | g2 >> 18) & 511) << 18;
@@ -459,14 +488,14 @@ e9_propagate(Ctx *x, S9 *s)
                 k2 = PERM[((t >> 6) & 7) | ((t >> 12) & 070) | ((t >> 18) & 0700)];
                 if (UNLIKELY(!k0 || !k1 || !k2))
                     return 0;
-                g0 &= ((k0 & 7) | (k1 & 7) << 3 | (k2 & 7) << 6) * 0x40201u;
-                g1 &= (((k0 >> 3) & 7) | ((k1 >> 3) & 7) << 3 | ((k2 >> 3) & 7) << 6) * 0x40201u;
-                g2 &= ((k0 >> 6) | (k1 >> 6) << 3 | (k2 >> 6) << 6) * 0x40201u;
-                if (g0 == f0 && g1 == f1 && g2 == f2)
+                h0 = g0 & ((k0 & 7) | (k1 & 7) << 3 | (k2 & 7) << 6) * 0x40201u;
+                h1 = g1 & (((k0 >> 3) & 7) | ((k1 >> 3) & 7) << 3 | ((k2 >> 3) & 7) << 6) * 0x40201u;
+                h2 = g2 & ((k0 >> 6) | (k1 >> 6) << 3 | (k2 >> 6) << 6) * 0x40201u;
+                f0 = h0;
+                f1 = h1;
+                f2 = h2;
+                if (h0 == g0 && h1 == g1 && h2 == g2)
                     break;
-                f0 = g0;
-                f1 = g1;
-                f2 = g2;
             }
             F[0] = f0;
             F[1] = f1;
@@ -646,15 +675,12 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
                                        ((u >> (18 + 3 * c)) & 7) << 6];
         }
         {
-            uint32_t cols = 0; /* per column, counts in 4-bit lanes would do; plain loop */
-            (void)cols;
-            for (c = 0; c < 9; c++) {
-                int k = 0;
-                for (b = 0; b < 3; b++)
-                    k += (int)((s->U[b] >> c) & 1) + (int)((s->U[b] >> (9 + c)) & 1) +
-                         (int)((s->U[b] >> (18 + c)) & 1);
-                colc[c] = k;
-            }
+            /* open cells per column: the nine rows added in 4-bit lanes */
+            uint64_t lanes = 0;
+            for (b = 0; b < 3; b++)
+                lanes += SPREAD9[s->U[b] & 511] + SPREAD9[(s->U[b] >> 9) & 511] + SPREAD9[s->U[b] >> 18];
+            for (c = 0; c < 9; c++)
+                colc[c] = (int)((lanes >> (4 * c)) & 15);
         }
         for (b = 0; b < 3; b++) {
             uint32_t p = pairs[b];
