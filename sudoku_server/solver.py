@@ -34,8 +34,14 @@ The cores:
 unless the environment variable ``SUDOKU_SERVER_PURE_PYTHON`` is set to
 anything but ``""`` or ``"0"`` when this module is first imported.
 :data:`NATIVE` and :data:`PYTHON` give each core's functions explicitly
-(``NATIVE`` is None when the extension is missing); box shapes the native
-core does not know (outside 2x2, 2x3, 3x2, 3x3, 4x4, 5x5) go to the Python core.
+(``NATIVE`` is None when the extension is missing, :data:`NATIVE_MISSING`
+says why); box shapes the native core does not know (outside 2x2, 2x3, 3x2,
+3x3, 4x4, 5x5) go to the Python core.
+
+Threads: neither core keeps state between calls, so several threads may solve
+at once; the native core runs them on several processor cores (the lock is
+released during the search; ``_csolver.set_gil_hold(seconds)`` keeps it for
+the first part of each search instead, process-wide).
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ try:
 except ImportError as exc:  # not built: no compiler, or a checkout without ``pip install -e .``
     _csolver = None
     NATIVE_MISSING = f"sudoku_server._csolver cannot be imported ({exc})"
+
 
 def _failure(grid: Grid, code: int) -> Exception:
     """The exception for a grid the native core found no solution for (code
