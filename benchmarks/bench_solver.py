@@ -706,7 +706,7 @@ def check_gaps_mode() -> int:
     searches = [
         ("count, empty 9x9 (limit 10^18), 2 s", lambda check: core.count_solutions(Grid((0,) * 81), 10**18, check=check)),
         ("count, empty 16x16, 2 s", lambda check: core.count_solutions(Grid((0,) * 256, 4, 4), 10**18, check=check)),
-        ("solve, sparse 25x25 10% kept, 2 s", lambda check: core.solve(_sparse_puzzles(5, 1, 0.10)[0], check=check)),
+        ("count, empty 25x25, 2 s", lambda check: core.count_solutions(Grid((0,) * 625, 5, 5), 10**18, check=check)),
         ("solve, frisch16 #1 (25x25), 2 s", None),
     ]
     path = _datasets.find("gecode_25x25_frisch16.txt")

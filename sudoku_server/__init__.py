@@ -3,7 +3,8 @@
 The public API here is pure (it imports no trio and touches no sockets):
 
 * :class:`Grid` — a puzzle or solution (``size * size`` ints, 0 = empty);
-* :func:`solve`, :func:`solve_any`, :func:`count_solutions` — the solver;
+* :func:`solve`, :func:`solve_any`, :func:`count_solutions` — the solver (native
+  or pure Python: ``solver.CORE``);
 * :func:`parse` / :class:`Puzzle` — text in any supported layout;
 * the errors, each carrying its wire code.
 
