@@ -760,17 +760,16 @@ e9_first_open(Ctx *x, const S9 *s, Branch *br)
 static void
 e9_extract(Ctx *x, const S9 *s, int *digits)
 {
-    int b, bit, d;
+    /* solved: each cell is in the mask of its digit only */
+    int b, d;
     (void)x;
-    for (b = 0; b < 3; b++)
-        for (bit = 0; bit < 27; bit++) {
-            int v = 0;
-            for (d = 0; d < 9; d++)
-                if (s->F[3 * d + b] >> bit & 1) {
-                    v = d + 1;
-                    break;
-                }
-            digits[27 * b + bit] = v;
+    for (d = 0; d < 9; d++)
+        for (b = 0; b < 3; b++) {
+            uint32_t f = s->F[3 * d + b];
+            while (f) {
+                digits[27 * b + CTZ(f)] = d + 1;
+                f &= f - 1;
+            }
         }
 }
 
