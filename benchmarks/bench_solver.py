@@ -1,7 +1,13 @@
 """Time ``sudoku_server.solve`` against two reference solvers, in one process.
 
 Solvers (``--solvers``, comma-separated, default ``ours,classic,naive``):
-  ours     ``sudoku_server.solve(Grid.from_string(p)).to_string()``
+  ours     ``sudoku_server.solve(Grid.from_string(p)).to_string()`` (the core in use)
+  native, python
+           the same through one core (``sudoku_server.solver.NATIVE``, ``.PYTHON``)
+  native-core, python-core
+           ``core.solve(grid)`` on grids parsed before the clock starts: the
+           solver alone, as tdoku's own benchmark times it (answers are
+           formatted after timing)
   classic  benchmarks/reference_classic.py: Norvig-style propagation + search
   naive    benchmarks/reference_naive.py: row-major 1..9 backtracking, stopped
            after ``--cap`` recursive calls per puzzle (those are "capped")
@@ -21,9 +27,9 @@ solution the server must give -- or rowprop's, computed untimed, when neither
 naive nor rowprop is among the solvers; classic is only checked for validity
 there, since it may legitimately find another solution).
 
-Columns: puzzles/s = puzzles / wall time of the whole pass (median over the
-repeats); median ms and worst ms are over puzzles, of each puzzle's median
-time over the repeats; wrong = answers that failed verification or raised;
+Columns: puzzles/s = puzzles / time of the whole pass (median over the
+repeats; wall time, or CPU time with ``--clock cpu``); median ms and worst ms
+are over puzzles, of each puzzle's median wall time over the repeats; wrong = answers that failed verification or raised;
 capped = naive runs stopped at the cap (their time up to the cap is included,
 so naive's numbers are then a lower bound); time/classic = this solver's pass
 time divided by classic's (below 1 is faster than classic).
@@ -35,6 +41,11 @@ Usage:
   python3 benchmarks/bench_solver.py --datasets /path/to/datasets
   python3 benchmarks/bench_solver.py puzzles/norvig_hardest.txt puzzles/kaggle_1000.csv
   python3 benchmarks/bench_solver.py --count --sets norvig_top95,tdoku_serg_benchmark
+  python3 benchmarks/bench_solver.py --count --solvers native,python --sets magictour_top1465
+  python3 benchmarks/bench_solver.py --solvers native-core,python-core --sets tdoku_forum_hardest_1106
+  python3 benchmarks/bench_solver.py --large --solvers native,python --time-limit 10
+  python3 benchmarks/bench_solver.py --check-gaps        # native: wall time between check() calls
+  python3 benchmarks/bench_solver.py --threads 2 --sets tdoku_forum_hardest_1106
   python3 benchmarks/bench_solver.py --memory            # ours over sudoku17, peak RSS
   python3 benchmarks/bench_solver.py --list              # the default sets
 
@@ -183,15 +194,32 @@ class Capped(Exception):
     pass
 
 
+#: Grids parsed before timing, for the ``*-core`` solvers (filled per dataset).
+_PARSED: dict = {}
+
+
+def _core(name: str):
+    """The solver core named ``native`` or ``python`` (None when native is not built)."""
+    from sudoku_server import solver as core_module
+
+    return core_module.NATIVE if name == "native" else core_module.PYTHON
+
+
 def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Optional[str]]]:
     solvers: dict[str, Callable[[str], Optional[str]]] = {}
     for name in names:
-        if name == "ours":
+        if name in ("ours", "native", "python"):
             try:
                 from sudoku_server import Grid, UnsolvableError, solve
             except Exception as exc:  # noqa: BLE001 - report and go on
-                print(f"<!-- ours skipped: cannot import sudoku_server: {exc!r} -->")
+                print(f"<!-- {name} skipped: cannot import sudoku_server: {exc!r} -->")
                 continue
+            if name != "ours":
+                core = _core(name)
+                if core is None:
+                    print(f"<!-- {name} skipped: the native core is not built -->")
+                    continue
+                solve = core.solve
 
             def ours(p: str, Grid=Grid, solve=solve, Unsolvable=UnsolvableError) -> Optional[str]:
                 try:
@@ -200,6 +228,21 @@ def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Option
                     return None
 
             solvers[name] = ours
+        elif name in ("native-core", "python-core"):
+            from sudoku_server import UnsolvableError
+
+            core = _core(name.split("-")[0])
+            if core is None:
+                print(f"<!-- {name} skipped: the native core is not built -->")
+                continue
+
+            def core_only(p: str, solve=core.solve, parsed=_PARSED, Unsolvable=UnsolvableError):
+                try:
+                    return solve(parsed[p])  # a Grid: formatted after timing
+                except Unsolvable:
+                    return None
+
+            solvers[name] = core_only
         elif name == "classic":
             solvers[name] = solve_classic
         elif name == "naive":
@@ -220,12 +263,18 @@ def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Option
 # --------------------------------------------------------------- timing
 
 
+#: The clock of every timing (``--clock``): wall time, or this process's CPU
+#: time (fairer on a shared machine: time given to other processes is left out).
+CLOCK = time.perf_counter
+
+
 def time_pass(fn: Callable[[str], object], puzzles: list[str]) -> tuple[float, list[float], list[object]]:
+    """(pass time by CLOCK, per-puzzle wall times, answers)."""
     times: list[float] = []
     answers: list[object] = []
-    clock = time.perf_counter
+    clock = time.perf_counter  # per puzzle: cheap (process_time is a system call)
     gc.collect()
-    start = clock()
+    start = CLOCK()
     for p in puzzles:
         t0 = clock()
         try:
@@ -234,15 +283,21 @@ def time_pass(fn: Callable[[str], object], puzzles: list[str]) -> tuple[float, l
             a = exc
         times.append(clock() - t0)
         answers.append(a)
-    return clock() - start, times, answers
+    return CLOCK() - start, times, answers
 
 
 def bench_dataset(ds: Dataset, solvers: dict[str, Callable], repeat: int) -> dict[str, Run]:
     runs = {name: Run(name) for name in solvers}
+    if any(name.endswith("-core") for name in solvers):
+        from sudoku_server import Grid
+
+        _PARSED.clear()
+        _PARSED.update((p, Grid.from_string(p)) for p in ds.puzzles)
     for r in range(repeat):
         for name, fn in solvers.items():
             print(f"  {ds.name}: {name} pass {r + 1}/{repeat} ...", file=sys.stderr, flush=True)
             wall, times, answers = time_pass(fn, ds.puzzles)
+            answers = [a.to_string() if hasattr(a, "to_string") else a for a in answers]
             run = runs[name]
             run.pass_s.append(wall)
             run.times.append(times)
@@ -258,7 +313,7 @@ def verify(ds: Dataset, runs: dict[str, Run]) -> dict[str, tuple[int, int]]:
         for i, a in enumerate(naive.answers[0]):
             if isinstance(a, str) and expected[i] is None:
                 expected[i] = a
-    elif ds.multi and "ours" in runs:
+    elif ds.multi and any(name in runs for name in ("ours", "native", "python", "native-core", "python-core")):
         # Neither row-major reference was timed: compute the row-major-first
         # answers untimed, so that ours is still checked against them.
         for i, p in enumerate(ds.puzzles):
@@ -319,44 +374,94 @@ TABLE_HEAD = [
 # --------------------------------------------------------------- modes
 
 
-def count_mode(datasets: list[Dataset], repeat: int) -> None:
-    from sudoku_server import Grid, UnsolvableError, count_solutions, solve
+def count_mode(datasets: list[Dataset], repeat: int, core_names: list[str]) -> None:
+    """solve vs count_solutions(grid, 2) per core, on grids parsed before timing."""
+    from sudoku_server import Grid, UnsolvableError
 
-    def do_solve(p: str) -> object:
-        try:
-            return solve(Grid.from_string(p)).to_string()
-        except UnsolvableError:
-            return None
+    cores = []
+    for name in core_names:
+        core = _core(name if name in ("native", "python") else "ours") if name != "ours" else None
+        if name == "ours":
+            from sudoku_server import solver as core_module
 
-    def do_count(p: str) -> object:
-        return count_solutions(Grid.from_string(p), 2)
+            core = core_module.NATIVE if core_module.CORE == "native" else core_module.PYTHON
+        if core is None:
+            print(f"<!-- {name} skipped: not available -->")
+            continue
+        cores.append(core)
 
-    print("| dataset | puzzles | solve /s | count(2) /s | solve median ms | count median ms "
+    print("| dataset | core | puzzles | solve /s | count(2) /s | solve median ms | count median ms "
           "| count worst ms | count/solve time | counts |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for ds in datasets:
-        s_pass, c_pass, s_t, c_t = [], [], [], []
-        counts: list[object] = []
-        for r in range(repeat):
-            print(f"  {ds.name}: count pass {r + 1}/{repeat} ...", file=sys.stderr, flush=True)
-            w, t, _ = time_pass(do_solve, ds.puzzles)
-            s_pass.append(w)
-            s_t.append(t)
-            w, t, counts = time_pass(do_count, ds.puzzles)
-            c_pass.append(w)
-            c_t.append(t)
-        n = len(ds.puzzles)
-        sp, cp = statistics.median(s_pass), statistics.median(c_pass)
-        s_pp = [statistics.median(x) for x in zip(*s_t)]
-        c_pp = [statistics.median(x) for x in zip(*c_t)]
-        hist: dict[str, int] = {}
-        for c in counts:
-            key = str(c) if isinstance(c, int) else type(c).__name__
-            hist[key] = hist.get(key, 0) + 1
-        hist_s = ", ".join(f"{k}: {v}" for k, v in sorted(hist.items()))
-        print(f"| {ds.name} | {n} | {fmt_rate(n / sp)} | {fmt_rate(n / cp)} | "
-              f"{fmt_ms(statistics.median(s_pp) * 1e3)} | {fmt_ms(statistics.median(c_pp) * 1e3)} | "
-              f"{fmt_ms(max(c_pp) * 1e3)} | {cp / sp:.2f} | {hist_s} |", flush=True)
+        grids = [Grid.from_string(p) for p in ds.puzzles]
+        for core in cores:
+            def do_solve(g, solve=core.solve) -> object:
+                try:
+                    return solve(g)
+                except UnsolvableError:
+                    return None
+
+            def do_count(g, count=core.count_solutions) -> object:
+                return count(g, 2)
+
+            s_pass, c_pass, s_t, c_t = [], [], [], []
+            counts: list[object] = []
+            for r in range(repeat):
+                print(f"  {ds.name}: {core.name} count pass {r + 1}/{repeat} ...", file=sys.stderr, flush=True)
+                w, t, _ = time_pass(do_solve, grids)
+                s_pass.append(w)
+                s_t.append(t)
+                w, t, counts = time_pass(do_count, grids)
+                c_pass.append(w)
+                c_t.append(t)
+            n = len(ds.puzzles)
+            sp, cp = statistics.median(s_pass), statistics.median(c_pass)
+            s_pp = [statistics.median(x) for x in zip(*s_t)]
+            c_pp = [statistics.median(x) for x in zip(*c_t)]
+            hist: dict[str, int] = {}
+            for c in counts:
+                key = str(c) if isinstance(c, int) else type(c).__name__
+                hist[key] = hist.get(key, 0) + 1
+            hist_s = ", ".join(f"{k}: {v}" for k, v in sorted(hist.items()))
+            print(f"| {ds.name} | {core.name} | {n} | {fmt_rate(n / sp)} | {fmt_rate(n / cp)} | "
+                  f"{fmt_ms(statistics.median(s_pp) * 1e3)} | {fmt_ms(statistics.median(c_pp) * 1e3)} | "
+                  f"{fmt_ms(max(c_pp) * 1e3)} | {cp / sp:.2f} | {hist_s} |", flush=True)
+
+
+def threads_mode(datasets: list[Dataset], threads: int, repeat: int) -> None:
+    """Native solves in 1 thread and in ``threads`` threads at once (the lock is released)."""
+    import threading
+
+    from sudoku_server import Grid
+    from sudoku_server import solver as core_module
+
+    core = core_module.NATIVE
+    if core is None:
+        raise SystemExit("--threads needs the native core")
+    print(f"| dataset | puzzles | 1 thread /s | {threads} threads /s | speed-up |")
+    print("|---|---:|---:|---:|---:|")
+    for ds in datasets:
+        grids = [Grid.from_string(p) for p in ds.puzzles]
+
+        def run(k: int, parts: int) -> None:
+            for g in grids[k::parts]:
+                core.solve(g)
+
+        rates = {}
+        for parts in (1, threads):
+            walls = []
+            for _ in range(repeat):
+                workers = [threading.Thread(target=run, args=(k, parts)) for k in range(parts)]
+                start = time.perf_counter()
+                for w in workers:
+                    w.start()
+                for w in workers:
+                    w.join()
+                walls.append(time.perf_counter() - start)
+            rates[parts] = len(grids) / statistics.median(walls)
+        print(f"| {ds.name} | {len(grids)} | {fmt_rate(rates[1])} | {fmt_rate(rates[threads])} | "
+              f"{rates[threads] / rates[1]:.2f}x |", flush=True)
 
 
 def peak_rss_mib() -> float:
@@ -386,7 +491,14 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help=f"naive: recursive calls per puzzle before giving up (default {DEFAULT_CAP})")
     ap.add_argument("--quick", action="store_true",
                     help=f"smoke run: first {QUICK_LIMIT} puzzles per set ({QUICK_LIMIT_EASY} for kaggle)")
-    ap.add_argument("--count", action="store_true", help="time count_solutions(grid, 2) vs solve (ours)")
+    ap.add_argument("--count", action="store_true",
+                    help="time count_solutions(grid, 2) vs solve, per core in --solvers (ours, native, python)")
+    ap.add_argument("--threads", type=int, default=0, metavar="N",
+                    help="native: solves/s in 1 thread and in N threads at once")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time with perf_counter (wall, default) or process_time (cpu)")
+    ap.add_argument("--check-gaps", action="store_true",
+                    help="native: wall time between check() calls on long 9x9, 16x16 and 25x25 searches")
     ap.add_argument("--memory", action="store_true", help="run over sudoku17 and print peak RSS")
     ap.add_argument("--list", action="store_true", help="list the default sets and exit")
     ap.add_argument("--large", action="store_true",
@@ -395,9 +507,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--time-limit", type=float, default=60.0,
                     help="--large: seconds per puzzle before it counts as not solved (default 60)")
     args = ap.parse_args(argv)
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     if args.large:
         ddir = args.datasets or default_datasets_dir()
-        return large_mode(ddir, args.time_limit, args.limit)
+        return large_mode(ddir, args.time_limit, args.limit, (args.solvers or "ours").split(","))
+    if args.check_gaps:
+        return check_gaps_mode()
 
     if args.list:
         for s in DEFAULT_SETS:
@@ -438,18 +554,19 @@ def main(argv: Optional[list[str]] = None) -> int:
                 continue
             datasets.append(load_file(path, limit, spec.name, spec.multi))
 
-    if args.solvers is None:
-        args.solvers = "ours" if args.memory else "ours,classic,naive"
-    solver_names = [s for s in args.solvers.split(",") if s]
+    solver_names = [s for s in (args.solvers or ("ours" if args.memory else "ours,classic,naive")).split(",") if s]
 
     print(f"<!-- {' '.join(['python3', 'benchmarks/bench_solver.py', *(argv if argv is not None else sys.argv[1:])])} -->")
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.machine()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')}; "
-          f"repeat {args.repeat}; naive cap {args.cap:,} calls; "
+          f"repeat {args.repeat}; naive cap {args.cap:,} calls; {args.clock} clock; "
           f"load average at start {os.getloadavg()[0]:.2f}.\n")
 
     if args.count:
-        count_mode(datasets, args.repeat)
+        count_mode(datasets, args.repeat, [s for s in (args.solvers or "ours").split(",") if s])
+        return 0
+    if args.threads:
+        threads_mode(datasets, args.threads, args.repeat)
         return 0
 
     solvers = make_solvers(solver_names, args.cap)
@@ -473,9 +590,10 @@ class _OverTime(Exception):
     pass
 
 
-def _timed_solve(grid, limit_s: float):
+def _timed_solve(grid, limit_s: float, solve=None):
     """(seconds, solution or None) for one solve stopped by ``check`` after ``limit_s``."""
-    from sudoku_server import solve
+    if solve is None:
+        from sudoku_server import solve
 
     deadline = time.perf_counter() + limit_s
 
@@ -517,10 +635,19 @@ def _secs(seconds: float, limit_s: float) -> str:
     return f"{seconds:.3f}" if seconds != math.inf else f"> {limit_s:g}"
 
 
-def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int]) -> int:
-    """Time ours on 16x16 and 25x25: each puzzle under ``limit_s`` seconds."""
+def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int], core_names: list[str]) -> int:
+    """Time each core on 16x16 and 25x25: each puzzle under ``limit_s`` seconds."""
     from sudoku_server import Grid, verify_solution
+    from sudoku_server import solver as core_module
 
+    cores = []
+    for name in core_names:
+        core = (core_module.NATIVE if core_module.CORE == "native" else core_module.PYTHON) if name == "ours" \
+            else _core(name)
+        if core is None:
+            print(f"<!-- {name} skipped: not available -->")
+            continue
+        cores.append((name, core))
     print(f"<!-- python3 benchmarks/bench_solver.py {' '.join(sys.argv[1:])} -->")
     print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')};"
           f" time limit {limit_s:g} s per puzzle; load average {os.getloadavg()[0]:.2f}.\n")
@@ -537,27 +664,84 @@ def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int]) -> in
     for box in (4, 5):
         n = box * box
         sets.append((f"empty {n}x{n}", [Grid(tuple([0] * (n * n)), box, box)]))
-        sets.append((f"sparse {n}x{n} (10% kept, 5 puzzles)", _sparse_puzzles(box, 5, 0.10)))
-        sets.append((f"sparse {n}x{n} (30% kept, 5 puzzles)", _sparse_puzzles(box, 5, 0.30)))
-    print("| set | puzzles | solved | within 1 s | within 10 s | median s | worst s | wrong |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        for keep in (0.10, 0.30, 0.40):
+            sets.append((f"sparse {n}x{n} ({keep:.0%} kept, 5 puzzles)", _sparse_puzzles(box, 5, keep)))
+    print("| set | core | puzzles | solved | within 1 s | within 10 s | median s | worst s | wrong |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, grids in sets:
-        times, solved, wrong, per = [], 0, 0, []
-        for grid in grids:
-            seconds, solution = _timed_solve(grid, limit_s)
-            times.append(seconds if solution is not None else math.inf)
-            if solution is not None:
-                solved += 1
-                if verify_solution(grid, solution) is not None:
-                    wrong += 1
-            per.append(f"{seconds:.2f}" + ("" if solution is not None else "+"))
-        times.sort()
-        print(f"| {name} | {len(grids)} | {solved} | {sum(t <= 1 for t in times)} |"
-              f" {sum(t <= 10 for t in times)} | {_secs(times[len(times) // 2], limit_s)} |"
-              f" {_secs(times[-1], limit_s)} | {wrong} |",
-              flush=True)
-        if "25x25" in name or len(grids) <= 5:
-            print(f"<!-- {name}: seconds per puzzle ({'+' } = stopped at the limit): {' '.join(per)} -->", flush=True)
+        for core_name, core in cores:
+            times, solved, wrong, per = [], 0, 0, []
+            for grid in grids:
+                seconds, solution = _timed_solve(grid, limit_s, core.solve)
+                times.append(seconds if solution is not None else math.inf)
+                if solution is not None:
+                    solved += 1
+                    if verify_solution(grid, solution) is not None:
+                        wrong += 1
+                per.append(f"{seconds:.2f}" + ("" if solution is not None else "+"))
+            times.sort()
+            print(f"| {name} | {core_name} | {len(grids)} | {solved} | {sum(t <= 1 for t in times)} |"
+                  f" {sum(t <= 10 for t in times)} | {_secs(times[len(times) // 2], limit_s)} |"
+                  f" {_secs(times[-1], limit_s)} | {wrong} |",
+                  flush=True)
+            if "25x25" in name or len(grids) <= 5:
+                print(f"<!-- {name} ({core_name}): seconds per puzzle (+ = stopped at the limit): {' '.join(per)} -->",
+                      flush=True)
+    return 0
+
+
+def check_gaps_mode() -> int:
+    """Wall time between consecutive check() calls of the native core (and before the first)."""
+    from sudoku_server import Grid
+    from sudoku_server import solver as core_module
+
+    core = core_module.NATIVE
+    if core is None:
+        raise SystemExit("--check-gaps needs the native core")
+    print(f"<!-- python3 benchmarks/bench_solver.py {' '.join(sys.argv[1:])} -->")
+    print("Gaps in wall time include the time the machine gave to other processes; gaps in")
+    print("this thread's CPU time (time.thread_time) are the search's own.\n")
+    print("| search | check calls | median gap ms | p99 gap ms | max gap ms | p99 CPU gap ms | max CPU gap ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    searches = [
+        ("count, empty 9x9 (limit 10^18), 2 s", lambda check: core.count_solutions(Grid((0,) * 81), 10**18, check=check)),
+        ("count, empty 16x16, 2 s", lambda check: core.count_solutions(Grid((0,) * 256, 4, 4), 10**18, check=check)),
+        ("count, empty 25x25, 2 s", lambda check: core.count_solutions(Grid((0,) * 625, 5, 5), 10**18, check=check)),
+        ("solve, frisch16 #1 (25x25), 2 s", None),
+    ]
+    path = _datasets.find("gecode_25x25_frisch16.txt")
+    if path is not None:
+        with _datasets.open_text(path) as f:
+            first = Grid.from_string(f.readline().strip(), 5, 5)
+        searches[-1] = (searches[-1][0], lambda check: core.solve(first, check=check))
+    for label, run in searches:
+        if run is None:
+            continue
+        stamps: list[float] = []
+        cpu: list[float] = []
+
+        def check() -> None:
+            stamps.append(time.perf_counter())
+            cpu.append(time.thread_time())
+            if stamps[-1] - start > 2.0:
+                raise _OverTime()
+
+        start, cpu_start = time.perf_counter(), time.thread_time()
+        try:
+            run(check)
+        except _OverTime:
+            pass
+        gaps = sorted(b - a for a, b in zip([start] + stamps, stamps))
+        cpu_gaps = sorted(b - a for a, b in zip([cpu_start] + cpu, cpu))
+        if not gaps:
+            print(f"| {label} | 0 | - | - | - | - | - |")
+            continue
+
+        def p99(xs: list) -> float:
+            return xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1e3
+
+        print(f"| {label} | {len(gaps)} | {statistics.median(gaps) * 1e3:.3f} | {p99(gaps):.3f} |"
+              f" {gaps[-1] * 1e3:.3f} | {p99(cpu_gaps):.3f} | {cpu_gaps[-1] * 1e3:.3f} |", flush=True)
     return 0
 
 

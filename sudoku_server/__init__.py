@@ -3,7 +3,8 @@
 The public API here is pure (it imports no trio and touches no sockets):
 
 * :class:`Grid` — a puzzle or solution (``size * size`` ints, 0 = empty);
-* :func:`solve`, :func:`solve_any`, :func:`count_solutions` — the solver;
+* :func:`solve`, :func:`solve_any`, :func:`count_solutions` — the solver (native
+  or pure Python: ``solver.CORE``);
 * :func:`next_step`, :func:`solve_steps` / :class:`Step` — human techniques
   (:mod:`sudoku_server.techniques`), :func:`rate` / :class:`Rating` — SE,
   QQWing and named levels (:mod:`sudoku_server.rating`);

@@ -15,8 +15,37 @@ from pathlib import Path
 
 import pytest
 
+from sudoku_server import solver as _solver
+
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
+
+#: Set (to anything but "" or "0") where the native solver core must be
+#: present: tests that need it then fail instead of being skipped. .ci/run
+#: sets it.
+REQUIRE_NATIVE_ENV = "SUDOKU_SERVER_REQUIRE_NATIVE"
+
+
+def native_core_or_skip():
+    """The native solver core; skip the test when it is not built (fail under CI)."""
+    if _solver.NATIVE is None:
+        if os.environ.get(REQUIRE_NATIVE_ENV, "") not in ("", "0"):
+            pytest.fail(f"{REQUIRE_NATIVE_ENV} is set but the native core is missing: {_solver.NATIVE_MISSING}")
+        pytest.skip("the native core is not built (python3 -m pip install -e .)")
+    return _solver.NATIVE
+
+
+@pytest.fixture(params=["python", "native"])
+def core(request):
+    """Each solver core in turn (sudoku_server.solver.PYTHON, .NATIVE)."""
+    return _solver.PYTHON if request.param == "python" else native_core_or_skip()
+
+
+@pytest.fixture(scope="session")
+def native():
+    """The native solver core (skipped when not built; a failure under CI)."""
+    return native_core_or_skip()
+
 
 _LISTENING = re.compile(r"listening on (\S+):(\d+)")
 

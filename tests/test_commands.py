@@ -7,7 +7,7 @@ import gzip
 import pytest
 import trio
 
-from sudoku_server import commands
+from sudoku_server import commands, solver
 from sudoku_server.commands import CommandError, parse_command
 from sudoku_server.grid import Grid
 from sudoku_server.protocol import CommandReceived, CloseConnection, PuzzleReceived, Reply, Session, answer_request
@@ -245,7 +245,7 @@ async def test_every_immediate_verb_over_a_socket():
             )
     assert answer == (
         b"PONG\r\n"
-        b"VERSION sudoku-server 0.2.0 protocol=2 core=python\r\n"
+        b"VERSION sudoku-server 0.2.0 protocol=2 core=%s\r\n" % solver.CORE.encode()
         b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
         b"COUNT 2+ multiple\r\n"
         b"BYE\r\n"

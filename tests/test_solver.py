@@ -16,7 +16,7 @@ import pytest
 
 from sudoku_server._errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.grid import Grid, verify_solution
-from sudoku_server.solver import count_solutions, solve, solve_any
+from sudoku_server.solver import PYTHON
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -27,10 +27,10 @@ def lines(name: str) -> list:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def solved(puzzle: str) -> str:
-    """Solve a one-line puzzle, check the answer independently, return it as text."""
+def solved(core, puzzle: str) -> str:
+    """Solve a one-line puzzle with ``core``, check the answer independently, return it as text."""
     grid = Grid.from_string(puzzle)
-    answer = solve(grid)
+    answer = core.solve(grid)
     assert verify_solution(grid, answer) is None
     return answer.to_string()
 
@@ -53,46 +53,46 @@ BRUTE_FORCE = "..............3.85..1.2.......5.7.....4...1...9.......5......73..
     ],
     ids=["newspaper", "inkala", "inkala-without-r7c9", "empty"],
 )
-def test_known_answers(puzzle, expected):
-    assert solved(puzzle) == expected
+def test_known_answers(core, puzzle, expected):
+    assert solved(core, puzzle) == expected
 
 
-def test_inkala_without_r7c9_has_several_solutions():
-    assert count_solutions(Grid.from_string(INKALA_WITHOUT_R7C9), 2) == 2
-    assert count_solutions(Grid.from_string(INKALA), 2) == 1
+def test_inkala_without_r7c9_has_several_solutions(core):
+    assert core.count_solutions(Grid.from_string(INKALA_WITHOUT_R7C9), 2) == 2
+    assert core.count_solutions(Grid.from_string(INKALA), 2) == 1
 
 
 @pytest.mark.parametrize("name", ["norvig_top95", "norvig_hardest", "pathological"])
-def test_datasets_match_expected(name):
+def test_datasets_match_expected(core, name):
     puzzles = lines(f"{name}.txt")
     expected = lines(f"{name}.expected")
     assert len(puzzles) == len(expected)
     for puzzle, answer in zip(puzzles, expected):
-        assert solved(puzzle) == answer, puzzle
+        assert solved(core, puzzle) == answer, puzzle
 
 
-def test_pathological_puzzles_are_fast():
+def test_pathological_puzzles_are_fast(core):
     # hard1 (>= 10^8 solutions) took a cell-only fewest-candidates search 50 s;
     # the brute-force puzzle takes the naive backtracker 69 million calls.
     for puzzle in (HARD1, BRUTE_FORCE, "." * 81):
         start = time.process_time()
-        solve(Grid.from_string(puzzle))
+        core.solve(Grid.from_string(puzzle))
         assert time.process_time() - start < 2.0, puzzle  # ~0.05 s here; generous for loaded CI
 
 
-def test_kaggle_rows_give_the_published_solution():
+def test_kaggle_rows_give_the_published_solution(core):
     with open(PUZZLES / "kaggle_1000.csv", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 1000
     for row in rows:
-        assert solve(Grid.from_string(row["quizzes"])).to_string() == row["solutions"]
+        assert core.solve(Grid.from_string(row["quizzes"])).to_string() == row["solutions"]
 
 
-def test_sudoku17_sample_is_unique():
+def test_sudoku17_sample_is_unique(core):
     # every 5th of the 500 (100 puzzles); the whole list is checked by
     # ``benchmarks/bench_solver.py --count``.
     for puzzle in lines("sudoku17_500.txt")[::5]:
-        assert count_solutions(Grid.from_string(puzzle), 2) == 1, puzzle
+        assert core.count_solutions(Grid.from_string(puzzle), 2) == 1, puzzle
 
 
 @pytest.mark.parametrize(
@@ -107,12 +107,12 @@ def test_sudoku17_sample_is_unique():
     ],
     ids=["row", "column", "box-only", "sudopedia-box"],
 )
-def test_duplicate_givens_are_invalid(puzzle, detail):
+def test_duplicate_givens_are_invalid(core, puzzle, detail):
     grid = Grid.from_string(puzzle)
     with pytest.raises(InvalidPuzzleError) as info:
-        solve(grid)
+        core.solve(grid)
     assert info.value.detail == detail
-    assert count_solutions(grid) == 0
+    assert core.count_solutions(grid) == 0
 
 
 @pytest.mark.parametrize(
@@ -129,12 +129,12 @@ def test_duplicate_givens_are_invalid(puzzle, detail):
         ("1....6.8....7......9..5.......56..3.3.............38.15....1.6.....2.4..8.2..5.1.", "no solution exists"),
     ],
 )
-def test_unsolvable_without_duplicates(puzzle, detail):
+def test_unsolvable_without_duplicates(core, puzzle, detail):
     grid = Grid.from_string(puzzle)
     with pytest.raises(UnsolvableError) as info:
-        solve(grid)
+        core.solve(grid)
     assert info.value.detail == detail
-    assert count_solutions(grid) == 0
+    assert core.count_solutions(grid) == 0
 
 
 @pytest.mark.parametrize(
@@ -148,13 +148,13 @@ def test_unsolvable_without_duplicates(puzzle, detail):
         ("8.........95.......67..........2.485...4.3192......736...651947...732518...894263", 125),
     ],
 )
-def test_count_solutions_known_counts(puzzle, count):
+def test_count_solutions_known_counts(core, puzzle, count):
     grid = Grid.from_string(puzzle)
-    assert count_solutions(grid, limit=1000) == count
-    assert count_solutions(grid, limit=count) == count
-    assert count_solutions(grid, limit=2) == 2
-    assert count_solutions(grid, limit=1) == 1
-    assert count_solutions(grid, limit=0) == 0
+    assert core.count_solutions(grid, limit=1000) == count
+    assert core.count_solutions(grid, limit=count) == count
+    assert core.count_solutions(grid, limit=2) == 2
+    assert core.count_solutions(grid, limit=1) == 1
+    assert core.count_solutions(grid, limit=0) == 0
 
 
 class Stop(Exception):
@@ -173,23 +173,27 @@ def stop_after(calls: int):
 
 
 @pytest.mark.parametrize("puzzle", [HARD1, "." * 81, lines("norvig_top95.txt")[10]])  # line 11: ~50 nodes
-def test_check_stops_solve_and_count(puzzle):
+def test_python_core_checks_at_every_node(puzzle):
+    # The Python core calls check() at every search node; the native core's
+    # schedule (by time) is tested in test_solver_native.py.
+    core = PYTHON
     grid = Grid.from_string(puzzle)
     check, seen = stop_after(3)
     with pytest.raises(Stop):
-        solve(grid, check=check)
+        core.solve(grid, check=check)
     assert seen[0] == 4
     check, seen = stop_after(3)
     with pytest.raises(Stop):
-        count_solutions(grid, limit=10**9, check=check)
+        core.count_solutions(grid, limit=10**9, check=check)
     assert seen[0] == 4
 
 
-def test_check_is_called_often():
+def test_python_core_calls_check_often():
+    core = PYTHON
     # The gaps between check() calls bound how late a stop request is seen.
     for puzzle in [HARD1] + lines("norvig_hardest.txt"):
         stamps = []
-        solve(Grid.from_string(puzzle), check=lambda: stamps.append(time.perf_counter()))
+        core.solve(Grid.from_string(puzzle), check=lambda: stamps.append(time.perf_counter()))
         gaps = [b - a for a, b in zip(stamps, stamps[1:])]
         assert stamps and max(gaps, default=0) < 0.1
 
@@ -228,29 +232,29 @@ SIXTEEN = (
 )
 
 
-def test_4x4():
+def test_4x4(core):
     grid = Grid.from_string(FOUR)
-    answer = solve(grid)
+    answer = core.solve(grid)
     assert verify_solution(grid, answer) is None
     assert answer.cells == first_by_brute_force(grid)
     assert answer.to_string() == "1234341241232341"
-    assert count_solutions(grid, 100) == 18
-    assert solve(Grid((0,) * 16, 2, 2)).to_string() == "1234341221434321"
+    assert core.count_solutions(grid, 100) == 18
+    assert core.solve(Grid((0,) * 16, 2, 2)).to_string() == "1234341221434321"
 
 
 @pytest.mark.parametrize("boxes", [(2, 3), (3, 2)])
-def test_6x6(boxes):
+def test_6x6(core, boxes):
     for grid in (Grid.from_string(SIX, *boxes), Grid((0,) * 36, *boxes)):
-        answer = solve(grid)
+        answer = core.solve(grid)
         assert verify_solution(grid, answer) is None
         assert answer.cells == first_by_brute_force(grid)
 
 
-def test_16x16():
+def test_16x16(core):
     grid = Grid.from_string(SIXTEEN)
-    answer = solve(grid)
+    answer = core.solve(grid)
     assert verify_solution(grid, answer) is None
-    assert count_solutions(grid, 2) == 1
+    assert core.count_solutions(grid, 2) == 1
 
 
 def no_smaller_solution(grid: Grid, answer: Grid) -> bool:
@@ -265,13 +269,13 @@ def no_smaller_solution(grid: Grid, answer: Grid) -> bool:
             continue
         for digit in range(1, answer.cells[i]):
             trial = answer.cells[:i] + (digit,) + grid.cells[i + 1 :]
-            if count_solutions(Grid(trial, grid.box_rows, grid.box_cols), 1):
+            if PYTHON.count_solutions(Grid(trial, grid.box_rows, grid.box_cols), 1):
                 return False
     return True
 
 
 @pytest.mark.parametrize("boxes, keep", [((4, 4), 7), ((4, 4), 5), ((5, 5), 14)])
-def test_large_grids_first_solution(boxes, keep):
+def test_large_grids_first_solution(core, boxes, keep):
     # a valid grid (row r shifted by (r % box_rows) * box_cols + r // box_rows,
     # digits relabelled), keeping ``keep`` cells in 20: several solutions
     box_rows, box_cols = boxes
@@ -283,17 +287,17 @@ def test_large_grids_first_solution(boxes, keep):
         for c in range(n)
     )
     grid = Grid(cells, box_rows, box_cols)
-    answer = solve(grid)
+    answer = core.solve(grid)
     assert verify_solution(grid, answer) is None
-    assert count_solutions(grid, 2) == 2
+    assert core.count_solutions(grid, 2) == 2
     assert no_smaller_solution(grid, answer)
 
 
-def test_empty_16x16_answers_at_once():
+def test_empty_16x16_answers_at_once(core):
     grid = Grid((0,) * 256, 4, 4)
-    solve(grid)  # compile the 16x16 tables once
+    core.solve(grid)  # compile the 16x16 tables once
     start = time.process_time()
-    answer = solve(grid)
+    answer = core.solve(grid)
     assert time.process_time() - start < 2.0  # ~0.1 s here
     assert verify_solution(grid, answer) is None
     assert answer.cells[:32] == tuple(range(1, 17)) + (5, 6, 7, 8, 1, 2, 3, 4, 13, 14, 15, 16, 9, 10, 11, 12)
@@ -309,9 +313,9 @@ def test_empty_16x16_answers_at_once():
         ("12345678." + "." * 71 + "9", "no digit fits r1c9"),
     ],
 )
-def test_unsolvable_detail_names_the_empty_cell_not_a_given(puzzle, detail):
+def test_unsolvable_detail_names_the_empty_cell_not_a_given(core, puzzle, detail):
     with pytest.raises(UnsolvableError) as info:
-        solve(Grid.from_string(puzzle))
+        core.solve(Grid.from_string(puzzle))
     assert info.value.detail == detail
 
 
@@ -319,21 +323,21 @@ def test_unsolvable_detail_names_the_empty_cell_not_a_given(puzzle, detail):
 
 
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (5, 5)])
-def test_solve_any_fills_the_empty_grid_of_every_size(box):
+def test_solve_any_fills_the_empty_grid_of_every_size(core, box):
     n = box[0] * box[1]
     grid = Grid(tuple([0] * (n * n)), *box)
-    assert verify_solution(grid, solve_any(grid)) is None
+    assert verify_solution(grid, core.solve_any(grid)) is None
 
 
-def test_solve_any_equals_solve_on_a_unique_puzzle():
+def test_solve_any_equals_solve_on_a_unique_puzzle(core):
     grid = Grid.from_string("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..")
-    assert solve_any(grid).to_string() == (
+    assert core.solve_any(grid).to_string() == (
         "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
     )
 
 
-def test_solve_any_reports_the_same_errors_as_solve():
+def test_solve_any_reports_the_same_errors_as_solve(core):
     with pytest.raises(InvalidPuzzleError, match="^duplicate 1 in row 1 at r1c1 and r1c2$"):
-        solve_any(Grid.from_string("11" + "." * 79))
+        core.solve_any(Grid.from_string("11" + "." * 79))
     with pytest.raises(UnsolvableError):
-        solve_any(Grid.from_string("12345678." + "." * 8 + "9" + "." * 63))
+        core.solve_any(Grid.from_string("12345678." + "." * 8 + "9" + "." * 63))

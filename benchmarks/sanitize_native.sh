@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Build the native solver core with AddressSanitizer and UndefinedBehavior-
+# Sanitizer, in a temporary copy of the package, and run the solver tests
+# (the differential suite against the Python core, the stop-hook tests, and
+# test_solver.py over both cores) under it. Any sanitizer report aborts the
+# run (halt_on_error) and fails it. Needs gcc (or clang) with libasan.
+#
+#   bash benchmarks/sanitize_native.sh            # about a minute
+#   bash benchmarks/sanitize_native.sh -x -k hypothesis ...   # extra pytest args
+set -euo pipefail
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp -r "$repo/sudoku_server" "$repo/tests" "$repo/puzzles" "$repo/pyproject.toml" "$repo/setup.py" "$work/"
+cd "$work"
+rm -f sudoku_server/*.so
+
+cc="${CC:-gcc}"
+flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+echo "==> building sudoku_server._csolver with $flags"
+CC="$cc" CFLAGS="$flags" LDFLAGS="-fsanitize=address,undefined" \
+    python3 setup.py -q build_ext --inplace 2>&1 | grep -v -e "^running" -e "_BetaConfiguration" -e "warnings.warn" || true
+ls sudoku_server/_csolver*.so >/dev/null
+
+# The interpreter is not instrumented: load the sanitizer runtimes first.
+preload="$("$cc" -print-file-name=libasan.so) $("$cc" -print-file-name=libubsan.so)"
+echo "==> pytest under ASan+UBSan (LD_PRELOAD=$preload)"
+LD_PRELOAD="$preload" \
+    ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    SUDOKU_SERVER_REQUIRE_NATIVE=1 \
+    python3 -m pytest -q -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py \
+        tests/test_solver_properties.py "$@"

@@ -1,0 +1,58 @@
+"""Build the optional native solver core, ``sudoku_server._csolver``.
+
+Everything else about the package is in pyproject.toml. The extension is
+built when a C compiler and the Python headers are present; when the build
+fails, one line says so and the package installs with the pure-Python core
+(the fallback MarkupSafe's and simplejson's setup.py use).
+``SUDOKU_SERVER_PURE_PYTHON=1`` at build time skips the extension; at run
+time it makes ``sudoku_server.solver`` use the Python core.
+"""
+
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+NOTICE = "sudoku-server: the native solver core was not built ({}); using the pure-Python core"
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that turns a failed or impossible build into a notice."""
+
+    failed = False
+
+    def notice(self, exc):
+        if not self.failed:
+            print(NOTICE.format(f"{type(exc).__name__}: {exc}"), file=sys.stderr)
+        self.failed = True
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # no compiler at all (PlatformError), nothing to copy in place
+            self.notice(exc)
+
+    def build_extension(self, ext):
+        if self.compiler.compiler_type == "unix":
+            ext.extra_compile_args = ["-O3", "-std=c99", "-fno-strict-aliasing"]
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # CCompilerError, CompileError (no Python.h)...
+            self.notice(exc)
+
+
+def _pure_python() -> bool:
+    return os.environ.get("SUDOKU_SERVER_PURE_PYTHON", "") not in ("", "0")
+
+
+setup(
+    ext_modules=[] if _pure_python() else [
+        Extension(
+            "sudoku_server._csolver",
+            sources=["sudoku_server/_solver.c"],
+            depends=["sudoku_server/_solver_search.h"],
+        )
+    ],
+    cmdclass={"build_ext": OptionalBuildExt},
+)

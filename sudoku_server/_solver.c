@@ -1,0 +1,1947 @@
+/* sudoku_server._csolver: the native solver core.
+ *
+ * The same contract as the pure-Python core (sudoku_server/_pysolver.py; the
+ * dispatcher and its documentation are in solver.py): the row-major-first
+ * solution, some solution, or the number of solutions up to a limit, for the
+ * box shapes 2x2, 2x3, 3x2, 3x3, 4x4 and 5x5. Input is validated in Python
+ * first (Grid); this module checks it again and never trusts a length or a
+ * value it did not check. Written for this project.
+ *
+ * Two engines share one search driver (_solver_search.h, included once per
+ * engine):
+ *
+ *   e9  9x9 only. Digit-major bitboards: for each digit and band (three rows)
+ *       a 27-bit mask of the cells where the digit is still possible. Within
+ *       a band a digit takes one cell in each row and one in each box, so
+ *       its three rows and three boxes form a permutation: a 512-entry table
+ *       maps the nine row-box segments still open to those that lie on some
+ *       permutation (this one lookup is hidden singles in rows and boxes,
+ *       pointing and claiming, and more). The same table is applied to the
+ *       bands and columns of each stack. Naked singles come from counting
+ *       candidates per cell across the nine digit masks. Branches: a
+ *       two-candidate cell with the most open peers; else a digit with two
+ *       permutations left in a band or stack (the "configurations" tdoku
+ *       branches on); else a digit with two places in a row or column.
+ *   eg  every size. Cell-major: a 32-bit candidate mask per cell; naked
+ *       singles through the peer lists, hidden singles per unit, locked
+ *       candidates (pointing and claiming along rows and columns), and from
+ *       16x16 up all-different to arc consistency on every unit (a perfect
+ *       matching of cells to digits, pruned by strongly connected components,
+ *       after Regin, "A filtering algorithm for constraints of difference in
+ *       CSPs", AAAI 1994). Branches: a two-candidate cell with the most open
+ *       peers, else the fewest alternatives over cells and digits of units
+ *       (the minimum-column rule of exact cover, Knuth's "Dancing Links").
+ *
+ * The row-major-first solution: the two interleaved searches of the Python
+ * core (a branch and bound, and a row-major search under its bound). Some
+ * solution (solve_any) on 16x16 and 25x25: a search restarted after a
+ * growing number of nodes (Luby, Sinclair and Zuckerman's sequence) with
+ * random tie-breaking, which cuts the heavy tail of these searches.
+ *
+ * The interpreter lock is released while the search runs (after
+ * gil_hold_ns, 0 by default). check(), when given, is called with the lock
+ * held once SEARCH_CHECK_NS of search have passed since the previous call
+ * ended; the clock is read every 16 nodes on 9x9, every node and propagation
+ * round on larger grids. Whatever check() raises ends the search and
+ * propagates; check() may block for as long as it likes.
+ *
+ * Every buffer is of fixed size and belongs to one call (several threads
+ * may search at once; the tables built at import are read-only): the 9x9
+ * search stacks live on the C stack (about 64 KiB in all), the general
+ * engine's are allocated once per call (ncells + 2 frames per stack, about
+ * 1.6 MiB each for 25x25).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXN 25
+#define MAXCELLS (MAXN * MAXN)
+
+/* Nodes of the constraint-led search per node of the row-major search while
+ * at most one solution is known (solver.py, _TURNS). */
+#ifndef SEARCH_TURNS
+#define SEARCH_TURNS 8
+#endif
+
+/* solve_any on 16x16 and 25x25: nodes of the first run, times Luby's
+ * sequence for the following ones (a 25x25 node takes tens of
+ * microseconds). */
+#define RESTART_NODES 100
+/* Restarts of solve_any before the last run, which has no budget (so that
+ * "none" is a proof); restarts cut the heavy tail of this search: measured
+ * on 25x25 grids with 40% of a solution kept, from > 10 s to < 0.1 s. */
+#define ANY_RESTART_RUNS 1000000L
+
+/* Grids with at least this many digits per unit apply all-different to arc
+ * consistency (eg_alldiff) once the cheaper rules find nothing more:
+ * measured, it makes a 16x16 or 25x25 search 1.5x-10x faster in spite of
+ * its cost per node (about 3x). */
+#ifndef ALLDIFF_FROM
+#define ALLDIFF_FROM 16
+#endif
+
+/* Longest search between two check() calls, in nanoseconds: 0.5 ms, half
+ * the contract's millisecond, so that the clock granularity below and a
+ * slow node still fit. */
+#define SEARCH_CHECK_NS 500000LL
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CTZ(x) __builtin_ctz(x)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+static int CTZ(uint32_t x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#endif
+
+static uint8_t POP9[512];    /* popcount of 9 bits */
+static uint64_t SPREAD9[512]; /* 9 bits -> one 4-bit lane each */
+
+static int
+popcount32(uint32_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+
+/* ------------------------------------------------------------------ */
+/* Geometry of one box shape (built at import, read-only afterwards)   */
+
+typedef struct {
+    int br, bc, n, ncells, npeers;
+    uint32_t full;
+    uint16_t unit[3 * MAXN][MAXN];     /* rows, columns, boxes: cells in order */
+    uint8_t unit_of[MAXCELLS][3];      /* row, column, box unit of each cell */
+    uint16_t peers[MAXCELLS][3 * MAXN]; /* sorted */
+    /* locked candidates: cells of a row outside each box it crosses, etc. */
+} Geo;
+
+#define NSHAPES 6
+static const int SHAPES[NSHAPES][2] = {{2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {5, 5}};
+static Geo *GEOS[NSHAPES];
+
+static Geo *
+geo_build(int br, int bc)
+{
+    Geo *g = PyMem_RawCalloc(1, sizeof(Geo));
+    int n = br * bc, c, u, i;
+    if (g == NULL)
+        return NULL;
+    g->br = br;
+    g->bc = bc;
+    g->n = n;
+    g->ncells = n * n;
+    g->full = (n == 32) ? 0xFFFFFFFFu : ((1u << n) - 1);
+    for (u = 0; u < n; u++) {
+        for (i = 0; i < n; i++) {
+            g->unit[u][i] = (uint16_t)(u * n + i);
+            g->unit[n + u][i] = (uint16_t)(i * n + u);
+            /* box u: box row u / (n / bc), box column u % (n / bc) */
+            g->unit[2 * n + u][i] =
+                (uint16_t)(((u / (n / bc)) * br + i / bc) * n + (u % (n / bc)) * bc + i % bc);
+        }
+    }
+    for (u = 0; u < 3 * n; u++)
+        for (i = 0; i < n; i++)
+            g->unit_of[g->unit[u][i]][u / n] = (uint8_t)u;
+    for (c = 0; c < g->ncells; c++) {
+        int k = 0, p;
+        for (p = 0; p < g->ncells; p++) {
+            if (p == c)
+                continue;
+            if (g->unit_of[p][0] == g->unit_of[c][0] || g->unit_of[p][1] == g->unit_of[c][1] ||
+                g->unit_of[p][2] == g->unit_of[c][2])
+                g->peers[c][k++] = (uint16_t)p;
+        }
+        g->npeers = k;
+    }
+    return g;
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-call context: the stop hook, the lock, scratch for the engines    */
+
+typedef struct {
+    PyObject *check;       /* NULL: no hook */
+    PyThreadState *tstate; /* saved while the interpreter lock is released (else NULL) */
+    int failed;            /* check() raised: its exception is set, the lock held */
+    int released_once;     /* the lock was released after gil_hold_ns */
+    int64_t start_ns;      /* when the search began */
+    int64_t last_ns;       /* when the previous check() returned (or the search began) */
+    unsigned ticks, every; /* read the clock every `every` ticks */
+    long nodes;
+    long budget;     /* nodes left in this restart (solve_any on large grids); <0: none */
+    uint64_t rng;    /* xorshift state for tie-breaking; 0: first of equals */
+    const Geo *geo;
+    /* engine scratch, used between an assign and its propagate */
+    uint32_t dirty; /* e9: digits whose masks changed */
+    int qn;         /* eg: queued singles */
+    uint16_t queue[MAXCELLS + 1];
+} Ctx;
+
+static int64_t
+mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* How long a search runs before it releases the interpreter lock, in
+ * nanoseconds (set_gil_hold(); 0: at once, the default). Keeping it for a
+ * short solve saves handing the lock to another thread and taking it back
+ * (a thread wake-up: tens of microseconds on a loaded machine, more than an
+ * easy 9x9 solve), but keeps other threads waiting meanwhile; measured with
+ * two threads on top1465 and forum hardest 1106, 0 did best. */
+static int64_t gil_hold_ns = 0;
+
+static void
+gil_release(Ctx *x)
+{
+    if (x->tstate == NULL && !x->failed)
+        x->tstate = PyEval_SaveThread();
+}
+
+static void
+gil_acquire(Ctx *x)
+{
+    if (x->tstate != NULL) {
+        PyEval_RestoreThread(x->tstate);
+        x->tstate = NULL;
+    }
+}
+
+/* Call check() with the interpreter lock held; -1 (exception set, lock
+ * held) when it raised. */
+static int
+call_check(Ctx *x)
+{
+    PyObject *r;
+    int released = x->tstate != NULL;
+    gil_acquire(x);
+    r = PyObject_CallNoArgs(x->check);
+    if (r == NULL) {
+        x->failed = 1;
+        return -1;
+    }
+    Py_DECREF(r);
+    if (released)
+        gil_release(x);
+    x->last_ns = mono_ns();
+    return 0;
+}
+
+/* A unit of search work: every few, look at the clock; past the hold time,
+ * release the lock; past the check interval, call check(). 0 to go on, -1
+ * when check() raised. */
+static inline int
+tick(Ctx *x)
+{
+    int64_t now;
+    if (++x->ticks < x->every)
+        return 0;
+    x->ticks = 0;
+    if (x->check == NULL && x->released_once)
+        return 0;
+    now = mono_ns();
+    if (x->tstate == NULL && !x->released_once && now - x->start_ns >= gil_hold_ns) {
+        gil_release(x);
+        x->released_once = 1;
+    }
+    if (x->check == NULL || now - x->last_ns < SEARCH_CHECK_NS)
+        return 0;
+    return call_check(x);
+}
+
+/* Outcome of one step of a search (_solver_search.h). */
+enum { STEP_NODE = 0, STEP_SOLVED = 1, STEP_EMPTY = 2, STEP_ERROR = -1 };
+
+static inline uint32_t
+next_random(Ctx *x)
+{
+    uint64_t v = x->rng;
+    v ^= v << 13;
+    v ^= v >> 7;
+    v ^= v << 17;
+    x->rng = v;
+    return (uint32_t)(v >> 32);
+}
+
+/* Among equals seen so far (ties of them, this one included), take this one? */
+static inline int
+take_tie(Ctx *x, int ties)
+{
+    return x->rng != 0 && next_random(x) % (uint32_t)ties == 0;
+}
+
+/* A search branch: mutually exclusive alternatives, each placing one digit. */
+typedef struct {
+    uint8_t count, next;
+    uint8_t kind, where; /* BRANCH_*; e9 configurations: the band or stack */
+    uint16_t cell[MAXN]; /* BRANCH_CELLS: the cell; e9 configurations: the segments kept */
+    uint8_t digit[MAXN];
+} Branch;
+
+enum { BRANCH_CELLS = 0, BRANCH_BAND = 1, BRANCH_STACK = 2 };
+
+/* ================================================================== */
+/* e9: the 9x9 engine                                                   */
+
+#define BAND 0x7FFFFFFu
+static uint8_t ROWSEG[512];    /* 9 cells of a row -> 3 bits: its box segments with a candidate */
+static uint16_t PERM[512];     /* 3x3 matrix -> the entries on some permutation (0: none) */
+static uint8_t PERMS[512];     /* 3x3 matrix -> how many permutations it holds */
+static uint16_t PERMBITS[6];   /* the six permutations as 3x3 matrices */
+static uint32_t SEGCELLS[512]; /* 9 row-box segments of a band -> their 27 cells */
+static uint32_t ROWSGL[512];   /* 9 cells of a row -> the row if it holds one bit, else 0 */
+static uint32_t PEERS9[27];    /* cell of a band -> its peers in that band */
+
+typedef struct {
+    uint32_t F[27]; /* F[3 * d + b]: cells of band b where digit d + 1 is possible */
+    uint32_t U[3];  /* cells of band b not yet placed */
+} S9;
+
+/* Frames per search stack: a path places at most 81 digits and fixes at
+ * most 54 band or stack configurations, plus the root and a spare. */
+#define E9_FRAMES (81 + 54 + 2)
+
+typedef struct {
+    uint32_t below[27], above[27], eq[27]; /* cells whose digit in the bound is >, <, == d + 1 */
+} B9;
+
+static void
+e9_tables(void)
+{
+    int m, i, p;
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (m = 0; m < 512; m++) {
+        uint32_t a = 0, cells = 0;
+        POP9[m] = (uint8_t)popcount32((uint32_t)m);
+        SPREAD9[m] = 0;
+        for (i = 0; i < 9; i++)
+            SPREAD9[m] |= (uint64_t)((m >> i) & 1) << (4 * i);
+        ROWSEG[m] = (uint8_t)(((m & 7) ? 1 : 0) | ((m & 070) ? 2 : 0) | ((m & 0700) ? 4 : 0));
+        for (p = 0; p < 6; p++) {
+            uint32_t bits = (1u << perms[p][0]) | (1u << (3 + perms[p][1])) | (1u << (6 + perms[p][2]));
+            PERMBITS[p] = (uint16_t)bits;
+            if (((uint32_t)m & bits) == bits) {
+                a |= bits;
+                PERMS[m]++;
+            }
+        }
+        PERM[m] = (uint16_t)a;
+        for (i = 0; i < 9; i++)
+            if (m >> i & 1)
+                cells |= 7u << (9 * (i / 3) + 3 * (i % 3));
+        SEGCELLS[m] = cells;
+        ROWSGL[m] = (m && !(m & (m - 1))) ? (uint32_t)m : 0;
+    }
+    for (i = 0; i < 27; i++) {
+        int r = i / 9, c = i % 9, j;
+        uint32_t peers = 0;
+        for (j = 0; j < 27; j++)
+            if (j != i && (j / 9 == r || (j % 9) / 3 == c / 3))
+                peers |= 1u << j;
+        PEERS9[i] = peers;
+    }
+}
+
+/* Place digit index d (0..8) at bit `bit` of band b: the cell's other digits
+ * go, and d leaves the cell's peers. */
+static inline void
+e9_place(Ctx *x, S9 *s, int d, int b, int bit)
+{
+    uint32_t m = 1u << bit, col = 0x40201u << (bit % 9), dirty = 0, *f;
+    uint32_t peer0 = b == 0 ? PEERS9[bit] : col, peer1 = b == 1 ? PEERS9[bit] : col,
+             peer2 = b == 2 ? PEERS9[bit] : col;
+    int e;
+    s->U[b] &= ~m;
+    for (e = 0; e < 9; e++) {
+        uint32_t v = s->F[3 * e + b];
+        dirty |= (uint32_t)((v & m) != 0) << e;
+        s->F[3 * e + b] = v & ~m;
+    }
+    f = &s->F[3 * d];
+    f[b] |= m;
+    dirty &= ~(1u << d);
+    if ((f[0] & peer0) | (f[1] & peer1) | (f[2] & peer2)) {
+        f[0] &= ~peer0;
+        f[1] &= ~peer1;
+        f[2] &= ~peer2;
+        dirty |= 1u << d;
+    }
+    x->dirty |= dirty;
+}
+
+static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
+
+/* Take alternative k of a branch. */
+static int
+e9_apply(Ctx *x, S9 *s, const Branch *br, int k)
+{
+    int d, b;
+    uint32_t p, *F;
+    if (br->kind == BRANCH_CELLS)
+        return e9_assign(x, s, br->cell[k], br->digit[k]);
+    d = br->digit[k] - 1;
+    p = br->cell[k];
+    F = &s->F[3 * d];
+    x->dirty = 1u << d;
+    if (br->kind == BRANCH_BAND) {
+        F[br->where] &= SEGCELLS[p];
+    } else {
+        int sh = 3 * br->where;
+        for (b = 0; b < 3; b++)
+            F[b] &= ((((p >> (3 * b)) & 7) << sh) | (0x1FFu & ~(7u << sh))) * 0x40201u;
+    }
+    return 1;
+}
+
+static int
+e9_assign(Ctx *x, S9 *s, int cell, int digit)
+{
+    int b = cell / 27, bit = cell % 27, d = digit - 1;
+    x->dirty = 0;
+    if (!(s->F[3 * d + b] >> bit & 1))
+        return 0;
+    e9_place(x, s, d, b, bit);
+    return 1;
+}
+
+static void
+e9_init(S9 *s)
+{
+    int i;
+    for (i = 0; i < 27; i++)
+        s->F[i] = BAND;
+    s->U[0] = s->U[1] = s->U[2] = BAND;
+}
+
+/* Propagate to a fixpoint: 1, or 0 on a contradiction. */
+static int
+e9_propagate(Ctx *x, S9 *s)
+{
+    uint32_t dirty = x->dirty;
+    x->dirty = 0;
+    for (;;) {
+        while (dirty) {
+            int d = CTZ(dirty), b;
+            uint32_t *F = &s->F[3 * d];
+            uint32_t f0 = F[0], f1 = F[1], f2 = F[2];
+            dirty &= dirty - 1;
+            /* bands and stacks in turn until neither changes anything; each
+             * step is idempotent, so a step that changes nothing ends it */
+            for (int first = 1;; first = 0) {
+                uint32_t a0, a1, a2, g0, g1, g2, t, k0, k1, k2, h0, h1, h2;
+                /* bands: rows x boxes */
+                a0 = PERM[ROWSEG[f0 & 511] | ROWSEG[(f0 >> 9) & 511] << 3 | ROWSEG[f0 >> 18] << 6];
+                a1 = PERM[ROWSEG[f1 & 511] | ROWSEG[(f1 >> 9) & 511] << 3 | ROWSEG[f1 >> 18] << 6];
+                a2 = PERM[ROWSEG[f2 & 511] | ROWSEG[(f2 >> 9) & 511] << 3 | ROWSEG[f2 >> 18] << 6];
+                if (UNLIKELY(!a0 || !a1 || !a2))
+                    return 0;
+                g0 = f0 & SEGCELLS[a0];
+                g1 = f1 & SEGCELLS[a1];
+                g2 = f2 & SEGCELLS[a2];
+                if (!first && g0 == f0 && g1 == f1 && g2 == f2)
+                    break;
+                /* stacks: bands x columns */
+                t = ((g0 | g0 >> 9 | g0 >> 18) & 511) | ((g1 | g1 >> 9 | g1 >> 18) & 511) << 9 |
+                    ((g2 | g2 >> 9 | g2 >> 18) & 511) << 18;
+                k0 = PERM[(t & 7) | ((t >> 6) & 070) | ((t >> 12) & 0700)];
+                k1 = PERM[((t >> 3) & 7) | ((t >> 9) & 070) | ((t >> 15) & 0700)];
+                k2 = PERM[((t >> 6) & 7) | ((t >> 12) & 070) | ((t >> 18) & 0700)];
+                if (UNLIKELY(!k0 || !k1 || !k2))
+                    return 0;
+                h0 = g0 & ((k0 & 7) | (k1 & 7) << 3 | (k2 & 7) << 6) * 0x40201u;
+                h1 = g1 & (((k0 >> 3) & 7) | ((k1 >> 3) & 7) << 3 | ((k2 >> 3) & 7) << 6) * 0x40201u;
+                h2 = g2 & ((k0 >> 6) | (k1 >> 6) << 3 | (k2 >> 6) << 6) * 0x40201u;
+                f0 = h0;
+                f1 = h1;
+                f2 = h2;
+                if (h0 == g0 && h1 == g1 && h2 == g2)
+                    break;
+            }
+            F[0] = f0;
+            F[1] = f1;
+            F[2] = f2;
+            /* hidden singles: a row with one place left for d */
+            for (b = 0; b < 3; b++) {
+                uint32_t f = F[b];
+                uint32_t rs = (ROWSGL[f & 511] | ROWSGL[(f >> 9) & 511] << 9 | ROWSGL[f >> 18] << 18) & s->U[b];
+                while (rs) {
+                    int bit = CTZ(rs);
+                    rs &= rs - 1;
+                    e9_place(x, s, d, b, bit);
+                }
+            }
+            dirty |= x->dirty;
+            x->dirty = 0;
+        }
+        /* naked singles: an open cell with one digit left; none left: contradiction */
+        {
+            int b;
+            for (b = 0; b < 3; b++) {
+                uint32_t ones = 0, twos = 0, naked;
+                int d;
+                for (d = 0; d < 9; d++) {
+                    uint32_t f = s->F[3 * d + b];
+                    twos |= ones & f;
+                    ones |= f;
+                }
+                if (UNLIKELY(s->U[b] & ~ones))
+                    return 0;
+                naked = s->U[b] & ~twos;
+                if (!naked)
+                    continue;
+                /* a naked single placed may empty another one (two in a
+                 * unit with one digit): that cell stays open and empty, and
+                 * the next round fails on it */
+                for (d = 0; d < 9; d++) {
+                    uint32_t m;
+                    while ((m = s->F[3 * d + b] & naked & s->U[b]) != 0)
+                        e9_place(x, s, d, b, CTZ(m));
+                }
+            }
+        }
+        dirty = x->dirty;
+        x->dirty = 0;
+        if (!dirty)
+            return 1;
+    }
+}
+
+static void
+e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out)
+{
+    int b, d;
+    for (b = 0; b < 3; b++) {
+        uint32_t ones = 0, twos = 0, threes = 0;
+        for (d = 0; d < 9; d++) {
+            uint32_t f = s->F[3 * d + b];
+            threes |= twos & f;
+            twos |= ones & f;
+            ones |= f;
+        }
+        twos_out[b] = twos;
+        threes_out[b] = threes;
+    }
+}
+
+static int
+e9_cell_branch(const S9 *s, int cell, Branch *br)
+{
+    int b = cell / 27, bit = cell % 27, d, k = 0;
+    for (d = 0; d < 9; d++)
+        if (s->F[3 * d + b] >> bit & 1) {
+            br->cell[k] = (uint16_t)cell;
+            br->digit[k] = (uint8_t)(d + 1);
+            k++;
+        }
+    br->count = (uint8_t)k;
+    br->next = 0;
+    br->kind = BRANCH_CELLS;
+    return 1;
+}
+
+/* Band b's (stack's) 3x3 segment matrix of digit index d. */
+static inline uint32_t
+e9_band_segs(const S9 *s, int d, int b)
+{
+    uint32_t f = s->F[3 * d + b];
+    return ROWSEG[f & 511] | ROWSEG[(f >> 9) & 511] << 3 | ROWSEG[f >> 18] << 6;
+}
+
+static inline uint32_t
+e9_stack_segs(const S9 *s, int d, int k)
+{
+    const uint32_t *F = &s->F[3 * d];
+    uint32_t t = ((F[0] | F[0] >> 9 | F[0] >> 18) & 511) | ((F[1] | F[1] >> 9 | F[1] >> 18) & 511) << 9 |
+                 ((F[2] | F[2] >> 9 | F[2] >> 18) & 511) << 18;
+    t >>= 3 * k;
+    return (t & 7) | ((t >> 6) & 070) | ((t >> 12) & 0700);
+}
+
+/* A configuration branch (after tdoku's): in the band or stack with the
+ * fewest permutations left over its nine digits, a digit with the fewest
+ * (two or more); one alternative per permutation. 0 when every band and
+ * stack is fixed, or that digit has more than two. */
+static int
+e9_config_branch(const S9 *s, Branch *br)
+{
+    int best = 1000, bu = -1, u, d;
+    uint8_t counts[6][9];
+    for (u = 0; u < 6; u++) {
+        int total = 0;
+        for (d = 0; d < 9; d++) {
+            int c = PERMS[u < 3 ? e9_band_segs(s, d, u) : e9_stack_segs(s, d, u - 3)];
+            counts[u][d] = (uint8_t)c;
+            total += c;
+        }
+        if (total > 9 && total < best) {
+            best = total;
+            bu = u;
+        }
+    }
+    if (bu < 0)
+        return 0;
+    {
+        int bd = -1, fewest = 7, k = 0, p;
+        uint32_t m;
+        for (d = 0; d < 9; d++)
+            if (counts[bu][d] >= 2 && counts[bu][d] < fewest) {
+                fewest = counts[bu][d];
+                bd = d;
+            }
+        /* only two ways: with more, a configuration is a weak guess here
+         * (this propagation has no rule for the three digits of a
+         * minirow, and the empty grid would search for ever) */
+        if (fewest != 2)
+            return 0;
+
+        m = bu < 3 ? e9_band_segs(s, bd, bu) : e9_stack_segs(s, bd, bu - 3);
+        for (p = 0; p < 6; p++)
+            if ((m & PERMBITS[p]) == PERMBITS[p]) {
+                br->cell[k] = PERMBITS[p];
+                br->digit[k] = (uint8_t)(bd + 1);
+                k++;
+            }
+        br->count = (uint8_t)k;
+        br->next = 0;
+        br->kind = bu < 3 ? BRANCH_BAND : BRANCH_STACK;
+        br->where = (uint8_t)(bu < 3 ? bu : bu - 3);
+    }
+    return 1;
+}
+
+/* The branch of the constraint-led search: the two-candidate cell with the
+ * most open peers; else a configuration with two ways (above); else a digit
+ * with two places in a row or column; else the first cell with the fewest
+ * candidates. 0 when solved. */
+static int
+e9_choose(Ctx *x, const S9 *s, Branch *br)
+{
+    uint32_t twos[3], threes[3], pairs[3];
+    int b, d, best = -1, at = -1;
+    (void)x;
+    if (!(s->U[0] | s->U[1] | s->U[2]))
+        return 0;
+    e9_counts(s, twos, threes);
+    for (b = 0; b < 3; b++)
+        pairs[b] = s->U[b] & twos[b] & ~threes[b];
+    if (pairs[0] | pairs[1] | pairs[2]) {
+        int rowc[9], colc[9], boxc[9], c, r;
+        for (b = 0; b < 3; b++) {
+            uint32_t u = s->U[b];
+            for (r = 0; r < 3; r++)
+                rowc[3 * b + r] = POP9[(u >> (9 * r)) & 511];
+            for (c = 0; c < 3; c++)
+                boxc[3 * b + c] = POP9[((u >> (3 * c)) & 7) | ((u >> (9 + 3 * c)) & 7) << 3 |
+                                       ((u >> (18 + 3 * c)) & 7) << 6];
+        }
+        {
+            /* open cells per column: the nine rows added in 4-bit lanes */
+            uint64_t lanes = 0;
+            for (b = 0; b < 3; b++)
+                lanes += SPREAD9[s->U[b] & 511] + SPREAD9[(s->U[b] >> 9) & 511] + SPREAD9[s->U[b] >> 18];
+            for (c = 0; c < 9; c++)
+                colc[c] = (int)((lanes >> (4 * c)) & 15);
+        }
+        for (b = 0; b < 3; b++) {
+            uint32_t p = pairs[b];
+            while (p) {
+                int bit = CTZ(p), deg;
+                p &= p - 1;
+                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3];
+                if (deg > best) {
+                    best = deg;
+                    at = 27 * b + bit;
+                }
+            }
+        }
+        return e9_cell_branch(s, at, br);
+    }
+    if (e9_config_branch(s, br))
+        return 1;
+    /* a digit with two places in a row */
+    for (d = 0; d < 9; d++)
+        for (b = 0; b < 3; b++) {
+            uint32_t f = s->F[3 * d + b];
+            int r;
+            for (r = 0; r < 3; r++) {
+                uint32_t row = (f >> (9 * r)) & 511;
+                if (POP9[row] == 2) {
+                    int k = 0;
+                    while (row) {
+                        int c = CTZ(row);
+                        row &= row - 1;
+                        br->cell[k] = (uint16_t)(27 * b + 9 * r + c);
+                        br->digit[k] = (uint8_t)(d + 1);
+                        k++;
+                    }
+                    br->count = 2;
+                    br->next = 0;
+                    br->kind = BRANCH_CELLS;
+                    return 1;
+                }
+            }
+        }
+    /* in a column */
+    for (d = 0; d < 9; d++) {
+        const uint32_t *F = &s->F[3 * d];
+        int c;
+        for (c = 0; c < 9; c++) {
+            uint32_t col = 0x40201u << c;
+            int k = popcount32(F[0] & col) + popcount32(F[1] & col) + popcount32(F[2] & col);
+            if (k == 2) {
+                int bb, n = 0;
+                for (bb = 0; bb < 3; bb++) {
+                    uint32_t m = F[bb] & col;
+                    while (m) {
+                        int bit = CTZ(m);
+                        m &= m - 1;
+                        br->cell[n] = (uint16_t)(27 * bb + bit);
+                        br->digit[n] = (uint8_t)(d + 1);
+                        n++;
+                    }
+                }
+                br->count = 2;
+                br->next = 0;
+                br->kind = BRANCH_CELLS;
+                return 1;
+            }
+        }
+    }
+    /* the first cell with the fewest candidates (no pairs: three or more) */
+    {
+        int fewest = 10;
+        for (b = 0; b < 3 && fewest > 3; b++) {
+            uint32_t u = s->U[b];
+            while (u) {
+                int bit = CTZ(u), k = 0;
+                u &= u - 1;
+                for (d = 0; d < 9; d++)
+                    k += (int)(s->F[3 * d + b] >> bit & 1);
+                if (k < fewest) {
+                    fewest = k;
+                    at = 27 * b + bit;
+                    if (k == 3)
+                        break;
+                }
+            }
+        }
+    }
+    return e9_cell_branch(s, at, br);
+}
+
+static int
+e9_first_open(Ctx *x, const S9 *s, Branch *br)
+{
+    int b;
+    (void)x;
+    for (b = 0; b < 3; b++)
+        if (s->U[b])
+            return e9_cell_branch(s, 27 * b + CTZ(s->U[b]), br);
+    return 0;
+}
+
+static void
+e9_extract(Ctx *x, const S9 *s, int *digits)
+{
+    /* solved: each cell is in the mask of its digit only */
+    int b, d;
+    (void)x;
+    for (d = 0; d < 9; d++)
+        for (b = 0; b < 3; b++) {
+            uint32_t f = s->F[3 * d + b];
+            while (f) {
+                digits[27 * b + CTZ(f)] = d + 1;
+                f &= f - 1;
+            }
+        }
+}
+
+static void
+e9_set_bound(Ctx *x, B9 *bd, const S9 *s)
+{
+    /* solved: each cell is in the mask of its digit only */
+    int d, b;
+    (void)x;
+    for (b = 0; b < 3; b++) {
+        uint32_t lower = 0, all = BAND;
+        for (d = 0; d < 9; d++) {
+            uint32_t f = s->F[3 * d + b];
+            bd->above[3 * d + b] = lower;
+            bd->eq[3 * d + b] = f;
+            lower |= f;
+            bd->below[3 * d + b] = all & ~lower;
+        }
+    }
+}
+
+/* Solutions below the bound only: the cells before the first cell that can
+ * still go below it must equal it, and that cell must not exceed it. */
+static int
+e9_cut(Ctx *x, const B9 *bd, S9 *s)
+{
+    for (;;) {
+        uint32_t low[3] = {0, 0, 0}, eqc[3] = {0, 0, 0}, before[3], at[3], changed = 0;
+        int d, b, pb;
+        for (d = 0; d < 9; d++)
+            for (b = 0; b < 3; b++) {
+                low[b] |= s->F[3 * d + b] & bd->below[3 * d + b];
+                eqc[b] |= s->F[3 * d + b] & bd->eq[3 * d + b];
+            }
+        for (pb = 0; pb < 3 && !low[pb]; pb++)
+            ;
+        if (pb == 3)
+            return 0; /* every cell is at least the bound's digit */
+        for (b = 0; b < 3; b++) {
+            before[b] = b < pb ? BAND : 0;
+            at[b] = 0;
+        }
+        before[pb] = (low[pb] & -low[pb]) - 1;
+        at[pb] = low[pb] & -low[pb];
+        for (b = 0; b < 3; b++)
+            if (before[b] & ~eqc[b])
+                return 0; /* an earlier cell already exceeds the bound */
+        for (d = 0; d < 9; d++)
+            for (b = 0; b < 3; b++) {
+                uint32_t f = s->F[3 * d + b], g = f & ~(bd->above[3 * d + b] & (before[b] | at[b]));
+                if (g != f) {
+                    s->F[3 * d + b] = g;
+                    changed |= 1u << d;
+                }
+            }
+        if (!changed)
+            return 1;
+        x->dirty |= changed;
+        if (!e9_propagate(x, s))
+            return 0;
+    }
+}
+
+#define ENG(name) e9_##name
+#define STATE S9
+#define BOUND B9
+#include "_solver_search.h"
+#undef ENG
+#undef STATE
+#undef BOUND
+
+/* ================================================================== */
+/* eg: the general engine (every size up to 25x25)                      */
+
+typedef struct {
+    uint32_t c[MAXCELLS];
+} SG;
+
+typedef struct {
+    uint8_t best[MAXCELLS];
+} BG;
+
+static inline int
+eg_single(uint32_t m)
+{
+    return !(m & (m - 1));
+}
+
+static int eg_assign(Ctx *x, SG *s, int cell, int digit);
+
+static int
+eg_apply(Ctx *x, SG *s, const Branch *br, int k)
+{
+    return eg_assign(x, s, br->cell[k], br->digit[k]);
+}
+
+static int
+eg_assign(Ctx *x, SG *s, int cell, int digit)
+{
+    uint32_t bit = 1u << (digit - 1);
+    if (!(s->c[cell] & bit))
+        return 0;
+    s->c[cell] = bit;
+    x->queue[x->qn++] = (uint16_t)cell;
+    return 1;
+}
+
+/* Remove the mask m from cell p; 0 when p is left empty. */
+static inline int
+eg_remove(Ctx *x, SG *s, int p, uint32_t m, int *found)
+{
+    uint32_t v = s->c[p];
+    if (v & m) {
+        v &= ~m;
+        if (!v)
+            return 0;
+        s->c[p] = v;
+        if (eg_single(v))
+            x->queue[x->qn++] = (uint16_t)p;
+        *found = 1;
+    }
+    return 1;
+}
+
+/* Locked candidates along rows (along=0) or columns (along=1): a digit
+ * whose places in a box lie in one line leaves the rest of that line, and
+ * one whose places in a line lie in one box leaves the rest of that box. */
+static int
+eg_locked(Ctx *x, SG *s, int along, int *found)
+{
+    const Geo *g = x->geo;
+    int n = g->n;
+    /* a line crosses `nseg` boxes, each in a segment of `seglen` cells;
+     * a box holds `lines` segments of that kind */
+    int seglen = along ? g->br : g->bc, nseg = n / seglen, lines = along ? g->bc : g->br;
+    uint32_t seg[MAXN][MAXN]; /* seg[line][k]: digits of line in its k-th box segment */
+    int line, k, i;
+    for (line = 0; line < n; line++) {
+        const uint16_t *cells = g->unit[along * n + line];
+        for (k = 0; k < nseg; k++) {
+            uint32_t m = 0;
+            for (i = 0; i < seglen; i++)
+                m |= s->c[cells[k * seglen + i]];
+            seg[line][k] = m;
+        }
+    }
+    /* claiming: within a line, digits confined to one segment leave the rest of its box */
+    for (line = 0; line < n; line++) {
+        uint32_t once = 0, twice = 0, only;
+        for (k = 0; k < nseg; k++) {
+            twice |= once & seg[line][k];
+            once |= seg[line][k];
+        }
+        only = once & ~twice;
+        if (!only)
+            continue;
+        for (k = 0; k < nseg; k++) {
+            uint32_t m = seg[line][k] & only;
+            int box, j;
+            if (!m)
+                continue;
+            box = g->unit_of[g->unit[along * n + line][k * seglen]][2];
+            for (j = 0; j < n; j++) {
+                int p = g->unit[box][j];
+                if (g->unit_of[p][along] == along * n + line)
+                    continue;
+                if (!eg_remove(x, s, p, m, found))
+                    return 0;
+            }
+        }
+    }
+    /* pointing: within a box, digits confined to one line leave the rest of that line */
+    for (k = 0; k < nseg; k++) {
+        int first;
+        for (first = 0; first < n; first += lines) {
+            /* the box crossing lines first..first+lines-1 at segment k */
+            uint32_t once = 0, twice = 0, only;
+            int l;
+            for (l = first; l < first + lines; l++) {
+                twice |= once & seg[l][k];
+                once |= seg[l][k];
+            }
+            only = once & ~twice;
+            if (!only)
+                continue;
+            for (l = first; l < first + lines; l++) {
+                uint32_t m = seg[l][k] & only;
+                int kk;
+                if (!m)
+                    continue;
+                for (kk = 0; kk < nseg; kk++) {
+                    if (kk == k || !(seg[l][kk] & m))
+                        continue;
+                    for (i = 0; i < seglen; i++)
+                        if (!eg_remove(x, s, g->unit[along * n + l][kk * seglen + i], m, found))
+                            return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* Augment the matching of a unit's cells to digits from cell i (Kuhn's
+ * augmenting paths, with the digits seen on this path in *seen). */
+static int
+eg_augment(const uint32_t *m, int i, uint32_t *seen, int8_t *cell_of, int8_t *digit_of)
+{
+    uint32_t free = m[i] & ~*seen;
+    while (free) {
+        int d = CTZ(free);
+        free &= free - 1;
+        *seen |= 1u << d;
+        if (cell_of[d] < 0 || eg_augment(m, cell_of[d], seen, cell_of, digit_of)) {
+            cell_of[d] = (int8_t)i;
+            digit_of[i] = (int8_t)d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* All-different on every unit, to arc consistency (Regin's filtering):
+ * a unit's cells need distinct digits, so there must be a perfect matching
+ * of its cells to its digits (none: some k cells have fewer than k digits
+ * between them, a contradiction), and a digit stays at a cell only if some
+ * perfect matching uses it: if it is the cell's matched digit, or if the
+ * cell and the digit's matched cell lie on one alternating cycle, i.e. in
+ * one strongly connected component of the graph "cell i -> the cell matched
+ * to a digit i could take instead". This covers naked and hidden subsets of
+ * every size. 0 on a contradiction; *found when a candidate went. */
+static int
+eg_alldiff(Ctx *x, SG *s, int *found, uint32_t *seen_sig)
+{
+    const Geo *g = x->geo;
+    int n = g->n, u, i;
+    for (u = 0; u < 3 * n; u++) {
+        uint32_t m[MAXN], reach[MAXN], taken = 0, sig = 0x9E3779B9u;
+        int8_t cell_of[MAXN], digit_of[MAXN];
+        uint16_t at[MAXN]; /* the unit's open cells */
+        int open = 0, single = 0;
+        const uint16_t *cells = g->unit[u];
+        for (i = 0; i < n; i++) {
+            uint32_t v = s->c[cells[i]];
+            sig = (sig ^ v) * 0x01000193u;
+            if (!eg_single(v)) {
+                at[open] = cells[i];
+                m[open++] = v;
+            }
+        }
+        /* nothing changed in this unit since it was last filtered */
+        if (open < 2 || seen_sig[u] == (sig | 1))
+            continue;
+        memset(cell_of, -1, sizeof cell_of);
+        for (i = 0; i < open; i++) {
+            uint32_t free = m[i] & ~taken; /* greedy start */
+            digit_of[i] = -1;
+            if (free) {
+                int d = CTZ(free);
+                taken |= 1u << d;
+                cell_of[d] = (int8_t)i;
+                digit_of[i] = (int8_t)d;
+            }
+        }
+        for (i = 0; i < open; i++) {
+            uint32_t seen = 0;
+            if (digit_of[i] < 0 && !eg_augment(m, i, &seen, cell_of, digit_of))
+                return 0;
+        }
+        /* the graph on open cells: i -> the cell matched to a digit i could
+         * take instead; its strongly connected components, each as the
+         * forward and backward reach of a pivot (bit sets, a few steps) */
+        {
+            uint32_t fwd[MAXN], bwd[MAXN], left = (open == 32) ? ~0u : ((1u << open) - 1);
+            memset(bwd, 0, sizeof(uint32_t) * (size_t)open);
+            for (i = 0; i < open; i++) {
+                uint32_t other = m[i] & ~(1u << digit_of[i]), r = 0;
+                while (other) {
+                    int j = cell_of[CTZ(other)];
+                    r |= 1u << j;
+                    bwd[j] |= 1u << i;
+                    other &= other - 1;
+                }
+                fwd[i] = r;
+            }
+            while (left) {
+                int p = CTZ(left);
+                uint32_t f = 1u << p, b = f, nf = f, nb = b, comp, keep = 0, c;
+                while (nf) {
+                    uint32_t step = 0, t = nf;
+                    while (t) {
+                        step |= fwd[CTZ(t)];
+                        t &= t - 1;
+                    }
+                    nf = step & left & ~f;
+                    f |= nf;
+                }
+                while (nb) {
+                    uint32_t step = 0, t = nb;
+                    while (t) {
+                        step |= bwd[CTZ(t)];
+                        t &= t - 1;
+                    }
+                    nb = step & left & ~b;
+                    b |= nb;
+                }
+                comp = f & b;
+                left &= ~comp;
+                for (c = comp; c; c &= c - 1)
+                    keep |= 1u << digit_of[CTZ(c)];
+                for (c = comp; c; c &= c - 1)
+                    reach[CTZ(c)] = keep; /* the digits i may keep */
+            }
+        }
+        for (i = 0; i < open; i++) {
+            uint32_t keep = reach[i], v;
+            v = m[i] & keep;
+            if (v != m[i]) {
+                s->c[at[i]] = v;
+                if (eg_single(v)) {
+                    x->queue[x->qn++] = at[i];
+                    single = 1;
+                }
+                *found = 1;
+                sig = 0; /* changed: filter again next time */
+            }
+        }
+        seen_sig[u] = sig | 1;
+        /* a new single's digit is still among its peers' candidates: the
+         * other units' matchings would not be perfect until it is removed */
+        if (single)
+            return 1;
+    }
+    return 1;
+}
+
+static int
+eg_propagate(Ctx *x, SG *s)
+{
+    const Geo *g = x->geo;
+    int n = g->n, npeers = g->npeers, u, i;
+    uint32_t full = g->full, seen_sig[3 * MAXN];
+    memset(seen_sig, 0, sizeof(uint32_t) * 3 * n);
+    for (;;) {
+        int found = 0;
+        while (x->qn) {
+            int cell = x->queue[--x->qn];
+            uint32_t v = s->c[cell];
+            const uint16_t *p = g->peers[cell];
+            for (i = 0; i < npeers; i++) {
+                uint32_t m = s->c[p[i]];
+                if (m & v) {
+                    m ^= v;
+                    if (!m) {
+                        x->qn = 0;
+                        return 0;
+                    }
+                    s->c[p[i]] = m;
+                    if (eg_single(m))
+                        x->queue[x->qn++] = p[i];
+                }
+            }
+        }
+        if (n >= 16 && tick(x) < 0)
+            return -1;
+        /* hidden singles; a digit with no place in a unit is a contradiction */
+        for (u = 0; u < 3 * n; u++) {
+            const uint16_t *cells = g->unit[u];
+            uint32_t once = 0, twice = 0, only;
+            for (i = 0; i < n; i++) {
+                uint32_t m = s->c[cells[i]];
+                twice |= once & m;
+                once |= m;
+            }
+            if (once != full)
+                goto fail;
+            only = once & ~twice;
+            if (!only)
+                continue;
+            for (i = 0; i < n; i++) {
+                uint32_t m = s->c[cells[i]], h = m & only;
+                if (h && h != m) {
+                    if (!eg_single(h))
+                        goto fail;
+                    s->c[cells[i]] = h;
+                    x->queue[x->qn++] = cells[i];
+                    found = 1;
+                }
+            }
+        }
+        if (found)
+            continue;
+        if (!eg_locked(x, s, 0, &found) || !eg_locked(x, s, 1, &found))
+            goto fail;
+        if (!found && n >= ALLDIFF_FROM && !eg_alldiff(x, s, &found, seen_sig))
+            goto fail;
+        if (!found)
+            return 1;
+    }
+fail:
+    x->qn = 0;
+    return 0;
+}
+
+static int
+eg_cell_branch(const Geo *g, const SG *s, int cell, Branch *br)
+{
+    uint32_t m = s->c[cell];
+    int k = 0;
+    (void)g;
+    while (m) {
+        br->cell[k] = (uint16_t)cell;
+        br->digit[k] = (uint8_t)(CTZ(m) + 1);
+        m &= m - 1;
+        k++;
+    }
+    br->count = (uint8_t)k;
+    br->next = 0;
+    br->kind = BRANCH_CELLS;
+    return 1;
+}
+
+/* As e9_choose: a two-candidate cell with the most open peers (approximated
+ * by the open cells of its three units); else the fewest alternatives over
+ * cells and digits of units, ties to cells. 0 when solved. */
+static int
+eg_choose(Ctx *x, const SG *s, Branch *br)
+{
+    const Geo *g = x->geo;
+    int n = g->n, ncells = g->ncells, c, u, i;
+    int open[3 * MAXN];
+    int best = -1, at = -1, fewest = MAXN + 1, ties = 0;
+    memset(open, 0, sizeof(int) * 3 * n);
+    for (c = 0; c < ncells; c++)
+        if (!eg_single(s->c[c])) {
+            open[g->unit_of[c][0]]++;
+            open[g->unit_of[c][1]]++;
+            open[g->unit_of[c][2]]++;
+        }
+    for (c = 0; c < ncells; c++) {
+        uint32_t m = s->c[c];
+        if (eg_single(m))
+            continue;
+        if (!((m & (m - 1)) & ((m & (m - 1)) - 1))) {
+            int deg = open[g->unit_of[c][0]] + open[g->unit_of[c][1]] + open[g->unit_of[c][2]];
+            if (deg > best) {
+                best = deg;
+                at = c;
+                ties = 1;
+            } else if (deg == best && take_tie(x, ++ties)) {
+                at = c;
+            }
+        } else if (best < 0) {
+            int k = popcount32(m);
+            if (k < fewest) {
+                fewest = k;
+                at = c;
+                ties = 1;
+            } else if (k == fewest && take_tie(x, ++ties)) {
+                at = c;
+            }
+        }
+    }
+    if (at < 0)
+        return 0;
+    if (best >= 0)
+        return eg_cell_branch(g, s, at, br);
+    /* no pair: a digit of a unit with fewer places than the fewest
+     * candidates of a cell (the minimum-column choice of exact cover) */
+    {
+        int bu = -1, bd = -1, places = fewest, pairs = 0;
+        for (u = 0; u < 3 * n && (places > 2 || x->rng); u++) {
+            const uint16_t *cells = g->unit[u];
+            uint32_t o1 = 0, o2 = 0, o3 = 0, o4 = 0, two, three;
+            for (i = 0; i < n; i++) {
+                uint32_t m = s->c[cells[i]];
+                o4 |= o3 & m;
+                o3 |= o2 & m;
+                o2 |= o1 & m;
+                o1 |= m;
+            }
+            two = o2 & ~o3;
+            three = o3 & ~o4;
+            if (two) {
+                /* the first pair, or (tie-breaking) any of them */
+                if (places > 2 || take_tie(x, ++pairs)) {
+                    bu = u;
+                    bd = CTZ(two);
+                }
+                if (places > 2)
+                    pairs = 1;
+                places = 2;
+            } else if (three && places > 3) {
+                bu = u;
+                bd = CTZ(three);
+                places = 3;
+            }
+        }
+        if (bu >= 0) {
+            int k = 0;
+            for (i = 0; i < n; i++) {
+                int cell = g->unit[bu][i];
+                if (s->c[cell] >> bd & 1) {
+                    br->cell[k] = (uint16_t)cell;
+                    br->digit[k] = (uint8_t)(bd + 1);
+                    k++;
+                }
+            }
+            br->count = (uint8_t)k;
+            br->next = 0;
+            br->kind = BRANCH_CELLS;
+            return 1;
+        }
+    }
+    return eg_cell_branch(g, s, at, br);
+}
+
+static int
+eg_first_open(Ctx *x, const SG *s, Branch *br)
+{
+    int c, ncells = x->geo->ncells;
+    for (c = 0; c < ncells; c++)
+        if (!eg_single(s->c[c]))
+            return eg_cell_branch(x->geo, s, c, br);
+    return 0;
+}
+
+static void
+eg_extract(Ctx *x, const SG *s, int *digits)
+{
+    int c;
+    for (c = 0; c < x->geo->ncells; c++)
+        digits[c] = CTZ(s->c[c]) + 1;
+}
+
+static void
+eg_set_bound(Ctx *x, BG *bd, const SG *s)
+{
+    int c;
+    for (c = 0; c < x->geo->ncells; c++)
+        bd->best[c] = (uint8_t)(CTZ(s->c[c]) + 1);
+}
+
+static int
+eg_cut(Ctx *x, const BG *bd, SG *s)
+{
+    int ncells = x->geo->ncells;
+    for (;;) {
+        int p, c, changed = 0, r;
+        uint32_t keep;
+        for (p = 0; p < ncells; p++)
+            if (s->c[p] & ((1u << (bd->best[p] - 1)) - 1))
+                break;
+        if (p == ncells)
+            return 0;
+        for (c = 0; c < p; c++) {
+            uint32_t eq = 1u << (bd->best[c] - 1);
+            if (!(s->c[c] & eq)) {
+                x->qn = 0;
+                return 0;
+            }
+            if (s->c[c] != eq) {
+                s->c[c] = eq;
+                x->queue[x->qn++] = (uint16_t)c;
+                changed = 1;
+            }
+        }
+        keep = (2u << (bd->best[p] - 1)) - 1;
+        if (s->c[p] & ~keep) {
+            s->c[p] &= keep;
+            if (eg_single(s->c[p]))
+                x->queue[x->qn++] = (uint16_t)p;
+            changed = 1;
+        }
+        if (!changed)
+            return 1;
+        r = eg_propagate(x, s);
+        if (r <= 0)
+            return r;
+    }
+}
+
+#define ENG(name) eg_##name
+#define STATE SG
+#define BOUND BG
+#include "_solver_search.h"
+#undef ENG
+#undef STATE
+#undef BOUND
+
+/* ================================================================== */
+/* The Python functions                                                 */
+
+/* Search nodes of the last call in any thread (for benchmarks only). */
+static long last_nodes;
+
+enum { MODE_FIRST = 0, MODE_ANY = 1, MODE_COUNT = 2 };
+
+/* Result codes below a solution. */
+#define RESULT_NONE 0     /* no solution */
+#define RESULT_INVALID -1 /* two givens share a unit */
+
+static int
+shape_index(int br, int bc)
+{
+    int i;
+    for (i = 0; i < NSHAPES; i++)
+        if (SHAPES[i][0] == br && SHAPES[i][1] == bc)
+            return i;
+    return -1;
+}
+
+/* Read cells (a sequence of n*n ints 0..n) into out. -1 with an exception. */
+static int
+read_cells(PyObject *cells, int n, int *out)
+{
+    PyObject *seq = PySequence_Fast(cells, "cells must be a sequence of ints");
+    Py_ssize_t len, i;
+    if (seq == NULL)
+        return -1;
+    len = PySequence_Fast_GET_SIZE(seq);
+    if (len != (Py_ssize_t)n * n) {
+        PyErr_Format(PyExc_ValueError, "a %dx%d grid has %d cells, got %zd", n, n, n * n, len);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > n) {
+            PyErr_Format(PyExc_ValueError, "cell value %ld outside 0..%d", v, n);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *
+digits_tuple(const int *digits, int ncells)
+{
+    PyObject *t = PyTuple_New(ncells);
+    int i;
+    if (t == NULL)
+        return NULL;
+    for (i = 0; i < ncells; i++) {
+        PyObject *v = PyLong_FromLong(digits[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* Run one search with the interpreter lock released. Returns the count
+ * (MODE_COUNT), or 1 / 0 (a solution in digits, or none), RESULT_INVALID,
+ * or -2 when check() raised (exception set). */
+static long
+run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
+{
+    S9 root, sol;
+    e9_Frame fa[E9_FRAMES], fb[E9_FRAMES];
+    long r;
+    int i;
+
+    {
+        /* the givens: each removes its digit from its peers (a given whose
+         * digit is already gone shares a unit with an earlier one), then
+         * every other digit from the given cells */
+        uint32_t given[27], all[3] = {0, 0, 0};
+        int d, b;
+        e9_init(&root);
+        memset(given, 0, sizeof given);
+        for (i = 0; i < 81; i++) {
+            int bit = i % 27;
+            uint32_t col = 0x40201u << (bit % 9), *F;
+            if (!cells[i])
+                continue;
+            b = i / 27;
+            d = cells[i] - 1;
+            F = &root.F[3 * d];
+            if (!(F[b] >> bit & 1))
+                return RESULT_INVALID;
+            F[0] &= b == 0 ? ~PEERS9[bit] : ~col;
+            F[1] &= b == 1 ? ~PEERS9[bit] : ~col;
+            F[2] &= b == 2 ? ~PEERS9[bit] : ~col;
+            given[3 * d + b] |= 1u << bit;
+            all[b] |= 1u << bit;
+        }
+        for (d = 0; d < 9; d++)
+            for (b = 0; b < 3; b++)
+                root.F[3 * d + b] &= ~(all[b] & ~given[3 * d + b]);
+        for (b = 0; b < 3; b++)
+            root.U[b] &= ~all[b];
+    }
+    x->dirty = 0x1FF;
+    x->start_ns = x->last_ns = mono_ns();
+    if (gil_hold_ns <= 0) {
+        gil_release(x);
+        x->released_once = 1;
+    }
+    if (!e9_propagate(x, &root))
+        r = 0;
+    else if (mode == MODE_FIRST)
+        r = e9_first(x, &root, fa, fb, &sol);
+    else
+        r = mode == MODE_ANY ? e9_any(x, &root, fa, &sol, 0, 0) : e9_count(x, &root, fa, limit, &sol, -1);
+    gil_acquire(x);
+    if (x->failed || r < 0)
+        return -2; /* check() raised */
+    if (r > 0 && mode != MODE_COUNT)
+        e9_extract(x, &sol, digits);
+    return r;
+}
+
+static long
+rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
+{
+    const Geo *g = x->geo;
+    SG *root, *sol;
+    eg_Frame *fa, *fb;
+    long r;
+    int i, nframes = g->ncells + 2;
+
+    root = PyMem_RawMalloc(sizeof(SG) * 2);
+    fa = PyMem_RawMalloc(sizeof(eg_Frame) * (size_t)nframes * (mode == MODE_FIRST ? 2 : 1));
+    if (root == NULL || fa == NULL) {
+        PyMem_RawFree(root);
+        PyMem_RawFree(fa);
+        PyErr_NoMemory();
+        return -2;
+    }
+    fb = fa + nframes;
+    sol = root + 1;
+    for (i = 0; i < g->ncells; i++)
+        root->c[i] = g->full;
+    x->qn = 0;
+    for (i = 0; i < g->ncells; i++) {
+        if (!cells[i])
+            continue;
+        /* a given removed by an earlier one: two share a unit */
+        if (!eg_assign(x, root, i, cells[i])) {
+            PyMem_RawFree(root);
+            PyMem_RawFree(fa);
+            return RESULT_INVALID;
+        }
+        /* remove it from its peers now, so that a later duplicate is seen */
+        {
+            const uint16_t *p = g->peers[i];
+            int j;
+            uint32_t bit = 1u << (cells[i] - 1);
+            x->qn--;
+            for (j = 0; j < g->npeers; j++)
+                root->c[p[j]] &= ~bit;
+        }
+    }
+    x->qn = 0;
+    for (i = 0; i < g->ncells; i++)
+        if (eg_single(root->c[i]))
+            x->queue[x->qn++] = (uint16_t)i;
+    x->start_ns = x->last_ns = mono_ns();
+    if (gil_hold_ns <= 0) {
+        gil_release(x);
+        x->released_once = 1;
+    }
+    r = 1;
+    for (i = 0; i < g->ncells; i++)
+        if (!root->c[i])
+            r = 0;
+    if (r)
+        r = eg_propagate(x, root);
+    if (r > 0) {
+        if (mode == MODE_FIRST)
+            r = eg_first(x, root, fa, fb, sol);
+        else
+            r = mode == MODE_ANY ? eg_any(x, root, fa, sol, g->n >= 16 ? RESTART_NODES : 0, ANY_RESTART_RUNS)
+                                 : eg_count(x, root, fa, limit, sol, -1);
+    }
+    gil_acquire(x);
+    if (x->failed) {
+        r = -2; /* check() raised */
+    } else if (r == -4) {
+        PyErr_SetString(PyExc_RuntimeError, "native solver: inconsistent search state");
+        r = -2;
+    }
+    if (r < 0)
+        r = -2;
+    if (r > 0 && mode != MODE_COUNT)
+        eg_extract(x, sol, digits);
+    PyMem_RawFree(root);
+    PyMem_RawFree(fa);
+    return r;
+}
+
+/* One search on cells (a sequence) of box shape br x bc. Fills *result with
+ * run9/rung's code (count, or 1 / 0 / RESULT_INVALID) and digits with the
+ * solution. 0, or -1 with an exception set. */
+static int
+search(PyObject *cells, int br, int bc, int mode, long limit, PyObject *check, int *digits, long *result)
+{
+    int shape = shape_index(br, bc), n, in[MAXCELLS];
+    long r;
+    Ctx ctx, *x = &ctx;
+    if (shape < 0) {
+        PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
+        return -1;
+    }
+    if (check != Py_None && !PyCallable_Check(check)) {
+        PyErr_SetString(PyExc_TypeError, "check must be callable or None");
+        return -1;
+    }
+    n = br * bc;
+    if (read_cells(cells, n, in) < 0)
+        return -1;
+    if (mode == MODE_COUNT && limit < 1) {
+        *result = 0;
+        return 0;
+    }
+    memset(x, 0, offsetof(Ctx, queue));
+    x->check = check == Py_None ? NULL : check;
+    x->geo = GEOS[shape];
+    x->every = n == 9 ? 16 : n >= 16 ? 1 : 64;
+    Py_INCREF(check); /* kept alive while the lock is released */
+    r = n == 9 ? run9(x, in, mode, limit, digits) : rung(x, in, mode, limit, digits);
+    Py_DECREF(check);
+    last_nodes = x->nodes;
+    if (r == -2)
+        return -1;
+    *result = r;
+    return 0;
+}
+
+static int
+as_shape(PyObject *v)
+{
+    long l = PyLong_AsLong(v);
+    return (l < 0 || l > MAXN) ? -1 : (int)l;
+}
+
+/* The low-level functions: cells, box_rows, box_cols[, limit][, check]. */
+static PyObject *
+run(PyObject *const *args, Py_ssize_t nargs, int mode)
+{
+    PyObject *check = Py_None;
+    int br, bc, digits[MAXCELLS];
+    long limit = 1, r;
+    Py_ssize_t want = mode == MODE_COUNT ? 4 : 3;
+
+    if (nargs < want || nargs > want + 1) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments (%zd given)",
+                     mode == MODE_COUNT ? "count_solutions" : "solve", want, want + 1, nargs);
+        return NULL;
+    }
+    br = as_shape(args[1]);
+    bc = as_shape(args[2]);
+    if (mode == MODE_COUNT)
+        limit = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (nargs > want)
+        check = args[want];
+    if (search(args[0], br, bc, mode, limit, check, digits, &r) < 0)
+        return NULL;
+    if (mode == MODE_COUNT)
+        return PyLong_FromLong(r < 0 ? 0 : r);
+    if (r == 1)
+        return digits_tuple(digits, br * bc * br * bc);
+    return PyLong_FromLong(r);
+}
+
+/* Set by configure() from sudoku_server.solver: failure(grid, code) -> the
+ * exception to raise; fallback[mode](grid, limit, check) for box shapes this
+ * core does not know. */
+static PyObject *failure_hook, *fallback_hook[3], *grid_fields;
+static PyObject *s_cells, *s_box_rows, *s_box_cols, *s_check, *s_limit;
+
+/* The contract's functions on a Grid: grid[, limit], check=None. */
+static PyObject *
+run_grid(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int mode)
+{
+    PyObject *grid, *check = Py_None, *limit_obj = NULL, *cells, *v, *out;
+    int br, bc, digits[MAXCELLS];
+    long limit = 2, r;
+    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+
+    if (nargs < 1 || nargs > (mode == MODE_COUNT ? 2 : 1)) {
+        PyErr_SetString(PyExc_TypeError, mode == MODE_COUNT ? "count_solutions(grid, limit=2, *, check=None)"
+                                                            : "solve(grid, *, check=None)");
+        return NULL;
+    }
+    grid = args[0];
+    if (nargs == 2)
+        limit_obj = args[1];
+    for (i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_Compare(key, s_check) == 0)
+            check = args[nargs + i];
+        else if (mode == MODE_COUNT && PyUnicode_Compare(key, s_limit) == 0 && limit_obj == NULL)
+            limit_obj = args[nargs + i];
+        else {
+            PyErr_Format(PyExc_TypeError, "unexpected keyword argument %R", key);
+            return NULL;
+        }
+    }
+    if (limit_obj != NULL) {
+        int overflow = 0;
+        limit = PyLong_AsLongAndOverflow(limit_obj, &overflow);
+        if (overflow > 0)
+            limit = LONG_MAX;
+        else if (overflow < 0)
+            limit = 0;
+        if (limit == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    v = PyObject_GetAttr(grid, s_box_rows);
+    if (v == NULL)
+        return NULL;
+    br = as_shape(v);
+    Py_DECREF(v);
+    v = PyObject_GetAttr(grid, s_box_cols);
+    if (v == NULL)
+        return NULL;
+    bc = as_shape(v);
+    Py_DECREF(v);
+    if (PyErr_Occurred())
+        return NULL;
+    if (shape_index(br, bc) < 0) {
+        PyObject *lim;
+        if (fallback_hook[mode] == NULL) {
+            PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
+            return NULL;
+        }
+        lim = PyLong_FromLong(limit);
+        if (lim == NULL)
+            return NULL;
+        out = PyObject_CallFunctionObjArgs(fallback_hook[mode], grid, lim, check, NULL);
+        Py_DECREF(lim);
+        return out;
+    }
+    cells = PyObject_GetAttr(grid, s_cells);
+    if (cells == NULL)
+        return NULL;
+    i = search(cells, br, bc, mode, limit, check, digits, &r);
+    Py_DECREF(cells);
+    if (i < 0)
+        return NULL;
+    if (mode == MODE_COUNT)
+        return PyLong_FromLong(r < 0 ? 0 : r);
+    if (r != 1) {
+        PyObject *code = PyLong_FromLong(r), *exc;
+        if (code == NULL)
+            return NULL;
+        if (failure_hook == NULL) {
+            PyErr_Format(PyExc_ValueError, "no solution (code %ld)", r);
+            Py_DECREF(code);
+            return NULL;
+        }
+        exc = PyObject_CallFunctionObjArgs(failure_hook, grid, code, NULL);
+        Py_DECREF(code);
+        if (exc == NULL)
+            return NULL;
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+        return NULL;
+    }
+    /* the solution: a copy of grid (same type, the same values of the
+     * fields configure() named; no __init__: the cells come from a search
+     * that checked them) with the digits as its cells */
+    cells = digits_tuple(digits, br * bc * br * bc);
+    if (cells == NULL)
+        return NULL;
+    out = Py_TYPE(grid)->tp_alloc(Py_TYPE(grid), 0);
+    if (out == NULL) {
+        Py_DECREF(cells);
+        return NULL;
+    }
+    for (i = 0; grid_fields != NULL && i < PyTuple_GET_SIZE(grid_fields); i++) {
+        PyObject *name = PyTuple_GET_ITEM(grid_fields, i);
+        int rc;
+        if (PyUnicode_Compare(name, s_cells) == 0)
+            continue;
+        v = PyObject_GetAttr(grid, name);
+        if (v == NULL) {
+            Py_DECREF(cells);
+            Py_DECREF(out);
+            return NULL;
+        }
+        rc = PyObject_GenericSetAttr(out, name, v);
+        Py_DECREF(v);
+        if (rc < 0) {
+            Py_DECREF(cells);
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    i = PyObject_GenericSetAttr(out, s_cells, cells);
+    Py_DECREF(cells);
+    if (i < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static PyObject *
+py_solve_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)self;
+    return run_grid(args, nargs, kwnames, MODE_FIRST);
+}
+
+static PyObject *
+py_solve_any_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)self;
+    return run_grid(args, nargs, kwnames, MODE_ANY);
+}
+
+static PyObject *
+py_count_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    (void)self;
+    return run_grid(args, nargs, kwnames, MODE_COUNT);
+}
+
+static PyObject *
+py_set_gil_hold(PyObject *self, PyObject *arg)
+{
+    double seconds = PyFloat_AsDouble(arg);
+    int64_t old = gil_hold_ns;
+    (void)self;
+    if (seconds == -1.0 && PyErr_Occurred())
+        return NULL;
+    gil_hold_ns = (int64_t)(seconds * 1e9);
+    return PyFloat_FromDouble((double)old / 1e9);
+}
+
+static PyObject *
+py_configure(PyObject *self, PyObject *args)
+{
+    PyObject *failure, *first, *any, *count, *fields;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOO!:configure", &failure, &first, &any, &count, &PyTuple_Type, &fields))
+        return NULL;
+    Py_INCREF(fields);
+    Py_XSETREF(grid_fields, fields);
+    Py_INCREF(failure);
+    Py_XSETREF(failure_hook, failure);
+    Py_INCREF(first);
+    Py_XSETREF(fallback_hook[MODE_FIRST], first);
+    Py_INCREF(any);
+    Py_XSETREF(fallback_hook[MODE_ANY], any);
+    Py_INCREF(count);
+    Py_XSETREF(fallback_hook[MODE_COUNT], count);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_last_nodes(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyLong_FromLong(last_nodes);
+}
+
+static PyObject *
+py_solve(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return run(args, nargs, MODE_FIRST);
+}
+
+static PyObject *
+py_solve_any(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return run(args, nargs, MODE_ANY);
+}
+
+static PyObject *
+py_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    return run(args, nargs, MODE_COUNT);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
+     "solve(cells, box_rows, box_cols, check=None) -> tuple | int\n\n"
+     "The row-major-first solution of the grid (cells: size*size ints row-major,\n"
+     "0 = empty) as a tuple of ints; 0 when there is none, -1 when two givens\n"
+     "share a unit. What check() raises propagates."},
+    {"solve_any", (PyCFunction)(void (*)(void))py_solve_any, METH_FASTCALL,
+     "solve_any(cells, box_rows, box_cols, check=None) -> tuple | int\n\n"
+     "The first solution the search finds; results as solve()."},
+    {"count_solutions", (PyCFunction)(void (*)(void))py_count, METH_FASTCALL,
+     "count_solutions(cells, box_rows, box_cols, limit, check=None) -> int\n\n"
+     "The number of solutions, counting no further than limit (0 for givens\n"
+     "that share a unit)."},
+    {"solve_grid", (PyCFunction)(void (*)(void))py_solve_grid, METH_FASTCALL | METH_KEYWORDS,
+     "solve_grid(grid, *, check=None) -> Grid\n\n"
+     "sudoku_server.solver.solve on this core: the row-major-first solution of\n"
+     "grid (a Grid: cells holds size*size ints row-major, 0 = empty), as a Grid\n"
+     "of the same type and attributes. Raises what failure(grid, code) of\n"
+     "configure() returns (InvalidPuzzleError, UnsolvableError) and what check()\n"
+     "raises; check is called with the interpreter lock held once 0.5 ms of\n"
+     "search have passed since its last call returned."},
+    {"solve_any_grid", (PyCFunction)(void (*)(void))py_solve_any_grid, METH_FASTCALL | METH_KEYWORDS,
+     "solve_any_grid(grid, *, check=None) -> Grid\n\n"
+     "sudoku_server.solver.solve_any on this core: the first solution found."},
+    {"count_grid", (PyCFunction)(void (*)(void))py_count_grid, METH_FASTCALL | METH_KEYWORDS,
+     "count_grid(grid, limit=2, *, check=None) -> int\n\n"
+     "sudoku_server.solver.count_solutions on this core: solutions up to limit\n"
+     "(0 for givens that share a unit)."},
+    {"set_gil_hold", py_set_gil_hold, METH_O,
+     "set_gil_hold(seconds) -> float\n\n"
+     "How long a search keeps the interpreter lock before releasing it (0:\n"
+     "release at once, the default); returns the previous value. Process-wide;\n"
+     "set it at startup, not while searches run."},
+    {"configure", py_configure, METH_VARARGS,
+     "configure(failure, solve, solve_any, count_solutions, fields)\n\n"
+     "failure(grid, code) -> the exception for a grid with no solution (code\n"
+     "NONE) or with two givens in a unit (INVALID); the three others take\n"
+     "(grid, limit, check) for box shapes this core does not solve; fields:\n"
+     "the names of the Grid attributes a solution copies (cells replaced)."},
+    {"last_nodes", py_last_nodes, METH_NOARGS,
+     "last_nodes() -> int\n\nSearch nodes of the last call (any thread; for benchmarks)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_csolver",
+    "The native solver core (see sudoku_server.solver for the contract).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__csolver(void)
+{
+    PyObject *m;
+    int i;
+    if (GEOS[0] == NULL) {
+        e9_tables();
+        for (i = 0; i < NSHAPES; i++) {
+            GEOS[i] = geo_build(SHAPES[i][0], SHAPES[i][1]);
+            if (GEOS[i] == NULL)
+                return PyErr_NoMemory();
+        }
+    }
+    if (s_cells == NULL) {
+        s_cells = PyUnicode_InternFromString("cells");
+        s_box_rows = PyUnicode_InternFromString("box_rows");
+        s_box_cols = PyUnicode_InternFromString("box_cols");
+        s_check = PyUnicode_InternFromString("check");
+        s_limit = PyUnicode_InternFromString("limit");
+        if (!s_cells || !s_box_rows || !s_box_cols || !s_check || !s_limit)
+            return NULL;
+    }
+    m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "INVALID", RESULT_INVALID) < 0 ||
+        PyModule_AddIntConstant(m, "NONE", RESULT_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "CHECK_INTERVAL_NS", (long)SEARCH_CHECK_NS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
