@@ -245,8 +245,8 @@ async def test_every_immediate_verb_over_a_socket():
             )
     assert answer == (
         b"PONG\r\n"
-        b"VERSION sudoku-server 0.2.0 protocol=2 core=%s\r\n" % solver.CORE.encode()
-        b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
+        + b"VERSION sudoku-server 0.2.0 protocol=2 core=%s\r\n" % solver.CORE.encode()
+        + b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
         b"COUNT 2+ multiple\r\n"
         b"BYE\r\n"
     )
