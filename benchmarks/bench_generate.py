@@ -13,7 +13,8 @@ with ``--repeat R`` each seed's figure is its median over R calls):
                  each orbit in turn, kept when ``count_solutions(limit=2)``
                  is not 1, from the same full grid and order; its puzzle
                  must equal ours (checked), so the time ratio is the gain
-                 of the existence proofs and grouped removals
+                 of the existence proofs and grouped removals (CPU time,
+                 ours and plain alternating seed by seed)
   QQWing         ``qqwing --generate N --one-line`` (and ``--symmetry
                  rotate180``), N = --qqwing (1000): its wall and CPU time
                  (of the child process) and the mean givens of its puzzles,
@@ -233,24 +234,27 @@ def main(argv: Optional[list] = None) -> int:
 
     if args.plain:
         print()
-        print("Plain one-pass removal (a count_solutions(limit=2) per orbit), same grids and order:")
+        print("Plain one-pass removal (a count_solutions(limit=2) per orbit), same grids and order,")
+        print("interleaved with ours seed by seed (CPU time, time.process_time):")
         print()
         print("| run | puzzles | plain median ms | ours median ms | plain / ours (sum of times) | same puzzles |")
         print("|---|---:|---:|---:|---:|---|")
-        for symmetry in ("none", "rot180"):
-            ours_times, ours = made[symmetry]
-            times, plain = time_calls(lambda s, sym=symmetry: plain_pass(s, sym, 9), seeds, args.repeat)
-            same = all(p == r.puzzle.cells for p, r in zip(plain, ours))
-            print(f"| 9x9 {symmetry} | {len(times)} | {statistics.median(times) * 1e3:.2f} | "
-                  f"{statistics.median(ours_times) * 1e3:.2f} | {sum(times) / sum(ours_times):.2f} | {same} |",
-                  flush=True)
+        cases = [(9, "none", seeds), (9, "rot180", seeds)]
         if args.seeds16 and args.plain_seeds16:
-            count = min(args.plain_seeds16, args.seeds16)
-            times, plain = time_calls(lambda s: plain_pass(s, "none", 16), range(count), 1)
-            same = all(p == r.puzzle.cells for p, r in zip(plain, results16))
-            print(f"| 16x16 none | {count} | {statistics.median(times) * 1e3:.0f} | "
-                  f"{statistics.median(times16[:count]) * 1e3:.0f} | {sum(times) / sum(times16[:count]):.2f} | "
-                  f"{same} |", flush=True)
+            cases.append((16, "none", range(args.plain_seeds16)))
+        for size, symmetry, case_seeds in cases:
+            plain_times, ours_times, same = [], [], True
+            for seed in case_seeds:
+                start = time.process_time()
+                ours = generate(size, seed=seed, symmetry=symmetry)
+                ours_times.append(time.process_time() - start)
+                start = time.process_time()
+                plain = plain_pass(seed, symmetry, size)
+                plain_times.append(time.process_time() - start)
+                same = same and plain == ours.puzzle.cells
+            print(f"| {size}x{size} {symmetry} | {len(plain_times)} | {statistics.median(plain_times) * 1e3:.2f} | "
+                  f"{statistics.median(ours_times) * 1e3:.2f} | {sum(plain_times) / sum(ours_times):.2f} | {same} |",
+                  flush=True)
 
     if args.qqwing:
         print()
