@@ -8,6 +8,8 @@ The public API here is pure (it imports no trio and touches no sockets):
 * :func:`next_step`, :func:`solve_steps` / :class:`Step` — human techniques
   (:mod:`sudoku_server.techniques`), :func:`rate` / :class:`Rating` — SE,
   QQWing and named levels (:mod:`sudoku_server.rating`);
+* :func:`generate` / :class:`Generated` — random full grids and minimal
+  puzzles with one solution, reproducible from a 64-bit seed;
 * :func:`parse` / :class:`Puzzle` — text in any supported layout;
 * the errors, each carrying its wire code.
 
@@ -23,6 +25,7 @@ from ._errors import (
     SolutionMismatchError,
     UnsolvableError,
 )
+from .generator import Generated, generate
 from .grid import Grid, cell_name, geometry, verify_solution
 from .rating import Rating, rate
 from .solver import count_solutions, solve, solve_any
@@ -31,6 +34,7 @@ from .techniques import Step, TechniqueError, next_step, solve_steps
 __version__ = "0.2.0"
 
 __all__ = [
+    "Generated",
     "Grid",
     "InvalidPuzzleError",
     "MultipleSolutionsError",
@@ -43,6 +47,7 @@ __all__ = [
     "UnsolvableError",
     "cell_name",
     "count_solutions",
+    "generate",
     "geometry",
     "next_step",
     "rate",

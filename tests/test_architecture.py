@@ -7,6 +7,7 @@ PURE = [
     "sudoku_server", "sudoku_server.grid", "sudoku_server.formats", "sudoku_server.solver",
     "sudoku_server._pysolver", "sudoku_server.protocol", "sudoku_server.commands", "sudoku_server.scheduler",
     "sudoku_server.proxy", "sudoku_server.metrics", "sudoku_server.techniques", "sudoku_server.rating",
+    "sudoku_server.generator",
 ]
 
 
