@@ -68,7 +68,7 @@ log = logging.getLogger("sudoku_server")
 #: Bytes asked of the kernel per receive: the bound on what one parse step
 #: handles before the event loop serves others (4 KiB of one-line puzzles is
 #: about 50 puzzles, 1 ms or so of parsing; of junk lines, about 10 ms).
-RECEIVE_SIZE = 4096
+RECEIVE_SIZE = 16384
 #: Replies a connection may have unanswered (queued, being solved or unsent)
 #: before its reader stops reading; the session parses no more requests than
 #: there is room for. Each parsed puzzle holds about 1.8 KB: 100 clients that
