@@ -186,7 +186,10 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
     log.info("%s, %d solver thread(s)", server.version_text(), config.solver_threads)
     metrics_http = None
     if config.metrics_port is not None and sockets is None:
-        metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
+        try:
+            metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
+        except OSError as error:
+            raise MetricsPortError(error) from error
     stop_signals = STOP_SIGNALS
     if sockets is not None:
         # A pre-forked worker: the terminal's signals reach the whole process
@@ -251,11 +254,19 @@ def start_metrics_http(metrics, host: Optional[str], port: int):
     import prometheus_client
 
     class _Fresh:
-        """A registry view that syncs the counters before each scrape."""
+        """A registry view that syncs the counters before each scrape.
+
+        prometheus_client's handler calls ``collect`` for a whole scrape and
+        ``restricted_registry`` for ``?name[]=...`` filters.
+        """
 
         def collect(self):
             metrics.sync()
             return metrics.collecting_registry().collect()
+
+        def restricted_registry(self, names):
+            metrics.sync()
+            return metrics.collecting_registry().restricted_registry(names)
 
     server, _thread = prometheus_client.start_http_server(port, addr=host or "", registry=_Fresh())
     log.info("metrics on http://%s:%d/metrics", host or "0.0.0.0", server.server_address[1])
@@ -294,7 +305,9 @@ class DroppingQueueHandler(logging.handlers.QueueHandler):
                 self.dropped += 1
 
 
-def setup_logging(level: str, stream=None, records: int = LOG_QUEUE_RECORDS) -> logging.handlers.QueueListener:
+def setup_logging(
+    level: str, stream=None, records: int = LOG_QUEUE_RECORDS, with_pid: bool = False
+) -> logging.handlers.QueueListener:
     """Log to ``stream`` (stderr) through a bounded queue and a writer thread.
 
     Returns the started listener; stop it before exiting to flush the queue.
@@ -303,7 +316,8 @@ def setup_logging(level: str, stream=None, records: int = LOG_QUEUE_RECORDS) -> 
     """
     held: "queue.Queue" = queue.Queue(records)
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    pid = " [%(process)d]" if with_pid else ""  # a pre-forked worker says which it is
+    handler.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s{pid} %(message)s"))
     listener = logging.handlers.QueueListener(held, handler, respect_handler_level=False)
     root = logging.getLogger()
     for old in list(root.handlers):
@@ -331,9 +345,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
+class MetricsPortError(OSError):
+    """The ``--metrics-port`` cannot be bound (``args[0]``: the OSError)."""
+
+
 def _listen_error(config: ServerConfig, error: OSError) -> None:
-    where = f"{config.host or 'all interfaces'} port {config.port}"
-    hint = " (is another server running? choose another with --port)" if error.errno == errno.EADDRINUSE else ""
+    option, port = "--port", config.port
+    if isinstance(error, MetricsPortError):
+        option, port, error = "--metrics-port", config.metrics_port, error.args[0]
+    where = f"{config.host or 'all interfaces'} port {port}"
+    hint = (f" (is another server running? choose another with {option})"
+            if error.errno == errno.EADDRINUSE else "")
     log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)
 
 

@@ -205,10 +205,9 @@ def _int_option(command: Command, key: str, low: int, high: int, what: str) -> O
     text = command.options.get(key)
     if text is None:
         return None
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise CommandError(f"{command.name}: {key} must be {what}, not {text!r}") from None
+    if not re.fullmatch(r"-?[0-9]+", text):  # ASCII digits only (int() takes ٣ and 1_000 too)
+        raise CommandError(f"{command.name}: {key} must be {what}, not {text!r}")
+    value = int(text)
     if not low <= value <= high:
         raise CommandError(f"{command.name}: {key} must be {what}, not {value}")
     return value
@@ -239,10 +238,7 @@ def generate_request(command: Command) -> GenerateRequest:
       CommandError: e.g. ``GENERATE: size must be 4, 6, 9, 16 or 25, not 10``.
     """
     size_text = command.options.get("size", "9")
-    try:
-        size = int(size_text, 10)
-    except ValueError:
-        size = -1
+    size = int(size_text) if re.fullmatch(r"[0-9]{1,3}", size_text) else -1
     if size not in GENERATE_SIZES:
         raise CommandError(f"GENERATE: size must be 4, 6, 9, 16 or 25, not {size_text}")
     symmetry = command.options.get("symmetry", "none").lower()

@@ -970,6 +970,23 @@ class PuzzleReader:
         """Drop the puzzle being read (telnet interrupt); no answer is given for it."""
         self._grid = None
 
+    def cut_short(self, lineno: int, ending: str) -> List[Event]:
+        """End the grid being read before its last row, as a blank line would.
+
+        The session calls it when a command line comes inside a grid. Returns
+        the grid's error (``line 3: the grid that starts at line 1 has 2 rows,
+        expected 9``), or the grid itself when it lacked only its closing
+        border, or nothing when it had only border lines.
+        """
+        grid = self._grid
+        if grid is None:
+            return []
+        if self.awaiting_optional_line:
+            return self.finish()
+        events: List[Event] = []
+        self._cut_short(grid, lineno, ending, events)
+        return events
+
     def skip_blank_lines(self, ending: str) -> None:
         """Blank lines between puzzles (a fast path of :meth:`feed_line`; only when idle)."""
         assert self._grid is None
@@ -1037,6 +1054,20 @@ class PuzzleReader:
 
     def _reject(self, error: PuzzleError, ending: str, events: List[Event], text: Optional[str] = None) -> None:
         events.append(Rejected(error, ending or self._last_ending, text))
+
+    def _reject_count(
+        self, cells: List[Tuple[int, str]], lineno: int, count: int, ending: str, events: List[Event]
+    ) -> None:
+        """A one-line puzzle of a wrong length: its first character that no grid could
+        hold, when it has one (an inserted stray byte, NUL, zero-width space), else the count."""
+        like = _CELL_LIKE[max(ROW_SIZES)]
+        foreign = next((col for col, ch in cells if ch not in like), None)
+        if foreign is not None:
+            ch = self._raw[foreign] if foreign < len(self._raw) else " "
+            error = _not_a_cell_error(lineno, _request_col(self._inserted, foreign), ch)
+        else:
+            error = _line_count_error(lineno, count)
+        self._reject(error, ending, events, self._given)
 
     def _reject_prose(self, cells: List[Tuple[int, str]], lineno: int, ending: str, events: List[Event]) -> None:
         """A line that is not cells: its first character that is not a cell, and its text."""
@@ -1113,7 +1144,7 @@ class PuzzleReader:
             self._grid_line(grid, line, ending, lineno, events)
             return
         if count > max(ROW_SIZES) + 5:
-            self._reject(_line_count_error(lineno, count), ending, events, self._given)
+            self._reject_count(cells, lineno, count, ending, events)
         else:
             self._reject(
                 PuzzleFormatError(
@@ -1202,7 +1233,7 @@ class PuzzleReader:
                 self._reject_prose(everything, lineno, ending, events)
                 return
             wrong = max(fields, key=len)
-        self._reject(_line_count_error(lineno, len(wrong)), ending, events, self._given)
+        self._reject_count(wrong, lineno, len(wrong), ending, events)
 
     def _cut_short(self, grid: _GridInProgress, lineno: int, ending: str, events: List[Event]) -> None:
         """End a grid before its last row (a blank line, a comment, a one-line puzzle...)."""

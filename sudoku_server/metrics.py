@@ -26,10 +26,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-#: Upper bounds (seconds) of the solve-time histogram's buckets: 9x9
-#: puzzles take 0.05-5 ms, hopeless ones run to the 10 s solve timeout.
-SOLVE_BUCKETS = (0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
-                 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, math.inf)
+#: Upper bounds (seconds) of the solve-time histogram's buckets, each 1.25x
+#: the one below, from 20 us to 20 s: 9x9 puzzles take 0.01-5 ms, hopeless
+#: ones run to the 10 s solve timeout. A percentile read off the histogram
+#: is then within 25% of the true value.
+SOLVE_BUCKETS = tuple(round(0.00002 * 1.25 ** k, 9) for k in range(63)) + (math.inf,)
 
 
 @dataclass
@@ -170,11 +171,20 @@ class Metrics:
         return out
 
 
-def quantile(buckets: List[Tuple[float, float]], q: float) -> Optional[float]:
+def quantile(buckets: List[Tuple[float, float]], q: float, total: Optional[float] = None) -> Optional[float]:
     """The ``q`` quantile (0..1) of a cumulative histogram, as Prometheus' histogram_quantile.
 
     Linear interpolation inside the bucket that holds it; None when empty.
+    ``total``, the sum of the observations, caps the estimate: no observation
+    exceeds it (one solve of 0.105 s is never reported as 0.11 s).
     """
+    value = _quantile(buckets, q)
+    if value is not None and total is not None:
+        value = min(value, total)
+    return value
+
+
+def _quantile(buckets: List[Tuple[float, float]], q: float) -> Optional[float]:
     if not buckets or buckets[-1][1] <= 0:
         return None
     total = buckets[-1][1]

@@ -43,6 +43,8 @@ log = logging.getLogger("sudoku_server")
 DEFAULT_MAX_LINE_BYTES = 4096
 
 BOM = b"\xef\xbb\xbf"
+#: A line holding only this (Ctrl-D in telnet, which sends it as data) ends the input.
+EOT = "\x04"
 
 # Telnet (RFC 854) bytes.
 IAC = 0xFF
@@ -157,6 +159,7 @@ class Session:
         self._telnet_sb_bytes = 0  # length of the subnegotiation being skipped
         self._request: Optional[Command] = None  # a verb waiting for its puzzle
         self._backlog = False  # complete lines left unparsed by max_events
+        self._last_ending = "\n"  # of the last line read: for replies tied to no line
 
     # -- state the server's timers look at ---------------------------------
 
@@ -248,16 +251,18 @@ class Session:
         events: List[Event] = []
         self._split_lines(events, final=True)
         if not self.closed:
-            self._add(self._reader.finish(), events)
-            request = self._request
-            if request is not None:
-                self._request = None
-                error = IncompletePuzzleError(
-                    f"input ended after {request.name} at line {request.line}, before its puzzle"
-                )
-                events.append(Reply(error_line(error, request.ending)))
-            self.closed = True
+            self._finish_input(events)
         return events
+
+    def _finish_input(self, events: List[Event]) -> None:
+        """The input is over: the puzzle being read is completed or cut short; the session closes."""
+        self._add(self._reader.finish(), events)
+        request = self._request
+        if request is not None:
+            self._request = None
+            error = IncompletePuzzleError(f"input ended after {request.name} at line {request.line}, before its puzzle")
+            events.append(Reply(error_line(error, request.ending)))
+        self.closed = True
 
     def receive_shutdown(self, more_input: bool = False) -> List[Event]:
         """The server stops reading (shutdown): nothing more is parsed.
@@ -331,9 +336,18 @@ class Session:
         """One complete line: a command between puzzles, else the reader's."""
         self._watch_timing(events)
         reader = self._reader
-        if (reader.puzzle_start is None or reader.awaiting_optional_line) and commands.is_verb(text):
-            if reader.awaiting_optional_line:
-                self._add(reader.finish(), events)  # the grid lacked only its closing border
+        if text == EOT:
+            # Ctrl-D typed in telnet arrives as a line holding EOT: end of input.
+            self._finish_input(events)
+            events.append(CloseConnection())
+            self._buffer = bytearray()
+            return
+        if commands.is_verb(text) and (reader.puzzle_start is None or self._is_command_line(text, lineno, ending)):
+            # Between puzzles a verb line is a command; inside a grid too when
+            # it reads as a well-formed command (a letters-only 16x16 row such
+            # as "PING BACD EFGH IJKL" does not), and it ends the grid, as a
+            # blank line or a one-line puzzle does.
+            self._add(reader.cut_short(lineno, ending), events)
             self._command(text, ending, lineno, events)
         else:
             self._add(reader.feed_line(text, ending, lineno), events)
@@ -341,6 +355,14 @@ class Session:
             self._puzzle_since = None
         elif self._puzzle_since is None:
             self._puzzle_since = self._now
+
+    @staticmethod
+    def _is_command_line(text: str, lineno: int, ending: str) -> bool:
+        try:
+            commands.check_arguments(commands.parse_command(text, lineno, ending))
+        except CommandError:
+            return False
+        return True
 
     def _command(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
         pending, self._request = self._request, None
@@ -389,7 +411,7 @@ class Session:
                 puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
 
     def _too_large(self, events: List[Event], what: str) -> None:
-        events.append(Reply(error_line(TooLargeError(what))))
+        events.append(Reply(error_line(TooLargeError(what), self._last_ending)))
         events.append(CloseConnection())
         self.closed = True
         self._buffer = bytearray()
@@ -439,6 +461,8 @@ class Session:
                 self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
                 return
             self.lineno += 1
+            if ending:
+                self._last_ending = ending
             text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")
             self._line(text, ending, self.lineno, events)
             pos = after

@@ -596,6 +596,7 @@ class _Connection:
                 if self.reserve and not (isinstance(event, CommandReceived) and event.command.name in RESERVE_VERBS):
                     # Over the connection limit: a health check may ask, nothing else.
                     self.add_reply(self.server.busy_line())
+                    self.server.stats.connections_rejected += 1
                     session.closed = True
                     break
                 if isinstance(event, Reply):
@@ -954,7 +955,8 @@ class SudokuServer:
         totals = self.metrics.totals()
         replies = totals["replies"]
         buckets = totals["buckets"]
-        p50, p99 = quantile(buckets, 0.5), quantile(buckets, 0.99)
+        total = totals.get("sudoku_solve_seconds_sum")
+        p50, p99 = quantile(buckets, 0.5, total), quantile(buckets, 0.99, total)
         pairs = [
             ("pid", os.getpid()),
             ("uptime", int(time.time() - self.stats.started)),

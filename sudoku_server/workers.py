@@ -384,7 +384,7 @@ def _worker_main(config, sockets, ready_fd: int, log_level: str, log_queue: int)
 
     from .cli import run_server, setup_logging
 
-    listener = setup_logging(log_level, records=log_queue)
+    listener = setup_logging(log_level, records=log_queue, with_pid=True)
 
     def ready() -> None:
         try:

@@ -306,3 +306,40 @@ def test_rate_hint_steps_need_exactly_one_solution():
 
 def test_hint_on_a_complete_grid():
     assert events(f"HINT {NEWSPAPER_SOLUTION}\n") == [("answer", "HINT none: the grid is complete\n")]
+
+
+# -- found by the fresh-eyes session (tests/test_breaker_findings.py has the rest) ------
+
+
+def test_a_letters_only_16x16_row_that_starts_with_a_verb_stays_a_row():
+    letters = "ABCDEFGHIJKLMNOP"
+    rows = [" ".join(letters[(4 * (r % 4) + r // 4 + c) % 16] for c in range(16)) for r in range(16)]
+    rows[1] = "P I N G" + rows[1][7:]  # spaced cells, not the word PING
+    grouped = [" ".join("".join(row.split()[k : k + 4]) for k in range(0, 16, 4)) for row in rows]
+    assert grouped[0].startswith("ABCD EFGH")
+    grouped[1] = "PING" + grouped[1][4:]
+    text = "\n".join(grouped[:2]) + "\nPING\n"
+    assert events(text) == [
+        ("reply", "ERROR format line 3: the grid that starts at line 1 has 2 rows, expected 16\n"),
+        ("command", "PING", (), (), 3, "\n"),
+    ]
+
+
+def test_option_numbers_are_ascii_digits():
+    assert events(f"COUNT limit=\u0663\u0663 {EMPTY}\nCOUNT limit=1_000 {EMPTY}\n") == [
+        ("reply", "ERROR command COUNT: limit must be 1 to 1000, not '\\u0663\\u0663'\n"),
+        ("reply", "ERROR command COUNT: limit must be 1 to 1000, not '1_000'\n"),
+    ]
+
+
+def test_ctrl_d_in_telnet_ends_the_input():
+    assert events(NEWSPAPER_LINE + "\r\n" + "\x04\r\n" + NEWSPAPER_LINE + "\r\n") == [
+        ("answer", NEWSPAPER_SOLUTION + "\r\n"),
+        ("close",),
+    ]
+
+
+def test_too_large_keeps_the_stream_line_ending():
+    session = Session(max_line_bytes=10)
+    replies = session.receive_data(b"PING\r\n" + b"1" * 20)
+    assert replies[-2].data == b"ERROR too-large line 2 is longer than 10 bytes\r\n"

@@ -403,8 +403,15 @@ class Stop(Exception):
     pass
 
 
+@pytest.fixture
+def python_removal(monkeypatch):
+    """The removal tests on the Python engine (with the C core each is one native
+    count_solutions call, which calls check() once per 0.5 ms of search)."""
+    monkeypatch.setattr(generator._solver, "CORE", "python")
+
+
 @pytest.mark.parametrize("calls", [0, 1, 40, 200])
-def test_check_stops_generation(calls):
+def test_check_stops_generation(calls, python_removal):
     seen = [0]
 
     def check():
@@ -417,7 +424,7 @@ def test_check_stops_generation(calls):
     assert seen[0] == calls + 1
 
 
-def test_check_is_called_between_propagations(monkeypatch):
+def test_check_is_called_between_propagations(monkeypatch, python_removal):
     # How late a stop request is seen: at most two propagations (each well
     # under a millisecond for 9x9, a few for 16x16) pass between two calls.
     # Counted, not timed, so that a busy machine cannot fail it.
@@ -435,7 +442,7 @@ def test_check_is_called_between_propagations(monkeypatch):
             since[0] = 0
             since[2] += 1
 
-        monkeypatch.setattr(engine, "propagate", propagate)
-        generate(size, seed=seed, symmetry=symmetry, check=check)
-        monkeypatch.undo()
+        with pytest.MonkeyPatch.context() as patch:  # undone each round; python_removal stays
+            patch.setattr(engine, "propagate", propagate)
+            generate(size, seed=seed, symmetry=symmetry, check=check)
         assert since[2] > 100 and since[1] <= 2, (size, seed, since)

@@ -130,7 +130,7 @@ def test_two_workers_answer_200_connections(supervised):
     assert "STAT workers 2\n" in stats
     total = int(re.search(r"STAT connections_total (\d+)", stats).group(1))
     assert total == 201  # counted over both workers (this STATS included)
-    closed = re.findall(r"(\d+-\d+-\d+ [\d:,]+) INFO 127\.0\.0\.1:\d+ closed", server.log)
+    closed = re.findall(r"(\d+-\d+-\d+ [\d:,]+) INFO \[\d+\] 127\.0\.0\.1:\d+ closed", server.log)
     assert len(closed) >= 150  # both workers log
 
 
