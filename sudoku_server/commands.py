@@ -84,11 +84,13 @@ VERBS: Dict[str, Verb] = {
              options=("limit",), takes_puzzle=True),
         Verb("GENERATE",
              "GENERATE [full] [size=9] [symmetry=none|rot180|rot90|mirror|diagonal|random]"
-             " [givens=N] [seed=N] [format=line|grid]",
+             " [givens=N] [seed=N] [format=line|grid] [level=easy|medium|hard|expert|extreme]"
+             " [se=MIN-MAX]",
              "a new puzzle with one solution, minimal under its symmetry (or stopped at N"
-             " givens); 'full' a random solved grid; the same seed gives the same puzzle",
+             " givens), of a level or Sudoku Explainer band when asked; 'full' a random solved"
+             " grid; the same seed gives the same puzzle",
              "GENERATE symmetry=rot180 seed=42",
-             flags=("full",), options=("size", "symmetry", "givens", "seed", "format")),
+             flags=("full",), options=("size", "symmetry", "givens", "seed", "format", "level", "se")),
         Verb("RATE", "RATE <puzzle>",
              "how hard it is by the techniques people use: level, Sudoku Explainer rating,"
              " QQWing level, hardest step",
@@ -219,9 +221,19 @@ def count_limit(command: Command) -> int:
     return 2 if value is None else value
 
 
+#: The named levels of ``level=`` (rating.LEVELS, kept here so that the
+#: command table does not import the technique engine).
+LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+
+
 @dataclass(frozen=True)
 class GenerateRequest:
-    """GENERATE's arguments, checked (see :func:`generate_request`)."""
+    """GENERATE's arguments, checked (see :func:`generate_request`).
+
+    Attributes:
+      level: a named level the puzzle must rate at, or None.
+      se: ``(low, high)``: the Sudoku Explainer band it must rate in, or None.
+    """
 
     full: bool = False
     size: int = 9
@@ -229,6 +241,13 @@ class GenerateRequest:
     givens: Optional[int] = None
     seed: Optional[int] = None
     format: str = "line"
+    level: Optional[str] = None
+    se: Optional[Tuple[float, float]] = None
+
+    @property
+    def rated(self) -> bool:
+        """True when the puzzle must be rated in a band (level or se)."""
+        return self.level is not None or self.se is not None
 
 
 def generate_request(command: Command) -> GenerateRequest:
@@ -255,7 +274,23 @@ def generate_request(command: Command) -> GenerateRequest:
     full = "full" in command.flags
     if full and (givens is not None or symmetry != "none"):
         raise CommandError("GENERATE: full makes a solved grid; givens and symmetry do not apply")
-    return GenerateRequest(full, size, symmetry, givens, seed, fmt)
+    level = command.options.get("level")
+    if level is not None:
+        level = level.lower()
+        if level not in LEVELS:
+            raise CommandError(f"GENERATE: level must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {command.options['level']}")
+    band = None
+    se_text = command.options.get("se")
+    if se_text is not None:
+        match = re.fullmatch(r"([0-9]{1,2}(?:\.[0-9])?)(?:-([0-9]{1,2}(?:\.[0-9])?))?", se_text)
+        if match is None or float(match.group(2) or match.group(1)) < float(match.group(1)):
+            raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {se_text}")
+        band = (float(match.group(1)), float(match.group(2) or match.group(1)))
+    if (level or band) and full:
+        raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")
+    if (level or band) and size != 9:
+        raise CommandError("GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)")
+    return GenerateRequest(full, size, symmetry, givens, seed, fmt, level, band)
 
 
 def help_lines(topic: Optional[str] = None) -> List[str]:

@@ -1375,6 +1375,24 @@ def _is_small_line(body: str, cells: List[Tuple[int, str]]) -> bool:
     return cells[-1][0] - cells[0][0] == 15 and all(ch in "1234.0_" for _, ch in cells)
 
 
+def bordered_lines(grid: Grid) -> List[str]:
+    """``grid`` in the reference bordered layout: ``+-------+`` rules, ``| 7 . . |`` rows.
+
+    Any size; empty cells are ``.``, digits the grid's symbols (``1-9`` then
+    letters). The layout GENERATE's ``format=grid`` and the README use.
+    """
+    n, box_rows, box_cols = grid.size, grid.box_rows, grid.box_cols
+    rule = "+" + "+".join("-" * (2 * box_cols + 1) for _ in range(n // box_cols)) + "+"
+    lines = [rule]
+    for r in range(n):
+        cells = [grid.symbol(v) for v in grid.cells[r * n : (r + 1) * n]]
+        boxes = (" ".join(cells[b : b + box_cols]) for b in range(0, n, box_cols))
+        lines.append("| " + " | ".join(boxes) + " |")
+        if (r + 1) % box_rows == 0:
+            lines.append(rule)
+    return lines
+
+
 def parse(text: str) -> Puzzle:
     """Read exactly one puzzle written in any supported layout.
 

@@ -31,7 +31,7 @@ from typing import Callable, List, Optional, Union
 from . import commands
 from ._errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLargeError
 from .commands import Command, CommandError
-from .formats import Positions, Puzzle, PuzzleReader, Rejected
+from .formats import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
 from .grid import Grid, check_givens, verify_solution
 from .solver import Check, count_solutions as default_count, solve as default_solve
 
@@ -570,6 +570,50 @@ def answer_request(
             return error_line(error, ending)
         return f"{commands.count_reply(count, limit)}{ending}".encode("ascii")
     raise ValueError(f"no answer for {request.name}")
+
+
+def answer_generate(request: "commands.GenerateRequest", ending: str = "\n", *, check: Optional[Check] = None) -> bytes:
+    """GENERATE's reply: one ``#`` line, then the puzzle (one line, or a bordered grid and an empty line).
+
+    ``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``; with
+    ``level=`` or ``se=`` puzzles are made from the seed, seed + 1, ... until
+    one rates in the band, and the line also gives ``level=`` and ``se=``:
+    its ``seed`` alone then makes the same puzzle again. The solve timeout
+    bounds the search (``ERROR timeout``: never a puzzle of another level).
+
+    Raises:
+      Whatever ``check`` raises, unchanged.
+    """
+    import secrets
+
+    from . import generator
+
+    base = request.seed if request.seed is not None else secrets.randbits(64)
+    rating = None
+    for k in range(generator.SEED_LIMIT):
+        made = generator.generate(
+            request.size, symmetry=request.symmetry, givens=request.givens,
+            seed=(base + k) % generator.SEED_LIMIT, full=request.full, check=check,
+        )
+        if not request.rated:
+            break
+        from . import rating as _rating
+
+        rating = _rating.rate(made.puzzle, check=check)
+        low, high = request.se if request.se is not None else (0.0, 99.0)
+        if (request.level is None or rating.level == request.level) and low <= rating.se <= high:
+            break
+    header = (
+        f"# generated size={made.size} givens={made.givens} symmetry={made.symmetry}"
+        f" seed={made.seed} minimal={'yes' if made.minimal else 'no'}"
+        + (" full=yes" if request.full else "")
+        + (f" level={rating.level} se={rating.se:.1f}" if rating is not None else "")
+    )
+    if request.format == "grid":
+        lines = [header] + bordered_lines(made.puzzle) + [""]
+    else:
+        lines = [header, made.puzzle.to_string()]
+    return "".join(line + ending for line in lines).encode("ascii")
 
 
 def answer_technique(puzzle: Puzzle, request: Command, *, check: Optional[Check] = None) -> bytes:

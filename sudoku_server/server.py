@@ -56,6 +56,7 @@ from .protocol import (
     Reply,
     Session,
     TelnetReply,
+    answer_generate,
     answer_request,
     error_line,
 )
@@ -656,9 +657,7 @@ class _Connection:
             request = _commands.generate_request(command)
 
             def work(check, request=request) -> bytes:
-                from . import generator  # the generator and its verb land together
-
-                return generator.answer(request, ending, check=check)
+                return answer_generate(request, ending, check=check)
 
             self.add_job(work, f"GENERATE at line {command.line}", ending)
         else:  # a verb in the table with no answer here is a bug

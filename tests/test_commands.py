@@ -343,3 +343,68 @@ def test_too_large_keeps_the_stream_line_ending():
     session = Session(max_line_bytes=10)
     replies = session.receive_data(b"PING\r\n" + b"1" * 20)
     assert replies[-2].data == b"ERROR too-large line 2 is longer than 10 bytes\r\n"
+
+
+# -- GENERATE ---------------------------------------------------------------------
+
+
+async def generate_reply(line: str) -> bytes:
+    with trio.fail_after(20):
+        async with running_server() as server:
+            return await exchange(server, line.encode() + b"\n")
+
+
+async def test_generate_a_seeded_puzzle_in_both_formats():
+    assert await generate_reply("GENERATE seed=42") == (
+        b"# generated size=9 givens=23 symmetry=none seed=42 minimal=yes\n"
+        b"287.4..........8..9..1...3..4..63.9......96....6.7...45....6.....2.........7.2..1\n"
+    )
+    assert await generate_reply("generate size=4 seed=1 format=grid") == (
+        b"# generated size=4 givens=5 symmetry=none seed=1 minimal=yes\n"
+        b"+-----+-----+\n| . 3 | . . |\n| 4 . | 3 . |\n+-----+-----+\n"
+        b"| . . | 4 . |\n| 1 . | . . |\n+-----+-----+\n\n"
+    )
+
+
+async def test_generate_full_and_by_level_and_band():
+    assert await generate_reply("GENERATE full seed=7") == (
+        b"# generated size=9 givens=81 symmetry=none seed=7 minimal=no full=yes\n"
+        b"637814952258936714149275638861392547374658129925741386593427861782163495416589273\n"
+    )
+    # seeds 1..6 rate below hard; seed 7 is the first hard one, and says so
+    assert await generate_reply("GENERATE level=hard seed=1") == (
+        b"# generated size=9 givens=27 symmetry=none seed=7 minimal=yes level=hard se=4.0\n"
+        b".3781........3...41.....6....1..2.4.3....8..9.2..4.3.6....2..6...21.3.9....5.92..\n"
+    )
+    assert await generate_reply("GENERATE se=7.0-7.5 seed=3") == (
+        b"# generated size=9 givens=23 symmetry=none seed=3 minimal=yes level=expert se=7.1\n"
+        b".736........4.5...4....93.6.2..76....4.3..8.7...........9.....21.....7....6....98\n"
+    )
+
+
+async def test_a_generated_puzzle_sent_back_is_solved_and_unique():
+    reply = await generate_reply("GENERATE symmetry=rot180 seed=42 format=grid")
+    with trio.fail_after(20):
+        async with running_server() as server:
+            answer = await exchange(server, b"COUNT\n" + reply)
+    assert answer == b"COUNT 1 unique\n"  # the # line is skipped as a comment
+
+
+@pytest.mark.parametrize(
+    "line,error",
+    [
+        ("GENERATE level=impossible", "GENERATE: level must be easy, medium, hard, expert or extreme, not impossible"),
+        ("GENERATE se=9-7", "GENERATE: se must be a rating or a band such as 7.0-7.5, not 9-7"),
+        ("GENERATE full level=hard", "GENERATE: full makes a solved grid; level and se do not apply"),
+        ("GENERATE size=16 level=hard", "GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)"),
+    ],
+)
+def test_generate_level_arguments(line, error):
+    assert events(line + "\n") == [("reply", f"ERROR command {error}\n")]
+
+
+async def test_generate_a_level_that_cannot_be_met_in_time_is_a_timeout():
+    with trio.fail_after(20):
+        async with running_server(solve_timeout=0.3) as server:
+            answer = await exchange(server, b"GENERATE se=11.5-11.9 seed=5\n")
+    assert answer == b"ERROR timeout no answer within 0.3 s\n"
