@@ -148,6 +148,9 @@ def first_word(line: str) -> str:
 
 def is_verb(line: str) -> bool:
     """True when the line's first word is a known verb (any case)."""
+    head = line[:1]
+    if head and not head.isalpha() and not head.isspace():
+        return False  # a row or a one-line puzzle: digits, '.', '|', '+' (most lines)
     return first_word(line).upper() in VERBS
 
 

@@ -348,6 +348,7 @@ class Puzzle:
     symbols: str = ""
     expected: Optional[Grid] = None
     wide: bool = False
+    plain: bool = False  # a plain 81-cell line: the answer is the solution's digits
 
     @property
     def default_ending(self) -> str:
@@ -372,6 +373,8 @@ class Puzzle:
           surrogateescape code points), so send it as
           ``.encode("utf-8", "surrogateescape")``.
         """
+        if self.plain:
+            return bytes(solution.cells).translate(_DIGIT_CHARS).decode("ascii") + self.endings[0]
         symbols = self.symbols or DIGIT_SYMBOLS
         if self.wide:
             symbols = symbols.translate(_WIDE)
@@ -1005,8 +1008,10 @@ class PuzzleReader:
         """
         if ending:
             self._last_ending = ending
-        events: List[Event] = []
         grid = self._grid
+        if grid is None and len(line) == 81 and ending and _PLAIN_LINE.fullmatch(line):
+            return [_plain_line_puzzle(line, ending, lineno)]  # the common case, 5x sooner
+        events: List[Event] = []
         awaiting = grid is not None and grid.size is not None and grid.rows == grid.size
         view = cell_view(line)
         self._given = self._raw = line
@@ -1373,6 +1378,32 @@ def _is_small_line(body: str, cells: List[Tuple[int, str]]) -> bool:
     marks. Any other 16-cell line starts a 16x16 grid.
     """
     return cells[-1][0] - cells[0][0] == 15 and all(ch in "1234.0_" for _, ch in cells)
+
+
+#: A plain 9x9 one-line puzzle: 81 digits and empty marks, nothing else
+#: (dataset files are mostly this). :meth:`PuzzleReader.feed_line` reads it
+#: without the general machinery; the result is the same (a test holds it).
+_PLAIN_LINE = re.compile(r"[0-9._]{81}")
+_PLAIN_VALUES = bytes.maketrans(b"0123456789._", bytes(range(10)) + b"\x00\x00")
+#: Digits 1..9 as their characters (the answer of a plain line).
+_DIGIT_CHARS = bytes.maketrans(bytes(range(10)), b".123456789")
+#: Every plain line's cells are at columns 0..80 of line 0 (never extended).
+_PLAIN_POSITIONS = Positions.on_one_line(range(81))
+
+
+def _plain_line_puzzle(line: str, ending: str, lineno: int) -> Puzzle:
+    values = tuple(line.encode("ascii").translate(_PLAIN_VALUES))
+    symbols = DIGIT_SYMBOLS[:SIZE]
+    return Puzzle(
+        grid=Grid.trusted(values, 3, 3, symbols),
+        layout=LAYOUT_LINE,
+        first_line=lineno,
+        lines=[line],
+        endings=[ending],
+        positions=_PLAIN_POSITIONS,
+        symbols=symbols,
+        plain=True,
+    )
 
 
 def bordered_lines(grid: Grid) -> List[str]:

@@ -12,6 +12,7 @@ Cells are numbered row-major from 0; people see them as ``r1c1``..``r9c9``
 from __future__ import annotations
 
 import functools
+import operator
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, Optional
 
@@ -155,11 +156,25 @@ class Grid:
 
     def __post_init__(self) -> None:
         size = self.box_rows * self.box_cols
-        if len(self.cells) != size * size:
-            raise ValueError(f"a {size}x{size} grid has {size * size} cells, got {len(self.cells)}")
-        for value in self.cells:
-            if not 0 <= value <= size:
-                raise ValueError(f"cell value {value!r} outside 0..{size}")
+        cells = self.cells
+        if len(cells) != size * size:
+            raise ValueError(f"a {size}x{size} grid has {size * size} cells, got {len(cells)}")
+        if min(cells) < 0 or max(cells) > size:
+            bad = next(value for value in cells if not 0 <= value <= size)
+            raise ValueError(f"cell value {bad!r} outside 0..{size}")
+
+    @classmethod
+    def trusted(cls, cells: tuple, box_rows: int, box_cols: int, symbols: str = "") -> "Grid":
+        """A Grid from cells known to be valid (``0..size``, ``size * size`` of them): no check.
+
+        For the text reader's fast path, which has just produced them.
+        """
+        grid = object.__new__(cls)
+        object.__setattr__(grid, "cells", cells)
+        object.__setattr__(grid, "box_rows", box_rows)
+        object.__setattr__(grid, "box_cols", box_cols)
+        object.__setattr__(grid, "symbols", symbols)
+        return grid
 
     @property
     def size(self) -> int:
@@ -361,13 +376,25 @@ def verify_solution(puzzle: Grid, solution: Grid) -> Optional[str]:
     if (puzzle.box_rows, puzzle.box_cols) != (solution.box_rows, solution.box_cols):
         return "shape differs from the puzzle"
     geo = puzzle.geometry
-    full = set(range(1, geo.size + 1))
-    for i, (given, value) in enumerate(zip(puzzle.cells, solution.cells)):
+    cells = solution.cells
+    for i, (given, value) in enumerate(zip(puzzle.cells, cells)):
         if given and given != value:
             return f"given {puzzle.symbol(given)} at {cell_name(i, geo.size)} changed to {puzzle.symbol(value)}"
-    for name, unit in zip(geo.unit_names, geo.units):
-        values = {solution.cells[c] for c in unit}
+    full = _all_digits(geo.size)
+    for name, unit in zip(geo.unit_names, _unit_getters(geo.box_rows, geo.box_cols)):
+        values = set(unit(cells))
         if values != full:
             missing = min(full - values)
             return f"{name} lacks {puzzle.symbol(missing)}"
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def _all_digits(size: int) -> frozenset:
+    return frozenset(range(1, size + 1))
+
+
+@functools.lru_cache(maxsize=None)
+def _unit_getters(box_rows: int, box_cols: int) -> tuple:
+    """One ``operator.itemgetter`` per unit (C-speed gathering of its cells)."""
+    return tuple(operator.itemgetter(*unit) for unit in geometry(box_rows, box_cols).units)

@@ -33,7 +33,7 @@ from ._errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLarge
 from .commands import Command, CommandError
 from .formats import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
 from .grid import Grid, check_givens, verify_solution
-from .solver import Check, count_solutions as default_count, solve as default_solve
+from .solver import Check, count_solutions as default_count, solve as default_solve, verify
 
 log = logging.getLogger("sudoku_server")
 
@@ -674,7 +674,7 @@ def answer_puzzle(
     ending = puzzle.default_ending
     try:
         solution = solve(puzzle.grid, check=check)
-        problem = verify_solution(puzzle.grid, solution)
+        problem = verify(puzzle.grid, solution)
         if problem is not None:
             raise RuntimeError(f"solver returned a wrong solution: {problem}")
         puzzle.check_expected(solution)  # dataset rows that carry their solution

@@ -87,6 +87,12 @@ ACCEPT_ERROR_LOG_INTERVAL = 10.0
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
+#: Plain one-line puzzles (formats: 81 digits and empty marks) that arrive
+#: together go to the solver as one *bulk* job of at most this many: one
+#: slot, one job, one answer run, instead of each puzzle's own. With the
+#: native core most take a few microseconds, and the per-puzzle bookkeeping
+#: of the server would cost more than the work (README, "Server under load").
+BULK_PUZZLES = 32
 #: Connections accepted above --max-connections for health checks: such a
 #: connection may ask PING, VERSION, HELP, STATS and QUIT; anything else is
 #: answered "ERROR busy ... connections open" and the connection closes.
@@ -176,6 +182,11 @@ class _Gone(Exception):
     """The client reset, the send failed, or it left an answer unread too long."""
 
 
+class _Slow(BaseException):
+    """Raised by a bulk job's ``check``: this puzzle takes more than the native
+    core's first half-millisecond; it leaves the bulk for a job of its own."""
+
+
 class _Stopped(BaseException):
     """Raised by ``check`` in a worker: the job's connection is gone (or the server stops).
 
@@ -190,10 +201,11 @@ class _TimedOut(BaseException):
 
 @dataclass(eq=False, slots=True)
 class _Slot:
-    """One reply in request order: its bytes once known."""
+    """One reply in request order (or a run of replies: a bulk job's): its bytes once known."""
 
     data: Optional[bytes] = None
     job: Optional["_Job"] = None  # the solver job that fills it (dropped once filled)
+    count: int = 1  # replies it holds
 
 
 @dataclass(eq=False, slots=True)
@@ -202,9 +214,16 @@ class _Job:
 
     connection: "_Connection"
     slot: _Slot
-    work: Callable[[Callable[[], None]], bytes]
+    work: Optional[Callable[[Callable[[], None]], bytes]]
     what: str  # for messages: "puzzle at line 3"
     ending: str = "\n"
+    bulk: Optional[List[Puzzle]] = None  # a run of plain one-line puzzles (_SolverPool._run_bulk)
+
+    def each(self) -> List[str]:
+        """What each of its replies is about: ``["puzzle at line 3"]``, one per puzzle of a bulk."""
+        if self.bulk is None:
+            return [self.what]
+        return [f"puzzle at line {puzzle.first_line}" for puzzle in self.bulk[: self.slot.count]]
 
 
 def _peer_name(stream) -> str:
@@ -272,9 +291,9 @@ class _SolverPool:
     def open(self, connection: "_Connection") -> None:
         self.scheduler.open(connection, time.monotonic())
 
-    def submit(self, job: _Job) -> None:
+    def submit(self, job: _Job, puzzles: int = 1) -> None:
         self.scheduler.submit(job.connection, job, time.monotonic())
-        self.server.stats.puzzles += 1
+        self.server.stats.puzzles += puzzles
         self._wake.set()
 
     def close(self, connection: "_Connection") -> List[_Job]:
@@ -302,8 +321,10 @@ class _SolverPool:
                     event.set()
             else:
                 for job in decision.jobs:
-                    detail = f"{decision.reason}; the {job.what} was not solved"
-                    job.connection.fill(job.slot, error_line(BusyError(detail), job.ending))
+                    job.connection.fill(job.slot, b"".join(
+                        error_line(BusyError(f"{decision.reason}; the {what} was not solved"), job.ending)
+                        for what in job.each()
+                    ))
 
     async def _run_batch(self, batch: _scheduler.Batch) -> None:
         results: List[tuple] = []
@@ -315,15 +336,20 @@ class _SolverPool:
                     self._work, batch, results, limiter=self._threads
                 )
         finally:
-            now = time.monotonic()
-            spent = max(0.0, now - batch.slice_started)
-            self.server.stats.solver_seconds += spent
-            batch.key.solver_seconds += spent
-            self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
-            self._deliver(results)
-            if self.server.stopping:
-                for job in batch.jobs:  # stopped mid-batch: every job still gets its line
-                    job.connection.fill(job.slot, job.connection.shutdown_line(job))
+            try:
+                now = time.monotonic()
+                spent = max(0.0, now - batch.slice_started)
+                self.server.stats.solver_seconds += spent
+                batch.key.solver_seconds += spent
+                self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
+                self._deliver(results)
+                if self.server.stopping:
+                    # stopped mid-batch: every job still gets its line (also
+                    # those a bulk job split off, which were never queued)
+                    for job in list(batch.jobs) + list(unfinished or ()):
+                        job.connection.fill(job.slot, job.connection.shutdown_line(job))
+            except Exception:  # the pool must outlive any one batch
+                log.exception("%s: internal error after a batch", batch.key.peer)
             self._wake.set()
 
     def _deliver(self, results: List[tuple]) -> None:
@@ -331,6 +357,15 @@ class _SolverPool:
         solve_times = self.server.stats.solve_times
         for job, data, seconds in results:
             job.connection.fill(job.slot, data)
+            if job.bulk is not None:
+                count = job.slot.count  # answers done (the slow ones left the bulk)
+                if count:
+                    solve_times.extend([seconds / count] * count)
+                    if debug:
+                        for puzzle, line in zip(job.bulk[:count], data.splitlines()):
+                            log.debug("%s puzzle at line %d: %s, %.1f ms (in bulk)", job.connection.peer,
+                                      puzzle.first_line, error_code(line) or "answered", seconds / count * 1000)
+                continue
             solve_times.append(seconds)
             if debug:
                 log.debug("%s %s: %s, %.1f ms", job.connection.peer, job.what,
@@ -382,6 +417,15 @@ class _SolverPool:
                 if batch.cancelled:
                     raise _Stopped()
 
+            if job.bulk is not None:
+                data, leftover = self._run_bulk(job, batch)
+                results.append((job, data, time.monotonic() - started))
+                if leftover:
+                    # A slow puzzle: it and those after it in the bulk become
+                    # jobs of their own, in order, before the rest of the batch.
+                    jobs_after = trio.from_thread.run_sync(job.connection.split_bulk, job, leftover)
+                    return jobs_after + jobs[index + 1 :]
+                continue
             try:
                 data = job.work(check)
             except _TimedOut:
@@ -399,6 +443,30 @@ class _SolverPool:
                 raise
             results.append((job, data, time.monotonic() - started - paused[0]))
         return []
+
+    def _run_bulk(self, job: _Job, batch: _scheduler.Batch):
+        """In a worker thread: answer a bulk job's puzzles while each is quick.
+
+        Returns ``(answers, leftover)``: the answers' bytes, and the puzzles
+        from the first one that called ``check`` on (it searched for more than
+        the native core's check interval): they get jobs of their own, with
+        their own solve timeout, pauses and answers.
+        """
+        solve = self.server.solve
+
+        def check() -> None:
+            if batch.cancelled:
+                raise _Stopped()
+            raise _Slow()
+
+        out = []
+        puzzles = job.bulk
+        for index, puzzle in enumerate(puzzles):
+            try:
+                out.append(answer_request(puzzle, None, solve=solve, check=check))
+            except _Slow:
+                return b"".join(out), puzzles[index:]
+        return b"".join(out), []
 
     def _tick(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
         """On the event loop, once per time slice of a running batch: hand over the
@@ -450,6 +518,7 @@ class _Connection:
         self.reserve = reserve  # over --max-connections: health checks only
         self.session = Session(max_line_bytes=self.config.max_line_bytes, opened_at=trio.current_time())
         self.slots: Deque[_Slot] = collections.deque()
+        self.unanswered = 0  # replies not sent yet (a bulk slot holds several)
         self.unsent = 0  # bytes of ready replies not yet sent
         self.answered = 0  # replies sent
         self.jobs = 0  # solver jobs received
@@ -469,6 +538,7 @@ class _Connection:
     def add_reply(self, data: bytes) -> None:
         """A reply known now, in its turn."""
         self.slots.append(_Slot(data))
+        self.unanswered += 1
         self.unsent += len(data)
         self._writer_wake.set()
 
@@ -477,8 +547,47 @@ class _Connection:
         slot = _Slot()
         job = slot.job = _Job(self, slot, work, what, ending)
         self.slots.append(slot)
+        self.unanswered += 1
         self.jobs += 1
         self.pool.submit(job)
+
+    def add_bulk(self, puzzles: List[Puzzle]) -> None:
+        """Plain one-line puzzles that came together: one slot, one solver job."""
+        if len(puzzles) == 1:
+            self._add_puzzle(puzzles[0], None)
+            return
+        first, last = puzzles[0].first_line, puzzles[-1].first_line
+        slot = _Slot(count=len(puzzles))
+        job = slot.job = _Job(self, slot, None, f"puzzles at lines {first} to {last}",
+                              puzzles[0].default_ending, bulk=puzzles)
+        self.slots.append(slot)
+        self.unanswered += len(puzzles)
+        self.jobs += len(puzzles)
+        self.pool.submit(job, len(puzzles))
+
+    def split_bulk(self, job: _Job, leftover: List[Puzzle]) -> List[_Job]:
+        """On the event loop: a bulk job stopped at a slow puzzle.
+
+        Its slot keeps the answers done (filled next); each puzzle left gets
+        a slot of its own right after it, in order, and a job that the pool
+        runs next for this connection (returned, for the batch to put first).
+        """
+        slot = job.slot
+        slot.count -= len(leftover)
+        at = self.slots.index(slot) + 1
+        jobs = []
+        for puzzle in leftover:
+            own = _Slot()
+            solve = self.server.solve
+
+            def work(check, puzzle=puzzle) -> bytes:
+                return answer_request(puzzle, None, solve=solve, check=check)
+
+            own.job = _Job(self, own, work, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
+            self.slots.insert(at, own)
+            at += 1
+            jobs.append(own.job)
+        return jobs
 
     def fill(self, slot: _Slot, data: bytes) -> None:
         """A solver job's reply is ready (called by the pool)."""
@@ -489,12 +598,15 @@ class _Connection:
             self._writer_wake.set()
 
     def shutdown_line(self, job: _Job) -> bytes:
-        detail = f"server shutting down before the {job.what} was answered"
-        return error_line(ShutdownError(detail), job.ending)
+        """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""
+        return b"".join(
+            error_line(ShutdownError(f"server shutting down before the {what} was answered"), job.ending)
+            for what in job.each()
+        )
 
     @property
     def window_full(self) -> bool:
-        return len(self.slots) >= WINDOW_REPLIES or self.unsent >= WINDOW_BYTES
+        return self.unanswered >= WINDOW_REPLIES or self.unsent >= WINDOW_BYTES
 
     # -- tasks ---------------------------------------------------------------
 
@@ -567,7 +679,7 @@ class _Connection:
         while not session.closed:
             while self.window_full and not self.stop_reading:
                 await self._reader_wake.wait()
-            room = max(1, WINDOW_REPLIES - len(self.slots))
+            room = max(1, WINDOW_REPLIES - self.unanswered)
             if self.stop_reading:
                 more = bool(await self._try_receive()) if not session.pending else False
                 events = session.receive_shutdown(more_input=more)
@@ -588,6 +700,9 @@ class _Connection:
                         events.append(Reply(f"BYE idle for {timeout:g} s\n".encode()))
                 else:
                     events = session.receive_data(data, trio.current_time(), room)
+            # Plain one-line puzzles go in bulk, with the native core and the
+            # server's own solver (a test's fake solver gets them one by one).
+            bulk: Optional[List[Puzzle]] = [] if self.server.bulk else None
             for event in events:
                 if isinstance(event, TelnetReply):
                     await self._send(event.data)
@@ -600,6 +715,16 @@ class _Connection:
                     self.server.stats.connections_rejected += 1
                     session.closed = True
                     break
+                if isinstance(event, PuzzleReceived) and bulk is not None and event.request is None \
+                        and event.puzzle.plain:
+                    bulk.append(event.puzzle)
+                    if len(bulk) >= BULK_PUZZLES:
+                        self.add_bulk(bulk)
+                        bulk = []
+                    continue
+                if bulk:
+                    self.add_bulk(bulk)
+                    bulk = []
                 if isinstance(event, Reply):
                     self.add_reply(event.data)
                 elif isinstance(event, CommandReceived):
@@ -607,6 +732,8 @@ class _Connection:
                 else:
                     assert isinstance(event, PuzzleReceived)
                     self._add_puzzle(event.puzzle, event.request)
+            if bulk:
+                self.add_bulk(bulk)
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
     def _add_puzzle(self, puzzle: Puzzle, request: Optional[Command]) -> None:
@@ -711,13 +838,17 @@ class _Connection:
                 if not slots:
                     break
                 chunks = []
+                replies = 0
                 while slots and slots[0].data is not None:
-                    chunks.append(slots.popleft().data)
+                    slot = slots.popleft()
+                    chunks.append(slot.data)
+                    replies += slot.count
                 data = b"".join(chunks)
                 await self._send(data)
                 self.unsent -= len(data)
-                self.answered += len(chunks)
-                self._count(chunks)
+                self.unanswered -= replies
+                self.answered += replies
+                self._count(data, replies)
                 self._reader_wake.set()
                 scope = self.read_scope
                 if scope is not None and not slots:
@@ -728,17 +859,20 @@ class _Connection:
             return
         await self._linger()
 
-    def _count(self, chunks: List[bytes]) -> None:
+    def _count(self, data: bytes, count: int) -> None:
+        """Count ``count`` replies sent in ``data``: answered, or ERROR by code."""
         stats = self.server.stats
-        stats.answers += len(chunks)
+        stats.answers += count
         replies = stats.replies
-        for data in chunks:
-            code = error_code(data)
-            if code is not None:
-                self.errors[code] += 1
-                replies[code] += 1
-            else:
-                replies["answered"] += 1
+        errors = 0
+        if data.startswith(b"ERROR ") or b"\nERROR " in data or b"\rERROR " in data:
+            for line in data.splitlines():
+                code = error_code(line)
+                if code is not None:
+                    self.errors[code] += 1
+                    replies[code] += 1
+                    errors += 1
+        replies["answered"] += count - errors
 
     async def _linger(self) -> None:
         """Half-close, read and discard until the client closes (at most linger_time).
@@ -779,6 +913,10 @@ class SudokuServer:
     def __init__(self, config: ServerConfig, *, solve: Optional[Callable] = None) -> None:
         self.config = config
         self.solve = solve if solve is not None else _solver.solve
+        #: Plain one-line puzzles go to the solver in bulk (BULK_PUZZLES):
+        #: with the native core, whose searches call check() only after
+        #: 0.5 ms (a slow puzzle then leaves the bulk), and the real solver.
+        self.bulk = solve is None and _solver.CORE == "native"
         self.stats = Counts()
         self.metrics = Metrics(self.stats, self._gauges)
         self.connections: set = set()

@@ -53,9 +53,9 @@ from typing import Callable, NamedTuple, Optional
 from . import _pysolver
 from ._errors import InvalidPuzzleError, UnsolvableError
 from ._pysolver import Check, _explain
-from .grid import Grid, find_duplicate
+from .grid import Grid, find_duplicate, verify_solution
 
-__all__ = ["solve", "solve_any", "count_solutions", "Check", "CORE", "NATIVE", "PYTHON", "Core"]
+__all__ = ["solve", "solve_any", "count_solutions", "verify", "Check", "CORE", "NATIVE", "PYTHON", "Core"]
 
 #: The environment variable that forces the pure-Python core (read at import).
 PURE_PYTHON_ENV = "SUDOKU_SERVER_PURE_PYTHON"
@@ -178,3 +178,21 @@ def count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None
 # take their place (no call in between). The native ones are C functions
 # with the same signatures and their own docstrings.
 solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_solutions
+
+
+def verify(puzzle: Grid, solution: Grid) -> Optional[str]:
+    """Check a solution independently of the search; None when it is right.
+
+    The rule every answer passes before it is sent: every unit holds each
+    digit once and every given is kept. The native core's ``verify`` (C, no
+    search code) answers the common case; a wrong solution, a shape it does
+    not know, or no native core falls back to :func:`grid.verify_solution`,
+    which also says what is wrong ("row 3 lacks 7").
+    """
+    if (
+        _csolver is not None
+        and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols)
+        and _csolver.verify(puzzle.cells, solution.cells, puzzle.box_rows, puzzle.box_cols)
+    ):
+        return None
+    return verify_solution(puzzle, solution)

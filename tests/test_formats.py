@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from sudoku_server import Grid, PuzzleFormatError, solve
-from sudoku_server.formats import parse
+from conftest import REPO
+from sudoku_server.formats import PuzzleReader, parse
 from sudoku_server.protocol import CloseConnection, PuzzleReceived, Reply, Session, TelnetReply
 
 NEWSPAPER = (
@@ -408,3 +409,25 @@ def test_from_string_reads_every_size_and_symbol_set():
     assert Grid.from_string("y" + "." * 624).cells[0] == 25
     with pytest.raises(PuzzleFormatError, match=r"^'Z' is not a 25x25 symbol at r1c1$"):
         Grid.from_string("Z" + "." * 624)
+
+
+def test_the_plain_one_line_fast_path_reads_what_the_general_reader_reads(monkeypatch):
+    import gzip
+    import re
+
+    from sudoku_server import formats
+
+    lines = [NEWSPAPER_LINE, NEWSPAPER_LINE.replace(".", "0"), NEWSPAPER_LINE.replace(".", "_"), "." * 81,
+             NEWSPAPER_SOLUTION]
+    path = REPO / "puzzles" / "datasets" / "norvig_top95.txt.gz"
+    lines += [line.strip() for line in gzip.open(path, "rt")][:40]
+
+    def read(line):
+        (puzzle,) = PuzzleReader().feed_line(line, "\r\n", 7)
+        return (puzzle.grid, puzzle.grid.symbols, puzzle.layout, puzzle.first_line, puzzle.lines,
+                puzzle.endings, list(puzzle.positions), puzzle.symbols, puzzle.expected, puzzle.wide,
+                puzzle.render(solve(puzzle.grid)))
+
+    fast = [read(line) for line in lines]
+    monkeypatch.setattr(formats, "_PLAIN_LINE", re.compile(r"(?!)"))  # never matches: the general path
+    assert [read(line) for line in lines] == fast
