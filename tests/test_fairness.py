@@ -216,3 +216,28 @@ async def test_a_client_that_closed_after_sending_is_dropped_after_its_first_ans
         await trio.sleep(0.5)
     assert [why for _, why in fake.ended][:1] == ["done"]
     assert len(fake.ended) <= 2  # the first puzzle, and at most the one running when the reset came
+
+
+async def test_a_slow_puzzle_leaves_its_bulk_and_answers_keep_their_order():
+    # Plain one-line puzzles that arrive together are solved in bulk; one
+    # whose search calls check() (past the native core's first 0.5 ms) leaves
+    # the bulk for a job of its own, with its own timeout and pauses.
+    fake = FakeSolver(spin=0.5)
+    async with running_server(solve=fake) as server:
+        server.bulk = True  # as with the native core and the real solver
+        stream = await connect(server)
+        async with stream:
+            await stream.send_all(GOOD * 3 + HOPELESS + GOOD * 2)
+            await stream.send_eof()
+            started = trio.current_time()
+            received = b""
+            with trio.fail_after(10):
+                while received.count(b"\n") < 3:
+                    received += await stream.receive_some(65536)
+                first_three = trio.current_time() - started
+                received += await read_all(stream)
+    empty_solution = real_solve(Grid((0,) * 81)).to_string().encode() + b"\n"
+    assert received == GOOD_ANSWER * 3 + empty_solution + GOOD_ANSWER * 2
+    assert first_three < 0.4  # not held back by the slow one
+    assert [why for _, why in fake.ended] == ["_Slow", "done"]  # left the bulk at its first check
+    assert server.stats.puzzles == 6 and server.stats.replies["answered"] == 6
