@@ -1,0 +1,182 @@
+"""The batched server path (issue 12): puzzles through the socket against the same work in-process.
+
+Two measurements, each alternating its two sides in one run (the machines are
+shared and drift: quote the ratios):
+
+``--mode ratio`` (default): one connection pipelines a dataset (every line
+sent at once, answers read as they come); against it, the same text-to-text
+work in this process with no socket and no thread: the server's own
+``Session`` parsing 4 KiB chunks and ``answer_request`` answering each puzzle
+(parse, solve, verify, render). Every answer is compared byte for byte.
+
+``--mode threads``: ``--connections`` connections each pipeline their share of
+the dataset (repeated ``--repeat`` times), against a server with
+``--solver-threads 1`` and one with ``--solver-threads 2``, alternately.
+
+Usage::
+
+    python3 benchmarks/bench_pipeline.py --dataset kaggle_bryanpark_first10000.csv --pairs 5
+    python3 benchmarks/bench_pipeline.py --dataset magictour_top1465.txt --pairs 5
+    python3 benchmarks/bench_pipeline.py --mode threads --dataset tdoku_forum_hardest_1106.txt \\
+        --connections 16 --repeat 40 --pairs 5
+
+Standard library and the project only; the server runs as a subprocess on
+127.0.0.1 (``python3 -m sudoku_server --port 0``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+import datasets  # noqa: E402
+
+
+def start_server(*args: str) -> Tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *args],
+        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    for raw in proc.stderr:
+        line = raw.decode("utf-8", "replace")
+        if "listening on 127.0.0.1:" in line:
+            port = int(line.rsplit(":", 1)[1])
+            threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+            return proc, port
+    raise SystemExit("the server did not start")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(10)
+
+
+def pipeline(port: int, data: bytes) -> Tuple[bytes, float]:
+    """Send ``data`` on one connection (then half-close) while reading every answer."""
+    started = time.perf_counter()
+    sock = socket.create_connection(("127.0.0.1", port))
+    sender = threading.Thread(target=lambda: (sock.sendall(data), sock.shutdown(socket.SHUT_WR)))
+    sender.start()
+    chunks = []
+    while True:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    sender.join()
+    sock.close()
+    return b"".join(chunks), time.perf_counter() - started
+
+
+def in_process(data: bytes) -> Tuple[bytes, float]:
+    """The same text-to-text work with no socket and no thread."""
+    from sudoku_server.protocol import PuzzleReceived, Session, answer_request
+
+    started = time.perf_counter()
+    session = Session()
+    out = []
+    for i in range(0, len(data), 4096):
+        for event in session.receive_data(data[i : i + 4096]):
+            if isinstance(event, PuzzleReceived):
+                out.append(answer_request(event.puzzle, event.request))
+    session.receive_eof()
+    return b"".join(out), time.perf_counter() - started
+
+
+def ratio_mode(lines: List[str], pairs: int) -> None:
+    data = ("\n".join(lines) + "\n").encode()
+    proc, port = start_server()
+    try:
+        pipeline(port, data)  # warm-up
+        rows = []
+        for _ in range(pairs):
+            expected, local = in_process(data)
+            answer, remote = pipeline(port, data)
+            if answer != expected:
+                raise SystemExit("the socket's answers differ from the in-process ones")
+            rows.append((len(lines) / local, len(lines) / remote, local / remote))
+    finally:
+        stop_server(proc)
+    print("| pair | in-process puzzles/s | through the socket puzzles/s | socket / in-process |")
+    print("|---:|---:|---:|---:|")
+    for k, (a, b, r) in enumerate(rows, 1):
+        print(f"| {k} | {a:,.0f} | {b:,.0f} | {r:.2f} |")
+    print(f"median ratio {statistics.median(r for _, _, r in rows):.2f};"
+          f" medians {statistics.median(a for a, _, _ in rows):,.0f}/s in-process,"
+          f" {statistics.median(b for _, b, _ in rows):,.0f}/s through the socket")
+
+
+def threads_mode(lines: List[str], connections: int, repeat: int, pairs: int) -> None:
+    lines = lines * repeat
+    shares = [("\n".join(lines[i::connections]) + "\n").encode() for i in range(connections)]
+
+    def run(threads: int) -> float:
+        proc, port = start_server("--solver-threads", str(threads))
+        try:
+            results: List[Tuple[bytes, float]] = []
+            started = time.perf_counter()
+            workers = [threading.Thread(target=lambda d=d: results.append(pipeline(port, d))) for d in shares]
+            for t in workers:
+                t.start()
+            for t in workers:
+                t.join()
+            seconds = time.perf_counter() - started
+        finally:
+            stop_server(proc)
+        answers = sum(answer.count(b"\n") for answer, _ in results)
+        if answers != len(lines):
+            raise SystemExit(f"{answers} answers for {len(lines)} puzzles")
+        return len(lines) / seconds
+
+    rows = []
+    for _ in range(pairs):
+        one, two = run(1), run(2)
+        rows.append((one, two, two / one))
+    print(f"{connections} connections, {len(lines):,} puzzles in all, each connection pipelining its share")
+    print("| pair | --solver-threads 1 puzzles/s | --solver-threads 2 puzzles/s | ratio |")
+    print("|---:|---:|---:|---:|")
+    for k, (a, b, r) in enumerate(rows, 1):
+        print(f"| {k} | {a:,.0f} | {b:,.0f} | {r:.2f} |")
+    print(f"median ratio {statistics.median(r for _, _, r in rows):.2f}")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--mode", choices=("ratio", "threads"), default="ratio")
+    p.add_argument("--dataset", default="kaggle_bryanpark_first10000.csv", help="a file of puzzles/datasets/")
+    p.add_argument("--pairs", type=int, default=5)
+    p.add_argument("--connections", type=int, default=16)
+    p.add_argument("--repeat", type=int, default=40, help="--mode threads: the dataset this many times")
+    args = p.parse_args(argv)
+    path = datasets.find(args.dataset)
+    if path is None:
+        raise SystemExit(f"no dataset {args.dataset}")
+    lines = datasets.one_line_puzzles(path)
+    from sudoku_server import solver
+
+    print(f"<!-- python3 benchmarks/bench_pipeline.py {' '.join(argv if argv is not None else sys.argv[1:])} -->")
+    print(f"{args.dataset}: {len(lines):,} puzzles; solver core {solver.CORE};"
+          f" {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
+    if args.mode == "ratio":
+        ratio_mode(lines, args.pairs)
+    else:
+        threads_mode(lines, args.connections, args.repeat, args.pairs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
