@@ -1,0 +1,66 @@
+"""Every benchmark command the README quotes runs from a fresh clone (issue 11).
+
+Each is run with tiny bounds (a few puzzles, a second or two) so the suite
+stays quick; the figures in the README come from the full runs. The wire
+examples of the README (nc, socat, telnet, the client) are pinned by the
+protocol, real-client and client tests; this file covers the scripts in
+benchmarks/. A test also checks that the README names no command of
+benchmarks/ that is not run here.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+#: (script, tiny arguments, a piece of its output that shows it did the work)
+COMMANDS = [
+    ("bench_solver.py", ["--limit", "3", "--solvers", "native,python,classic", "--sets", "norvig_top95"], "norvig_top95"),
+    ("bench_solver.py", ["--count", "--limit", "3", "--sets", "norvig_top95"], "norvig_top95"),
+    ("bench_solver.py", ["--large", "--limit", "1", "--time-limit", "1", "--solvers", "native"], "16x16"),
+    ("bench_solver.py", ["--check-gaps", "--limit", "2", "--sets", "norvig_top95"], "norvig_top95"),
+    ("bench_solver.py", ["--threads", "2", "--limit", "4", "--sets", "norvig_top95"], "norvig_top95"),
+    ("bench_generate.py", ["--seeds", "3", "--seeds16", "1", "--qqwing", "0"], "9x9"),
+    ("bench_rating.py", ["--qqwing", "--diabolical", "--limit", "4"], "QQWing"),
+    ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "puzzles"),
+    ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt"], "median ratio"),
+    ("bench_pipeline.py", ["--mode", "threads", "--dataset", "norvig_top95.txt", "--connections", "2",
+                           "--repeat", "1", "--pairs", "1"], "median ratio"),
+    ("load.py", ["--seconds", "1", "--levels", "2"], "| 2 |"),
+    ("load.py", ["--mixed", "--seconds", "1", "--hard-connections", "2"], "hard"),
+    ("hostile_load.py", ["--quick", "--only", "5"], "| 5a |"),
+    ("bench_workers.py", ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4"], "median"),
+]
+
+
+@pytest.mark.parametrize("script,args,shows", COMMANDS, ids=[f"{s} {' '.join(a[:2])}" for s, a, _ in COMMANDS])
+def test_benchmark_command_runs(script, args, shows):
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / script), *args],
+        cwd=REPO, capture_output=True, text=True, timeout=240,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert shows in result.stdout, result.stdout[-2000:]
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_the_sanitizer_script_is_a_bash_script_with_a_help():
+    # It builds the core with AddressSanitizer and runs the solver tests (minutes):
+    # here only that it parses; the README quotes its full result.
+    script = REPO / "benchmarks" / "sanitize_native.sh"
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
+
+
+def test_the_readme_quotes_no_benchmark_that_is_not_smoke_run():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    quoted = set(re.findall(r"benchmarks/([a-z_]+\.py)", readme))
+    run = {script for script, _, _ in COMMANDS} | {"fuzz_session.py", "datasets.py",
+                                                    "reference_classic.py", "reference_naive.py",
+                                                    "reference_count.py"}
+    assert quoted <= run, sorted(quoted - run)
