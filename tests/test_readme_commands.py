@@ -28,7 +28,7 @@ COMMANDS = [
     ("bench_solver.py", ["--threads", "2", "--limit", "4", "--sets", "norvig_top95"], "norvig_top95"),
     ("bench_generate.py", ["--seeds", "3", "--seeds16", "1", "--qqwing", "0"], "9x9"),
     ("bench_rating.py", ["--qqwing", "--diabolical", "--limit", "4"], "QQWing"),
-    ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "puzzles"),
+    ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "count requests"),
     ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt"], "median ratio"),
     ("bench_pipeline.py", ["--mode", "threads", "--dataset", "norvig_top95.txt", "--connections", "2",
                            "--repeat", "1", "--pairs", "1"], "median ratio"),
@@ -37,6 +37,16 @@ COMMANDS = [
     ("hostile_load.py", ["--quick", "--only", "5"], "| 5a |"),
     ("bench_workers.py", ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4"], "median"),
 ]
+
+
+def test_the_fuzzer_runs_its_random_fallback_loop():
+    # Without atheris (not a dependency) the script runs the same checks on
+    # random inputs; with it, the README's libFuzzer command.
+    result = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "fuzz_session.py"), "--fallback-seconds", "1"],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
 
 
 @pytest.mark.parametrize("script,args,shows", COMMANDS, ids=[f"{s} {' '.join(a[:2])}" for s, a, _ in COMMANDS])
@@ -60,7 +70,7 @@ def test_the_sanitizer_script_is_a_bash_script_with_a_help():
 def test_the_readme_quotes_no_benchmark_that_is_not_smoke_run():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     quoted = set(re.findall(r"benchmarks/([a-z_]+\.py)", readme))
-    run = {script for script, _, _ in COMMANDS} | {"fuzz_session.py", "datasets.py",
+    run = {script for script, _, _ in COMMANDS} | {"fuzz_session.py", "datasets.py",  # fuzz: the test above
                                                     "reference_classic.py", "reference_naive.py",
                                                     "reference_count.py"}
     assert quoted <= run, sorted(quoted - run)
