@@ -15,6 +15,11 @@ with ``--repeat R`` each seed's figure is its median over R calls):
                  must equal ours (checked), so the time ratio is the gain
                  of the existence proofs and grouped removals (CPU time,
                  ours and plain alternating seed by seed)
+  levels         (``--levels N``) the GENERATE command with ``level=hard``,
+                 ``expert`` and ``extreme``, seeds 0, 1000, ... (N of them),
+                 as the server answers it (``protocol.answer_generate``:
+                 puzzles from the seed, seed + 1, ... until one rates at the
+                 level)
   QQWing         ``qqwing --generate N --one-line`` (and ``--symmetry
                  rotate180``), N = --qqwing (1000): its wall and CPU time
                  (of the child process) and the mean givens of its puzzles,
@@ -36,6 +41,7 @@ Usage:
   python3 benchmarks/bench_generate.py --repeat 3 --plain
   python3 benchmarks/bench_generate.py --large --seeds 200
   python3 benchmarks/bench_generate.py --verify --seeds 500
+  python3 benchmarks/bench_generate.py --seeds 0 --seeds16 0 --qqwing 0 --levels 30
 """
 
 from __future__ import annotations
@@ -188,6 +194,7 @@ def main(argv: Optional[list] = None) -> int:
     ap.add_argument("--large", action="store_true", help="also 25x25")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per 25x25 minimal puzzle (10)")
     ap.add_argument("--verify", action="store_true", help="check every 9x9 puzzle with the reference counter")
+    ap.add_argument("--levels", type=int, default=0, help="seeds for GENERATE level=hard/expert/extreme; 0 skips it (0)")
     args = ap.parse_args(argv)
 
     print(f"# bench_generate: Python {platform.python_version()} on {platform.machine()}, "
@@ -197,13 +204,15 @@ def main(argv: Optional[list] = None) -> int:
     seeds = range(args.seeds)
     generate(9, seed=0)  # build the 9x9 engine before timing
     made: dict = {}
-    print(header())
-    for symmetry in ("none", "rot180"):
+    if args.seeds or args.seeds16:
+        print(header())
+    for symmetry in (("none", "rot180") if args.seeds else ()):
         times, results = time_calls(lambda s, sym=symmetry: generate(9, seed=s, symmetry=sym), seeds, args.repeat)
         made[symmetry] = (times, results)
         print(row(f"9x9 minimal, {symmetry}", times, [r.givens for r in results]), flush=True)
-    times, _ = time_calls(lambda s: generate(9, seed=s, full=True), seeds, args.repeat)
-    print(row("9x9 full grid", times, None), flush=True)
+    if args.seeds:
+        times, _ = time_calls(lambda s: generate(9, seed=s, full=True), seeds, args.repeat)
+        print(row("9x9 full grid", times, None), flush=True)
     if args.seeds16:
         generate(16, seed=0, full=True)
         times16, results16 = time_calls(lambda s: generate(16, seed=s), range(args.seeds16), args.repeat)
@@ -254,6 +263,29 @@ def main(argv: Optional[list] = None) -> int:
                 same = same and plain == ours.puzzle.cells
             print(f"| {size}x{size} {symmetry} | {len(plain_times)} | {statistics.median(plain_times) * 1e3:.2f} | "
                   f"{statistics.median(ours_times) * 1e3:.2f} | {sum(plain_times) / sum(ours_times):.2f} | {same} |",
+                  flush=True)
+
+    if args.levels:
+        from sudoku_server.commands import generate_request, parse_command
+        from sudoku_server.protocol import answer_generate
+
+        print()
+        print(f"GENERATE level=... over seeds 0, 1000, ..., {(args.levels - 1) * 1000} (wall ms per request):")
+        print()
+        print("| request | requests | median ms | p90 ms | max ms | seeds tried (median) |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for level in ("hard", "expert", "extreme"):
+            times, tried = [], []
+            for k in range(args.levels):
+                command = parse_command(f"GENERATE level={level} seed={k * 1000}", 1, "\n")
+                start = time.perf_counter()
+                reply = answer_generate(generate_request(command))
+                times.append(time.perf_counter() - start)
+                seed = int(reply.split(b" seed=")[1].split()[0])
+                tried.append(seed - k * 1000 + 1)
+            times.sort()
+            print(f"| level={level} | {len(times)} | {statistics.median(times) * 1e3:.0f} | "
+                  f"{percentile(times, 0.9) * 1e3:.0f} | {times[-1] * 1e3:.0f} | {statistics.median(tried):g} |",
                   flush=True)
 
     if args.qqwing:

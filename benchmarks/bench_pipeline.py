@@ -4,7 +4,8 @@ Two measurements, each alternating its two sides in one run (the machines are
 shared and drift: quote the ratios):
 
 ``--mode ratio`` (default): one connection pipelines a dataset (every line
-sent at once, answers read as they come); against it, the same text-to-text
+sent at once, answers read as they come; with ``--connections N`` N
+connections at once, each its share: lines i, i + N, ...); against it, the same text-to-text
 work in this process with no socket and no thread: the server's own
 ``Session`` parsing 4 KiB chunks and ``answer_request`` answering each puzzle
 (parse, solve, verify, render). Every answer is compared byte for byte.
@@ -17,6 +18,7 @@ Usage::
 
     python3 benchmarks/bench_pipeline.py --dataset kaggle_bryanpark_first10000.csv --pairs 5
     python3 benchmarks/bench_pipeline.py --dataset magictour_top1465.txt --pairs 5
+    python3 benchmarks/bench_pipeline.py --dataset magictour_top1465.txt --pairs 5 --connections 64 --repeat 4
     python3 benchmarks/bench_pipeline.py --mode threads --dataset tdoku_forum_hardest_1106.txt \\
         --connections 16 --repeat 40 --pairs 5
 
@@ -97,17 +99,38 @@ def in_process(data: bytes) -> Tuple[bytes, float]:
     return b"".join(out), time.perf_counter() - started
 
 
-def ratio_mode(lines: List[str], pairs: int) -> None:
+def many(port: int, shares: List[bytes]) -> Tuple[List[bytes], float]:
+    """Pipeline each share on its own connection, all at once; the answers in share order."""
+    results: List[bytes] = [b""] * len(shares)
+    started = time.perf_counter()
+
+    def one(k: int) -> None:
+        results[k] = pipeline(port, shares[k])[0]
+
+    workers = [threading.Thread(target=one, args=(k,)) for k in range(len(shares))]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    return results, time.perf_counter() - started
+
+
+def ratio_mode(lines: List[str], pairs: int, connections: int = 1) -> None:
     data = ("\n".join(lines) + "\n").encode()
-    proc, port = start_server()
+    shares = [("\n".join(lines[i::connections]) + "\n").encode() for i in range(connections)]
+    if connections > 1:
+        print(f"{connections} connections, {len(lines):,} puzzles in all, each connection pipelining its share")
+    proc, port = start_server("--max-connections", str(connections + 16))
     try:
-        pipeline(port, data)  # warm-up
+        many(port, shares)  # warm-up
         rows = []
         for _ in range(pairs):
             expected, local = in_process(data)
-            answer, remote = pipeline(port, data)
-            if answer != expected:
-                raise SystemExit("the socket's answers differ from the in-process ones")
+            answers, remote = many(port, shares)
+            expected_lines = expected.splitlines(keepends=True)
+            for k, answer in enumerate(answers):
+                if answer != b"".join(expected_lines[k::connections]):
+                    raise SystemExit("the socket's answers differ from the in-process ones")
             rows.append((len(lines) / local, len(lines) / remote, local / remote))
     finally:
         stop_server(proc)
@@ -159,8 +182,10 @@ def main(argv=None) -> int:
     p.add_argument("--mode", choices=("ratio", "threads"), default="ratio")
     p.add_argument("--dataset", default="kaggle_bryanpark_first10000.csv", help="a file of puzzles/datasets/")
     p.add_argument("--pairs", type=int, default=5)
-    p.add_argument("--connections", type=int, default=16)
-    p.add_argument("--repeat", type=int, default=40, help="--mode threads: the dataset this many times")
+    p.add_argument("--connections", type=int, default=None,
+                   help="connections pipelining at once (ratio: 1, threads: 16)")
+    p.add_argument("--repeat", type=int, default=None,
+                   help="the dataset this many times (ratio: 1, threads: 40)")
     args = p.parse_args(argv)
     path = datasets.find(args.dataset)
     if path is None:
@@ -172,9 +197,9 @@ def main(argv=None) -> int:
     print(f"{args.dataset}: {len(lines):,} puzzles; solver core {solver.CORE};"
           f" {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
     if args.mode == "ratio":
-        ratio_mode(lines, args.pairs)
+        ratio_mode(lines * (args.repeat or 1), args.pairs, args.connections or 1)
     else:
-        threads_mode(lines, args.connections, args.repeat, args.pairs)
+        threads_mode(lines, args.connections or 16, args.repeat or 40, args.pairs)
     return 0
 
 
