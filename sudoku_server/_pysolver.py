@@ -665,6 +665,26 @@ def _explain(grid: Grid) -> str:
             return "no solution exists"
 
 
+def _propagated(grid: Grid, check: Check) -> tuple:
+    """The engine for ``grid``'s shape and the state after propagating its givens: (engine, state, done).
+
+    Raises:
+      InvalidPuzzleError: two givens share a unit.
+      UnsolvableError: propagation alone reaches a contradiction (the detail
+        from :func:`_explain`).
+    """
+    engine = _engine(grid)
+    s, givens = engine.state(grid.cells)
+    if s & givens != givens:
+        # a given removed by another: two share a unit; find_duplicate names them
+        check_givens(grid)
+    check()
+    s, done = engine.propagate(s, givens, check)
+    if not s:
+        raise UnsolvableError(_explain(grid))
+    return engine, s, done
+
+
 def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     """The first solution of ``grid`` in row-major order.
 
@@ -694,15 +714,7 @@ def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     """
     if check is None:
         check = _no_check
-    engine = _engine(grid)
-    s, givens = engine.state(grid.cells)
-    if s & givens != givens:
-        # a given removed by another: two share a unit; find_duplicate names them
-        check_givens(grid)
-    check()
-    s, done = engine.propagate(s, givens, check)
-    if not s:
-        raise UnsolvableError(_explain(grid))
+    engine, s, done = _propagated(grid, check)
     # solved by propagation alone: the only solution, no search
     solution = _search_first(engine, s, done, check) if engine.pick(s) else s
     if not solution:
@@ -725,14 +737,7 @@ def solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     """
     if check is None:
         check = _no_check
-    engine = _engine(grid)
-    s, givens = engine.state(grid.cells)
-    if s & givens != givens:
-        check_givens(grid)
-    check()
-    s, done = engine.propagate(s, givens, check)
-    if not s:
-        raise UnsolvableError(_explain(grid))
+    engine, s, done = _propagated(grid, check)
     if engine.pick(s):
         bound = _Bound()
         for _ in _bound_search(engine, s, done, bound, check):

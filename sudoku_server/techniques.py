@@ -425,17 +425,23 @@ def find_full_house(x: _Ctx) -> Optional[Step]:
             m = x.cand[c]
             if m and not m & (m - 1):
                 d = m.bit_length()
-                return x.step(
-                    "full house",
-                    1.0,
-                    placements=((c, d),),
-                    cells=(c,),
-                    units=(u,),
-                    digits=(d,),
-                    explanation=f": {_rc(c, n)} is the last empty cell in {x.unit_name(u)}",
-                    focus=x.unit_name(u),
-                )
+                return _placement(x, "full house", 1.0, c, d, u,
+                                  f": {_rc(c, n)} is the last empty cell in {x.unit_name(u)}")
     return None
+
+
+def _placement(x: _Ctx, name: str, rating: float, cell: int, digit: int, unit: int, explanation: str) -> Step:
+    """The step of a single: ``digit`` (1-based) placed in ``cell`` (0-based, row-major), shown in ``unit``."""
+    return x.step(
+        name,
+        rating,
+        placements=((cell, digit),),
+        cells=(cell,),
+        units=(unit,),
+        digits=(digit,),
+        explanation=explanation,
+        focus=x.unit_name(unit),
+    )
 
 
 def find_hidden_single(x: _Ctx) -> Optional[Step]:
@@ -448,16 +454,8 @@ def find_hidden_single(x: _Ctx) -> Optional[Step]:
             m = pos[d] & um
             if m and not m & (m - 1):
                 c = m.bit_length() - 1
-                return x.step(
-                    "hidden single",
-                    1.2 if u >= 2 * n else 1.5,
-                    placements=((c, d + 1),),
-                    cells=(c,),
-                    units=(u,),
-                    digits=(d + 1,),
-                    explanation=f": {_rc(c, n)} is the only place for {x.d(d)} in {x.unit_name(u)}",
-                    focus=x.unit_name(u),
-                )
+                return _placement(x, "hidden single", 1.2 if u >= 2 * n else 1.5, c, d + 1, u,
+                                  f": {_rc(c, n)} is the only place for {x.d(d)} in {x.unit_name(u)}")
     return None
 
 
@@ -469,16 +467,8 @@ def find_naked_single(x: _Ctx) -> Optional[Step]:
         if m and not m & (m - 1):
             d = m.bit_length()
             box = t.cell_units[c][2]
-            return x.step(
-                "naked single",
-                2.3,
-                placements=((c, d),),
-                cells=(c,),
-                units=(box,),
-                digits=(d,),
-                explanation=f": {x.d(d - 1)} is the only candidate left in {_rc(c, n)}",
-                focus=x.unit_name(box),
-            )
+            return _placement(x, "naked single", 2.3, c, d, box,
+                              f": {x.d(d - 1)} is the only candidate left in {_rc(c, n)}")
     return None
 
 
