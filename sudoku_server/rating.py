@@ -224,25 +224,18 @@ def _qq_reductions(board: Board) -> bool:
     # pointing and box/line
     for b, line, im in t.inter:
         for d in range(n):
-            bit = 1 << d
-            inbox = pos[d] & t.unit_mask[b]
-            if inbox and not inbox & ~im:
-                victims = pos[d] & t.unit_mask[line] & ~t.unit_mask[b]
-                if victims:
-                    for c in range(t.N):
-                        if victims >> c & 1:
-                            cand[c] &= ~bit
-                    board._pos = None
-                    return True
-            inline = pos[d] & t.unit_mask[line]
-            if inline and not inline & ~im:
-                victims = pos[d] & t.unit_mask[b] & ~t.unit_mask[line]
-                if victims:
-                    for c in range(t.N):
-                        if victims >> c & 1:
-                            cand[c] &= ~bit
-                    board._pos = None
-                    return True
+            # pointing (box -> line), then claiming (line -> box)
+            for inside, outside in ((b, line), (line, b)):
+                places = pos[d] & t.unit_mask[inside]
+                if places and not places & ~im:
+                    victims = pos[d] & t.unit_mask[outside] & ~t.unit_mask[inside]
+                    if victims:
+                        bit = 1 << d
+                        for c in range(t.N):
+                            if victims >> c & 1:
+                                cand[c] &= ~bit
+                        board._pos = None
+                        return True
     # hidden pairs
     for um in t.unit_mask:
         twos = {}
