@@ -1,11 +1,11 @@
-"""Build the optional native solver core, ``sudoku_server._csolver``.
+"""Build the optional native solver core, ``sudoku_server.sudoku.solver._native``.
 
 Everything else about the package is in pyproject.toml. The extension is
 built when a C compiler and the Python headers are present; when the build
 fails, one line says so and the package installs with the pure-Python core
 (the fallback MarkupSafe's and simplejson's setup.py use).
 ``SUDOKU_SERVER_PURE_PYTHON=1`` at build time skips the extension; at run
-time it makes ``sudoku_server.solver`` use the Python core.
+time it makes ``sudoku_server.sudoku.solver`` use the Python core.
 """
 
 import os
@@ -47,11 +47,13 @@ def _pure_python() -> bool:
 
 
 setup(
-    ext_modules=[] if _pure_python() else [
+    ext_modules=[]
+    if _pure_python()
+    else [
         Extension(
-            "sudoku_server._csolver",
-            sources=["sudoku_server/_solver.c"],
-            depends=["sudoku_server/_solver_search.h"],
+            "sudoku_server.sudoku.solver._native",
+            sources=["sudoku_server/sudoku/solver/_native.c"],
+            depends=["sudoku_server/sudoku/solver/_native_search.h"],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

@@ -2,7 +2,7 @@
 
     python3 benchmarks/bench_client.py [--repeat 3] [--set sudoku17_royle_49151.txt]
 
-Times, in process (no server), the parts of client/sudoku_client.py that see
+Times, in process (no server), the parts of sudoku_client/client.py that see
 every request or reply: counting the requests of a dataset (the progress
 total and the every-request-answered check; the server package's reader,
 then the single file's heuristic one), putting COUNT before each puzzle
@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 import datasets  # noqa: E402
-from client import sudoku_client as client  # noqa: E402
+
+from sudoku_client import client  # noqa: E402  (the installed client)
 
 
 def median_seconds(work, repeat: int) -> tuple[float, object]:

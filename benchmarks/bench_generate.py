@@ -55,8 +55,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -67,7 +67,7 @@ for _p in (str(HERE), str(REPO)):
 from reference_count import count_solutions_reference  # noqa: E402
 
 from sudoku_server import Grid, count_solutions, generate  # noqa: E402
-from sudoku_server.generator import SplitMix64, orbits, permutation  # noqa: E402
+from sudoku_server.sudoku.generator import SplitMix64, orbits, permutation  # noqa: E402
 
 
 class Stopped(Exception):
@@ -78,7 +78,7 @@ def percentile(sorted_values: list, fraction: float) -> float:
     """The value at ``fraction`` of a sorted list (nearest rank)."""
     if not sorted_values:
         return float("nan")
-    index = min(len(sorted_values) - 1, max(0, int(round(fraction * len(sorted_values))) - 1))
+    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
     return sorted_values[index]
 
 
@@ -99,7 +99,7 @@ def time_calls(make: Callable[[int], object], seeds: range, repeat: int) -> tupl
     return times, results
 
 
-def row(label: str, times: list, givens: Optional[list], unit: str = "ms") -> str:
+def row(label: str, times: list, givens: list | None, unit: str = "ms") -> str:
     scale = 1e3 if unit == "ms" else 1.0
     ordered = sorted(times)
     rate = len(times) / sum(times) if sum(times) else float("inf")
@@ -138,7 +138,7 @@ def plain_pass(seed: int, symmetry: str, size: int) -> tuple:
     return tuple(cells)
 
 
-def verify(made) -> Optional[str]:
+def verify(made) -> str | None:
     """None when the puzzle is unique and minimal by the reference counter, else the problem."""
     cells = list(made.puzzle.cells)
     if count_solutions_reference(cells, 2) != 1:
@@ -156,7 +156,7 @@ def verify(made) -> Optional[str]:
     return None
 
 
-def qqwing(count: int, symmetry: Optional[str]) -> Optional[tuple]:
+def qqwing(count: int, symmetry: str | None) -> tuple | None:
     """(wall s, child CPU s, puzzles, mean givens) of one ``qqwing --generate`` run."""
     exe = shutil.which("qqwing")
     if exe is None:
@@ -183,7 +183,7 @@ def qqwing_version() -> str:
     return out.splitlines()[0] if out else "unknown version"
 
 
-def main(argv: Optional[list] = None) -> int:
+def main(argv: list | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=1000, help="9x9 seeds 0..N-1 (1000)")
     ap.add_argument("--seeds16", type=int, default=10, help="16x16 seeds 0..N-1 (10)")
@@ -194,11 +194,15 @@ def main(argv: Optional[list] = None) -> int:
     ap.add_argument("--large", action="store_true", help="also 25x25")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per 25x25 minimal puzzle (10)")
     ap.add_argument("--verify", action="store_true", help="check every 9x9 puzzle with the reference counter")
-    ap.add_argument("--levels", type=int, default=0, help="seeds for GENERATE level=hard/expert/extreme; 0 skips it (0)")
+    ap.add_argument(
+        "--levels", type=int, default=0, help="seeds for GENERATE level=hard/expert/extreme; 0 skips it (0)"
+    )
     args = ap.parse_args(argv)
 
-    print(f"# bench_generate: Python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}; QQWing: {qqwing_version()}")
+    print(
+        f"# bench_generate: Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}; QQWing: {qqwing_version()}"
+    )
     print(f"# python3 benchmarks/bench_generate.py {' '.join(argv if argv is not None else sys.argv[1:])}")
     print()
     seeds = range(args.seeds)
@@ -206,7 +210,7 @@ def main(argv: Optional[list] = None) -> int:
     made: dict = {}
     if args.seeds or args.seeds16:
         print(header())
-    for symmetry in (("none", "rot180") if args.seeds else ()):
+    for symmetry in ("none", "rot180") if args.seeds else ():
         times, results = time_calls(lambda s, sym=symmetry: generate(9, seed=s, symmetry=sym), seeds, args.repeat)
         made[symmetry] = (times, results)
         print(row(f"9x9 minimal, {symmetry}", times, [r.givens for r in results]), flush=True)
@@ -261,13 +265,15 @@ def main(argv: Optional[list] = None) -> int:
                 plain = plain_pass(seed, symmetry, size)
                 plain_times.append(time.process_time() - start)
                 same = same and plain == ours.puzzle.cells
-            print(f"| {size}x{size} {symmetry} | {len(plain_times)} | {statistics.median(plain_times) * 1e3:.2f} | "
-                  f"{statistics.median(ours_times) * 1e3:.2f} | {sum(plain_times) / sum(ours_times):.2f} | {same} |",
-                  flush=True)
+            print(
+                f"| {size}x{size} {symmetry} | {len(plain_times)} | {statistics.median(plain_times) * 1e3:.2f} | "
+                f"{statistics.median(ours_times) * 1e3:.2f} | {sum(plain_times) / sum(ours_times):.2f} | {same} |",
+                flush=True,
+            )
 
     if args.levels:
-        from sudoku_server.commands import generate_request, parse_command
-        from sudoku_server.protocol import answer_generate
+        from sudoku_server.wire.session import answer_generate
+        from sudoku_server.wire.verbs import generate_request, parse_command
 
         print()
         print(f"GENERATE level=... over seeds 0, 1000, ..., {(args.levels - 1) * 1000} (wall ms per request):")
@@ -284,14 +290,18 @@ def main(argv: Optional[list] = None) -> int:
                 seed = int(reply.split(b" seed=")[1].split()[0])
                 tried.append(seed - k * 1000 + 1)
             times.sort()
-            print(f"| level={level} | {len(times)} | {statistics.median(times) * 1e3:.0f} | "
-                  f"{percentile(times, 0.9) * 1e3:.0f} | {times[-1] * 1e3:.0f} | {statistics.median(tried):g} |",
-                  flush=True)
+            print(
+                f"| level={level} | {len(times)} | {statistics.median(times) * 1e3:.0f} | "
+                f"{percentile(times, 0.9) * 1e3:.0f} | {times[-1] * 1e3:.0f} | {statistics.median(tried):g} |",
+                flush=True,
+            )
 
     if args.qqwing:
         print()
-        print(f"QQWing side by side ({args.qqwing} puzzles each; ours: seeds 0..{args.qqwing - 1}, "
-              "one call each, wall and CPU time of the whole run):")
+        print(
+            f"QQWing side by side ({args.qqwing} puzzles each; ours: seeds 0..{args.qqwing - 1}, "
+            "one call each, wall and CPU time of the whole run):"
+        )
         print()
         print("| generator | symmetry | puzzles | wall s | puzzles/s (wall) | CPU s | puzzles/s (CPU) | mean givens |")
         print("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -301,15 +311,21 @@ def main(argv: Optional[list] = None) -> int:
                 print("| QQWing | - | not installed (apt-get install -y qqwing) | | | | | |")
             else:
                 wall, cpu, count, givens = result
-                print(f"| QQWing | {qq_symmetry or 'none'} | {count} | {wall:.2f} | {count / wall:,.1f} | "
-                      f"{cpu:.2f} | {count / cpu:,.1f} | {givens:.2f} |", flush=True)
+                print(
+                    f"| QQWing | {qq_symmetry or 'none'} | {count} | {wall:.2f} | {count / wall:,.1f} | "
+                    f"{cpu:.2f} | {count / cpu:,.1f} | {givens:.2f} |",
+                    flush=True,
+                )
             cpu_start, wall_start = time.process_time(), time.perf_counter()
             ours = [generate(9, seed=s, symmetry=ours_symmetry) for s in range(args.qqwing)]
             wall = time.perf_counter() - wall_start
             cpu = time.process_time() - cpu_start
             givens = statistics.mean(r.givens for r in ours)
-            print(f"| sudoku-server | {ours_symmetry} | {len(ours)} | {wall:.2f} | {len(ours) / wall:,.1f} | "
-                  f"{cpu:.2f} | {len(ours) / cpu:,.1f} | {givens:.2f} |", flush=True)
+            print(
+                f"| sudoku-server | {ours_symmetry} | {len(ours)} | {wall:.2f} | {len(ours) / wall:,.1f} | "
+                f"{cpu:.2f} | {len(ours) / cpu:,.1f} | {givens:.2f} |",
+                flush=True,
+            )
 
     if args.verify:
         print()

@@ -37,7 +37,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import List, Tuple
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -47,10 +46,13 @@ sys.path.insert(0, str(HERE))
 import datasets  # noqa: E402
 
 
-def start_server(*args: str) -> Tuple[subprocess.Popen, int]:
+def start_server(*args: str) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *args],
-        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None
     for raw in proc.stderr:
@@ -67,7 +69,7 @@ def stop_server(proc: subprocess.Popen) -> None:
     proc.wait(10)
 
 
-def pipeline(port: int, data: bytes) -> Tuple[bytes, float]:
+def pipeline(port: int, data: bytes) -> tuple[bytes, float]:
     """Send ``data`` on one connection (then half-close) while reading every answer."""
     started = time.perf_counter()
     sock = socket.create_connection(("127.0.0.1", port))
@@ -84,9 +86,9 @@ def pipeline(port: int, data: bytes) -> Tuple[bytes, float]:
     return b"".join(chunks), time.perf_counter() - started
 
 
-def in_process(data: bytes) -> Tuple[bytes, float]:
+def in_process(data: bytes) -> tuple[bytes, float]:
     """The same text-to-text work with no socket and no thread."""
-    from sudoku_server.protocol import PuzzleReceived, Session, answer_request
+    from sudoku_server.wire.session import PuzzleReceived, Session, answer_request
 
     started = time.perf_counter()
     session = Session()
@@ -99,9 +101,9 @@ def in_process(data: bytes) -> Tuple[bytes, float]:
     return b"".join(out), time.perf_counter() - started
 
 
-def many(port: int, shares: List[bytes]) -> Tuple[List[bytes], float]:
+def many(port: int, shares: list[bytes]) -> tuple[list[bytes], float]:
     """Pipeline each share on its own connection, all at once; the answers in share order."""
-    results: List[bytes] = [b""] * len(shares)
+    results: list[bytes] = [b""] * len(shares)
     started = time.perf_counter()
 
     def one(k: int) -> None:
@@ -115,7 +117,7 @@ def many(port: int, shares: List[bytes]) -> Tuple[List[bytes], float]:
     return results, time.perf_counter() - started
 
 
-def ratio_mode(lines: List[str], pairs: int, connections: int = 1) -> None:
+def ratio_mode(lines: list[str], pairs: int, connections: int = 1) -> None:
     data = ("\n".join(lines) + "\n").encode()
     shares = [("\n".join(lines[i::connections]) + "\n").encode() for i in range(connections)]
     if connections > 1:
@@ -138,19 +140,21 @@ def ratio_mode(lines: List[str], pairs: int, connections: int = 1) -> None:
     print("|---:|---:|---:|---:|")
     for k, (a, b, r) in enumerate(rows, 1):
         print(f"| {k} | {a:,.0f} | {b:,.0f} | {r:.2f} |")
-    print(f"median ratio {statistics.median(r for _, _, r in rows):.2f};"
-          f" medians {statistics.median(a for a, _, _ in rows):,.0f}/s in-process,"
-          f" {statistics.median(b for _, b, _ in rows):,.0f}/s through the socket")
+    print(
+        f"median ratio {statistics.median(r for _, _, r in rows):.2f};"
+        f" medians {statistics.median(a for a, _, _ in rows):,.0f}/s in-process,"
+        f" {statistics.median(b for _, b, _ in rows):,.0f}/s through the socket"
+    )
 
 
-def threads_mode(lines: List[str], connections: int, repeat: int, pairs: int) -> None:
+def threads_mode(lines: list[str], connections: int, repeat: int, pairs: int) -> None:
     lines = lines * repeat
     shares = [("\n".join(lines[i::connections]) + "\n").encode() for i in range(connections)]
 
     def run(threads: int) -> float:
         proc, port = start_server("--solver-threads", str(threads))
         try:
-            results: List[Tuple[bytes, float]] = []
+            results: list[tuple[bytes, float]] = []
             started = time.perf_counter()
             workers = [threading.Thread(target=lambda d=d: results.append(pipeline(port, d))) for d in shares]
             for t in workers:
@@ -182,20 +186,22 @@ def main(argv=None) -> int:
     p.add_argument("--mode", choices=("ratio", "threads"), default="ratio")
     p.add_argument("--dataset", default="kaggle_bryanpark_first10000.csv", help="a file of puzzles/datasets/")
     p.add_argument("--pairs", type=int, default=5)
-    p.add_argument("--connections", type=int, default=None,
-                   help="connections pipelining at once (ratio: 1, threads: 16)")
-    p.add_argument("--repeat", type=int, default=None,
-                   help="the dataset this many times (ratio: 1, threads: 40)")
+    p.add_argument(
+        "--connections", type=int, default=None, help="connections pipelining at once (ratio: 1, threads: 16)"
+    )
+    p.add_argument("--repeat", type=int, default=None, help="the dataset this many times (ratio: 1, threads: 40)")
     args = p.parse_args(argv)
     path = datasets.find(args.dataset)
     if path is None:
         raise SystemExit(f"no dataset {args.dataset}")
     lines = datasets.one_line_puzzles(path)
-    from sudoku_server import solver
+    from sudoku_server.sudoku import solver
 
     print(f"<!-- python3 benchmarks/bench_pipeline.py {' '.join(argv if argv is not None else sys.argv[1:])} -->")
-    print(f"{args.dataset}: {len(lines):,} puzzles; solver core {solver.CORE};"
-          f" {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.dataset}: {len(lines):,} puzzles; solver core {solver.CORE};"
+        f" {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}"
+    )
     if args.mode == "ratio":
         ratio_mode(lines * (args.repeat or 1), args.pairs, args.connections or 1)
     else:

@@ -1,4 +1,4 @@
-"""Agreement of ``sudoku_server.rating`` with public ratings, its speed, and hodoku-py's.
+"""Agreement of ``sudoku_server.sudoku.rating`` with public ratings, its speed, and hodoku-py's.
 
 Sections (any combination; ``--all`` for the three datasets):
 
@@ -53,9 +53,9 @@ sys.path.insert(0, str(HERE))
 
 import datasets  # noqa: E402
 
-from sudoku_server.grid import Grid  # noqa: E402
-from sudoku_server.rating import rate  # noqa: E402
-from sudoku_server.techniques import Board, find_step, unique_solution  # noqa: E402
+from sudoku_server.sudoku.grid import Grid  # noqa: E402
+from sudoku_server.sudoku.rating import rate  # noqa: E402
+from sudoku_server.sudoku.techniques import Board, find_step, unique_solution  # noqa: E402
 
 # HoDoKu section -> the engine's finder for that technique
 HODOKU_SECTIONS = {
@@ -96,8 +96,19 @@ HODOKU_SECTIONS = {
 
 SINGLES = ("full house", "hidden single", "naked single")
 SSTS = SINGLES + (
-    "pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple",
-    "naked quadruple", "hidden quadruple", "X-Wing", "Swordfish", "Jellyfish", "XY-Wing", "simple colouring",
+    "pointing",
+    "claiming",
+    "naked pair",
+    "hidden pair",
+    "naked triple",
+    "hidden triple",
+    "naked quadruple",
+    "hidden quadruple",
+    "X-Wing",
+    "Swordfish",
+    "Jellyfish",
+    "XY-Wing",
+    "simple colouring",
 )
 
 
@@ -129,7 +140,9 @@ def hodoku_section(args) -> None:
             continue
         by.setdefault((section, name), []).append((puzzle, codes[0]))
     print(f"\n## HoDoKu exemplars ({args.hodoku})\n")
-    print(f"{sum(len(v) for v in by.values())} puzzles start with singles (s or ssts); {skipped_x} start with x (left out)\n")
+    print(
+        f"{sum(len(v) for v in by.values())} puzzles start with singles (s or ssts); {skipped_x} start with x (left out)\n"
+    )
     print("| section | HoDoKu technique | engine finder | puzzles | found | share |")
     print("| --- | --- | --- | ---: | ---: | ---: |")
     total = found_total = 0
@@ -217,8 +230,10 @@ def qqwing_section(args, timed):
     print("| --- |" + " ---: |" * len(levels))
     for a in levels:
         print(f"| {a} | " + " | ".join(str(conf[(a, b)]) for b in levels) + " |")
-    print(f"\nRATE time: median {1000 * statistics.median(times):.1f} ms, p95 {1000 * pct(times, 0.95):.1f} ms, "
-          f"max {1000 * max(times):.1f} ms; steps checked: {sum(r.steps for r in ratings)}")
+    print(
+        f"\nRATE time: median {1000 * statistics.median(times):.1f} ms, p95 {1000 * pct(times, 0.95):.1f} ms, "
+        f"max {1000 * max(times):.1f} ms; steps checked: {sum(r.steps for r in ratings)}"
+    )
     timed.append(("qqwing_levels", [p for p, _ in rows], times))
 
 
@@ -266,9 +281,11 @@ def diabolical_section(args, timed):
     within = sum(e <= 0.3 + 1e-9 for e in err)
     consistent = all(r.hardest is not None and r.hardest.se == r.se for r in ratings)
     print(f"\n## SE ratings ({path.name}, {len(rows)} puzzles, Sukaku Explainer ratings)\n")
-    print(f"Within 0.3: {within}/{len(rows)} = {100 * within / len(rows):.1f}%; exact: "
-          f"{sum(e < 0.05 for e in err)}; mean absolute error {statistics.mean(err):.3f}; "
-          f"Spearman rank correlation {spearman(pub, ours):.3f}; hardest step sets se: {consistent}\n")
+    print(
+        f"Within 0.3: {within}/{len(rows)} = {100 * within / len(rows):.1f}%; exact: "
+        f"{sum(e < 0.05 for e in err)}; mean absolute error {statistics.mean(err):.3f}; "
+        f"Spearman rank correlation {spearman(pub, ours):.3f}; hardest step sets se: {consistent}\n"
+    )
     buckets = sorted({bucket(v) for v in pub + ours})
     conf = collections.Counter((bucket(a), bucket(b)) for a, b in zip(pub, ours))
     print("| published \\ ours | " + " | ".join(buckets) + " |")
@@ -278,8 +295,10 @@ def diabolical_section(args, timed):
             print(f"| {a} | " + " | ".join(str(conf[(a, b)] or "") for b in buckets) + " |")
     hardest = collections.Counter(r.hardest.technique for r in ratings)
     print("\nHardest technique: " + ", ".join(f"{k} {v}" for k, v in hardest.most_common()))
-    print(f"\nRATE time: median {1000 * statistics.median(times):.1f} ms, p95 {1000 * pct(times, 0.95):.1f} ms, "
-          f"max {1000 * max(times):.1f} ms; steps checked: {sum(r.steps for r in ratings)}")
+    print(
+        f"\nRATE time: median {1000 * statistics.median(times):.1f} ms, p95 {1000 * pct(times, 0.95):.1f} ms, "
+        f"max {1000 * max(times):.1f} ms; steps checked: {sum(r.steps for r in ratings)}"
+    )
     timed.append(("diabolical", [p for p, _ in rows], times))
 
 
@@ -291,7 +310,10 @@ def peer_section(args, timed):
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     proc = subprocess.Popen(
         [args.peer_python, str(HERE / "peer_hodoku.py")],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
     )
     try:
         for name, puzzles, _ in timed:
@@ -310,8 +332,10 @@ def peer_section(args, timed):
                 proc.stdin.flush()
                 theirs.append(json.loads(proc.stdout.readline())["seconds"])
             ratio = statistics.median(theirs) / statistics.median(ours)
-            print(f"| {name} | {len(idx)} | {1000 * statistics.median(ours):.1f} | {1000 * pct(ours, 0.95):.1f} | "
-                  f"{1000 * statistics.median(theirs):.1f} | {1000 * pct(theirs, 0.95):.1f} | {ratio:.1f}x |")
+            print(
+                f"| {name} | {len(idx)} | {1000 * statistics.median(ours):.1f} | {1000 * pct(ours, 0.95):.1f} | "
+                f"{1000 * statistics.median(theirs):.1f} | {1000 * pct(theirs, 0.95):.1f} | {ratio:.1f}x |"
+            )
     finally:
         proc.stdin.close()
         proc.wait()
@@ -323,14 +347,18 @@ def main(argv=None) -> int:
     ap.add_argument("--qqwing", action="store_true")
     ap.add_argument("--diabolical", action="store_true")
     ap.add_argument("--all", action="store_true", help="--qqwing --diabolical (and --hodoku if given)")
-    ap.add_argument("--limit", type=int, default=0, help="at most this many puzzles per set (spread over qqwing's levels)")
+    ap.add_argument(
+        "--limit", type=int, default=0, help="at most this many puzzles per set (spread over qqwing's levels)"
+    )
     ap.add_argument("--datasets", type=Path, help="directory of the dataset files")
     ap.add_argument("--peer-python", metavar="PY", help="a Python with hodoku-py installed")
     ap.add_argument("--peer-limit", type=int, default=100, help="puzzles per set timed with hodoku-py")
     args = ap.parse_args(argv)
     if args.all:
         args.qqwing = args.diabolical = True
-    print(f"Python {sys.version.split()[0]}; command: python3 benchmarks/bench_rating.py {' '.join(argv or sys.argv[1:])}")
+    print(
+        f"Python {sys.version.split()[0]}; command: python3 benchmarks/bench_rating.py {' '.join(argv or sys.argv[1:])}"
+    )
     timed = []
     if args.hodoku:
         hodoku_section(args)

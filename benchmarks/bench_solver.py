@@ -3,7 +3,7 @@
 Solvers (``--solvers``, comma-separated, default ``ours,classic,naive``):
   ours     ``sudoku_server.solve(Grid.from_string(p)).to_string()`` (the core in use)
   native, python
-           the same through one core (``sudoku_server.solver.NATIVE``, ``.PYTHON``)
+           the same through one core (``sudoku_server.sudoku.solver.NATIVE``, ``.PYTHON``)
   native-core, python-core
            ``core.solve(grid)`` on grids parsed before the clock starts: the
            solver alone, as tdoku's own benchmark times it (answers are
@@ -63,9 +63,9 @@ import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -88,7 +88,7 @@ DEFAULT_CAP = 200_000  # naive recursive calls per puzzle (~0.15 s in CPython)
 class SetSpec:
     name: str
     filename: str
-    limit: Optional[int] = None  # default number of puzzles taken
+    limit: int | None = None  # default number of puzzles taken
     multi: bool = False  # puzzles have several solutions
 
 
@@ -110,7 +110,7 @@ QUICK_LIMIT_EASY = 50  # kaggle puzzles are easy: take more of them
 class Dataset:
     name: str
     puzzles: list[str]
-    expected: list[Optional[str]]
+    expected: list[str | None]
     multi: bool = False
 
 
@@ -131,15 +131,14 @@ def _norm(cells: str) -> str:
     return cells.replace("0", ".").replace("_", ".")
 
 
-def load_file(path: Path, limit: Optional[int], name: Optional[str] = None,
-              multi: bool = False) -> Dataset:
+def load_file(path: Path, limit: int | None, name: str | None = None, multi: bool = False) -> Dataset:
     """Read one-line puzzles; lines that are not 81 cells are skipped.
 
     A CSV (``quizzes,solutions``) or ``puzzle:count:solution`` line gives the
     expected solution too.
     """
     puzzles: list[str] = []
-    expected: list[Optional[str]] = []
+    expected: list[str | None] = []
     with _datasets.open_text(path) as f:
         for raw in f:
             line = raw.strip()
@@ -163,7 +162,7 @@ def load_file(path: Path, limit: Optional[int], name: Optional[str] = None,
     return Dataset(name or path.name.split(".")[0], puzzles, expected, multi)
 
 
-def default_datasets_dir() -> Optional[Path]:
+def default_datasets_dir() -> Path | None:
     """The repository's compressed copy of the datasets (puzzles/datasets/)."""
     return _datasets.DATASETS_DIR if _datasets.DATASETS_DIR.is_dir() else None
 
@@ -173,8 +172,7 @@ def default_datasets_dir() -> Optional[Path]:
 _UNITS = (
     [[r * 9 + c for c in range(9)] for r in range(9)]
     + [[r * 9 + c for r in range(9)] for c in range(9)]
-    + [[r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)]
-       for br in (0, 3, 6) for bc in (0, 3, 6)]
+    + [[r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)] for br in (0, 3, 6) for bc in (0, 3, 6)]
 )
 _FULL = set("123456789")
 
@@ -200,18 +198,18 @@ _PARSED: dict = {}
 
 def _core(name: str):
     """The solver core named ``native`` or ``python`` (None when native is not built)."""
-    from sudoku_server import solver as core_module
+    from sudoku_server.sudoku import solver as core_module
 
     return core_module.NATIVE if name == "native" else core_module.PYTHON
 
 
-def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Optional[str]]]:
-    solvers: dict[str, Callable[[str], Optional[str]]] = {}
+def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], str | None]]:
+    solvers: dict[str, Callable[[str], str | None]] = {}
     for name in names:
         if name in ("ours", "native", "python"):
             try:
                 from sudoku_server import Grid, UnsolvableError, solve
-            except Exception as exc:  # noqa: BLE001 - report and go on
+            except Exception as exc:
                 print(f"<!-- {name} skipped: cannot import sudoku_server: {exc!r} -->")
                 continue
             if name != "ours":
@@ -221,7 +219,7 @@ def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Option
                     continue
                 solve = core.solve
 
-            def ours(p: str, Grid=Grid, solve=solve, Unsolvable=UnsolvableError) -> Optional[str]:
+            def ours(p: str, Grid=Grid, solve=solve, Unsolvable=UnsolvableError) -> str | None:
                 try:
                     return solve(Grid.from_string(p)).to_string()
                 except Unsolvable:
@@ -246,7 +244,8 @@ def make_solvers(names: list[str], cap: int) -> dict[str, Callable[[str], Option
         elif name == "classic":
             solvers[name] = solve_classic
         elif name == "naive":
-            def naive(p: str, cap: int = cap) -> Optional[str]:
+
+            def naive(p: str, cap: int = cap) -> str | None:
                 try:
                     return solve_naive(p, cap)
                 except CallLimitExceeded:
@@ -279,7 +278,7 @@ def time_pass(fn: Callable[[str], object], puzzles: list[str]) -> tuple[float, l
         t0 = clock()
         try:
             a = fn(p)
-        except Exception as exc:  # noqa: BLE001 - recorded as a wrong answer or cap
+        except Exception as exc:
             a = exc
         times.append(clock() - t0)
         answers.append(a)
@@ -382,7 +381,7 @@ def count_mode(datasets: list[Dataset], repeat: int, core_names: list[str]) -> N
     for name in core_names:
         core = _core(name if name in ("native", "python") else "ours") if name != "ours" else None
         if name == "ours":
-            from sudoku_server import solver as core_module
+            from sudoku_server.sudoku import solver as core_module
 
             core = core_module.NATIVE if core_module.CORE == "native" else core_module.PYTHON
         if core is None:
@@ -390,12 +389,15 @@ def count_mode(datasets: list[Dataset], repeat: int, core_names: list[str]) -> N
             continue
         cores.append(core)
 
-    print("| dataset | core | puzzles | solve /s | count(2) /s | solve median ms | count median ms "
-          "| count worst ms | count/solve time | counts |")
+    print(
+        "| dataset | core | puzzles | solve /s | count(2) /s | solve median ms | count median ms "
+        "| count worst ms | count/solve time | counts |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for ds in datasets:
         grids = [Grid.from_string(p) for p in ds.puzzles]
         for core in cores:
+
             def do_solve(g, solve=core.solve) -> object:
                 try:
                     return solve(g)
@@ -424,9 +426,12 @@ def count_mode(datasets: list[Dataset], repeat: int, core_names: list[str]) -> N
                 key = str(c) if isinstance(c, int) else type(c).__name__
                 hist[key] = hist.get(key, 0) + 1
             hist_s = ", ".join(f"{k}: {v}" for k, v in sorted(hist.items()))
-            print(f"| {ds.name} | {core.name} | {n} | {fmt_rate(n / sp)} | {fmt_rate(n / cp)} | "
-                  f"{fmt_ms(statistics.median(s_pp) * 1e3)} | {fmt_ms(statistics.median(c_pp) * 1e3)} | "
-                  f"{fmt_ms(max(c_pp) * 1e3)} | {cp / sp:.2f} | {hist_s} |", flush=True)
+            print(
+                f"| {ds.name} | {core.name} | {n} | {fmt_rate(n / sp)} | {fmt_rate(n / cp)} | "
+                f"{fmt_ms(statistics.median(s_pp) * 1e3)} | {fmt_ms(statistics.median(c_pp) * 1e3)} | "
+                f"{fmt_ms(max(c_pp) * 1e3)} | {cp / sp:.2f} | {hist_s} |",
+                flush=True,
+            )
 
 
 def threads_mode(datasets: list[Dataset], threads: int, repeat: int) -> None:
@@ -434,7 +439,7 @@ def threads_mode(datasets: list[Dataset], threads: int, repeat: int) -> None:
     import threading
 
     from sudoku_server import Grid
-    from sudoku_server import solver as core_module
+    from sudoku_server.sudoku import solver as core_module
 
     core = core_module.NATIVE
     if core is None:
@@ -460,8 +465,11 @@ def threads_mode(datasets: list[Dataset], threads: int, repeat: int) -> None:
                     w.join()
                 walls.append(time.perf_counter() - start)
             rates[parts] = len(grids) / statistics.median(walls)
-        print(f"| {ds.name} | {len(grids)} | {fmt_rate(rates[1])} | {fmt_rate(rates[threads])} | "
-              f"{rates[threads] / rates[1]:.2f}x |", flush=True)
+        print(
+            f"| {ds.name} | {len(grids)} | {fmt_rate(rates[1])} | {fmt_rate(rates[threads])} | "
+            f"{rates[threads] / rates[1]:.2f}x |",
+            flush=True,
+        )
 
 
 def peak_rss_mib() -> float:
@@ -472,40 +480,71 @@ def peak_rss_mib() -> float:
 # --------------------------------------------------------------- main
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description="Time sudoku_server.solve against reference solvers.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__.split("Usage:", 1)[1],
     )
     ap.add_argument("files", nargs="*", type=Path, help="dataset files instead of the default sets")
-    ap.add_argument("--datasets", type=Path, default=None, help="directory of the default sets, "
-                    "plain or .gz (default: the repository's puzzles/datasets/)")
+    ap.add_argument(
+        "--datasets",
+        type=Path,
+        default=None,
+        help="directory of the default sets, plain or .gz (default: the repository's puzzles/datasets/)",
+    )
     ap.add_argument("--sets", default=None, help="comma-separated default set names to run")
     ap.add_argument("--limit", type=int, default=None, help="first N puzzles per set")
     ap.add_argument("--repeat", type=int, default=1, help="passes per solver; medians are reported")
-    ap.add_argument("--solvers", default=None,
-                    help="comma-separated: ours, classic, naive, rowprop "
-                         "(default ours,classic,naive; ours alone with --memory)")
-    ap.add_argument("--cap", type=int, default=DEFAULT_CAP,
-                    help=f"naive: recursive calls per puzzle before giving up (default {DEFAULT_CAP})")
-    ap.add_argument("--quick", action="store_true",
-                    help=f"smoke run: first {QUICK_LIMIT} puzzles per set ({QUICK_LIMIT_EASY} for kaggle)")
-    ap.add_argument("--count", action="store_true",
-                    help="time count_solutions(grid, 2) vs solve, per core in --solvers (ours, native, python)")
-    ap.add_argument("--threads", type=int, default=0, metavar="N",
-                    help="native: solves/s in 1 thread and in N threads at once")
-    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                    help="time with perf_counter (wall, default) or process_time (cpu)")
-    ap.add_argument("--check-gaps", action="store_true",
-                    help="native: wall time between check() calls on long 9x9, 16x16 and 25x25 searches")
+    ap.add_argument(
+        "--solvers",
+        default=None,
+        help="comma-separated: ours, classic, naive, rowprop (default ours,classic,naive; ours alone with --memory)",
+    )
+    ap.add_argument(
+        "--cap",
+        type=int,
+        default=DEFAULT_CAP,
+        help=f"naive: recursive calls per puzzle before giving up (default {DEFAULT_CAP})",
+    )
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smoke run: first {QUICK_LIMIT} puzzles per set ({QUICK_LIMIT_EASY} for kaggle)",
+    )
+    ap.add_argument(
+        "--count",
+        action="store_true",
+        help="time count_solutions(grid, 2) vs solve, per core in --solvers (ours, native, python)",
+    )
+    ap.add_argument(
+        "--threads", type=int, default=0, metavar="N", help="native: solves/s in 1 thread and in N threads at once"
+    )
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time with perf_counter (wall, default) or process_time (cpu)",
+    )
+    ap.add_argument(
+        "--check-gaps",
+        action="store_true",
+        help="native: wall time between check() calls on long 9x9, 16x16 and 25x25 searches",
+    )
     ap.add_argument("--memory", action="store_true", help="run over sudoku17 and print peak RSS")
     ap.add_argument("--list", action="store_true", help="list the default sets and exit")
-    ap.add_argument("--large", action="store_true",
-                    help="16x16 and 25x25 sets (gecode_16x16_janko55, gecode_25x25_frisch16, empty"
-                         " and sparse grids): per-puzzle times under --time-limit")
-    ap.add_argument("--time-limit", type=float, default=60.0,
-                    help="--large: seconds per puzzle before it counts as not solved (default 60)")
+    ap.add_argument(
+        "--large",
+        action="store_true",
+        help="16x16 and 25x25 sets (gecode_16x16_janko55, gecode_25x25_frisch16, empty"
+        " and sparse grids): per-puzzle times under --time-limit",
+    )
+    ap.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        help="--large: seconds per puzzle before it counts as not solved (default 60)",
+    )
     args = ap.parse_args(argv)
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -556,11 +595,15 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     solver_names = [s for s in (args.solvers or ("ours" if args.memory else "ours,classic,naive")).split(",") if s]
 
-    print(f"<!-- {' '.join(['python3', 'benchmarks/bench_solver.py', *(argv if argv is not None else sys.argv[1:])])} -->")
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.machine()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')}; "
-          f"repeat {args.repeat}; naive cap {args.cap:,} calls; {args.clock} clock; "
-          f"load average at start {os.getloadavg()[0]:.2f}.\n")
+    print(
+        f"<!-- {' '.join(['python3', 'benchmarks/bench_solver.py', *(argv if argv is not None else sys.argv[1:])])} -->"
+    )
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.machine()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')}; "
+        f"repeat {args.repeat}; naive cap {args.cap:,} calls; {args.clock} clock; "
+        f"load average at start {os.getloadavg()[0]:.2f}.\n"
+    )
 
     if args.count:
         count_mode(datasets, args.repeat, [s for s in (args.solvers or "ours").split(",") if s])
@@ -581,8 +624,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         print("\n".join(report(ds, runs, checks)), flush=True)
 
     if args.memory:
-        print(f"\npeak RSS: {peak_rss_mib():.1f} MiB after the run "
-              f"(at start, after imports: {rss_start:.1f} MiB; ru_maxrss)")
+        print(
+            f"\npeak RSS: {peak_rss_mib():.1f} MiB after the run "
+            f"(at start, after imports: {rss_start:.1f} MiB; ru_maxrss)"
+        )
     return 1 if total_wrong else 0
 
 
@@ -635,22 +680,27 @@ def _secs(seconds: float, limit_s: float) -> str:
     return f"{seconds:.3f}" if seconds != math.inf else f"> {limit_s:g}"
 
 
-def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int], core_names: list[str]) -> int:
+def large_mode(ddir: Path | None, limit_s: float, limit: int | None, core_names: list[str]) -> int:
     """Time each core on 16x16 and 25x25: each puzzle under ``limit_s`` seconds."""
     from sudoku_server import Grid, verify_solution
-    from sudoku_server import solver as core_module
+    from sudoku_server.sudoku import solver as core_module
 
     cores = []
     for name in core_names:
-        core = (core_module.NATIVE if core_module.CORE == "native" else core_module.PYTHON) if name == "ours" \
+        core = (
+            (core_module.NATIVE if core_module.CORE == "native" else core_module.PYTHON)
+            if name == "ours"
             else _core(name)
+        )
         if core is None:
             print(f"<!-- {name} skipped: not available -->")
             continue
         cores.append((name, core))
     print(f"<!-- python3 benchmarks/bench_solver.py {' '.join(sys.argv[1:])} -->")
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')};"
-          f" time limit {limit_s:g} s per puzzle; load average {os.getloadavg()[0]:.2f}.\n")
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M:%S')};"
+        f" time limit {limit_s:g} s per puzzle; load average {os.getloadavg()[0]:.2f}.\n"
+    )
     sets = []
     for name, box in (("gecode_16x16_janko55.txt", 4), ("gecode_25x25_frisch16.txt", 5)):
         path = _datasets.find(name, ddir)
@@ -680,20 +730,24 @@ def large_mode(ddir: Optional[Path], limit_s: float, limit: Optional[int], core_
                         wrong += 1
                 per.append(f"{seconds:.2f}" + ("" if solution is not None else "+"))
             times.sort()
-            print(f"| {name} | {core_name} | {len(grids)} | {solved} | {sum(t <= 1 for t in times)} |"
-                  f" {sum(t <= 10 for t in times)} | {_secs(times[len(times) // 2], limit_s)} |"
-                  f" {_secs(times[-1], limit_s)} | {wrong} |",
-                  flush=True)
+            print(
+                f"| {name} | {core_name} | {len(grids)} | {solved} | {sum(t <= 1 for t in times)} |"
+                f" {sum(t <= 10 for t in times)} | {_secs(times[len(times) // 2], limit_s)} |"
+                f" {_secs(times[-1], limit_s)} | {wrong} |",
+                flush=True,
+            )
             if "25x25" in name or len(grids) <= 5:
-                print(f"<!-- {name} ({core_name}): seconds per puzzle (+ = stopped at the limit): {' '.join(per)} -->",
-                      flush=True)
+                print(
+                    f"<!-- {name} ({core_name}): seconds per puzzle (+ = stopped at the limit): {' '.join(per)} -->",
+                    flush=True,
+                )
     return 0
 
 
 def check_gaps_mode() -> int:
     """Wall time between consecutive check() calls of the native core (and before the first)."""
     from sudoku_server import Grid
-    from sudoku_server import solver as core_module
+    from sudoku_server.sudoku import solver as core_module
 
     core = core_module.NATIVE
     if core is None:
@@ -704,7 +758,10 @@ def check_gaps_mode() -> int:
     print("| search | check calls | median gap ms | p99 gap ms | max gap ms | p99 CPU gap ms | max CPU gap ms |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     searches = [
-        ("count, empty 9x9 (limit 10^18), 2 s", lambda check: core.count_solutions(Grid((0,) * 81), 10**18, check=check)),
+        (
+            "count, empty 9x9 (limit 10^18), 2 s",
+            lambda check: core.count_solutions(Grid((0,) * 81), 10**18, check=check),
+        ),
         ("count, empty 16x16, 2 s", lambda check: core.count_solutions(Grid((0,) * 256, 4, 4), 10**18, check=check)),
         ("count, empty 25x25, 2 s", lambda check: core.count_solutions(Grid((0,) * 625, 5, 5), 10**18, check=check)),
         ("solve, frisch16 #1 (25x25), 2 s", None),
@@ -740,8 +797,11 @@ def check_gaps_mode() -> int:
         def p99(xs: list) -> float:
             return xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1e3
 
-        print(f"| {label} | {len(gaps)} | {statistics.median(gaps) * 1e3:.3f} | {p99(gaps):.3f} |"
-              f" {gaps[-1] * 1e3:.3f} | {p99(cpu_gaps):.3f} | {cpu_gaps[-1] * 1e3:.3f} |", flush=True)
+        print(
+            f"| {label} | {len(gaps)} | {statistics.median(gaps) * 1e3:.3f} | {p99(gaps):.3f} |"
+            f" {gaps[-1] * 1e3:.3f} | {p99(cpu_gaps):.3f} | {cpu_gaps[-1] * 1e3:.3f} |",
+            flush=True,
+        )
     return 0
 
 

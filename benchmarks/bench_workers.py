@@ -47,7 +47,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -70,13 +69,13 @@ class _Counts:
     def __init__(self) -> None:
         self.answers = 0  # every answer, warm-up included
         self.measured = 0  # answers completed inside the measured window
-        self.latencies: List[float] = []  # of those, seconds from send to the whole answer line
-        self.errors: Dict[str, int] = {}
-        self.samples: List[str] = []
+        self.latencies: list[float] = []  # of those, seconds from send to the whole answer line
+        self.errors: dict[str, int] = {}
+        self.samples: list[str] = []
         self.reconnects = 0
         self.resent = 0  # requests the server never read (session ended first), sent again
         self.max_lag = 0.0  # seconds: the longest the generator's event loop was late
-        self.marks: Dict[str, tuple] = {}  # "start"/"end" of the window: (monotonic, process CPU seconds)
+        self.marks: dict[str, tuple] = {}  # "start"/"end" of the window: (monotonic, process CPU seconds)
 
     def error(self, kind: str, sample: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -87,11 +86,11 @@ class _Counts:
 class _Client(asyncio.Protocol):
     """One connection: one puzzle outstanding; the next goes out as soon as the answer line is in."""
 
-    def __init__(self, puzzles: List[str], index: int, window: tuple, counts: _Counts) -> None:
+    def __init__(self, puzzles: list[str], index: int, window: tuple, counts: _Counts) -> None:
         self.puzzles, self.index, self.window, self.counts = puzzles, index, window, counts
         self.buffer = b""
         self.puzzle = ""
-        self.sent_at: Optional[float] = None
+        self.sent_at: float | None = None
         self.closed = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport) -> None:
@@ -110,12 +109,14 @@ class _Client(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.buffer += data
         while (end := self.buffer.find(b"\n")) >= 0:
-            line, self.buffer = self.buffer[:end + 1], self.buffer[end + 1:]
+            line, self.buffer = self.buffer[: end + 1], self.buffer[end + 1 :]
             now = time.monotonic()
             self.counts.answers += 1
             if line.startswith(b"ERROR "):
-                self.counts.error("ERROR " + line.split(b" ", 2)[1].decode("ascii", "replace"),
-                                  line.decode("ascii", "replace").strip())
+                self.counts.error(
+                    "ERROR " + line.split(b" ", 2)[1].decode("ascii", "replace"),
+                    line.decode("ascii", "replace").strip(),
+                )
             else:
                 problem = _load.check_answer(self.puzzle, line)
                 if problem:
@@ -144,22 +145,24 @@ class _Client(asyncio.Protocol):
             self.closed.set_result(None)
 
 
-async def _generate(host: str, port: int, connections: int, seconds: float, warmup: float,
-                    puzzles: List[str]) -> _Counts:
+async def _generate(
+    host: str, port: int, connections: int, seconds: float, warmup: float, puzzles: list[str]
+) -> _Counts:
     loop = asyncio.get_running_loop()
     counts = _Counts()
     start = time.monotonic() + warmup
     window = (start, start + seconds)
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     stride = max(1, len(puzzles) // connections)
-    clients: List[_Client] = []
+    clients: list[_Client] = []
 
     async def one(index: int) -> None:
         while time.monotonic() < window[1]:
             async with gate:
                 try:
-                    _, client = await asyncio.wait_for(loop.create_connection(
-                        lambda: _Client(puzzles, index, window, counts), host, port), 10)
+                    _, client = await asyncio.wait_for(
+                        loop.create_connection(lambda: _Client(puzzles, index, window, counts), host, port), 10
+                    )
                 except (OSError, asyncio.TimeoutError) as error:
                     counts.error("connect", repr(error))
                     await asyncio.sleep(0.2)
@@ -185,6 +188,7 @@ async def _generate(host: str, port: int, connections: int, seconds: float, warm
 
     loop.call_later(max(0.0, window[0] - time.monotonic()), mark, "start")
     loop.call_later(max(0.0, window[1] - time.monotonic()), mark, "end")
+
     async def lag() -> None:
         """The generator's own event-loop delay: a late client looks like a slow server."""
         while True:
@@ -194,15 +198,16 @@ async def _generate(host: str, port: int, connections: int, seconds: float, warm
 
     dog = asyncio.ensure_future(watchdog())
     lagger = asyncio.ensure_future(lag())
-    await asyncio.wait([asyncio.ensure_future(one(i * stride)) for i in range(connections)],
-                       timeout=warmup + seconds + REQUEST_TIMEOUT + 15)
+    await asyncio.wait(
+        [asyncio.ensure_future(one(i * stride)) for i in range(connections)],
+        timeout=warmup + seconds + REQUEST_TIMEOUT + 15,
+    )
     dog.cancel()
     lagger.cancel()
     return counts
 
 
-def generate(host: str, port: int, connections: int, seconds: float, warmup: float, dataset: Path,
-             seed: int) -> dict:
+def generate(host: str, port: int, connections: int, seconds: float, warmup: float, dataset: Path, seed: int) -> dict:
     """The load of one run (one process, asyncio); the figures of its measured window, and its own CPU."""
     import random
 
@@ -228,7 +233,7 @@ def generate(host: str, port: int, connections: int, seconds: float, warmup: flo
     }
 
 
-def _ms(value: Optional[float]) -> Optional[float]:
+def _ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
 
@@ -238,18 +243,35 @@ def _ms(value: Optional[float]) -> Optional[float]:
 class Server:
     """``python3 -m sudoku_server --host 127.0.0.1 --port 0 --workers N``, ready once every worker accepts."""
 
-    def __init__(self, workers: int, nofile: int, extra: List[str]) -> None:
+    def __init__(self, workers: int, nofile: int, extra: list[str]) -> None:
         self.log = tempfile.NamedTemporaryFile(prefix=f"bench-workers-{workers}-", suffix=".log", delete=False)
-        self.argv = [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0",
-                     "--workers", str(workers), *extra]
+        self.argv = [
+            sys.executable,
+            "-m",
+            "sudoku_server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--workers",
+            str(workers),
+            *extra,
+        ]
 
         def limits() -> None:
             soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             if soft < nofile:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (min(nofile, hard), hard))
 
-        self.proc = subprocess.Popen(self.argv, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=self.log, preexec_fn=limits, start_new_session=True)
+        self.proc = subprocess.Popen(
+            self.argv,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+            preexec_fn=limits,
+            start_new_session=True,
+        )
         ready = r"worker \d+ ready" if workers > 1 else r"solver thread\(s\)"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -302,8 +324,7 @@ class Server:
     def notable(self) -> str:
         text = Path(self.log.name).read_text(errors="replace")
         bad = [line for line in text.splitlines() if " WARNING " in line or " ERROR " in line or "Traceback" in line]
-        return (f"{len(bad)} warning/error line(s) in {self.log.name}"
-                + (f", first: {bad[0]}" if bad else ""))
+        return f"{len(bad)} warning/error line(s) in {self.log.name}" + (f", first: {bad[0]}" if bad else "")
 
 
 # -- one run -----------------------------------------------------------------------
@@ -317,9 +338,22 @@ def run(workers: int, connections: int, args: argparse.Namespace) -> dict:
     try:
         with tempfile.TemporaryFile() as out:
             generator = subprocess.Popen(
-                [sys.executable, __file__, "--generate", "127.0.0.1", str(server.port), str(connections),
-                 str(seconds), str(args.warmup), str(args.dataset), str(args.seed)],
-                cwd=REPO, stdout=out, stdin=subprocess.DEVNULL)
+                [
+                    sys.executable,
+                    __file__,
+                    "--generate",
+                    "127.0.0.1",
+                    str(server.port),
+                    str(connections),
+                    str(seconds),
+                    str(args.warmup),
+                    str(args.dataset),
+                    str(args.seed),
+                ],
+                cwd=REPO,
+                stdout=out,
+                stdin=subprocess.DEVNULL,
+            )
             deadline = time.monotonic() + seconds + args.warmup + REQUEST_TIMEOUT + 60
             while generator.poll() is None and time.monotonic() < deadline:
                 samples.append((time.monotonic(), server.cpu_seconds()))
@@ -340,9 +374,15 @@ def run(workers: int, connections: int, args: argparse.Namespace) -> dict:
     if result["resent"] != server.unread():
         # A request that went unanswered without the server saying it did not read it is lost.
         result["errors"]["lost"] = result["errors"].get("lost", 0) + abs(result["resent"] - server.unread())
-    result.update(workers=workers, connections=connections, load1=load1,
-                  server_cores=(cpu_at(end) - cpu_at(start)) / (end - start), core=server.core(),
-                  server_exit=server.proc.returncode, server_log=server.notable())
+    result.update(
+        workers=workers,
+        connections=connections,
+        load1=load1,
+        server_cores=(cpu_at(end) - cpu_at(start)) / (end - start),
+        core=server.core(),
+        server_exit=server.proc.returncode,
+        server_log=server.notable(),
+    )
     if not result["errors"] and result["server_exit"] == 0 and result["server_log"].startswith("0 "):
         os.unlink(server.log.name)  # nothing to look at: keep only the logs of runs that went wrong
     return result
@@ -350,53 +390,82 @@ def run(workers: int, connections: int, args: argparse.Namespace) -> dict:
 
 def row(result: dict) -> str:
     errors = sum(result["errors"].values())
-    error_cell = "0" if not errors else f"{errors} ({', '.join(f'{k} {v}' for k, v in sorted(result['errors'].items()))})"
+    error_cell = (
+        "0" if not errors else f"{errors} ({', '.join(f'{k} {v}' for k, v in sorted(result['errors'].items()))})"
+    )
     per_core = result["per_s"] / result["server_cores"] if result["server_cores"] else 0.0
-    return (f"| {result['workers']} | {result['connections']} | {result['measured']} | {result['per_s']:.1f} |"
-            f" {result['p50_ms']:.0f} | {result['p99_ms']:.0f} | {error_cell} | {result['resent']} |"
-            f" {result['server_cores']:.2f} | {per_core:.0f} | {result['generator_cores']:.2f} |"
-            f" {result['generator_max_lag_ms']:.0f} | {result['load1']:.2f} |")
+    return (
+        f"| {result['workers']} | {result['connections']} | {result['measured']} | {result['per_s']:.1f} |"
+        f" {result['p50_ms']:.0f} | {result['p99_ms']:.0f} | {error_cell} | {result['resent']} |"
+        f" {result['server_cores']:.2f} | {per_core:.0f} | {result['generator_cores']:.2f} |"
+        f" {result['generator_max_lag_ms']:.0f} | {result['load1']:.2f} |"
+    )
 
 
-HEADER = ("| workers | connections | answers | answers/s | p50 ms | p99 ms | errors | resent |"
-          " server CPU (cores) | answers per server CPU s | generator CPU (cores) | generator max lag ms |"
-          " load avg before |\n|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+HEADER = (
+    "| workers | connections | answers | answers/s | p50 ms | p99 ms | errors | resent |"
+    " server CPU (cores) | answers per server CPU s | generator CPU (cores) | generator max lag ms |"
+    " load avg before |\n|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__
+    )
     p.add_argument("--pairs", type=int, default=5, help="pairs of runs (--workers 1, then 2) (default: %(default)s)")
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run (default: %(default)s)")
-    p.add_argument("--warmup", type=float, default=1.0,
-                   help="seconds of load before the measured window (default: %(default)s)")
+    p.add_argument(
+        "--warmup", type=float, default=1.0, help="seconds of load before the measured window (default: %(default)s)"
+    )
     p.add_argument("--connections", type=int, default=64, help="connections of the pairs (default: %(default)s)")
-    p.add_argument("--high", type=int, default=1000,
-                   help="then one run with this many connections and --workers 2; 0: none (default: %(default)s)")
-    p.add_argument("--high-seconds", type=float, default=8.0, help="measured seconds of that run (default: %(default)s)")
+    p.add_argument(
+        "--high",
+        type=int,
+        default=1000,
+        help="then one run with this many connections and --workers 2; 0: none (default: %(default)s)",
+    )
+    p.add_argument(
+        "--high-seconds", type=float, default=8.0, help="measured seconds of that run (default: %(default)s)"
+    )
     p.add_argument("--dataset", type=Path, default=DEFAULT_DATASET, help="one-line puzzles (default: top1465)")
     p.add_argument("--seed", type=int, default=1, help="shuffle seed of the dataset order (default: %(default)s)")
-    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
-                   help="extra server argument (repeat), the same for every run")
+    p.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra server argument (repeat), the same for every run",
+    )
     p.add_argument("--json", type=Path, help="also write every run's figures to this file")
-    p.add_argument("--generate", nargs=7, metavar=("HOST", "PORT", "CONNECTIONS", "SECONDS", "WARMUP", "DATASET", "SEED"),
-                   help=argparse.SUPPRESS)
+    p.add_argument(
+        "--generate",
+        nargs=7,
+        metavar=("HOST", "PORT", "CONNECTIONS", "SECONDS", "WARMUP", "DATASET", "SEED"),
+        help=argparse.SUPPRESS,
+    )
     return p
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.generate:
         host, port, connections, seconds, warmup, dataset, seed = args.generate
-        print(json.dumps(generate(host, int(port), int(connections), float(seconds), float(warmup),
-                                  Path(dataset), int(seed))))
+        print(
+            json.dumps(
+                generate(host, int(port), int(connections), float(seconds), float(warmup), Path(dataset), int(seed))
+            )
+        )
         return 0
-    print(f"dataset {args.dataset.name}; {args.connections} connections, {args.pairs} pairs of"
-          f" {args.warmup:g} s warm-up + {args.seconds:g} s; CPUs {os.cpu_count()}; server args"
-          f" {' '.join(args.server_arg) or '(defaults)'}", flush=True)
+    print(
+        f"dataset {args.dataset.name}; {args.connections} connections, {args.pairs} pairs of"
+        f" {args.warmup:g} s warm-up + {args.seconds:g} s; CPUs {os.cpu_count()}; server args"
+        f" {' '.join(args.server_arg) or '(defaults)'}",
+        flush=True,
+    )
     print(HEADER, flush=True)
-    results: List[dict] = []
-    ratios: List[float] = []
+    results: list[dict] = []
+    ratios: list[float] = []
     for _ in range(args.pairs):
         pair = [run(workers, args.connections, args) for workers in (1, 2)]
         for result in pair:
@@ -411,9 +480,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     for result in results:
         if result["errors"] or result["server_exit"] != 0:
             failed = True
-            print(f"run with --workers {result['workers']}, {result['connections']} connections: errors"
-                  f" {result['errors']}, server exit {result['server_exit']}; {result['samples'][:3]};"
-                  f" the generator's event loop was up to {result['generator_max_lag_ms']:.0f} ms late")
+            print(
+                f"run with --workers {result['workers']}, {result['connections']} connections: errors"
+                f" {result['errors']}, server exit {result['server_exit']}; {result['samples'][:3]};"
+                f" the generator's event loop was up to {result['generator_max_lag_ms']:.0f} ms late"
+            )
     cores = {r["core"] for r in results}
     print(f"\nsolver core of every run: {', '.join(sorted(cores))}")
     if ratios:
@@ -421,9 +492,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         twos = [r["per_s"] for r in results if r["workers"] == 2 and r["connections"] == args.connections]
         gen = [r["generator_cores"] for r in results if r["connections"] == args.connections]
         print(f"pairwise ratios (workers 2 / workers 1): {', '.join(f'{x:.2f}' for x in ratios)}")
-        print(f"median ratio {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f});"
-              f" median answers/s: workers 1 {statistics.median(ones):.1f}, workers 2 {statistics.median(twos):.1f};"
-              f" generator CPU {min(gen):.2f}-{max(gen):.2f} cores")
+        print(
+            f"median ratio {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f});"
+            f" median answers/s: workers 1 {statistics.median(ones):.1f}, workers 2 {statistics.median(twos):.1f};"
+            f" generator CPU {min(gen):.2f}-{max(gen):.2f} cores"
+        )
     for result in results:
         if not result["server_log"].startswith("0 "):
             print(f"--workers {result['workers']}, {result['connections']} connections: {result['server_log']}")

@@ -13,14 +13,14 @@ from __future__ import annotations
 import gzip
 import io
 from pathlib import Path
-from typing import Optional, TextIO
+from typing import TextIO
 
 REPO = Path(__file__).resolve().parent.parent
 #: The repository's own copy of the datasets (compressed).
 DATASETS_DIR = REPO / "puzzles" / "datasets"
 
 
-def find(name: str, directory: Optional[Path] = None) -> Optional[Path]:
+def find(name: str, directory: Path | None = None) -> Path | None:
     """The path of dataset ``name`` (``NAME`` or ``NAME.gz``), or None if absent.
 
     Args:
@@ -47,7 +47,7 @@ def open_text(path: Path) -> TextIO:
     return open(path, encoding="utf-8", errors="replace")
 
 
-def one_line_puzzles(path: Path, limit: Optional[int] = None) -> list:
+def one_line_puzzles(path: Path, limit: int | None = None) -> list:
     """The one-line 81-cell puzzles of a file (the first field of each line), ``.`` for empty.
 
     Lines that are not a puzzle (headers, comments) are skipped.

@@ -18,7 +18,7 @@ telnet negotiation, BOM, comments) so the fuzzer starts from valid puzzles.
 
 Each input is split by :class:`atheris.FuzzedDataProvider` into a line limit
 (4096, or a small one so ``too-large`` is reached), a list of chunk sizes and
-the payload. The payload is fed to :class:`sudoku_server.protocol.Session`
+the payload. The payload is fed to :class:`sudoku_server.wire.session.Session`
 three ways: whole, in the chunks the input chose, and (for short payloads)
 one byte at a time, each followed by ``receive_eof()``. Checked:
 
@@ -54,9 +54,9 @@ except ImportError:  # the fallback loop below needs no atheris
 
 if atheris is not None:
     with atheris.instrument_imports(include=["sudoku_server"]):
-        from sudoku_server import protocol as _protocol  # noqa: F401
-        from sudoku_server import formats as _formats  # noqa: F401
-from sudoku_server.protocol import (  # noqa: E402
+        from sudoku_server.text import formats as _formats  # noqa: F401
+        from sudoku_server.wire import session as _protocol  # noqa: F401
+from sudoku_server.wire.session import (
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
     CommandReceived,
@@ -75,10 +75,16 @@ BYTEWISE_MAX = 600
 NEWSPAPER = (Path(__file__).resolve().parent.parent / "puzzles" / "newspaper.txt").read_text()
 LINE = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
 ROWS = "\n".join(LINE[r * 9 : r * 9 + 9] for r in range(9)) + "\n"
-COMPACT = "\n".join(
-    (f"{LINE[r*9:r*9+3]}|{LINE[r*9+3:r*9+6]}|{LINE[r*9+6:r*9+9]}" + ("\n---+---+---" if r in (2, 5) else ""))
-    for r in range(9)
-) + "\n"
+COMPACT = (
+    "\n".join(
+        (
+            f"{LINE[r * 9 : r * 9 + 3]}|{LINE[r * 9 + 3 : r * 9 + 6]}|{LINE[r * 9 + 6 : r * 9 + 9]}"
+            + ("\n---+---+---" if r in (2, 5) else "")
+        )
+        for r in range(9)
+    )
+    + "\n"
+)
 SEEDS = [
     NEWSPAPER.encode(),
     NEWSPAPER.replace("\n", "\r\n").encode(),
@@ -193,10 +199,27 @@ def seed_corpus(directory: Path) -> None:
 
 #: Tokens libFuzzer splices into inputs (its -dict file, written at start).
 TOKENS = [
-    b"+-------+-------+-------+", b"| . . . ", b"---+---+---", b"------+------+------",
-    b"\r\n", b"\r\x00", b"\xff\xfd", b"\xff\xfb", b"\xff\xfe", b"\xff\xfc", b"\xff\xfa",
-    b"\xff\xf0", b"\xff\xf4", b"\xff\xf5", b"\xff\xff", b"\xef\xbb\xbf", b"#A ", b"[Puzzle]",
-    LINE.encode(), LINE[:9].encode(), b"7 . . |. . . |4 . . ",
+    b"+-------+-------+-------+",
+    b"| . . . ",
+    b"---+---+---",
+    b"------+------+------",
+    b"\r\n",
+    b"\r\x00",
+    b"\xff\xfd",
+    b"\xff\xfb",
+    b"\xff\xfe",
+    b"\xff\xfc",
+    b"\xff\xfa",
+    b"\xff\xf0",
+    b"\xff\xf4",
+    b"\xff\xf5",
+    b"\xff\xff",
+    b"\xef\xbb\xbf",
+    b"#A ",
+    b"[Puzzle]",
+    LINE.encode(),
+    LINE[:9].encode(),
+    b"7 . . |. . . |4 . . ",
 ]
 
 
@@ -214,10 +237,28 @@ def fallback(seconds: float) -> int:
     import time
 
     rng = random.Random(int(os.environ.get("SEED", "1")))
-    fragments = [s for s in SEEDS] + [
-        b"\r", b"\n", b"\r\n", b"\r\x00", b"\xff", b"\xff\xff", b"\xff\xf4", b"\xff\xf5",
-        b"\xff\xfd\x01", b"\xff\xfb\x03", b"\xff\xfa", b"\xff\xf0", b"\xef\xbb\xbf", b"#", b"[x]",
-        b"+---+", b"|", b" ", b"\t", LINE.encode(), ROWS.encode()[:10],
+    fragments = list(SEEDS) + [
+        b"\r",
+        b"\n",
+        b"\r\n",
+        b"\r\x00",
+        b"\xff",
+        b"\xff\xff",
+        b"\xff\xf4",
+        b"\xff\xf5",
+        b"\xff\xfd\x01",
+        b"\xff\xfb\x03",
+        b"\xff\xfa",
+        b"\xff\xf0",
+        b"\xef\xbb\xbf",
+        b"#",
+        b"[x]",
+        b"+---+",
+        b"|",
+        b" ",
+        b"\t",
+        LINE.encode(),
+        ROWS.encode()[:10],
     ]
     deadline = time.monotonic() + seconds
     runs = 0

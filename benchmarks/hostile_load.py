@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import errno
 import math
 import os
 import re
@@ -85,9 +84,9 @@ import tempfile
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -103,13 +102,13 @@ IDLE_CPU_PER_SECOND = 0.02
 #: The default shutdown grace of both servers (seconds); targets use it.
 SHUTDOWN_GRACE = 5.0
 
-_servers: List["Server"] = []  # every started server, killed at exit
+_servers: list[Server] = []  # every started server, killed at exit
 
 
 # -- data ---------------------------------------------------------------------
 
 
-def _lines(name: str, length: int, limit: Optional[int] = None) -> List[str]:
+def _lines(name: str, length: int, limit: int | None = None) -> list[str]:
     """One-line puzzles of ``length`` cells from dataset ``name`` (first field of each line)."""
     path = _datasets.find(name)
     if path is None:
@@ -143,7 +142,7 @@ class Data:
         return "".join(line + "\n" for line in lines).encode()
 
 
-def check_grid_line(puzzle: str, line: bytes) -> Optional[str]:
+def check_grid_line(puzzle: str, line: bytes) -> str | None:
     """None if ``line`` solves the one-line ``puzzle`` of any size (9, 16, 25); else what is wrong."""
     if len(puzzle) == 81:
         return _load.check_answer(puzzle, line)
@@ -154,10 +153,13 @@ def check_grid_line(puzzle: str, line: bytes) -> Optional[str]:
         return f"not {len(puzzle)} symbols: {text[:60]!r}"
     if any(p != "." and p != a for p, a in zip(puzzle, text)):
         return "a given changed"
-    rows = [text[n * r:n * r + n] for r in range(n)]
+    rows = [text[n * r : n * r + n] for r in range(n)]
     units = rows + ["".join(row[c] for row in rows) for c in range(n)]
-    units += ["".join(rows[r0 + i][c0 + j] for i in range(b) for j in range(b))
-              for r0 in range(0, n, b) for c0 in range(0, n, b)]
+    units += [
+        "".join(rows[r0 + i][c0 + j] for i in range(b) for j in range(b))
+        for r0 in range(0, n, b)
+        for c0 in range(0, n, b)
+    ]
     if any(len(set(u)) != n for u in units):
         return "a unit repeats a symbol"
     return None
@@ -166,7 +168,7 @@ def check_grid_line(puzzle: str, line: bytes) -> Optional[str]:
 # -- the server process ----------------------------------------------------------
 
 
-def _describe_rc(rc: Optional[int]) -> str:
+def _describe_rc(rc: int | None) -> str:
     if rc is None:
         return "still running"
     if rc < 0:
@@ -177,11 +179,18 @@ def _describe_rc(rc: Optional[int]) -> str:
 class Server:
     """One server subprocess on 127.0.0.1, port 0; stderr to a temporary file or a pipe."""
 
-    def __init__(self, opts: argparse.Namespace, name: str, extra: Sequence[str] = (),
-                 *, stderr_pipe: bool = False, nofile: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        opts: argparse.Namespace,
+        name: str,
+        extra: Sequence[str] = (),
+        *,
+        stderr_pipe: bool = False,
+        nofile: int | None = None,
+    ) -> None:
         self.opts = opts
         self.argv = shlex.split(opts.server_cmd) + ["--host", "127.0.0.1", "--port", "0", *extra]
-        self.log_path: Optional[str] = None
+        self.log_path: str | None = None
         self.early = b""  # what was read of a stderr pipe before the port was known
         if stderr_pipe:
             stderr = subprocess.PIPE
@@ -196,8 +205,13 @@ class Server:
                     resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, max(hard, nofile)))
 
         self.proc = subprocess.Popen(
-            self.argv, cwd=opts.server_cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=stderr, env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=limits,
+            self.argv,
+            cwd=opts.server_cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            preexec_fn=limits,
             start_new_session=True,  # a Ctrl-C of the benchmark is not a signal to the server
         )
         if not stderr_pipe:
@@ -206,11 +220,12 @@ class Server:
         self.pid = self.proc.pid
         self.host, self.port = self._wait_listening()
 
-    def _wait_listening(self) -> Tuple[str, int]:
+    def _wait_listening(self) -> tuple[str, int]:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.log_path is None:
                 import select
+
                 ready, _, _ = select.select([self.proc.stderr], [], [], 0.05)
                 if ready:
                     chunk = os.read(self.proc.stderr.fileno(), 65536)
@@ -228,13 +243,13 @@ class Server:
         raise RuntimeError(f"server did not start: {' '.join(self.argv)}\n{text[-2000:]}")
 
     @property
-    def address(self) -> Tuple[str, int]:
+    def address(self) -> tuple[str, int]:
         return self.host, self.port
 
     def log(self) -> str:
         return Path(self.log_path).read_text(errors="replace") if self.log_path else ""
 
-    def rss_kb(self) -> Optional[int]:
+    def rss_kb(self) -> int | None:
         try:
             with open(f"/proc/{self.pid}/status") as f:
                 for line in f:
@@ -244,7 +259,7 @@ class Server:
             return None
         return None
 
-    def cpu_seconds(self) -> Optional[float]:
+    def cpu_seconds(self) -> float | None:
         try:
             with open(f"/proc/{self.pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -252,7 +267,7 @@ class Server:
         except (OSError, IndexError, ValueError):
             return None
 
-    def fds(self) -> Optional[int]:
+    def fds(self) -> int | None:
         try:
             return len(os.listdir(f"/proc/{self.pid}/fd"))
         except OSError:
@@ -262,7 +277,7 @@ class Server:
         self.proc.send_signal(signum)
         return time.monotonic()
 
-    def wait_exit(self, since: float, timeout: float) -> Tuple[Optional[int], Optional[float]]:
+    def wait_exit(self, since: float, timeout: float) -> tuple[int | None, float | None]:
         """(exit status, seconds from ``since`` to the exit), or (None, None) if still running."""
         end = since + timeout
         while time.monotonic() < end:
@@ -282,7 +297,7 @@ class Server:
         if self.proc.stderr is not None:
             self.proc.stderr.close()
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -301,7 +316,7 @@ class Sampler:
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        self.samples: List[Tuple[float, Optional[int], Optional[float]]] = []
+        self.samples: list[tuple[float, int | None, float | None]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -348,8 +363,16 @@ class Client:
     ``"half-close"`` (shutdown(SHUT_WR)). :meth:`stop` closes with a reset.
     """
 
-    def __init__(self, server: Server, payload: bytes, *, repeat: bool = False, read: bool = True,
-                 then: str = "stay", keep: bool = False) -> None:
+    def __init__(
+        self,
+        server: Server,
+        payload: bytes,
+        *,
+        repeat: bool = False,
+        read: bool = True,
+        then: str = "stay",
+        keep: bool = False,
+    ) -> None:
         self.sock = socket.create_connection(server.address, timeout=10)
         self.sock.settimeout(0.2)
         self.payload = memoryview(payload)
@@ -359,15 +382,15 @@ class Client:
         self.lines = 0
         self.tail = b""
         self.data = bytearray()
-        self.send_end: Optional[str] = None  # "done", or why sending stopped
-        self.end: Optional[str] = None  # "eof", "reset", ... (reading)
+        self.send_end: str | None = None  # "done", or why sending stopped
+        self.end: str | None = None  # "eof", "reset", ... (reading)
         self.eof = threading.Event()
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._send, daemon=True)]
         if read:
             self._threads.append(threading.Thread(target=self._read, daemon=True))
 
-    def start(self) -> "Client":
+    def start(self) -> Client:
         for thread in self._threads:
             thread.start()
         return self
@@ -381,8 +404,8 @@ class Client:
                         break
                     offset = 0
                 try:
-                    n = self.sock.send(view[offset:offset + 65536])
-                except socket.timeout:
+                    n = self.sock.send(view[offset : offset + 65536])
+                except TimeoutError:
                     continue
                 offset += n
                 self.sent += n
@@ -399,7 +422,7 @@ class Client:
             while not self._stop.is_set():
                 try:
                     chunk = self.sock.recv(65536)
-                except socket.timeout:
+                except TimeoutError:
                     continue
                 if not chunk:
                     self.end = "eof"
@@ -462,7 +485,7 @@ def probe(server: Server, puzzle: str, timeout: float) -> Probe:
             while b"\n" not in buf:
                 left = started + timeout - time.monotonic()
                 if left <= 0:
-                    raise socket.timeout()
+                    raise TimeoutError()
                 sock.settimeout(left)
                 chunk = sock.recv(4096)
                 if not chunk:
@@ -479,9 +502,9 @@ def probe(server: Server, puzzle: str, timeout: float) -> Probe:
     return Probe(seconds, "wrong" if check_grid_line(puzzle, line) else "ok", line)
 
 
-def probe_series(server: Server, data: Data, count: int, spacing: float, timeout: float) -> List[Probe]:
+def probe_series(server: Server, data: Data, count: int, spacing: float, timeout: float) -> list[Probe]:
     """``count`` probes, one started every ``spacing`` seconds, each in its own thread."""
-    results: List[Optional[Probe]] = [None] * count
+    results: list[Probe | None] = [None] * count
     threads = []
     start = time.monotonic()
 
@@ -500,7 +523,7 @@ def probe_series(server: Server, data: Data, count: int, spacing: float, timeout
     return [r if r is not None else Probe(timeout, "hang") for r in results]
 
 
-def latency_metrics(probes: List[Probe], prefix: str = "") -> Dict[str, object]:
+def latency_metrics(probes: list[Probe], prefix: str = "") -> dict[str, object]:
     seconds = [p.seconds for p in probes]
     failed = collections.Counter(p.outcome for p in probes if p.outcome != "ok")
     return {
@@ -520,13 +543,13 @@ class Row:
 
     key: str
     what: str
-    metrics: Dict[str, object]
-    render: Callable[[Dict[str, object]], str]
+    metrics: dict[str, object]
+    render: Callable[[dict[str, object]], str]
     target: str = ""
-    verdict: Optional[bool] = None
+    verdict: bool | None = None
 
 
-def t(seconds: Optional[float]) -> str:
+def t(seconds: float | None) -> str:
     """A duration for the table: ms under 1 s, else seconds."""
     if seconds is None:
         return "-"
@@ -544,7 +567,7 @@ def _n(value) -> str:
     return f"{value:,.0f}" if value == int(value) else f"{value:,.1f}"
 
 
-def mb(kb: Optional[float]) -> str:
+def mb(kb: float | None) -> str:
     return "-" if kb is None else f"{kb / 1024:.0f}"
 
 
@@ -553,14 +576,14 @@ def warm_up(server: Server, data: Data) -> None:
     probe(server, data.easy_one(), 30)
 
 
-def extra_for(opts: argparse.Namespace) -> List[str]:
+def extra_for(opts: argparse.Namespace) -> list[str]:
     return list(opts.server_arg)
 
 
 # -- 1. pipelined hopeless puzzles --------------------------------------------------
 
 
-def scenario_pipelined(opts, data: Data) -> List[Row]:
+def scenario_pipelined(opts, data: Data) -> list[Row]:
     rows = []
     duration = 6.0 if opts.quick else 15.0
     timeout = 30.0 if opts.quick else 60.0
@@ -577,22 +600,30 @@ def scenario_pipelined(opts, data: Data) -> List[Row]:
                 for a in attackers:
                     a.stop()
         m = {**latency_metrics(base, "base_"), **latency_metrics(during), "attacker_replies": replies}
-        rows.append(Row(
-            key, f"{n} connections each pipeline the 16 minimal 25x25 (frisch16); an easy 9x9 from a new"
-                 f" connection, 20 probes over {duration:g} s (and 20 before)",
-            m, lambda m: (f"easy p50 {t(m['p50'])}, p99 {t(m['p99'])}, max {t(m['max'])}"
-                          f" (before: p50 {t(m['base_p50'])}, max {t(m['base_max'])});"
-                          f" probes failed: {m['failed']}; attackers got {m['attacker_replies']:.0f} replies"),
-            "p99 ≤ 1 s (as row 6)", m["p99"] <= 1.0 and m["failed"] == "none"))
+        rows.append(
+            Row(
+                key,
+                f"{n} connections each pipeline the 16 minimal 25x25 (frisch16); an easy 9x9 from a new"
+                f" connection, 20 probes over {duration:g} s (and 20 before)",
+                m,
+                lambda m: (
+                    f"easy p50 {t(m['p50'])}, p99 {t(m['p99'])}, max {t(m['max'])}"
+                    f" (before: p50 {t(m['base_p50'])}, max {t(m['base_max'])});"
+                    f" probes failed: {m['failed']}; attackers got {m['attacker_replies']:.0f} replies"
+                ),
+                "p99 ≤ 1 s (as row 6)",
+                m["p99"] <= 1.0 and m["failed"] == "none",
+            )
+        )
     return rows
 
 
 # -- 2. abandoned connections ---------------------------------------------------------
 
 
-def _cpu_after(server: Server, since: float, observe: float) -> Tuple[Optional[float], float]:
+def _cpu_after(server: Server, since: float, observe: float) -> tuple[float | None, float]:
     """Sample CPU every 0.1 s from ``since``: (seconds until idle or None, CPU seconds since ``since``)."""
-    samples: List[Tuple[float, float]] = []
+    samples: list[tuple[float, float]] = []
     start_cpu = server.cpu_seconds() or 0.0
     samples.append((since, start_cpu))
     idle_at = None
@@ -611,7 +642,7 @@ def _cpu_after(server: Server, since: float, observe: float) -> Tuple[Optional[f
     return idle_at, samples[-1][1] - start_cpu
 
 
-def scenario_abandoned(opts, data: Data) -> List[Row]:
+def scenario_abandoned(opts, data: Data) -> list[Row]:
     rows = []
     for key, reset in (("2a", False), ("2b", True)):
         observe = 25.0 if opts.quick or reset else 150.0
@@ -625,21 +656,31 @@ def scenario_abandoned(opts, data: Data) -> List[Row]:
             idle, cpu = _cpu_after(server, closed, observe)
         how = "reset (SO_LINGER 0)" if reset else "close() (a FIN, nothing unread)"
         m = {"idle": idle if idle is not None else f"not within {observe:g} s", "cpu": cpu}
-        target = ("work stops at once for a client that is gone (reset): idle within 1 s" if reset else
-                  "a FIN alone is a half-close: work goes on until a send fails (no numeric target)")
+        target = (
+            "work stops at once for a client that is gone (reset): idle within 1 s"
+            if reset
+            else "a FIN alone is a half-close: work goes on until a send fails (no numeric target)"
+        )
         verdict = (isinstance(idle, float) and idle <= 1.0) if reset else None
-        rows.append(Row(
-            key, f"3 connections send the 16 frisch16 25x25 each, then {how}",
-            m, lambda m: f"CPU idle {t(m['idle'])} after the close; {m['cpu']:.1f} CPU s used after it",
-            target, verdict))
+        rows.append(
+            Row(
+                key,
+                f"3 connections send the 16 frisch16 25x25 each, then {how}",
+                m,
+                lambda m: f"CPU idle {t(m['idle'])} after the close; {m['cpu']:.1f} CPU s used after it",
+                target,
+                verdict,
+            )
+        )
     return rows
 
 
 # -- 3, 4. clients that never read --------------------------------------------------------
 
 
-def push_without_reading(server: Server, count: int, payload: bytes, seconds: float,
-                         guard_kb: int) -> Tuple[List[socket.socket], int, bool, collections.Counter]:
+def push_without_reading(
+    server: Server, count: int, payload: bytes, seconds: float, guard_kb: int
+) -> tuple[list[socket.socket], int, bool, collections.Counter]:
     """``count`` connections each send ``payload`` (non-blocking, one thread) and never read.
 
     Returns (the sockets, still open; bytes sent in all; the RSS guard stopped it; send errors).
@@ -650,7 +691,7 @@ def push_without_reading(server: Server, count: int, payload: bytes, seconds: fl
         sock.setblocking(False)
         socks.append(sock)
     view = memoryview(payload)
-    offsets = {sock: 0 for sock in socks}
+    offsets = dict.fromkeys(socks, 0)
     errors: collections.Counter = collections.Counter()
     sel = selectors.DefaultSelector()
     for sock in socks:
@@ -671,7 +712,7 @@ def push_without_reading(server: Server, count: int, payload: bytes, seconds: fl
             sock = key.fileobj
             offset = offsets[sock]
             try:
-                n = sock.send(view[offset:offset + 65536])
+                n = sock.send(view[offset : offset + 65536])
             except BlockingIOError:
                 continue
             except OSError as error:
@@ -688,8 +729,9 @@ def push_without_reading(server: Server, count: int, payload: bytes, seconds: fl
     return socks, total, guard, errors
 
 
-def _memory_row(opts, data: Data, key: str, count: int, size: int, payload_lines: Callable[[int], bytes],
-                what: str) -> Row:
+def _memory_row(
+    opts, data: Data, key: str, count: int, size: int, payload_lines: Callable[[int], bytes], what: str
+) -> Row:
     seconds = 4.0 if opts.quick else 8.0
     with Server(opts, key, extra_for(opts)) as server:
         warm_up(server, data)
@@ -709,42 +751,74 @@ def _memory_row(opts, data: Data, key: str, count: int, size: int, payload_lines
         sampler.stop()
         after = server.rss_kb()
         peak = max(sampler.peak_rss_kb(), after or 0)
-    m = {"before": before, "peak": peak, "after": after, "sent": total / (1 << 20),
-         "offered": count * size / (1 << 20), "guard": "yes" if guard else "no", "settle": settle,
-         "errors": ", ".join(f"{k} {v}" for k, v in errors.items()) or "none"}
+    m = {
+        "before": before,
+        "peak": peak,
+        "after": after,
+        "sent": total / (1 << 20),
+        "offered": count * size / (1 << 20),
+        "guard": "yes" if guard else "no",
+        "settle": settle,
+        "errors": ", ".join(f"{k} {v}" for k, v in errors.items()) or "none",
+    }
     ok = (peak - before) / 1024 <= 50 and abs(after - before) / 1024 <= 20 if None not in (before, after) else False
-    return Row(key, what, m, lambda m: (
-        f"RSS {mb(m['before'])} / {mb(m['peak'])} / {mb(m['after'])} MB before/peak/after"
-        f" (+{(m['peak'] - m['before']) / 1024:.0f} MB peak, {(m['after'] - m['before']) / 1024:+.0f} MB after);"
-        f" the server took {m['sent']:.0f} of {m['offered']:.0f} MiB"
-        + (" (stopped at the RSS guard)" if m["guard"] == "yes" else "")
-        + f"; descriptors back {t(m['settle'])} after the resets"),
-        "peak - before ≤ 50 MB; after within 20 MB of before", ok)
+    return Row(
+        key,
+        what,
+        m,
+        lambda m: (
+            f"RSS {mb(m['before'])} / {mb(m['peak'])} / {mb(m['after'])} MB before/peak/after"
+            f" (+{(m['peak'] - m['before']) / 1024:.0f} MB peak, {(m['after'] - m['before']) / 1024:+.0f} MB after);"
+            f" the server took {m['sent']:.0f} of {m['offered']:.0f} MiB"
+            + (" (stopped at the RSS guard)" if m["guard"] == "yes" else "")
+            + f"; descriptors back {t(m['settle'])} after the resets"
+        ),
+        "peak - before ≤ 50 MB; after within 20 MB of before",
+        ok,
+    )
 
 
-def scenario_noread_puzzles(opts, data: Data) -> List[Row]:
+def scenario_noread_puzzles(opts, data: Data) -> list[Row]:
     size = (512 << 10) if opts.quick else (2 << 20)
 
     def payload(size: int) -> bytes:
         line_set = Data.payload(data.stream)
         return (line_set * (size // len(line_set) + 1))[:size]
 
-    return [_memory_row(opts, data, "3", 100, size, payload,
-                        f"100 connections each send {size >> 10} KiB of one-line 9x9 puzzles (sudoku17) and never"
-                        " read; reset 2 s after sending stops")]
+    return [
+        _memory_row(
+            opts,
+            data,
+            "3",
+            100,
+            size,
+            payload,
+            f"100 connections each send {size >> 10} KiB of one-line 9x9 puzzles (sudoku17) and never"
+            " read; reset 2 s after sending stops",
+        )
+    ]
 
 
-def scenario_noread_junk(opts, data: Data) -> List[Row]:
+def scenario_noread_junk(opts, data: Data) -> list[Row]:
     size = (128 << 10) if opts.quick else (512 << 10)
-    return [_memory_row(opts, data, "4", 30, size, lambda size: b"x\n" * (size // 2),
-                        f"30 connections each send {size >> 10} KiB of `x\\n` lines and never read the error"
-                        " replies; reset 2 s after sending stops")]
+    return [
+        _memory_row(
+            opts,
+            data,
+            "4",
+            30,
+            size,
+            lambda size: b"x\n" * (size // 2),
+            f"30 connections each send {size >> 10} KiB of `x\\n` lines and never read the error"
+            " replies; reset 2 s after sending stops",
+        )
+    ]
 
 
 # -- 5. parse floods --------------------------------------------------------------------
 
 
-def scenario_parse_flood(opts, data: Data) -> List[Row]:
+def scenario_parse_flood(opts, data: Data) -> list[Row]:
     rows = []
     span = 2.5 if opts.quick else 5.0
     for key, what, chunk, read in (
@@ -768,20 +842,28 @@ def scenario_parse_flood(opts, data: Data) -> List[Row]:
                 for f in flooders:
                     f.stop()
         m = {**latency_metrics(base, "base_"), **latency_metrics(during), "rate": rate, "replies": replies}
-        rows.append(Row(
-            key, f"2 connections stream {what} as fast as they can; 20 easy probes over {span:g} s",
-            m, lambda m: (f"easy worst {t(m['max'])}, p50 {t(m['p50'])} (before: worst {t(m['base_max'])});"
-                          f" the server took {m['rate']:.2f} MB/s of the flood (after the socket buffers filled)"
-                          + (f" and sent {m['replies']:,.0f} error lines/s" if m["replies"] else "")
-                          + f"; probes failed: {m['failed']}"),
-            "worst of 20 ≤ 250 ms", m["max"] <= 0.25 and m["failed"] == "none"))
+        rows.append(
+            Row(
+                key,
+                f"2 connections stream {what} as fast as they can; 20 easy probes over {span:g} s",
+                m,
+                lambda m: (
+                    f"easy worst {t(m['max'])}, p50 {t(m['p50'])} (before: worst {t(m['base_max'])});"
+                    f" the server took {m['rate']:.2f} MB/s of the flood (after the socket buffers filled)"
+                    + (f" and sent {m['replies']:,.0f} error lines/s" if m["replies"] else "")
+                    + f"; probes failed: {m['failed']}"
+                ),
+                "worst of 20 ≤ 250 ms",
+                m["max"] <= 0.25 and m["failed"] == "none",
+            )
+        )
     return rows
 
 
 # -- 6. CPU attackers and abandoned connections --------------------------------------------
 
 
-def scenario_mixed_attack(opts, data: Data) -> List[Row]:
+def scenario_mixed_attack(opts, data: Data) -> list[Row]:
     duration = 6.0 if opts.quick else 15.0
     with Server(opts, "mixed", extra_for(opts)) as server:
         warm_up(server, data)
@@ -799,19 +881,27 @@ def scenario_mixed_attack(opts, data: Data) -> List[Row]:
             for a in attackers:
                 a.stop()
     m = {**latency_metrics(base, "base_"), **latency_metrics(during), "replies": replies}
-    return [Row(
-        "6", "8 CPU attackers (4 pipeline frisch16, 4 pipeline the forum hardest 1106 in a loop, all reading)"
-             f" + 3 connections that sent 16 frisch16 each and closed; 20 easy probes over {duration:g} s",
-        m, lambda m: (f"easy p50 {t(m['p50'])}, p99 {t(m['p99'])}, max {t(m['max'])}"
-                      f" (before: p50 {t(m['base_p50'])}, max {t(m['base_max'])}); probes failed: {m['failed']};"
-                      f" attackers got {m['replies']:.0f} replies"),
-        "easy p99 ≤ 1 s", m["p99"] <= 1.0 and m["failed"] == "none")]
+    return [
+        Row(
+            "6",
+            "8 CPU attackers (4 pipeline frisch16, 4 pipeline the forum hardest 1106 in a loop, all reading)"
+            f" + 3 connections that sent 16 frisch16 each and closed; 20 easy probes over {duration:g} s",
+            m,
+            lambda m: (
+                f"easy p50 {t(m['p50'])}, p99 {t(m['p99'])}, max {t(m['max'])}"
+                f" (before: p50 {t(m['base_p50'])}, max {t(m['base_max'])}); probes failed: {m['failed']};"
+                f" attackers got {m['replies']:.0f} replies"
+            ),
+            "easy p99 ≤ 1 s",
+            m["p99"] <= 1.0 and m["failed"] == "none",
+        )
+    ]
 
 
 # -- 7. SIGHUP, SIGQUIT, SIGUSR1 ----------------------------------------------------------
 
 
-def _reply_summary(client: Client, puzzles: Sequence[str]) -> Tuple[int, collections.Counter]:
+def _reply_summary(client: Client, puzzles: Sequence[str]) -> tuple[int, collections.Counter]:
     """(valid answers, other replies by kind) of a kept client's data, in request order."""
     answers, other = 0, collections.Counter()
     for i, line in enumerate(bytes(client.data).split(b"\n")[:-1]):
@@ -828,7 +918,7 @@ def _counter_text(counter: collections.Counter) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items())) or "none"
 
 
-def scenario_signals(opts, data: Data) -> List[Row]:
+def scenario_signals(opts, data: Data) -> list[Row]:
     rows = []
     puzzles = data.hard[:200]
     for key, signum in (("7a", signal.SIGHUP), ("7b", signal.SIGQUIT), ("7c", signal.SIGUSR1)):
@@ -853,37 +943,65 @@ def scenario_signals(opts, data: Data) -> List[Row]:
                 rc, seconds = server.wait_exit(stop_at, 15) if stop_at else (server.proc.returncode, None)
                 answers, other = _reply_summary(client, puzzles)
                 client.stop()
-                m = {"alive": "yes" if alive else f"no (exit {_describe_rc(server.proc.returncode)})",
-                     "stats": stats[0].split(" INFO ", 1)[-1][:150] if stats else "none",
-                     "answers": answers, "other": _counter_text(other), "end": client.end or "-",
-                     "in_flight": in_flight, "after": after.outcome, "rc": _describe_rc(rc)}
-                rows.append(Row(
-                    key, f"SIGUSR1 while a client has {in_flight} of 200 forum-hardest puzzles unanswered",
-                    m, lambda m: (f"still serving: {m['alive']}; log: `{m['stats']}`; the client got"
-                                  f" {m['answers']:.0f}/200 answers (other replies: {m['other']}, then {m['end']});"
-                                  f" a new client afterwards: {m['after']}; SIGTERM then: exit {m['rc']}"),
-                    "one stats line, serving goes on",
-                    alive and bool(stats) and answers == len(puzzles) and after.outcome == "ok"))
+                m = {
+                    "alive": "yes" if alive else f"no (exit {_describe_rc(server.proc.returncode)})",
+                    "stats": stats[0].split(" INFO ", 1)[-1][:150] if stats else "none",
+                    "answers": answers,
+                    "other": _counter_text(other),
+                    "end": client.end or "-",
+                    "in_flight": in_flight,
+                    "after": after.outcome,
+                    "rc": _describe_rc(rc),
+                }
+                rows.append(
+                    Row(
+                        key,
+                        f"SIGUSR1 while a client has {in_flight} of 200 forum-hardest puzzles unanswered",
+                        m,
+                        lambda m: (
+                            f"still serving: {m['alive']}; log: `{m['stats']}`; the client got"
+                            f" {m['answers']:.0f}/200 answers (other replies: {m['other']}, then {m['end']});"
+                            f" a new client afterwards: {m['after']}; SIGTERM then: exit {m['rc']}"
+                        ),
+                        "one stats line, serving goes on",
+                        alive and bool(stats) and answers == len(puzzles) and after.outcome == "ok",
+                    )
+                )
                 continue
             rc, seconds = server.wait_exit(sent_at, 15)
             client.wait_eof(5)
             client.stop()
             log = server.log()
             lines = [line.split(" INFO ", 1)[-1] for line in log.splitlines() if name in line]
-        m = {**analyse_stream(puzzles, bytes(client.data)), "rc": _describe_rc(rc),
-             "seconds": seconds if seconds is not None else "over 15 s", "end": client.end or "-",
-             "in_flight": in_flight, "log": lines[0][:100] if lines else "none"}
-        rows.append(Row(
-            key, f"{name} while a client has {in_flight} of 200 forum-hardest puzzles unanswered (all sent,"
-                 " half-closed)",
-            m, lambda m: (f"exit {m['rc']} after {t(m['seconds'])}; the client got {m['answers']:.0f} answers,"
-                          f" {m['shutdown']:.0f} `ERROR shutdown` for puzzles, other errors: {m['other']}, last line"
-                          f" `{m['last']}`, then {m['end']}; one reply per line read: {m['consistent']};"
-                          f" log: `{m['log']}`"),
-            f"graceful: exit 0 within the grace + 1 s ({SHUTDOWN_GRACE + 1:g} s), one reply per puzzle read"
-            " (the rest named by the `not read` line), a log line",
-            rc == 0 and seconds is not None and seconds <= SHUTDOWN_GRACE + 1 and m["consistent"] == "yes"
-            and bool(lines)))
+        m = {
+            **analyse_stream(puzzles, bytes(client.data)),
+            "rc": _describe_rc(rc),
+            "seconds": seconds if seconds is not None else "over 15 s",
+            "end": client.end or "-",
+            "in_flight": in_flight,
+            "log": lines[0][:100] if lines else "none",
+        }
+        rows.append(
+            Row(
+                key,
+                f"{name} while a client has {in_flight} of 200 forum-hardest puzzles unanswered (all sent,"
+                " half-closed)",
+                m,
+                lambda m: (
+                    f"exit {m['rc']} after {t(m['seconds'])}; the client got {m['answers']:.0f} answers,"
+                    f" {m['shutdown']:.0f} `ERROR shutdown` for puzzles, other errors: {m['other']}, last line"
+                    f" `{m['last']}`, then {m['end']}; one reply per line read: {m['consistent']};"
+                    f" log: `{m['log']}`"
+                ),
+                f"graceful: exit 0 within the grace + 1 s ({SHUTDOWN_GRACE + 1:g} s), one reply per puzzle read"
+                " (the rest named by the `not read` line), a log line",
+                rc == 0
+                and seconds is not None
+                and seconds <= SHUTDOWN_GRACE + 1
+                and m["consistent"] == "yes"
+                and bool(lines),
+            )
+        )
     return rows
 
 
@@ -904,13 +1022,17 @@ def _what_got(client: Client, puzzle: str) -> str:
     return (" + ".join(got) or "nothing") + end
 
 
-def scenario_sigterm(opts, data: Data) -> List[Row]:
+def scenario_sigterm(opts, data: Data) -> list[Row]:
     rows = []
     for key, flood, chunk, read in (
         ("8a", "", b"", False),
         ("8b", "; meanwhile 2 connections stream blank lines as fast as they can", b"\n" * 65536, False),
-        ("8c", "; meanwhile 2 connections stream `x` lines as fast as they can (reading the replies)",
-         b"x\n" * 32768, True),
+        (
+            "8c",
+            "; meanwhile 2 connections stream `x` lines as fast as they can (reading the replies)",
+            b"x\n" * 32768,
+            True,
+        ),
     ):
         with Server(opts, "sigterm", extra_for(opts)) as server:
             warm_up(server, data)
@@ -931,26 +1053,40 @@ def scenario_sigterm(opts, data: Data) -> List[Row]:
             last = [f.last_line.decode("ascii", "replace")[:90] for f in flooders if read]
             for f in flooders:
                 f.stop()
-        m = {"a": _what_got(a, data.frisch[0]), "b": _what_got(b, data.frisch[1]), "c": _what_got(c, easy),
-             "rc": _describe_rc(rc), "seconds": seconds if seconds is not None else "over 20 s",
-             "ends": ", ".join(ends) or "-", "last": last[0] if last else "-"}
+        m = {
+            "a": _what_got(a, data.frisch[0]),
+            "b": _what_got(b, data.frisch[1]),
+            "c": _what_got(c, easy),
+            "rc": _describe_rc(rc),
+            "seconds": seconds if seconds is not None else "over 20 s",
+            "ends": ", ".join(ends) or "-",
+            "last": last[0] if last else "-",
+        }
         ok_lines = all(x.data.endswith(b"\n") and x.data.count(b"\n") == 1 for x in (a, b, c))
 
         def render(m):
-            text = (f"hopeless 1: {m['a']}; hopeless 2: {m['b']}; easy: {m['c']};"
-                    f" exit {m['rc']} after {t(m['seconds'])}")
+            text = f"hopeless 1: {m['a']}; hopeless 2: {m['b']}; easy: {m['c']}; exit {m['rc']} after {t(m['seconds'])}"
             if m["ends"] != "-":
                 text += f"; the flooders' sending ended: {m['ends']}"
             if m["last"] != "-":
                 text += f"; a flooder's last line: `{m['last']}`"
             return text
 
-        rows.append(Row(
-            key, "SIGTERM 0.6 s after two clients sent one hopeless 25x25 each and 0.3 s after a third sent an"
-                 " easy 9x9 (each half-closed)" + flood,
-            m, render, f"each exactly one line (the easy one answered); exit 0 within {SHUTDOWN_GRACE + 1:g} s",
-            ok_lines and m["c"].startswith("answer") and rc == 0 and seconds is not None
-            and seconds <= SHUTDOWN_GRACE + 1))
+        rows.append(
+            Row(
+                key,
+                "SIGTERM 0.6 s after two clients sent one hopeless 25x25 each and 0.3 s after a third sent an"
+                " easy 9x9 (each half-closed)" + flood,
+                m,
+                render,
+                f"each exactly one line (the easy one answered); exit 0 within {SHUTDOWN_GRACE + 1:g} s",
+                ok_lines
+                and m["c"].startswith("answer")
+                and rc == 0
+                and seconds is not None
+                and seconds <= SHUTDOWN_GRACE + 1,
+            )
+        )
     return rows
 
 
@@ -959,7 +1095,7 @@ def scenario_sigterm(opts, data: Data) -> List[Row]:
 NOT_READ = re.compile(rb"ERROR shutdown .*input from line (\d+) on was not read")
 
 
-def analyse_stream(puzzles: Sequence[str], data: bytes) -> Dict[str, object]:
+def analyse_stream(puzzles: Sequence[str], data: bytes) -> dict[str, object]:
     """Replies to a stream of one-line puzzles: answers, shutdown lines, and whether each line read got one."""
     lines = data.split(b"\n")
     partial = lines.pop()
@@ -990,10 +1126,15 @@ def analyse_stream(puzzles: Sequence[str], data: bytes) -> Dict[str, object]:
         consistent = False  # lines that were sent got no reply and no "not read" line
     if partial:
         consistent = False
-    return {"answers": answers, "shutdown": shutdown, "format": codes.get("format", 0), "wrong": wrong,
-            "other": _counter_text(collections.Counter({k: v for k, v in codes.items() if k != "shutdown"})),
-            "last": last.decode("ascii", "replace")[:110] or "(nothing)",
-            "consistent": "yes" if consistent else "no"}
+    return {
+        "answers": answers,
+        "shutdown": shutdown,
+        "format": codes.get("format", 0),
+        "wrong": wrong,
+        "other": _counter_text(collections.Counter({k: v for k, v in codes.items() if k != "shutdown"})),
+        "last": last.decode("ascii", "replace")[:110] or "(nothing)",
+        "consistent": "yes" if consistent else "no",
+    }
 
 
 def _stream_file(data: Data) -> str:
@@ -1003,15 +1144,17 @@ def _stream_file(data: Data) -> str:
     return path
 
 
-def _run_streaming_command(server: Server, argv: List[str], path: str, after_lines: int,
-                           stdin_file: bool) -> Tuple[bytes, bytes, Optional[int], Optional[int], Optional[float]]:
+def _run_streaming_command(
+    server: Server, argv: list[str], path: str, after_lines: int, stdin_file: bool
+) -> tuple[bytes, bytes, int | None, int | None, float | None]:
     """Run ``argv`` (stdout piped), SIGINT the server after ``after_lines`` lines of output.
 
     Returns (stdout, stderr, the command's exit status, the server's, seconds to the server's exit).
     """
     with open(path, "rb") as stdin:
-        proc = subprocess.Popen(argv, stdin=stdin if stdin_file else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            argv, stdin=stdin if stdin_file else subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
     out = bytearray()
     err = bytearray()
 
@@ -1019,8 +1162,10 @@ def _run_streaming_command(server: Server, argv: List[str], path: str, after_lin
         for chunk in iter(lambda: stream.read1(65536), b""):
             buf += chunk
 
-    readers = [threading.Thread(target=pump, args=(proc.stdout, out), daemon=True),
-               threading.Thread(target=pump, args=(proc.stderr, err), daemon=True)]
+    readers = [
+        threading.Thread(target=pump, args=(proc.stdout, out), daemon=True),
+        threading.Thread(target=pump, args=(proc.stderr, err), daemon=True),
+    ]
     for r in readers:
         r.start()
     deadline = time.monotonic() + 30
@@ -1039,18 +1184,22 @@ def _run_streaming_command(server: Server, argv: List[str], path: str, after_lin
     return bytes(out), bytes(err), rc, rc_server, seconds
 
 
-def scenario_sigint(opts, data: Data) -> List[Row]:
+def scenario_sigint(opts, data: Data) -> list[Row]:
     rows = []
     puzzles = data.stream
     after = 1000
-    target = ("one reply per line read, no partial line parsed; the puzzles not answered within the grace get"
-              " `ERROR shutdown`, and a last line `ERROR shutdown ... input from line N on was not read` names"
-              " what was not read (none when all were answered in the grace)")
+    target = (
+        "one reply per line read, no partial line parsed; the puzzles not answered within the grace get"
+        " `ERROR shutdown`, and a last line `ERROR shutdown ... input from line N on was not read` names"
+        " what was not read (none when all were answered in the grace)"
+    )
 
     def render(m):
-        text = (f"{m['answers']:.0f} answers, {m['shutdown']:.0f} `ERROR shutdown` for puzzles, other errors:"
-                f" {m['other']}; last line `{m['last']}`; one reply per line read: {m['consistent']};"
-                f" server exit {m['rc']} after {t(m['seconds'])}")
+        text = (
+            f"{m['answers']:.0f} answers, {m['shutdown']:.0f} `ERROR shutdown` for puzzles, other errors:"
+            f" {m['other']}; last line `{m['last']}`; one reply per line read: {m['consistent']};"
+            f" server exit {m['rc']} after {t(m['seconds'])}"
+        )
         if "client_rc" in m:
             text += f"; {m['client']} exit {m['client_rc']}, stderr `{m['stderr']}`"
         return text
@@ -1065,15 +1214,25 @@ def scenario_sigint(opts, data: Data) -> List[Row]:
         rc, seconds = server.wait_exit(sent_at, 20)
         client.wait_eof(5)
         client.stop()
-    m = {**analyse_stream(puzzles, bytes(client.data)), "rc": _describe_rc(rc),
-         "seconds": seconds if seconds is not None else "over 20 s"}
-    rows.append(Row("9a", f"SIGINT after {after} answers while a plain socket streams 10,000 sudoku17 puzzles"
-                          " (then half-closes)", m, render, target,
-                    m["consistent"] == "yes" and m["format"] == 0 and m["wrong"] == 0))
+    m = {
+        **analyse_stream(puzzles, bytes(client.data)),
+        "rc": _describe_rc(rc),
+        "seconds": seconds if seconds is not None else "over 20 s",
+    }
+    rows.append(
+        Row(
+            "9a",
+            f"SIGINT after {after} answers while a plain socket streams 10,000 sudoku17 puzzles (then half-closes)",
+            m,
+            render,
+            target,
+            m["consistent"] == "yes" and m["format"] == 0 and m["wrong"] == 0,
+        )
+    )
 
     path = _stream_file(data)
     try:
-        client_path = opts.client or str(Path(opts.server_cwd) / "client" / "sudoku_client.py")
+        client_path = opts.client or str(Path(opts.server_cwd) / "sudoku_client" / "client.py")
         variants = [("9b", "the bundled client", [sys.executable, client_path, "--host", "127.0.0.1"], False)]
         if shutil_which("nc"):
             variants.append(("9c", "plain nc", ["nc", "127.0.0.1"], True))
@@ -1085,10 +1244,14 @@ def scenario_sigint(opts, data: Data) -> List[Row]:
                 else:
                     command = argv + ["--port", str(server.port), path]
                 out, err, client_rc, rc, seconds = _run_streaming_command(server, command, path, after, stdin_file)
-            m = {**analyse_stream(puzzles, out), "rc": _describe_rc(rc),
-                 "seconds": seconds if seconds is not None else "over 20 s",
-                 "client": who, "client_rc": _describe_rc(client_rc),
-                 "stderr": err.decode(errors="replace").strip().replace("\n", " / ")[:140] or "(empty)"}
+            m = {
+                **analyse_stream(puzzles, out),
+                "rc": _describe_rc(rc),
+                "seconds": seconds if seconds is not None else "over 20 s",
+                "client": who,
+                "client_rc": _describe_rc(client_rc),
+                "stderr": err.decode(errors="replace").strip().replace("\n", " / ")[:140] or "(empty)",
+            }
             ok = m["consistent"] == "yes" and m["format"] == 0 and m["wrong"] == 0
             if key == "9b":
                 # exit 2 with a reason when the server stopped before answering everything; 0 when it
@@ -1096,23 +1259,31 @@ def scenario_sigint(opts, data: Data) -> List[Row]:
                 everything = m["answers"] == len(puzzles) and m["shutdown"] == 0
                 ok = ok and (client_rc == 0 if everything else client_rc == 2 and m["stderr"] != "(empty)")
             display = "python3 " + client_path if key == "9b" else "nc 127.0.0.1 PORT < file"
-            rows.append(Row(key, f"SIGINT after {after} answers while `{display}` streams the same 10,000",
-                            m, render, target + (" ; client exit 0 if all were answered, else 2 with a reason"
-                                                 if key == "9b" else ""), ok))
+            rows.append(
+                Row(
+                    key,
+                    f"SIGINT after {after} answers while `{display}` streams the same 10,000",
+                    m,
+                    render,
+                    target + (" ; client exit 0 if all were answered, else 2 with a reason" if key == "9b" else ""),
+                    ok,
+                )
+            )
     finally:
         os.unlink(path)
     return rows
 
 
-def shutil_which(name: str) -> Optional[str]:
+def shutil_which(name: str) -> str | None:
     import shutil
+
     return shutil.which(name)
 
 
 # -- 10. SIGSTOP / SIGCONT ------------------------------------------------------------------
 
 
-def scenario_sigstop(opts, data: Data) -> List[Row]:
+def scenario_sigstop(opts, data: Data) -> list[Row]:
     trials = 1 if opts.quick else 3
     outcomes = []
     with Server(opts, "sigstop", extra_for(opts)) as server:
@@ -1159,19 +1330,28 @@ def scenario_sigstop(opts, data: Data) -> List[Row]:
         late = [line for line in server.log().splitlines() if "after its session ended" in line]
     answered = outcomes.count("answered")
     m = {"answered": answered, "trials": trials, "outcomes": ", ".join(outcomes), "late": len(late)}
-    return [Row("10", "SIGSTOP right after a first answer, a second puzzle sent 0.1 s later (no half-close),"
-                      f" SIGCONT 3 s later; {trials} trial(s)",
-                m, lambda m: (f"second puzzle answered in {_n(m['answered'])} of {_n(m['trials'])} ({m['outcomes']});"
-                              f" 'sent after its session ended' log lines: {_n(m['late'])}"),
-                "answered every time", answered == trials)]
+    return [
+        Row(
+            "10",
+            "SIGSTOP right after a first answer, a second puzzle sent 0.1 s later (no half-close),"
+            f" SIGCONT 3 s later; {trials} trial(s)",
+            m,
+            lambda m: (
+                f"second puzzle answered in {_n(m['answered'])} of {_n(m['trials'])} ({m['outcomes']});"
+                f" 'sent after its session ended' log lines: {_n(m['late'])}"
+            ),
+            "answered every time",
+            answered == trials,
+        )
+    ]
 
 
 # -- 11. stderr nobody reads -----------------------------------------------------------------
 
 
-def _answer_load(server: Server, data: Data, connections: int, seconds: float) -> List[float]:
+def _answer_load(server: Server, data: Data, connections: int, seconds: float) -> list[float]:
     """``connections`` clients, one puzzle outstanding each, for ``seconds``: the times of the answers."""
-    times: List[float] = []
+    times: list[float] = []
     lock = threading.Lock()
     end = time.monotonic() + seconds
 
@@ -1190,7 +1370,7 @@ def _answer_load(server: Server, data: Data, connections: int, seconds: float) -
                 while b"\n" not in buf and time.monotonic() < end:
                     try:
                         chunk = sock.recv(4096)
-                    except socket.timeout:
+                    except TimeoutError:
                         continue
                     if not chunk:
                         raise ConnectionResetError
@@ -1216,18 +1396,26 @@ def _answer_load(server: Server, data: Data, connections: int, seconds: float) -
     return [start] + sorted(times) + [end]
 
 
-def _load_metrics(marks: List[float], seconds: float) -> Dict[str, object]:
+def _load_metrics(marks: list[float], seconds: float) -> dict[str, object]:
     start, times, end = marks[0], marks[1:-1], marks[-1]
     buckets = collections.Counter(int(x - start) for x in times if x < end)
     gaps = [b - a for a, b in zip(marks, marks[1:])]
-    return {"rate": len(times) / seconds, "min_bucket": min(buckets.get(k, 0) for k in range(int(seconds))),
-            "gap": max(gaps)}
+    return {
+        "rate": len(times) / seconds,
+        "min_bucket": min(buckets.get(k, 0) for k in range(int(seconds))),
+        "gap": max(gaps),
+    }
 
 
 def server_has_option(opts, option: str) -> bool:
     """Whether the measured server's ``--help`` lists ``option``."""
-    done = subprocess.run(shlex.split(opts.server_cmd) + ["--help"], cwd=opts.server_cwd,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
+    done = subprocess.run(
+        shlex.split(opts.server_cmd) + ["--help"],
+        cwd=opts.server_cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=30,
+    )
     return option in done.stdout.decode(errors="replace")
 
 
@@ -1236,7 +1424,7 @@ def server_has_option(opts, option: str) -> bool:
 LOG_QUEUE_ROW11 = 200
 
 
-def scenario_stderr_pipe(opts, data: Data) -> List[Row]:
+def scenario_stderr_pipe(opts, data: Data) -> list[Row]:
     seconds = 2.0 if opts.quick else 5.0
     args = extra_for(opts) + ["--log-level", "debug"]
     with Server(opts, "stderr-file", args) as server:
@@ -1263,28 +1451,53 @@ def scenario_stderr_pipe(opts, data: Data) -> List[Row]:
         reader.join(5)
     found = re.search(r"logging fell behind: (\d+) record\(s\) dropped", text.decode(errors="replace"))
     m.update({f"base_{k}": v for k, v in base.items()})
-    m.update({"dropped": int(found.group(1)) if found else "no such line", "after": after.outcome,
-              "rc": _describe_rc(rc), "exit_s": exit_s if exit_s is not None else "over 20 s"})
-    return [Row("11", f"`--log-level debug`" + (f" `--log-queue {LOG_QUEUE_ROW11}`" if queue else "")
-                + f", stderr a pipe nobody reads; 16 connections, one puzzle outstanding"
-                  f" each (top1465), {seconds:g} s; then the pipe is read",
-                m, lambda m: (f"{m['rate']:.0f} answers/s (stderr to a file: {m['base_rate']:.0f}/s);"
-                              f" worst second {m['min_bucket']:.0f} answers, longest gap {t(m['gap'])}"
-                              f" (file: {t(m['base_gap'])}); then: `logging fell behind`: {_n(m['dropped'])} records"
-                              f" dropped; a new client: {m['after']}; SIGTERM: exit {m['rc']} after {t(m['exit_s'])}"),
-                "serving never stops (no gap over 1 s); the dropped count logged",
-                m["gap"] < 1.0 and m["min_bucket"] > 0 and found is not None)]
+    m.update(
+        {
+            "dropped": int(found.group(1)) if found else "no such line",
+            "after": after.outcome,
+            "rc": _describe_rc(rc),
+            "exit_s": exit_s if exit_s is not None else "over 20 s",
+        }
+    )
+    return [
+        Row(
+            "11",
+            "`--log-level debug`"
+            + (f" `--log-queue {LOG_QUEUE_ROW11}`" if queue else "")
+            + f", stderr a pipe nobody reads; 16 connections, one puzzle outstanding"
+            f" each (top1465), {seconds:g} s; then the pipe is read",
+            m,
+            lambda m: (
+                f"{m['rate']:.0f} answers/s (stderr to a file: {m['base_rate']:.0f}/s);"
+                f" worst second {m['min_bucket']:.0f} answers, longest gap {t(m['gap'])}"
+                f" (file: {t(m['base_gap'])}); then: `logging fell behind`: {_n(m['dropped'])} records"
+                f" dropped; a new client: {m['after']}; SIGTERM: exit {m['rc']} after {t(m['exit_s'])}"
+            ),
+            "serving never stops (no gap over 1 s); the dropped count logged",
+            m["gap"] < 1.0 and m["min_bucket"] > 0 and found is not None,
+        )
+    ]
 
 
 # -- 12. the 1000-connection level of load.py ---------------------------------------------------
 
 
-def scenario_load1000(opts, data: Data) -> List[Row]:
+def scenario_load1000(opts, data: Data) -> list[Row]:
     seconds = 2.0 if opts.quick else 5.0
     nofile = _load.raise_nofile(1000 + 256)
     with Server(opts, "load1000", extra_for(opts) + ["--max-connections", "1064"], nofile=nofile) as server:
-        argv = [sys.executable, str(HERE / "load.py"), "--seconds", f"{seconds:g}", "--levels", "1000",
-                "--connect", f"127.0.0.1:{server.port}", "--server-pid", str(server.pid)]
+        argv = [
+            sys.executable,
+            str(HERE / "load.py"),
+            "--seconds",
+            f"{seconds:g}",
+            "--levels",
+            "1000",
+            "--connect",
+            f"127.0.0.1:{server.port}",
+            "--server-pid",
+            str(server.pid),
+        ]
         done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=180)
     out = done.stdout.decode(errors="replace")
     row = next((line for line in out.splitlines() if line.startswith("| 1000 |")), None)
@@ -1293,17 +1506,33 @@ def scenario_load1000(opts, data: Data) -> List[Row]:
         return [Row("12", "load.py --levels 1000", m, lambda m: m["row"], "0 errors", False)]
     cells = [c.strip() for c in row.strip("|").split("|")]
     rss = [float(x) for x in re.findall(r"\d+", cells[7])]
-    m = {"answers": float(cells[1]), "rate": float(cells[2]), "p50": float(cells[3]) / 1000,
-         "p99": float(cells[4]) / 1000, "errors": cells[5], "rss_before": rss[0], "rss_peak": rss[1],
-         "rss_after": rss[2]}
-    return [Row("12", f"`python3 benchmarks/load.py --seconds {seconds:g} --levels 1000` (against this server)",
-                m, lambda m: (f"{m['answers']:.0f} answers, {m['rate']:.1f}/s, p50 {t(m['p50'])}, p99 {t(m['p99'])},"
-                              f" errors {m['errors']}, RSS {m['rss_before']:.0f} / {m['rss_peak']:.0f} / {m['rss_after']:.0f} MB"
-                              " before/peak/after"),
-                "0 errors", cells[5] == "0")]
+    m = {
+        "answers": float(cells[1]),
+        "rate": float(cells[2]),
+        "p50": float(cells[3]) / 1000,
+        "p99": float(cells[4]) / 1000,
+        "errors": cells[5],
+        "rss_before": rss[0],
+        "rss_peak": rss[1],
+        "rss_after": rss[2],
+    }
+    return [
+        Row(
+            "12",
+            f"`python3 benchmarks/load.py --seconds {seconds:g} --levels 1000` (against this server)",
+            m,
+            lambda m: (
+                f"{m['answers']:.0f} answers, {m['rate']:.1f}/s, p50 {t(m['p50'])}, p99 {t(m['p99'])},"
+                f" errors {m['errors']}, RSS {m['rss_before']:.0f} / {m['rss_peak']:.0f} / {m['rss_after']:.0f} MB"
+                " before/peak/after"
+            ),
+            "0 errors",
+            cells[5] == "0",
+        )
+    ]
 
 
-SCENARIOS: List[Tuple[str, Callable]] = [
+SCENARIOS: list[tuple[str, Callable]] = [
     ("pipelined", scenario_pipelined),
     ("abandoned", scenario_abandoned),
     ("noread-puzzles", scenario_noread_puzzles),
@@ -1322,9 +1551,9 @@ SCENARIOS: List[Tuple[str, Callable]] = [
 # -- the table ---------------------------------------------------------------------------------
 
 
-def merge(rows: List[Row]) -> Row:
+def merge(rows: list[Row]) -> Row:
     """One row from the same row of several runs: numbers by median, differing texts joined."""
-    metrics: Dict[str, object] = {}
+    metrics: dict[str, object] = {}
     for name in rows[0].metrics:
         values = [r.metrics.get(name) for r in rows]
         numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -1363,14 +1592,14 @@ def render_row(row: Row) -> str:
     return f"| {row.key} | {row.what} | {figures} | {row.target} | {verdict_text(row)} |"
 
 
-def print_table(rows: List[Row], out=sys.stdout) -> None:
+def print_table(rows: list[Row], out=sys.stdout) -> None:
     print("| row | what was done | figures | target | verdict |", file=out)
     print("|---|---|---|---|---|", file=out)
     for row in rows:
         print(render_row(row), file=out)
 
 
-def select(only: Optional[str]) -> List[Tuple[str, Callable]]:
+def select(only: str | None) -> list[tuple[str, Callable]]:
     if not only:
         return SCENARIOS
     chosen = []
@@ -1386,29 +1615,50 @@ def select(only: Optional[str]) -> List[Tuple[str, Callable]]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__
+    )
     p.add_argument("--only", metavar="NAMES", help="scenarios to run, names or row numbers, comma-separated")
     p.add_argument("--quick", action="store_true", help="shorter scenarios (fewer seconds, smaller payloads)")
-    p.add_argument("--repeat", type=int, default=1, metavar="N",
-                   help="run each scenario N times; the table gives medians (default: 1)")
-    p.add_argument("--server-cmd", default="python3 -m sudoku_server",
-                   help="command that starts the server; --host 127.0.0.1 --port 0 are added"
-                        " (default: %(default)s)")
-    p.add_argument("--server-cwd", default=str(REPO),
-                   help="directory the server runs in: the checkout measured (default: this one)")
-    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
-                   help="extra argument for every started server (repeat)")
-    p.add_argument("--client", metavar="PATH",
-                   help="the bundled client for row 9 (default: SERVER_CWD/client/sudoku_client.py)")
-    p.add_argument("--rss-guard-mb", type=int, default=3000,
-                   help="stop sending when the server's RSS passes this (default: %(default)s)")
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each scenario N times; the table gives medians (default: 1)",
+    )
+    p.add_argument(
+        "--server-cmd",
+        default="python3 -m sudoku_server",
+        help="command that starts the server; --host 127.0.0.1 --port 0 are added (default: %(default)s)",
+    )
+    p.add_argument(
+        "--server-cwd",
+        default=str(REPO),
+        help="directory the server runs in: the checkout measured (default: this one)",
+    )
+    p.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for every started server (repeat)",
+    )
+    p.add_argument(
+        "--client", metavar="PATH", help="the bundled client for row 9 (default: SERVER_CWD/sudoku_client/client.py)"
+    )
+    p.add_argument(
+        "--rss-guard-mb",
+        type=int,
+        default=3000,
+        help="stop sending when the server's RSS passes this (default: %(default)s)",
+    )
     p.add_argument("--keep-logs", action="store_true", help="keep the servers' log files")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     return p
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     opts = build_parser().parse_args(argv)
     if opts.list:
         for number, (name, fn) in enumerate(SCENARIOS, start=1):
@@ -1417,16 +1667,25 @@ def main(argv: Optional[List[str]] = None) -> int:
     opts.server_cwd = str(Path(opts.server_cwd).resolve())
     chosen = select(opts.only)
     command = "python3 benchmarks/hostile_load.py" + "".join(" " + shlex.quote(a) for a in (argv or sys.argv[1:]))
-    rev = subprocess.run(["git", "-C", opts.server_cwd, "log", "-1", "--format=%h %s"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    rev = subprocess.run(
+        ["git", "-C", opts.server_cwd, "log", "-1", "--format=%h %s"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ).stdout.strip()
     load_start = os.getloadavg()
     print(f"command: {command}")
-    print(f"server: {opts.server_cmd} --host 127.0.0.1 --port 0 {' '.join(opts.server_arg)} in {opts.server_cwd}"
-          f" ({rev or 'not a git checkout'})")
-    print(f"machine: {os.cpu_count()} CPUs; load average at start {load_start[0]:.2f} {load_start[1]:.2f}"
-          f" {load_start[2]:.2f}; {time.strftime('%Y-%m-%d %H:%M:%S')}", flush=True)
+    print(
+        f"server: {opts.server_cmd} --host 127.0.0.1 --port 0 {' '.join(opts.server_arg)} in {opts.server_cwd}"
+        f" ({rev or 'not a git checkout'})"
+    )
+    print(
+        f"machine: {os.cpu_count()} CPUs; load average at start {load_start[0]:.2f} {load_start[1]:.2f}"
+        f" {load_start[2]:.2f}; {time.strftime('%Y-%m-%d %H:%M:%S')}",
+        flush=True,
+    )
     data = Data()
-    runs: Dict[str, List[Row]] = collections.OrderedDict()
+    runs: dict[str, list[Row]] = collections.OrderedDict()
     started = time.monotonic()
     try:
         for run in range(opts.repeat):
@@ -1437,8 +1696,16 @@ def main(argv: Optional[List[str]] = None) -> int:
                     rows = fn(opts, data)
                 except Exception as error:
                     traceback.print_exc()
-                    rows = [Row(name, name, {"error": f"{type(error).__name__}: {error}"},
-                                lambda m: "scenario failed: " + m["error"], "", False)]
+                    rows = [
+                        Row(
+                            name,
+                            name,
+                            {"error": f"{type(error).__name__}: {error}"},
+                            lambda m: "scenario failed: " + m["error"],
+                            "",
+                            False,
+                        )
+                    ]
                 for row in rows:
                     runs.setdefault(row.key, []).append(row)
                     print("  " + render_row(row), file=sys.stderr, flush=True)
@@ -1447,9 +1714,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         for server in _servers:
             server.kill()
     load_end = os.getloadavg()
-    print(f"\n{len(chosen)} scenario(s) x {opts.repeat} run(s) in {time.monotonic() - started:.0f} s;"
-          f" load average at the end {load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}"
-          + ("; figures are medians over the runs, verdicts per run" if opts.repeat > 1 else "") + "\n")
+    print(
+        f"\n{len(chosen)} scenario(s) x {opts.repeat} run(s) in {time.monotonic() - started:.0f} s;"
+        f" load average at the end {load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}"
+        + ("; figures are medians over the runs, verdicts per run" if opts.repeat > 1 else "")
+        + "\n"
+    )
     final = [merge(rows) for rows in runs.values()]
     print_table(final)
     return 0 if all(verdict_text(r) in ("met", "-") for r in final) else 1

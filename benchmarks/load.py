@@ -56,9 +56,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -82,7 +82,7 @@ CONNECT_TIMEOUT = 10.0
 # -- puzzles -------------------------------------------------------------------
 
 
-def load_puzzles(path: Path, limit: Optional[int] = None) -> List[str]:
+def load_puzzles(path: Path, limit: int | None = None) -> list[str]:
     """One-line puzzles from a text file (one per line) or a CSV (first column).
 
     Comment lines, headers and anything that is not 81 cells are skipped.
@@ -100,7 +100,7 @@ def load_puzzles(path: Path, limit: Optional[int] = None) -> List[str]:
     return puzzles
 
 
-def check_answer(puzzle: str, answer: bytes) -> Optional[str]:
+def check_answer(puzzle: str, answer: bytes) -> str | None:
     """None if ``answer`` (one line) solves ``puzzle``; else what is wrong."""
     text = answer.strip().decode("ascii", "replace")
     if len(text) != 81 or not text.isdigit() or "0" in text:
@@ -143,8 +143,16 @@ class ServerProcess:
     def __init__(self, max_connections: int, nofile: int, extra: Sequence[str]) -> None:
         self.log = tempfile.NamedTemporaryFile(prefix="sudoku-server-load-", suffix=".log", delete=False)
         argv = [
-            sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0",
-            "--max-connections", str(max_connections), *extra,
+            sys.executable,
+            "-m",
+            "sudoku_server",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--max-connections",
+            str(max_connections),
+            *extra,
         ]
         self.argv = argv
 
@@ -154,8 +162,13 @@ class ServerProcess:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, max(hard, nofile)))
 
         self.proc = subprocess.Popen(
-            argv, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=limits,
+            argv,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+            preexec_fn=limits,
         )
         self.pid = self.proc.pid
         deadline = time.monotonic() + 20
@@ -186,16 +199,25 @@ class ServerProcess:
         text = Path(self.log.name).read_text(errors="replace")
         counts = collections.Counter()
         for line in text.splitlines():
-            for word in ("WARNING", "ERROR", "Traceback", "unexpected error", "refused", "reset the connection",
-                         "went away"):
+            for word in (
+                "WARNING",
+                "ERROR",
+                "Traceback",
+                "unexpected error",
+                "refused",
+                "reset the connection",
+                "went away",
+            ):
                 if word in line:
                     counts[word] += 1
         results = collections.Counter(re.findall(r"result=(\S+)", text))
-        return (f"server log {self.log.name}: {len(text.splitlines())} lines; results {dict(results)};"
-                f" notable {dict(counts)}; exit status {self.proc.returncode}")
+        return (
+            f"server log {self.log.name}: {len(text.splitlines())} lines; results {dict(results)};"
+            f" notable {dict(counts)}; exit status {self.proc.returncode}"
+        )
 
 
-def server_usage(pid: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
+def server_usage(pid: int | None) -> tuple[int | None, int | None]:
     """(VmRSS in kB, open descriptors) of ``pid``, or (None, None)."""
     if pid is None:
         return None, None
@@ -215,12 +237,12 @@ def server_usage(pid: Optional[int]) -> Tuple[Optional[int], Optional[int]]:
 
 @dataclass
 class Stats:
-    latencies: List[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
     answers: int = 0
     in_window: int = 0
     errors: collections.Counter = field(default_factory=collections.Counter)
     reconnects: int = 0
-    samples: List[str] = field(default_factory=list)
+    samples: list[str] = field(default_factory=list)
 
     def error(self, kind: str, sample: str = "") -> None:
         self.errors[kind] += 1
@@ -228,7 +250,7 @@ class Stats:
             self.samples.append(f"{kind}: {sample}")
 
 
-async def close_writer(writer: Optional[asyncio.StreamWriter]) -> None:
+async def close_writer(writer: asyncio.StreamWriter | None) -> None:
     if writer is None:
         return
     writer.close()
@@ -239,12 +261,18 @@ async def close_writer(writer: Optional[asyncio.StreamWriter]) -> None:
 
 
 async def connection(
-    host: str, port: int, puzzles: Sequence[str], start: int, deadline: float,
-    stats: Stats, args: argparse.Namespace, connect_gate: asyncio.Semaphore,
+    host: str,
+    port: int,
+    puzzles: Sequence[str],
+    start: int,
+    deadline: float,
+    stats: Stats,
+    args: argparse.Namespace,
+    connect_gate: asyncio.Semaphore,
 ) -> None:
     """One client: send a puzzle, read its answer, repeat until ``deadline``."""
-    reader: Optional[asyncio.StreamReader] = None
-    writer: Optional[asyncio.StreamWriter] = None
+    reader: asyncio.StreamReader | None = None
+    writer: asyncio.StreamWriter | None = None
     index = start
     opened = 0
     max_requests = args.max_requests_per_connection
@@ -309,7 +337,7 @@ async def connection(
         await close_writer(writer)
 
 
-def percentile(values: Sequence[float], q: float) -> Optional[float]:
+def percentile(values: Sequence[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
@@ -317,14 +345,18 @@ def percentile(values: Sequence[float], q: float) -> Optional[float]:
     return ordered[k]
 
 
-def ms(value: Optional[float]) -> str:
+def ms(value: float | None) -> str:
     return "-" if value is None else f"{value * 1000:.0f}"
 
 
 async def run_level(
-    host: str, port: int, groups: List[Tuple[str, int, Sequence[str]]], seconds: float,
-    args: argparse.Namespace, pid: Optional[int],
-) -> Tuple[Dict[str, Stats], dict]:
+    host: str,
+    port: int,
+    groups: list[tuple[str, int, Sequence[str]]],
+    seconds: float,
+    args: argparse.Namespace,
+    pid: int | None,
+) -> tuple[dict[str, Stats], dict]:
     """Run each group (name, connections, puzzles) at once for ``seconds``.
 
     Returns per-group stats and the server's usage before, at peak, after.
@@ -339,8 +371,9 @@ async def run_level(
     for name, count, puzzles in groups:
         stride = max(1, len(puzzles) // max(1, count))
         for i in range(count):
-            tasks.append(asyncio.ensure_future(
-                connection(host, port, puzzles, i * stride, deadline, stats[name], args, gate)))
+            tasks.append(
+                asyncio.ensure_future(connection(host, port, puzzles, i * stride, deadline, stats[name], args, gate))
+            )
 
     async def sample() -> None:
         while True:
@@ -379,7 +412,7 @@ async def run_level(
     return stats, usage
 
 
-def usage_cells(usage: dict) -> Tuple[str, str]:
+def usage_cells(usage: dict) -> tuple[str, str]:
     def fmt(index: int, scale: float, unit: str) -> str:
         values = [usage[k][index] for k in ("before", "peak", "after")]
         if values[0] is None:
@@ -399,7 +432,7 @@ def error_cell(stats: Stats) -> str:
 # -- in-process baseline ---------------------------------------------------------
 
 
-def inprocess_rate(puzzles: Sequence[str], seconds: float) -> Tuple[float, int]:
+def inprocess_rate(puzzles: Sequence[str], seconds: float) -> tuple[float, int]:
     """Puzzles per second of ``sudoku_server.solve`` in this thread, over ``puzzles`` in order."""
     from sudoku_server import Grid, solve
 
@@ -418,26 +451,53 @@ def inprocess_rate(puzzles: Sequence[str], seconds: float) -> Tuple[float, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    p.add_argument("--levels", type=int, nargs="*", default=DEFAULT_LEVELS, metavar="N",
-                   help="connection counts to run, one level each (default: %(default)s)")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__
+    )
+    p.add_argument(
+        "--levels",
+        type=int,
+        nargs="*",
+        default=DEFAULT_LEVELS,
+        metavar="N",
+        help="connection counts to run, one level each (default: %(default)s)",
+    )
     p.add_argument("--seconds", type=float, default=10.0, help="duration of each level (default: %(default)s)")
-    p.add_argument("--dataset", type=Path, default=None,
-                   help=f"one-line puzzles (default: {DEFAULT_DATASET}, else {FALLBACK_DATASET})")
+    p.add_argument(
+        "--dataset",
+        type=Path,
+        default=None,
+        help=f"one-line puzzles (default: {DEFAULT_DATASET}, else {FALLBACK_DATASET})",
+    )
     p.add_argument("--connect", metavar="HOST:PORT", help="use a running server instead of starting one")
     p.add_argument("--server-pid", type=int, help="with --connect: the server's pid, for RSS and descriptors")
-    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
-                   help="extra argument for the started server (repeat), e.g. --server-arg=--solver-threads=4")
-    p.add_argument("--request-timeout", type=float, default=30.0,
-                   help="client-side wait for one answer before counting a timeout (default: %(default)s)")
-    p.add_argument("--per-request", action="store_true",
-                   help="open a new connection per puzzle (send, half-close, read) instead of one long one")
+    p.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for the started server (repeat), e.g. --server-arg=--solver-threads=4",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=30.0,
+        help="client-side wait for one answer before counting a timeout (default: %(default)s)",
+    )
+    p.add_argument(
+        "--per-request",
+        action="store_true",
+        help="open a new connection per puzzle (send, half-close, read) instead of one long one",
+    )
     p.add_argument("--max-requests-per-connection", type=int, default=0, help=argparse.SUPPRESS)
-    p.add_argument("--inprocess", action="store_true",
-                   help="time sudoku_server.solve in this process first and show the ratio")
-    p.add_argument("--mixed", action="store_true",
-                   help="16 connections send the hardest set while 1 sends easy puzzles (instead of --levels)")
+    p.add_argument(
+        "--inprocess", action="store_true", help="time sudoku_server.solve in this process first and show the ratio"
+    )
+    p.add_argument(
+        "--mixed",
+        action="store_true",
+        help="16 connections send the hardest set while 1 sends easy puzzles (instead of --levels)",
+    )
     p.add_argument("--hard", type=Path, default=DEFAULT_HARD, help="--mixed: hard puzzles (default: %(default)s)")
     p.add_argument("--easy", type=Path, default=DEFAULT_EASY, help="--mixed: easy puzzles (default: %(default)s)")
     p.add_argument("--hard-connections", type=int, default=16, help="--mixed: hard connections (default: 16)")
@@ -445,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.mixed:
         hard = load_puzzles(args.hard)
@@ -478,20 +538,24 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(server.log_summary())
 
 
-def run_levels(host: str, port: int, pid: Optional[int], dataset: Path, puzzles: List[str],
-               args: argparse.Namespace) -> int:
+def run_levels(
+    host: str, port: int, pid: int | None, dataset: Path, puzzles: list[str], args: argparse.Namespace
+) -> int:
     rate = None
     if args.inprocess:
         # Timed with the server idle, over the same (shuffled) puzzles; timed
         # again after the levels, since other load on the machine moves it.
         rate, count = inprocess_rate(puzzles, max(args.seconds, 5.0))
-        print(f"in-process: sudoku_server.solve, one thread, {dataset.name}: {rate:.1f} puzzles/s"
-              f" ({count} puzzles)")
+        print(f"in-process: sudoku_server.solve, one thread, {dataset.name}: {rate:.1f} puzzles/s ({count} puzzles)")
     mode = "new connection per puzzle" if args.per_request else "one long connection each"
-    print(f"\ndataset {dataset.name} ({len(puzzles)} puzzles, shuffled, seed {args.seed}); {args.seconds:g} s"
-          f" per level; {mode}; one request outstanding per connection\n")
-    header = ("| connections | answers | answers/s | p50 ms | p99 ms | errors | reconnects |"
-              " server RSS before/peak/after | server fds before/peak/after |")
+    print(
+        f"\ndataset {dataset.name} ({len(puzzles)} puzzles, shuffled, seed {args.seed}); {args.seconds:g} s"
+        f" per level; {mode}; one request outstanding per connection\n"
+    )
+    header = (
+        "| connections | answers | answers/s | p50 ms | p99 ms | errors | reconnects |"
+        " server RSS before/peak/after | server fds before/peak/after |"
+    )
     rule = "|---:|---:|---:|---:|---:|---|---:|---|---|"
     if rate:
         header += " vs in-process |"
@@ -505,8 +569,10 @@ def run_levels(host: str, port: int, pid: Optional[int], dataset: Path, puzzles:
         s = stats["all"]
         per_s = s.in_window / args.seconds
         rss, fds = usage_cells(usage)
-        row = (f"| {level} | {s.answers} | {per_s:.1f} | {ms(percentile(s.latencies, 50))} |"
-               f" {ms(percentile(s.latencies, 99))} | {error_cell(s)} | {s.reconnects} | {rss} | {fds} |")
+        row = (
+            f"| {level} | {s.answers} | {per_s:.1f} | {ms(percentile(s.latencies, 50))} |"
+            f" {ms(percentile(s.latencies, 99))} | {error_cell(s)} | {s.reconnects} | {rss} | {fds} |"
+        )
         if rate:
             row += f" {per_s / rate:.0%} |"
         rows.append(row)
@@ -518,8 +584,10 @@ def run_levels(host: str, port: int, pid: Optional[int], dataset: Path, puzzles:
             break
     if args.inprocess:
         again, count = inprocess_rate(puzzles, max(args.seconds, 5.0))
-        print(f"in-process again after the levels: {again:.1f} puzzles/s ({count} puzzles);"
-              f" the ratio column uses the first, {rate:.1f}/s")
+        print(
+            f"in-process again after the levels: {again:.1f} puzzles/s ({count} puzzles);"
+            f" the ratio column uses the first, {rate:.1f}/s"
+        )
     print(header)
     print(rule)
     for row in rows:
@@ -531,22 +599,24 @@ def run_levels(host: str, port: int, pid: Optional[int], dataset: Path, puzzles:
     return 1 if failed else 0
 
 
-def run_mixed(host: str, port: int, pid: Optional[int], hard: List[str], easy: List[str],
-              args: argparse.Namespace) -> int:
+def run_mixed(host: str, port: int, pid: int | None, hard: list[str], easy: list[str], args: argparse.Namespace) -> int:
     n = args.hard_connections
-    print(f"\nmixed: {n} connections send {args.hard.name} ({len(hard)} puzzles) while 1 sends"
-          f" {args.easy.name} ({len(easy)} puzzles); {args.seconds:g} s\n")
-    stats, usage = asyncio.run(
-        run_level(host, port, [("hard", n, hard), ("easy", 1, easy)], args.seconds, args, pid))
+    print(
+        f"\nmixed: {n} connections send {args.hard.name} ({len(hard)} puzzles) while 1 sends"
+        f" {args.easy.name} ({len(easy)} puzzles); {args.seconds:g} s\n"
+    )
+    stats, usage = asyncio.run(run_level(host, port, [("hard", n, hard), ("easy", 1, easy)], args.seconds, args, pid))
     rss, fds = usage_cells(usage)
     print("| group | connections | answers | answers/s | p50 ms | p90 ms | p99 ms | max ms | errors | reconnects |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     for name, count in (("hard", n), ("easy", 1)):
         s = stats[name]
-        print(f"| {name} | {count} | {s.answers} | {s.in_window / args.seconds:.1f} |"
-              f" {ms(percentile(s.latencies, 50))} | {ms(percentile(s.latencies, 90))} |"
-              f" {ms(percentile(s.latencies, 99))} | {ms(max(s.latencies, default=None))} |"
-              f" {error_cell(s)} | {s.reconnects} |")
+        print(
+            f"| {name} | {count} | {s.answers} | {s.in_window / args.seconds:.1f} |"
+            f" {ms(percentile(s.latencies, 50))} | {ms(percentile(s.latencies, 90))} |"
+            f" {ms(percentile(s.latencies, 99))} | {ms(max(s.latencies, default=None))} |"
+            f" {error_cell(s)} | {s.reconnects} |"
+        )
     p99 = percentile(stats["easy"].latencies, 99)
     verdict = "met" if p99 is not None and p99 < 0.1 else "NOT met"
     print(f"\nserver RSS before/peak/after: {rss}; fds before/peak/after: {fds}")

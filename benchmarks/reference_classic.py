@@ -25,7 +25,7 @@ Standard library only; no dependency on ``sudoku_server``.
 
 from __future__ import annotations
 
-__all__ = ["solve_classic", "parse_grid", "search", "UNITS", "PEERS"]
+__all__ = ["PEERS", "UNITS", "parse_grid", "search", "solve_classic"]
 
 DIGITS = "123456789"
 CELLS = range(81)
@@ -34,18 +34,12 @@ CELLS = range(81)
 UNIT_LIST: list[list[int]] = (
     [[r * 9 + c for c in range(9)] for r in range(9)]
     + [[r * 9 + c for r in range(9)] for c in range(9)]
-    + [
-        [r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)]
-        for br in (0, 3, 6)
-        for bc in (0, 3, 6)
-    ]
+    + [[r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)] for br in (0, 3, 6) for bc in (0, 3, 6)]
 )
 #: UNITS[cell]: the 3 units containing the cell.
 UNITS: list[list[list[int]]] = [[u for u in UNIT_LIST if s in u] for s in CELLS]
 #: PEERS[cell]: the 20 other cells sharing a unit with the cell.
-PEERS: list[frozenset[int]] = [
-    frozenset(x for u in UNITS[s] for x in u) - {s} for s in CELLS
-]
+PEERS: list[frozenset[int]] = [frozenset(x for u in UNITS[s] for x in u) - {s} for s in CELLS]
 
 Values = list  # list[str]: candidate digits of each cell
 

@@ -13,9 +13,9 @@ Standard library only; no dependency on ``sudoku_server``.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-__all__ = ["count_solutions_reference", "BOXES"]
+__all__ = ["BOXES", "count_solutions_reference"]
 
 #: Box shape (rows, columns) by grid size, the usual conventions.
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}

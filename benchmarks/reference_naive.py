@@ -66,9 +66,7 @@ def _parse(puzzle81: str) -> list[int]:
     return cells
 
 
-def solve_naive_counted(
-    puzzle81: str, max_calls: int | None = None
-) -> tuple[str | None, int]:
+def solve_naive_counted(puzzle81: str, max_calls: int | None = None) -> tuple[str | None, int]:
     """Solve by naive row-major backtracking and count the recursive calls.
 
     Returns:

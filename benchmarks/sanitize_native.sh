@@ -18,10 +18,10 @@ rm -f sudoku_server/*.so
 
 cc="${CC:-gcc}"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
-echo "==> building sudoku_server._csolver with $flags"
+echo "==> building sudoku_server.sudoku.solver._native with $flags"
 CC="$cc" CFLAGS="$flags" LDFLAGS="-fsanitize=address,undefined" \
     python3 setup.py -q build_ext --inplace 2>&1 | grep -v -e "^running" -e "_BetaConfiguration" -e "warnings.warn" || true
-ls sudoku_server/_csolver*.so >/dev/null
+ls sudoku_server/sudoku/solver/_native*.so >/dev/null
 
 # The interpreter is not instrumented: load the sanitizer runtimes first.
 preload="$("$cc" -print-file-name=libasan.so) $("$cc" -print-file-name=libubsan.so)"

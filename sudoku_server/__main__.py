@@ -2,6 +2,6 @@
 
 import sys
 
-from .cli import main
+from sudoku_server.app.cli import main
 
 sys.exit(main())

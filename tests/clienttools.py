@@ -5,7 +5,7 @@ subprocess in one of two ways:
 
 * with the server package (``PYTHONPATH`` = this checkout): requests are
   counted by ``sudoku_server``'s own reader (exact);
-* ``standalone``: ``python3 -S client/sudoku_client.py`` with no
+* ``standalone``: ``python3 -S sudoku_client/client.py`` with no
   ``PYTHONPATH``, so neither ``sudoku_server`` nor ``tqdm`` can be imported,
   as on a machine where the single file was copied.
 """
@@ -24,12 +24,12 @@ import sys
 import termios
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
-CLIENT = REPO / "client" / "sudoku_client.py"
+CLIENT = REPO / "sudoku_client" / "client.py"
 
 #: Seconds a client run may take before the test fails (it takes well under 1 s).
 RUN_TIMEOUT = 15
@@ -50,11 +50,11 @@ def client_command(*args: str, module: bool = False, standalone: bool = False) -
     if standalone:
         return [sys.executable, "-S", str(CLIENT), *args]
     if module:
-        return [sys.executable, "-m", "client.sudoku_client", *args]
+        return [sys.executable, "-m", "sudoku_client", *args]
     return [sys.executable, str(CLIENT), *args]
 
 
-def client_env(standalone: bool = False, env: Optional[dict] = None) -> dict:
+def client_env(standalone: bool = False, env: dict | None = None) -> dict:
     base = {k: v for k, v in os.environ.items() if k not in ("SUDOKU_HOST", "SUDOKU_PORT", "PYTHONPATH")}
     if not standalone:
         base["PYTHONPATH"] = str(REPO)
@@ -66,7 +66,7 @@ def run_client(
     input: bytes = b"",
     module: bool = False,
     standalone: bool = False,
-    env: Optional[dict] = None,
+    env: dict | None = None,
     timeout: float = RUN_TIMEOUT,
 ) -> subprocess.CompletedProcess:
     """Run the client with *args*; return the finished process (bytes output)."""
@@ -102,7 +102,7 @@ class FakeServer:
     received, one list per connection.
     """
 
-    def __init__(self, answer: Callable[[bytes], Optional[bytes]]) -> None:
+    def __init__(self, answer: Callable[[bytes], bytes | None]) -> None:
         self.answer = answer
         self.connections: list[list[bytes]] = []
         self._listener = socket.socket()
@@ -114,7 +114,7 @@ class FakeServer:
         self._threads: list[threading.Thread] = []
         self._acceptor = threading.Thread(target=self._accept, daemon=True)
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self._acceptor.start()
         return self
 
@@ -129,7 +129,7 @@ class FakeServer:
         while not self._stop.is_set():
             try:
                 conn, _ = self._listener.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             lines: list[bytes] = []
             self.connections.append(lines)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_server import solver as _solver
+from sudoku_server.sudoku import solver as _solver
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
@@ -37,7 +37,7 @@ def native_core_or_skip():
 
 @pytest.fixture(params=["python", "native"])
 def core(request):
-    """Each solver core in turn (sudoku_server.solver.PYTHON, .NATIVE)."""
+    """Each solver core in turn (sudoku_server.sudoku.solver.PYTHON, .NATIVE)."""
     return _solver.PYTHON if request.param == "python" else native_core_or_skip()
 
 

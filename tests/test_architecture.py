@@ -4,10 +4,19 @@ import subprocess
 import sys
 
 PURE = [
-    "sudoku_server", "sudoku_server.grid", "sudoku_server.formats", "sudoku_server.solver",
-    "sudoku_server._pysolver", "sudoku_server.protocol", "sudoku_server.commands", "sudoku_server.scheduler",
-    "sudoku_server.proxy", "sudoku_server.metrics", "sudoku_server.techniques", "sudoku_server.rating",
-    "sudoku_server.generator",
+    "sudoku_server",
+    "sudoku_server.sudoku.grid",
+    "sudoku_server.text.formats",
+    "sudoku_server.sudoku.solver",
+    "sudoku_server.sudoku.solver._python",
+    "sudoku_server.wire.session",
+    "sudoku_server.wire.verbs",
+    "sudoku_server.net.scheduler",
+    "sudoku_server.wire.proxy",
+    "sudoku_server.net.metrics",
+    "sudoku_server.sudoku.techniques",
+    "sudoku_server.sudoku.rating",
+    "sudoku_server.sudoku.generator",
 ]
 
 

@@ -22,7 +22,6 @@ import urllib.request
 
 import pytest
 import trio
-
 from conftest import REPO
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from test_server import INKALA, INKALA_SOLUTION, connect, exchange, read_all, reset, running_server
@@ -148,7 +147,7 @@ async def test_a_full_server_still_answers_every_health_check_verb():
 
 
 async def test_metrics_name_filter_is_served():
-    from sudoku_server.cli import start_metrics_http
+    from sudoku_server.app.cli import start_metrics_http
 
     with trio.fail_after(10):
         async with running_server() as server:
@@ -178,15 +177,28 @@ def test_a_metrics_port_in_use_is_named():
     metrics_port = taken.getsockname()[1]
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0",
-             "--metrics-port", str(metrics_port)],
-            cwd=REPO, capture_output=True, text=True, timeout=30,
+            [
+                sys.executable,
+                "-m",
+                "sudoku_server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--metrics-port",
+                str(metrics_port),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
     finally:
         taken.close()
     assert result.returncode == 1
-    assert re.search(rf"ERROR .*cannot listen on .*port {metrics_port}: Address already in use", result.stderr), \
+    assert re.search(rf"ERROR .*cannot listen on .*port {metrics_port}: Address already in use", result.stderr), (
         result.stderr
+    )
     assert "choose another with --port)" not in result.stderr
 
 
@@ -241,8 +253,9 @@ async def test_an_inserted_foreign_character_is_named_with_its_column(inserted, 
 async def test_a_foreign_character_in_place_of_a_cell_is_named(inserted, named):
     # The replacing case, which works: the same characters, one cell replaced.
     data = NEWSPAPER_LINE[:5].encode() + inserted + NEWSPAPER_LINE[6:].encode() + b"\n" + GOOD
-    assert await ask(data) == b"ERROR format line 1, column 6: " + named + b" " + NOT_A_DIGIT + b" at r1c6\n" \
-        + GOOD_ANSWER
+    assert (
+        await ask(data) == b"ERROR format line 1, column 6: " + named + b" " + NOT_A_DIGIT + b" at r1c6\n" + GOOD_ANSWER
+    )
 
 
 # 6. Tricky cases that hold ----------------------------------------------------------
@@ -258,7 +271,8 @@ async def test_blocks_and_session_lines_keep_crlf():
     assert await ask(data) == (
         b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
         b"ERROR command SOLVE at line 2: no puzzle followed it\r\nPONG\r\n"
-        + INTERACTIVE_ON.replace(b"\n", b"\r\n") + b"BYE\r\n"
+        + INTERACTIVE_ON.replace(b"\n", b"\r\n")
+        + b"BYE\r\n"
     )
 
 
@@ -275,12 +289,16 @@ MIXED = (
     b"\xef\xbb\xbf\xff\xfd\x01PING\r\n"
     + NEWSPAPER.replace("\n", "\r\n").encode()
     + "\uff18\uff0e\uff0e\n".encode()
-    + b"COUNT " + INKALA.encode() + b"\r"
+    + b"COUNT "
+    + INKALA.encode()
+    + b"\r"
     + b"\xff\xfb\x03hello world\n"
     + "\u250c\u2500\u2510\n".encode()
     + b"# a comment\n[Puzzle]\n"
-    + INKALA.encode() + b" # Inkala\n"
-    + b"\xff\xfa\x18\x00xterm\xff\xf0SOLVE\n" + NEWSPAPER.encode()
+    + INKALA.encode()
+    + b" # Inkala\n"
+    + b"\xff\xfa\x18\x00xterm\xff\xf0SOLVE\n"
+    + NEWSPAPER.encode()
 )
 
 
@@ -302,9 +320,7 @@ async def test_replies_do_not_depend_on_how_the_stream_is_cut():
     assert whole.count(b"\xff\xfc\x01") == bytewise.count(b"\xff\xfc\x01") == 1
     assert whole.count(b"\xff\xfe\x03") == bytewise.count(b"\xff\xfe\x03") == 1
     assert strip_telnet(whole).startswith(b"PONG\r\n" + NEWSPAPER_ANSWER.replace("\n", "\r\n").encode())
-    assert strip_telnet(whole).endswith(
-        INKALA_SOLUTION.encode() + b" # Inkala\n" + NEWSPAPER_ANSWER.encode()
-    )
+    assert strip_telnet(whole).endswith(INKALA_SOLUTION.encode() + b" # Inkala\n" + NEWSPAPER_ANSWER.encode())
 
 
 async def test_a_reset_at_every_moment_leaves_the_server_serving():

@@ -10,21 +10,36 @@ from conftest import REPO, start_server_process, stop_server_process
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sudoku_server", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [sys.executable, "-m", "sudoku_server", *args], cwd=REPO, capture_output=True, text=True, timeout=30
+    )
 
 
 def test_version():
     result = run("--version")
-    assert (result.returncode, result.stdout) == (0, "sudoku-server 0.2.0 (protocol 2)\n")
+    assert (result.returncode, result.stdout) == (0, "sudoku-server 0.3.0 (protocol 2)\n")
 
 
 def test_help_lists_every_option():
     out = run("--help").stdout
-    for option in ("--host", "--port", "--solve-timeout", "--idle-timeout", "--close-grace",
-                   "--max-line-bytes", "--max-connections", "--solver-threads", "--shutdown-grace",
-                   "--interactive-timeout", "--queue-timeout", "--connection-budget", "--budget-window",
-                   "--log-level", "--log-queue", "--version"):
+    for option in (
+        "--host",
+        "--port",
+        "--solve-timeout",
+        "--idle-timeout",
+        "--close-grace",
+        "--max-line-bytes",
+        "--max-connections",
+        "--solver-threads",
+        "--shutdown-grace",
+        "--interactive-timeout",
+        "--queue-timeout",
+        "--connection-budget",
+        "--budget-window",
+        "--log-level",
+        "--log-queue",
+        "--version",
+    ):
         assert option in out, option
 
 

@@ -1,7 +1,7 @@
-"""The bundled client (client/sudoku_client.py) against the real server.
+"""The bundled client (sudoku_client/client.py) against the real server.
 
 Every test runs the client as a user would, in a subprocess
-(``python client/sudoku_client.py ...`` or ``python -m client.sudoku_client``),
+(``python sudoku_client/client.py ...`` or ``python -m sudoku_client``),
 and compares its standard output byte for byte. Error answers are checked by
 their ``ERROR <code> `` prefix only: the detail text belongs to the server.
 """
@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from clienttools import (
     CLIENT,
     PUZZLES,
@@ -124,9 +123,7 @@ def test_norvig_top95(server_address):
 def test_several_files_answer_in_order(server_address, newspaper_file):
     top95 = PUZZLES / "norvig_top95.txt"
     expected = NEWSPAPER_ANSWER + (PUZZLES / "norvig_top95.expected").read_bytes()
-    result = run_client(
-        *address_args(server_address), str(newspaper_file), str(top95), str(newspaper_file)
-    )
+    result = run_client(*address_args(server_address), str(newspaper_file), str(top95), str(newspaper_file))
     assert result.stdout == expected + NEWSPAPER_ANSWER
     assert result.returncode == 0
 
@@ -328,7 +325,7 @@ def test_bad_port_is_a_usage_error():
 @pytest.mark.parametrize("standalone", [False, True], ids=["package", "standalone"])
 def test_version(standalone):
     result = run_client("--version", standalone=standalone)
-    assert result.stdout == b"sudoku-client 0.2.0\n"
+    assert result.stdout == b"sudoku-client 0.3.0\n"
     assert result.stderr == b""
     assert result.returncode == 0
 
@@ -336,7 +333,7 @@ def test_version(standalone):
 def test_version_constant_is_the_packages():
     import sudoku_server
 
-    assert load_client().VERSION == sudoku_server.__version__
+    assert sudoku_server.__version__ == load_client().VERSION
     assert load_client().client_version() == sudoku_server.__version__
 
 
@@ -404,6 +401,6 @@ def test_standalone_run_cannot_import_the_package():
     # What the "standalone" runs of these tests rely on.
     probe = "import importlib.util as u; print(u.find_spec('sudoku_server'), u.find_spec('tqdm'))"
     result = subprocess.run(
-        [sys.executable, "-S", "-c", probe], capture_output=True, cwd=REPO / "client", env=client_env(True)
+        [sys.executable, "-S", "-c", probe], capture_output=True, cwd=REPO / "sudoku_client", env=client_env(True)
     )
     assert result.stdout == b"None None\n"

@@ -14,7 +14,6 @@ import socket
 import time
 
 import pytest
-
 from clienttools import (
     PUZZLES,
     RUN_TIMEOUT,
@@ -51,9 +50,9 @@ def test_count_every_puzzle(server_address, tmp_path, standalone):
     path.write_bytes((PUZZLES / "several.txt").read_bytes() + NEWSPAPER + EMPTY + INVALID_ONE_LINE)
     result = run_client(*address_args(server_address), "--count", "--summary", str(path), standalone=standalone)
     assert result.stdout == b"COUNT 1 unique\n" * 6 + b"COUNT 2+ multiple\n" + INVALID_ERROR
-    assert summary_pattern(
-        "8 puzzles: 6 unique, 1 not unique (2+ multiple 1), 1 error (invalid 1)"
-    ).fullmatch(result.stderr), result.stderr
+    assert summary_pattern("8 puzzles: 6 unique, 1 not unique (2+ multiple 1), 1 error (invalid 1)").fullmatch(
+        result.stderr
+    ), result.stderr
     assert result.returncode == 1
 
 
@@ -78,7 +77,9 @@ def test_rate_every_puzzle(server_address, tmp_path, standalone):
         + b"RATE hard se=4.1 qqwing=expert hardest=two-string-kite method=techniques\n"
         + b"RATE extreme se=10.4 qqwing=expert hardest=search method=search-estimate\n"  # the newspaper grid
     )
-    assert summary_pattern("6 puzzles: rated medium 3, hard 1, expert 1, extreme 1, 0 errors").fullmatch(result.stderr), result.stderr
+    assert summary_pattern("6 puzzles: rated medium 3, hard 1, expert 1, extreme 1, 0 errors").fullmatch(
+        result.stderr
+    ), result.stderr
     assert result.returncode == 0
 
 
@@ -204,7 +205,16 @@ def test_generate_sends_n_lines_with_consecutive_seeds():
 def test_generate_grids_with_every_option():
     with FakeServer(_fake_generate) as fake:
         result = run_client(
-            "--port", str(fake.port), "--generate", "2", "--size", "9", "--givens", "30", "--format", "grid",
+            "--port",
+            str(fake.port),
+            "--generate",
+            "2",
+            "--size",
+            "9",
+            "--givens",
+            "30",
+            "--format",
+            "grid",
             standalone=True,
         )
     assert fake.connections == [[b"GENERATE size=9 givens=30 format=grid"] * 2]
@@ -301,9 +311,7 @@ def test_quiet_means_nothing_on_the_terminal(server_address):
 
 
 def test_progress_of_a_pipe_has_no_total(server_address):
-    seen, status = run_with_terminal_stderr(
-        *address_args(server_address), standalone=True, stdin=SUDOKU17.read_bytes()
-    )
+    seen, status = run_with_terminal_stderr(*address_args(server_address), standalone=True, stdin=SUDOKU17.read_bytes())
     assert status == 0
     assert re.search(rb"\rsudoku-client: \d+ puzzles", seen), seen
     assert b"/500" not in seen

@@ -7,7 +7,6 @@ import socket
 import time
 
 import pytest
-
 from clienttools import address_args, run_client
 from conftest import start_server_process, stop_server_process
 

@@ -18,7 +18,6 @@ import time
 import uuid
 
 import pytest
-
 from clienttools import CLIENT, PUZZLES, REPO
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
@@ -85,11 +84,18 @@ def _lines(text: str) -> list[str]:
 def test_a_person_types_two_puzzles_and_ends_with_ctrl_d(server_address):
     host, port = server_address
     client = "PYTHONPATH=%s %s %s --host %s --port %d" % (
-        shlex.quote(str(REPO)), shlex.quote(sys.executable), shlex.quote(str(CLIENT)), host, port,
+        shlex.quote(str(REPO)),
+        shlex.quote(sys.executable),
+        shlex.quote(str(CLIENT)),
+        host,
+        port,
     )
     tmux = Tmux('cd %s && %s; echo "exit status $?"; sleep 60' % (shlex.quote(str(REPO)), client))
     try:
-        hint = "sudoku-client: connected to %s:%d; type or paste puzzles (each is answered when it is complete), Ctrl-D to end" % (host, port)
+        hint = (
+            "sudoku-client: connected to %s:%d; type or paste puzzles (each is answered when it is complete), Ctrl-D to end"
+            % (host, port)
+        )
         tmux.wait_screen([hint])
         # Row by row, with pauses longer than the server's close grace (0.5 s).
         for number, row in enumerate(_lines(NEWSPAPER), start=1):

@@ -10,10 +10,9 @@ import io
 import re
 
 import pytest
-
 from clienttools import PUZZLES, load_client
 
-from sudoku_server.protocol import CommandReceived, PuzzleReceived, Reply, Session
+from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Reply, Session
 
 sc = load_client()
 
@@ -43,7 +42,7 @@ REPLIES = b"".join(
         b'ERROR command unknown verb "HELLO"; try HELP\n',
         b"ERROR command GENERATE: size must be 4, 6, 9, 16 or 25, not 10\n",
         b"STAT pid 12\rSTAT uptime 3\rEND\r",  # lone CR endings
-        b"VERSION sudoku-server 0.2.0 protocol=2 core=python\n",
+        b"VERSION sudoku-server 0.3.0 protocol=2 core=python\n",
         b"ERROR busy queue wait over 10 s; the puzzle at line 7 was not solved\n",
         b"BYE\n",
         b"ERROR shutdown server shutting down before the puzzle at line 9 was answered\n",
@@ -80,7 +79,7 @@ EXPECTED_SCAN = (
     {
         "PONG": {"": 1},
         "COUNT": {"1 unique": 1, "2+ multiple": 1},
-        "VERSION": {"sudoku-server 0.2.0 protocol=2 core=python": 1},
+        "VERSION": {"sudoku-server 0.3.0 protocol=2 core=python": 1},
         "BYE": {"": 1},
     },
     {"invalid": 1, "command": 1, "busy": 1, "shutdown": 1},
@@ -302,10 +301,16 @@ def test_plain_progress_line(monkeypatch):
     second = "sudoku-client: 400/1000 puzzles (40%), 200/s, ETA 0:03"
     third = "sudoku-client: 800 puzzles, 200/s"
     assert stream.getvalue() == (
-        "\r" + first
-        + "\r" + second
-        + "\r" + third + " " * (len(second) - len(third))  # covers the longer line before
-        + "\r" + " " * len(third) + "\r"  # blanked
+        "\r"
+        + first
+        + "\r"
+        + second
+        + "\r"
+        + third
+        + " " * (len(second) - len(third))  # covers the longer line before
+        + "\r"
+        + " " * len(third)
+        + "\r"  # blanked
     )
 
 
@@ -341,7 +346,7 @@ def test_generate_lines():
 
 
 def test_generate_options_are_the_servers():
-    from sudoku_server import commands
+    from sudoku_server.wire import verbs as commands
 
     assert sc.GENERATE_SIZES == commands.GENERATE_SIZES
     assert sc.GENERATE_SYMMETRIES == commands.SYMMETRIES

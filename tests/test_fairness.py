@@ -12,12 +12,11 @@ import struct
 import time
 
 import trio
-
-from sudoku_server.solver import solve as real_solve
-from sudoku_server.grid import Grid
-
 from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from test_server import connect, read_all, running_server
+
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.solver import solve as real_solve
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
@@ -141,8 +140,12 @@ async def test_connection_budget_used_refuses_the_rest_and_goes_on():
     reason = b"connection budget used (0.5 solver seconds per 1000 s)"
     assert answer == (
         empty_solution * 2
-        + b"ERROR busy " + reason + b"; the puzzle at line 3 was not solved\n"
-        + b"ERROR busy " + reason + b"; the puzzle at line 4 was not solved\n"
+        + b"ERROR busy "
+        + reason
+        + b"; the puzzle at line 3 was not solved\n"
+        + b"ERROR busy "
+        + reason
+        + b"; the puzzle at line 4 was not solved\n"
     )
 
 

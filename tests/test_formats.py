@@ -7,11 +7,11 @@ puzzle; the events must be the same however the bytes are chunked.
 from __future__ import annotations
 
 import pytest
+from conftest import REPO
 
 from sudoku_server import Grid, PuzzleFormatError, solve
-from conftest import REPO
-from sudoku_server.formats import PuzzleReader, parse
-from sudoku_server.protocol import CloseConnection, PuzzleReceived, Reply, Session, TelnetReply
+from sudoku_server.text.formats import PuzzleReader, parse
+from sudoku_server.wire.session import CloseConnection, PuzzleReceived, Reply, Session, TelnetReply
 
 NEWSPAPER = (
     "+-------+-------+-------+\n"
@@ -29,9 +29,7 @@ NEWSPAPER = (
     "+-------+-------+-------+\n"
 )
 NEWSPAPER_LINE = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
-NEWSPAPER_SOLUTION = (
-    "798635421126974583453218679972586314564123897381497256617352948835749162249861735"
-)
+NEWSPAPER_SOLUTION = "798635421126974583453218679972586314564123897381497256617352948835749162249861735"
 NEWSPAPER_ANSWER = (
     "+-------+-------+-------+\n"
     "| 7 9 8 | 6 3 5 | 4 2 1 |\n"
@@ -194,9 +192,7 @@ def test_bom_is_skipped():
 
 
 def test_comments_headers_and_blank_lines_between_puzzles():
-    data = (
-        "# top of file\n\n#A author\n[Puzzle]\n" + NEWSPAPER + "\n\n# next\n" + NEWSPAPER_LINE + "\n"
-    ).encode()
+    data = ("# top of file\n\n#A author\n[Puzzle]\n" + NEWSPAPER + "\n\n# next\n" + NEWSPAPER_LINE + "\n").encode()
     assert all_chunkings(data) == [
         ("answer", "bordered", NEWSPAPER_ANSWER),
         ("answer", "line", NEWSPAPER_SOLUTION + "\n"),
@@ -415,18 +411,33 @@ def test_the_plain_one_line_fast_path_reads_what_the_general_reader_reads(monkey
     import gzip
     import re
 
-    from sudoku_server import formats
+    from sudoku_server.text import formats
 
-    lines = [NEWSPAPER_LINE, NEWSPAPER_LINE.replace(".", "0"), NEWSPAPER_LINE.replace(".", "_"), "." * 81,
-             NEWSPAPER_SOLUTION]
+    lines = [
+        NEWSPAPER_LINE,
+        NEWSPAPER_LINE.replace(".", "0"),
+        NEWSPAPER_LINE.replace(".", "_"),
+        "." * 81,
+        NEWSPAPER_SOLUTION,
+    ]
     path = REPO / "puzzles" / "datasets" / "norvig_top95.txt.gz"
     lines += [line.strip() for line in gzip.open(path, "rt")][:40]
 
     def read(line):
         (puzzle,) = PuzzleReader().feed_line(line, "\r\n", 7)
-        return (puzzle.grid, puzzle.grid.symbols, puzzle.layout, puzzle.first_line, puzzle.lines,
-                puzzle.endings, list(puzzle.positions), puzzle.symbols, puzzle.expected, puzzle.wide,
-                puzzle.render(solve(puzzle.grid)))
+        return (
+            puzzle.grid,
+            puzzle.grid.symbols,
+            puzzle.layout,
+            puzzle.first_line,
+            puzzle.lines,
+            puzzle.endings,
+            list(puzzle.positions),
+            puzzle.symbols,
+            puzzle.expected,
+            puzzle.wide,
+            puzzle.render(solve(puzzle.grid)),
+        )
 
     fast = [read(line) for line in lines]
     monkeypatch.setattr(formats, "_PLAIN_LINE", re.compile(r"(?!)"))  # never matches: the general path

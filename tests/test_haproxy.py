@@ -33,10 +33,8 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import pytest
-
 from conftest import PUZZLES, REPO
 
 HAPROXY = shutil.which("haproxy") or next((p for p in ("/usr/sbin/haproxy",) if os.access(p, os.X_OK)), None)
@@ -50,14 +48,20 @@ EXPECTED = (PUZZLES / "norvig_top95.expected").read_text().split()
 CLIENTS = 40
 
 needs_haproxy = pytest.mark.skipif(
-    HAPROXY is None, reason="haproxy is not installed (Debian package haproxy; .ci/run installs it)")
+    HAPROXY is None, reason="haproxy is not installed (Debian package haproxy; .ci/run installs it)"
+)
 
 
 # -- the configuration -----------------------------------------------------------
 
 
-def render_config(recipe: str, frontend_port: int, servers: List[Tuple[str, int]], stats_socket: Path,
-                  proxy_option: str = "send-proxy") -> str:
+def render_config(
+    recipe: str,
+    frontend_port: int,
+    servers: list[tuple[str, int]],
+    stats_socket: Path,
+    proxy_option: str = "send-proxy",
+) -> str:
     """``recipe`` with its addresses, log target and stats socket replaced for a loopback test.
 
     Changed: ``bind`` (127.0.0.1:``frontend_port``), the ``server`` lines
@@ -72,7 +76,7 @@ def render_config(recipe: str, frontend_port: int, servers: List[Tuple[str, int]
       ValueError: a recipe ``server`` line carries options of its own (they
         would be lost), or the recipe has no ``server`` line.
     """
-    out: List[str] = []
+    out: list[str] = []
     section = ""
     servers_done = False
     for line in recipe.splitlines():
@@ -120,11 +124,18 @@ def free_port() -> int:
 class Logged:
     """A subprocess whose stderr lines are read by a thread, each with its arrival time (monotonic)."""
 
-    def __init__(self, argv: List[str], **popen) -> None:
+    def __init__(self, argv: list[str], **popen) -> None:
         self.argv = argv
-        self.proc = subprocess.Popen(argv, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, start_new_session=True, **popen)
-        self.lines: List[Tuple[float, str]] = []
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            **popen,
+        )
+        self.lines: list[tuple[float, str]] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -136,12 +147,12 @@ class Logged:
     def log(self) -> str:
         return "\n".join(text for _, text in list(self.lines))
 
-    def wait_for(self, pattern: str, count: int = 1, timeout: float = 10.0) -> List[Tuple[float, re.Match]]:
+    def wait_for(self, pattern: str, count: int = 1, timeout: float = 10.0) -> list[tuple[float, re.Match]]:
         """The first ``count`` (arrival time, match) of ``pattern`` in the log; fails after ``timeout``."""
         deadline = time.monotonic() + timeout
         regex = re.compile(pattern)
 
-        def found() -> List[Tuple[float, re.Match]]:
+        def found() -> list[tuple[float, re.Match]]:
             return [(at, m) for at, text in list(self.lines) for m in [regex.search(text)] if m]
 
         while len(found()) < count:
@@ -154,7 +165,8 @@ class Logged:
         matches = found()
         assert len(matches) >= count, (
             f"{pattern!r} x{count} not in the log of {' '.join(self.argv)}"
-            f" (exit status {self.proc.poll()}):\n{self.log}")
+            f" (exit status {self.proc.poll()}):\n{self.log}"
+        )
         return matches[:count]
 
     def stop(self) -> None:
@@ -172,16 +184,31 @@ class Server(Logged):
 
     def __init__(self, name: str, *extra: str) -> None:
         self.name = name
-        super().__init__([sys.executable, "-W", "error", "-m", "sudoku_server", "--host", "127.0.0.1",
-                          "--port", "0", "--proxy-protocol", "--drain-grace", f"{DRAIN_GRACE:g}", *extra],
-                         env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        super().__init__(
+            [
+                sys.executable,
+                "-W",
+                "error",
+                "-m",
+                "sudoku_server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--proxy-protocol",
+                "--drain-grace",
+                f"{DRAIN_GRACE:g}",
+                *extra,
+            ],
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )
 
-    def started(self) -> "Server":
-        (_, match), = self.wait_for(r"listening on 127\.0\.0\.1:(\d+)")
+    def started(self) -> Server:
+        ((_, match),) = self.wait_for(r"listening on 127\.0\.0\.1:(\d+)")
         self.port = int(match.group(1))
         return self
 
-    def client_ports(self) -> List[int]:
+    def client_ports(self) -> list[int]:
         """Ports of the client connections this server logged (health checks, with 0 puzzles, left out).
 
         The address a server logs comes from the PROXY header: it is the
@@ -189,7 +216,7 @@ class Server(Logged):
         """
         return [int(p) for p in re.findall(r"127\.0\.0\.1:(\d+) closed: 1 puzzle\(s\)", self.log)]
 
-    def served(self, requests: List["Request"], timeout: float = 5.0) -> set:
+    def served(self, requests: list[Request], timeout: float = 5.0) -> set:
         """Client ports this server logged, once ``requests`` are all in its log (or after ``timeout``).
 
         A server logs a connection when its lingering close ends, just after
@@ -212,15 +239,18 @@ def _raise_nofile() -> None:
 class HAProxy(Logged):
     """``haproxy -f CFG -db`` (foreground) on the rendered recipe; its log on stderr."""
 
-    def __init__(self, workdir: Path, servers: List[Server], proxy_option: str = "send-proxy") -> None:
+    def __init__(self, workdir: Path, servers: list[Server], proxy_option: str = "send-proxy") -> None:
         self.port = free_port()
         self.stats_socket = workdir / "haproxy.sock"
         self.config = workdir / "haproxy.cfg"
-        self.config.write_text(render_config(RECIPE.read_text(), self.port, [(s.name, s.port) for s in servers],
-                                             self.stats_socket, proxy_option))
+        self.config.write_text(
+            render_config(
+                RECIPE.read_text(), self.port, [(s.name, s.port) for s in servers], self.stats_socket, proxy_option
+            )
+        )
         super().__init__([HAPROXY, "-f", str(self.config), "-db"], preexec_fn=_raise_nofile)
 
-    def stat(self) -> Dict[str, Dict[str, str]]:
+    def stat(self) -> dict[str, dict[str, str]]:
         """``show stat`` over the stats socket: {server name: {column: value}} for backend ``sudoku``."""
         with socket.socket(socket.AF_UNIX) as sock:
             sock.settimeout(5)
@@ -234,7 +264,7 @@ class HAProxy(Logged):
         rows = [dict(zip(columns, line.split(","))) for line in lines[1:] if line]
         return {row["svname"]: row for row in rows if row["pxname"] == "sudoku"}
 
-    def ready(self, names: List[str], timeout: float = 10.0) -> None:
+    def ready(self, names: list[str], timeout: float = 10.0) -> None:
         """Wait until every server in ``names`` is UP after a passed check (L7OK)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -244,13 +274,12 @@ class HAProxy(Logged):
                     return
             except OSError:
                 stat = None
-            assert time.monotonic() < deadline and self.proc.poll() is None, (
-                f"servers not UP: {stat}\n{self.log}")
+            assert time.monotonic() < deadline and self.proc.poll() is None, f"servers not UP: {stat}\n{self.log}"
             time.sleep(0.05)
 
     def watch(self) -> None:
         """Poll ``show stat`` every 20 ms in a thread, recording each server's status (:meth:`down_at`)."""
-        self._history: List[Tuple[float, Dict[str, str]]] = []
+        self._history: list[tuple[float, dict[str, str]]] = []
         self._watching = threading.Event()
 
         def poll() -> None:
@@ -281,30 +310,31 @@ class HAProxy(Logged):
             self._watcher.join(5)
         super().stop()
 
-    def sessions(self) -> Dict[int, Tuple[str, str]]:
+    def sessions(self) -> dict[int, tuple[str, str]]:
         """From the tcplog lines: {client port: (server name, retries field)}; ``+N``: redispatched.
 
         Best effort: HAProxy drops a log line rather than wait for a slow
         stderr, so tests assert on the servers' logs and ``show stat``.
         """
-        found = re.findall(r"127\.0\.0\.1:(\d+) \[[^\]]*\] \S+ sudoku/(\S+) \S+ \d+ \S+ \d+/\d+/\d+/\d+/(\+?\d+)",
-                           self.log)
+        found = re.findall(
+            r"127\.0\.0\.1:(\d+) \[[^\]]*\] \S+ sudoku/(\S+) \S+ \d+ \S+ \d+/\d+/\d+/\d+/(\+?\d+)", self.log
+        )
         return {int(port): (server, retries) for port, server, retries in found}
 
 
 @pytest.fixture
 def rig(tmp_path):
     """Starts servers and HAProxy, stops whatever is left at the end."""
-    started: List[Logged] = []
+    started: list[Logged] = []
 
     class Rig:
-        def servers(self, *names: str, extra=()) -> List[Server]:
+        def servers(self, *names: str, extra=()) -> list[Server]:
             """One server per name; ``extra``: more arguments for the first one."""
             made = [Server(name, *(extra if i == 0 else ())) for i, name in enumerate(names)]
             started.extend(made)
             return [server.started() for server in made]
 
-        def haproxy(self, servers: List[Server], proxy_option: str = "send-proxy") -> HAProxy:
+        def haproxy(self, servers: list[Server], proxy_option: str = "send-proxy") -> HAProxy:
             proxy = HAProxy(tmp_path, servers, proxy_option)
             started.append(proxy)
             proxy.ready([s.name for s in servers])
@@ -328,7 +358,7 @@ class Request:
     ended: float = 0.0
     local_port: int = 0
     answer: bytes = b""
-    error: Optional[str] = None
+    error: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -356,7 +386,7 @@ class Load:
 
     def __init__(self, port: int, clients: int = CLIENTS) -> None:
         self.port = port
-        self.requests: List[Request] = []
+        self.requests: list[Request] = []
         self._next = itertools.count()
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._client, daemon=True) for _ in range(clients)]
@@ -367,10 +397,10 @@ class Load:
         while not self._stop.is_set():
             self.requests.append(ask(self.port, next(self._next) % len(PUZZLE_LIST)))
 
-    def in_flight(self, at: float) -> List[Request]:
+    def in_flight(self, at: float) -> list[Request]:
         return [r for r in self.requests if r.started <= at < r.ended]
 
-    def stop(self) -> List[Request]:
+    def stop(self) -> list[Request]:
         self._stop.set()
         for thread in self._threads:
             thread.join(15)
@@ -378,10 +408,11 @@ class Load:
         return self.requests
 
 
-def describe(requests: List[Request]) -> str:
+def describe(requests: list[Request]) -> str:
     bad = [r for r in requests if not r.ok]
     return f"{len(bad)} of {len(requests)} failed: " + "; ".join(
-        f"#{r.index} port {r.local_port}: {r.error or r.answer[:60]!r}" for r in bad[:5])
+        f"#{r.index} port {r.local_port}: {r.error or r.answer[:60]!r}" for r in bad[:5]
+    )
 
 
 # -- the recipe itself ---------------------------------------------------------
@@ -396,8 +427,11 @@ def test_the_recipe_as_shipped_is_valid_haproxy_configuration():
 def test_the_rendered_configuration_keeps_every_timing_and_check_setting(tmp_path):
     recipe = RECIPE.read_text()
     rendered = render_config(recipe, 1234, [("a", 1), ("b", 2)], tmp_path / "s.sock")
-    kept = [line for line in recipe.splitlines()
-            if re.match(r"\s*(timeout|retries|option|balance|tcp-check|default-server|mode)\b", line)]
+    kept = [
+        line
+        for line in recipe.splitlines()
+        if re.match(r"\s*(timeout|retries|option|balance|tcp-check|default-server|mode)\b", line)
+    ]
     assert len(kept) >= 12
     for line in kept:
         assert line in rendered.splitlines(), line
@@ -414,7 +448,7 @@ def test_the_rendered_configuration_keeps_every_timing_and_check_setting(tmp_pat
 def test_requests_are_split_and_each_server_logs_the_clients_own_address(rig, proxy_option):
     s1, s2 = rig.servers("s1", "s2")
     proxy = rig.haproxy([s1, s2], proxy_option)
-    results: List[Request] = []
+    results: list[Request] = []
     lock = threading.Lock()
 
     def client(first: int) -> None:
@@ -460,15 +494,17 @@ def test_sigterm_drains_one_server_with_no_answer_lost(rig, workers):
     in_flight = load.in_flight(signalled)
 
     down_at = proxy.down_at("s1", timeout=1)
-    (drain_at, _), = s1.wait_for(r"draining for 2 s: PING answers ERROR draining", timeout=1)
-    (closed_at, _), = s1.wait_for(r"stopped accepting", timeout=1)
+    ((drain_at, _),) = s1.wait_for(r"draining for 2 s: PING answers ERROR draining", timeout=1)
+    ((closed_at, _),) = s1.wait_for(r"stopped accepting", timeout=1)
     on_s1 = s1.served([])  # s1 has exited: its log is complete
     after = [r for r in requests if r.started >= signalled]
-    summary = (f"{len(requests)} requests, {len(in_flight)} in flight at SIGTERM"
-               f" ({sum(r.local_port in on_s1 for r in in_flight)} on s1),"
-               f" {len(after)} sent after it ({sum(r.local_port in on_s1 for r in after)} to s1 while it drained);"
-               f" s1 marked DOWN {down_at - signalled:.2f} s after SIGTERM,"
-               f" listener closed at {closed_at - signalled:.2f} s, exit at {exited - signalled:.2f} s")
+    summary = (
+        f"{len(requests)} requests, {len(in_flight)} in flight at SIGTERM"
+        f" ({sum(r.local_port in on_s1 for r in in_flight)} on s1),"
+        f" {len(after)} sent after it ({sum(r.local_port in on_s1 for r in after)} to s1 while it drained);"
+        f" s1 marked DOWN {down_at - signalled:.2f} s after SIGTERM,"
+        f" listener closed at {closed_at - signalled:.2f} s, exit at {exited - signalled:.2f} s"
+    )
     print(f"s1 with --workers {workers}: {summary}")
     assert all(r.ok for r in requests), describe(requests) + "\n" + summary
     assert len(in_flight) >= CLIENTS - 4, summary
@@ -500,9 +536,11 @@ def test_sigkill_of_one_server_new_requests_are_still_answered(rig):
     lost = [r for r in before if not r.ok]
     on_s1 = s1.served(after)
     backend = proxy.stat()["BACKEND"]
-    summary = (f"{len(requests)} requests: {len(before)} sent before SIGKILL ({len(lost)} lost, in flight on s2),"
-               f" {len(after)} after it; HAProxy retried {backend['wretr']} connection(s) and redispatched"
-               f" {backend['wredis']}; s2 marked DOWN {down_at - killed:.2f} s after it died")
+    summary = (
+        f"{len(requests)} requests: {len(before)} sent before SIGKILL ({len(lost)} lost, in flight on s2),"
+        f" {len(after)} after it; HAProxy retried {backend['wretr']} connection(s) and redispatched"
+        f" {backend['wredis']}; s2 marked DOWN {down_at - killed:.2f} s after it died"
+    )
     print(summary)
     # Only connections that were open on the killed server may fail.
     assert not any(r.local_port in on_s1 for r in lost), describe(before) + "\n" + summary

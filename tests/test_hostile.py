@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import signal
 import socket
 import subprocess
@@ -20,7 +19,6 @@ import time
 import pytest
 import trio
 import trio.testing
-
 from conftest import REPO
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS
 from test_server import connect, exchange, read_all, reset, running_server
@@ -125,6 +123,7 @@ async def test_line_endings_and_encodings(data, reply):
 
 # 3. Telnet ---------------------------------------------------------------------
 
+
 async def test_telnet_ctrl_c_is_answered_and_the_next_puzzle_works():
     data = PLAIN_ROWS[:30].encode() + b"\xff\xf4\xff\xfd\x06" + NEWSPAPER_LINE.encode() + b"\r\n"
     assert await ask(data) == b"\xff\xfc\x06" + NEWSPAPER_SOLUTION.encode() + b"\r\n"
@@ -135,8 +134,13 @@ async def test_telnet_sequences_split_across_packets():
         async with running_server() as server:
             stream = await connect(server)
             async with stream:
-                for piece in (b"\xff", b"\xfd", b"\x18" + NEWSPAPER_LINE[:40].encode() + b"\xff", b"\xfb\x01",
-                              NEWSPAPER_LINE[40:].encode() + b"\r\n"):
+                for piece in (
+                    b"\xff",
+                    b"\xfd",
+                    b"\x18" + NEWSPAPER_LINE[:40].encode() + b"\xff",
+                    b"\xfb\x01",
+                    NEWSPAPER_LINE[40:].encode() + b"\r\n",
+                ):
                     await stream.send_all(piece)
                     await trio.sleep(0.02)
                 await stream.send_eof()
@@ -144,6 +148,7 @@ async def test_telnet_sequences_split_across_packets():
 
 
 # 4. Size ---------------------------------------------------------------------------
+
 
 async def test_line_of_70000_bytes_is_too_large_and_closes():
     assert await ask(b"." * 70000 + b"\n" + GOOD) == b"ERROR too-large line 1 is longer than 4096 bytes\n"
@@ -158,14 +163,14 @@ async def test_a_million_comment_lines_then_a_puzzle():
     with trio.fail_after(60):
         async with running_server() as server:
             stream = await connect(server)
-            async with stream:
-                async with trio.open_nursery() as nursery:
-                    async def send():
-                        await stream.send_all(data)
-                        await stream.send_eof()
+            async with stream, trio.open_nursery() as nursery:
 
-                    nursery.start_soon(send)
-                    answer = await read_all(stream)
+                async def send():
+                    await stream.send_all(data)
+                    await stream.send_eof()
+
+                nursery.start_soon(send)
+                answer = await read_all(stream)
     assert answer == GOOD_ANSWER
 
 
@@ -233,6 +238,7 @@ def test_64_mib_without_newline_is_too_large_and_memory_stays_flat(server_proces
 
 # 5. Timing ---------------------------------------------------------------------------
 
+
 def _cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
@@ -286,6 +292,7 @@ async def test_idle_connections_are_closed_by_the_idle_timeout_and_descriptors_r
 
 # 6. Disconnects ---------------------------------------------------------------------
 
+
 async def test_reset_right_after_sending_a_puzzle():
     with trio.fail_after(10):
         async with running_server() as server:
@@ -329,13 +336,14 @@ async def test_client_gone_before_the_half_close():
 
 # 7. Resource limits ---------------------------------------------------------------------
 
+
 def test_descriptor_exhaustion_is_survived_and_logged_once(tmp_path):
     """With RLIMIT_NOFILE 64, 100 connections: the server lives, logs once, serves again."""
     code = textwrap.dedent(
         """
         import resource, sys
         resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-        from sudoku_server.cli import main
+        from sudoku_server.app.cli import main
         sys.exit(main(sys.argv[1:]))
         """
     )
@@ -343,7 +351,10 @@ def test_descriptor_exhaustion_is_survived_and_logged_once(tmp_path):
     with open(log_path, "wb") as log_file:
         proc = subprocess.Popen(
             [sys.executable, "-c", code, "--host", "127.0.0.1", "--port", "0", "--idle-timeout", "3"],
-            cwd=REPO, stderr=log_file, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            cwd=REPO,
+            stderr=log_file,
+            stdout=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
         )
     try:
         port = None
@@ -378,7 +389,7 @@ def test_descriptor_exhaustion_is_survived_and_logged_once(tmp_path):
 SLOW_SERVER = textwrap.dedent(
     """
     import sys, time
-    import sudoku_server.solver as solver
+    import sudoku_server.sudoku.solver as solver
     real_solve = solver.solve
     seconds = float(sys.argv.pop(1))
     def slow_solve(grid, *, check=None):
@@ -388,7 +399,7 @@ SLOW_SERVER = textwrap.dedent(
             time.sleep(0.01)
         return real_solve(grid, check=check)
     solver.solve = slow_solve
-    from sudoku_server.cli import main
+    from sudoku_server.app.cli import main
     sys.exit(main(sys.argv[1:]))
     """
 )
@@ -400,7 +411,10 @@ def start_slow_server(tmp_path, solve_seconds: float, *args: str):
     with open(log_path, "wb") as log_file:
         proc = subprocess.Popen(
             [sys.executable, "-c", SLOW_SERVER, str(solve_seconds), "--host", "127.0.0.1", "--port", "0", *args],
-            cwd=REPO, stderr=log_file, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            cwd=REPO,
+            stderr=log_file,
+            stdout=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
         )
     for _ in range(200):
         match = re.search(r"listening on 127\.0\.0\.1:(\d+)", log_path.read_text())

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import trio
-
-from sudoku_server.protocol import CommandReceived, PuzzleReceived, Reply, Session, answer_request
-
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from test_server import connect, read_all, running_server
+
+from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Session, answer_request
 
 ROWS = NEWSPAPER.splitlines(keepends=True)  # 13 lines: frame, 3 rows, rule, ... closing frame
 

@@ -15,7 +15,6 @@ import time
 import uuid
 
 import pytest
-
 from conftest import start_server_process, stop_server_process
 from test_formats import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
@@ -28,13 +27,11 @@ class Tmux:
     def __init__(self, command: str) -> None:
         self.socket = f"sudoku-test-{uuid.uuid4().hex[:8]}"
         # The wrapper keeps the pane (and its last screen) after the client exits.
-        wrapped = f"{command}; echo \"[client exited $?]\"; sleep 60"
+        wrapped = f'{command}; echo "[client exited $?]"; sleep 60'
         self._run("new-session", "-d", "-s", "t", "-x", "120", "-y", "80", wrapped)
 
     def _run(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True
-        ).stdout
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True).stdout
 
     def type_line(self, text: str) -> None:
         self._run("send-keys", "-t", "t", "-l", text)
@@ -87,8 +84,9 @@ def typing_session(tmux: Tmux, prompt_after_close: bool) -> None:
             time.sleep(0.6)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("nc.openbsd") is None,
-                    reason="needs tmux and nc (netcat-openbsd)")
+@pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("nc.openbsd") is None, reason="needs tmux and nc (netcat-openbsd)"
+)
 def test_typing_into_nc(server):
     host, port = server
     tmux = Tmux(f"nc.openbsd {host} {port}")
@@ -100,8 +98,7 @@ def test_typing_into_nc(server):
     assert screen.count(ANSWER_ROW) == 1 and screen.count(NEWSPAPER_SOLUTION) == 1
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("telnet") is None,
-                    reason="needs tmux and telnet")
+@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("telnet") is None, reason="needs tmux and telnet")
 def test_typing_into_telnet(server):
     host, port = server
     tmux = Tmux(f"telnet {host} {port}")

@@ -13,14 +13,15 @@ import time
 
 import pytest
 import trio
-
 from conftest import PUZZLES
-from sudoku_server import Grid, SolutionMismatchError, protocol, solve
-from sudoku_server.formats import PuzzleReader, cell_view, parse
-from sudoku_server.grid import choose_symbols
-from sudoku_server.protocol import PuzzleReceived, Reply, Session, answer_puzzle
 from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION, session_events
 from test_server import exchange, running_server
+
+from sudoku_server import Grid, SolutionMismatchError, solve
+from sudoku_server.sudoku.grid import choose_symbols
+from sudoku_server.text.formats import PuzzleReader, cell_view, parse
+from sudoku_server.wire import session as protocol
+from sudoku_server.wire.session import PuzzleReceived, Reply, Session, answer_puzzle
 
 LAYOUT_SAMPLES = sorted((PUZZLES / "layouts").glob("*.txt"))
 #: Samples whose answers hold characters beyond ASCII (box drawing, no-break
@@ -131,7 +132,15 @@ def test_sample_rendered_with_exact_bytes(path):
 def test_the_pasted_layouts_have_samples():
     names = {p.stem for p in LAYOUT_SAMPLES}
     assert {"box_light", "box_heavy", "box_double", "nbsp", "full_width", "tabs", "prose_around"} <= names
-    assert {p.stem for p in UNICODE_SAMPLES} == {"box_light", "box_heavy", "box_double", "box_rounded_dashed", "nbsp", "full_width", "prose_around"}
+    assert {p.stem for p in UNICODE_SAMPLES} == {
+        "box_light",
+        "box_heavy",
+        "box_double",
+        "box_rounded_dashed",
+        "nbsp",
+        "full_width",
+        "prose_around",
+    }
 
 
 async def test_samples_through_the_server():
@@ -218,7 +227,9 @@ UNFRAMED_SPACED = (
     " . 9 . | . . . | 4 . .\n"
 )
 SADMAN = "#A Arto Inkala\n#D hardest\n#C c\n#B 28-06-2012\n#S s\n#L Extreme\n#U u\n[Puzzle]\n" + rows(INKALA, 9)
-GRID4_BORDERED = "+-----+-----+\n| . 1 | . . |\n| . . | 4 . |\n+-----+-----+\n| . . | . . |\n| 2 4 | . . |\n+-----+-----+\n"
+GRID4_BORDERED = (
+    "+-----+-----+\n| . 1 | . . |\n| . . | 4 . |\n+-----+-----+\n| . . | . . |\n| 2 4 | . . |\n+-----+-----+\n"
+)
 GRID6_3X2 = (
     "+-----+-----+-----+\n"
     "| . . | . . | . . |\n"
@@ -230,9 +241,7 @@ GRID6_3X2 = (
     "| 2 . | . . | . 5 |\n"
     "+-----+-----+-----+\n"
 )
-GRID6_RULES_3X2 = "".join(
-    P6_3X2[r * 6 : r * 6 + 6] + "\n" + ("------\n" if r == 2 else "") for r in range(6)
-)
+GRID6_RULES_3X2 = "".join(P6_3X2[r * 6 : r * 6 + 6] + "\n" + ("------\n" if r == 2 else "") for r in range(6))
 
 PARSE_CASES = [
     pytest.param(BLANK_FRAMED, "bordered", (3, 3), INKALA, id="blank-cells-framed"),
@@ -242,9 +251,7 @@ PARSE_CASES = [
     pytest.param(SADMAN, "rows", (3, 3), INKALA, id="sadman-sdk"),
     pytest.param(INKALA + " # from puzzles/inkala.txt\n", "line", (3, 3), INKALA, id="line-comment"),
     pytest.param("id:" + INKALA + "\n", "line", (3, 3), INKALA, id="line-label"),
-    pytest.param(
-        "quizzes,solutions\n" + INKALA + "," + INKALA_SOLUTION + "\n", "csv", (3, 3), INKALA, id="csv-row"
-    ),
+    pytest.param("quizzes,solutions\n" + INKALA + "," + INKALA_SOLUTION + "\n", "csv", (3, 3), INKALA, id="csv-row"),
     pytest.param(P4 + "\n", "line", (2, 2), P4, id="4x4-line"),
     pytest.param(rows(P4, 4, " "), "rows", (2, 2), P4, id="4x4-rows"),
     pytest.param(GRID4_BORDERED, "bordered", (2, 2), P4, id="4x4-bordered"),
@@ -384,23 +391,23 @@ def test_sadman_sdk_answer_is_its_nine_rows():
 
 
 def test_one_line_with_comment_and_label_answers():
-    text = (
-        NEWSPAPER_LINE + "  # the note stays\n"
-        "puzzle 7:" + INKALA + "\n"
-        + INKALA.replace(".", "0") + "#note\n"
-    )
+    text = NEWSPAPER_LINE + "  # the note stays\npuzzle 7:" + INKALA + "\n" + INKALA.replace(".", "0") + "#note\n"
     assert answer_all_chunkings(text) == (
-        NEWSPAPER_SOLUTION + "  # the note stays\n"
-        "puzzle 7:" + INKALA_SOLUTION + "\n"
-        + INKALA_SOLUTION + "#note\n"
+        NEWSPAPER_SOLUTION + "  # the note stays\npuzzle 7:" + INKALA_SOLUTION + "\n" + INKALA_SOLUTION + "#note\n"
     )
 
 
 def test_csv_rows_answer_the_row_with_the_puzzle_filled():
     text = (
         "quizzes,solutions\n"
-        + INKALA.replace(".", "0") + "," + INKALA_SOLUTION + "\r\n"
-        + NEWSPAPER_LINE + "," + NEWSPAPER_SOLUTION + "\r\n"
+        + INKALA.replace(".", "0")
+        + ","
+        + INKALA_SOLUTION
+        + "\r\n"
+        + NEWSPAPER_LINE
+        + ","
+        + NEWSPAPER_SOLUTION
+        + "\r\n"
     )
     assert answer_all_chunkings(text) == (
         INKALA_SOLUTION + "," + INKALA_SOLUTION + "\r\n" + NEWSPAPER_SOLUTION + "," + NEWSPAPER_SOLUTION + "\r\n"
@@ -418,7 +425,9 @@ def test_csv_row_carries_its_expected_solution():
     solution = Grid.from_string(INKALA_SOLUTION)
     puzzle.check_expected(solution)  # the same: no error
     wrong = parse(INKALA + "," + INKALA_SOLUTION[:-2] + "25\n")
-    with pytest.raises(SolutionMismatchError, match=r"^line 1: the row's solution has 2 at r9c8, the solution found has 5$"):
+    with pytest.raises(
+        SolutionMismatchError, match=r"^line 1: the row's solution has 2 at r9c8, the solution found has 5$"
+    ):
         wrong.check_expected(solution)
     assert parse(INKALA + "\n").expected is None
     parse(INKALA + "\n").check_expected(solution)
@@ -433,22 +442,23 @@ PROTOCOL_CHECKS_EXPECTED = "check_expected" in inspect.getsource(protocol.answer
     reason="protocol.answer_puzzle does not yet call puzzle.check_expected(solution) (the lead's file)",
 )
 def test_csv_row_whose_solution_differs_is_a_mismatch():
-    text = (
-        "quizzes,solutions\n"
-        + INKALA + "," + INKALA_SOLUTION[:-2] + "25\n"
-        + INKALA + "," + INKALA_SOLUTION + "\n"
-    )
+    text = "quizzes,solutions\n" + INKALA + "," + INKALA_SOLUTION[:-2] + "25\n" + INKALA + "," + INKALA_SOLUTION + "\n"
     assert answer_all_chunkings(text) == (
         "ERROR mismatch line 2: the row's solution has 2 at r9c8, the solution found has 5\n"
-        + INKALA_SOLUTION + "," + INKALA_SOLUTION + "\n"
+        + INKALA_SOLUTION
+        + ","
+        + INKALA_SOLUTION
+        + "\n"
     )
 
 
 def test_4x4_answers():
     text = P4 + "\n" + rows(P4, 4, " ") + GRID4_BORDERED
     assert answer_all_chunkings(text) == (
-        S4 + "\n"
-        + rows(S4, 4, " ") + "\n"
+        S4
+        + "\n"
+        + rows(S4, 4, " ")
+        + "\n"
         + "+-----+-----+\n| 4 1 | 3 2 |\n| 3 2 | 4 1 |\n+-----+-----+\n| 1 3 | 2 4 |\n| 2 4 | 1 3 |\n+-----+-----+\n\n"
     )
 
@@ -466,9 +476,7 @@ def test_6x6_answers_with_both_box_shapes():
         "| 6 5 | 2 1 | 3 4 |\n"
         "| 2 1 | 3 4 | 6 5 |\n"
         "+-----+-----+-----+\n"
-        "\n"
-        + "".join(S6_3X2[r * 6 : r * 6 + 6] + "\n" + ("------\n" if r == 2 else "") for r in range(6))
-        + "\n"
+        "\n" + "".join(S6_3X2[r * 6 : r * 6 + 6] + "\n" + ("------\n" if r == 2 else "") for r in range(6)) + "\n"
     )
 
 
@@ -577,7 +585,10 @@ def test_foreign_symbol_in_a_16x16_grid_names_the_symbol_and_the_cell():
     "line,reply",
     [
         (J1[:4] + "H" + J1[5:], "ERROR format line 1: 'H' is not a 16x16 symbol at r1c5"),
-        (relabel(J1, "ABCDEFGHIJKLMNOP")[:20] + "Q" + "." * 235, "ERROR format line 1: 'Q' is not a 16x16 symbol at r2c5"),
+        (
+            relabel(J1, "ABCDEFGHIJKLMNOP")[:20] + "Q" + "." * 235,
+            "ERROR format line 1: 'Q' is not a 16x16 symbol at r2c5",
+        ),
         ("Z" + "." * 624, "ERROR format line 1: 'Z' is not a 25x25 symbol at r1c1"),
         ("1" + "Y" + "." * 623, "ERROR format line 1: 'Y' is not a 25x25 symbol at r1c2"),
         ("15" + "." * 14, None),  # 5 is no 4x4 symbol: not a 4x4 line, so the first row of a 16x16
@@ -604,15 +615,25 @@ def test_16x16_row_of_15_cells_names_the_line_that_set_the_size():
     "text,reply",
     [
         # a 9x9 grid with a 16-cell row (9x9 keeps its wording)
-        (rows(INKALA, 9).replace("..36.....", " ".join("1234567812345678"), 1), "ERROR format line 2: expected 9 cells, found 16"),
+        (
+            rows(INKALA, 9).replace("..36.....", " ".join("1234567812345678"), 1),
+            "ERROR format line 2: expected 9 cells, found 16",
+        ),
         # a 16x16 grid with a 9-cell row
         (rows(J1, 16).replace(J1[16:32], INKALA[:9], 1), "ERROR format line 2: expected 16 cells like line 1, found 9"),
         # a 4x4 grid with a 6-cell row
-        (rows(P4, 4, " ").replace(". . 4 .", ". . 4 . . .", 1), "ERROR format line 2: expected 4 cells like line 1, found 6"),
+        (
+            rows(P4, 4, " ").replace(". . 4 .", ". . 4 . . .", 1),
+            "ERROR format line 2: expected 4 cells like line 1, found 6",
+        ),
         # a 25x25 grid with a 16-cell row
-        ("".join(" ".join("." * 25) + "\n" for _ in range(3)) + " ".join("." * 16) + "\n"
-         + "".join(" ".join("." * 25) + "\n" for _ in range(21)),
-         "ERROR format line 4: expected 25 cells like line 1, found 16"),
+        (
+            "".join(" ".join("." * 25) + "\n" for _ in range(3))
+            + " ".join("." * 16)
+            + "\n"
+            + "".join(" ".join("." * 25) + "\n" for _ in range(21)),
+            "ERROR format line 4: expected 25 cells like line 1, found 16",
+        ),
     ],
     ids=["9x9-with-16", "16x16-with-9", "4x4-with-6", "25x25-with-16"],
 )
@@ -633,7 +654,8 @@ def test_csv_solution_field_must_be_complete():
     text = INKALA + "," + INKALA_SOLUTION[:2] + "." + INKALA_SOLUTION[3:] + "\n" + NEWSPAPER_LINE + "\n"
     assert answer_all_chunkings(text) == (
         "ERROR format line 1, column 85: expected a digit 1-9 in the solution field at r1c3, found '.'\n"
-        + NEWSPAPER_SOLUTION + "\n"
+        + NEWSPAPER_SOLUTION
+        + "\n"
     )
 
 
@@ -660,16 +682,20 @@ def test_duplicate_given_is_named_in_the_request_symbols():
 def test_broken_grids_of_any_size_do_not_swallow_the_next_puzzle():
     text = (
         "1 2\n"  # near a 4x4 row: a broken 4x4 grid...
-        + NEWSPAPER_LINE + "\n"  # ...cut short by a whole puzzle, which is answered
+        + NEWSPAPER_LINE
+        + "\n"  # ...cut short by a whole puzzle, which is answered
         + "".join(rows(J1, 16).splitlines(keepends=True)[:5])
         + "\n"  # a blank line ends the 16x16 grid early
-        + P4 + "\n"
+        + P4
+        + "\n"
     )
     assert answer_all_chunkings(text) == (
         "ERROR format line 1: expected 4 cells, found 2\n"
-        + NEWSPAPER_SOLUTION + "\n"
+        + NEWSPAPER_SOLUTION
+        + "\n"
         + "ERROR format line 8: the grid that starts at line 3 has 5 rows, expected 16\n"
-        + S4 + "\n"
+        + S4
+        + "\n"
     )
 
 
@@ -696,9 +722,11 @@ from hypothesis import strategies as st  # noqa: E402
 
 SAMPLE_LINES = sorted(
     {line for path in LAYOUT_SAMPLES for line in path.read_text().splitlines()}
-    | set(BLANK_FRAMED.splitlines()) | set(BLANK_UNFRAMED.splitlines()) | set(GRID6_3X2.splitlines())
+    | set(BLANK_FRAMED.splitlines())
+    | set(BLANK_UNFRAMED.splitlines())
+    | set(GRID6_3X2.splitlines())
 )
-JUNK = st.text(alphabet="123456789ABCDEFGHPYZabz._0 |+-=*#,:[]\"\t\u00a0\u3000１．│─┼", max_size=40)
+JUNK = st.text(alphabet='123456789ABCDEFGHPYZabz._0 |+-=*#,:[]"\t\u00a0\u3000１．│─┼', max_size=40)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -17,16 +17,23 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import List
 
 import pytest
-
 from conftest import REPO
 from test_haproxy import CLIENTS, Load, Logged, Request, ask, describe, free_port, rig  # noqa: F401 (rig: fixture)
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
-STREAM_MODULE = next((p for p in (Path("/usr/lib/nginx/modules/ngx_stream_module.so"),
-                                  Path("/usr/lib64/nginx/modules/ngx_stream_module.so")) if p.exists()), None)
+STREAM_MODULE = next(
+    (
+        p
+        for p in (
+            Path("/usr/lib/nginx/modules/ngx_stream_module.so"),
+            Path("/usr/lib64/nginx/modules/ngx_stream_module.so"),
+        )
+        if p.exists()
+    ),
+    None,
+)
 SNIPPET = REPO / "deploy" / "nginx-stream.conf"
 
 
@@ -37,12 +44,13 @@ def _stream_built_in() -> bool:
 
 
 pytestmark = pytest.mark.skipif(
-    NGINX is None or STREAM_MODULE is None and not _stream_built_in(),
+    NGINX is None or (STREAM_MODULE is None and not _stream_built_in()),
     reason="nginx or its stream module is not installed (Debian packages nginx, libnginx-mod-stream;"
-           " .ci/run installs them)")
+    " .ci/run installs them)",
+)
 
 
-def render_snippet(snippet: str, listen_port: int, servers: List[int]) -> str:
+def render_snippet(snippet: str, listen_port: int, servers: list[int]) -> str:
     """``snippet`` listening on 127.0.0.1:``listen_port``, its upstream servers on 127.0.0.1:``servers``.
 
     Each upstream ``server ADDRESS options;`` line keeps its options.
@@ -68,14 +76,20 @@ def render_snippet(snippet: str, listen_port: int, servers: List[int]) -> str:
 def main_config(workdir: Path, snippet: Path) -> Path:
     module = f"load_module {STREAM_MODULE};\n" if STREAM_MODULE else ""
     path = workdir / "nginx.conf"
-    path.write_text(f"{module}daemon off;\nmaster_process off;\nerror_log stderr notice;\n"
-                    f"pid {workdir / 'nginx.pid'};\nevents {{}}\ninclude {snippet};\n")
+    path.write_text(
+        f"{module}daemon off;\nmaster_process off;\nerror_log stderr notice;\n"
+        f"pid {workdir / 'nginx.pid'};\nevents {{}}\ninclude {snippet};\n"
+    )
     return path
 
 
 def test_nginx_accepts_the_snippet_as_shipped(tmp_path):
-    result = subprocess.run([str(NGINX), "-t", "-p", str(tmp_path), "-c", str(main_config(tmp_path, SNIPPET))],
-                            capture_output=True, text=True, timeout=30)
+    result = subprocess.run(
+        [str(NGINX), "-t", "-p", str(tmp_path), "-c", str(main_config(tmp_path, SNIPPET))],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert result.returncode == 0, result.stderr
     assert "syntax is ok" in result.stderr
 
@@ -104,7 +118,7 @@ def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_p
                 time.sleep(0.05)
         time.sleep(0.2)
 
-        results: List[Request] = []
+        results: list[Request] = []
         lock = threading.Lock()
 
         def client(first: int) -> None:
@@ -119,7 +133,8 @@ def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_p
         for thread in threads:
             thread.join(30)
         assert len(results) == 24 and all(r.ok for r in results), (
-            describe(results) + f"\nnginx:\n{nginx.log}\ns1:\n{s1.log}")
+            describe(results) + f"\nnginx:\n{nginx.log}\ns1:\n{s1.log}"
+        )
         deadline = time.monotonic() + 10
         while len(s1.client_ports()) + len(s2.client_ports()) < 24 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -137,8 +152,9 @@ def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_p
         after = [r for r in requests if r.started >= killed]
         before = [r for r in requests if r.started < killed]
         lost = [r for r in before if not r.ok]
-        print(f"nginx: {len(requests)} requests, {len(before)} before SIGKILL ({len(lost)} lost),"
-              f" {len(after)} after it")
+        print(
+            f"nginx: {len(requests)} requests, {len(before)} before SIGKILL ({len(lost)} lost), {len(after)} after it"
+        )
         assert all(r.ok for r in after), describe(after)
         assert len(after) >= CLIENTS
         on_s1 = s1.served(after)

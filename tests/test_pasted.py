@@ -10,14 +10,14 @@ text, fed whole and in 1- and 7-byte chunks through the Session (rendered with
 from __future__ import annotations
 
 import pytest
-
 from conftest import PUZZLES
-from sudoku_server import Grid, solve
-from sudoku_server.commands import unknown_verb
-from sudoku_server.formats import PuzzleReader, Puzzle, Rejected, cell_view, parse
-from sudoku_server.grid import choose_symbols, verify_solution
-from sudoku_server.protocol import Session
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, all_chunkings
+
+from sudoku_server import Grid, solve
+from sudoku_server.sudoku.grid import choose_symbols, verify_solution
+from sudoku_server.text.formats import Puzzle, PuzzleReader, Rejected, cell_view, parse
+from sudoku_server.wire.session import Session
+from sudoku_server.wire.verbs import unknown_verb
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
@@ -50,9 +50,7 @@ def answered(text: str) -> str:
     """Everything answered to ``text``, checked equal whole, chunked and line by line."""
     session = all_chunkings(text.encode())
     lines = [event for _, event in by_lines(text)]
-    assert [e[1:] if e[0] == "answer" else e for e in session] == [
-        e[1:] if e[0] == "answer" else e for e in lines
-    ]
+    assert [e[1:] if e[0] == "answer" else e for e in session] == [e[1:] if e[0] == "answer" else e for e in lines]
     return "".join(e[-1] for e in session)
 
 
@@ -116,8 +114,16 @@ MIXED = (
 # Every cell boxed, heavy between boxes (as puzzle sites draw them).
 EVERY_CELL = "".join(
     ("┏" + "┯".join(["━━━"] * 9) + "┓\n" if r == 0 else "")
-    + "┃" + "".join(f" {c} " + ("┃" if k % 3 == 2 else "│") for k, c in enumerate(NEWSPAPER_LINE[r * 9 : r * 9 + 9])) + "\n"
-    + ("┗" + "┷".join(["━━━"] * 9) + "┛\n" if r == 8 else ("┣" if r % 3 == 2 else "┠") + "┼".join(["━━━" if r % 3 == 2 else "───"] * 9) + ("┫\n" if r % 3 == 2 else "┨\n"))
+    + "┃"
+    + "".join(f" {c} " + ("┃" if k % 3 == 2 else "│") for k, c in enumerate(NEWSPAPER_LINE[r * 9 : r * 9 + 9]))
+    + "\n"
+    + (
+        "┗" + "┷".join(["━━━"] * 9) + "┛\n"
+        if r == 8
+        else ("┣" if r % 3 == 2 else "┠")
+        + "┼".join(["━━━" if r % 3 == 2 else "───"] * 9)
+        + ("┫\n" if r % 3 == 2 else "┨\n")
+    )
     for r in range(9)
 )
 
@@ -177,7 +183,8 @@ BOX_CASES = [
         box_grid(NEWSPAPER_LINE, LIGHT, blank=""), box_grid(NEWSPAPER_SOLUTION, LIGHT, blank=""), id="compact"
     ),
     pytest.param(
-        box_grid(NEWSPAPER_LINE.replace(".", " "), DOUBLE), box_grid(NEWSPAPER_SOLUTION, DOUBLE),
+        box_grid(NEWSPAPER_LINE.replace(".", " "), DOUBLE),
+        box_grid(NEWSPAPER_SOLUTION, DOUBLE),
         id="blank-cells-by-column",
     ),
 ]
@@ -295,9 +302,7 @@ def test_full_width_givens_with_ascii_dots_are_filled_in_ascii():
     puzzle = parse(text)
     assert not puzzle.wide
     answer = answered(text)
-    assert answer == "".join(
-        wide(s) if p != "." else s for p, s in zip(NEWSPAPER_LINE, NEWSPAPER_SOLUTION)
-    ) + "\n"
+    assert answer == "".join(wide(s) if p != "." else s for p, s in zip(NEWSPAPER_LINE, NEWSPAPER_SOLUTION)) + "\n"
 
 
 def test_full_width_16x16_letters():
@@ -313,7 +318,8 @@ def test_full_width_character_that_is_not_a_cell_is_named():
     line = wide(NEWSPAPER_LINE[:4]) + "：" + wide(NEWSPAPER_LINE[5:])
     assert answered(line + "\n" + NEWSPAPER_LINE + "\n") == (
         "ERROR format line 1, column 5: U+FF1A is not a digit 1-9 or an empty mark (. 0 _) at r1c5\n"
-        + NEWSPAPER_SOLUTION + "\n"
+        + NEWSPAPER_SOLUTION
+        + "\n"
     )
 
 
@@ -414,7 +420,9 @@ def test_lines_of_a_few_tabs_between_puzzles_are_blank():
 
 
 def test_tab_row_with_a_wide_field_is_read_as_before():
-    text = "".join("\t".join(" ".join(INKALA[r * 9 + b * 3 : r * 9 + b * 3 + 3]) for b in range(3)) + "\n" for r in range(9))
+    text = "".join(
+        "\t".join(" ".join(INKALA[r * 9 + b * 3 : r * 9 + b * 3 + 3]) for b in range(3)) + "\n" for r in range(9)
+    )
     assert text.splitlines()[0] == "8 . .\t. . .\t. . ."
     assert parse(text).grid == Grid.from_string(INKALA)
 
@@ -424,7 +432,8 @@ def test_tab_row_errors_name_the_request_column():
     rows[1] = "\t\tx\t6\t\t\t\t\t\n"  # 'x' at r2c3, column 3 of the request
     assert answered("".join(rows) + NEWSPAPER_LINE + "\n") == (
         "ERROR format line 2, column 3: 'x' is not a digit 1-9 or an empty mark (. 0 _) at r2c3\n"
-        + NEWSPAPER_SOLUTION + "\n"
+        + NEWSPAPER_SOLUTION
+        + "\n"
     )
     rows[1] = "\t\t3\t6\t\t\t\t1\n"  # 8 fields
     assert answered("".join(rows) + NEWSPAPER_LINE + "\n") == (
@@ -528,7 +537,8 @@ def test_one_line_cut_by_the_end_of_input_is_incomplete(cells, reply):
 def test_cut_line_after_a_puzzle_and_in_a_label():
     text = NEWSPAPER_LINE + "\r\n" + "id:" + INKALA[:40]
     assert answered(text) == (
-        NEWSPAPER_SOLUTION + "\r\n"
+        NEWSPAPER_SOLUTION
+        + "\r\n"
         + "ERROR incomplete input ended inside the one-line puzzle at line 2 (40 of 81 cells)\r\n"
     )
 
@@ -579,7 +589,9 @@ def test_grid_cut_inside_a_row_is_incomplete_not_a_short_row():
     )
     assert answered(framed[0] + "\n| 7 . . | . . . | 4\n") == "ERROR format line 2: expected 9 cells, found 7\n"
     # With its line end, the same short row is a wrong row.
-    assert answered("\n".join(rows[:4]) + "\n" + rows[4][:5] + "\n") == "ERROR format line 5: expected 9 cells, found 5\n"
+    assert (
+        answered("\n".join(rows[:4]) + "\n" + rows[4][:5] + "\n") == "ERROR format line 5: expected 9 cells, found 5\n"
+    )
 
 
 def test_unframed_blank_cells_row_at_the_end_without_newline_is_still_a_row():
@@ -609,9 +621,14 @@ PROSE = [
 #: Protocol 2 words a prose line whose first word is ASCII letters as an
 #: unknown verb (commands.unknown_verb); other prose keeps its format error.
 UNKNOWN_VERB = {
-    "Here is today's puzzle:": "HERE", "Good luck!": "GOOD", "Sudoku 2024-06-01": "SUDOKU",
-    "No. 1234": "NO", "Puzzle 12345678": "PUZZLE", "Level: easy": "LEVEL",
-    "Solution below": "SOLUTION", "OK.": "OK",
+    "Here is today's puzzle:": "HERE",
+    "Good luck!": "GOOD",
+    "Sudoku 2024-06-01": "SUDOKU",
+    "No. 1234": "NO",
+    "Puzzle 12345678": "PUZZLE",
+    "Level: easy": "LEVEL",
+    "Solution below": "SOLUTION",
+    "OK.": "OK",
 }
 
 
@@ -631,7 +648,8 @@ def test_a_prose_line_gets_one_error_with_its_text(prose):
         pytest.param(NEWSPAPER, NEWSPAPER_ANSWER, id="bordered"),
         pytest.param(box_grid(NEWSPAPER_LINE, LIGHT), box_grid(NEWSPAPER_SOLUTION, LIGHT) + "\n", id="box-drawn"),
         pytest.param(
-            "\n".join(NEWSPAPER.splitlines()[:-1]) + "\n", "\n".join(NEWSPAPER_ANSWER.splitlines()[:-2]) + "\n\n",
+            "\n".join(NEWSPAPER.splitlines()[:-1]) + "\n",
+            "\n".join(NEWSPAPER_ANSWER.splitlines()[:-2]) + "\n\n",
             id="bordered-without-closing-frame",
         ),
         pytest.param(
@@ -724,7 +742,10 @@ def test_interactive_reading_of_a_bordered_grid():
     "row,reply",
     [
         (". x . . 7 . . 8 .", "ERROR format line 2, column 3: 'x' is not a digit 1-9 or an empty mark (. 0 _) at r2c2"),
-        ("８ ２ ： . 7 . . 8 .", "ERROR format line 2, column 5: U+FF1A is not a digit 1-9 or an empty mark (. 0 _) at r2c3"),
+        (
+            "８ ２ ： . 7 . . 8 .",
+            "ERROR format line 2, column 5: U+FF1A is not a digit 1-9 or an empty mark (. 0 _) at r2c3",
+        ),
         (". 2 . . 7 . . 8 . 1 2 3 4 5 6 7", "ERROR format line 2: expected 9 cells, found 16"),
     ],
 )
@@ -804,7 +825,9 @@ def test_interactive_reading_of_border_lines_alone_asks_nothing():
     floods = "+-------+\n" * 12
     assert by_lines(floods, report_early=True) == by_lines(floods) == []
     text = floods + "\n".join(ROWS) + "\n"
-    assert by_lines(text, report_early=True) == [(13, ("reply", "ERROR format line 9: too many border lines in one grid\n"))]
+    assert by_lines(text, report_early=True) == [
+        (13, ("reply", "ERROR format line 9: too many border lines in one grid\n"))
+    ]
     # (batch: the framed grid waits for a closing line, here the end of input)
     assert by_lines(text) == [("end", ("reply", "ERROR format line 9: too many border lines in one grid\n"))]
 
@@ -826,7 +849,6 @@ def test_render_keeps_undecodable_bytes_for_a_utf8_encode():
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
 from test_protocol_properties import GRID_LINES  # noqa: E402
 
 # Lines of every sample but the 16x16 and 25x25 ones: in grids whose symbols

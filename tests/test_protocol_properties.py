@@ -18,20 +18,10 @@ a too-large line, and one-line puzzles swallowed by a malformed short line.
 
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from collections.abc import Sequence
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
-from sudoku_server.protocol import (
-    DEFAULT_MAX_LINE_BYTES,
-    CloseConnection,
-    CommandReceived,
-    PuzzleReceived,
-    Reply,
-    Session,
-    TelnetReply,
-)
 from test_formats import (
     COMPACT,
     NEWSPAPER,
@@ -40,6 +30,16 @@ from test_formats import (
     PLAIN_ROWS,
     SPACED_ROWS,
     UNFRAMED,
+)
+
+from sudoku_server.wire.session import (
+    DEFAULT_MAX_LINE_BYTES,
+    CloseConnection,
+    CommandReceived,
+    PuzzleReceived,
+    Reply,
+    Session,
+    TelnetReply,
 )
 
 SETTINGS = settings(
@@ -141,7 +141,11 @@ def describe(event) -> tuple:
     if isinstance(event, PuzzleReceived):
         p = event.puzzle
         extra = (getattr(p, "symbols", None), getattr(p, "expected", None))
-        request = event.request and (event.request.name, event.request.flags, tuple(sorted(event.request.options.items())))
+        request = event.request and (
+            event.request.name,
+            event.request.flags,
+            tuple(sorted(event.request.options.items())),
+        )
         return ("puzzle", p.grid, tuple(p.lines), tuple(p.endings), tuple(p.positions), p.first_line, extra, request)
     if isinstance(event, Reply):
         return ("reply", event.data)
@@ -154,7 +158,7 @@ def describe(event) -> tuple:
     return ("close",)
 
 
-def pieces(data: bytes, cuts: Sequence[int]) -> List[bytes]:
+def pieces(data: bytes, cuts: Sequence[int]) -> list[bytes]:
     bounds = [0, *sorted({min(max(c, 0), len(data)) for c in cuts}), len(data)]
     return [data[a:b] for a, b in zip(bounds, bounds[1:]) if b > a]
 
@@ -173,7 +177,7 @@ def check_puzzle(event: PuzzleReceived) -> None:
             assert not ch.isspace()
 
 
-def feed(data: bytes, cuts: Sequence[int] = (), max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> Tuple[list, list]:
+def feed(data: bytes, cuts: Sequence[int] = (), max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> tuple[list, list]:
     """Feed ``data`` split at ``cuts``, then EOF, checking the invariants after each call.
 
     Asserts: no exception, the buffer within ``max_line_bytes + 1`` after every
@@ -200,7 +204,7 @@ def feed(data: bytes, cuts: Sequence[int] = (), max_line_bytes: int = DEFAULT_MA
     return [describe(e) for e in before], [describe(e) for e in after]
 
 
-def assert_same_events(expected: Tuple[list, list], got: Tuple[list, list]) -> None:
+def assert_same_events(expected: tuple[list, list], got: tuple[list, list]) -> None:
     assert got[0] == expected[0]  # before EOF
     assert got[1] == expected[1]  # at EOF
 
@@ -237,7 +241,7 @@ def test_never_raises_buffer_bounded_and_chunking_does_not_change_events(data, c
     assert_same_events(whole, feed(data, range(len(data)), limit))
 
 
-def feed_limited(data: bytes, cuts: Sequence[int], max_events: int) -> Tuple[list, list]:
+def feed_limited(data: bytes, cuts: Sequence[int], max_events: int) -> tuple[list, list]:
     """feed(), but asking for at most ``max_events`` events per call (the server's reply window)."""
     session = Session()
     before = []

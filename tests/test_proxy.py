@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from sudoku_server.proxy import ProxyHeader, ProxyHeaderError, V2_SIGNATURE, parse_proxy_header, v1_header
+from sudoku_server.wire.proxy import V2_SIGNATURE, ProxyHeader, ProxyHeaderError, parse_proxy_header, v1_header
 
 V1_TCP4 = b"PROXY TCP4 192.0.2.10 198.51.100.1 56324 9999\r\n"
 V1_TCP6 = b"PROXY TCP6 2001:db8::7 2001:db8::1 40000 9999\r\n"
@@ -18,8 +18,11 @@ def v2(command: int, family: int, body: bytes) -> bytes:
 
 
 V2_TCP4 = v2(1, 0x11, bytes([192, 0, 2, 10, 198, 51, 100, 1]) + struct.pack("!HH", 56324, 9999))
-V2_TCP6 = v2(1, 0x21, bytes.fromhex("20010db8000000000000000000000007" "20010db8000000000000000000000001")
-             + struct.pack("!HH", 40000, 9999))
+V2_TCP6 = v2(
+    1,
+    0x21,
+    bytes.fromhex("20010db800000000000000000000000720010db8000000000000000000000001") + struct.pack("!HH", 40000, 9999),
+)
 V2_LOCAL = v2(0, 0x00, b"")
 V2_WITH_TLV = v2(1, 0x11, bytes([10, 0, 0, 1, 10, 0, 0, 2]) + struct.pack("!HH", 1, 2) + b"\x03\x00\x04abcd")
 
@@ -50,9 +53,18 @@ def test_headers_whole_bytewise_and_with_trailing_data(header, expected):
     [
         (b"PING\r\n", "no PROXY protocol header (expected 'PROXY ' or the v2 signature)"),
         (b"8.........\n", "no PROXY protocol header (expected 'PROXY ' or the v2 signature)"),
-        (b"PROXY TCP4 192.0.2.10 198.51.100.1 56324\r\n", "PROXY v1 header malformed: 'PROXY TCP4 192.0.2.10 198.51.100.1 56324'"),
-        (b"PROXY TCP4 192.0.2.300 198.51.100.1 1 2\r\n", "PROXY v1 header has a bad TCP4 address: 'PROXY TCP4 192.0.2.300 198.51.100.1 1 2'"),
-        (b"PROXY TCP4 192.0.2.3 198.51.100.1 01 2\r\n", "PROXY v1 header has a bad port: 'PROXY TCP4 192.0.2.3 198.51.100.1 01 2'"),
+        (
+            b"PROXY TCP4 192.0.2.10 198.51.100.1 56324\r\n",
+            "PROXY v1 header malformed: 'PROXY TCP4 192.0.2.10 198.51.100.1 56324'",
+        ),
+        (
+            b"PROXY TCP4 192.0.2.300 198.51.100.1 1 2\r\n",
+            "PROXY v1 header has a bad TCP4 address: 'PROXY TCP4 192.0.2.300 198.51.100.1 1 2'",
+        ),
+        (
+            b"PROXY TCP4 192.0.2.3 198.51.100.1 01 2\r\n",
+            "PROXY v1 header has a bad port: 'PROXY TCP4 192.0.2.3 198.51.100.1 01 2'",
+        ),
         (b"PROXY TCP4 1.2.3.4 5.6.7.8 1 2\n", "PROXY v1 header without CRLF in its first 107 bytes"),
         (b"PROXY " + b"x" * 120, "PROXY v1 header without CRLF in its first 107 bytes"),
         (V2_SIGNATURE + b"\x31\x11\x00\x00", "PROXY v2 header with version 3"),

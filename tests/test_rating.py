@@ -13,33 +13,63 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_server._errors import MultipleSolutionsError, UnsolvableError
-from sudoku_server.grid import Grid
-from sudoku_server.rating import LEVEL_OF, LEVELS, QQWING_LEVELS, qqwing_level, rate
-from sudoku_server.techniques import TECHNIQUES, solve_steps
+from sudoku_server.errors import MultipleSolutionsError, UnsolvableError
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rating import LEVEL_OF, LEVELS, QQWING_LEVELS, qqwing_level, rate
+from sudoku_server.sudoku.techniques import TECHNIQUES, solve_steps
 
 DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
 
 # puzzle, level, se, qqwing, hardest step line
 RATED = [
     # QQWing "simple" (qqwing_levels.tsv line 1)
-    ("....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8", "easy", 1.5, "simple",
-     "hidden single: r3c8 is the only place for 4 in row 3 (r3c8=4)"),
+    (
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        "easy",
+        1.5,
+        "simple",
+        "hidden single: r3c8 is the only place for 4 in row 3 (r3c8=4)",
+    ),
     # QQWing "intermediate" (line 801)
-    ("4....35...58...29...9.....6....3.9.82......7...3...4....564.78..6........7..9...5", "medium", 2.6,
-     "intermediate", "pointing: the 8s of box 7 are all in column 1: remove 8 from r6c1"),
+    (
+        "4....35...58...29...9.....6....3.9.82......7...3...4....564.78..6........7..9...5",
+        "medium",
+        2.6,
+        "intermediate",
+        "pointing: the 8s of box 7 are all in column 1: remove 8 from r6c1",
+    ),
     # QQWing "expert" (line 1201)
-    (".........32..8.....794....3..6..742......4.....59...7...763.9..6.........38275.6.", "hard", 4.5, "expert",
-     "unique rectangle type 1 on 8 and 9 in r4c2, r4c9, r5c2, r5c9: remove 8 from r5c9; 9 from r5c9"),
+    (
+        ".........32..8.....794....3..6..742......4.....59...7...763.9..6.........38275.6.",
+        "hard",
+        4.5,
+        "expert",
+        "unique rectangle type 1 on 8 and 9 in r4c2, r4c9, r5c2, r5c9: remove 8 from r5c9; 9 from r5c9",
+    ),
     # Sudoku Exchange, published 7.2 (line 1)
-    (".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.", "expert", 7.2, "expert",
-     "AIC: (6)r2c2=(6)r8c2-(9)r8c2=(9)r6c2-(9)r6c9=(5)r6c9-(5)r6c1=(5)r2c1, so r2c1 is not 6: remove 6 from r2c1"),
+    (
+        ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.",
+        "expert",
+        7.2,
+        "expert",
+        "AIC: (6)r2c2=(6)r8c2-(9)r8c2=(9)r6c2-(9)r6c9=(5)r6c9-(5)r6c1=(5)r2c1, so r2c1 is not 6: remove 6 from r2c1",
+    ),
     # Sudoku Exchange, published 5.5 (line 7)
-    ("52..1...7.8..4..32..75..1........7..41..6..59..2........9..62..36..7..8.2...5..43", "expert", 5.5, "expert",
-     "X-chain on 4 (3 strong links): r7c4=r7c2-r8c3=r1c3-r1c7=r6c7: remove 4 from r6c4"),
+    (
+        "52..1...7.8..4..32..75..1........7..41..6..59..2........9..62..36..7..8.2...5..43",
+        "expert",
+        5.5,
+        "expert",
+        "X-chain on 4 (3 strong links): r7c4=r7c2-r8c3=r1c3-r1c7=r6c7: remove 4 from r6c4",
+    ),
     # Sudoku Exchange, published 8.9 (line 10)
-    ("7...4...6...759...9..8.1..3...524....3.....2.4.......75.1...2.8.8.....1.2.9...3.4", "extreme", 8.9, "expert",
-     "dynamic forcing chains: r4c7=9 leads to a contradiction, so r4c7 is not 9: remove 9 from r4c7"),
+    (
+        "7...4...6...759...9..8.1..3...524....3.....2.4.......75.1...2.8.8.....1.2.9...3.4",
+        "extreme",
+        8.9,
+        "expert",
+        "dynamic forcing chains: r4c7=9 leads to a contradiction, so r4c7 is not 9: remove 9 from r4c7",
+    ),
 ]
 
 
@@ -83,15 +113,49 @@ def test_every_technique_has_a_level():
     for technique in TECHNIQUES:
         names.add(technique.name)
     precise = {
-        "full house", "hidden single", "naked single", "pointing", "claiming", "naked pair", "hidden pair",
-        "naked triple", "hidden triple", "naked quadruple", "hidden quadruple", "X-Wing", "Swordfish", "Jellyfish",
-        "skyscraper", "two-string kite", "turbot fish", "empty rectangle", "XY-Wing", "XYZ-Wing", "WXYZ-Wing",
-        "VWXYZ-Wing", "UVWXYZ-Wing", "W-Wing", "simple colouring", "X-chain", "XY-chain", "AIC", "nice loop",
-        "Nishio forcing chains", "dynamic forcing chains",
+        "full house",
+        "hidden single",
+        "naked single",
+        "pointing",
+        "claiming",
+        "naked pair",
+        "hidden pair",
+        "naked triple",
+        "hidden triple",
+        "naked quadruple",
+        "hidden quadruple",
+        "X-Wing",
+        "Swordfish",
+        "Jellyfish",
+        "skyscraper",
+        "two-string kite",
+        "turbot fish",
+        "empty rectangle",
+        "XY-Wing",
+        "XYZ-Wing",
+        "WXYZ-Wing",
+        "VWXYZ-Wing",
+        "UVWXYZ-Wing",
+        "W-Wing",
+        "simple colouring",
+        "X-chain",
+        "XY-chain",
+        "AIC",
+        "nice loop",
+        "Nishio forcing chains",
+        "dynamic forcing chains",
     }
     assert precise <= names
-    for name in precise | {"X-cycle", "XY-cycle", "BUG+1", "BUG type 2", "cell forcing chains",
-                           "unit forcing chains", "search", "grouped turbot fish"}:
+    for name in precise | {
+        "X-cycle",
+        "XY-cycle",
+        "BUG+1",
+        "BUG type 2",
+        "cell forcing chains",
+        "unit forcing chains",
+        "search",
+        "grouped turbot fish",
+    }:
         assert LEVEL_OF.get(name, "?") in LEVELS, name
 
 

@@ -16,12 +16,15 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
 
 #: (script, tiny arguments, a piece of its output that shows it did the work)
 COMMANDS = [
-    ("bench_solver.py", ["--limit", "3", "--solvers", "native,python,classic", "--sets", "norvig_top95"], "norvig_top95"),
+    (
+        "bench_solver.py",
+        ["--limit", "3", "--solvers", "native,python,classic", "--sets", "norvig_top95"],
+        "norvig_top95",
+    ),
     ("bench_solver.py", ["--count", "--limit", "3", "--sets", "norvig_top95"], "norvig_top95"),
     ("bench_solver.py", ["--large", "--limit", "1", "--time-limit", "1", "--solvers", "native"], "16x16"),
     ("bench_solver.py", ["--check-gaps", "--limit", "2", "--sets", "norvig_top95"], "norvig_top95"),
@@ -31,10 +34,16 @@ COMMANDS = [
     ("bench_rating.py", ["--qqwing", "--diabolical", "--limit", "4"], "QQWing"),
     ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "count requests"),
     ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt"], "median ratio"),
-    ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt", "--connections", "3",
-                           "--repeat", "2"], "3 connections"),
-    ("bench_pipeline.py", ["--mode", "threads", "--dataset", "norvig_top95.txt", "--connections", "2",
-                           "--repeat", "1", "--pairs", "1"], "median ratio"),
+    (
+        "bench_pipeline.py",
+        ["--pairs", "1", "--dataset", "norvig_top95.txt", "--connections", "3", "--repeat", "2"],
+        "3 connections",
+    ),
+    (
+        "bench_pipeline.py",
+        ["--mode", "threads", "--dataset", "norvig_top95.txt", "--connections", "2", "--repeat", "1", "--pairs", "1"],
+        "median ratio",
+    ),
     ("load.py", ["--seconds", "1", "--levels", "2"], "| 2 |"),
     ("load.py", ["--mixed", "--seconds", "1", "--hard-connections", "2"], "hard"),
     ("hostile_load.py", ["--quick", "--only", "5"], "| 5a |"),
@@ -47,7 +56,10 @@ def test_the_fuzzer_runs_its_random_fallback_loop():
     # random inputs; with it, the README's libFuzzer command.
     result = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "fuzz_session.py"), "--fallback-seconds", "1"],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
 
@@ -56,7 +68,10 @@ def test_the_fuzzer_runs_its_random_fallback_loop():
 def test_benchmark_command_runs(script, args, shows):
     result = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / script), *args],
-        cwd=REPO, capture_output=True, text=True, timeout=240,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert shows in result.stdout, result.stdout[-2000:]
@@ -73,7 +88,11 @@ def test_the_sanitizer_script_is_a_bash_script_with_a_help():
 def test_the_readme_quotes_no_benchmark_that_is_not_smoke_run():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     quoted = set(re.findall(r"benchmarks/([a-z_]+\.py)", readme))
-    run = {script for script, _, _ in COMMANDS} | {"fuzz_session.py", "datasets.py",  # fuzz: the test above
-                                                    "reference_classic.py", "reference_naive.py",
-                                                    "reference_count.py"}
+    run = {script for script, _, _ in COMMANDS} | {
+        "fuzz_session.py",
+        "datasets.py",  # fuzz: the test above
+        "reference_classic.py",
+        "reference_naive.py",
+        "reference_count.py",
+    }
     assert quoted <= run, sorted(quoted - run)

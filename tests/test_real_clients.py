@@ -14,8 +14,8 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -101,14 +101,10 @@ def run(argv: list[str], stdin_path: Path | None) -> tuple[subprocess.CompletedP
     """Run *argv* with *stdin_path* as standard input; return it and its seconds."""
     started = time.monotonic()
     if stdin_path is None:
-        result = subprocess.run(
-            argv, stdin=subprocess.DEVNULL, capture_output=True, cwd=REPO, timeout=RUN_TIMEOUT
-        )
+        result = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, cwd=REPO, timeout=RUN_TIMEOUT)
     else:
         with open(stdin_path, "rb") as stdin:
-            result = subprocess.run(
-                argv, stdin=stdin, capture_output=True, cwd=REPO, timeout=RUN_TIMEOUT
-            )
+            result = subprocess.run(argv, stdin=stdin, capture_output=True, cwd=REPO, timeout=RUN_TIMEOUT)
     return result, time.monotonic() - started
 
 

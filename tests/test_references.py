@@ -24,10 +24,7 @@ from reference_naive import (  # noqa: E402
     solve_rowmajor_propagating,
 )
 
-EMPTY_FIRST = (
-    "123456789456789123789123456214365897365897214"
-    "897214365531642978642978531978531642"
-)
+EMPTY_FIRST = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
 # Norvig's hard1: many solutions; plain row-major search needs 419,195 calls
 # (the count in puzzles/datasets/pathological_bruteforce.tsv.gz).
 HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
@@ -60,8 +57,7 @@ def is_solution(puzzle: str, answer: str) -> bool:
     units = (
         [[r * 9 + c for c in range(9)] for r in range(9)]
         + [[r * 9 + c for r in range(9)] for c in range(9)]
-        + [[r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)]
-           for br in (0, 3, 6) for bc in (0, 3, 6)]
+        + [[r * 9 + c for r in range(br, br + 3) for c in range(bc, bc + 3)] for br in (0, 3, 6) for bc in (0, 3, 6)]
     )
     return all(sorted(answer[i] for i in u) == list("123456789") for u in units)
 

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import socket
 import struct
 import urllib.request
 
 import pytest
 import trio
-
-from sudoku_server.proxy import V2_SIGNATURE
-
 from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, exchange, read_all, running_server
+from test_server import connect, exchange, running_server
+
+from sudoku_server.wire.proxy import V2_SIGNATURE
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
@@ -30,8 +28,11 @@ async def test_proxy_header_accepted_with_the_option(header, caplog):
             await trio.sleep(0.1)
     assert answer == GOOD_ANSWER
     closed = [r.getMessage() for r in caplog.records if " closed: " in r.getMessage()]
-    expected = {V1: "192.0.2.10:56324 closed: 1 puzzle(s)", V2: "192.0.2.11:40000 closed: 1 puzzle(s)",
-                V2_LOCAL: "127.0.0.1:"}[header]
+    expected = {
+        V1: "192.0.2.10:56324 closed: 1 puzzle(s)",
+        V2: "192.0.2.11:40000 closed: 1 puzzle(s)",
+        V2_LOCAL: "127.0.0.1:",
+    }[header]
     assert len(closed) == 1 and closed[0].startswith(expected), closed
 
 
@@ -48,8 +49,10 @@ async def test_with_the_option_a_connection_without_a_header_is_closed(caplog):
         async with running_server(proxy_protocol=True) as server:
             answer = await exchange(server, GOOD)
     assert answer == b""
-    assert any("closed: no PROXY protocol header (expected 'PROXY ' or the v2 signature)" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        "closed: no PROXY protocol header (expected 'PROXY ' or the v2 signature)" in r.getMessage()
+        for r in caplog.records
+    )
 
 
 async def test_per_address_cap_refuses_with_busy():
@@ -93,7 +96,8 @@ async def test_drain_answers_ping_with_draining_then_stops_accepting():
 
 async def test_metrics_endpoint_parsed_by_prometheus_client():
     from prometheus_client.parser import text_string_to_metric_families
-    from sudoku_server.cli import start_metrics_http
+
+    from sudoku_server.app.cli import start_metrics_http
 
     with trio.fail_after(10):
         async with running_server() as server:
@@ -106,8 +110,11 @@ async def test_metrics_endpoint_parsed_by_prometheus_client():
             finally:
                 http.shutdown()
                 http.server_close()
-    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
-               for family in text_string_to_metric_families(text) for s in family.samples}
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
     assert samples[("sudoku_connections_total", ())] == 1
     assert samples[("sudoku_solver_requests_total", ())] == 1
     assert samples[("sudoku_replies_total", (("outcome", "answered"),))] == 1

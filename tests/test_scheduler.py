@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sudoku_server.scheduler import Refuse, Resume, Scheduler, Start
+from sudoku_server.net.scheduler import Refuse, Resume, Scheduler, Start
 
 
 def drain(s: Scheduler, now: float) -> list:

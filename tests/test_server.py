@@ -7,13 +7,11 @@ import struct
 import threading
 from contextlib import asynccontextmanager
 
-import pytest
 import trio
 import trio.testing
-
-from sudoku_server.server import ServerConfig, SudokuServer
-
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+from sudoku_server.net.server import ServerConfig, SudokuServer
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
@@ -92,9 +90,7 @@ async def test_errors_do_not_close_the_connection():
     with trio.fail_after(10):
         async with running_server() as server:
             answer = await exchange(server, data)
-    assert answer == (
-        b'ERROR command unknown verb "HELLO"; try HELP\n' + NEWSPAPER_SOLUTION.encode() + b"\n"
-    )
+    assert answer == (b'ERROR command unknown verb "HELLO"; try HELP\n' + NEWSPAPER_SOLUTION.encode() + b"\n")
 
 
 def reset(stream: trio.SocketStream) -> None:
@@ -158,8 +154,7 @@ async def test_solver_exception_is_internal_error_and_connection_goes_on():
         async with running_server(solve=broken_solve) as server:
             answer = await exchange(server, data)
     assert answer == (
-        b"ERROR internal ZeroDivisionError while solving the puzzle at line 1\n"
-        + INKALA_SOLUTION.encode() + b"\n"
+        b"ERROR internal ZeroDivisionError while solving the puzzle at line 1\n" + INKALA_SOLUTION.encode() + b"\n"
     )
 
 
@@ -184,9 +179,7 @@ async def test_idle_timeout_with_a_partial_puzzle():
     with trio.fail_after(10):
         async with running_server(idle_timeout=0.3) as server:
             answer = await exchange(server, "".join(rows).encode(), half_close=False)
-    assert answer == (
-        b"ERROR incomplete input ended inside the puzzle that starts at line 1 (3 of 9 rows)\n"
-    )
+    assert answer == (b"ERROR incomplete input ended inside the puzzle that starts at line 1 (3 of 9 rows)\n")
 
 
 async def test_shutdown_lets_in_flight_answers_finish():
@@ -235,8 +228,11 @@ async def test_close_grace_waits_while_a_puzzle_is_being_solved():
             stream = await connect(server)
             async with stream:
                 received = b""
-                for line, answer in ((NEWSPAPER_LINE, NEWSPAPER_SOLUTION), (INKALA, INKALA_SOLUTION),
-                                     (NEWSPAPER_LINE, NEWSPAPER_SOLUTION)):
+                for line, answer in (
+                    (NEWSPAPER_LINE, NEWSPAPER_SOLUTION),
+                    (INKALA, INKALA_SOLUTION),
+                    (NEWSPAPER_LINE, NEWSPAPER_SOLUTION),
+                ):
                     await stream.send_all(line.encode() + b"\n")
                     while not received.endswith(b"\n"):
                         received += await stream.receive_some(65536)

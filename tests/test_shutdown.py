@@ -17,7 +17,6 @@ import threading
 import time
 
 import pytest
-
 from conftest import REPO
 from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
@@ -28,7 +27,7 @@ SLOW = ("." * 81 + "\n").encode()  # r1c1 empty: the slow solver spins on it
 SERVER = textwrap.dedent(
     """
     import sys, time
-    import sudoku_server.solver as solver
+    import sudoku_server.sudoku.solver as solver
     real_solve = solver.solve
     seconds = float(sys.argv.pop(1))
     def slow_solve(grid, *, check=None):
@@ -41,7 +40,7 @@ SERVER = textwrap.dedent(
                 time.sleep(0.002)
         return real_solve(grid, check=check)
     solver.solve = slow_solve
-    from sudoku_server.cli import main
+    from sudoku_server.app.cli import main
     sys.exit(main(sys.argv[1:]))
     """
 )
@@ -53,7 +52,10 @@ class Server:
     def __init__(self, slow_seconds: float, *args: str, read_log: bool = True) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SERVER, str(slow_seconds), "--host", "127.0.0.1", "--port", "0", *args],
-            cwd=REPO, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            cwd=REPO,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
         )
         self.lines: list = []
         self.port = None
@@ -183,9 +185,7 @@ def test_sigterm_never_parses_a_partial_line_and_says_what_was_not_read(server_f
     sock.sendall(GOOD + NEWSPAPER_LINE[:40].encode())  # the second line is cut
     time.sleep(0.2)  # inside the close grace
     server.proc.send_signal(signal.SIGTERM)
-    assert read_all(sock) == GOOD_ANSWER + (
-        b"ERROR shutdown server shutting down; input from line 2 on was not read\n"
-    )
+    assert read_all(sock) == GOOD_ANSWER + (b"ERROR shutdown server shutting down; input from line 2 on was not read\n")
     assert server.proc.wait(timeout=10) == 0
 
 
@@ -227,8 +227,10 @@ def _send_quietly(sock: socket.socket, data: bytes) -> None:
 def test_client_exits_2_on_shutdown(server_factory):
     server = server_factory(30, "--shutdown-grace", "0.5")
     client = subprocess.Popen(
-        [sys.executable, str(REPO / "client" / "sudoku_client.py"), "--port", str(server.port)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, str(REPO / "sudoku_client" / "client.py"), "--port", str(server.port)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     client.stdin.write(SLOW)
     client.stdin.flush()

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_server._errors import InvalidPuzzleError, UnsolvableError
-from sudoku_server.grid import Grid, verify_solution
-from sudoku_server.solver import PYTHON
+from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
+from sudoku_server.sudoku.grid import Grid, verify_solution
+from sudoku_server.sudoku.solver import PYTHON
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -102,8 +102,10 @@ def test_sudoku17_sample_is_unique(core):
         ("5" + "." * 8 + "5" + "." * 71, "duplicate 5 in column 1 at r1c1 and r2c1"),
         ("8" + "." * 19 + "8" + "." * 60, "duplicate 8 in box 1 at r1c1 and r3c3"),
         # Sudopedia "Invalid Test Cases" (datasets' no_solution.txt, line 11)
-        ("..9.7...5..21..9..1...28....7...5..1..851.....5....3.......3..68........21.....87",
-         "duplicate 5 in box 5 at r4c6 and r5c4"),
+        (
+            "..9.7...5..21..9..1...28....7...5..1..851.....5....3.......3..68........21.....87",
+            "duplicate 5 in box 5 at r4c6 and r5c4",
+        ),
     ],
     ids=["row", "column", "box-only", "sudopedia-box"],
 )
@@ -122,8 +124,14 @@ def test_duplicate_givens_are_invalid(core, puzzle, detail):
         # (the datasets' no_solution.txt, lines 14-17)
         ("..9.287..8.6..4..5..3.....46.........2.71345.........23.....5..9..4..8.7..125.3..", "no digit fits r5c1"),
         (".9.3....1....8..46......8..4.5.6..3...32756...6..1.9.4..1......58..2....2....7.6.", "no digit fits r5c2"),
-        ("....41....6.....2...2......32.6.........5..417.......2......23..48......5.1..2...", "no place for 2 in column 5"),
-        ("9..1....4.14.3.8....3....9....7.8..18....3..........3..21....7...9.4.5..5...16..3", "no place for 1 in row 5"),
+        (
+            "....41....6.....2...2......32.6.........5..417.......2......23..48......5.1..2...",
+            "no place for 2 in column 5",
+        ),
+        (
+            "9..1....4.14.3.8....3....9....7.8..18....3..........3..21....7...9.4.5..5...16..3",
+            "no place for 1 in row 5",
+        ),
         # tdoku test/test_puzzles, 0 solutions: proved only by search
         ("....5....4....92....9....1.2..6.39....6.....79....43...94...8.......8.9.8......23", "no solution exists"),
         ("1....6.8....7......9..5.......56..3.3.............38.15....1.6.....2.4..8.2..5.1.", "no solution exists"),
@@ -222,7 +230,7 @@ def first_by_brute_force(grid: Grid) -> tuple:
 
 # small grids with several solutions: the answer is the brute force's first
 FOUR = "1.........2....."  # 18 solutions
-SIX = "1....." "...2.." "......" "..5..." ".3...." "....6."  # valid with 2x3 and 3x2 boxes
+SIX = "1........2..........5....3........6."  # valid with 2x3 and 3x2 boxes
 
 # Gecode examples, janko.at 16x16 (datasets' gecode_16x16_janko55.txt, first line)
 SIXTEEN = (

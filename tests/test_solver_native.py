@@ -31,9 +31,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sudoku_server import solver
-from sudoku_server._errors import PuzzleError
-from sudoku_server.grid import Grid, verify_solution
+from sudoku_server.errors import PuzzleError
+from sudoku_server.sudoku import solver
+from sudoku_server.sudoku.grid import Grid, verify_solution
 
 DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
 
@@ -135,7 +135,7 @@ def test_every_shape_and_limit_edge(native):
 def test_huge_limit_and_bad_input(native):
     grid = Grid.from_string("8.........95.......67..........2.485...4.3192......736...651947...732518...894263")
     assert native.count_solutions(grid, 10**30) == 125
-    from sudoku_server import _csolver
+    from sudoku_server.sudoku.solver import _native as _csolver
 
     with pytest.raises(ValueError):
         _csolver.solve((0,) * 80, 3, 3)
@@ -333,7 +333,8 @@ def test_core_selection():
     repo = DATASETS.parent.parent
     for value, expected in (("1", "python"), ("yes", "python"), ("0", None), ("", None)):
         env = dict(os.environ, SUDOKU_SERVER_PURE_PYTHON=value)
-        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=repo, capture_output=True, text=True,
-                             check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, cwd=repo, capture_output=True, text=True, check=True
+        )
         assert out.stdout.strip() == (expected or ("native" if solver.NATIVE is not None else "python"))
     assert solver.CORE in ("native", "python")

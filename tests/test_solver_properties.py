@@ -15,9 +15,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from sudoku_server._errors import UnsolvableError
-from sudoku_server.grid import Grid, geometry, verify_solution
-from sudoku_server.solver import count_solutions, solve
+from sudoku_server.errors import UnsolvableError
+from sudoku_server.sudoku.grid import Grid, geometry, verify_solution
+from sudoku_server.sudoku.solver import count_solutions, solve
 
 #: Steps the backtracker may take per example before the case is dropped.
 MAX_STEPS = 20_000

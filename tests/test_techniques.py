@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_server._errors import InvalidPuzzleError, MultipleSolutionsError, UnsolvableError
-from sudoku_server.grid import Grid
-from sudoku_server.techniques import TECHNIQUES, Board, Step, find_step, next_step, solve_steps, unique_solution
+from sudoku_server.errors import InvalidPuzzleError, MultipleSolutionsError, UnsolvableError
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, find_step, next_step, solve_steps, unique_solution
 
 DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def path_of(puzzle: str):
     return tuple(solve_steps(Grid.from_string(puzzle)))
 
@@ -38,70 +38,340 @@ def board_after(puzzle: str, k: int) -> Board:
 
 # (technique, puzzle, index of the step in the puzzle's path, the step's line)
 PATH_EXAMPLES = [
-    ('AIC', '25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65', 5, 'AIC: (6)r7c3=(6)r7c4-(1)r7c4=(1)r9c4-(1)r9c3=(9)r9c3, so r7c3 is not 9: remove 9 from r7c3'),
-    ('BUG type 2', '7....58.1..2.84...6......9.12.3.8....8..5..7....4.1.82.6......8...14.3..2.78....5', 31, 'BUG type 2: one of r1c4, r2c8 must be 6: remove 6 from r1c8, r2c4'),
-    ('BUG+1', '5.....6.3.4..3.98.391..85....8354....3.8.6.1....9718....47..362.73.8..5.2.9.....8', 21, 'BUG+1: without 7 in r2c3 every cell would hold two candidates (r2c3=7)'),
-    ('Nishio forcing chains', '25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65', 7, 'Nishio forcing chains on 9: r5c3=9 leads to a contradiction, so r5c3 is not 9: remove 9 from r5c3'),
-    ('Swordfish', '.8.7...2.6......4...26.17.9..4..6.383..5.8..282.1..4..9.84.72...1......4.4...2.6.', 4, 'Swordfish on 7 in rows 2, 5 and 8, columns 2, 3 and 8: remove 7 from r4c2, r6c3, r6c8, r9c3'),
-    ('VWXYZ-Wing', '8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........', 7, 'VWXYZ-Wing: r1c7, r2c7, r3c7, r4c7 hold 1, 2, 4, 5 and 6 in column 7, r5c9 {4,5} sees every 4 of them: remove 5 from r2c9'),
-    ('W-Wing', '95.7...3...78.4..2......7..82......6...1.2...6......57..4......7..6.34...3...7.29', 10, 'W-Wing: (8)r1c7=(1)r1c7-(1)r4c7=(1)r4c8-(1)r8c8=(8)r8c8, so r3c8 is not 8: remove 8 from r3c8'),
-    ('WXYZ-Wing', '.8.7...2.6......4...26.17.9..4..6.383..5.8..282.1..4..9.84.72...1......4.4...2.6.', 5, 'WXYZ-Wing: r7c8, r7c9, r9c9 hold 1, 3, 5 and 7 in box 9, r9c1 {5,7} sees every 7 of them: remove 5 from r9c7'),
-    ('X-Wing', '8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........', 1, 'X-Wing on 8 in rows 5 and 8, columns 2 and 5: remove 8 from r2c5, r3c5, r6c2, r9c2, r9c5'),
-    ('X-chain', '...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.', 6, 'X-chain on 4 (3 strong links): r1c13=r1c5-r4c5=r5c46-r5c13=r6c3: remove 4 from r3c3'),
-    ('XY-Wing', '...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.', 5, 'XY-Wing: pivot r4c2 {2,9} with wings r4c5 {4,9} and r6c3 {2,4}: remove 4 from r4c3, r6c5'),
-    ('XY-chain', '...594...5.......3.6.....5..87...36.4.......2.5.8.6.4...5...2..8...2...4.1.7.5.3.', 19, 'XY-chain: (8)r9c5=(4)r9c5-(4)r4c5=(1)r4c5-(1)r5c6=(7)r5c6-(7)r2c6=(8)r2c6, so r3c5 is not 8: remove 8 from r3c5'),
-    ('XY-cycle', '5.....6.3.4..3.98.391..85....8354....3.8.6.1....9718....47..362.73.8..5.2.9.....8', 15, 'XY-cycle: (2)r1c3-(2)r1c8=(4)r1c8-(4)r3c9=(7)r3c9-(7)r4c9=(6)r4c9-(6)r4c2=(1)r4c2-(1)r7c2=(5)r7c2-(5)r7c6=(9)r7c6-(9)r1c6=(7)r1c6-(7)r1c3=(2)r1c3: remove 1 from r9c2; 2 from r1c4; 4 from r3c8; 6 from r4c1; 7 from r5c9'),
-    ('XYZ-Wing', '2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3', 5, 'XYZ-Wing: pivot r5c4 {2,7,9} with wings r3c4 {7,9} and r5c6 {2,7}: remove 7 from r4c4'),
-    ('cell forcing chains', '25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65', 10, 'cell forcing chains: each candidate of r1c3 (r1c3=3, r1c3=7, r1c3=9) leads to r3c2 is not 7: remove 7 from r3c2'),
-    ('claiming', '..1...74.9..5.8...2.6...9.8.9.6.3.7...........1.7.5.6.1.5...4.7...1.7..3.87...2..', 5, 'claiming: the 6s of row 7 are all in box 8: remove 6 from r8c5, r9c5, r9c6'),
-    ('dynamic forcing chains', '..64.15..3..5.9..1....3....2.5...7.3.3..4..2.67.....58.6.9.7.8.....5......23.49..', 8, 'dynamic forcing chains: r3c8=6 leads to a contradiction, so r3c8 is not 6: remove 6 from r3c8'),
-    ('empty rectangle', '..1...74.9..5.8...2.6...9.8.9.6.3.7...........1.7.5.6.1.5...4.7...1.7..3.87...2..', 6, 'empty rectangle on 2: r2c8=r5c8-r5c456=r46c5: remove 2 from r2c5'),
-    ('full house', '.64...3...1...367537......8.4.582......4.1......967.3.4......831378...9...8...75.', 0, 'full house: r5c5 is the last empty cell in box 5 (r5c5=3)'),
-    ('grouped turbot fish', '2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3', 4, 'grouped turbot fish on 2: r5c46=r5c8-r7c8=r7c6: remove 2 from r6c6'),
-    ('hidden pair', '...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.', 3, 'hidden pair: 3 and 6 go only in r1c7, r3c7 in box 3: remove 2 from r3c7; 4 from r1c7, r3c7; 7 from r3c7; 8 from r1c7'),
-    ('hidden quadruple', '.....6....5.87..9...725.8..5.....18..63...94..21.....7..5.217...1..93.5....5.....', 19, 'hidden quadruple: 3, 4, 6 and 9 go only in r4c4, r4c5, r6c4, r6c5 in box 5: remove 8 from r6c5'),
-    ('hidden single', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'hidden single: r1c8 is the only place for 9 in box 3 (r1c8=9)'),
-    ('hidden single', '..2.1.8..4.......57..5.9..6.846.517..........2.91.83.4.2.....9.....5......12.76..', 0, 'hidden single: r5c1 is the only place for 1 in column 1 (r5c1=1)'),
-    ('hidden triple', '....2....2.1...9.3...571...13.....456.......1..5.3.7....6...2...4.7.9.8.9...6...7', 8, 'hidden triple: 1, 5 and 7 go only in r1c7, r1c8, r2c8 in box 3: remove 4 from r1c7; 6 from r1c7, r1c8; 8 from r1c7'),
-    ('naked pair', '..2...1..415...6387.......46...5...9.8..3..7...79.18......2....3.8.7.4.5...4.3...', 5, 'naked pair: r1c5, r6c5 hold only 4 and 6 in column 5: remove 6 from r3c5, r9c5'),
-    ('naked quadruple', '3.......4..........67...81...52.39...2..6..7.9.......6...4.2...8..6.9..1..9.8.7..', 18, 'naked quadruple: r1c5, r2c5, r3c4, r3c6 hold only 2, 3, 4 and 5 in box 2: remove 3 from r2c4; 4 from r2c6; 5 from r1c4, r1c6, r2c4, r2c6'),
-    ('naked single', '89.....47..6...5...5..2..1....8.7...73..6..89.2..1..7.....5....5..6.4..2...981...', 1, 'naked single: 3 is the only candidate left in r1c5 (r1c5=3)'),
-    ('naked triple', '89.....47..6...5...5..2..1....8.7...73..6..89.2..1..7.....5....5..6.4..2...981...', 7, 'naked triple: r3c1, r3c3, r3c4 hold only 3, 4 and 7 in row 3: remove 3 from r3c7, r3c9'),
-    ('nice loop', '...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.', 8, 'nice loop: (4)r4c5=(9)r4c5-(9)r8c5=(7)r8c5-(7)r7c5=(7)r7c8-(7)r5c8=(4)r5c8-(4)r4c7=(4)r4c5, so r4c5 is 4 (r4c5=4)'),
-    ('pointing', '..5.7.8...3.851.4..........2..6.7..33.6...7.2.5.....1.9...8...5..3...1...7.2.3.9.', 1, 'pointing: the 5s of box 5 are all in row 5: remove 5 from r5c8'),
-    ('skyscraper', '.....97...67....9.9.127.65.6..4.25....4.5.9....23.7..8.86.341.5.1....34...37.....', 7, 'skyscraper on 2: r1c2=r9c2-r9c7=r2c7: remove 2 from r1c8, r1c9, r2c1'),
-    ('turbot fish', '..8..9.1.1..3.5......81...381....29...6...4...74....582...73......2.4..9.6.9..5..', 9, 'turbot fish on 6: r3c6=r4c6-r4c9=r6c7: remove 6 from r3c7'),
-    ('two-string kite', '8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........', 3, 'two-string kite on 9: r6c6=r6c8-r4c9=r2c9: remove 9 from r2c6'),
-    ('unique rectangle type 1', '..6...2..9.......4243...896...591.....2.8.3..4..2.3..13.......7...9.7....1.4.8.2.', 14, 'unique rectangle type 1 on 2 and 6 in r2c5, r2c6, r7c5, r7c6: remove 2 from r7c5; 6 from r7c5'),
-    ('unique rectangle type 2', '3....9..2.4..76.8...18..6..69....8...3.....1...8....37..3..54...1.63..5.5..7....8', 12, 'unique rectangle type 2 on 2 and 6 in r7c2, r7c8, r9c2, r9c8 (extra 7): remove 7 from r7c1'),
-    ('unique rectangle type 3', '.8.61.....3..5..41..1..28....7.....994.....138.....5....28..1..35..7..6.....45.3.', 16, 'unique rectangle type 3 on 3 and 6 in r4c5, r4c6, r7c5, r7c6 (extras 1, 2 and 4 with r6c4, r6c5, r6c6 make a naked set in box 5): remove 1 from r4c4; 4 from r4c4'),
-    ('unique rectangle type 4', '3..1....8.9...831...17...94.....365...........432.....28...41...396...8.1....5..9', 15, 'unique rectangle type 4 on 1 and 7 in r5c5, r5c6, r8c5, r8c6 (1 is locked in r5c5, r8c5 in column 5): remove 7 from r5c5, r8c5'),
-    ('unit forcing chains', '8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........', 4, 'unit forcing chains: each place of 5 in row 2 (r2c1=5, r2c7=5, r2c9=5) leads to r2c7 is not 6: remove 6 from r2c7'),
+    (
+        "AIC",
+        "25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65",
+        5,
+        "AIC: (6)r7c3=(6)r7c4-(1)r7c4=(1)r9c4-(1)r9c3=(9)r9c3, so r7c3 is not 9: remove 9 from r7c3",
+    ),
+    (
+        "BUG type 2",
+        "7....58.1..2.84...6......9.12.3.8....8..5..7....4.1.82.6......8...14.3..2.78....5",
+        31,
+        "BUG type 2: one of r1c4, r2c8 must be 6: remove 6 from r1c8, r2c4",
+    ),
+    (
+        "BUG+1",
+        "5.....6.3.4..3.98.391..85....8354....3.8.6.1....9718....47..362.73.8..5.2.9.....8",
+        21,
+        "BUG+1: without 7 in r2c3 every cell would hold two candidates (r2c3=7)",
+    ),
+    (
+        "Nishio forcing chains",
+        "25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65",
+        7,
+        "Nishio forcing chains on 9: r5c3=9 leads to a contradiction, so r5c3 is not 9: remove 9 from r5c3",
+    ),
+    (
+        "Swordfish",
+        ".8.7...2.6......4...26.17.9..4..6.383..5.8..282.1..4..9.84.72...1......4.4...2.6.",
+        4,
+        "Swordfish on 7 in rows 2, 5 and 8, columns 2, 3 and 8: remove 7 from r4c2, r6c3, r6c8, r9c3",
+    ),
+    (
+        "VWXYZ-Wing",
+        "8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........",
+        7,
+        "VWXYZ-Wing: r1c7, r2c7, r3c7, r4c7 hold 1, 2, 4, 5 and 6 in column 7, r5c9 {4,5} sees every 4 of them: remove 5 from r2c9",
+    ),
+    (
+        "W-Wing",
+        "95.7...3...78.4..2......7..82......6...1.2...6......57..4......7..6.34...3...7.29",
+        10,
+        "W-Wing: (8)r1c7=(1)r1c7-(1)r4c7=(1)r4c8-(1)r8c8=(8)r8c8, so r3c8 is not 8: remove 8 from r3c8",
+    ),
+    (
+        "WXYZ-Wing",
+        ".8.7...2.6......4...26.17.9..4..6.383..5.8..282.1..4..9.84.72...1......4.4...2.6.",
+        5,
+        "WXYZ-Wing: r7c8, r7c9, r9c9 hold 1, 3, 5 and 7 in box 9, r9c1 {5,7} sees every 7 of them: remove 5 from r9c7",
+    ),
+    (
+        "X-Wing",
+        "8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........",
+        1,
+        "X-Wing on 8 in rows 5 and 8, columns 2 and 5: remove 8 from r2c5, r3c5, r6c2, r9c2, r9c5",
+    ),
+    (
+        "X-chain",
+        "...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.",
+        6,
+        "X-chain on 4 (3 strong links): r1c13=r1c5-r4c5=r5c46-r5c13=r6c3: remove 4 from r3c3",
+    ),
+    (
+        "XY-Wing",
+        "...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.",
+        5,
+        "XY-Wing: pivot r4c2 {2,9} with wings r4c5 {4,9} and r6c3 {2,4}: remove 4 from r4c3, r6c5",
+    ),
+    (
+        "XY-chain",
+        "...594...5.......3.6.....5..87...36.4.......2.5.8.6.4...5...2..8...2...4.1.7.5.3.",
+        19,
+        "XY-chain: (8)r9c5=(4)r9c5-(4)r4c5=(1)r4c5-(1)r5c6=(7)r5c6-(7)r2c6=(8)r2c6, so r3c5 is not 8: remove 8 from r3c5",
+    ),
+    (
+        "XY-cycle",
+        "5.....6.3.4..3.98.391..85....8354....3.8.6.1....9718....47..362.73.8..5.2.9.....8",
+        15,
+        "XY-cycle: (2)r1c3-(2)r1c8=(4)r1c8-(4)r3c9=(7)r3c9-(7)r4c9=(6)r4c9-(6)r4c2=(1)r4c2-(1)r7c2=(5)r7c2-(5)r7c6=(9)r7c6-(9)r1c6=(7)r1c6-(7)r1c3=(2)r1c3: remove 1 from r9c2; 2 from r1c4; 4 from r3c8; 6 from r4c1; 7 from r5c9",
+    ),
+    (
+        "XYZ-Wing",
+        "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3",
+        5,
+        "XYZ-Wing: pivot r5c4 {2,7,9} with wings r3c4 {7,9} and r5c6 {2,7}: remove 7 from r4c4",
+    ),
+    (
+        "cell forcing chains",
+        "25..1..468....5..2...9......4..3.6..6..5.1..4..8.6..1......2...4..3....732..7..65",
+        10,
+        "cell forcing chains: each candidate of r1c3 (r1c3=3, r1c3=7, r1c3=9) leads to r3c2 is not 7: remove 7 from r3c2",
+    ),
+    (
+        "claiming",
+        "..1...74.9..5.8...2.6...9.8.9.6.3.7...........1.7.5.6.1.5...4.7...1.7..3.87...2..",
+        5,
+        "claiming: the 6s of row 7 are all in box 8: remove 6 from r8c5, r9c5, r9c6",
+    ),
+    (
+        "dynamic forcing chains",
+        "..64.15..3..5.9..1....3....2.5...7.3.3..4..2.67.....58.6.9.7.8.....5......23.49..",
+        8,
+        "dynamic forcing chains: r3c8=6 leads to a contradiction, so r3c8 is not 6: remove 6 from r3c8",
+    ),
+    (
+        "empty rectangle",
+        "..1...74.9..5.8...2.6...9.8.9.6.3.7...........1.7.5.6.1.5...4.7...1.7..3.87...2..",
+        6,
+        "empty rectangle on 2: r2c8=r5c8-r5c456=r46c5: remove 2 from r2c5",
+    ),
+    (
+        "full house",
+        ".64...3...1...367537......8.4.582......4.1......967.3.4......831378...9...8...75.",
+        0,
+        "full house: r5c5 is the last empty cell in box 5 (r5c5=3)",
+    ),
+    (
+        "grouped turbot fish",
+        "2...6.9.8..74.....8.1.2354...2....8.6.8.5.1.4.7....6...8631.4.9.....98..1.9.4...3",
+        4,
+        "grouped turbot fish on 2: r5c46=r5c8-r7c8=r7c6: remove 2 from r6c6",
+    ),
+    (
+        "hidden pair",
+        "...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.",
+        3,
+        "hidden pair: 3 and 6 go only in r1c7, r3c7 in box 3: remove 2 from r3c7; 4 from r1c7, r3c7; 7 from r3c7; 8 from r1c7",
+    ),
+    (
+        "hidden quadruple",
+        ".....6....5.87..9...725.8..5.....18..63...94..21.....7..5.217...1..93.5....5.....",
+        19,
+        "hidden quadruple: 3, 4, 6 and 9 go only in r4c4, r4c5, r6c4, r6c5 in box 5: remove 8 from r6c5",
+    ),
+    (
+        "hidden single",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "hidden single: r1c8 is the only place for 9 in box 3 (r1c8=9)",
+    ),
+    (
+        "hidden single",
+        "..2.1.8..4.......57..5.9..6.846.517..........2.91.83.4.2.....9.....5......12.76..",
+        0,
+        "hidden single: r5c1 is the only place for 1 in column 1 (r5c1=1)",
+    ),
+    (
+        "hidden triple",
+        "....2....2.1...9.3...571...13.....456.......1..5.3.7....6...2...4.7.9.8.9...6...7",
+        8,
+        "hidden triple: 1, 5 and 7 go only in r1c7, r1c8, r2c8 in box 3: remove 4 from r1c7; 6 from r1c7, r1c8; 8 from r1c7",
+    ),
+    (
+        "naked pair",
+        "..2...1..415...6387.......46...5...9.8..3..7...79.18......2....3.8.7.4.5...4.3...",
+        5,
+        "naked pair: r1c5, r6c5 hold only 4 and 6 in column 5: remove 6 from r3c5, r9c5",
+    ),
+    (
+        "naked quadruple",
+        "3.......4..........67...81...52.39...2..6..7.9.......6...4.2...8..6.9..1..9.8.7..",
+        18,
+        "naked quadruple: r1c5, r2c5, r3c4, r3c6 hold only 2, 3, 4 and 5 in box 2: remove 3 from r2c4; 4 from r2c6; 5 from r1c4, r1c6, r2c4, r2c6",
+    ),
+    (
+        "naked single",
+        "89.....47..6...5...5..2..1....8.7...73..6..89.2..1..7.....5....5..6.4..2...981...",
+        1,
+        "naked single: 3 is the only candidate left in r1c5 (r1c5=3)",
+    ),
+    (
+        "naked triple",
+        "89.....47..6...5...5..2..1....8.7...73..6..89.2..1..7.....5....5..6.4..2...981...",
+        7,
+        "naked triple: r3c1, r3c3, r3c4 hold only 3, 4 and 7 in row 3: remove 3 from r3c7, r3c9",
+    ),
+    (
+        "nice loop",
+        "...7.2.....1.8.9...8..1..5.5..3.7..6....2.....7.6.8.3.8.9...1.334.....65.1.....9.",
+        8,
+        "nice loop: (4)r4c5=(9)r4c5-(9)r8c5=(7)r8c5-(7)r7c5=(7)r7c8-(7)r5c8=(4)r5c8-(4)r4c7=(4)r4c5, so r4c5 is 4 (r4c5=4)",
+    ),
+    (
+        "pointing",
+        "..5.7.8...3.851.4..........2..6.7..33.6...7.2.5.....1.9...8...5..3...1...7.2.3.9.",
+        1,
+        "pointing: the 5s of box 5 are all in row 5: remove 5 from r5c8",
+    ),
+    (
+        "skyscraper",
+        ".....97...67....9.9.127.65.6..4.25....4.5.9....23.7..8.86.341.5.1....34...37.....",
+        7,
+        "skyscraper on 2: r1c2=r9c2-r9c7=r2c7: remove 2 from r1c8, r1c9, r2c1",
+    ),
+    (
+        "turbot fish",
+        "..8..9.1.1..3.5......81...381....29...6...4...74....582...73......2.4..9.6.9..5..",
+        9,
+        "turbot fish on 6: r3c6=r4c6-r4c9=r6c7: remove 6 from r3c7",
+    ),
+    (
+        "two-string kite",
+        "8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........",
+        3,
+        "two-string kite on 9: r6c6=r6c8-r4c9=r2c9: remove 9 from r2c6",
+    ),
+    (
+        "unique rectangle type 1",
+        "..6...2..9.......4243...896...591.....2.8.3..4..2.3..13.......7...9.7....1.4.8.2.",
+        14,
+        "unique rectangle type 1 on 2 and 6 in r2c5, r2c6, r7c5, r7c6: remove 2 from r7c5; 6 from r7c5",
+    ),
+    (
+        "unique rectangle type 2",
+        "3....9..2.4..76.8...18..6..69....8...3.....1...8....37..3..54...1.63..5.5..7....8",
+        12,
+        "unique rectangle type 2 on 2 and 6 in r7c2, r7c8, r9c2, r9c8 (extra 7): remove 7 from r7c1",
+    ),
+    (
+        "unique rectangle type 3",
+        ".8.61.....3..5..41..1..28....7.....994.....138.....5....28..1..35..7..6.....45.3.",
+        16,
+        "unique rectangle type 3 on 3 and 6 in r4c5, r4c6, r7c5, r7c6 (extras 1, 2 and 4 with r6c4, r6c5, r6c6 make a naked set in box 5): remove 1 from r4c4; 4 from r4c4",
+    ),
+    (
+        "unique rectangle type 4",
+        "3..1....8.9...831...17...94.....365...........432.....28...41...396...8.1....5..9",
+        15,
+        "unique rectangle type 4 on 1 and 7 in r5c5, r5c6, r8c5, r8c6 (1 is locked in r5c5, r8c5 in column 5): remove 7 from r5c5, r8c5",
+    ),
+    (
+        "unit forcing chains",
+        "8...1...7.2.....4....5.3....3.1.7.8...96.23..6...5...1..5.3.8....14.59...........",
+        4,
+        "unit forcing chains: each place of 5 in row 2 (r2c1=5, r2c7=5, r2c9=5) leads to r2c7 is not 6: remove 6 from r2c7",
+    ),
 ]
 
 # (finder name, puzzle, steps of the path applied first, the line of the step it finds)
 FINDER_EXAMPLES = [
-    ('AIC', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'X-chain on 7: r1c1=r2c1, so r1c2 is not 7: remove 7 from r1c2'),
-    ('UVWXYZ-Wing', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'UVWXYZ-Wing: r1c2, r2c1, r2c2, r2c3, r3c1 hold 2, 3, 4, 5, 6 and 7 in box 1, r1c9 {4,5} sees every 4 of them: remove 5 from r1c1, r1c3'),
-    ('W-Wing', '14.283.......5.6..9.8.1....68.5..91.3.2.......1........2.3.......39.6..........5.', 0, 'W-Wing: r1c7 and r8c2 hold {5,7}, joined by the 5s of box 1 (r1c3, r3c2): remove 7 from r8c7'),
-    ('X-chain', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'X-cycle on 8: r1c7-r1c8=r6c8-r4c7=r1c7: remove 8 from r1c6'),
-    ('XY-chain', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'XY-chain: (3)r7c3=(5)r7c3-(5)r8c3=(3)r8c3: remove 3 from r1c3, r6c3, r7c2, r8c2'),
-    ('empty rectangle', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'empty rectangle on 7: r1c1=r2c1-r2c56=r1c46: remove 7 from r1c2'),
-    ('nice loop', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'XY-cycle: (3)r7c3-(3)r8c3=(5)r8c3-(5)r7c3=(3)r7c3: remove 3 from r1c3, r6c3, r7c2, r8c2; 5 from r1c3, r2c3, r4c3, r6c3, r7c2, r8c2'),
-    ('simple colouring', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'simple colouring on 8 (colour trap): r1c7, r4c3, r6c8 against r1c8, r4c7, r6c3: remove 8 from r1c6'),
-    ('skyscraper', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'skyscraper on 8: r2c6=r2c5-r8c5=r8c6: remove 8 from r1c6'),
-    ('turbot fish', '....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8', 0, 'turbot fish on 8: r2c6=r2c5-r8c5=r8c6: remove 8 from r1c6'),
-    ('two-string kite', '.8..35.....59.....6...2...........522..1.4.....836..9...3.91.264.9.......2...8...', 0, 'two-string kite on 4: r7c7=r7c4-r9c5=r2c5: remove 4 from r2c7'),
-    ('unique rectangle type 1', '....7.4...9.5..62.2134..5........17.7.......8.89........2..3945.34..6.1...8.2....', 0, 'unique rectangle type 1 on 5 and 6 in r1c2, r1c3, r4c2, r4c3: remove 5 from r4c2; 6 from r4c2'),
-    ('unique rectangle type 2', '....5.89.3...82...1..7.9....81...3..54.....69..9...14....2.7..6...84...5.27.6....', 0, 'unique rectangle type 2 on 4 and 9 in r7c1, r7c7, r9c1, r9c7 (extra 8): remove 8 from r7c3'),
-    ('unique rectangle type 3', '.....1.9...2....5...6........74..6.5....1........82.4.1.5.4...97......8.9...5.271', 0, 'unique rectangle type 3 on 3 and 9 in r4c5, r4c6, r8c5, r8c6 (extras 2 and 6 with r8c2, r8c3, r8c9 make a naked set in row 8): remove 2 from r8c4; 3 from r8c4, r8c7; 4 from r8c7; 6 from r8c4'),
-    ('unique rectangle type 4', '58..74..6.3.2.....7.48.6...........2.47.68..1...71.5........2........6....834....', 0, 'unique rectangle type 4 on 3 and 9 in r1c7, r1c8, r5c7, r5c8 (3 is locked in r1c7, r1c8 in row 1): remove 9 from r1c7, r1c8'),
+    (
+        "AIC",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "X-chain on 7: r1c1=r2c1, so r1c2 is not 7: remove 7 from r1c2",
+    ),
+    (
+        "UVWXYZ-Wing",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "UVWXYZ-Wing: r1c2, r2c1, r2c2, r2c3, r3c1 hold 2, 3, 4, 5, 6 and 7 in box 1, r1c9 {4,5} sees every 4 of them: remove 5 from r1c1, r1c3",
+    ),
+    (
+        "W-Wing",
+        "14.283.......5.6..9.8.1....68.5..91.3.2.......1........2.3.......39.6..........5.",
+        0,
+        "W-Wing: r1c7 and r8c2 hold {5,7}, joined by the 5s of box 1 (r1c3, r3c2): remove 7 from r8c7",
+    ),
+    (
+        "X-chain",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "X-cycle on 8: r1c7-r1c8=r6c8-r4c7=r1c7: remove 8 from r1c6",
+    ),
+    (
+        "XY-chain",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "XY-chain: (3)r7c3=(5)r7c3-(5)r8c3=(3)r8c3: remove 3 from r1c3, r6c3, r7c2, r8c2",
+    ),
+    (
+        "empty rectangle",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "empty rectangle on 7: r1c1=r2c1-r2c56=r1c46: remove 7 from r1c2",
+    ),
+    (
+        "nice loop",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "XY-cycle: (3)r7c3-(3)r8c3=(5)r8c3-(5)r7c3=(3)r7c3: remove 3 from r1c3, r6c3, r7c2, r8c2; 5 from r1c3, r2c3, r4c3, r6c3, r7c2, r8c2",
+    ),
+    (
+        "simple colouring",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "simple colouring on 8 (colour trap): r1c7, r4c3, r6c8 against r1c8, r4c7, r6c3: remove 8 from r1c6",
+    ),
+    (
+        "skyscraper",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "skyscraper on 8: r2c6=r2c5-r8c5=r8c6: remove 8 from r1c6",
+    ),
+    (
+        "turbot fish",
+        "....6.......4..31..8931.2.7.......3...78..9........7..8..6....94......7.216..9..8",
+        0,
+        "turbot fish on 8: r2c6=r2c5-r8c5=r8c6: remove 8 from r1c6",
+    ),
+    (
+        "two-string kite",
+        ".8..35.....59.....6...2...........522..1.4.....836..9...3.91.264.9.......2...8...",
+        0,
+        "two-string kite on 4: r7c7=r7c4-r9c5=r2c5: remove 4 from r2c7",
+    ),
+    (
+        "unique rectangle type 1",
+        "....7.4...9.5..62.2134..5........17.7.......8.89........2..3945.34..6.1...8.2....",
+        0,
+        "unique rectangle type 1 on 5 and 6 in r1c2, r1c3, r4c2, r4c3: remove 5 from r4c2; 6 from r4c2",
+    ),
+    (
+        "unique rectangle type 2",
+        "....5.89.3...82...1..7.9....81...3..54.....69..9...14....2.7..6...84...5.27.6....",
+        0,
+        "unique rectangle type 2 on 4 and 9 in r7c1, r7c7, r9c1, r9c7 (extra 8): remove 8 from r7c3",
+    ),
+    (
+        "unique rectangle type 3",
+        ".....1.9...2....5...6........74..6.5....1........82.4.1.5.4...97......8.9...5.271",
+        0,
+        "unique rectangle type 3 on 3 and 9 in r4c5, r4c6, r8c5, r8c6 (extras 2 and 6 with r8c2, r8c3, r8c9 make a naked set in row 8): remove 2 from r8c4; 3 from r8c4, r8c7; 4 from r8c7; 6 from r8c4",
+    ),
+    (
+        "unique rectangle type 4",
+        "58..74..6.3.2.....7.48.6...........2.47.68..1...71.5........2........6....834....",
+        0,
+        "unique rectangle type 4 on 3 and 9 in r1c7, r1c8, r5c7, r5c8 (3 is locked in r1c7, r1c8 in row 1): remove 9 from r1c7, r1c8",
+    ),
 ]
 
 
 def board_of(restricted: dict) -> Board:
     """An empty 9x9 candidate grid: every digit everywhere, except digit -> the only cells it may take."""
-    from sudoku_server.techniques import _tables
+    from sudoku_server.sudoku.techniques import _tables
 
     t = _tables(3, 3)
     cand = [t.full] * 81
@@ -148,8 +418,15 @@ def test_finder_line(name, puzzle, index, line):
 def test_every_path_technique_has_an_example():
     named = {e[0] for e in PATH_EXAMPLES} | {e[0] for e in FINDER_EXAMPLES} | {"Jellyfish"}  # constructed above
     for tech in TECHNIQUES:
-        if tech.name in ("chains", "two strong links", "three strong links", "four strong links",
-                         "unique rectangle", "BUG", "forcing chains"):
+        if tech.name in (
+            "chains",
+            "two strong links",
+            "three strong links",
+            "four strong links",
+            "unique rectangle",
+            "BUG",
+            "forcing chains",
+        ):
             continue  # found under their precise names
         assert tech.name in named, tech.name
 
@@ -167,7 +444,7 @@ def test_nudge_names_only_the_technique_and_a_unit():
         step = path_of(puzzle)[index]
         nudge = step.nudge()
         assert nudge.startswith(step.technique + ": look at ")
-        rest = nudge[len(step.technique) + len(": look at "):]
+        rest = nudge[len(step.technique) + len(": look at ") :]
         assert rest.split()[0] in ("row", "column", "box"), nudge
         # never a cell or the effect
         assert "remove" not in nudge and "=" not in nudge and "r1c" not in rest

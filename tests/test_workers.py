@@ -12,7 +12,6 @@ import threading
 import time
 
 import pytest
-
 from conftest import REPO
 from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
@@ -26,7 +25,10 @@ class Supervised:
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-W", "error", "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *args],
-            cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: the cleanup reaches the workers too
         )
         self.lines: list = []

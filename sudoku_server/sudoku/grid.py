@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, Optional
 
-from ._errors import InvalidPuzzleError, PuzzleFormatError
+from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError
 
 #: Box shapes by grid size (rows x columns of one box). 6x6 uses 2x3 boxes,
 #: the usual convention (two box rows of three columns each).
@@ -79,7 +79,7 @@ class Geometry:
     all_digits: int
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def geometry(box_rows: int = 3, box_cols: int = 3) -> Geometry:
     """Build (once, cached) the :class:`Geometry` of boxes ``box_rows x box_cols``.
 
@@ -95,15 +95,11 @@ def geometry(box_rows: int = 3, box_cols: int = 3) -> Geometry:
     boxes = []
     for br in range(0, size, box_rows):
         for bc in range(0, size, box_cols):
-            boxes.append(
-                tuple((br + r) * size + bc + c for r in range(box_rows) for c in range(box_cols))
-            )
+            boxes.append(tuple((br + r) * size + bc + c for r in range(box_rows) for c in range(box_cols)))
     boxes = tuple(boxes)
     row_of = tuple(i // size for i in range(ncells))
     col_of = tuple(i % size for i in range(ncells))
-    box_of = tuple(
-        (row_of[i] // box_rows) * (size // box_cols) + col_of[i] // box_cols for i in range(ncells)
-    )
+    box_of = tuple((row_of[i] // box_rows) * (size // box_cols) + col_of[i] // box_cols for i in range(ncells))
     peers = tuple(
         tuple(sorted((set(rows[row_of[i]]) | set(columns[col_of[i]]) | set(boxes[box_of[i]])) - {i}))
         for i in range(ncells)
@@ -164,7 +160,7 @@ class Grid:
             raise ValueError(f"cell value {bad!r} outside 0..{size}")
 
     @classmethod
-    def trusted(cls, cells: tuple, box_rows: int, box_cols: int, symbols: str = "") -> "Grid":
+    def trusted(cls, cells: tuple, box_rows: int, box_cols: int, symbols: str = "") -> Grid:
         """A Grid from cells known to be valid (``0..size``, ``size * size`` of them): no check.
 
         For the text reader's fast path, which has just produced them.
@@ -193,7 +189,7 @@ class Grid:
         return (self.symbols or DIGIT_SYMBOLS)[digit - 1]
 
     @classmethod
-    def from_string(cls, text: str, box_rows: Optional[int] = None, box_cols: Optional[int] = None) -> "Grid":
+    def from_string(cls, text: str, box_rows: int | None = None, box_cols: int | None = None) -> Grid:
         """Read a one-line grid: ``size * size`` symbols, no separators.
 
         Symbols are ``1-9`` then ``A-P`` (case-insensitive); ``.``, ``0`` and
@@ -221,9 +217,7 @@ class Grid:
         for i, ch in enumerate(text):
             value = table.get(ch)
             if value is None or ch in BLANKS:
-                raise PuzzleFormatError(
-                    f"{describe_char(ch)} is not a {size}x{size} symbol at {cell_name(i, size)}"
-                )
+                raise PuzzleFormatError(f"{describe_char(ch)} is not a {size}x{size} symbol at {cell_name(i, size)}")
             cells.append(value)
         return cls(tuple(cells), box_rows, box_cols, symbols)
 
@@ -241,7 +235,7 @@ class Grid:
         return [list(self.cells[r * n : (r + 1) * n]) for r in range(n)]
 
 
-def symbol_value(ch: str, size: int) -> Optional[int]:
+def symbol_value(ch: str, size: int) -> int | None:
     """The digit a symbol stands for in a ``size`` grid: 0 for empty, None if foreign.
 
     ``1-9`` are 1..9 and ``A``.. (any case) are 10..; ``.``, ``_`` and ``0``
@@ -308,13 +302,13 @@ def choose_symbols(chars: Iterable[str], size: int) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def symbol_table(symbols: str) -> Dict[str, int]:
+def symbol_table(symbols: str) -> dict[str, int]:
     """Character -> digit for a symbol set (both cases); 0 for the empty marks.
 
     ``.``, ``_`` and blanks are empty; ``0`` is empty unless it is a symbol.
     A character that is not in the table is foreign to the grid.
     """
-    table = {ch: 0 for ch in "._" + BLANKS}
+    table = dict.fromkeys("._" + BLANKS, 0)
     table["0"] = 0
     for digit, ch in enumerate(symbols, start=1):
         table[ch.upper()] = digit
@@ -331,7 +325,7 @@ def describe_char(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
-def find_duplicate(grid: Grid) -> Optional[str]:
+def find_duplicate(grid: Grid) -> str | None:
     """The first pair of equal givens in one unit, described for people; None if none.
 
     Cells are scanned in row-major order; for each given the earlier cells of
@@ -366,7 +360,7 @@ def check_givens(grid: Grid) -> None:
         raise InvalidPuzzleError(problem)
 
 
-def verify_solution(puzzle: Grid, solution: Grid) -> Optional[str]:
+def verify_solution(puzzle: Grid, solution: Grid) -> str | None:
     """Check a solution independently of the solver; None when it is right.
 
     A solution is right when every unit holds each digit once and every given
@@ -389,12 +383,12 @@ def verify_solution(puzzle: Grid, solution: Grid) -> Optional[str]:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _all_digits(size: int) -> frozenset:
     return frozenset(range(1, size + 1))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _unit_getters(box_rows: int, box_cols: int) -> tuple:
     """One ``operator.itemgetter`` per unit (C-speed gathering of its cells)."""
     return tuple(operator.itemgetter(*unit) for unit in geometry(box_rows, box_cols).units)

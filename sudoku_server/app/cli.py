@@ -5,19 +5,18 @@ from __future__ import annotations
 import argparse
 import errno
 import functools
-import os
 import logging
 import logging.handlers
+import os
 import queue
 import signal
 import sys
 import threading
-from typing import List, Optional
 
 import trio
 
-from . import __version__
-from .server import ServerConfig, SudokuServer
+from sudoku_server import __version__
+from sudoku_server.net.server import ServerConfig, SudokuServer
 
 log = logging.getLogger("sudoku_server")
 
@@ -66,62 +65,147 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default=None, help="address to listen on (default: all interfaces)")
     p.add_argument("--port", type=_port, default=d.port, help="TCP port, 0 for any free one (default: %(default)s)")
-    p.add_argument("--solve-timeout", type=_positive_float, default=d.solve_timeout, metavar="SECONDS",
-                   help="longest time one puzzle may take, then 'ERROR timeout' (default: %(default)s)")
-    p.add_argument("--idle-timeout", type=_positive_float, default=d.idle_timeout, metavar="SECONDS",
-                   help="wait between lines before the first answer, and the longest a client"
-                        " may leave an answer unread (default: %(default)s)")
-    p.add_argument("--close-grace", type=_positive_float, default=d.close_grace, metavar="SECONDS",
-                   help="silence after an answer that ends the session, for clients that never"
-                        " half-close such as plain nc (default: %(default)s)")
-    p.add_argument("--max-line-bytes", type=_positive_int, default=d.max_line_bytes, metavar="BYTES",
-                   help="longest line accepted, then 'ERROR too-large' and close (default: %(default)s)")
-    p.add_argument("--max-connections", type=_positive_int, default=d.max_connections, metavar="N",
-                   help="connections served at once, more get 'ERROR busy' (default: %(default)s)")
-    p.add_argument("--workers", type=_workers, default=None, metavar="N",
-                   help="run N worker processes on the same socket under a supervisor (pre-fork;"
-                        " 'auto': one per CPU; SIGHUP then restarts them one by one); fairness,"
-                        " budgets and limits hold per worker (default: one process, no supervisor)")
-    p.add_argument("--solver-threads", type=_positive_int, default=d.solver_threads, metavar="N",
-                   help="puzzles solved at once in worker threads (default: %(default)s)")
-    p.add_argument("--shutdown-grace", type=_positive_float, default=d.shutdown_grace, metavar="SECONDS",
-                   help="time open connections get to finish after SIGTERM, SIGINT, SIGHUP or"
-                        " SIGQUIT; puzzles still unanswered then get 'ERROR shutdown'; a second"
-                        " SIGTERM/SIGINT closes them at once (default: %(default)s)")
-    p.add_argument("--interactive-timeout", type=_positive_float, default=d.interactive_timeout,
-                   metavar="SECONDS",
-                   help="silence that ends an interactive session (a person typing: after INTERACTIVE,"
-                        " or when input arrives with pauses of over 1 s) (default: %(default)s)")
-    p.add_argument("--queue-timeout", type=_positive_float, default=d.queue_timeout, metavar="SECONDS",
-                   help="longest a connection's puzzles wait for a solver worker, then"
-                        " 'ERROR busy queue wait over ... s' (default: %(default)s)")
-    p.add_argument("--connection-budget", type=_positive_float, default=d.budget_seconds, metavar="SECONDS",
-                   help="solver seconds one connection may use at once, refilled over"
-                        " --budget-window; past it its puzzles get 'ERROR busy connection budget"
-                        " used' (default: %(default)s)")
-    p.add_argument("--budget-window", type=_positive_float, default=d.budget_window, metavar="SECONDS",
-                   help="seconds in which a connection's budget refills completely (default: %(default)s)")
-    p.add_argument("--drain-grace", type=_non_negative_float, default=d.drain_grace, metavar="SECONDS",
-                   help="after a stop signal, keep accepting for this long and answer PING with"
-                        " 'ERROR draining', so a load balancer takes the server out before it"
-                        " stops accepting (default: %(default)s; the recipes in deploy/ use 2)")
-    p.add_argument("--proxy-protocol", action="store_true",
-                   help="every connection starts with a PROXY protocol v1 or v2 header (HAProxy"
-                        " send-proxy); its address is used in logs and --max-connections-per-ip;"
-                        " a connection without one is closed")
-    p.add_argument("--max-connections-per-ip", type=_non_negative_int, default=d.max_connections_per_ip,
-                   metavar="N", help="connections one address may hold, more get 'ERROR busy';"
-                                     " 0 for no cap (default: %(default)s)")
-    p.add_argument("--metrics-port", type=_port, default=None, metavar="PORT",
-                   help="serve Prometheus metrics (text format, /metrics) on this port, same"
-                        " --host (default: off)")
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
-                   help="log verbosity on stderr; debug adds a line per puzzle (default: %(default)s)")
-    p.add_argument("--log-queue", type=_positive_int, default=LOG_QUEUE_RECORDS, metavar="RECORDS",
-                   help="log records held while stderr is slow; more are dropped and counted,"
-                        " so logging never stops serving (default: %(default)s)")
-    p.add_argument("--version", action="version", version=f"%(prog)s {__version__} (protocol 2)",
-                   help="print the version and exit")
+    p.add_argument(
+        "--solve-timeout",
+        type=_positive_float,
+        default=d.solve_timeout,
+        metavar="SECONDS",
+        help="longest time one puzzle may take, then 'ERROR timeout' (default: %(default)s)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=_positive_float,
+        default=d.idle_timeout,
+        metavar="SECONDS",
+        help="wait between lines before the first answer, and the longest a client"
+        " may leave an answer unread (default: %(default)s)",
+    )
+    p.add_argument(
+        "--close-grace",
+        type=_positive_float,
+        default=d.close_grace,
+        metavar="SECONDS",
+        help="silence after an answer that ends the session, for clients that never"
+        " half-close such as plain nc (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-line-bytes",
+        type=_positive_int,
+        default=d.max_line_bytes,
+        metavar="BYTES",
+        help="longest line accepted, then 'ERROR too-large' and close (default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=_positive_int,
+        default=d.max_connections,
+        metavar="N",
+        help="connections served at once, more get 'ERROR busy' (default: %(default)s)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_workers,
+        default=None,
+        metavar="N",
+        help="run N worker processes on the same socket under a supervisor (pre-fork;"
+        " 'auto': one per CPU; SIGHUP then restarts them one by one); fairness,"
+        " budgets and limits hold per worker (default: one process, no supervisor)",
+    )
+    p.add_argument(
+        "--solver-threads",
+        type=_positive_int,
+        default=d.solver_threads,
+        metavar="N",
+        help="puzzles solved at once in worker threads (default: %(default)s)",
+    )
+    p.add_argument(
+        "--shutdown-grace",
+        type=_positive_float,
+        default=d.shutdown_grace,
+        metavar="SECONDS",
+        help="time open connections get to finish after SIGTERM, SIGINT, SIGHUP or"
+        " SIGQUIT; puzzles still unanswered then get 'ERROR shutdown'; a second"
+        " SIGTERM/SIGINT closes them at once (default: %(default)s)",
+    )
+    p.add_argument(
+        "--interactive-timeout",
+        type=_positive_float,
+        default=d.interactive_timeout,
+        metavar="SECONDS",
+        help="silence that ends an interactive session (a person typing: after INTERACTIVE,"
+        " or when input arrives with pauses of over 1 s) (default: %(default)s)",
+    )
+    p.add_argument(
+        "--queue-timeout",
+        type=_positive_float,
+        default=d.queue_timeout,
+        metavar="SECONDS",
+        help="longest a connection's puzzles wait for a solver worker, then"
+        " 'ERROR busy queue wait over ... s' (default: %(default)s)",
+    )
+    p.add_argument(
+        "--connection-budget",
+        type=_positive_float,
+        default=d.budget_seconds,
+        metavar="SECONDS",
+        help="solver seconds one connection may use at once, refilled over"
+        " --budget-window; past it its puzzles get 'ERROR busy connection budget"
+        " used' (default: %(default)s)",
+    )
+    p.add_argument(
+        "--budget-window",
+        type=_positive_float,
+        default=d.budget_window,
+        metavar="SECONDS",
+        help="seconds in which a connection's budget refills completely (default: %(default)s)",
+    )
+    p.add_argument(
+        "--drain-grace",
+        type=_non_negative_float,
+        default=d.drain_grace,
+        metavar="SECONDS",
+        help="after a stop signal, keep accepting for this long and answer PING with"
+        " 'ERROR draining', so a load balancer takes the server out before it"
+        " stops accepting (default: %(default)s; the recipes in deploy/ use 2)",
+    )
+    p.add_argument(
+        "--proxy-protocol",
+        action="store_true",
+        help="every connection starts with a PROXY protocol v1 or v2 header (HAProxy"
+        " send-proxy); its address is used in logs and --max-connections-per-ip;"
+        " a connection without one is closed",
+    )
+    p.add_argument(
+        "--max-connections-per-ip",
+        type=_non_negative_int,
+        default=d.max_connections_per_ip,
+        metavar="N",
+        help="connections one address may hold, more get 'ERROR busy'; 0 for no cap (default: %(default)s)",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics (text format, /metrics) on this port, same --host (default: off)",
+    )
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help="log verbosity on stderr; debug adds a line per puzzle (default: %(default)s)",
+    )
+    p.add_argument(
+        "--log-queue",
+        type=_positive_int,
+        default=LOG_QUEUE_RECORDS,
+        metavar="RECORDS",
+        help="log records held while stderr is slow; more are dropped and counted,"
+        " so logging never stops serving (default: %(default)s)",
+    )
+    p.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__} (protocol 2)", help="print the version and exit"
+    )
     return p
 
 
@@ -245,7 +329,7 @@ async def _watch_supervisor(server: SudokuServer, parent: int) -> None:
     server.stop()
 
 
-def start_metrics_http(metrics, host: Optional[str], port: int):
+def start_metrics_http(metrics, host: str | None, port: int):
     """Serve ``metrics`` (Prometheus text) over HTTP in a thread; returns the HTTP server.
 
     Uses prometheus_client's own exposition server (any path answers the
@@ -279,7 +363,7 @@ class DroppingQueueHandler(logging.handlers.QueueHandler):
     The count is logged once the writer thread catches up.
     """
 
-    def __init__(self, records: "queue.Queue") -> None:
+    def __init__(self, records: queue.Queue) -> None:
         super().__init__(records)
         self.dropped = 0
         self._lock_dropped = threading.Lock()
@@ -290,8 +374,13 @@ class DroppingQueueHandler(logging.handlers.QueueHandler):
                 dropped, self.dropped = self.dropped, 0
             if dropped:
                 note = logging.LogRecord(
-                    record.name, logging.WARNING, __file__, 0,
-                    "logging fell behind: %d record(s) dropped", (dropped,), None,
+                    record.name,
+                    logging.WARNING,
+                    __file__,
+                    0,
+                    "logging fell behind: %d record(s) dropped",
+                    (dropped,),
+                    None,
                 )
                 try:
                     self.queue.put_nowait(self.prepare(note))
@@ -314,7 +403,7 @@ def setup_logging(
     Call it in the process that serves (a pre-forked worker calls it itself,
     after the fork).
     """
-    held: "queue.Queue" = queue.Queue(records)
+    held: queue.Queue = queue.Queue(records)
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     pid = " [%(process)d]" if with_pid else ""  # a pre-forked worker says which it is
     handler.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s{pid} %(message)s"))
@@ -328,7 +417,7 @@ def setup_logging(
     return listener
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
     config = config_from_args(args)
@@ -354,22 +443,25 @@ def _listen_error(config: ServerConfig, error: OSError) -> None:
     if isinstance(error, MetricsPortError):
         option, port, error = "--metrics-port", config.metrics_port, error.args[0]
     where = f"{config.host or 'all interfaces'} port {port}"
-    hint = (f" (is another server running? choose another with {option})"
-            if error.errno == errno.EADDRINUSE else "")
+    hint = f" (is another server running? choose another with {option})" if error.errno == errno.EADDRINUSE else ""
     log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)
 
 
 def _supervise(config: ServerConfig, args: argparse.Namespace) -> int:
-    """``--workers N``: the pre-fork supervisor (sudoku_server.workers).
+    """``--workers N``: the pre-fork supervisor (sudoku_server.app.workers).
 
     The supervisor logs straight to stderr (it starts no thread before it
     forks; its few lines are lifecycle events); each worker sets up its own
     queued logging.
     """
-    from .workers import Supervisor
+    from sudoku_server.app.workers import Supervisor
 
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s", force=True)
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper()),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(message)s",
+        force=True,
+    )
     try:
         return Supervisor(config, args.log_level, args.log_queue).run()
     except OSError as error:

@@ -8,7 +8,7 @@ Shape (SERVING.md)::
      writer <--answers, one send per run-- _SolverPool (carries out the Scheduler)
 
 Each connection runs a **reader** task, which feeds the sans-I/O
-:class:`~sudoku_server.protocol.Session` bounded chunks and turns its events
+:class:`~sudoku_server.wire.session.Session` bounded chunks and turns its events
 into *replies* (slots in request order, filled at once for error lines, or
 later by a solver job), and a **writer** task, which sends every reply that is
 ready, in order, in one write. The reader stops reading while the connection
@@ -17,7 +17,7 @@ unsent output (backpressure: a client that never reads costs a bounded
 amount of memory), and yields to the event loop after every chunk.
 
 Solver jobs go to :class:`_SolverPool`, which asks the pure
-:class:`~sudoku_server.scheduler.Scheduler` who runs next and runs batches of
+:class:`~sudoku_server.net.scheduler.Scheduler` who runs next and runs batches of
 one connection's jobs in worker threads. The solver's ``check`` hook is where a
 job stops (the connection is gone, its own solving time passed the solve
 timeout) or pauses (it used its time slice while other connections wait).
@@ -32,23 +32,25 @@ from __future__ import annotations
 
 import collections
 import errno
-import socket
 import logging
 import math
 import os
+import socket
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Deque, Dict, List, Optional
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import trio
 
-from . import __version__
-from . import commands as _commands
-from ._errors import BusyError, ShutdownError
-from .commands import Command
-from .formats import Puzzle
-from .proxy import ProxyHeaderError, parse_proxy_header
-from .protocol import (
+from sudoku_server import __version__
+from sudoku_server.errors import BusyError, ShutdownError
+from sudoku_server.net import scheduler as _scheduler
+from sudoku_server.net.metrics import Counts, Metrics, quantile
+from sudoku_server.sudoku import solver as _solver
+from sudoku_server.text.formats import Puzzle
+from sudoku_server.wire import verbs as _commands
+from sudoku_server.wire.proxy import ProxyHeaderError, parse_proxy_header
+from sudoku_server.wire.session import (
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
     CommandReceived,
@@ -60,9 +62,7 @@ from .protocol import (
     answer_request,
     error_line,
 )
-from . import scheduler as _scheduler
-from .metrics import Counts, Metrics, quantile
-from . import solver as _solver
+from sudoku_server.wire.verbs import Command
 
 log = logging.getLogger("sudoku_server")
 
@@ -148,7 +148,7 @@ class ServerConfig:
       metrics_port: serve Prometheus metrics over HTTP on this port (None: off).
     """
 
-    host: Optional[str] = None
+    host: str | None = None
     port: int = 9999
     solve_timeout: float = 10.0
     idle_timeout: float = 60.0
@@ -168,10 +168,10 @@ class ServerConfig:
     proxy_protocol: bool = False
     max_connections_per_ip: int = 0
     drain_grace: float = 0.0
-    metrics_port: Optional[int] = None
+    metrics_port: int | None = None
 
 
-def error_code(data: bytes) -> Optional[str]:
+def error_code(data: bytes) -> str | None:
     """The code of an ``ERROR <code> ...`` reply, or None for any other reply."""
     if data.startswith(b"ERROR "):
         return data[6:].split(b" ", 1)[0].split(b"\r", 1)[0].split(b"\n", 1)[0].decode("ascii", "replace")
@@ -203,8 +203,8 @@ class _TimedOut(BaseException):
 class _Slot:
     """One reply in request order (or a run of replies: a bulk job's): its bytes once known."""
 
-    data: Optional[bytes] = None
-    job: Optional["_Job"] = None  # the solver job that fills it (dropped once filled)
+    data: bytes | None = None
+    job: _Job | None = None  # the solver job that fills it (dropped once filled)
     count: int = 1  # replies it holds
 
 
@@ -212,14 +212,14 @@ class _Slot:
 class _Job:
     """One piece of solver work: ``work(check) -> reply bytes`` (runs in a worker thread)."""
 
-    connection: "_Connection"
+    connection: _Connection
     slot: _Slot
-    work: Optional[Callable[[Callable[[], None]], bytes]]
+    work: Callable[[Callable[[], None]], bytes] | None
     what: str  # for messages: "puzzle at line 3"
     ending: str = "\n"
-    bulk: Optional[List[Puzzle]] = None  # a run of plain one-line puzzles (_SolverPool._run_bulk)
+    bulk: list[Puzzle] | None = None  # a run of plain one-line puzzles (_SolverPool._run_bulk)
 
-    def each(self) -> List[str]:
+    def each(self) -> list[str]:
         """What each of its replies is about: ``["puzzle at line 3"]``, one per puzzle of a bulk."""
         if self.bulk is None:
             return [self.what]
@@ -253,7 +253,7 @@ class _Signal:
 
 
 class _SolverPool:
-    """Carries out the :class:`~sudoku_server.scheduler.Scheduler`'s decisions.
+    """Carries out the :class:`~sudoku_server.net.scheduler.Scheduler`'s decisions.
 
     Batches run in worker threads (``trio.to_thread``); the scheduler's state
     changes only on the event loop, and workers read two of its values (is
@@ -262,7 +262,7 @@ class _SolverPool:
     waits there for its turn.
     """
 
-    def __init__(self, server: "SudokuServer") -> None:
+    def __init__(self, server: SudokuServer) -> None:
         cfg = server.config
         self.server = server
         self.config = cfg
@@ -278,8 +278,8 @@ class _SolverPool:
         # (at most one per connection).
         self._threads = trio.CapacityLimiter(max(1, cfg.solver_threads) + cfg.max_connections)
         self._wake = _Signal()
-        self._resume: Dict[int, trio.Event] = {}
-        self._nursery: Optional[trio.Nursery] = None
+        self._resume: dict[int, trio.Event] = {}
+        self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Dispatch until cancelled. Supports ``nursery.start``."""
@@ -288,7 +288,7 @@ class _SolverPool:
             task_status.started()
             await self._dispatch()
 
-    def open(self, connection: "_Connection") -> None:
+    def open(self, connection: _Connection) -> None:
         self.scheduler.open(connection, time.monotonic())
 
     def submit(self, job: _Job, puzzles: int = 1) -> None:
@@ -296,7 +296,7 @@ class _SolverPool:
         self.server.stats.puzzles += puzzles
         self._wake.set()
 
-    def close(self, connection: "_Connection") -> List[_Job]:
+    def close(self, connection: _Connection) -> list[_Job]:
         """Forget a connection; its running batch stops; returns its jobs that never ran."""
         dropped = self.scheduler.close(connection)
         self._wake.set()
@@ -321,20 +321,21 @@ class _SolverPool:
                     event.set()
             else:
                 for job in decision.jobs:
-                    job.connection.fill(job.slot, b"".join(
-                        error_line(BusyError(f"{decision.reason}; the {what} was not solved"), job.ending)
-                        for what in job.each()
-                    ))
+                    job.connection.fill(
+                        job.slot,
+                        b"".join(
+                            error_line(BusyError(f"{decision.reason}; the {what} was not solved"), job.ending)
+                            for what in job.each()
+                        ),
+                    )
 
     async def _run_batch(self, batch: _scheduler.Batch) -> None:
-        results: List[tuple] = []
-        unfinished: List[_Job] = []
+        results: list[tuple] = []
+        unfinished: list[_Job] = []
         batch.key.check_peer()  # a half-closed client that has since gone: no work for it
         try:
             if not batch.cancelled:
-                unfinished = await trio.to_thread.run_sync(
-                    self._work, batch, results, limiter=self._threads
-                )
+                unfinished = await trio.to_thread.run_sync(self._work, batch, results, limiter=self._threads)
         finally:
             try:
                 now = time.monotonic()
@@ -352,7 +353,7 @@ class _SolverPool:
                 log.exception("%s: internal error after a batch", batch.key.peer)
             self._wake.set()
 
-    def _deliver(self, results: List[tuple]) -> None:
+    def _deliver(self, results: list[tuple]) -> None:
         debug = log.isEnabledFor(logging.DEBUG)
         solve_times = self.server.stats.solve_times
         for job, data, seconds in results:
@@ -363,16 +364,22 @@ class _SolverPool:
                     solve_times.extend([seconds / count] * count)
                     if debug:
                         for puzzle, line in zip(job.bulk[:count], data.splitlines()):
-                            log.debug("%s puzzle at line %d: %s, %.1f ms (in bulk)", job.connection.peer,
-                                      puzzle.first_line, error_code(line) or "answered", seconds / count * 1000)
+                            log.debug(
+                                "%s puzzle at line %d: %s, %.1f ms (in bulk)",
+                                job.connection.peer,
+                                puzzle.first_line,
+                                error_code(line) or "answered",
+                                seconds / count * 1000,
+                            )
                 continue
             solve_times.append(seconds)
             if debug:
-                log.debug("%s %s: %s, %.1f ms", job.connection.peer, job.what,
-                          error_code(data) or "answered", seconds * 1000)
+                log.debug(
+                    "%s %s: %s, %.1f ms", job.connection.peer, job.what, error_code(data) or "answered", seconds * 1000
+                )
         results.clear()
 
-    def _work(self, batch: _scheduler.Batch, results: List[tuple]) -> List[_Job]:
+    def _work(self, batch: _scheduler.Batch, results: list[tuple]) -> list[_Job]:
         """In a worker thread: run the batch's jobs in order; returns those not run.
 
         The batch is cut before a job when its slice is used and others wait,
@@ -468,17 +475,17 @@ class _SolverPool:
                 return b"".join(out), puzzles[index:]
         return b"".join(out), []
 
-    def _tick(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
+    def _tick(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         """On the event loop, once per time slice of a running batch: hand over the
         answers done, and see whether a half-closed client has since gone."""
         if results:
             self._deliver(results)
         batch.key.check_peer()
 
-    def _pause_from_thread(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
+    def _pause_from_thread(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         trio.from_thread.run(self._pause, batch, results)
 
-    async def _pause(self, batch: _scheduler.Batch, results: List[tuple]) -> None:
+    async def _pause(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         """On the event loop: hand over the answers done so far, give up the worker, wait."""
         now = time.monotonic()
         spent = max(0.0, now - batch.slice_started)
@@ -506,8 +513,13 @@ class _Connection:
     """One client: reader and writer tasks around a :class:`Session`."""
 
     def __init__(
-        self, server: "SudokuServer", stream: trio.abc.Stream, peer: str, *,
-        initial: bytes = b"", reserve: bool = False,
+        self,
+        server: SudokuServer,
+        stream: trio.abc.Stream,
+        peer: str,
+        *,
+        initial: bytes = b"",
+        reserve: bool = False,
     ) -> None:
         self.server = server
         self.config = server.config
@@ -517,21 +529,21 @@ class _Connection:
         self.initial = initial  # bytes read with the PROXY header, for the session
         self.reserve = reserve  # over --max-connections: health checks only
         self.session = Session(max_line_bytes=self.config.max_line_bytes, opened_at=trio.current_time())
-        self.slots: Deque[_Slot] = collections.deque()
+        self.slots: collections.deque[_Slot] = collections.deque()
         self.unanswered = 0  # replies not sent yet (a bulk slot holds several)
         self.unsent = 0  # bytes of ready replies not yet sent
         self.answered = 0  # replies sent
         self.jobs = 0  # solver jobs received
         self.solver_seconds = 0.0  # time its batches held a worker
-        self.errors: Dict[str, int] = collections.defaultdict(int)
+        self.errors: dict[str, int] = collections.defaultdict(int)
         self.reading = True  # the reader has not finished
         self.stop_reading = False  # shutdown: read nothing more
         self.gone = False
-        self.read_scope: Optional[trio.CancelScope] = None
+        self.read_scope: trio.CancelScope | None = None
         self.send_lock = trio.Lock()
         self._writer_wake = _Signal()
         self._reader_wake = _Signal()
-        self.nursery: Optional[trio.Nursery] = None
+        self.nursery: trio.Nursery | None = None
 
     # -- the reply queue --------------------------------------------------------
 
@@ -551,21 +563,22 @@ class _Connection:
         self.jobs += 1
         self.pool.submit(job)
 
-    def add_bulk(self, puzzles: List[Puzzle]) -> None:
+    def add_bulk(self, puzzles: list[Puzzle]) -> None:
         """Plain one-line puzzles that came together: one slot, one solver job."""
         if len(puzzles) == 1:
             self._add_puzzle(puzzles[0], None)
             return
         first, last = puzzles[0].first_line, puzzles[-1].first_line
         slot = _Slot(count=len(puzzles))
-        job = slot.job = _Job(self, slot, None, f"puzzles at lines {first} to {last}",
-                              puzzles[0].default_ending, bulk=puzzles)
+        job = slot.job = _Job(
+            self, slot, None, f"puzzles at lines {first} to {last}", puzzles[0].default_ending, bulk=puzzles
+        )
         self.slots.append(slot)
         self.unanswered += len(puzzles)
         self.jobs += len(puzzles)
         self.pool.submit(job, len(puzzles))
 
-    def split_bulk(self, job: _Job, leftover: List[Puzzle]) -> List[_Job]:
+    def split_bulk(self, job: _Job, leftover: list[Puzzle]) -> list[_Job]:
         """On the event loop: a bulk job stopped at a slow puzzle.
 
         Its slot keeps the answers done (filled next); each puzzle left gets
@@ -652,7 +665,7 @@ class _Connection:
             self.reading = False
             self._writer_wake.set()
 
-    async def _receive(self) -> Optional[bytes]:
+    async def _receive(self) -> bytes | None:
         """Bytes from the client; None when the read deadline passed with nothing."""
         if self.initial:
             data, self.initial = self.initial, b""
@@ -669,7 +682,7 @@ class _Connection:
         # look, so that bytes that did arrive are answered, never dropped.
         return await self._try_receive()
 
-    async def _try_receive(self) -> Optional[bytes]:
+    async def _try_receive(self) -> bytes | None:
         with trio.move_on_after(LAST_READ_SECONDS):
             return await self.stream.receive_some(RECEIVE_SIZE)
         return None
@@ -702,7 +715,7 @@ class _Connection:
                     events = session.receive_data(data, trio.current_time(), room)
             # Plain one-line puzzles go in bulk, with the native core and the
             # server's own solver (a test's fake solver gets them one by one).
-            bulk: Optional[List[Puzzle]] = [] if self.server.bulk else None
+            bulk: list[Puzzle] | None = [] if self.server.bulk else None
             for event in events:
                 if isinstance(event, TelnetReply):
                     await self._send(event.data)
@@ -715,8 +728,12 @@ class _Connection:
                     self.server.stats.connections_rejected += 1
                     session.closed = True
                     break
-                if isinstance(event, PuzzleReceived) and bulk is not None and event.request is None \
-                        and event.puzzle.plain:
+                if (
+                    isinstance(event, PuzzleReceived)
+                    and bulk is not None
+                    and event.request is None
+                    and event.puzzle.plain
+                ):
                     bulk.append(event.puzzle)
                     if len(bulk) >= BULK_PUZZLES:
                         self.add_bulk(bulk)
@@ -736,7 +753,7 @@ class _Connection:
                 self.add_bulk(bulk)
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
-    def _add_puzzle(self, puzzle: Puzzle, request: Optional[Command]) -> None:
+    def _add_puzzle(self, puzzle: Puzzle, request: Command | None) -> None:
         solve = self.server.solve
 
         def work(check, puzzle=puzzle) -> bytes:
@@ -910,7 +927,7 @@ class SudokuServer:
         tests can pass a fake that spins while calling ``check()``).
     """
 
-    def __init__(self, config: ServerConfig, *, solve: Optional[Callable] = None) -> None:
+    def __init__(self, config: ServerConfig, *, solve: Callable | None = None) -> None:
         self.config = config
         self.solve = solve if solve is not None else _solver.solve
         #: Plain one-line puzzles go to the solver in bulk (BULK_PUZZLES):
@@ -923,14 +940,14 @@ class SudokuServer:
         self.pool = _SolverPool(self)
         self.stopping = False
         self.draining = False
-        self._per_address: Dict[str, int] = collections.defaultdict(int)
-        self._accept_scope: Optional[trio.CancelScope] = None
-        self._handler_nursery: Optional[trio.Nursery] = None
+        self._per_address: dict[str, int] = collections.defaultdict(int)
+        self._accept_scope: trio.CancelScope | None = None
+        self._handler_nursery: trio.Nursery | None = None
         self._shutting_down = False
         self._closing_now = trio.Event()  # stop waiting for the shutdown grace
         self.stopped = trio.Event()  # serve() has returned
 
-    async def open_listeners(self) -> List[trio.SocketListener]:
+    async def open_listeners(self) -> list[trio.SocketListener]:
         """Bind the configured host and port; log ``listening on HOST:PORT`` for each.
 
         Raises:
@@ -957,7 +974,6 @@ class SudokuServer:
         Cancellation: cancelling this task closes every connection at once;
         :meth:`shutdown` is the graceful way.
         """
-        cfg = self.config
         if listeners is None:
             listeners = await self.open_listeners()
         try:
@@ -998,8 +1014,7 @@ class SudokuServer:
                 await self._closing_now.wait()  # a second signal, or the last connection done
         if not self.connections:
             return
-        log.info("shutdown grace over: answering %d connection(s) 'ERROR shutdown' and closing",
-                 len(self.connections))
+        log.info("shutdown grace over: answering %d connection(s) 'ERROR shutdown' and closing", len(self.connections))
         self.stopping = True
         for connection in list(self.connections):
             connection.shutdown()  # stop reading: what was not read is named in one line
@@ -1050,7 +1065,9 @@ class SudokuServer:
                 if now - last_logged >= ACCEPT_ERROR_LOG_INTERVAL:
                     log.warning(
                         "cannot accept: %s; retrying every %g s (%d more like this since the last report)",
-                        os.strerror(error.errno), ACCEPT_RETRY_SLEEP, suppressed,
+                        os.strerror(error.errno),
+                        ACCEPT_RETRY_SLEEP,
+                        suppressed,
                     )
                     last_logged, suppressed = now, 0
                 else:
@@ -1083,7 +1100,7 @@ class SudokuServer:
         scheduler = self.pool.scheduler
         return len(self.connections), scheduler.queued_jobs, scheduler.running, scheduler.paused
 
-    def stats_pairs(self) -> List[tuple]:
+    def stats_pairs(self) -> list[tuple]:
         """The STATS fields, ``(name, value)`` in order (docs/PROTOCOL.md "STATS").
 
         Counters are summed over every worker process, gauges over the live
@@ -1145,8 +1162,11 @@ class SudokuServer:
                     source, initial = await self._read_proxy_header(stream)
                 except (ProxyHeaderError, trio.TooSlowError) as error:
                     self.stats.connections_rejected += 1
-                    why = str(error) if isinstance(error, ProxyHeaderError) else (
-                        f"no PROXY header within {PROXY_HEADER_SECONDS:g} s")
+                    why = (
+                        str(error)
+                        if isinstance(error, ProxyHeaderError)
+                        else (f"no PROXY header within {PROXY_HEADER_SECONDS:g} s")
+                    )
                     log.warning("%s closed: %s", peer, why)
                     return
                 if source is not None:
@@ -1186,9 +1206,12 @@ class SudokuServer:
                 log.log(
                     level,
                     "%s closed: %d puzzle(s), %d repl%s, errors: %s, solver %.0f ms, %.0f ms",
-                    peer, connection.jobs, connection.answered,
+                    peer,
+                    connection.jobs,
+                    connection.answered,
                     "y" if connection.answered == 1 else "ies",
-                    errors or "none", connection.solver_seconds * 1000,
+                    errors or "none",
+                    connection.solver_seconds * 1000,
                     (time.perf_counter() - started) * 1000,
                 )
         except Exception:
@@ -1211,7 +1234,7 @@ class SudokuServer:
             while True:
                 header = parse_proxy_header(data)
                 if header is not None:
-                    return header.source, data[header.length:]
+                    return header.source, data[header.length :]
                 chunk = await stream.receive_some(RECEIVE_SIZE)
                 if not chunk:
                     raise ProxyHeaderError("the connection ended before its PROXY header")
@@ -1230,9 +1253,7 @@ class SudokuServer:
             pass
 
 
-async def serve(
-    config: ServerConfig, *, solve: Optional[Callable] = None, task_status=trio.TASK_STATUS_IGNORED
-) -> None:
+async def serve(config: ServerConfig, *, solve: Callable | None = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
     """Run a :class:`SudokuServer` with ``config`` until cancelled.
 
     Supports ``nursery.start`` (reports the listeners). Cancellation closes

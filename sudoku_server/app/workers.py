@@ -33,7 +33,6 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import select
@@ -45,7 +44,6 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
 
 log = logging.getLogger("sudoku_server")
 
@@ -61,14 +59,14 @@ RESTART_BACKOFF_RESET = 30.0
 TICK = 0.5
 
 
-def bind(host: Optional[str], port: int) -> List[socket.socket]:
+def bind(host: str | None, port: int) -> list[socket.socket]:
     """Listening TCP sockets for ``host`` (None: every interface, IPv4 and IPv6) and ``port``.
 
     Raises:
       OSError: the address cannot be bound.
     """
     infos = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
-    sockets: List[socket.socket] = []
+    sockets: list[socket.socket] = []
     seen = set()
     try:
         for family, kind, proto, _, address in infos:
@@ -96,21 +94,21 @@ class _Child:
     pid: int
     kind: str  # "worker" or "metrics"
     started: float
-    ready_fd: Optional[int] = None  # read end: the worker writes one byte once it accepts
+    ready_fd: int | None = None  # read end: the worker writes one byte once it accepts
     ready: bool = False
     retiring: bool = False  # replaced in a rolling restart: not restarted when it exits
 
 
 @dataclass
 class _State:
-    children: Dict[int, _Child] = field(default_factory=dict)
+    children: dict[int, _Child] = field(default_factory=dict)
     stopping: bool = False
     stop_deadline: float = 0.0
     close_sockets_at: float = 0.0  # the end of the drain grace: stop listening
     backoff: float = RESTART_BACKOFF_START
-    restart_at: List[float] = field(default_factory=list)  # when to start a missing worker
-    rolling: List[int] = field(default_factory=list)  # old workers still to replace
-    replacement: Optional[int] = None  # the new worker of the step under way
+    restart_at: list[float] = field(default_factory=list)  # when to start a missing worker
+    rolling: list[int] = field(default_factory=list)  # old workers still to replace
+    replacement: int | None = None  # the new worker of the step under way
 
 
 class Supervisor:
@@ -126,11 +124,11 @@ class Supervisor:
         self.count = config.workers
         self.log_level = log_level
         self.log_queue = log_queue
-        self.sockets: List[socket.socket] = []
+        self.sockets: list[socket.socket] = []
         self._state = _State()
-        self._signals: List[int] = []
+        self._signals: list[int] = []
         self._wake_r = self._wake_w = -1
-        self._metrics_dir: Optional[str] = None
+        self._metrics_dir: str | None = None
 
     # -- the parent ---------------------------------------------------------
 
@@ -271,16 +269,20 @@ class Supervisor:
             if child.ready_fd is not None:
                 os.close(child.ready_fd)
             self._mark_dead(pid)
-            how = (f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
-                   if os.WIFSIGNALED(status) else f"exit status {os.waitstatus_to_exitcode(status)}")
+            how = (
+                f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
+                if os.WIFSIGNALED(status)
+                else f"exit status {os.waitstatus_to_exitcode(status)}"
+            )
             if state.stopping or child.retiring:
                 log.info("%s %d stopped (%s)", child.kind, pid, how)
                 continue
             lived = time.monotonic() - child.started
             if lived >= RESTART_BACKOFF_RESET:
                 state.backoff = RESTART_BACKOFF_START
-            log.warning("%s %d died (%s) after %.1f s: restarting it in %g s",
-                        child.kind, pid, how, lived, state.backoff)
+            log.warning(
+                "%s %d died (%s) after %.1f s: restarting it in %g s", child.kind, pid, how, lived, state.backoff
+            )
             if child.kind == "metrics":
                 self._spawn_metrics()
                 continue
@@ -382,7 +384,7 @@ def _worker_main(config, sockets, ready_fd: int, log_level: str, log_queue: int)
     """A worker process: the whole server on the inherited sockets. Returns the exit status."""
     import trio
 
-    from .cli import run_server, setup_logging
+    from sudoku_server.app.cli import run_server, setup_logging
 
     listener = setup_logging(log_level, records=log_queue, with_pid=True)
 
@@ -408,13 +410,18 @@ def _metrics_main(config, log_level: str) -> int:
     import prometheus_client
     from prometheus_client import multiprocess
 
-    logging.basicConfig(level=getattr(logging, log_level.upper()), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s", force=True)
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper()),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(message)s",
+        force=True,
+    )
     registry = prometheus_client.CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)
     try:
-        server, _thread = prometheus_client.start_http_server(config.metrics_port, addr=config.host or "",
-                                                              registry=registry)
+        server, _thread = prometheus_client.start_http_server(
+            config.metrics_port, addr=config.host or "", registry=registry
+        )
     except OSError as error:
         log.error("metrics: cannot listen on port %d: %s", config.metrics_port, error.strerror or error)
         return 1

@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Union
+from typing import Union
 
-from . import commands
-from ._errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLargeError
-from .commands import Command, CommandError
-from .formats import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
-from .grid import Grid, check_givens, verify_solution
-from .solver import Check, count_solutions as default_count, solve as default_solve, verify
+from sudoku_server.errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLargeError
+from sudoku_server.sudoku.grid import Grid, check_givens
+from sudoku_server.sudoku.solver import Check, verify
+from sudoku_server.sudoku.solver import count_solutions as default_count
+from sudoku_server.sudoku.solver import solve as default_solve
+from sudoku_server.text.formats import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
+from sudoku_server.wire import verbs as commands
+from sudoku_server.wire.verbs import Command, CommandError
 
 log = logging.getLogger("sudoku_server")
 
@@ -78,7 +81,7 @@ class PuzzleReceived:
     """
 
     puzzle: Puzzle
-    request: Optional[Command] = None
+    request: Command | None = None
 
 
 @dataclass
@@ -139,7 +142,7 @@ class Session:
         self,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-        opened_at: Optional[float] = None,
+        opened_at: float | None = None,
         interactive_after: float = INTERACTIVE_AFTER,
     ) -> None:
         self.max_line_bytes = max_line_bytes
@@ -148,8 +151,8 @@ class Session:
         self.interactive = False
         self._opened_at = opened_at
         self._interactive_after = interactive_after
-        self._now: Optional[float] = None  # when the data being read arrived
-        self._puzzle_since: Optional[float] = None  # when the puzzle being read began
+        self._now: float | None = None  # when the data being read arrived
+        self._puzzle_since: float | None = None  # when the puzzle being read began
         self._first_line = True
         self._reader = PuzzleReader()
         self._buffer = bytearray()
@@ -157,7 +160,7 @@ class Session:
         self._telnet_state = 0  # 0 data, 1 after IAC, 2 after IAC+verb, 3 in SB, 4 SB after IAC
         self._telnet_verb = 0
         self._telnet_sb_bytes = 0  # length of the subnegotiation being skipped
-        self._request: Optional[Command] = None  # a verb waiting for its puzzle
+        self._request: Command | None = None  # a verb waiting for its puzzle
         self._backlog = False  # complete lines left unparsed by max_events
         self._last_ending = "\n"  # of the last line read: for replies tied to no line
 
@@ -175,7 +178,7 @@ class Session:
 
     # -- input ---------------------------------------------------------------
 
-    def receive_data(self, data: bytes, now: Optional[float] = None, max_events: Optional[int] = None) -> List[Event]:
+    def receive_data(self, data: bytes, now: float | None = None, max_events: int | None = None) -> list[Event]:
         """Take bytes from the client; return the events they complete, in order.
 
         Args:
@@ -194,7 +197,7 @@ class Session:
         if self.closed or not data:
             return []
         self._now = now
-        events: List[Event] = []
+        events: list[Event] = []
         if not self._telnet_state and IAC not in data:
             self._receive_text(data, events, max_events)
             return events
@@ -219,16 +222,16 @@ class Session:
         """True when complete lines wait in the buffer, unparsed (``max_events`` stopped)."""
         return self._backlog and not self.closed
 
-    def receive_more(self, now: Optional[float] = None, max_events: Optional[int] = None) -> List[Event]:
+    def receive_more(self, now: float | None = None, max_events: int | None = None) -> list[Event]:
         """Parse more of the buffered lines (see :attr:`backlog`); same events as :meth:`receive_data`."""
         if self.closed:
             return []
         self._now = now
-        events: List[Event] = []
+        events: list[Event] = []
         self._split_lines(events, final=False, max_events=max_events)
         return events
 
-    def _receive_text(self, data: bytes, events: List[Event], max_events: Optional[int] = None) -> None:
+    def _receive_text(self, data: bytes, events: list[Event], max_events: int | None = None) -> None:
         if self._start:
             self._buffer += data
             if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
@@ -240,7 +243,7 @@ class Session:
             self._buffer += data
         self._split_lines(events, final=False, max_events=max_events)
 
-    def receive_eof(self) -> List[Event]:
+    def receive_eof(self) -> list[Event]:
         """End of input (the client half-closed, or a timer ended the session).
 
         A pending unterminated line is taken as complete; a puzzle cut short
@@ -248,13 +251,13 @@ class Session:
         """
         if self.closed:
             return []
-        events: List[Event] = []
+        events: list[Event] = []
         self._split_lines(events, final=True)
         if not self.closed:
             self._finish_input(events)
         return events
 
-    def _finish_input(self, events: List[Event]) -> None:
+    def _finish_input(self, events: list[Event]) -> None:
         """The input is over: the puzzle being read is completed or cut short; the session closes."""
         self._add(self._reader.finish(), events)
         request = self._request
@@ -264,7 +267,7 @@ class Session:
             events.append(Reply(error_line(error, request.ending)))
         self.closed = True
 
-    def receive_shutdown(self, more_input: bool = False) -> List[Event]:
+    def receive_shutdown(self, more_input: bool = False) -> list[Event]:
         """The server stops reading (shutdown): nothing more is parsed.
 
         Lines already complete have been answered through :meth:`receive_data`;
@@ -280,7 +283,7 @@ class Session:
         if self.closed:
             return []
         self.closed = True
-        events: List[Event] = []
+        events: list[Event] = []
         first_unread = None
         reader = self._reader
         if reader.awaiting_optional_line:
@@ -298,7 +301,7 @@ class Session:
 
     # -- internals -----------------------------------------------------------
 
-    def _add(self, parsed, events: List[Event]) -> None:
+    def _add(self, parsed, events: list[Event]) -> None:
         for item in parsed:
             request, self._request = self._request, None
             if isinstance(item, Rejected):
@@ -309,13 +312,13 @@ class Session:
             else:
                 events.append(PuzzleReceived(item, request))
 
-    def become_interactive(self, events: List[Event]) -> None:
+    def become_interactive(self, events: list[Event]) -> None:
         """A person is typing: keep the session open, report bad rows at once."""
         if not self.interactive:
             self.interactive = True
             self._add(self._reader.set_report_early(True), events)
 
-    def _watch_timing(self, events: List[Event]) -> None:
+    def _watch_timing(self, events: list[Event]) -> None:
         """Human pauses make the session interactive (see :data:`INTERACTIVE_AFTER`).
 
         Called before each line is read: its first line came late after the
@@ -332,7 +335,7 @@ class Session:
         elif self._puzzle_since is not None and now - self._puzzle_since > self._interactive_after:
             self.become_interactive(events)
 
-    def _line(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
+    def _line(self, text: str, ending: str, lineno: int, events: list[Event]) -> None:
         """One complete line: a command between puzzles, else the reader's."""
         self._watch_timing(events)
         reader = self._reader
@@ -364,7 +367,7 @@ class Session:
             return False
         return True
 
-    def _command(self, text: str, ending: str, lineno: int, events: List[Event]) -> None:
+    def _command(self, text: str, ending: str, lineno: int, events: list[Event]) -> None:
         pending, self._request = self._request, None
         if pending is not None:
             error = CommandError(f"{pending.name} at line {pending.line}: no puzzle followed it")
@@ -410,13 +413,13 @@ class Session:
                 puzzle.lines = [line[offset:] for line in puzzle.lines]
                 puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
 
-    def _too_large(self, events: List[Event], what: str) -> None:
+    def _too_large(self, events: list[Event], what: str) -> None:
         events.append(Reply(error_line(TooLargeError(what), self._last_ending)))
         events.append(CloseConnection())
         self.closed = True
         self._buffer = bytearray()
 
-    def _split_lines(self, events: List[Event], final: bool, max_events: Optional[int] = None) -> None:
+    def _split_lines(self, events: list[Event], final: bool, max_events: int | None = None) -> None:
         buf = self._buffer
         limit = self.max_line_bytes
         pos = 0
@@ -441,9 +444,7 @@ class Session:
                 end = cr
                 if cr + 1 < size:
                     nxt = buf[cr + 1]
-                    if nxt == 0x0A:
-                        ending, after = "\r\n", cr + 2
-                    elif nxt == 0x00:
+                    if nxt == 0x0A or nxt == 0x00:
                         ending, after = "\r\n", cr + 2
                     else:
                         ending, after = "\r", cr + 1
@@ -535,12 +536,12 @@ class Session:
 
 def answer_request(
     puzzle: Puzzle,
-    request: Optional[Command] = None,
+    request: Command | None = None,
     *,
     solve: Callable[..., Grid] = default_solve,
-    solve_any: Optional[Callable[..., Grid]] = None,
+    solve_any: Callable[..., Grid] | None = None,
     count_solutions: Callable[..., int] = default_count,
-    check: Optional[Check] = None,
+    check: Check | None = None,
 ) -> bytes:
     """The reply to a puzzle: what its request asked (a bare puzzle is solved).
 
@@ -554,7 +555,7 @@ def answer_request(
     """
     if request is None or request.name == "SOLVE":
         if request is not None and "any" in request.flags:
-            from .solver import solve_any as default_solve_any
+            from sudoku_server.sudoku.solver import solve_any as default_solve_any
 
             return answer_puzzle(puzzle, solve=solve_any or default_solve_any, check=check)
         return answer_puzzle(puzzle, solve=solve, check=check)
@@ -572,7 +573,7 @@ def answer_request(
     raise ValueError(f"no answer for {request.name}")
 
 
-def answer_generate(request: "commands.GenerateRequest", ending: str = "\n", *, check: Optional[Check] = None) -> bytes:
+def answer_generate(request: commands.GenerateRequest, ending: str = "\n", *, check: Check | None = None) -> bytes:
     """GENERATE's reply: one ``#`` line, then the puzzle (one line, or a bordered grid and an empty line).
 
     ``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``; with
@@ -586,18 +587,22 @@ def answer_generate(request: "commands.GenerateRequest", ending: str = "\n", *, 
     """
     import secrets
 
-    from . import generator
+    from sudoku_server.sudoku import generator
 
     base = request.seed if request.seed is not None else secrets.randbits(64)
     rating = None
     for k in range(generator.SEED_LIMIT):
         made = generator.generate(
-            request.size, symmetry=request.symmetry, givens=request.givens,
-            seed=(base + k) % generator.SEED_LIMIT, full=request.full, check=check,
+            request.size,
+            symmetry=request.symmetry,
+            givens=request.givens,
+            seed=(base + k) % generator.SEED_LIMIT,
+            full=request.full,
+            check=check,
         )
         if not request.rated:
             break
-        from . import rating as _rating
+        from sudoku_server.sudoku import rating as _rating
 
         rating = _rating.rate(made.puzzle, check=check)
         low, high = request.se if request.se is not None else (0.0, 99.0)
@@ -616,7 +621,7 @@ def answer_generate(request: "commands.GenerateRequest", ending: str = "\n", *, 
     return "".join(line + ending for line in lines).encode("ascii")
 
 
-def answer_technique(puzzle: Puzzle, request: Command, *, check: Optional[Check] = None) -> bytes:
+def answer_technique(puzzle: Puzzle, request: Command, *, check: Check | None = None) -> bytes:
     """RATE, HINT [nudge] or STEPS for one puzzle (the technique engine, :mod:`.techniques`).
 
     The puzzle needs exactly one solution: none gives the solver's
@@ -626,7 +631,8 @@ def answer_technique(puzzle: Puzzle, request: Command, *, check: Optional[Check]
     Raises:
       Whatever ``check`` raises, unchanged.
     """
-    from . import rating as _rating, techniques as _techniques
+    from sudoku_server.sudoku import rating as _rating
+    from sudoku_server.sudoku import techniques as _techniques
 
     ending = puzzle.default_ending
     try:
@@ -650,7 +656,7 @@ def answer_puzzle(
     puzzle: Puzzle,
     *,
     solve: Callable[..., Grid] = default_solve,
-    check: Optional[Check] = None,
+    check: Check | None = None,
 ) -> bytes:
     """Solve one puzzle and return the bytes to send: the answer or one ERROR line.
 

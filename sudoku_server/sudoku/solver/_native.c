@@ -1,13 +1,13 @@
-/* sudoku_server._csolver: the native solver core.
+/* sudoku_server.sudoku.solver._native: the native solver core.
  *
- * The same contract as the pure-Python core (sudoku_server/_pysolver.py; the
+ * The same contract as the pure-Python core (sudoku_server/sudoku/solver/_python.py; the
  * dispatcher and its documentation are in solver.py): the row-major-first
  * solution, some solution, or the number of solutions up to a limit, for the
  * box shapes 2x2, 2x3, 3x2, 3x3, 4x4 and 5x5. Input is validated in Python
  * first (Grid); this module checks it again and never trusts a length or a
  * value it did not check. Written for this project.
  *
- * Two engines share one search driver (_solver_search.h, included once per
+ * Two engines share one search driver (_native_search.h, included once per
  * engine):
  *
  *   e9  9x9 only. Digit-major bitboards: for each digit and band (three rows)
@@ -266,7 +266,7 @@ tick(Ctx *x)
     return call_check(x);
 }
 
-/* Outcome of one step of a search (_solver_search.h). */
+/* Outcome of one step of a search (_native_search.h). */
 enum { STEP_NODE = 0, STEP_SOLVED = 1, STEP_EMPTY = 2, STEP_ERROR = -1 };
 
 static inline uint32_t
@@ -836,7 +836,7 @@ e9_cut(Ctx *x, const B9 *bd, S9 *s)
 #define ENG(name) e9_##name
 #define STATE S9
 #define BOUND B9
-#include "_solver_search.h"
+#include "_native_search.h"
 #undef ENG
 #undef STATE
 #undef BOUND
@@ -1355,7 +1355,7 @@ eg_cut(Ctx *x, const BG *bd, SG *s)
 #define ENG(name) eg_##name
 #define STATE SG
 #define BOUND BG
-#include "_solver_search.h"
+#include "_native_search.h"
 #undef ENG
 #undef STATE
 #undef BOUND
@@ -1647,7 +1647,7 @@ run(PyObject *const *args, Py_ssize_t nargs, int mode)
     return PyLong_FromLong(r);
 }
 
-/* Set by configure() from sudoku_server.solver: failure(grid, code) -> the
+/* Set by configure() from sudoku_server.sudoku.solver: failure(grid, code) -> the
  * exception to raise; fallback[mode](grid, limit, check) for box shapes this
  * core does not know. */
 static PyObject *failure_hook, *fallback_hook[3], *grid_fields;
@@ -1957,7 +1957,7 @@ static PyMethodDef methods[] = {
      "that share a unit)."},
     {"solve_grid", (PyCFunction)(void (*)(void))py_solve_grid, METH_FASTCALL | METH_KEYWORDS,
      "solve_grid(grid, *, check=None) -> Grid\n\n"
-     "sudoku_server.solver.solve on this core: the row-major-first solution of\n"
+     "sudoku_server.sudoku.solver.solve on this core: the row-major-first solution of\n"
      "grid (a Grid: cells holds size*size ints row-major, 0 = empty), as a Grid\n"
      "of the same type and attributes. Raises what failure(grid, code) of\n"
      "configure() returns (InvalidPuzzleError, UnsolvableError) and what check()\n"
@@ -1965,10 +1965,10 @@ static PyMethodDef methods[] = {
      "search have passed since its last call returned."},
     {"solve_any_grid", (PyCFunction)(void (*)(void))py_solve_any_grid, METH_FASTCALL | METH_KEYWORDS,
      "solve_any_grid(grid, *, check=None) -> Grid\n\n"
-     "sudoku_server.solver.solve_any on this core: the first solution found."},
+     "sudoku_server.sudoku.solver.solve_any on this core: the first solution found."},
     {"count_grid", (PyCFunction)(void (*)(void))py_count_grid, METH_FASTCALL | METH_KEYWORDS,
      "count_grid(grid, limit=2, *, check=None) -> int\n\n"
-     "sudoku_server.solver.count_solutions on this core: solutions up to limit\n"
+     "sudoku_server.sudoku.solver.count_solutions on this core: solutions up to limit\n"
      "(0 for givens that share a unit)."},
     {"set_gil_hold", py_set_gil_hold, METH_O,
      "set_gil_hold(seconds) -> float\n\n"
@@ -1987,12 +1987,12 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_csolver",
-    "The native solver core (see sudoku_server.solver for the contract).", -1, methods,
+    PyModuleDef_HEAD_INIT, "_native",
+    "The native solver core (see sudoku_server.sudoku.solver for the contract).", -1, methods,
 };
 
 PyMODINIT_FUNC
-PyInit__csolver(void)
+PyInit__native(void)
 {
     PyObject *m;
     int i;

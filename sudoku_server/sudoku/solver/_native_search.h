@@ -1,12 +1,12 @@
 /* The search drivers of the native solver core, written once for every engine.
  *
- * _solver.c includes this file once per engine, after defining:
+ * _native.c includes this file once per engine, after defining:
  *
  *   ENG(name)     the engine's prefix for a name (e9_name, eg_name)
  *   STATE         the engine's search-node type (plain data, copied by value)
  *   BOUND         the engine's form of the best solution found so far
  *
- * and these engine functions (x is the per-call Ctx, see _solver.c):
+ * and these engine functions (x is the per-call Ctx, see _native.c):
  *
  *   int  ENG(apply)(Ctx *x, STATE *s, const Branch *br, int k)
  *          take alternative k of br (place a digit, or fix a configuration);

@@ -24,13 +24,12 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
 
 #: Upper bounds (seconds) of the solve-time histogram's buckets, each 1.25x
 #: the one below, from 20 us to 20 s: 9x9 puzzles take 0.01-5 ms, hopeless
 #: ones run to the 10 s solve timeout. A percentile read off the histogram
 #: is then within 25% of the true value.
-SOLVE_BUCKETS = tuple(round(0.00002 * 1.25 ** k, 9) for k in range(63)) + (math.inf,)
+SOLVE_BUCKETS = tuple(round(0.00002 * 1.25**k, 9) for k in range(63)) + (math.inf,)
 
 
 @dataclass
@@ -51,17 +50,17 @@ class Counts:
     connections_rejected: int = 0
     puzzles: int = 0
     answers: int = 0
-    replies: Dict[str, int] = field(default_factory=lambda: collections.defaultdict(int))
+    replies: dict[str, int] = field(default_factory=lambda: collections.defaultdict(int))
     solver_seconds: float = 0.0
-    solve_times: List[float] = field(default_factory=list)
+    solve_times: list[float] = field(default_factory=list)
 
     @property
-    def errors(self) -> Dict[str, int]:
+    def errors(self) -> dict[str, int]:
         """Replies that were ``ERROR <code>``, by code."""
         return {code: n for code, n in self.replies.items() if code != "answered"}
 
 
-def multiprocess_dir() -> Optional[str]:
+def multiprocess_dir() -> str | None:
     """The directory of the workers' metric files, when running as pre-forked workers."""
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
@@ -86,17 +85,22 @@ class Metrics:
         reg = self.registry
         self.connections = prom.Counter("sudoku_connections", "Connections accepted", registry=reg)
         self.rejected = prom.Counter(
-            "sudoku_connections_rejected", "Connections refused (busy, per-address cap, shutdown, PROXY header)",
+            "sudoku_connections_rejected",
+            "Connections refused (busy, per-address cap, shutdown, PROXY header)",
             registry=reg,
         )
-        self.requests = prom.Counter("sudoku_solver_requests", "Solver requests received (puzzles, GENERATE)",
-                                     registry=reg)
-        self.replies = prom.Counter("sudoku_replies", "Replies sent, by outcome (answered or the ERROR code)",
-                                    ["outcome"], registry=reg)
-        self.solver_seconds = prom.Counter("sudoku_solver_busy_seconds", "Seconds solver workers were busy",
-                                           registry=reg)
-        self.solve_time = prom.Histogram("sudoku_solve_seconds", "Own solving time of each solver request",
-                                         buckets=SOLVE_BUCKETS, registry=reg)
+        self.requests = prom.Counter(
+            "sudoku_solver_requests", "Solver requests received (puzzles, GENERATE)", registry=reg
+        )
+        self.replies = prom.Counter(
+            "sudoku_replies", "Replies sent, by outcome (answered or the ERROR code)", ["outcome"], registry=reg
+        )
+        self.solver_seconds = prom.Counter(
+            "sudoku_solver_busy_seconds", "Seconds solver workers were busy", registry=reg
+        )
+        self.solve_time = prom.Histogram(
+            "sudoku_solve_seconds", "Own solving time of each solver request", buckets=SOLVE_BUCKETS, registry=reg
+        )
         mode = {"multiprocess_mode": "livesum"} if self.multiprocess else {}
         self.open = prom.Gauge("sudoku_connections_open", "Connections open now", registry=reg, **mode)
         self.queued = prom.Gauge("sudoku_queued", "Solver requests waiting for a worker", registry=reg, **mode)
@@ -113,8 +117,11 @@ class Metrics:
 
     def _sync(self) -> None:
         counts, done = self.counts, self._synced
-        for name, metric in (("connections_total", self.connections), ("connections_rejected", self.rejected),
-                             ("puzzles", self.requests)):
+        for name, metric in (
+            ("connections_total", self.connections),
+            ("connections_rejected", self.rejected),
+            ("puzzles", self.requests),
+        ):
             delta = getattr(counts, name) - getattr(done, name)
             if delta:
                 metric.inc(delta)
@@ -152,26 +159,28 @@ class Metrics:
         self.sync()
         return self._prom.generate_latest(self.collecting_registry())
 
-    def totals(self) -> Dict[str, object]:
+    def totals(self) -> dict[str, object]:
         """Merged values: ``{metric or sample name: value}``; replies by outcome; histogram buckets."""
         self.sync()
-        out: Dict[str, object] = {"replies": {}, "buckets": []}
+        out: dict[str, object] = {"replies": {}, "buckets": []}
         for family in self.collecting_registry().collect():
             for sample in family.samples:
                 if sample.name == "sudoku_replies_total":
-                    out["replies"][sample.labels["outcome"]] = out["replies"].get(sample.labels["outcome"], 0) + sample.value
+                    out["replies"][sample.labels["outcome"]] = (
+                        out["replies"].get(sample.labels["outcome"], 0) + sample.value
+                    )
                 elif sample.name == "sudoku_solve_seconds_bucket":
                     out["buckets"].append((float(sample.labels["le"]), sample.value))
                 elif not sample.labels:
                     out[sample.name] = out.get(sample.name, 0) + sample.value
-        merged: Dict[float, float] = collections.defaultdict(float)
+        merged: dict[float, float] = collections.defaultdict(float)
         for bound, value in out["buckets"]:
             merged[bound] += value
         out["buckets"] = sorted(merged.items())
         return out
 
 
-def quantile(buckets: List[Tuple[float, float]], q: float, total: Optional[float] = None) -> Optional[float]:
+def quantile(buckets: list[tuple[float, float]], q: float, total: float | None = None) -> float | None:
     """The ``q`` quantile (0..1) of a cumulative histogram, as Prometheus' histogram_quantile.
 
     Linear interpolation inside the bucket that holds it; None when empty.
@@ -184,7 +193,7 @@ def quantile(buckets: List[Tuple[float, float]], q: float, total: Optional[float
     return value
 
 
-def _quantile(buckets: List[Tuple[float, float]], q: float) -> Optional[float]:
+def _quantile(buckets: list[tuple[float, float]], q: float) -> float | None:
     if not buckets or buckets[-1][1] <= 0:
         return None
     total = buckets[-1][1]

@@ -46,11 +46,11 @@ extreme    + Nishio forcing chains, cell and unit forcing chains, dynamic forcin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional, Tuple
 
-from .grid import Grid
-from .techniques import Board, Step, steps_on, unique_solution
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.techniques import Board, Step, steps_on, unique_solution
 
 __all__ = ["LEVELS", "LEVEL_OF", "QQWING_LEVELS", "Rating", "qqwing_level", "rate"]
 
@@ -65,23 +65,42 @@ QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
 _EASY = ("full house", "hidden single", "naked single")
 _MEDIUM = ("pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple")
 _HARD = (
-    "X-Wing", "Swordfish", "Jellyfish", "naked quadruple", "hidden quadruple", "skyscraper",
-    "two-string kite", "turbot fish", "empty rectangle", "grouped turbot fish", "XY-Wing", "XYZ-Wing",
-    "unique rectangle type 1", "unique rectangle type 2", "unique rectangle type 3",
-    "unique rectangle type 4", "BUG+1", "BUG type 2",
+    "X-Wing",
+    "Swordfish",
+    "Jellyfish",
+    "naked quadruple",
+    "hidden quadruple",
+    "skyscraper",
+    "two-string kite",
+    "turbot fish",
+    "empty rectangle",
+    "grouped turbot fish",
+    "XY-Wing",
+    "XYZ-Wing",
+    "unique rectangle type 1",
+    "unique rectangle type 2",
+    "unique rectangle type 3",
+    "unique rectangle type 4",
+    "BUG+1",
+    "BUG type 2",
 )
 _EXPERT = (
-    "WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "X-cycle", "X-chain", "XY-cycle", "XY-chain",
-    "W-Wing", "AIC", "nice loop", "simple colouring",
+    "WXYZ-Wing",
+    "VWXYZ-Wing",
+    "UVWXYZ-Wing",
+    "X-cycle",
+    "X-chain",
+    "XY-cycle",
+    "XY-chain",
+    "W-Wing",
+    "AIC",
+    "nice loop",
+    "simple colouring",
 )
 _EXTREME = ("Nishio forcing chains", "cell forcing chains", "unit forcing chains", "dynamic forcing chains", "search")
 
 #: Technique name (as in :attr:`Step.technique`) -> level name.
-LEVEL_OF = {
-    name: level
-    for level, names in zip(LEVELS, (_EASY, _MEDIUM, _HARD, _EXPERT, _EXTREME))
-    for name in names
-}
+LEVEL_OF = {name: level for level, names in zip(LEVELS, (_EASY, _MEDIUM, _HARD, _EXPERT, _EXTREME)) for name in names}
 
 
 @dataclass(frozen=True)
@@ -105,12 +124,12 @@ class Rating:
     ep: float
     ed: float
     qqwing: str
-    hardest: Optional[Step]
+    hardest: Step | None
     steps: int
     method: str
 
 
-def rate(grid: Grid, *, check: Optional[Check] = None) -> Rating:
+def rate(grid: Grid, *, check: Check | None = None) -> Rating:
     """Rate a puzzle with exactly one solution (any size; SE techniques past singles,
     intersections, subsets and fish are 9x9 only).
 
@@ -130,7 +149,7 @@ def rate(grid: Grid, *, check: Optional[Check] = None) -> Rating:
     return rating_of(grid, steps, check=check)
 
 
-def rating_of(grid: Grid, steps, *, check: Optional[Check] = None) -> Rating:
+def rating_of(grid: Grid, steps, *, check: Check | None = None) -> Rating:
     """The :class:`Rating` of a puzzle from its path (as :func:`techniques.solve_steps` returns it)."""
     er = ep = ed = 0.0
     hardest = None
@@ -257,7 +276,7 @@ def _qq_reductions(board: Board) -> bool:
     return False
 
 
-def qqwing_level(grid: Grid, *, check: Optional[Check] = None) -> str:
+def qqwing_level(grid: Grid, *, check: Check | None = None) -> str:
     """QQWing 1.3.4's level of a puzzle: simple, easy, intermediate or expert (see the module docstring)."""
     base = Board.from_grid(grid)
     b = base.copy()

@@ -33,8 +33,9 @@ Jobs are opaque to the scheduler: anything the server wants to run.
 from __future__ import annotations
 
 import collections
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Deque, Dict, Hashable, List, Optional, Union
+from typing import Any, Union
 
 #: Seconds a batch may run while other connections wait, before it yields.
 #: Short enough that an easy puzzle behind 8 hopeless ones on 2 workers
@@ -69,7 +70,7 @@ class Batch:
     """
 
     key: Hashable
-    jobs: List[Any]
+    jobs: list[Any]
     started: float = 0.0
     slice_started: float = 0.0
     used: float = 0.0
@@ -96,7 +97,7 @@ class Refuse:
     """Answer ``jobs`` of connection ``key`` with ``ERROR busy <reason>``, unsolved."""
 
     key: Hashable
-    jobs: List[Any]
+    jobs: list[Any]
     reason: str
 
 
@@ -107,9 +108,9 @@ Decision = Union[Start, Resume, Refuse]
 class _Client:
     """What the scheduler knows of one connection."""
 
-    queue: Deque[Any] = field(default_factory=collections.deque)
-    batch: Optional[Batch] = None
-    ready_since: Optional[float] = None  # in the ready queue since (None: not in it)
+    queue: collections.deque[Any] = field(default_factory=collections.deque)
+    batch: Batch | None = None
+    ready_since: float | None = None  # in the ready queue since (None: not in it)
     tokens: float = 0.0  # budget left, solver seconds
     refilled: float = 0.0  # when tokens were last brought up to date
     used: float = 0.0  # solver seconds used in all
@@ -148,10 +149,10 @@ class Scheduler:
         self.queue_timeout = queue_timeout
         self.budget_seconds = budget_seconds
         self.budget_window = budget_window
-        self._clients: Dict[Hashable, _Client] = {}
+        self._clients: dict[Hashable, _Client] = {}
         # Connections waiting to start a batch (their key) and paused batches,
         # in the order they became ready: the round robin.
-        self._ready: Deque[Union[Hashable, Batch]] = collections.deque()
+        self._ready: collections.deque[Hashable | Batch] = collections.deque()
         self.running = 0  # batches holding a worker
 
     # -- what the server reads --------------------------------------------
@@ -206,7 +207,7 @@ class Scheduler:
         """A new connection: a full budget, nothing queued."""
         self._clients[key] = _Client(tokens=self.budget_seconds, refilled=now)
 
-    def close(self, key: Hashable) -> List[Any]:
+    def close(self, key: Hashable) -> list[Any]:
         """The connection is gone: forget it; returns its jobs that never started.
 
         Its batch, if one is running or paused, is marked ``cancelled`` (the
@@ -237,7 +238,7 @@ class Scheduler:
 
     # -- workers -------------------------------------------------------------
 
-    def next_decision(self, now: float) -> Optional[Decision]:
+    def next_decision(self, now: float) -> Decision | None:
         """What to do now, or None when there is nothing to do (or no free worker).
 
         Call it again after carrying out a decision: a :class:`Refuse` needs
@@ -268,9 +269,9 @@ class Scheduler:
             if client.tokens <= 0:
                 self._ready.popleft()
                 return self._refuse(
-                    head, client,
-                    f"connection budget used ({self.budget_seconds:g} solver seconds"
-                    f" per {self.budget_window:g} s)",
+                    head,
+                    client,
+                    f"connection budget used ({self.budget_seconds:g} solver seconds per {self.budget_window:g} s)",
                 )
             if self.running >= self.workers:
                 return None
@@ -282,7 +283,7 @@ class Scheduler:
             return Start(batch)
         return None
 
-    def refusal_due(self) -> Optional[float]:
+    def refusal_due(self) -> float | None:
         """When the longest-waiting connection passes the wait bound (None: none waits).
 
         The server asks :meth:`next_decision` again at that time, so the
@@ -298,7 +299,7 @@ class Scheduler:
         batch.paused = True
         self._ready.append(batch)
 
-    def finished(self, batch: Batch, now: float, unfinished: Optional[List[Any]] = None) -> None:
+    def finished(self, batch: Batch, now: float, unfinished: list[Any] | None = None) -> None:
         """``batch`` ended (done, cut at its slice, or cancelled); its worker is free.
 
         Args:

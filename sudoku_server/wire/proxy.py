@@ -23,7 +23,6 @@ from __future__ import annotations
 import ipaddress
 import struct
 from dataclasses import dataclass
-from typing import Optional, Tuple
 
 V1_PREFIX = b"PROXY "
 #: The longest v1 header, CRLF included (the specification's bound).
@@ -51,11 +50,11 @@ class ProxyHeader:
     """
 
     version: int
-    source: Optional[Tuple[str, int]]
+    source: tuple[str, int] | None
     length: int
 
 
-def parse_proxy_header(data: bytes) -> Optional[ProxyHeader]:
+def parse_proxy_header(data: bytes) -> ProxyHeader | None:
     """Read the PROXY header at the start of ``data``.
 
     Args:
@@ -77,7 +76,7 @@ def parse_proxy_header(data: bytes) -> Optional[ProxyHeader]:
     raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
 
 
-def _parse_v1(data: bytes) -> Optional[ProxyHeader]:
+def _parse_v1(data: bytes) -> ProxyHeader | None:
     if not data.startswith(V1_PREFIX[: len(data)]):
         raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
     end = data.find(b"\r\n", 0, V1_MAX_BYTES)
@@ -113,7 +112,7 @@ def _v1_port(text: str, line: str) -> int:
     return int(text)
 
 
-def _parse_v2(data: bytes) -> Optional[ProxyHeader]:
+def _parse_v2(data: bytes) -> ProxyHeader | None:
     head = data[: len(V2_SIGNATURE)]
     if not V2_SIGNATURE.startswith(head):
         raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
@@ -150,7 +149,7 @@ def _parse_v2(data: bytes) -> Optional[ProxyHeader]:
     return ProxyHeader(2, None, length)  # UNSPEC or UNIX: no IP address to use
 
 
-def v1_header(source: Tuple[str, int], destination: Tuple[str, int]) -> bytes:
+def v1_header(source: tuple[str, int], destination: tuple[str, int]) -> bytes:
     """A PROXY v1 header for a TCP connection (what ``sudoku-client --proxy-header`` sends)."""
     proto = "TCP6" if ":" in source[0] else "TCP4"
     return f"PROXY {proto} {source[0]} {destination[0]} {source[1]} {destination[1]}\r\n".encode("ascii")

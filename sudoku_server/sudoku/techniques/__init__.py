@@ -83,17 +83,17 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ._errors import PuzzleError
-from .grid import DIGIT_SYMBOLS, Grid, cell_name, geometry
+from sudoku_server.errors import PuzzleError
+from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name, geometry
 
 __all__ = [
+    "TECHNIQUES",
     "Board",
     "Step",
     "TechniqueError",
-    "TECHNIQUES",
     "find_step",
     "next_step",
     "solve_steps",
@@ -143,8 +143,12 @@ class _Tables:
         # per line, the masks of its box segments; per box, its row and column segments
         self.line_segments = [[im for b, line, im in inter if line == u] for u in range(2 * n)]
         self.line_boxes = [[(b, im) for b, line, im in inter if line == u] for u in range(2 * n)]
-        self.box_rows_segs = {b: [(line, im) for bb, line, im in inter if bb == b and line < n] for b in range(2 * n, 3 * n)}
-        self.box_cols_segs = {b: [(line, im) for bb, line, im in inter if bb == b and line >= n] for b in range(2 * n, 3 * n)}
+        self.box_rows_segs = {
+            b: [(line, im) for bb, line, im in inter if bb == b and line < n] for b in range(2 * n, 3 * n)
+        }
+        self.box_cols_segs = {
+            b: [(line, im) for bb, line, im in inter if bb == b and line >= n] for b in range(2 * n, 3 * n)
+        }
         self.row_bits = (1 << n) - 1
         # every candidate bit of a cell, candidate id = digit * N + cell
         self.cell_column = [sum(1 << (d * N + c) for d in range(n)) for c in range(N)]
@@ -161,7 +165,7 @@ class _Tables:
         self.all_cells = (1 << N) - 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tables(box_rows: int, box_cols: int) -> _Tables:
     return _Tables(box_rows, box_cols)
 
@@ -172,11 +176,11 @@ def _popcount(x: int) -> int:
 
 if hasattr(int, "bit_count"):  # Python 3.10+
 
-    def _popcount(x: int) -> int:  # noqa: F811 - the fast one where it exists
+    def _popcount(x: int) -> int:
         return x.bit_count()
 
 
-def _cells_of(mask: int) -> List[int]:
+def _cells_of(mask: int) -> list[int]:
     out = []
     while mask:
         low = mask & -mask
@@ -185,7 +189,7 @@ def _cells_of(mask: int) -> List[int]:
     return out
 
 
-def _digits_of(mask: int) -> List[int]:
+def _digits_of(mask: int) -> list[int]:
     """0-based digits of a digit mask."""
     out = []
     while mask:
@@ -209,9 +213,9 @@ class Board:
       size, box_rows, box_cols: the shape; symbols: how digits are written.
     """
 
-    __slots__ = ("t", "values", "cand", "symbols", "_pos", "memo")
+    __slots__ = ("_pos", "cand", "memo", "symbols", "t", "values")
 
-    def __init__(self, t: _Tables, values: List[int], cand: List[int], symbols: str = "") -> None:
+    def __init__(self, t: _Tables, values: list[int], cand: list[int], symbols: str = "") -> None:
         self.t = t
         self.values = values
         self.cand = cand
@@ -219,10 +223,10 @@ class Board:
         self._pos = None
         # results of single-digit searches, keyed by the digit's candidate
         # bitboard: they stay valid while that digit's candidates do not change
-        self.memo: Dict[tuple, object] = {}
+        self.memo: dict[tuple, object] = {}
 
     @classmethod
-    def from_grid(cls, grid: Grid) -> "Board":
+    def from_grid(cls, grid: Grid) -> Board:
         """The board of a puzzle: each empty cell's candidates are the digits no peer holds."""
         t = _tables(grid.box_rows, grid.box_cols)
         values = list(grid.cells)
@@ -242,13 +246,13 @@ class Board:
     def size(self) -> int:
         return self.t.n
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.t, list(self.values), list(self.cand), self.symbols)
 
     def solved(self) -> bool:
         return all(self.values)
 
-    def pos(self) -> List[int]:
+    def pos(self) -> list[int]:
         """Per 0-based digit, the bitboard of the cells where it is a candidate (cached)."""
         if self._pos is None:
             n = self.t.n
@@ -275,7 +279,7 @@ class Board:
         self.cand[cell] &= ~(1 << (digit - 1))
         self._pos = None
 
-    def apply(self, step: "Step") -> None:
+    def apply(self, step: Step) -> None:
         """Apply a step's placements, then its eliminations."""
         for cell, digit in step.placements:
             if not self.values[cell]:
@@ -333,7 +337,7 @@ class Step:
         if self.placements:
             parts.append("(" + ", ".join(f"{cell_name(c, n)}={self._sym(d)}" for c, d in self.placements) + ")")
         if self.eliminations:
-            by_digit: Dict[int, list] = {}
+            by_digit: dict[int, list] = {}
             for c, d in self.eliminations:
                 by_digit.setdefault(d, []).append(c)
             groups = [
@@ -380,7 +384,7 @@ def _and_list(items: Sequence[str]) -> str:
 class _Ctx:
     """What finders share on one board state: the board, its tables, per-digit bitboards."""
 
-    __slots__ = ("b", "t", "n", "pos", "cand", "values", "check", "sym", "cache")
+    __slots__ = ("b", "cache", "cand", "check", "n", "pos", "sym", "t", "values")
 
     def __init__(self, board: Board, check: Check) -> None:
         self.b = board
@@ -392,7 +396,7 @@ class _Ctx:
         self.check = check
         syms = board.symbols or DIGIT_SYMBOLS
         self.sym = syms
-        self.cache: Dict[tuple, object] = {}
+        self.cache: dict[tuple, object] = {}
 
     def d(self, d0: int) -> str:
         """How 0-based digit d0 is written."""
@@ -414,7 +418,7 @@ def _elims(pairs) -> tuple:
 # Singles
 
 
-def find_full_house(x: _Ctx) -> Optional[Step]:
+def find_full_house(x: _Ctx) -> Step | None:
     """The last empty cell of a unit (boxes, then rows, then columns)."""
     t, values = x.t, x.values
     n = t.n
@@ -425,8 +429,9 @@ def find_full_house(x: _Ctx) -> Optional[Step]:
             m = x.cand[c]
             if m and not m & (m - 1):
                 d = m.bit_length()
-                return _placement(x, "full house", 1.0, c, d, u,
-                                  f": {_rc(c, n)} is the last empty cell in {x.unit_name(u)}")
+                return _placement(
+                    x, "full house", 1.0, c, d, u, f": {_rc(c, n)} is the last empty cell in {x.unit_name(u)}"
+                )
     return None
 
 
@@ -444,7 +449,7 @@ def _placement(x: _Ctx, name: str, rating: float, cell: int, digit: int, unit: i
     )
 
 
-def find_hidden_single(x: _Ctx) -> Optional[Step]:
+def find_hidden_single(x: _Ctx) -> Step | None:
     """A digit with one place left in a unit: boxes first (SE 1.2), then rows and columns (1.5)."""
     t, pos = x.t, x.pos
     n = t.n
@@ -454,12 +459,19 @@ def find_hidden_single(x: _Ctx) -> Optional[Step]:
             m = pos[d] & um
             if m and not m & (m - 1):
                 c = m.bit_length() - 1
-                return _placement(x, "hidden single", 1.2 if u >= 2 * n else 1.5, c, d + 1, u,
-                                  f": {_rc(c, n)} is the only place for {x.d(d)} in {x.unit_name(u)}")
+                return _placement(
+                    x,
+                    "hidden single",
+                    1.2 if u >= 2 * n else 1.5,
+                    c,
+                    d + 1,
+                    u,
+                    f": {_rc(c, n)} is the only place for {x.d(d)} in {x.unit_name(u)}",
+                )
     return None
 
 
-def find_naked_single(x: _Ctx) -> Optional[Step]:
+def find_naked_single(x: _Ctx) -> Step | None:
     """A cell with one candidate left (SE 2.3)."""
     t = x.t
     n = t.n
@@ -467,8 +479,9 @@ def find_naked_single(x: _Ctx) -> Optional[Step]:
         if m and not m & (m - 1):
             d = m.bit_length()
             box = t.cell_units[c][2]
-            return _placement(x, "naked single", 2.3, c, d, box,
-                              f": {x.d(d - 1)} is the only candidate left in {_rc(c, n)}")
+            return _placement(
+                x, "naked single", 2.3, c, d, box, f": {x.d(d - 1)} is the only candidate left in {_rc(c, n)}"
+            )
     return None
 
 
@@ -476,7 +489,7 @@ def find_naked_single(x: _Ctx) -> Optional[Step]:
 # Intersections
 
 
-def find_pointing(x: _Ctx) -> Optional[Step]:
+def find_pointing(x: _Ctx) -> Step | None:
     """A digit whose places in a box all lie in one row or column leaves the rest of that line (SE 2.6)."""
     t, pos = x.t, x.pos
     n = t.n
@@ -500,7 +513,7 @@ def find_pointing(x: _Ctx) -> Optional[Step]:
     return None
 
 
-def find_claiming(x: _Ctx) -> Optional[Step]:
+def find_claiming(x: _Ctx) -> Step | None:
     """A digit whose places in a row or column all lie in one box leaves the rest of that box (SE 2.8)."""
     t, pos = x.t, x.pos
     n = t.n
@@ -538,12 +551,12 @@ _FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 _FISH_SE = {2: 3.2, 3: 3.8, 4: 5.2}
 
 
-def _unit_order(n: int) -> List[int]:
+def _unit_order(n: int) -> list[int]:
     """Boxes, then rows, then columns (the order SE scans units in)."""
     return list(range(2 * n, 3 * n)) + list(range(n)) + list(range(n, 2 * n))
 
 
-def find_naked_subset(x: _Ctx, k: int) -> Optional[Step]:
+def find_naked_subset(x: _Ctx, k: int) -> Step | None:
     """k cells of a unit holding only k digits: those digits leave the unit's other cells."""
     t, cand = x.t, x.cand
     n = t.n
@@ -576,7 +589,7 @@ def find_naked_subset(x: _Ctx, k: int) -> Optional[Step]:
     return None
 
 
-def find_hidden_subset(x: _Ctx, k: int) -> Optional[Step]:
+def find_hidden_subset(x: _Ctx, k: int) -> Step | None:
     """k digits with places in only k cells of a unit: those cells lose their other candidates."""
     t, pos, cand = x.t, x.pos, x.cand
     n = t.n
@@ -617,7 +630,7 @@ def find_hidden_subset(x: _Ctx, k: int) -> Optional[Step]:
     return None
 
 
-def find_fish(x: _Ctx, k: int) -> Optional[Step]:
+def find_fish(x: _Ctx, k: int) -> Step | None:
     """Basic fish: k rows (columns) whose places for a digit lie in k columns (rows)."""
     t, pos = x.t, x.pos
     n = t.n
@@ -801,7 +814,7 @@ def _oriented_links(x: _Ctx, d: int):
     for i, (u, a, b, grouped) in enumerate(links):
         oriented.append((i, u, a, b, grouped))
         oriented.append((i, u, b, a, grouped))
-    peers: Dict[int, int] = {}
+    peers: dict[int, int] = {}
 
     def seen(g):
         r = peers.get(g)
@@ -813,9 +826,9 @@ def _oriented_links(x: _Ctx, d: int):
     end_sees = [seen(o[3]) for o in oriented]
     # links starting at one cell, by that cell; links starting at a group;
     # links whose end sees a cell
-    single_start: Dict[int, int] = {}
-    group_start: Dict[int, list] = {}
-    ends_seeing: Dict[int, int] = {}
+    single_start: dict[int, int] = {}
+    group_start: dict[int, list] = {}
+    ends_seeing: dict[int, int] = {}
     for j, o in enumerate(oriented):
         st = o[2]
         if st & (st - 1):
@@ -847,7 +860,7 @@ def _oriented_links(x: _Ctx, d: int):
     return cache
 
 
-def _strong_links_of_digit(x: _Ctx, d: int, k: int, name: Optional[str]):
+def _strong_links_of_digit(x: _Ctx, d: int, k: int, name: str | None):
     """The best chain of k strong links on digit d: (key, d, links, victims, grouped, kinds) or None."""
     n = x.t.n
     best = None
@@ -914,7 +927,7 @@ def _strong_links_of_digit(x: _Ctx, d: int, k: int, name: Optional[str]):
     return best
 
 
-def find_strong_links(x: _Ctx, k: int, name: Optional[str] = None) -> Optional[Step]:
+def find_strong_links(x: _Ctx, k: int, name: str | None = None) -> Step | None:
     """A chain of k strong links on one digit, weakly linked end to start.
 
     Either the chain's first or last group holds the digit, so a cell that
@@ -970,7 +983,7 @@ def _digit_set(x: _Ctx, mask: int) -> str:
     return "{" + ",".join(x.d(d) for d in _digits_of(mask)) + "}"
 
 
-def find_xy_wing(x: _Ctx) -> Optional[Step]:
+def find_xy_wing(x: _Ctx) -> Step | None:
     """Pivot {x,y} seeing wings {x,z} and {y,z}: z leaves the cells seeing both wings (SE 4.2)."""
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
@@ -980,7 +993,7 @@ def find_xy_wing(x: _Ctx) -> Optional[Step]:
         pm = cand[pv]
         wings = [w for w in _cells_of(t.peer_mask[pv] & bmask) if _popcount(cand[w] & pm) == 1]
         for i, w1 in enumerate(wings):
-            for w2 in wings[i + 1:]:
+            for w2 in wings[i + 1 :]:
                 if cand[w1] & cand[w2] & pm:
                     continue  # same pivot digit
                 z = cand[w1] & cand[w2] & ~pm
@@ -1004,7 +1017,7 @@ def find_xy_wing(x: _Ctx) -> Optional[Step]:
     return None
 
 
-def find_xyz_wing(x: _Ctx) -> Optional[Step]:
+def find_xyz_wing(x: _Ctx) -> Step | None:
     """Pivot {x,y,z} seeing wings {x,z} and {y,z}: z leaves the cells seeing all three (SE 4.4)."""
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
@@ -1015,7 +1028,7 @@ def find_xyz_wing(x: _Ctx) -> Optional[Step]:
             continue
         wings = [w for w in _cells_of(t.peer_mask[pv] & bmask) if cand[w] & ~pm == 0]
         for i, w1 in enumerate(wings):
-            for w2 in wings[i + 1:]:
+            for w2 in wings[i + 1 :]:
                 if cand[w1] == cand[w2]:
                     continue
                 z = cand[w1] & cand[w2]
@@ -1041,7 +1054,7 @@ def find_xyz_wing(x: _Ctx) -> Optional[Step]:
 # Uniqueness: unique rectangles and BUG
 
 
-def find_unique_rectangle(x: _Ctx, types: Sequence[int] = (1, 2, 3, 4)) -> Optional[Step]:
+def find_unique_rectangle(x: _Ctx, types: Sequence[int] = (1, 2, 3, 4)) -> Step | None:
     """Unique rectangle types 1 to 4 (SE 4.5; type 3 4.5 + 0.1 per digit of its naked set past one).
 
     Four cells in two rows, two columns and two boxes that all hold digits
@@ -1106,8 +1119,14 @@ def _ur_types(x: _Ctx, cells, extra, a, b, pm, types=(1, 2, 3, 4)):
         um = t.unit_mask[u]
         for keep, drop in ((a, b), (b, a)):
             if pos[keep] & um & ~emask == 0:
-                return ((4.5, 4), cells, a, b, [(e1, drop), (e2, drop)],
-                        f" ({x.d(keep)} is locked in {_rc(e1, n)}, {_rc(e2, n)} in {x.unit_name(u)})")
+                return (
+                    (4.5, 4),
+                    cells,
+                    a,
+                    b,
+                    [(e1, drop), (e2, drop)],
+                    f" ({x.d(keep)} is locked in {_rc(e1, n)}, {_rc(e2, n)} in {x.unit_name(u)})",
+                )
     # type 3: the extra digits form a naked set with other cells of a shared unit
     best = None
     for u in sorted(shared) if 3 in types else ():
@@ -1119,13 +1138,23 @@ def _ur_types(x: _Ctx, cells, extra, a, b, pm, types=(1, 2, 3, 4)):
                     m |= cand[c]
                 if _popcount(m) != k + 1:
                     continue
-                elims = [(c, d) for c in t.units[u] if cand[c] and c not in combo and c not in (e1, e2)
-                         for d in _digits_of(cand[c] & m)]
+                elims = [
+                    (c, d)
+                    for c in t.units[u]
+                    if cand[c] and c not in combo and c not in (e1, e2)
+                    for d in _digits_of(cand[c] & m)
+                ]
                 if elims:
                     se = round(4.5 + (_popcount(m) - 1) * 0.1, 1)
-                    hit = ((se, 3), cells, a, b, elims,
-                           f" (extras {_and_list([x.d(d) for d in _digits_of(ext)])} with {_rcs(combo, n)} "
-                           f"make a naked set in {x.unit_name(u)})")
+                    hit = (
+                        (se, 3),
+                        cells,
+                        a,
+                        b,
+                        elims,
+                        f" (extras {_and_list([x.d(d) for d in _digits_of(ext)])} with {_rcs(combo, n)} "
+                        f"make a naked set in {x.unit_name(u)})",
+                    )
                     if best is None or hit[0] < best[0]:
                         best = hit
             if best:
@@ -1133,7 +1162,7 @@ def _ur_types(x: _Ctx, cells, extra, a, b, pm, types=(1, 2, 3, 4)):
     return best
 
 
-def find_bug(x: _Ctx) -> Optional[Step]:
+def find_bug(x: _Ctx) -> Step | None:
     """Bivalue universal grave: BUG+1 (SE 5.6) and BUG type 2 (5.7).
 
     If every empty cell held two candidates and every digit two places per
@@ -1235,7 +1264,7 @@ def _sets_of(cells, cand, k: int, digits: int):
     return out
 
 
-def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
+def find_als_wing(x: _Ctx, k: int) -> Step | None:
     """k cells of one unit holding k+1 digits (an almost locked set) and a bivalue cell {x,z}.
 
     If every ALS cell with x sees the bivalue cell, x cannot be in both, so
@@ -1244,7 +1273,7 @@ def find_als_wing(x: _Ctx, k: int) -> Optional[Step]:
     """
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
-    by_pair: Dict[int, list] = {}
+    by_pair: dict[int, list] = {}
     for c in range(t.N):
         m = cand[c]
         if m and _popcount(m) == 2:
@@ -1333,7 +1362,7 @@ def _length_bonus(length: int) -> float:
 class _Graph:
     """The implication graph of one board state (lists indexed by candidate id)."""
 
-    __slots__ = ("N", "n", "allc", "onoff_x", "onoff_xy", "offon_x", "offon_y", "offon_xy", "ids")
+    __slots__ = ("N", "allc", "ids", "n", "offon_x", "offon_xy", "offon_y", "onoff_x", "onoff_xy")
 
     def __init__(self, x: _Ctx) -> None:
         t, pos, cand = x.t, x.pos, x.cand
@@ -1545,7 +1574,7 @@ def _chain_se(mode: str, kind: str, nodes: int) -> float:
 _SORT_KEY = {"x": 2, "y": 3, "xy": 4}
 
 
-_MAX_NODES: Dict[tuple, int] = {}
+_MAX_NODES: dict[tuple, int] = {}
 
 
 def _max_nodes(mode: str, kind: str, best) -> int:
@@ -1647,7 +1676,7 @@ def _depth_for(nodes: int) -> int:
     return (nodes + 1) // 2
 
 
-def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles=("x", "y"), forcing: bool = True) -> Optional[Step]:
+def find_chain(x: _Ctx, modes=("x", "y", "xy"), cycles=("x", "y"), forcing: bool = True) -> Step | None:
     """The easiest static chain, as Sudoku Explainer rates them (X- and XY-cycles, X-chains, AICs).
 
     Searched from every candidate: loops through it, and forcing chains from
@@ -1771,9 +1800,14 @@ def _chain_step(x: _Ctx, g: _Graph, best) -> Step:
             text = ": " + _eureka(loop + [(k, True)], N, n, sym)
         cells = tuple(sorted({kk % N for kk, _ in loop}))
         return x.step(
-            name, se, eliminations=_elims(elims), cells=cells,
+            name,
+            se,
+            eliminations=_elims(elims),
+            cells=cells,
             digits=tuple(sorted({kk // N + 1 for kk, _ in loop})),
-            explanation=text, focus=x.unit_name(x.t.cell_units[k % N][2]), nodes=nodes,
+            explanation=text,
+            focus=x.unit_name(x.t.cell_units[k % N][2]),
+            nodes=nodes,
         )
     _, mode, k, start_on, nodes, layers, hit = info
     onoff, offon = (g.onoff_x, g.offon_x) if mode == "x" else (g.onoff_xy, g.offon_xy)
@@ -1791,8 +1825,9 @@ def _chain_step(x: _Ctx, g: _Graph, best) -> Step:
         else:
             text = ": " + _eureka(inner, N, n, sym)
         text += f", so {cell_name(c, n)} is not {sym[d]}"
-        return x.step(name, se, eliminations=((c, d + 1),), cells=cells, digits=digits,
-                      explanation=text, focus=focus, nodes=nodes)
+        return x.step(
+            name, se, eliminations=((c, d + 1),), cells=cells, digits=digits, explanation=text, focus=focus, nodes=nodes
+        )
     # off(src) ... on(src): src = b0 - a1 = ... = src, a discontinuous nice loop
     if mode == "x" or len({kk // N for kk, _ in path}) == 1:
         name = "X-chain"
@@ -1801,8 +1836,9 @@ def _chain_step(x: _Ctx, g: _Graph, best) -> Step:
         name = "nice loop"
         text = ": " + _eureka(path, N, n, sym)
     text += f", so {cell_name(c, n)} is {sym[d]}"
-    return x.step(name, se, placements=((c, d + 1),), cells=cells, digits=digits,
-                  explanation=text, focus=focus, nodes=nodes)
+    return x.step(
+        name, se, placements=((c, d + 1),), cells=cells, digits=digits, explanation=text, focus=focus, nodes=nodes
+    )
 
 
 def _name_xy_chain(x: _Ctx, g: _Graph, inner) -> str:
@@ -1813,9 +1849,13 @@ def _name_xy_chain(x: _Ctx, g: _Graph, inner) -> str:
         return "XY-chain"
     if len(strong) == 3:
         (a1, b1), (a2, b2), (a3, b3) = strong
-        if (a1 % N == b1 % N and a3 % N == b3 % N and a2 % N != b2 % N
-                and a2 // N == b2 // N == b1 // N == a3 // N
-                and x.cand[a1 % N] == x.cand[b3 % N]):
+        if (
+            a1 % N == b1 % N
+            and a3 % N == b3 % N
+            and a2 % N != b2 % N
+            and a2 // N == b2 // N == b1 // N == a3 // N
+            and x.cand[a1 % N] == x.cand[b3 % N]
+        ):
             return "W-Wing"
     digits = {k // N for k, _ in inner}
     if len(digits) == 1:
@@ -1835,7 +1875,7 @@ def _depth_of(layers, target_on: bool, target: int) -> int:
     return 0
 
 
-def find_forcing_chains(x: _Ctx) -> Optional[Step]:
+def find_forcing_chains(x: _Ctx) -> Step | None:
     """Cell and unit forcing chains (SE 8.0 + length): every case leads to the same conclusion.
 
     For a cell with three or more candidates, each candidate in turn is
@@ -1848,7 +1888,7 @@ def find_forcing_chains(x: _Ctx) -> Optional[Step]:
     t, cand, pos = x.t, x.cand, x.pos
     N, n = g.N, x.n
     onoff, offon = g.onoff_xy, g.offon_xy
-    closures: Dict[int, tuple] = {}
+    closures: dict[int, tuple] = {}
 
     def closure(k):
         r = closures.get(k)
@@ -1911,10 +1951,12 @@ def find_forcing_chains(x: _Ctx) -> Optional[Step]:
         focus = x.unit_name(unit)
     cells = tuple(sorted({k % N for k in branches} | {c}))
     if target_on:
-        return x.step(name, se, placements=((c, d + 1),), cells=cells, digits=(d + 1,),
-                      explanation=text, focus=focus, nodes=nodes)
-    return x.step(name, se, eliminations=((c, d + 1),), cells=cells, digits=(d + 1,),
-                  explanation=text, focus=focus, nodes=nodes)
+        return x.step(
+            name, se, placements=((c, d + 1),), cells=cells, digits=(d + 1,), explanation=text, focus=focus, nodes=nodes
+        )
+    return x.step(
+        name, se, eliminations=((c, d + 1),), cells=cells, digits=(d + 1,), explanation=text, focus=focus, nodes=nodes
+    )
 
 
 # --------------------------------------------------------------------------
@@ -1939,11 +1981,11 @@ def _dynamic_closure(x: _Ctx, src: int, src_on: bool, nishio: bool = False):
     peers = t.peers
     # per digit bitboards of the working grid
     pos = list(x.pos)
-    parents: Dict[tuple, tuple] = {(src, src_on): ()}
-    on: Dict[int, bool] = {}
-    off: Dict[int, bool] = {}
-    pend_on: List[int] = []
-    pend_off: List[int] = []
+    parents: dict[tuple, tuple] = {(src, src_on): ()}
+    on: dict[int, bool] = {}
+    off: dict[int, bool] = {}
+    pend_on: list[int] = []
+    pend_off: list[int] = []
     if src_on:
         on[src] = True
         pend_on.append(src)
@@ -2015,7 +2057,7 @@ def _dynamic_closure(x: _Ctx, src: int, src_on: bool, nishio: bool = False):
     return on, off, parents, None
 
 
-def _ancestors(parents: Dict[tuple, tuple], node: tuple) -> int:
+def _ancestors(parents: dict[tuple, tuple], node: tuple) -> int:
     seen = set()
     todo = [node]
     while todo:
@@ -2049,7 +2091,7 @@ def _nishio_of_digit(x: _Ctx, d: int):
     return best
 
 
-def find_nishio(x: _Ctx) -> Optional[Step]:
+def find_nishio(x: _Ctx) -> Step | None:
     """Nishio forcing chains (SE 7.5 + length): one digit, assumed in a cell, leads to a contradiction.
 
     The assumption is followed on one digit only (the digit leaves the cell's
@@ -2077,15 +2119,35 @@ def find_nishio(x: _Ctx) -> Optional[Step]:
     sym = x.sym
     focus = x.unit_name(t.cell_units[c][2])
     if assumed:
-        text = f" on {sym[d]}: {cell_name(c, n)}={sym[d]} leads to a contradiction, so {cell_name(c, n)} is not {sym[d]}"
-        return x.step("Nishio forcing chains", se, eliminations=((c, d + 1),), cells=(c,), digits=(d + 1,),
-                      explanation=text, focus=focus, nodes=nodes)
-    text = f" on {sym[d]}: {cell_name(c, n)} without {sym[d]} leads to a contradiction, so {cell_name(c, n)} is {sym[d]}"
-    return x.step("Nishio forcing chains", se, placements=((c, d + 1),), cells=(c,), digits=(d + 1,),
-                  explanation=text, focus=focus, nodes=nodes)
+        text = (
+            f" on {sym[d]}: {cell_name(c, n)}={sym[d]} leads to a contradiction, so {cell_name(c, n)} is not {sym[d]}"
+        )
+        return x.step(
+            "Nishio forcing chains",
+            se,
+            eliminations=((c, d + 1),),
+            cells=(c,),
+            digits=(d + 1,),
+            explanation=text,
+            focus=focus,
+            nodes=nodes,
+        )
+    text = (
+        f" on {sym[d]}: {cell_name(c, n)} without {sym[d]} leads to a contradiction, so {cell_name(c, n)} is {sym[d]}"
+    )
+    return x.step(
+        "Nishio forcing chains",
+        se,
+        placements=((c, d + 1),),
+        cells=(c,),
+        digits=(d + 1,),
+        explanation=text,
+        focus=focus,
+        nodes=nodes,
+    )
 
 
-def find_dynamic_forcing_chains(x: _Ctx) -> Optional[Step]:
+def find_dynamic_forcing_chains(x: _Ctx) -> Step | None:
     """Dynamic forcing chains (SE 8.5 + length): contradictions, and cell or unit cases that agree.
 
     A candidate whose assumption (true, or false) leads to a contradiction
@@ -2096,7 +2158,7 @@ def find_dynamic_forcing_chains(x: _Ctx) -> Optional[Step]:
     """
     t, cand, pos = x.t, x.cand, x.pos
     N, n = t.N, t.n
-    cache: Dict[tuple, tuple] = {}
+    cache: dict[tuple, tuple] = {}
 
     def run(k, on_):
         r = cache.get((k, on_))
@@ -2192,11 +2254,27 @@ def find_dynamic_forcing_chains(x: _Ctx) -> Optional[Step]:
         d, c = divmod(k, N)
         if assumed_on:
             text = f": {cell_name(c, n)}={sym[d]} leads to a contradiction, so {cell_name(c, n)} is not {sym[d]}"
-            return x.step("dynamic forcing chains", se, eliminations=((c, d + 1),), cells=(c,), digits=(d + 1,),
-                          explanation=text, focus=x.unit_name(t.cell_units[c][2]), nodes=nodes)
+            return x.step(
+                "dynamic forcing chains",
+                se,
+                eliminations=((c, d + 1),),
+                cells=(c,),
+                digits=(d + 1,),
+                explanation=text,
+                focus=x.unit_name(t.cell_units[c][2]),
+                nodes=nodes,
+            )
         text = f": {cell_name(c, n)} without {sym[d]} leads to a contradiction, so {cell_name(c, n)} is {sym[d]}"
-        return x.step("dynamic forcing chains", se, placements=((c, d + 1),), cells=(c,), digits=(d + 1,),
-                      explanation=text, focus=x.unit_name(t.cell_units[c][2]), nodes=nodes)
+        return x.step(
+            "dynamic forcing chains",
+            se,
+            placements=((c, d + 1),),
+            cells=(c,),
+            digits=(d + 1,),
+            explanation=text,
+            focus=x.unit_name(t.cell_units[c][2]),
+            nodes=nodes,
+        )
     if kind == "double":
         _, k, kk, tgt_on, _ = payload
         cases = f"{cell_name(k % N, n)}={sym[k // N]} or not"
@@ -2217,17 +2295,33 @@ def find_dynamic_forcing_chains(x: _Ctx) -> Optional[Step]:
     text = f": {cases} leads to {concl}"
     cells = tuple(sorted(set(branches_cells) | {c}))
     if tgt_on:
-        return x.step("dynamic forcing chains", se, placements=((c, d + 1),), cells=cells, digits=(d + 1,),
-                      explanation=text, focus=focus, nodes=nodes)
-    return x.step("dynamic forcing chains", se, eliminations=((c, d + 1),), cells=cells, digits=(d + 1,),
-                  explanation=text, focus=focus, nodes=nodes)
+        return x.step(
+            "dynamic forcing chains",
+            se,
+            placements=((c, d + 1),),
+            cells=cells,
+            digits=(d + 1,),
+            explanation=text,
+            focus=focus,
+            nodes=nodes,
+        )
+    return x.step(
+        "dynamic forcing chains",
+        se,
+        eliminations=((c, d + 1),),
+        cells=cells,
+        digits=(d + 1,),
+        explanation=text,
+        focus=focus,
+        nodes=nodes,
+    )
 
 
 # --------------------------------------------------------------------------
 # Finders found outside the rating path: named patterns people look for
 
 
-def find_w_wing(x: _Ctx) -> Optional[Step]:
+def find_w_wing(x: _Ctx) -> Step | None:
     """Two bivalue cells {x,y} joined by a strong link on y: x leaves the cells seeing both.
 
     A cell sees one end of a conjugate pair on y, the pair's other end sees
@@ -2237,7 +2331,7 @@ def find_w_wing(x: _Ctx) -> Optional[Step]:
     n = t.n
     bival = [c for c in range(t.N) if cand[c] and _popcount(cand[c]) == 2]
     for i, a in enumerate(bival):
-        for b in bival[i + 1:]:
+        for b in bival[i + 1 :]:
             if cand[a] != cand[b] or t.peer_mask[a] >> b & 1:
                 continue
             for yd, xd in (_digits_of(cand[a]), _digits_of(cand[a])[::-1]):
@@ -2268,7 +2362,7 @@ def find_w_wing(x: _Ctx) -> Optional[Step]:
     return None
 
 
-def find_simple_colouring(x: _Ctx) -> Optional[Step]:
+def find_simple_colouring(x: _Ctx) -> Step | None:
     """Simple colouring on one digit: colour the conjugate pairs of a cluster in two colours.
 
     Colour wrap: two cells of one colour in a unit, so that colour is false.
@@ -2278,7 +2372,7 @@ def find_simple_colouring(x: _Ctx) -> Optional[Step]:
     n = t.n
     for d in range(n):
         p = pos[d]
-        adj: Dict[int, List[int]] = {}
+        adj: dict[int, list[int]] = {}
         for um in t.unit_mask:
             m = p & um
             if m and _popcount(m) == 2:
@@ -2342,12 +2436,12 @@ def find_simple_colouring(x: _Ctx) -> Optional[Step]:
     return None
 
 
-def find_x_chain(x: _Ctx) -> Optional[Step]:
+def find_x_chain(x: _Ctx) -> Step | None:
     """The shortest single-digit chain or loop (the X mode of :func:`find_chain`)."""
     return find_chain(x, modes=("x",))
 
 
-def find_xy_chain(x: _Ctx) -> Optional[Step]:
+def find_xy_chain(x: _Ctx) -> Step | None:
     """A chain of bivalue cells: its ends hold z, so z leaves the cells seeing both ends."""
     t, cand, pos = x.t, x.cand, x.pos
     N, n = t.N, t.n
@@ -2524,7 +2618,7 @@ class Technique:
     in_path: bool = True
 
 
-TECHNIQUES: Tuple[Technique, ...] = (
+TECHNIQUES: tuple[Technique, ...] = (
     Technique("full house", find_full_house, True),
     Technique("hidden single", find_hidden_single, True),
     Technique("naked single", find_naked_single, True),
@@ -2567,17 +2661,19 @@ TECHNIQUES: Tuple[Technique, ...] = (
     Technique("X-chain", find_x_chain, in_path=False),
     Technique("XY-chain", find_xy_chain, in_path=False),
     Technique("AIC", lambda x: find_chain(x, modes=("xy",), cycles=()), in_path=False),
-    Technique("nice loop", lambda x: find_chain(x, modes=("y", "xy"), cycles=("y", "xy"), forcing=False), in_path=False),
+    Technique(
+        "nice loop", lambda x: find_chain(x, modes=("y", "xy"), cycles=("y", "xy"), forcing=False), in_path=False
+    ),
 )
 
 _BY_NAME = {tech.name: tech for tech in TECHNIQUES}
 
 
-def _ctx(board: Board, check: Optional[Check]) -> _Ctx:
+def _ctx(board: Board, check: Check | None) -> _Ctx:
     return _Ctx(board, check or _no_check)
 
 
-def find_step(board: Board, technique: str, *, check: Optional[Check] = None) -> Optional[Step]:
+def find_step(board: Board, technique: str, *, check: Check | None = None) -> Step | None:
     """Look for one technique (a :data:`TECHNIQUES` name) on the board; None if absent.
 
     Raises:
@@ -2589,7 +2685,7 @@ def find_step(board: Board, technique: str, *, check: Optional[Check] = None) ->
     return tech.finder(_ctx(board, check))
 
 
-def _path_step(board: Board, check: Check) -> Optional[Step]:
+def _path_step(board: Board, check: Check) -> Step | None:
     x = _Ctx(board, check)
     nine = board.size == 9
     for tech in TECHNIQUES:
@@ -2619,7 +2715,7 @@ def _verify(step: Step, solution: Sequence[int], board: Board) -> None:
         raise TechniqueError(f"{step.technique} changed nothing: {step.describe()}")
 
 
-def next_step_on(board: Board, solution: Sequence[int], *, check: Optional[Check] = None) -> Optional[Step]:
+def next_step_on(board: Board, solution: Sequence[int], *, check: Check | None = None) -> Step | None:
     """The easiest step on a board whose solution is known; None when it is solved.
 
     The step is checked against ``solution`` (81 ints, 1-based digits).
@@ -2637,7 +2733,7 @@ def next_step_on(board: Board, solution: Sequence[int], *, check: Optional[Check
     return step
 
 
-def steps_on(board: Board, solution: Sequence[int], *, check: Optional[Check] = None) -> List[Step]:
+def steps_on(board: Board, solution: Sequence[int], *, check: Check | None = None) -> list[Step]:
     """Apply the easiest step until the board is solved; the steps in order (the board is changed)."""
     check = check or _no_check
     steps = []
@@ -2652,7 +2748,7 @@ def steps_on(board: Board, solution: Sequence[int], *, check: Optional[Check] = 
 # The public entry points: puzzles with exactly one solution
 
 
-def unique_solution(grid: Grid, *, check: Optional[Check] = None) -> Tuple[int, ...]:
+def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...]:
     """The solution of a puzzle that must have exactly one.
 
     Returns:
@@ -2666,8 +2762,8 @@ def unique_solution(grid: Grid, *, check: Optional[Check] = None) -> Tuple[int, 
         differs between two of them: "the puzzle has more than one solution
         (r1c2 can be 3 or 5)".
     """
-    from ._errors import MultipleSolutionsError
-    from .solver import count_solutions, solve
+    from sudoku_server.errors import MultipleSolutionsError
+    from sudoku_server.sudoku.solver import count_solutions, solve
 
     first = solve(grid, check=check)
     if count_solutions(grid, 2, check=check) < 2:
@@ -2706,7 +2802,7 @@ def unique_solution(grid: Grid, *, check: Optional[Check] = None) -> Tuple[int, 
     )
 
 
-def next_step(grid: Grid, *, check: Optional[Check] = None) -> Optional[Step]:
+def next_step(grid: Grid, *, check: Check | None = None) -> Step | None:
     """The easiest logical step on a puzzle (the first of :func:`solve_steps`); None if it is full.
 
     Args:
@@ -2724,7 +2820,7 @@ def next_step(grid: Grid, *, check: Optional[Check] = None) -> Optional[Step]:
     return next_step_on(Board.from_grid(grid), solution, check=check)
 
 
-def solve_steps(grid: Grid, *, check: Optional[Check] = None) -> List[Step]:
+def solve_steps(grid: Grid, *, check: Check | None = None) -> list[Step]:
     """Every step from the puzzle to its solution, easiest technique first at each point.
 
     Args, Raises: as :func:`next_step`.

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
 
-from ._errors import PuzzleError
+from sudoku_server.errors import PuzzleError
 
 #: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
 MAX_COUNT_LIMIT = 1000
@@ -59,56 +58,81 @@ class Verb:
     usage: str
     summary: str
     example: str
-    flags: Tuple[str, ...] = ()
-    options: Tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
     takes_puzzle: bool = False
 
 
-VERBS: Dict[str, Verb] = {
+VERBS: dict[str, Verb] = {
     verb.name: verb
     for verb in (
-        Verb("HELP", "HELP [verb]", "list the verbs, or show one verb's usage",
-             "HELP COUNT"),
-        Verb("VERSION", "VERSION", "the server's name, version, protocol and solver core",
-             "VERSION -> VERSION sudoku-server <version> protocol=2 core=<python|native>"),
+        Verb("HELP", "HELP [verb]", "list the verbs, or show one verb's usage", "HELP COUNT"),
+        Verb(
+            "VERSION",
+            "VERSION",
+            "the server's name, version, protocol and solver core",
+            "VERSION -> VERSION sudoku-server <version> protocol=2 core=<python|native>",
+        ),
         Verb("PING", "PING", "health check, answered without the solver", "PING -> PONG"),
         Verb("QUIT", "QUIT", "answer what came before, say BYE and close", "QUIT -> BYE"),
-        Verb("SOLVE", "SOLVE [any] <puzzle>",
-             "solve (the default for a bare puzzle); 'any' answers the first solution"
-             " found instead of the first in row-major order",
-             "SOLVE any 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
-             flags=("any",), takes_puzzle=True),
-        Verb("COUNT", "COUNT [limit=N] <puzzle>",
-             f"count solutions up to N (default 2, at most {MAX_COUNT_LIMIT})",
-             "COUNT ........................................................................9 -> COUNT 2+ multiple",
-             options=("limit",), takes_puzzle=True),
-        Verb("GENERATE",
-             "GENERATE [full] [size=9] [symmetry=none|rot180|rot90|mirror|diagonal|random]"
-             " [givens=N] [seed=N] [format=line|grid] [level=easy|medium|hard|expert|extreme]"
-             " [se=MIN-MAX]",
-             "a new puzzle with one solution, minimal under its symmetry (or stopped at N"
-             " givens), of a level or Sudoku Explainer band when asked; 'full' a random solved"
-             " grid; the same seed gives the same puzzle",
-             "GENERATE symmetry=rot180 seed=42",
-             flags=("full",), options=("size", "symmetry", "givens", "seed", "format", "level", "se")),
-        Verb("RATE", "RATE <puzzle>",
-             "how hard it is by the techniques people use: level, Sudoku Explainer rating,"
-             " QQWing level, hardest step",
-             "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
-             takes_puzzle=True),
-        Verb("HINT", "HINT [nudge] <puzzle>",
-             "the next logical step in words (with nudge: only the technique and where to look)",
-             "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
-             flags=("nudge",), takes_puzzle=True),
-        Verb("STEPS", "STEPS <puzzle>",
-             "every step from the puzzle to its solution, one line each, then END",
-             "STEPS <puzzle>", takes_puzzle=True),
-        Verb("STATS", "STATS", "the server's counters, one 'STAT name value' line each, then END",
-             "STATS"),
-        Verb("INTERACTIVE", "INTERACTIVE",
-             "keep this session open for a person: no close grace, bad rows reported at once;"
-             " QUIT or Ctrl-D ends it",
-             "INTERACTIVE -> INTERACTIVE on: ..."),
+        Verb(
+            "SOLVE",
+            "SOLVE [any] <puzzle>",
+            "solve (the default for a bare puzzle); 'any' answers the first solution"
+            " found instead of the first in row-major order",
+            "SOLVE any 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+            flags=("any",),
+            takes_puzzle=True,
+        ),
+        Verb(
+            "COUNT",
+            "COUNT [limit=N] <puzzle>",
+            f"count solutions up to N (default 2, at most {MAX_COUNT_LIMIT})",
+            "COUNT ........................................................................9 -> COUNT 2+ multiple",
+            options=("limit",),
+            takes_puzzle=True,
+        ),
+        Verb(
+            "GENERATE",
+            "GENERATE [full] [size=9] [symmetry=none|rot180|rot90|mirror|diagonal|random]"
+            " [givens=N] [seed=N] [format=line|grid] [level=easy|medium|hard|expert|extreme]"
+            " [se=MIN-MAX]",
+            "a new puzzle with one solution, minimal under its symmetry (or stopped at N"
+            " givens), of a level or Sudoku Explainer band when asked; 'full' a random solved"
+            " grid; the same seed gives the same puzzle",
+            "GENERATE symmetry=rot180 seed=42",
+            flags=("full",),
+            options=("size", "symmetry", "givens", "seed", "format", "level", "se"),
+        ),
+        Verb(
+            "RATE",
+            "RATE <puzzle>",
+            "how hard it is by the techniques people use: level, Sudoku Explainer rating, QQWing level, hardest step",
+            "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
+            takes_puzzle=True,
+        ),
+        Verb(
+            "HINT",
+            "HINT [nudge] <puzzle>",
+            "the next logical step in words (with nudge: only the technique and where to look)",
+            "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
+            flags=("nudge",),
+            takes_puzzle=True,
+        ),
+        Verb(
+            "STEPS",
+            "STEPS <puzzle>",
+            "every step from the puzzle to its solution, one line each, then END",
+            "STEPS <puzzle>",
+            takes_puzzle=True,
+        ),
+        Verb("STATS", "STATS", "the server's counters, one 'STAT name value' line each, then END", "STATS"),
+        Verb(
+            "INTERACTIVE",
+            "INTERACTIVE",
+            "keep this session open for a person: no close grace, bad rows reported at once; QUIT or Ctrl-D ends it",
+            "INTERACTIVE -> INTERACTIVE on: ...",
+        ),
     )
 }
 
@@ -128,11 +152,11 @@ class Command:
     """
 
     verb: Verb
-    flags: Tuple[str, ...] = ()
-    options: Dict[str, str] = field(default_factory=dict)
+    flags: tuple[str, ...] = ()
+    options: dict[str, str] = field(default_factory=dict)
     line: int = 0
     ending: str = "\n"
-    puzzle_text: Optional[str] = None
+    puzzle_text: str | None = None
     puzzle_column: int = 0
 
     @property
@@ -154,7 +178,7 @@ def is_verb(line: str) -> bool:
     return first_word(line).upper() in VERBS
 
 
-def unknown_verb(line: str) -> Optional[CommandError]:
+def unknown_verb(line: str) -> CommandError | None:
     """The error for a line that is not a puzzle and starts with a word of letters, else None.
 
     The session asks only about lines rejected on their own (not rows of a
@@ -181,8 +205,8 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
     word = first_word(stripped)
     verb = VERBS[word.upper()]
     pos = offset + len(word)
-    flags: List[str] = []
-    options: Dict[str, str] = {}
+    flags: list[str] = []
+    options: dict[str, str] = {}
     puzzle_text = None
     puzzle_column = 0
     for match in re.finditer(r"\S+", line[pos:]):
@@ -206,7 +230,7 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
     return Command(verb, tuple(flags), options, lineno, ending, puzzle_text, puzzle_column)
 
 
-def _int_option(command: Command, key: str, low: int, high: int, what: str) -> Optional[int]:
+def _int_option(command: Command, key: str, low: int, high: int, what: str) -> int | None:
     text = command.options.get(key)
     if text is None:
         return None
@@ -241,11 +265,11 @@ class GenerateRequest:
     full: bool = False
     size: int = 9
     symmetry: str = "none"
-    givens: Optional[int] = None
-    seed: Optional[int] = None
+    givens: int | None = None
+    seed: int | None = None
     format: str = "line"
-    level: Optional[str] = None
-    se: Optional[Tuple[float, float]] = None
+    level: str | None = None
+    se: tuple[float, float] | None = None
 
     @property
     def rated(self) -> bool:
@@ -281,7 +305,9 @@ def generate_request(command: Command) -> GenerateRequest:
     if level is not None:
         level = level.lower()
         if level not in LEVELS:
-            raise CommandError(f"GENERATE: level must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {command.options['level']}")
+            raise CommandError(
+                f"GENERATE: level must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {command.options['level']}"
+            )
     band = None
     se_text = command.options.get("se")
     if se_text is not None:
@@ -296,7 +322,7 @@ def generate_request(command: Command) -> GenerateRequest:
     return GenerateRequest(full, size, symmetry, givens, seed, fmt, level, band)
 
 
-def help_lines(topic: Optional[str] = None) -> List[str]:
+def help_lines(topic: str | None = None) -> list[str]:
     """The lines of a HELP reply, ``END`` included.
 
     Raises:
@@ -334,14 +360,14 @@ def count_reply(count: int, limit: int) -> str:
     return f"COUNT {count}"
 
 
-def block(lines: List[str], ending: str = "\n") -> bytes:
+def block(lines: list[str], ending: str = "\n") -> bytes:
     """An informational block (HELP, STATS): every line, then ``END``, each with ``ending``."""
     if not lines or lines[-1] != "END":
         lines = list(lines) + ["END"]
     return "".join(line + ending for line in lines).encode("ascii", "backslashreplace")
 
 
-def stats_lines(pairs: List[Tuple[str, object]]) -> List[str]:
+def stats_lines(pairs: list[tuple[str, object]]) -> list[str]:
     """``STAT <name> <value>`` lines (memcached style), then ``END``."""
     out = []
     for name, value in pairs:
@@ -383,7 +409,7 @@ def rate_reply(rating) -> str:
     )
 
 
-def steps_lines(steps, rating) -> List[str]:
+def steps_lines(steps, rating) -> list[str]:
     """STEPS's block: a count line, one line per step in words, ``END``."""
     lines = [f"STEPS {len(steps)} step{'s' if len(steps) != 1 else ''}, {rate_reply(rating)[5:]}"]
     lines.extend(f"{number}. {step.describe()}" for number, step in enumerate(steps, start=1))

@@ -88,24 +88,24 @@ from __future__ import annotations
 
 import functools
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence, Tuple
 
-from . import solver as _solver
-from .grid import BOX_SHAPES, Grid
-from .solver import Check
+from sudoku_server.sudoku import solver as _solver
+from sudoku_server.sudoku.grid import BOX_SHAPES, Grid
+from sudoku_server.sudoku.solver import Check
 
 try:  # the pure-Python core, once solver.py chooses between two cores
-    from ._pysolver import _engine as _solver_engine
+    from sudoku_server.sudoku.solver._python import _engine as _solver_engine
 except ImportError:  # solver.py is the pure-Python core
-    from .solver import _engine as _solver_engine
+    from sudoku_server.sudoku.solver import _engine as _solver_engine
 
 __all__ = [
-    "Generated",
     "RANDOM_SYMMETRIES",
     "SEED_LIMIT",
     "SIZES",
     "SYMMETRIES",
+    "Generated",
     "SplitMix64",
     "generate",
     "orbits",
@@ -175,7 +175,7 @@ class SplitMix64:
         return (self.next() * n) >> 64
 
 
-def permutation(rng: SplitMix64, n: int) -> List[int]:
+def permutation(rng: SplitMix64, n: int) -> list[int]:
     """A random order of ``0 .. n - 1`` (Fisher-Yates), from ``rng``.
 
     Draws ``w = (n!.bit_length() + 127) // 64`` words and reads them as one
@@ -207,8 +207,8 @@ def _factorial_bits(n: int) -> int:
     return f.bit_length()
 
 
-@functools.lru_cache(maxsize=None)
-def orbits(size: int, symmetry: str) -> Tuple[Tuple[int, ...], ...]:
+@functools.cache
+def orbits(size: int, symmetry: str) -> tuple[tuple[int, ...], ...]:
     """The orbits of the cells of a ``size x size`` grid under a symmetry.
 
     Returns:
@@ -280,10 +280,10 @@ def generate(
     size: int = 9,
     *,
     symmetry: str = "none",
-    givens: Optional[int] = None,
-    seed: Optional[int] = None,
+    givens: int | None = None,
+    seed: int | None = None,
     full: bool = False,
-    check: Optional[Check] = None,
+    check: Check | None = None,
 ) -> Generated:
     """Make a random full grid, or a puzzle with exactly one solution.
 
@@ -335,9 +335,7 @@ def generate(
     if size not in SIZES:
         raise ValueError(f"size must be 4, 6, 9, 16 or 25, not {size}")
     if not isinstance(symmetry, str) or symmetry not in SYMMETRIES + ("random",):
-        raise ValueError(
-            f"symmetry must be none, rot180, rot90, mirror, diagonal or random, not {symmetry!r}"
-        )
+        raise ValueError(f"symmetry must be none, rot180, rot90, mirror, diagonal or random, not {symmetry!r}")
     ncells = size * size
     if givens is not None:
         givens = _check_int("givens", givens, 0, ncells)
@@ -382,7 +380,7 @@ def _no_check() -> None:
     return None
 
 
-def _check_int(name: str, value, low: Optional[int], high: Optional[int]) -> int:
+def _check_int(name: str, value, low: int | None, high: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be an integer, not {value!r}")
     if low is not None and high is not None and not low <= value <= high:
@@ -484,7 +482,9 @@ def _exists(engine, s: int, done: int, solved: int, check: Check) -> bool:
     return False
 
 
-def _remove_givens(engine, solved: int, ordered: Sequence[Tuple[int, ...]], floor: int, tests, check: Check) -> Tuple[int, bool]:
+def _remove_givens(
+    engine, solved: int, ordered: Sequence[tuple[int, ...]], floor: int, tests, check: Check
+) -> tuple[int, bool]:
     """The one-pass removal (module docstring).
 
     Args:
@@ -558,7 +558,7 @@ class _Proofs:
         s, _ = engine.propagate(engine.full ^ (rest ^ (rest & solved)), 0, self.check)
         return s & removed == solved & removed
 
-    def orbit_unique(self, rest: int, orbit: Tuple[int, ...]) -> bool:
+    def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
         """Whether the givens ``rest`` (the puzzle without ``orbit``) still have one solution.
 
         Any other solution differs from ``solved`` inside ``orbit``: for each
@@ -608,7 +608,7 @@ class _Counts:
     def group_unique(self, rest: int, removed: int, orbits) -> bool:
         return self._unique_without(orbits)
 
-    def orbit_unique(self, rest: int, orbit: Tuple[int, ...]) -> bool:
+    def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
         return self._unique_without((orbit,))
 
     def remove(self, orbits) -> None:
@@ -617,7 +617,7 @@ class _Counts:
                 self.values[c] = 0
 
 
-def _core_count() -> Optional[Callable]:
+def _core_count() -> Callable | None:
     """The solver's ``count_solutions`` when its core is not the pure-Python engine."""
     if getattr(_solver, "CORE", "python") == "python":
         return None

@@ -19,7 +19,7 @@ The contract (both cores keep it exactly; the tests hold one against the other):
 
 The cores:
 
-* ``"native"`` — ``sudoku_server._csolver``, a C extension (``_solver.c``,
+* ``"native"`` — ``sudoku_server.sudoku.solver._native``, a C extension (``_native.c``,
   its header comment has the design), built by ``pip install`` when a C
   compiler and the Python headers are present. A specialised 9x9 engine and a
   general one for 4x4..25x25. It releases the interpreter lock while it
@@ -48,14 +48,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple, Optional
 
-from . import _pysolver
-from ._errors import InvalidPuzzleError, UnsolvableError
-from ._pysolver import Check, _explain
-from .grid import Grid, find_duplicate, verify_solution
+from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
+from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
+from sudoku_server.sudoku.solver import _python as _pysolver
+from sudoku_server.sudoku.solver._python import Check, _explain
 
-__all__ = ["solve", "solve_any", "count_solutions", "verify", "Check", "CORE", "NATIVE", "PYTHON", "Core"]
+__all__ = ["CORE", "NATIVE", "PYTHON", "Check", "Core", "count_solutions", "solve", "solve_any", "verify"]
 
 #: The environment variable that forces the pure-Python core (read at import).
 PURE_PYTHON_ENV = "SUDOKU_SERVER_PURE_PYTHON"
@@ -75,10 +76,10 @@ PYTHON = Core("python", _pysolver.solve, _pysolver.solve_any, _pysolver.count_so
 #: Why the native core is not available ("" when it is).
 NATIVE_MISSING = ""
 try:
-    from . import _csolver
+    from sudoku_server.sudoku.solver import _native as _csolver
 except ImportError as exc:  # not built: no compiler, or a checkout without ``pip install -e .``
     _csolver = None
-    NATIVE_MISSING = f"sudoku_server._csolver cannot be imported ({exc})"
+    NATIVE_MISSING = f"sudoku_server.sudoku.solver._native cannot be imported ({exc})"
 
 
 def _failure(grid: Grid, code: int) -> Exception:
@@ -91,7 +92,7 @@ def _failure(grid: Grid, code: int) -> Exception:
     return UnsolvableError(_explain(grid))
 
 
-NATIVE: Optional[Core] = None
+NATIVE: Core | None = None
 if _csolver is not None:
     # Box shapes other than 2x2, 2x3, 3x2, 3x3, 4x4, 5x5 go to the Python core.
     _csolver.configure(
@@ -116,7 +117,7 @@ _CORE = _choose()
 CORE: str = _CORE.name
 
 
-def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
+def solve(grid: Grid, *, check: Check | None = None) -> Grid:
     """The first solution of ``grid`` in row-major order.
 
     "First" is what the naive backtracker (try 1..size in each empty cell, left
@@ -144,7 +145,7 @@ def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     return _CORE.solve(grid, check=check)
 
 
-def solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
+def solve_any(grid: Grid, *, check: Check | None = None) -> Grid:
     """Some solution of ``grid``: the first one the search finds (``SOLVE any``).
 
     For a puzzle with one solution this is :func:`solve`'s answer; with
@@ -160,7 +161,7 @@ def solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     return _CORE.solve_any(grid, check=check)
 
 
-def count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None) -> int:
+def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None) -> int:
     """How many solutions ``grid`` has, counting no further than ``limit``.
 
     Args:
@@ -177,10 +178,10 @@ def count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None
 # The functions above document the contract; the chosen core's functions
 # take their place (no call in between). The native ones are C functions
 # with the same signatures and their own docstrings.
-solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_solutions
+solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_solutions  # noqa: F811
 
 
-def verify(puzzle: Grid, solution: Grid) -> Optional[str]:
+def verify(puzzle: Grid, solution: Grid) -> str | None:
     """Check a solution independently of the search; None when it is right.
 
     The rule every answer passes before it is sent: every unit holds each

@@ -55,11 +55,12 @@ import bisect
 import re
 import unicodedata
 from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Union
 
-from ._errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, SolutionMismatchError
-from .grid import (
+from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, SolutionMismatchError
+from sudoku_server.sudoku.grid import (
     BOX_SHAPES,
     DIGIT_SYMBOLS,
     LETTER_SYMBOLS,
@@ -111,8 +112,7 @@ _FIELD_SPLIT = re.compile(r"[,:]")
 _HEADER_FIELD = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_ ]*\s*")
 
 
-
-def _box_drawing_view() -> Dict[int, str]:
+def _box_drawing_view() -> dict[int, str]:
     """Box-drawing characters (U+2500..U+257F) -> ``-``, ``|`` or ``+``, from their Unicode names.
 
     A character drawn only left/right (``─ ━ ═ ┄ ╌ ╴``) is a ``-``; only
@@ -137,9 +137,11 @@ def _box_drawing_view() -> Dict[int, str]:
 UNICODE_SPACES = "\u00a0\u1680" + "".join(chr(cp) for cp in range(0x2000, 0x200B)) + "\u202f\u205f\u3000"
 #: Full-width forms read as their ASCII counterparts: digits, letters and
 #: ``． ＿ ｜ ＋ － ＝ ＊`` (U+FF0E ...).
-FULL_WIDTH = "".join(chr(0xFF10 + i) for i in range(10)) + "".join(
-    chr(0xFF21 + i) + chr(0xFF41 + i) for i in range(26)
-) + "．＿｜＋－＝＊"
+FULL_WIDTH = (
+    "".join(chr(0xFF10 + i) for i in range(10))
+    + "".join(chr(0xFF21 + i) + chr(0xFF41 + i) for i in range(26))
+    + "．＿｜＋－＝＊"
+)
 _VIEW = {
     **_box_drawing_view(),
     **{ord(ch): " " for ch in UNICODE_SPACES},
@@ -166,7 +168,7 @@ def _is_wide(ch: str) -> bool:
     return "\uff01" <= ch <= "\uff5e" or ch == "\u3000"
 
 
-def _mostly_wide(lines: Sequence[str], positions: Sequence[Tuple[int, int]]) -> bool:
+def _mostly_wide(lines: Sequence[str], positions: Sequence[tuple[int, int]]) -> bool:
     """True when more than half the cells at ``positions`` are written in full width."""
     return 2 * sum(_is_wide(lines[li][col]) for li, col in positions) > len(positions)
 
@@ -177,7 +179,7 @@ _TAB_SIZES = frozenset(ROW_SIZES) | frozenset(LINE_SIZES)
 _EMPTY_TAB_ROW = frozenset((9, 16, 25))
 
 
-def _tab_fields(view: str, in_tab_grid: bool) -> Optional[List[Tuple[int, int, bool]]]:
+def _tab_fields(view: str, in_tab_grid: bool) -> list[tuple[int, int, bool]] | None:
     """The cell fields of a tab row, or None when the line is not one.
 
     A line is a tab row when it holds a tab, no ``|``, ``,`` or ``:``, and
@@ -209,7 +211,7 @@ def _tab_fields(view: str, in_tab_grid: bool) -> Optional[List[Tuple[int, int, b
     return fields
 
 
-def _expand_tabs(view: str, raw: str, fields: List[Tuple[int, int, bool]]) -> Tuple[str, str, Tuple[int, ...]]:
+def _expand_tabs(view: str, raw: str, fields: list[tuple[int, int, bool]]) -> tuple[str, str, tuple[int, ...]]:
     """A tab row with one character per cell: ``.`` in the view for each empty field.
 
     An empty field gets a blank inserted in ``raw`` (the answer writes its
@@ -264,22 +266,22 @@ class Positions(Sequence):
     puzzles per connection, so their size bounds its memory.
     """
 
-    __slots__ = ("_lines", "_cols")
+    __slots__ = ("_cols", "_lines")
 
-    def __init__(self, pairs: Iterable[Tuple[int, int]] = ()) -> None:
-        self._lines: Optional[array] = array("H")  # None: every cell on line 0
+    def __init__(self, pairs: Iterable[tuple[int, int]] = ()) -> None:
+        self._lines: array | None = array("H")  # None: every cell on line 0
         self._cols = array("H")
         self.extend(pairs)
 
     @classmethod
-    def on_one_line(cls, columns: Iterable[int]) -> "Positions":
+    def on_one_line(cls, columns: Iterable[int]) -> Positions:
         """Every cell on line 0, at the given columns."""
         positions = cls()
         positions._lines = None
         positions._cols = _index_array(columns)
         return positions
 
-    def extend(self, pairs: Iterable[Tuple[int, int]]) -> None:
+    def extend(self, pairs: Iterable[tuple[int, int]]) -> None:
         lines, cols = self._lines, self._cols
         assert lines is not None, "a one-line puzzle's positions do not grow"
         for line, col in pairs:
@@ -296,7 +298,7 @@ class Positions(Sequence):
             return list(self)[index]
         return (0 if self._lines is None else self._lines[index]), self._cols[index]
 
-    def __iter__(self) -> Iterator[Tuple[int, int]]:
+    def __iter__(self) -> Iterator[tuple[int, int]]:
         if self._lines is None:
             return ((0, col) for col in self._cols)
         return zip(self._lines, self._cols)
@@ -342,11 +344,11 @@ class Puzzle:
     grid: Grid
     layout: str
     first_line: int
-    lines: List[str]
-    endings: List[str]
-    positions: Sequence[Tuple[int, int]]
+    lines: list[str]
+    endings: list[str]
+    positions: Sequence[tuple[int, int]]
     symbols: str = ""
-    expected: Optional[Grid] = None
+    expected: Grid | None = None
     wide: bool = False
     plain: bool = False  # a plain 81-cell line: the answer is the solution's digits
 
@@ -428,7 +430,7 @@ class Rejected:
 
     error: PuzzleError
     ending: str = "\n"
-    text: Optional[str] = None
+    text: str | None = None
 
 
 Event = Union[Puzzle, Rejected]
@@ -451,7 +453,7 @@ def strip_comment(line: str) -> str:
     return line if cut < 0 else line[:cut]
 
 
-def split_cells(line: str, start: int = 0, end: Optional[int] = None) -> List[Tuple[int, str]]:
+def split_cells(line: str, start: int = 0, end: int | None = None) -> list[tuple[int, str]]:
     """The cell characters of a row or one-line puzzle: ``(column index, char)`` pairs.
 
     Every character other than blanks, tabs and ``|`` counts as a cell; whether
@@ -466,7 +468,7 @@ def split_cells(line: str, start: int = 0, end: Optional[int] = None) -> List[Tu
     return [(i, line[i]) for i in range(start, stop) if line[i] not in CELL_SEPARATORS and line[i] != '"']
 
 
-def _looks_like_cells(cells: List[Tuple[int, str]], size: int = SIZE) -> bool:
+def _looks_like_cells(cells: list[tuple[int, str]], size: int = SIZE) -> bool:
     """True when at least half the characters could be cells of ``size``: a row, maybe flawed.
 
     Text such as ``hello`` or ``GET / HTTP/1.1`` is not, so it is rejected on
@@ -482,7 +484,7 @@ def _nearest(count: int, sizes) -> int:
     return min(sizes, key=lambda s: (abs(s - count), -s))
 
 
-def _near_row_size(count: int) -> Optional[int]:
+def _near_row_size(count: int) -> int | None:
     """The row size a broken first row of ``count`` cells was meant to have, or None.
 
     9 wins when it is near (the classic grid), then the closest size.
@@ -513,18 +515,18 @@ def _holds_word(body: str, size: int) -> bool:
     return any(not set(m.group()) <= allowed for m in _WORD.finditer(body))
 
 
-def _is_prose(body: str, cells: List[Tuple[int, str]], size: int) -> bool:
+def _is_prose(body: str, cells: list[tuple[int, str]], size: int) -> bool:
     """True for a line that is not cells of a ``size`` grid: mostly other characters, or a word."""
     return not _looks_like_cells(cells, size) or _holds_word(body, size)
 
 
-def _only_cells(cells: List[Tuple[int, str]], size: int) -> bool:
+def _only_cells(cells: list[tuple[int, str]], size: int) -> bool:
     """True when every character could be a cell of ``size`` (a broken first row has no other)."""
     like = _CELL_LIKE[size]
     return all(ch in like for _, ch in cells)
 
 
-def _near_line_size(count: int) -> Optional[int]:
+def _near_line_size(count: int) -> int | None:
     """The one-line size within :data:`NEAR_LINE` of ``count``, or None."""
     for size, margin in NEAR_LINE.items():
         if abs(count - size) <= margin:
@@ -547,7 +549,7 @@ def _line_count_error(lineno: int, count: int) -> PuzzleFormatError:
     return PuzzleFormatError(f"line {lineno}: expected 16, 36, 81, 256 or 625 cells, found {count}")
 
 
-def _cut_line_size(count: int) -> Optional[int]:
+def _cut_line_size(count: int) -> int | None:
     """The one-line size a line of ``count`` cells cut by the end of input was meant to have.
 
     The next size above ``count``: 16 or 36 only when ``count`` is within
@@ -567,12 +569,10 @@ def _cut_line_size(count: int) -> Optional[int]:
 
 
 def _cut_line_error(lineno: int, count: int, size: int) -> IncompletePuzzleError:
-    return IncompletePuzzleError(
-        f"input ended inside the one-line puzzle at line {lineno} ({count} of {size} cells)"
-    )
+    return IncompletePuzzleError(f"input ended inside the one-line puzzle at line {lineno} ({count} of {size} cells)")
 
 
-def _first_bad_char(cells: List[Tuple[int, str]]) -> Tuple[int, str]:
+def _first_bad_char(cells: list[tuple[int, str]]) -> tuple[int, str]:
     """The first character of a line that could not be a cell (of a 9x9 grid)."""
     like = _CELL_LIKE[SIZE]
     return next(((col, ch) for col, ch in cells if ch not in like), cells[0])
@@ -591,8 +591,7 @@ def _symbol_error(lineno: int, col: int, ch: str, size: int, cell: int, field: s
     if field:
         what = "a digit 1-9" if size == SIZE else f"a {size}x{size} symbol"
         return PuzzleFormatError(
-            f"line {lineno}, column {col + 1}: expected {what} in the {field} at {where},"
-            f" found {describe_char(ch)}"
+            f"line {lineno}, column {col + 1}: expected {what} in the {field} at {where}, found {describe_char(ch)}"
         )
     if size == SIZE:
         return PuzzleFormatError(
@@ -605,11 +604,11 @@ def _symbol_error(lineno: int, col: int, ch: str, size: int, cell: int, field: s
 # -- rows read by the columns of their "|" ------------------------------------
 
 
-def _bars(body: str) -> List[int]:
+def _bars(body: str) -> list[int]:
     return [i for i, ch in enumerate(body) if ch == "|"]
 
 
-def _segments(body: str, bars: List[int]) -> List[Tuple[Optional[int], Optional[int]]]:
+def _segments(body: str, bars: list[int]) -> list[tuple[int | None, int | None]]:
     """The boxes of a row between its ``|``: ``(left bar, right bar)``, None for an open side.
 
     A row that starts and ends with ``|`` (blanks aside) is framed: its boxes
@@ -618,14 +617,14 @@ def _segments(body: str, bars: List[int]) -> List[Tuple[Optional[int], Optional[
     """
     first, last = bars[0], bars[-1]
     framed = not body[:first].strip() and not body[last + 1 :].strip()
-    segments: List[Tuple[Optional[int], Optional[int]]] = [] if framed else [(None, first)]
+    segments: list[tuple[int | None, int | None]] = [] if framed else [(None, first)]
     segments.extend(zip(bars, bars[1:]))
     if not framed:
         segments.append((last, None))
     return segments
 
 
-def _style(width: int, k: int) -> Optional[Tuple[int, int]]:
+def _style(width: int, k: int) -> tuple[int, int] | None:
     """How ``k`` cells fill a box ``width`` characters wide: (rank, pitch), None if they cannot.
 
     Rank 0 for `` a b c `` and ``abc``, 1 for ``a b c `` (blank before the
@@ -649,7 +648,7 @@ def _box_ok(nseg: int, k: int) -> bool:
     return (nseg, k) in VALID_BOXES
 
 
-def _slots(body: str, segments, k: int, pitch: int, ref: int) -> Optional[List[int]]:
+def _slots(body: str, segments, k: int, pitch: int, ref: int) -> list[int] | None:
     """The columns of a row's cells, ``k`` per box ``pitch`` apart, or None if they do not fit.
 
     Every box is laid out like the reference box (``ref`` characters wide):
@@ -659,7 +658,7 @@ def _slots(body: str, segments, k: int, pitch: int, ref: int) -> Optional[List[i
     span = pitch * (k - 1) + 1
     lead = (ref - span) // 2
     trail = ref - span - lead
-    slots: List[int] = []
+    slots: list[int] = []
     for left, right in segments:
         start = left + 1 + lead if left is not None else right - trail - span
         if start < 0:
@@ -676,13 +675,13 @@ class _RowShape:
     """What a row says about its grid: size, box columns, and where its cells are."""
 
     size: int
-    box_cols: Optional[int]  # None: the default box shape of the size
-    slots: Optional[List[int]]  # None: the cells are the row's non-blank characters
+    box_cols: int | None  # None: the default box shape of the size
+    slots: list[int] | None  # None: the cells are the row's non-blank characters
 
 
 def _row_by_bars(
-    body: str, cells: List[Tuple[int, str]], size: Optional[int] = None, box_cols: Optional[int] = None
-) -> Optional[_RowShape]:
+    body: str, cells: list[tuple[int, str]], size: int | None = None, box_cols: int | None = None
+) -> _RowShape | None:
     """Read a row by the columns of its ``|``: its shape, and its cell columns if some are blank.
 
     With ``size`` and ``box_cols`` (a grid's later rows) only that shape is
@@ -721,7 +720,7 @@ def _row_by_bars(
     return None
 
 
-def _first_row_shape(body: str, cells: List[Tuple[int, str]]) -> Optional[_RowShape]:
+def _first_row_shape(body: str, cells: list[tuple[int, str]]) -> _RowShape | None:
     """The shape a grid's first row gives it, or None if it is not a row of any size."""
     if "|" in body:
         shape = _row_by_bars(body, cells)
@@ -733,7 +732,7 @@ def _first_row_shape(body: str, cells: List[Tuple[int, str]]) -> Optional[_RowSh
     return None
 
 
-def _box_cols_by_counts(body: str, cells: List[Tuple[int, str]], size: int) -> Optional[int]:
+def _box_cols_by_counts(body: str, cells: list[tuple[int, str]], size: int) -> int | None:
     """Box columns from equal cell counts between the ``|`` of a full row, else None (default)."""
     bars = _bars(body)
     if not bars:
@@ -758,26 +757,26 @@ class _GridInProgress:
     def __init__(self, lineno: int, framed: bool) -> None:
         self.first_line = lineno
         self.framed = framed  # started with a border line: a closing one may follow
-        self.lines: List[str] = []  # as the request wrote them (the answer's template)
-        self.endings: List[str] = []
-        self.inserted: List[Tuple[int, ...]] = []  # per line: columns of inserted characters
+        self.lines: list[str] = []  # as the request wrote them (the answer's template)
+        self.endings: list[str] = []
+        self.inserted: list[tuple[int, ...]] = []  # per line: columns of inserted characters
         self.positions = Positions()
-        self.chars: List[str] = []  # each cell's character, row-major (blank = empty)
-        self.cell_lines: List[int] = []  # the line number of each row read, in order
-        self.size: Optional[int] = None
-        self.box_cols: Optional[int] = None
+        self.chars: list[str] = []  # each cell's character, row-major (blank = empty)
+        self.cell_lines: list[int] = []  # the line number of each row read, in order
+        self.size: int | None = None
+        self.box_cols: int | None = None
         self.size_line = 0  # the line that set the size
-        self.bars: Optional[List[int]] = None  # the first row's "|" columns...
-        self.slots: Optional[List[int]] = None  # ...and its cell columns
+        self.bars: list[int] | None = None  # the first row's "|" columns...
+        self.slots: list[int] | None = None  # ...and its cell columns
         self.rows = 0
         self.borders = 0
-        self.rows_at_first_rule: Optional[int] = None
-        self.error: Optional[Tuple[int, PuzzleFormatError]] = None
+        self.rows_at_first_rule: int | None = None
+        self.error: tuple[int, PuzzleFormatError] | None = None
         self.tabbed = False  # its rows are tab fields
         self.reported = False  # its error was already sent (interactive reading)
         self.cut_at_end = False  # its last row was cut by the end of input
 
-    def add_line(self, raw: str, ending: str, inserted: Tuple[int, ...] = ()) -> int:
+    def add_line(self, raw: str, ending: str, inserted: tuple[int, ...] = ()) -> int:
         self.lines.append(raw)
         self.endings.append(ending)
         self.inserted.append(inserted)
@@ -803,12 +802,12 @@ class _GridInProgress:
             return PuzzleFormatError(f"line {lineno}: expected {size} cells, found {found}")
         return PuzzleFormatError(f"line {lineno}: expected {size} cells like line {self.size_line}, found {found}")
 
-    def add_cells(self, index: int, lineno: int, placed: List[Tuple[int, str]]) -> None:
+    def add_cells(self, index: int, lineno: int, placed: list[tuple[int, str]]) -> None:
         self.positions.extend((index, col) for col, _ in placed)
         self.chars.extend(ch for _, ch in placed)
         self.cell_lines.append(lineno)
 
-    def box_shape(self) -> Tuple[int, int]:
+    def box_shape(self) -> tuple[int, int]:
         size = self.size
         assert size is not None
         if self.box_cols:
@@ -819,7 +818,7 @@ class _GridInProgress:
             return 3, 2
         return BOX_SHAPES[size]
 
-    def _symbols(self) -> Tuple[str, List[int], Optional[Tuple[int, PuzzleFormatError]]]:
+    def _symbols(self) -> tuple[str, list[int], tuple[int, PuzzleFormatError] | None]:
         """The symbol set its cells choose, their digits, and the first foreign cell's error (or None)."""
         size = self.size
         if size is None or not self.chars:
@@ -832,11 +831,11 @@ class _GridInProgress:
         error = _symbol_error(lineno, _request_col(self.inserted[li], col), self.lines[li][col], size, bad)
         return symbols, values, (lineno, error)
 
-    def symbol_error(self) -> Optional[Tuple[int, PuzzleFormatError]]:
+    def symbol_error(self) -> tuple[int, PuzzleFormatError] | None:
         """The first cell read that is not a symbol of the set its cells choose, with its line."""
         return self._symbols()[2]
 
-    def finish(self, cut: Optional[Tuple[int, PuzzleFormatError]] = None) -> Event:
+    def finish(self, cut: tuple[int, PuzzleFormatError] | None = None) -> Event:
         """The puzzle, or the error for its first bad line (``cut``: why it ended early)."""
         ending = (self.endings[-1] if self.endings else "") or "\n"
         symbols, values, foreign = self._symbols()
@@ -862,14 +861,13 @@ class _GridInProgress:
         """The ``incomplete`` error: the input ended before its last row."""
         return Rejected(
             IncompletePuzzleError(
-                f"input ended inside the puzzle that starts at line {self.first_line}"
-                f" ({self.rows} of {self.size} rows)"
+                f"input ended inside the puzzle that starts at line {self.first_line} ({self.rows} of {self.size} rows)"
             ),
             ending,
         )
 
 
-def _read_symbols(chars: List[str], size: int, extra: str = "") -> Tuple[str, List[int], Optional[int]]:
+def _read_symbols(chars: list[str], size: int, extra: str = "") -> tuple[str, list[int], int | None]:
     """The symbol set, the digits, and the index of the first foreign character (or None)."""
     symbols = choose_symbols(chars + list(extra), size)
     table = symbol_table(symbols)
@@ -887,7 +885,11 @@ def _read_symbols(chars: List[str], size: int, extra: str = "") -> Tuple[str, Li
 #: other cells say (interactive reading reports it at its row).
 _ANY_SYMBOL = {
     size: frozenset(symbol_table(DIGIT_SYMBOLS[:size]))
-    | (frozenset(symbol_table(ZERO_SYMBOLS[:size])) | frozenset(symbol_table(LETTER_SYMBOLS[:size])) if size >= 16 else frozenset())
+    | (
+        frozenset(symbol_table(ZERO_SYMBOLS[:size])) | frozenset(symbol_table(LETTER_SYMBOLS[:size]))
+        if size >= 16
+        else frozenset()
+    )
     for size in ROW_SIZES
 }
 
@@ -924,14 +926,14 @@ class PuzzleReader:
     """
 
     def __init__(self, report_early: bool = False) -> None:
-        self._grid: Optional[_GridInProgress] = None
+        self._grid: _GridInProgress | None = None
         self._last_ending = "\n"
         self._report_early = report_early
         # The line being read: as it arrived, as the answer's template
         # (tab fields filled), and the columns inserted into that template.
         self._given = ""
         self._raw = ""
-        self._inserted: Tuple[int, ...] = ()
+        self._inserted: tuple[int, ...] = ()
         self._tabbed = False
 
     @property
@@ -939,7 +941,7 @@ class PuzzleReader:
         """True when a bad row is reported at once (interactive reading)."""
         return self._report_early
 
-    def set_report_early(self, on: bool = True) -> List[Event]:
+    def set_report_early(self, on: bool = True) -> list[Event]:
         """Switch interactive reading on (or off) between two lines.
 
         Returns:
@@ -947,7 +949,7 @@ class PuzzleReader:
           now: reading on, that grid reports nothing more); else ``[]``.
         """
         self._report_early = on
-        events: List[Event] = []
+        events: list[Event] = []
         grid = self._grid
         if on and grid is not None and grid.error is not None and not grid.reported and grid.size is not None:
             self._report(grid, events)
@@ -965,7 +967,7 @@ class PuzzleReader:
         return grid is not None and grid.size is not None and grid.rows == grid.size
 
     @property
-    def puzzle_start(self) -> Optional[int]:
+    def puzzle_start(self) -> int | None:
         """The first line of the multi-line puzzle being read, or None."""
         return self._grid.first_line if self._grid is not None else None
 
@@ -973,7 +975,7 @@ class PuzzleReader:
         """Drop the puzzle being read (telnet interrupt); no answer is given for it."""
         self._grid = None
 
-    def cut_short(self, lineno: int, ending: str) -> List[Event]:
+    def cut_short(self, lineno: int, ending: str) -> list[Event]:
         """End the grid being read before its last row, as a blank line would.
 
         The session calls it when a command line comes inside a grid. Returns
@@ -986,7 +988,7 @@ class PuzzleReader:
             return []
         if self.awaiting_optional_line:
             return self.finish()
-        events: List[Event] = []
+        events: list[Event] = []
         self._cut_short(grid, lineno, ending, events)
         return events
 
@@ -995,7 +997,7 @@ class PuzzleReader:
         assert self._grid is None
         self._last_ending = ending
 
-    def feed_line(self, line: str, ending: str, lineno: int) -> List[Event]:
+    def feed_line(self, line: str, ending: str, lineno: int) -> list[Event]:
         """Take one line; return the events it completes (see class docstring).
 
         Args:
@@ -1011,7 +1013,7 @@ class PuzzleReader:
         grid = self._grid
         if grid is None and len(line) == 81 and ending and _PLAIN_LINE.fullmatch(line):
             return [_plain_line_puzzle(line, ending, lineno)]  # the common case, 5x sooner
-        events: List[Event] = []
+        events: list[Event] = []
         awaiting = grid is not None and grid.size is not None and grid.rows == grid.size
         view = cell_view(line)
         self._given = self._raw = line
@@ -1035,7 +1037,7 @@ class PuzzleReader:
         self._idle_line(view, ending, lineno, events)
         return events
 
-    def finish(self) -> List[Event]:
+    def finish(self) -> list[Event]:
         """End of input: complete or reject the puzzle being read.
 
         Returns:
@@ -1057,11 +1059,11 @@ class PuzzleReader:
 
     # -- events ---------------------------------------------------------
 
-    def _reject(self, error: PuzzleError, ending: str, events: List[Event], text: Optional[str] = None) -> None:
+    def _reject(self, error: PuzzleError, ending: str, events: list[Event], text: str | None = None) -> None:
         events.append(Rejected(error, ending or self._last_ending, text))
 
     def _reject_count(
-        self, cells: List[Tuple[int, str]], lineno: int, count: int, ending: str, events: List[Event]
+        self, cells: list[tuple[int, str]], lineno: int, count: int, ending: str, events: list[Event]
     ) -> None:
         """A one-line puzzle of a wrong length: its first character that no grid could
         hold, when it has one (an inserted stray byte, NUL, zero-width space), else the count."""
@@ -1074,14 +1076,14 @@ class PuzzleReader:
             error = _line_count_error(lineno, count)
         self._reject(error, ending, events, self._given)
 
-    def _reject_prose(self, cells: List[Tuple[int, str]], lineno: int, ending: str, events: List[Event]) -> None:
+    def _reject_prose(self, cells: list[tuple[int, str]], lineno: int, ending: str, events: list[Event]) -> None:
         """A line that is not cells: its first character that is not a cell, and its text."""
         col, _ = _first_bad_char(cells) if cells else (0, " ")
         ch = self._raw[col] if col < len(self._raw) else " "
         error = _not_a_cell_error(lineno, _request_col(self._inserted, col), ch)
         self._reject(error, ending, events, self._given)
 
-    def _emit(self, grid: _GridInProgress, events: List[Event], cut=None, ending: str = "") -> None:
+    def _emit(self, grid: _GridInProgress, events: list[Event], cut=None, ending: str = "") -> None:
         """A grid is over: its puzzle or its error, unless that error was already reported."""
         if grid.reported:
             return
@@ -1090,13 +1092,13 @@ class PuzzleReader:
             event.ending = ending
         events.append(event)
 
-    def _report(self, grid: _GridInProgress, events: List[Event]) -> None:
+    def _report(self, grid: _GridInProgress, events: list[Event]) -> None:
         """Interactive reading: send the grid's error now; its other rows are then dropped."""
         assert grid.error is not None
         events.append(Rejected(grid.error[1], self._last_ending))  # the current line's ending
         grid.reported = True
 
-    def _fail(self, grid: _GridInProgress, lineno: int, error: PuzzleFormatError, events: List[Event]) -> None:
+    def _fail(self, grid: _GridInProgress, lineno: int, error: PuzzleFormatError, events: list[Event]) -> None:
         grid.fail(lineno, error)
         # Interactive reading reports it now, once the grid has a row (border
         # lines alone ask nothing, as at the end of input).
@@ -1105,7 +1107,7 @@ class PuzzleReader:
 
     # -- states ---------------------------------------------------------
 
-    def _idle_line(self, line: str, ending: str, lineno: int, events: List[Event]) -> None:
+    def _idle_line(self, line: str, ending: str, lineno: int, events: list[Event]) -> None:
         if is_skippable(line):
             return
         if is_border(line):
@@ -1152,9 +1154,7 @@ class PuzzleReader:
             self._reject_count(cells, lineno, count, ending, events)
         else:
             self._reject(
-                PuzzleFormatError(
-                    f"line {lineno}: expected a row of 4, 6, 9, 16 or 25 cells, found {count}"
-                ),
+                PuzzleFormatError(f"line {lineno}: expected a row of 4, 6, 9, 16 or 25 cells, found {count}"),
                 ending,
                 events,
                 self._given,
@@ -1164,9 +1164,9 @@ class PuzzleReader:
         self,
         ending: str,
         lineno: int,
-        cells: List[Tuple[int, str]],
+        cells: list[tuple[int, str]],
         layout: str,
-        expected: Optional[List[Tuple[int, str]]] = None,
+        expected: list[tuple[int, str]] | None = None,
     ) -> Event:
         """A whole puzzle on the current line (``expected``: a dataset row's solution field)."""
         raw = self._raw
@@ -1202,7 +1202,7 @@ class PuzzleReader:
             wide=not raw.isascii() and _mostly_wide([raw], [(0, col) for col, _ in cells]),
         )
 
-    def _fielded_line(self, line: str, body: str, ending: str, lineno: int, events: List[Event]) -> None:
+    def _fielded_line(self, line: str, body: str, ending: str, lineno: int, events: list[Event]) -> None:
         """A dataset row (``puzzle,solution``), a labelled puzzle (``id:puzzle``), or a CSV header."""
         bounds = []
         start = 0
@@ -1212,8 +1212,7 @@ class PuzzleReader:
         bounds.append((start, len(body)))
         fields = [split_cells(body, a, b) for a, b in bounds]
         if "," in body and all(
-            _HEADER_FIELD.fullmatch(body[a:b]) and len(cells) not in LINE_SIZES
-            for (a, b), cells in zip(bounds, fields)
+            _HEADER_FIELD.fullmatch(body[a:b]) and len(cells) not in LINE_SIZES for (a, b), cells in zip(bounds, fields)
         ):
             return  # a CSV header: quizzes,solutions
         layout = LAYOUT_CSV if "," in body else LAYOUT_LINE
@@ -1240,7 +1239,7 @@ class PuzzleReader:
             wrong = max(fields, key=len)
         self._reject_count(wrong, lineno, len(wrong), ending, events)
 
-    def _cut_short(self, grid: _GridInProgress, lineno: int, ending: str, events: List[Event]) -> None:
+    def _cut_short(self, grid: _GridInProgress, lineno: int, ending: str, events: list[Event]) -> None:
         """End a grid before its last row (a blank line, a comment, a one-line puzzle...)."""
         self._grid = None
         if grid.rows == 0:
@@ -1251,9 +1250,7 @@ class PuzzleReader:
         )
         self._emit(grid, events, (lineno, cut), ending or self._last_ending)
 
-    def _grid_line(
-        self, grid: _GridInProgress, line: str, ending: str, lineno: int, events: List[Event]
-    ) -> None:
+    def _grid_line(self, grid: _GridInProgress, line: str, ending: str, lineno: int, events: list[Event]) -> None:
         if is_skippable(line):
             self._cut_short(grid, lineno, ending, events)
             return
@@ -1269,8 +1266,10 @@ class PuzzleReader:
         body = strip_comment(line)
         cells = split_cells(body)
         count = len(cells)
-        if "," in body or ":" in body or (
-            count in LINE_SIZES and count != grid.size and (count != 16 or grid.size == 4)
+        if (
+            "," in body
+            or ":" in body
+            or (count in LINE_SIZES and count != grid.size and (count != 16 or grid.size == 4))
         ):
             # A whole one-line puzzle or dataset row: this grid was cut short; the line is read anew.
             self._cut_short(grid, lineno, ending, events)
@@ -1290,7 +1289,9 @@ class PuzzleReader:
                 if not ending and count < near:  # the input ended inside the row
                     grid.cut_at_end = True
                     return
-                self._fail(grid, lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"), events)
+                self._fail(
+                    grid, lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"), events
+                )
             else:
                 grid.set_shape(shape, lineno)
             if self._report_early and grid.error is not None and not grid.reported:
@@ -1319,7 +1320,7 @@ class PuzzleReader:
             self._emit(grid, events)
 
     def _check_symbols(
-        self, grid: _GridInProgress, index: int, lineno: int, placed: List[Tuple[int, str]], events: List[Event]
+        self, grid: _GridInProgress, index: int, lineno: int, placed: list[tuple[int, str]], events: list[Event]
     ) -> None:
         """Interactive reading: report a row's character that no symbol set of the grid's size holds.
 
@@ -1339,8 +1340,8 @@ class PuzzleReader:
 
     @staticmethod
     def _place_cells(
-        grid: _GridInProgress, line: str, body: str, cells: List[Tuple[int, str]]
-    ) -> Optional[List[Tuple[int, str]]]:
+        grid: _GridInProgress, line: str, body: str, cells: list[tuple[int, str]]
+    ) -> list[tuple[int, str]] | None:
         """The row's ``size`` cells as ``(column, char)``, a blank char for a blank cell; None if wrong."""
         size = grid.size
         assert size is not None
@@ -1371,7 +1372,7 @@ class PuzzleReader:
         return [(col, body[col] if col < len(body) else " ") for col in slots]
 
 
-def _is_small_line(body: str, cells: List[Tuple[int, str]]) -> bool:
+def _is_small_line(body: str, cells: list[tuple[int, str]]) -> bool:
     """True when a 16-cell line is a 4x4 puzzle rather than the first row of a 16x16 grid.
 
     That is: written without separators, and only with ``1``-``4`` and empty
@@ -1406,7 +1407,7 @@ def _plain_line_puzzle(line: str, ending: str, lineno: int) -> Puzzle:
     )
 
 
-def bordered_lines(grid: Grid) -> List[str]:
+def bordered_lines(grid: Grid) -> list[str]:
     """``grid`` in the reference bordered layout: ``+-------+`` rules, ``| 7 . . |`` rows.
 
     Any size; empty cells are ``.``, digits the grid's symbols (``1-9`` then
@@ -1441,11 +1442,11 @@ def parse(text: str) -> Puzzle:
       IncompletePuzzleError: the text ends inside a puzzle.
     """
     reader = PuzzleReader()
-    events: List[Event] = []
+    events: list[Event] = []
     lines = text.splitlines(keepends=True)
     for number, raw in enumerate(lines, start=1):
         body = raw.rstrip("\r\n")
-        events.extend(reader.feed_line(body, raw[len(body):], number))
+        events.extend(reader.feed_line(body, raw[len(body) :], number))
     events.extend(reader.finish())
     if not events:
         raise PuzzleFormatError("no puzzle found")
@@ -1453,5 +1454,7 @@ def parse(text: str) -> Puzzle:
     if isinstance(first, Rejected):
         raise first.error
     if len(events) > 1:
-        raise PuzzleFormatError(f"line {events[1].first_line if isinstance(events[1], Puzzle) else '?'}: more than one puzzle")
+        raise PuzzleFormatError(
+            f"line {events[1].first_line if isinstance(events[1], Puzzle) else '?'}: more than one puzzle"
+        )
     return first

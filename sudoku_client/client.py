@@ -5,7 +5,7 @@ Usage::
     sudoku-client [--host HOST] [--port PORT] [--timeout SECONDS] [FILE ...]
     sudoku-client --count FILE ...          # COUNT 1 unique, COUNT 2+ multiple ...
     sudoku-client --generate 10 --symmetry rot180 --seed 42
-    python3 client/sudoku_client.py puzzles/newspaper.txt
+    python3 sudoku_client/client.py puzzles/newspaper.txt
 
 The client opens one TCP connection, sends the input (the FILEs concatenated in
 order, bytes as they are; standard input when there are none or for ``-``) and,
@@ -70,13 +70,14 @@ import stat
 import sys
 import threading
 import time
-from typing import BinaryIO, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import BinaryIO, NamedTuple
 
 PROG = "sudoku-client"
 #: The client's version: that of the sudoku_server package it ships with. When
 #: the package is importable, :func:`client_version` reads it from there; a
 #: test keeps this copy equal for the single file.
-VERSION = "0.2.0"
+VERSION = "0.3.0"
 
 EXIT_OK = 0
 EXIT_ERROR_ANSWER = 1
@@ -166,12 +167,12 @@ def _plural(count: int, noun: str) -> str:
 
 # --- the server package, when it is there -----------------------------------
 
-_PACKAGE: Optional[tuple] = None
+_PACKAGE: tuple | None = None
 _PACKAGE_LOADED = False
 _PACKAGE_LOCK = threading.Lock()
 
 
-def _package() -> Optional[tuple]:
+def _package() -> tuple | None:
     """``(PuzzleReader, Puzzle, commands module, version)`` of sudoku_server, or None.
 
     Imported on first use (about 20 ms), from any thread; None when the
@@ -183,8 +184,8 @@ def _package() -> Optional[tuple]:
         if not _PACKAGE_LOADED:
             try:
                 from sudoku_server import __version__ as version
-                from sudoku_server import commands
-                from sudoku_server.formats import Puzzle, PuzzleReader
+                from sudoku_server.text.formats import Puzzle, PuzzleReader
+                from sudoku_server.wire import verbs as commands
 
                 for name in ("is_verb", "parse_command", "check_arguments", "CommandError"):
                     getattr(commands, name)
@@ -267,12 +268,12 @@ class ReplyScanner:
         self.replies = 0
         self.solved = 0
         self.generated = 0
-        self.words: Dict[str, Dict[str, int]] = {}
-        self.errors: Dict[str, int] = {}
+        self.words: dict[str, dict[str, int]] = {}
+        self.errors: dict[str, int] = {}
         self.not_puzzles = 0
         self.other = 0
         self.failures = 0
-        self.closing_error: Optional[str] = None
+        self.closing_error: str | None = None
         self._line = bytearray()
         self._after_cr = False
         self._state = self._IDLE
@@ -416,7 +417,7 @@ class LineSplitter:
         self._buffer = b""
         self._start = True
 
-    def feed(self, data: bytes) -> List[Tuple[bytes, bytes]]:
+    def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
         """The lines completed by *data*: ``(text, ending)`` pairs, as bytes."""
         buffer = self._buffer + data
         if self._start:
@@ -456,7 +457,7 @@ class LineSplitter:
         self._buffer = rest
         return lines
 
-    def finish(self) -> List[Tuple[bytes, bytes]]:
+    def finish(self) -> list[tuple[bytes, bytes]]:
         """End of input: the last line (unterminated, or ending in a lone CR)."""
         buffer, self._buffer = self._buffer, b""
         if not buffer:
@@ -469,8 +470,7 @@ class LineSplitter:
 #: Verbs of protocol 2 the single-file reader knows (the package's table is
 #: used when it is installed), and those that take a puzzle.
 KNOWN_VERBS = frozenset(
-    ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE",
-     "HINT", "STEPS")
+    ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE", "HINT", "STEPS")
 )
 PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS"))
 #: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
@@ -498,7 +498,7 @@ def _is_border(text: str) -> bool:
     return all(ch in _BORDER_CHARS or ch.isspace() or _is_box_drawing(ch) for ch in body)
 
 
-def _row_cells(text: str) -> Optional[int]:
+def _row_cells(text: str) -> int | None:
     """Cells of a grid row (separators aside), or None when it does not look like one.
 
     A row with a tab is a row of fields (one cell each, an empty field is an
@@ -553,7 +553,7 @@ def _is_skippable(text: str) -> bool:
 
 
 class _HeuristicGrid:
-    def __init__(self, first_line: int, framed: bool, size: Optional[int] = None, rows: int = 0) -> None:
+    def __init__(self, first_line: int, framed: bool, size: int | None = None, rows: int = 0) -> None:
         self.first_line = first_line
         self.framed = framed
         self.size = size
@@ -581,8 +581,8 @@ class HeuristicReader:
     exact = False
 
     def __init__(self) -> None:
-        self._grid: Optional[_HeuristicGrid] = None
-        self._verb_line: Optional[int] = None  # a verb waiting for its puzzle
+        self._grid: _HeuristicGrid | None = None
+        self._verb_line: int | None = None  # a verb waiting for its puzzle
         self._closed = False  # after QUIT
 
     @property
@@ -591,19 +591,19 @@ class HeuristicReader:
         return self._closed
 
     @property
-    def held_from(self) -> Optional[int]:
+    def held_from(self) -> int | None:
         if self._verb_line is not None:
             return self._verb_line
         return self._grid.first_line if self._grid is not None else None
 
-    def feed_line(self, text: str, ending: str, lineno: int) -> List[Request]:
+    def feed_line(self, text: str, ending: str, lineno: int) -> list[Request]:
         """Take one line (without its ending); return the requests it completes."""
         if self._closed:
             return []
         grid = self._grid
         if grid is None and self._verb_line is None and _PLAIN_ONE_LINE.fullmatch(text):
             return [Request(lineno, True, True)]
-        found: List[Request] = []
+        found: list[Request] = []
         if grid is not None:
             if not text.strip():
                 self._end_grid(found)
@@ -623,9 +623,9 @@ class HeuristicReader:
         self._idle_line(text, lineno, found)
         return found
 
-    def finish(self) -> List[Request]:
+    def finish(self) -> list[Request]:
         """End of input: the request cut short, if any."""
-        found: List[Request] = []
+        found: list[Request] = []
         if self._grid is not None:
             self._end_grid(found)
         if self._verb_line is not None:
@@ -633,19 +633,19 @@ class HeuristicReader:
             self._verb_line = None
         return found
 
-    def _request(self, found: List[Request], first_line: int, puzzle: bool, one_line: bool = False) -> None:
+    def _request(self, found: list[Request], first_line: int, puzzle: bool, one_line: bool = False) -> None:
         attached = self._verb_line is not None
         self._verb_line = None
         found.append(Request(first_line, puzzle, one_line, attached))
 
-    def _end_grid(self, found: List[Request]) -> None:
+    def _end_grid(self, found: list[Request]) -> None:
         grid, self._grid = self._grid, None
         assert grid is not None
         if grid.rows == 0:
             return  # border lines only: nothing was asked
         self._request(found, grid.first_line, grid.complete or grid.size is None)
 
-    def _idle_line(self, text: str, lineno: int, found: List[Request]) -> None:
+    def _idle_line(self, text: str, lineno: int, found: list[Request]) -> None:
         if _is_skippable(text):
             return
         words = text.split()
@@ -664,7 +664,7 @@ class HeuristicReader:
             return
         self._request(found, lineno, False)  # prose, a cut or foreign line: one error
 
-    def _command(self, words: List[str], lineno: int, found: List[Request]) -> None:
+    def _command(self, words: list[str], lineno: int, found: list[Request]) -> None:
         verb = words[0].upper()
         if self._verb_line is not None:  # "no puzzle followed it"
             found.append(Request(self._verb_line, False))
@@ -683,8 +683,8 @@ class PackageReader:
     """Find the requests in the input with the server's own reader (exact).
 
     Mirrors the protocol session: between puzzles, a line whose first word is
-    a verb is a command (``sudoku_server.commands``); every other line goes
-    to ``sudoku_server.formats.PuzzleReader``. One :class:`Request` per reply
+    a verb is a command (``sudoku_server.wire.verbs``); every other line goes
+    to ``sudoku_server.text.formats.PuzzleReader``. One :class:`Request` per reply
     the server gives.
 
     Attributes:
@@ -696,7 +696,7 @@ class PackageReader:
     def __init__(self, package: tuple) -> None:
         reader_class, self._puzzle_class, self._commands, _ = package
         self._reader = reader_class()
-        self._verb_line: Optional[int] = None
+        self._verb_line: int | None = None
         self._closed = False
 
     @property
@@ -705,19 +705,19 @@ class PackageReader:
         return self._closed
 
     @property
-    def held_from(self) -> Optional[int]:
+    def held_from(self) -> int | None:
         if self._verb_line is not None:
             return self._verb_line
         return self._reader.puzzle_start
 
-    def feed_line(self, text: str, ending: str, lineno: int) -> List[Request]:
+    def feed_line(self, text: str, ending: str, lineno: int) -> list[Request]:
         if self._closed:
             return []
         reader = self._reader
         if reader.puzzle_start is None and self._verb_line is None and _PLAIN_ONE_LINE.fullmatch(text):
             return [Request(lineno, True, True)]  # what the reader makes of it
         commands = self._commands
-        found: List[Request] = []
+        found: list[Request] = []
         if (reader.puzzle_start is None or reader.awaiting_optional_line) and commands.is_verb(text):
             if reader.awaiting_optional_line:
                 self._take(reader.finish(), lineno, found)
@@ -740,15 +740,15 @@ class PackageReader:
         self._take(reader.feed_line(text, ending, lineno), lineno, found)
         return found
 
-    def finish(self) -> List[Request]:
-        found: List[Request] = []
+    def finish(self) -> list[Request]:
+        found: list[Request] = []
         self._take(self._reader.finish(), 0, found)
         if self._verb_line is not None:
             found.append(Request(self._verb_line, False))
             self._verb_line = None
         return found
 
-    def _take(self, events: Iterable[object], lineno: int, found: List[Request]) -> None:
+    def _take(self, events: Iterable[object], lineno: int, found: list[Request]) -> None:
         for event in events:
             attached = self._verb_line is not None
             self._verb_line = None
@@ -784,7 +784,7 @@ class RequestStream:
       exact: the count comes from the server package's reader.
     """
 
-    def __init__(self, verb: Optional[str] = None, reader: Optional[object] = None, keep_output: bool = True) -> None:
+    def __init__(self, verb: str | None = None, reader: object | None = None, keep_output: bool = True) -> None:
         self.reader = reader if reader is not None else make_reader()
         self.exact = bool(getattr(self.reader, "exact", False))
         self.requests = 0
@@ -792,8 +792,8 @@ class RequestStream:
         self._keep = keep_output
         self._lines = LineSplitter()
         self._lineno = 0
-        self._held: List[Tuple[int, bytes, bytes]] = []
-        self._prefix: Dict[int, bool] = {}  # first line -> one-line puzzle
+        self._held: list[tuple[int, bytes, bytes]] = []
+        self._prefix: dict[int, bool] = {}  # first line -> one-line puzzle
 
     @property
     def closed(self) -> bool:
@@ -820,14 +820,14 @@ class RequestStream:
         decoded = text.decode("utf-8", "surrogateescape")
         self._take(self.reader.feed_line(decoded, ending.decode("latin-1"), self._lineno))
 
-    def _take(self, requests: List[Request]) -> None:
+    def _take(self, requests: list[Request]) -> None:
         self.requests += len(requests)
         if self._verb is not None and self._keep:
             for request in requests:
                 if request.puzzle and not request.attached:
                     self._prefix[request.first_line] = request.one_line
 
-    def _flush(self, held_from: Optional[int]) -> bytes:
+    def _flush(self, held_from: int | None) -> bytes:
         held = self._held
         if not held:
             return b""
@@ -849,7 +849,7 @@ class RequestStream:
         return b"".join(out)
 
 
-def count_requests(chunks: Iterable[bytes], reader: Optional[object] = None) -> int:
+def count_requests(chunks: Iterable[bytes], reader: object | None = None) -> int:
     """Requests (replies the server will give) in the input made of *chunks*."""
     stream = RequestStream(reader=reader, keep_output=False)
     for chunk in chunks:
@@ -872,11 +872,11 @@ class VerbMode(NamedTuple):
     """
 
     verb: str
-    failed: Callable[[Dict[str, int]], int]
-    summary: Callable[[Dict[str, int]], List[str]]
+    failed: Callable[[dict[str, int]], int]
+    summary: Callable[[dict[str, int]], list[str]]
 
 
-def _count_summary(replies: Dict[str, int]) -> List[str]:
+def _count_summary(replies: dict[str, int]) -> list[str]:
     unique = replies.get("1 unique", 0)
     others = sorted((rest, n) for rest, n in replies.items() if rest != "1 unique")
     words = ["%d unique" % unique]
@@ -886,8 +886,8 @@ def _count_summary(replies: Dict[str, int]) -> List[str]:
     return words
 
 
-def _rate_summary(replies: Dict[str, int]) -> List[str]:
-    levels: Dict[str, int] = {}
+def _rate_summary(replies: dict[str, int]) -> list[str]:
+    levels: dict[str, int] = {}
     for rest, n in replies.items():
         level = rest.split(" ", 1)[0]
         levels[level] = levels.get(level, 0) + n
@@ -895,7 +895,7 @@ def _rate_summary(replies: Dict[str, int]) -> List[str]:
     return ["rated " + ", ".join("%s %d" % (level, levels[level]) for level in order if level in levels)]
 
 
-VERB_MODES: Dict[str, VerbMode] = {
+VERB_MODES: dict[str, VerbMode] = {
     "count": VerbMode(
         "COUNT",
         failed=lambda replies: sum(n for rest, n in replies.items() if rest != "1 unique"),
@@ -905,7 +905,7 @@ VERB_MODES: Dict[str, VerbMode] = {
 }
 
 
-def summary_text(scanner: ReplyScanner, seconds: float, mode: Optional[VerbMode] = None) -> str:
+def summary_text(scanner: ReplyScanner, seconds: float, mode: VerbMode | None = None) -> str:
     """The summary line (without the program name).
 
     ``95 puzzles: 94 solved, 1 error (invalid 1); 2 lines were not puzzles;
@@ -953,7 +953,7 @@ class PlainProgress:
     total, ``sudoku-client: 450 puzzles, 400/s``.
     """
 
-    def __init__(self, total: Optional[int], done: int, stream) -> None:
+    def __init__(self, total: int | None, done: int, stream) -> None:
         self.total = total
         self._stream = stream
         self._started = time.monotonic()
@@ -991,7 +991,7 @@ class PlainProgress:
 class TqdmProgress:
     """The same, drawn by tqdm (``pip install 'sudoku-server[progress]'``)."""
 
-    def __init__(self, tqdm_class, total: Optional[int], done: int, stream) -> None:
+    def __init__(self, tqdm_class, total: int | None, done: int, stream) -> None:
         self._bar = tqdm_class(
             total=total,
             initial=done,
@@ -1028,7 +1028,7 @@ class Progress:
 
     def __init__(
         self,
-        total: Callable[[], Optional[int]],
+        total: Callable[[], int | None],
         stream,
         use_tqdm: bool = True,
         counting: Callable[[], bool] = lambda: False,
@@ -1037,7 +1037,7 @@ class Progress:
         self._stream = stream
         self._use_tqdm = use_tqdm
         self._counting = counting
-        self._bar: Optional[object] = None
+        self._bar: object | None = None
 
     def update(self, done: int) -> None:
         total = self._total()
@@ -1049,7 +1049,7 @@ class Progress:
         bar.total = total
         bar.update(done)
 
-    def _start(self, total: Optional[int], done: int) -> object:
+    def _start(self, total: int | None, done: int) -> object:
         if self._use_tqdm:
             try:
                 from tqdm import tqdm
@@ -1079,17 +1079,17 @@ class _Counter(threading.Thread):
       exact: counted by the server package's reader.
     """
 
-    def __init__(self, sources: Sequence[Tuple[str, io.FileIO]]) -> None:
+    def __init__(self, sources: Sequence[tuple[str, io.FileIO]]) -> None:
         super().__init__(name="sudoku-client-counter", daemon=True)
-        self._inputs: List[Tuple[int, int]] = []  # (duplicate descriptor, start offset)
+        self._inputs: list[tuple[int, int]] = []  # (duplicate descriptor, start offset)
         for _, source in sources:
             fd = os.dup(source.fileno())
             self._inputs.append((fd, os.lseek(fd, 0, os.SEEK_CUR)))
-        self.total: Optional[int] = None
+        self.total: int | None = None
         self.exact = False
 
     @staticmethod
-    def applies(sources: Sequence[Tuple[str, io.FileIO]]) -> bool:
+    def applies(sources: Sequence[tuple[str, io.FileIO]]) -> bool:
         """True when every input is a regular file (a pipe or a terminal cannot be read twice)."""
         try:
             return bool(sources) and all(stat.S_ISREG(os.fstat(s.fileno()).st_mode) for _, s in sources)
@@ -1130,8 +1130,8 @@ class _Shared:
     def __init__(self) -> None:
         self.last_activity = time.monotonic()
         self.waiting_for_input = False
-        self.input_error: Optional[str] = None
-        self.send_error: Optional[str] = None
+        self.input_error: str | None = None
+        self.send_error: str | None = None
         self.finished = False
 
     def touch(self) -> None:
@@ -1142,7 +1142,7 @@ class _InputFailed(Exception):
     """An input could not be read (the reason is in ``_Shared.input_error``)."""
 
 
-def _read_sources(sources: Sequence[Tuple[str, io.FileIO]], shared: _Shared) -> Iterator[bytes]:
+def _read_sources(sources: Sequence[tuple[str, io.FileIO]], shared: _Shared) -> Iterator[bytes]:
     """Yield the inputs' bytes in order; closes them when done.
 
     Raises:
@@ -1245,7 +1245,7 @@ def _stdout_gone() -> None:
 class _Output:
     """Where replies go: standard output, and the scanner and progress that watch them."""
 
-    def __init__(self, out: BinaryIO, scanner: ReplyScanner, progress: Optional[Progress] = None) -> None:
+    def __init__(self, out: BinaryIO, scanner: ReplyScanner, progress: Progress | None = None) -> None:
         self.out = out
         self.scanner = scanner
         self.progress = progress
@@ -1336,7 +1336,7 @@ def _exchange(
 # --- interactive use (a terminal on standard input) --------------------------------
 
 
-def _handshake(sock: socket.socket, address: str, timeout: float) -> Tuple[Optional[bool], bytes]:
+def _handshake(sock: socket.socket, address: str, timeout: float) -> tuple[bool | None, bytes]:
     """Send ``INTERACTIVE``; return (True: supported, False: unknown verb, None: other) and the bytes after its reply.
 
     The reply's line is consumed (not printed) when it is ``INTERACTIVE ...`` or
@@ -1351,7 +1351,7 @@ def _handshake(sock: socket.socket, address: str, timeout: float) -> Tuple[Optio
     while b"\n" not in data:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise socket.timeout("timed out")
+            raise TimeoutError("timed out")
         readable, _, _ = select.select([sock], [], [], min(remaining, POLL_SECONDS))
         if not readable:
             continue
@@ -1385,9 +1385,9 @@ def _interactive(
     sock: socket.socket,
     args: argparse.Namespace,
     address: str,
-    sources: Sequence[Tuple[str, io.FileIO]],
+    sources: Sequence[tuple[str, io.FileIO]],
     output: _Output,
-    verb: Optional[str],
+    verb: str | None,
 ) -> int:
     """A person at the terminal: one session kept open until Ctrl-D.
 
@@ -1429,9 +1429,9 @@ def _interactive(
 def _one_request_at_a_time(
     args: argparse.Namespace,
     address: str,
-    sources: Sequence[Tuple[str, io.FileIO]],
+    sources: Sequence[tuple[str, io.FileIO]],
     output: _Output,
-    verb: Optional[str],
+    verb: str | None,
 ) -> int:
     """A terminal and a server without ``INTERACTIVE``: a connection per complete request.
 
@@ -1532,7 +1532,7 @@ def build_parser() -> argparse.ArgumentParser:
             EXIT_TABLE + "\n"
             "requests: --count, the progress total and the check that every request\n"
             "was answered use the sudoku_server package's reader when it is\n"
-            "installed. The single-file client (python3 client/sudoku_client.py)\n"
+            "installed. The single-file client (python3 sudoku_client/client.py)\n"
             "finds one-line puzzles, and grids separated by blank lines (or of n\n"
             "rows of n cells); its progress total is an estimate.\n\n"
             "examples:\n"
@@ -1617,7 +1617,9 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument(
         "--seed", type=_natural(0), metavar="S", help="seed of the first puzzle; the next ones get S+1, S+2..."
     )
-    generate.add_argument("--format", choices=("line", "grid"), help="one line, or a bordered grid (server default line)")
+    generate.add_argument(
+        "--format", choices=("line", "grid"), help="one line, or a bordered grid (server default line)"
+    )
     generate.add_argument("--full", action="store_true", help="solved grids instead of puzzles")
     return parser
 
@@ -1644,7 +1646,7 @@ def generate_lines(args: argparse.Namespace) -> Iterator[bytes]:
 
 
 def _batched(lines: Iterable[bytes], size: int = CHUNK_BYTES) -> Iterator[bytes]:
-    batch: List[bytes] = []
+    batch: list[bytes] = []
     length = 0
     for line in lines:
         batch.append(line)
@@ -1656,7 +1658,7 @@ def _batched(lines: Iterable[bytes], size: int = CHUNK_BYTES) -> Iterator[bytes]
         yield b"".join(batch)
 
 
-def _open_sources(names: Sequence[str]) -> List[Tuple[str, io.FileIO]]:
+def _open_sources(names: Sequence[str]) -> list[tuple[str, io.FileIO]]:
     """Open every input up front, so a missing file fails before connecting.
 
     Raises:
@@ -1665,8 +1667,8 @@ def _open_sources(names: Sequence[str]) -> List[Tuple[str, io.FileIO]]:
     # Unbuffered (FileIO) on purpose: a daemon thread blocked in a buffered
     # read holds the buffer's lock, and the interpreter then aborts at exit
     # ("could not acquire lock for <stdin> at interpreter shutdown").
-    stdin: Optional[io.FileIO] = None
-    sources: List[Tuple[str, io.FileIO]] = []
+    stdin: io.FileIO | None = None
+    sources: list[tuple[str, io.FileIO]] = []
     try:
         for name in names or ["-"]:
             if name == "-":
@@ -1683,7 +1685,7 @@ def _open_sources(names: Sequence[str]) -> List[Tuple[str, io.FileIO]]:
     return sources
 
 
-def _close_sources(sources: Sequence[Tuple[str, io.FileIO]]) -> None:
+def _close_sources(sources: Sequence[tuple[str, io.FileIO]]) -> None:
     for _, source in sources:
         source.close()  # standard input itself stays open (closefd=False)
 
@@ -1744,7 +1746,7 @@ def ping(host: str, port: int, timeout: float, proxy_header: bool = False) -> in
     return EXIT_FAILURE
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the client; return the exit code (0, 1, 2 or 130, see --help)."""
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -1763,7 +1765,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return ping(args.host, args.port, args.timeout, args.proxy_header)
     mode = VERB_MODES["count"] if args.count else VERB_MODES["rate"] if args.rate else None
 
-    sources: List[Tuple[str, io.FileIO]] = []
+    sources: list[tuple[str, io.FileIO]] = []
     if args.generate is None:
         try:
             sources = _open_sources(args.files)
@@ -1774,10 +1776,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     stderr_tty = _isatty(sys.stderr)
     scanner = ReplyScanner()
 
-    counter: Optional[_Counter] = None
+    counter: _Counter | None = None
     if args.generate is not None:
 
-        def total() -> Optional[int]:
+        def total() -> int | None:
             return args.generate
 
     else:
@@ -1785,7 +1787,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             counter = _Counter(sources)
             counter.start()
 
-        def total() -> Optional[int]:
+        def total() -> int | None:
             return counter.total if counter is not None else None
 
     progress = None
@@ -1793,7 +1795,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         progress = Progress(total, sys.stderr, counting=lambda: counter is not None and counter.is_alive())
     output = _Output(sys.stdout.buffer, scanner, progress)
 
-    sock: Optional[socket.socket] = None
+    sock: socket.socket | None = None
     started = time.monotonic()
     status = EXIT_OK
     try:
@@ -1805,7 +1807,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return EXIT_FAILURE
         sock.settimeout(None)  # the sender blocks; the reader uses select()
         verb = mode.verb if mode is not None else None
-        sent: Optional[RequestStream] = None
+        sent: RequestStream | None = None
         if interactive:
             status = _interactive(sock, args, address, sources, output, verb)
         else:

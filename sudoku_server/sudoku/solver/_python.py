@@ -73,12 +73,12 @@ it cannot refute quickly); the server's timeout stops it through ``check``.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
 
-from ._errors import UnsolvableError
-from .grid import SYMBOLS, Grid, cell_name, check_givens, geometry
+from sudoku_server.errors import UnsolvableError
+from sudoku_server.sudoku.grid import SYMBOLS, Grid, cell_name, check_givens, geometry
 
-__all__ = ["solve", "solve_any", "count_solutions", "Check"]
+__all__ = ["Check", "count_solutions", "solve", "solve_any"]
 
 #: The stop hook. Every solver core calls it at least once per millisecond of
 #: search (here: at every search node, and every propagation round from 16x16
@@ -107,8 +107,8 @@ class _Compiler:
 
     def __init__(self, header: str) -> None:
         self.lines = [header]
-        self.consts: Dict[str, int] = {}
-        self._by_value: Dict[int, str] = {}
+        self.consts: dict[str, int] = {}
+        self._by_value: dict[int, str] = {}
         self._n = 0
 
     def const(self, value: int) -> str:
@@ -127,7 +127,7 @@ class _Compiler:
     def emit(self, line: str, indent: int = 1) -> None:
         self.lines.append("    " * indent + line)
 
-    def fold(self, x: str, windows, indent: int, twice: bool = True) -> Tuple[str, Optional[str]]:
+    def fold(self, x: str, windows, indent: int, twice: bool = True) -> tuple[str, str | None]:
         """Count the bits of ``x`` over a window at every position.
 
         ``windows`` is a list of ``(step, length)``: the window at bit ``i`` is
@@ -189,7 +189,7 @@ class _Compiler:
             o, t = ro, rt
         return o, t
 
-    def fold3(self, x: str, offsets, indent: int) -> Tuple[str, str]:
+    def fold3(self, x: str, offsets, indent: int) -> tuple[str, str]:
         """Like :meth:`fold` with at-least-two and at-least-three counts (linear)."""
         o, t, h = self.var("o"), self.var("t"), self.var("h")
         self.emit(f"{o} = {x}; {t} = 0; {h} = 0", indent)
@@ -201,7 +201,7 @@ class _Compiler:
     def build(self, name: str, extra: dict):
         namespace = dict(self.consts)
         namespace.update(extra)
-        exec("\n".join(self.lines), namespace)  # noqa: S102 - generated from tables above
+        exec("\n".join(self.lines), namespace)
         return namespace[name]
 
 
@@ -213,7 +213,7 @@ _ELIM_TABLE_UP_TO = 16
 class _Eliminations:
     """``elim`` of :class:`_Engine` computed on demand (for 25x25 grids)."""
 
-    __slots__ = ("width", "own", "peer_ones")
+    __slots__ = ("own", "peer_ones", "width")
 
     def __init__(self, width: int, own: list, peer_ones: list) -> None:
         self.width, self.own, self.peer_ones = width, own, peer_ones
@@ -448,7 +448,7 @@ class _Engine:
         m = (s >> best_at) & mask
         return (m & -m) << best_at
 
-    def state(self, cells) -> Tuple[int, int]:
+    def state(self, cells) -> tuple[int, int]:
         """(state, givens) of a puzzle, before propagation.
 
         ``state`` has each given's eliminations applied; ``givens`` holds the
@@ -473,7 +473,7 @@ class _Engine:
         return tuple(out)
 
 
-_ENGINES: Dict[Tuple[int, int], _Engine] = {}
+_ENGINES: dict[tuple[int, int], _Engine] = {}
 
 #: Nodes of the branch and bound per node of the row-major search while at
 #: most one solution is known. Measured on top1465 and forum hardest 1106:
@@ -493,7 +493,7 @@ def _engine(grid: Grid) -> _Engine:
 class _Bound:
     """The smallest solution found so far, and the lexicographic cut it implies."""
 
-    __slots__ = ("best", "below", "above", "improved")
+    __slots__ = ("above", "below", "best", "improved")
 
     def __init__(self) -> None:
         self.best = 0  # a solved state, 0 while none is known
@@ -685,7 +685,7 @@ def _propagated(grid: Grid, check: Check) -> tuple:
     return engine, s, done
 
 
-def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
+def solve(grid: Grid, *, check: Check | None = None) -> Grid:
     """The first solution of ``grid`` in row-major order.
 
     "First" is what the naive backtracker (try 1..size in each empty cell, left
@@ -722,7 +722,7 @@ def solve(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     return dataclasses.replace(grid, cells=engine.digits(solution))
 
 
-def solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
+def solve_any(grid: Grid, *, check: Check | None = None) -> Grid:
     """Some solution of ``grid``: the first one the search finds (``SOLVE any``).
 
     For a puzzle with one solution this is :func:`solve`'s answer; with
@@ -749,7 +749,7 @@ def solve_any(grid: Grid, *, check: Optional[Check] = None) -> Grid:
     return dataclasses.replace(grid, cells=engine.digits(s))
 
 
-def count_solutions(grid: Grid, limit: int = 2, *, check: Optional[Check] = None) -> int:
+def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None) -> int:
     """How many solutions ``grid`` has, counting no further than ``limit``.
 
     The search of :func:`solve` without a bound, so ``limit=2`` costs at most

@@ -1,0 +1,7 @@
+"""``python3 -m sudoku_client``: the bundled client."""
+
+import sys
+
+from sudoku_client.client import main
+
+sys.exit(main())

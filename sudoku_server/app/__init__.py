@@ -1,0 +1,1 @@
+"""The process: configuration from the command line, runtime, signals, logging, workers."""
