@@ -48,7 +48,7 @@ COMMANDS = [
 
 def test_the_fuzzer_runs_its_random_fallback_loop():
     # Without atheris (not a dependency) the script runs the same checks on
-    # random inputs; with it, the README's libFuzzer command.
+    # random inputs; with it, the libFuzzer command quoted in benchmarks/RESULTS.md.
     result = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "fuzz_session.py"), "--fallback-seconds", "1"],
         cwd=REPO, capture_output=True, text=True, timeout=120,
@@ -69,7 +69,7 @@ def test_benchmark_command_runs(script, args, shows):
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_the_sanitizer_script_is_a_bash_script_with_a_help():
     # It builds the core with AddressSanitizer and runs the solver tests (minutes):
-    # here only that it parses; the README quotes its full result.
+    # here only that it parses; benchmarks/RESULTS.md quotes its full result.
     script = REPO / "benchmarks" / "sanitize_native.sh"
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
 
