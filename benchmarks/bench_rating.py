@@ -28,9 +28,12 @@ and the QQWing level. Every step of every path is checked (a wrong step raises
 TechniqueError and the benchmark stops).
 
 Usage:
-  python3 benchmarks/bench_rating.py --all --hodoku /work/shared/datasets/hodoku_exemplars_1.0.txt
+  python3 benchmarks/bench_rating.py --all --hodoku HODOKU/hodoku_exemplars_1.0.txt
   python3 benchmarks/bench_rating.py --diabolical --limit 200
-  python3 benchmarks/bench_rating.py --qqwing --diabolical --peer-python /path/venv/bin/python --peer-limit 100
+  python3 benchmarks/bench_rating.py --qqwing --diabolical --peer-python VENV/bin/python --peer-limit 100
+
+HODOKU is wherever you keep HoDoKu's exemplar file (it is not shipped); VENV is
+a virtual environment with ``pip install hodoku-py``.
 
 Standard library only (plus the project).
 """

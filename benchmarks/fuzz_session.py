@@ -5,9 +5,9 @@ Usage (from the repository root)::
     pip install atheris
     mkdir -p fuzz-corpus
     python3 benchmarks/fuzz_session.py -max_total_time=600 fuzz-corpus/
-    # run one input (a crash reproducer; crashes go to /tmp/fuzz_session-crash-*
-    # unless -artifact_prefix= is given) again:
-    python3 benchmarks/fuzz_session.py /tmp/fuzz_session-crash-<sha1>
+    # run one input (a crash reproducer; crashes go to TMPDIR/fuzz_session-crash-*,
+    # TMPDIR being tempfile.gettempdir(), unless -artifact_prefix= is given) again:
+    python3 benchmarks/fuzz_session.py TMPDIR/fuzz_session-crash-<sha1>
     # no atheris? a random loop with the same checks, for N seconds:
     python3 benchmarks/fuzz_session.py --fallback-seconds 600
 
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -299,10 +300,10 @@ def main() -> int:
         if not arg.startswith("-") and not Path(arg).is_file():
             seed_corpus(Path(arg))
     if not any(arg.startswith("-dict=") for arg in argv):
-        argv = argv + [f"-dict={write_dictionary(Path('/tmp/fuzz_session.dict'))}"]
+        argv = argv + [f"-dict={write_dictionary(Path(tempfile.gettempdir()) / 'fuzz_session.dict')}"]
     if not any(arg.startswith("-artifact_prefix=") for arg in argv):
         # Keep crash files out of the working tree.
-        argv = argv + ["-artifact_prefix=/tmp/fuzz_session-"]
+        argv = argv + [f"-artifact_prefix={Path(tempfile.gettempdir()) / 'fuzz_session-'}"]
     atheris.Setup(argv, test_one_input)
     atheris.Fuzz()
     return 0

@@ -6,7 +6,7 @@ Usage (from the repository root)::
     python3 benchmarks/hostile_load.py --quick           # shorter runs, about 2 minutes
     python3 benchmarks/hostile_load.py --only parse-flood,sigstop
     python3 benchmarks/hostile_load.py --repeat 2        # each scenario twice: medians
-    python3 benchmarks/hostile_load.py --server-cwd /work/scratch/before   # another checkout
+    python3 benchmarks/hostile_load.py --server-cwd BEFORE   # BEFORE: another checkout
     python3 benchmarks/hostile_load.py --list
 
 Each scenario starts its own server, ``SERVER_CMD --host 127.0.0.1 --port 0``

@@ -1,6 +1,6 @@
 """Time hodoku-py's rating, one puzzle per stdin line: prints one JSON object per puzzle.
 
-Run with a Python that has ``pip install hodoku-py`` (a scratch venv); used by
+Run with a Python that has ``pip install hodoku-py`` (a separate virtual environment); used by
 bench_rating.py ``--peer-python``. Output: ``{"seconds": s, "level": ..., "score": ...}``.
 """
 

@@ -123,7 +123,7 @@ async def test_a_refusal_by_the_per_address_cap_counts_as_rejected():
 
 
 async def test_a_full_server_still_answers_every_health_check_verb():
-    # README: "8 more are kept for PING"; VERSION, HELP, STATS and QUIT are allowed too,
+    # docs/OPERATIONS.md: "8 more are kept for `PING`"; VERSION, HELP, STATS and QUIT are allowed too,
     # and a puzzle after them gets the busy line.
     with trio.fail_after(10):
         async with running_server(max_connections=1) as server:

@@ -1,11 +1,12 @@
-"""Every benchmark command the README quotes runs from a fresh clone (issue 11).
+"""Every benchmark command the documentation quotes runs from a fresh clone (issue 11).
 
-Each is run with tiny bounds (a few puzzles, a second or two) so the suite
-stays quick; the figures in the README come from the full runs. The wire
-examples of the README (nc, socat, telnet, the client) are pinned by the
-protocol, real-client and client tests; this file covers the scripts in
-benchmarks/. A test also checks that the README names no command of
-benchmarks/ that is not run here.
+The measured tables, each with its command, are in benchmarks/RESULTS.md;
+README.md and docs/*.md quote a few commands too. Each is run here with tiny
+bounds (a few puzzles, a second or two) so the suite stays quick; the figures
+come from the full runs. The wire examples (nc, socat, telnet, the client) are
+pinned by the protocol, real-client and client tests; this file covers the
+scripts in benchmarks/. A test also checks that those documents name no
+command of benchmarks/ that is not run here.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import REPO
 
 #: (script, tiny arguments, a piece of its output that shows it did the work)
@@ -29,8 +31,14 @@ COMMANDS = [
     ("bench_solver.py", ["--large", "--limit", "1", "--time-limit", "1", "--solvers", "native"], "16x16"),
     ("bench_solver.py", ["--check-gaps", "--limit", "2", "--sets", "norvig_top95"], "norvig_top95"),
     ("bench_solver.py", ["--threads", "2", "--limit", "4", "--sets", "norvig_top95"], "norvig_top95"),
+    ("bench_solver.py", ["--memory", "--limit", "3"], "peak RSS"),
     ("bench_generate.py", ["--seeds", "3", "--seeds16", "1", "--qqwing", "0"], "9x9"),
     ("bench_generate.py", ["--seeds", "0", "--seeds16", "0", "--qqwing", "0", "--levels", "1"], "level=extreme"),
+    (
+        "bench_generate.py",
+        ["--seeds", "2", "--seeds16", "0", "--qqwing", "0", "--plain", "--plain-seeds16", "0", "--verify"],
+        "reference counter",
+    ),
     ("bench_rating.py", ["--qqwing", "--diabolical", "--limit", "4"], "QQWing"),
     ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "count requests"),
     ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt"], "median ratio"),
@@ -53,7 +61,7 @@ COMMANDS = [
 
 def test_the_fuzzer_runs_its_random_fallback_loop():
     # Without atheris (not a dependency) the script runs the same checks on
-    # random inputs; with it, the README's libFuzzer command.
+    # random inputs; with it, the libFuzzer command quoted in benchmarks/RESULTS.md.
     result = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "fuzz_session.py"), "--fallback-seconds", "1"],
         cwd=REPO,
@@ -80,14 +88,24 @@ def test_benchmark_command_runs(script, args, shows):
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 def test_the_sanitizer_script_is_a_bash_script_with_a_help():
     # It builds the core with AddressSanitizer and runs the solver tests (minutes):
-    # here only that it parses; the README quotes its full result.
+    # here only that it parses; benchmarks/RESULTS.md quotes its full result.
     script = REPO / "benchmarks" / "sanitize_native.sh"
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
 
 
-def test_the_readme_quotes_no_benchmark_that_is_not_smoke_run():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    quoted = set(re.findall(r"benchmarks/([a-z_]+\.py)", readme))
+#: Where benchmark commands are quoted: the results, the README, the docs.
+DOCUMENTS = [REPO / "benchmarks" / "RESULTS.md", REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
+def test_every_smoke_run_script_has_its_results_in_results_md():
+    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    missing = {script for script, _, _ in COMMANDS if f"python3 benchmarks/{script}" not in results}
+    assert not missing, sorted(missing)
+
+
+def test_the_documents_quote_no_benchmark_that_is_not_smoke_run():
+    text = "\n".join(path.read_text(encoding="utf-8") for path in DOCUMENTS)
+    quoted = set(re.findall(r"benchmarks/([a-z_]+\.py)", text))
     run = {script for script, _, _ in COMMANDS} | {
         "fuzz_session.py",
         "datasets.py",  # fuzz: the test above
