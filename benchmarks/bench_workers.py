@@ -244,7 +244,7 @@ class Server:
     """``python3 -m sudoku_server --host 127.0.0.1 --port 0 --workers N``, ready once every worker accepts."""
 
     def __init__(self, workers: int, nofile: int, extra: list[str]) -> None:
-        self.log = tempfile.NamedTemporaryFile(prefix=f"bench-workers-{workers}-", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile(prefix=f"bench-workers-{workers}-", suffix=".log", delete=False)  # noqa: SIM115 (kept open for the server)
         self.argv = [
             sys.executable,
             "-m",

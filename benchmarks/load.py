@@ -141,7 +141,7 @@ class ServerProcess:
     """``python3 -m sudoku_server`` on 127.0.0.1, port 0, logging to a temporary file."""
 
     def __init__(self, max_connections: int, nofile: int, extra: Sequence[str]) -> None:
-        self.log = tempfile.NamedTemporaryFile(prefix="sudoku-server-load-", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile(prefix="sudoku-server-load-", suffix=".log", delete=False)  # noqa: SIM115 (kept open for the server)
         argv = [
             sys.executable,
             "-m",

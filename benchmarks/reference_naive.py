@@ -194,9 +194,8 @@ def _eliminate(cand: list[int], s: int, bit: int) -> bool:
         places = [x for x in unit if cand[x] & bit]
         if not places:
             return False
-        if len(places) == 1 and cand[places[0]] != bit:
-            if not _assign(cand, places[0], bit):
-                return False
+        if len(places) == 1 and cand[places[0]] != bit and not _assign(cand, places[0], bit):
+            return False
     return True
 
 

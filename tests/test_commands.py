@@ -171,7 +171,7 @@ def known_counts():
     """tdoku's test puzzles with their published solution counts (3..847)."""
     path = REPO / "puzzles" / "datasets" / "tdoku_test_puzzles_native.txt.gz"
     out = []
-    for line in gzip.open(path, "rt"):
+    for line in gzip.open(path, "rt"):  # noqa: SIM115 (read whole, closed on exit)
         fields = line.strip().split(":")
         if len(fields) >= 2 and len(fields[0]) == 81 and 2 <= int(fields[1]) <= 1000:
             out.append((fields[0], int(fields[1])))

@@ -421,7 +421,7 @@ def test_the_plain_one_line_fast_path_reads_what_the_general_reader_reads(monkey
         NEWSPAPER_SOLUTION,
     ]
     path = REPO / "puzzles" / "datasets" / "norvig_top95.txt.gz"
-    lines += [line.strip() for line in gzip.open(path, "rt")][:40]
+    lines += [line.strip() for line in gzip.open(path, "rt")][:40]  # noqa: SIM115
 
     def read(line):
         (puzzle,) = PuzzleReader().feed_line(line, "\r\n", 7)

@@ -101,7 +101,7 @@ def test_render_keeps_the_upstream_options():
     assert "listen 127.0.0.1:1234;" in text and "10.0.0." not in text.split("stream {", 1)[1]
 
 
-def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_path):
+def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_path):  # noqa: F811 (the fixture)
     s1, s2 = rig.servers("s1", "s2")
     port = free_port()
     snippet = tmp_path / "sudoku-stream.conf"

@@ -664,7 +664,6 @@ def test_a_prose_line_gets_one_error_with_its_text(prose):
 def test_prose_right_before_and_after_a_grid_leaves_it_alone(grid, answer):
     before, after = PROSE[0], PROSE[1]
     text = before + "\n" + grid + after + "\n" + "\n" + before + "\n" + grid + after + "\n"
-    n = len(grid.splitlines())
     got = answered(text)
     here, good = 'ERROR command unknown verb "HERE"; try HELP\n', 'ERROR command unknown verb "GOOD"; try HELP\n'
     assert got == here + answer + good + here + answer + good

@@ -17,7 +17,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO
 
 #: (script, tiny arguments, a piece of its output that shows it did the work)

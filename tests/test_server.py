@@ -11,7 +11,8 @@ import trio
 import trio.testing
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
-from sudoku_server.net.server import ServerConfig, SudokuServer
+from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.server import SudokuServer
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
@@ -256,7 +257,7 @@ async def test_solve_timeout_does_not_count_the_wait_for_a_worker():
     # One worker, four puzzles of 0.25 s each at once, a 0.4 s limit: each
     # solve fits, though the last waits 0.75 s for the worker.
     with trio.fail_after(10):
-        async with running_server(solve=slowish, solver_threads=1, solve_timeout=0.4) as server:
+        async with running_server(solve=slowish, solver_threads=1, solve_timeout=0.4) as server:  # noqa: SIM117
             async with trio.open_nursery() as nursery:
                 answers = []
 

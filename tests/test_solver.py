@@ -345,7 +345,7 @@ def test_solve_any_equals_solve_on_a_unique_puzzle(core):
 
 
 def test_solve_any_reports_the_same_errors_as_solve(core):
-    with pytest.raises(InvalidPuzzleError, match="^duplicate 1 in row 1 at r1c1 and r1c2$"):
+    with pytest.raises(InvalidPuzzleError, match=r"^duplicate 1 in row 1 at r1c1 and r1c2$"):
         core.solve_any(Grid.from_string("11" + "." * 79))
     with pytest.raises(UnsolvableError):
         core.solve_any(Grid.from_string("12345678." + "." * 8 + "9" + "." * 63))

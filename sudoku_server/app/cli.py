@@ -16,7 +16,8 @@ import threading
 import trio
 
 from sudoku_server import __version__
-from sudoku_server.net.server import ServerConfig, SudokuServer
+from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.server import SudokuServer
 
 log = logging.getLogger("sudoku_server")
 

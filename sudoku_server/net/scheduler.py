@@ -35,7 +35,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 #: Seconds a batch may run while other connections wait, before it yields.
 #: Short enough that an easy puzzle behind 8 hopeless ones on 2 workers
@@ -101,7 +101,7 @@ class Refuse:
     reason: str
 
 
-Decision = Union[Start, Resume, Refuse]
+Decision = Start | Resume | Refuse
 
 
 @dataclass

@@ -45,13 +45,13 @@ import trio
 from sudoku_server import __version__
 from sudoku_server.errors import BusyError, ShutdownError
 from sudoku_server.net import scheduler as _scheduler
+from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.text.formats import Puzzle
 from sudoku_server.wire import verbs as _commands
 from sudoku_server.wire.proxy import ProxyHeaderError, parse_proxy_header
 from sudoku_server.wire.session import (
-    DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
     CommandReceived,
     PuzzleReceived,
@@ -106,69 +106,6 @@ METRICS_SYNC_SECONDS = 0.5
 #: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
 #: lines and close; the process exits within shutdown grace + 1 s.
 FINAL_FLUSH_SECONDS = 0.5
-
-
-@dataclass
-class ServerConfig:
-    """Settings of one server; each is a command-line option of ``sudoku-server``.
-
-    Attributes:
-      host: address to bind; None for all interfaces (IPv4 and IPv6).
-      port: TCP port; 0 picks a free one (tests).
-      solve_timeout: seconds of its own solving time one puzzle may take
-        before ``ERROR timeout`` (time paused for others does not count).
-      idle_timeout: seconds to wait between lines before the first answer; also
-        the longest a client may leave an answer unread before it is dropped.
-      close_grace: seconds of silence after an answer (or with an unterminated
-        line pending) that end the session (PROTOCOL.md: 0.5 s answered 1000 of
-        1000 grids trickled in 4 KB chunks every 300 ms).
-      linger_time: seconds to read and discard after half-closing.
-      max_line_bytes: longest accepted line, in bytes.
-      max_connections: connections served at once; more get ``ERROR busy``.
-      solver_threads: batches solved at once (worker threads that compute;
-        paused ones wait in threads of their own).
-      shutdown_grace: seconds in-flight connections get after SIGTERM/SIGINT.
-      queue_timeout: seconds a connection's puzzles may wait for a worker
-        before they are answered ``ERROR busy queue wait over ... s``.
-      time_slice: seconds a batch runs while others wait before it yields.
-      batch_size: jobs per batch at most.
-      budget_seconds, budget_window: each connection may use
-        ``budget_seconds`` solver seconds at once, refilled over
-        ``budget_window`` seconds; past it, ``ERROR busy connection budget used``.
-      interactive_timeout: seconds of silence that end an interactive session
-        (a person at the keyboard: no close grace).
-      workers: worker processes serving the same socket (``--workers``; this
-        process is one of them).
-      proxy_protocol: every connection starts with a PROXY v1/v2 header
-        (from a load balancer); its address is the peer's.
-      max_connections_per_ip: connections one address may hold; 0: no cap.
-      drain_grace: seconds after a stop signal during which the server
-        keeps accepting and answers ``PING`` with ``ERROR draining`` (so a
-        load balancer takes it out), before it stops accepting.
-      metrics_port: serve Prometheus metrics over HTTP on this port (None: off).
-    """
-
-    host: str | None = None
-    port: int = 9999
-    solve_timeout: float = 10.0
-    idle_timeout: float = 60.0
-    close_grace: float = 0.5
-    linger_time: float = 2.0
-    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
-    max_connections: int = 1024
-    solver_threads: int = 2
-    shutdown_grace: float = 5.0
-    queue_timeout: float = _scheduler.DEFAULT_QUEUE_TIMEOUT
-    time_slice: float = _scheduler.DEFAULT_TIME_SLICE
-    batch_size: int = _scheduler.DEFAULT_BATCH_SIZE
-    budget_seconds: float = _scheduler.DEFAULT_BUDGET_SECONDS
-    budget_window: float = _scheduler.DEFAULT_BUDGET_WINDOW
-    interactive_timeout: float = 300.0
-    workers: int = 1
-    proxy_protocol: bool = False
-    max_connections_per_ip: int = 0
-    drain_grace: float = 0.0
-    metrics_port: int | None = None
 
 
 def error_code(data: bytes) -> str | None:

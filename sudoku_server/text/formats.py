@@ -57,7 +57,6 @@ import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Union
 
 from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, SolutionMismatchError
 from sudoku_server.sudoku.grid import (
@@ -433,7 +432,7 @@ class Rejected:
     text: str | None = None
 
 
-Event = Union[Puzzle, Rejected]
+Event = Puzzle | Rejected
 
 
 def is_border(line: str) -> bool:

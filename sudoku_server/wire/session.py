@@ -27,7 +27,6 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Union
 
 from sudoku_server.errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLargeError
 from sudoku_server.sudoku.grid import Grid, check_givens
@@ -110,7 +109,7 @@ class CloseConnection:
     """The session takes no more input; answer what is queued, then close."""
 
 
-Event = Union[PuzzleReceived, CommandReceived, Reply, TelnetReply, CloseConnection]
+Event = PuzzleReceived | CommandReceived | Reply | TelnetReply | CloseConnection
 
 
 def error_line(error: PuzzleError, ending: str = "\n") -> bytes:

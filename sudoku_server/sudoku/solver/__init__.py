@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
