@@ -55,7 +55,7 @@ except ImportError:  # the fallback loop below needs no atheris
 
 if atheris is not None:
     with atheris.instrument_imports(include=["sudoku_server"]):
-        from sudoku_server.text import formats as _formats  # noqa: F401
+        from sudoku_server import text as _text  # noqa: F401
         from sudoku_server.wire import session as _protocol  # noqa: F401
 from sudoku_server.wire.session import (
     DEFAULT_MAX_LINE_BYTES,

@@ -184,7 +184,7 @@ def _package() -> tuple | None:
         if not _PACKAGE_LOADED:
             try:
                 from sudoku_server import __version__ as version
-                from sudoku_server.text.formats import Puzzle, PuzzleReader
+                from sudoku_server.text import Puzzle, PuzzleReader
                 from sudoku_server.wire import verbs as commands
 
                 for name in ("is_verb", "parse_command", "check_arguments", "CommandError"):
@@ -684,7 +684,7 @@ class PackageReader:
 
     Mirrors the protocol session: between puzzles, a line whose first word is
     a verb is a command (``sudoku_server.wire.verbs``); every other line goes
-    to ``sudoku_server.text.formats.PuzzleReader``. One :class:`Request` per reply
+    to ``sudoku_server.text.PuzzleReader``. One :class:`Request` per reply
     the server gives.
 
     Attributes:

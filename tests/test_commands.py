@@ -93,7 +93,7 @@ def test_grids_commands_and_one_line_puzzles_mix_in_request_order():
 
 
 def _parse(text):
-    from sudoku_server.text.formats import parse
+    from sudoku_server.text import parse
 
     return parse(text)
 

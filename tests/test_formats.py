@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 from sudoku_server import Grid, PuzzleFormatError, solve
-from sudoku_server.text.formats import PuzzleReader, parse
+from sudoku_server.text import PuzzleReader, parse
 from sudoku_server.wire.session import CloseConnection, PuzzleReceived, Reply, Session, TelnetReply
 
 NEWSPAPER = (

@@ -19,7 +19,7 @@ from test_server import exchange, running_server
 
 from sudoku_server import Grid, SolutionMismatchError, solve
 from sudoku_server.sudoku.grid import choose_symbols
-from sudoku_server.text.formats import PuzzleReader, cell_view, parse
+from sudoku_server.text import PuzzleReader, cell_view, parse
 from sudoku_server.wire import session as protocol
 from sudoku_server.wire.session import PuzzleReceived, Reply, Session, answer_puzzle
 

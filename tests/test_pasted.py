@@ -15,7 +15,7 @@ from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_
 
 from sudoku_server import Grid, solve
 from sudoku_server.sudoku.grid import choose_symbols, verify_solution
-from sudoku_server.text.formats import Puzzle, PuzzleReader, Rejected, cell_view, parse
+from sudoku_server.text import Puzzle, PuzzleReader, Rejected, cell_view, parse
 from sudoku_server.wire.session import Session
 from sudoku_server.wire.verbs import unknown_verb
 

@@ -48,7 +48,7 @@ from sudoku_server.net import scheduler as _scheduler
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.sudoku import solver as _solver
-from sudoku_server.text.formats import Puzzle
+from sudoku_server.text import Puzzle
 from sudoku_server.wire import verbs as _commands
 from sudoku_server.wire.proxy import ProxyHeaderError, parse_proxy_header
 from sudoku_server.wire.session import (

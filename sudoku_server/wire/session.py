@@ -33,7 +33,7 @@ from sudoku_server.sudoku.grid import Grid, check_givens
 from sudoku_server.sudoku.solver import Check, verify
 from sudoku_server.sudoku.solver import count_solutions as default_count
 from sudoku_server.sudoku.solver import solve as default_solve
-from sudoku_server.text.formats import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
+from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
 from sudoku_server.wire import verbs as commands
 from sudoku_server.wire.verbs import Command, CommandError
 
