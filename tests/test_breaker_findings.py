@@ -136,7 +136,7 @@ async def test_a_full_server_still_answers_every_health_check_verb():
             quit_ = await exchange(server, b"PING\nQUIT\n")
             busy = await exchange(server, b"PING\n" + GOOD + b"PING\n")
             await held.aclose()
-    assert re.fullmatch(rb"VERSION sudoku-server 0\.2\.0 protocol=2 core=(python|native)\n", version)
+    assert re.fullmatch(rb"VERSION sudoku-server 0\.3\.0 protocol=2 core=(python|native)\n", version)
     assert help_ping == b"HELP PING\n  health check, answered without the solver\n  example: PING -> PONG\nEND\n"
     assert stat_values(stats)["connections_current"] == "2"
     assert quit_ == b"PONG\nBYE\n"
