@@ -371,9 +371,10 @@ FINDER_EXAMPLES = [
 
 def board_of(restricted: dict) -> Board:
     """An empty 9x9 candidate grid: every digit everywhere, except digit -> the only cells it may take."""
-    from sudoku_server.sudoku.techniques import _tables
+    from sudoku_server.sudoku.grid import geometry
+    from sudoku_server.sudoku.techniques import tables_of
 
-    t = _tables(3, 3)
+    t = tables_of(geometry(3, 3))
     cand = [t.full] * 81
     for digit, cells in restricted.items():
         for c in range(81):
