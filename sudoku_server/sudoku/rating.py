@@ -42,6 +42,10 @@ expert     + X-chains of 3-4 strong links, WXYZ-, VWXYZ-, UVWXYZ-Wings,
 extreme    + Nishio forcing chains, cell and unit forcing chains, dynamic forcing
            chains, search
 =========  ===============================================================
+
+:data:`LEVELS` and :data:`QQWING_LEVELS` are defined here only. Importing
+this module does not load the technique engine: it is imported by the
+functions that rate, on their first call.
 """
 
 from __future__ import annotations

@@ -138,7 +138,7 @@ __all__ = [
 ]
 
 #: A finder: the context of one board state -> the step it finds, or None.
-Finder = Callable[[Context], "Step | None"]
+Finder = Callable[[Context], Step | None]
 
 
 @dataclass(frozen=True)
