@@ -16,6 +16,7 @@ import queue
 import signal
 import sys
 import threading
+from typing import cast
 
 import trio
 
@@ -66,7 +67,7 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
             metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
         except OSError as error:
             raise MetricsPortError(error) from error
-    stop_signals = STOP_SIGNALS
+    stop_signals: tuple[signal.Signals, ...] = STOP_SIGNALS
     if sockets is not None:
         # A pre-forked worker: the terminal's signals reach the whole process
         # group; the supervisor passes on what they mean (SIGTERM).
@@ -161,7 +162,8 @@ class DroppingQueueHandler(logging.handlers.QueueHandler):
         self._lock_dropped = threading.Lock()
 
     def enqueue(self, record: logging.LogRecord) -> None:
-        if self.dropped and self.queue.qsize() < self.queue.maxsize // 2:
+        records = cast("queue.Queue[logging.LogRecord]", self.queue)
+        if self.dropped and records.qsize() < records.maxsize // 2:
             with self._lock_dropped:
                 dropped, self.dropped = self.dropped, 0
             if dropped:
@@ -215,6 +217,7 @@ class MetricsPortError(OSError):
 
 def log_listen_error(config: ServerConfig, error: OSError) -> None:
     """Log why the server cannot listen: the address, the option to change and, if in use, a hint."""
+    port: int | None
     option, port = "--port", config.port
     if isinstance(error, MetricsPortError):
         option, port, error = "--metrics-port", config.metrics_port, error.args[0]

@@ -260,8 +260,8 @@ class Supervisor:
             return
         if not state.stopping:
             cfg = self.config
-            workers = sum(1 for c in state.children.values() if c.kind == "worker")
-            log.info("received %s: stopping %d worker(s)", name, workers)
+            running = sum(1 for c in state.children.values() if c.kind == "worker")
+            log.info("received %s: stopping %d worker(s)", name, running)
             state.stopping = True
             state.rolling = []
             state.stop_deadline = time.monotonic() + cfg.drain_grace + cfg.shutdown_grace + 1.5
@@ -342,14 +342,16 @@ class Supervisor:
             pass
 
     def _read_ready(self, child: _Child) -> None:
+        fd = child.ready_fd
+        assert fd is not None  # only children with a ready pipe are watched
         try:
-            data = os.read(child.ready_fd, 16)
+            data = os.read(fd, 16)
         except OSError:
             data = b""
         if data:
             child.ready = True
             log.info("worker %d ready", child.pid)
-        os.close(child.ready_fd)
+        os.close(fd)
         child.ready_fd = None
 
     def _mark_dead(self, pid: int) -> None:
