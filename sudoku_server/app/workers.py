@@ -142,6 +142,9 @@ class _State:
 class Supervisor:
     """Runs ``count`` worker processes of the server on one set of listening sockets.
 
+    One unit because its signal handling, reaping, restarts and rolling
+    restart all act on the one table of children and its state.
+
     Args:
       config: the server settings (``config.workers`` is the count).
       log_level, log_queue: each worker's logging (``runtime.setup_logging``).
