@@ -12,9 +12,10 @@ import re
 import pytest
 from clienttools import PUZZLES, load_client
 
+from sudoku_client import progress
 from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Reply, Session
 
-sc = load_client()
+sc = load_client()  # sudoku_client of this checkout (it checks)
 
 NEWSPAPER = (PUZZLES / "newspaper.txt").read_bytes()
 NEWSPAPER_ANSWER = (PUZZLES / "newspaper.expected").read_bytes()
@@ -286,7 +287,7 @@ def test_summary_text():
 
 def test_plain_progress_line(monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr(sc.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
     stream = io.StringIO()
     bar = sc.PlainProgress(1000, 0, stream)
     clock[0] = 102.0
