@@ -356,6 +356,22 @@ def test_generate_options_are_the_servers():
     assert {name for name, verb in commands.VERBS.items() if verb.takes_puzzle} <= sc.PUZZLE_VERBS
 
 
+def test_standalone_copies_are_the_servers_definitions():
+    # The client keeps its own copies so that it runs without the server
+    # package; each is pinned here to the one definition it restates.
+    from sudoku_server.sudoku.generator import SYMMETRIES
+    from sudoku_server.sudoku.grid import BOX_SHAPES
+    from sudoku_server.wire.verbs import VERBS
+
+    sizes = tuple(sorted(BOX_SHAPES))
+    assert sc.GENERATE_SIZES == sizes  # --size's choices
+    assert sc.ROW_SIZES == sizes  # cells per row the heuristic reader takes for a grid row
+    assert sc.LINE_CELLS == tuple(size * size for size in sizes)  # cells of a one-line puzzle
+    assert sc.GENERATE_SYMMETRIES == (*SYMMETRIES, "random")  # --symmetry's choices
+    assert sc.KNOWN_VERBS == frozenset(VERBS)
+    assert sc.PUZZLE_VERBS == frozenset(name for name, verb in VERBS.items() if verb.takes_puzzle)
+
+
 def test_progress_waits_for_the_count():
     stream = io.StringIO()
     total = [None]
