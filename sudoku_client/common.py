@@ -8,8 +8,8 @@ import sys
 
 PROG = "sudoku-client"
 #: The client's version: that of the sudoku_server package it ships with. When
-#: the package is importable, :func:`client_version` reads it from there; a
-#: test keeps this copy equal for the single file.
+#: the package is importable, :func:`sudoku_client.routing.client_version` reads
+#: it from there; a test keeps this copy equal for the client run alone.
 VERSION = "0.3.0"
 
 EXIT_OK = 0

@@ -1,6 +1,6 @@
 """The socket side: send the input while printing the answers, on one connection.
 
-:func:`exchange` runs a sender thread (:class:`Sender`: the input's bytes to
+:func:`exchange` runs a sender thread (:class:`_Sender`: the input's bytes to
 the socket, then a half-close) while the main thread copies every byte the
 server answers to standard output (:class:`Output`) and watches the silence
 limit. Also here: opening and closing the inputs, the ``INTERACTIVE``

@@ -39,7 +39,7 @@ def interactive_session(
 
     With a server that knows ``INTERACTIVE``, every line goes out as it is
     typed and each puzzle is answered as soon as it is complete. Without it,
-    the client keeps each request until it is complete (:class:`RequestStream`)
+    the client keeps each request until it is complete (:class:`~sudoku_client.stream.RequestStream`)
     and sends it on a connection of its own, so that the server's close
     grace never ends the session.
     """

@@ -129,8 +129,8 @@ class LineSplitter:
         return [(buffer, b"")]
 
 
-#: Verbs of protocol 2 the single-file reader knows (the package's table is
-#: used when it is installed), and those that take a puzzle.
+#: Verbs of protocol 2 the heuristic reader knows (the package's table is used
+#: when it is importable; a test pins these copies to it), and those that take a puzzle.
 KNOWN_VERBS = frozenset(
     ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE", "HINT", "STEPS")
 )
@@ -229,7 +229,7 @@ class _HeuristicGrid:
 class HeuristicReader:
     """Find the requests in the input without the server package (standard library only).
 
-    The same interface as :class:`PackageReader`, approximately: one-line
+    The same interface as :class:`sudoku_client.routing.PackageReader`, approximately: one-line
     puzzles (16, 36, 81, 256 or 625 cells on a line, with a label, a comment
     or a dataset row's solution), command lines, and grids, which end after
     ``n`` rows of ``n`` cells (plus a closing border for a grid that starts

@@ -29,7 +29,7 @@ def _package() -> tuple | None:
 
     Imported on first use (about 20 ms), from any thread; None when the
     package is missing or too old to have the protocol-2 command table (the
-    single-file client then uses :class:`HeuristicReader`).
+    client then uses :class:`HeuristicReader`).
     """
     global _PACKAGE, _PACKAGE_LOADED
     with _PACKAGE_LOCK:

@@ -24,6 +24,7 @@ from clienttools import (
     PUZZLES,
     REPO,
     RUN_TIMEOUT,
+    FakeServer,
     address_args,
     client_cwd,
     client_env,
@@ -330,6 +331,31 @@ def test_version(standalone):
     assert result.stdout == b"sudoku-client 0.3.0\n"
     assert result.stderr == b""
     assert result.returncode == 0
+
+
+def test_the_file_runs_alone_as_the_package_does(tmp_path):
+    # python3 sudoku_client/client.py loads the package from its own folder
+    # and adds nothing else to sys.path: a copy of the folder, run with -S,
+    # is the client alone (no server package), as python3 -S -m sudoku_client is.
+    copy = client_cwd(standalone=True) / "sudoku_client" / "client.py"
+    env = client_env(True)
+    as_module = run_client("--help", standalone=True)
+    as_file = subprocess.run([sys.executable, "-S", str(copy), "--help"], capture_output=True, cwd=tmp_path, env=env)
+    assert as_file.returncode == as_module.returncode == 0
+    assert as_file.stdout == as_module.stdout
+    # a server that answers nothing: the package's exact count would exit 2
+    path = tmp_path / "newspaper.txt"
+    path.write_bytes(NEWSPAPER)
+    with FakeServer(lambda line: None) as fake:
+        alone = subprocess.run(
+            [sys.executable, "-S", str(copy), "--port", str(fake.port), str(path)],
+            capture_output=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=RUN_TIMEOUT,
+        )
+    assert (alone.returncode, alone.stdout, alone.stderr) == (0, b"", b"")
+    assert fake.connections == [NEWSPAPER.splitlines()]  # the grid was sent, and nothing was answered
 
 
 def test_version_constant_is_the_packages():

@@ -364,12 +364,12 @@ def test_standalone_copies_are_the_servers_definitions():
     from sudoku_server.wire.verbs import VERBS
 
     sizes = tuple(sorted(BOX_SHAPES))
-    assert sc.GENERATE_SIZES == sizes  # --size's choices
-    assert sc.ROW_SIZES == sizes  # cells per row the heuristic reader takes for a grid row
-    assert sc.LINE_CELLS == tuple(size * size for size in sizes)  # cells of a one-line puzzle
-    assert sc.GENERATE_SYMMETRIES == (*SYMMETRIES, "random")  # --symmetry's choices
-    assert sc.KNOWN_VERBS == frozenset(VERBS)
-    assert sc.PUZZLE_VERBS == frozenset(name for name, verb in VERBS.items() if verb.takes_puzzle)
+    assert sizes == sc.GENERATE_SIZES  # --size's choices
+    assert sizes == sc.ROW_SIZES  # cells per row the heuristic reader takes for a grid row
+    assert tuple(size * size for size in sizes) == sc.LINE_CELLS  # cells of a one-line puzzle
+    assert (*SYMMETRIES, "random") == sc.GENERATE_SYMMETRIES  # --symmetry's choices
+    assert frozenset(VERBS) == sc.KNOWN_VERBS
+    assert frozenset(name for name, verb in VERBS.items() if verb.takes_puzzle) == sc.PUZZLE_VERBS
 
 
 def test_progress_waits_for_the_count():
