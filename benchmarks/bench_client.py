@@ -2,10 +2,10 @@
 
     python3 benchmarks/bench_client.py [--repeat 3] [--set sudoku17_royle_49151.txt]
 
-Times, in process (no server), the parts of sudoku_client/client.py that see
-every request or reply: counting the requests of a dataset (the progress
+Times, in process (no server), the parts of the client (sudoku_client) that
+see every request or reply: counting the requests of a dataset (the progress
 total and the every-request-answered check; the server package's reader,
-then the single file's heuristic one), putting COUNT before each puzzle
+then the standalone heuristic one), putting COUNT before each puzzle
 (--count), and scanning the replies (a one-line answer per puzzle, then
 bordered grids). Prints the median of --repeat runs and the rate.
 """
@@ -23,7 +23,11 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import datasets  # noqa: E402
 
-from sudoku_client import client  # noqa: E402  (the installed client)
+from sudoku_client.common import CHUNK_BYTES  # noqa: E402  (the installed client)
+from sudoku_client.replies import ReplyScanner  # noqa: E402
+from sudoku_client.requests import HeuristicReader  # noqa: E402
+from sudoku_client.routing import PackageReader, _package  # noqa: E402
+from sudoku_client.stream import RequestStream, count_requests  # noqa: E402
 
 
 def median_seconds(work, repeat: int) -> tuple[float, object]:
@@ -36,12 +40,12 @@ def median_seconds(work, repeat: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
-def chunks(data: bytes, size: int = client.CHUNK_BYTES):
+def chunks(data: bytes, size: int = CHUNK_BYTES):
     return (data[i : i + size] for i in range(0, len(data), size))
 
 
 def scan(data: bytes) -> int:
-    scanner = client.ReplyScanner()
+    scanner = ReplyScanner()
     for chunk in chunks(data):
         scanner.feed(chunk)
     scanner.finish()
@@ -49,7 +53,7 @@ def scan(data: bytes) -> int:
 
 
 def rewrite(data: bytes) -> int:
-    stream = client.RequestStream("COUNT")
+    stream = RequestStream("COUNT")
     for chunk in chunks(data):
         stream.feed(chunk)
     stream.finish()
@@ -73,10 +77,10 @@ def main() -> None:
     answers = (REPO / "puzzles" / "norvig_top95.expected").read_bytes()
     one_line = answers * (len(data) // len(answers) + 1)
     grids = (REPO / "puzzles" / "newspaper.expected").read_bytes() * 5000
-    package = client._package()
+    package = _package()
     rows = [
-        ("count requests, package reader", lambda: client.count_requests(chunks(data), client.PackageReader(package))),
-        ("count requests, heuristic reader", lambda: client.count_requests(chunks(data), client.HeuristicReader())),
+        ("count requests, package reader", lambda: count_requests(chunks(data), PackageReader(package))),
+        ("count requests, heuristic reader", lambda: count_requests(chunks(data), HeuristicReader())),
         ("--count rewrite (COUNT before each)", lambda: rewrite(data)),
         ("scan one-line answers", lambda: scan(one_line)),
         ("scan bordered grid answers", lambda: scan(grids)),

@@ -2,6 +2,6 @@
 
 import sys
 
-from sudoku_client.client import main
+from sudoku_client.cli import main
 
 sys.exit(main())

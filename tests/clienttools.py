@@ -4,23 +4,28 @@ Not a test module (pytest collects ``test_*.py`` only). The client runs in a
 subprocess in one of two ways:
 
 * with the server package (``PYTHONPATH`` = this checkout): requests are
-  counted by ``sudoku_server``'s own reader (exact);
-* ``standalone``: ``python3 -S sudoku_client/client.py`` with no
-  ``PYTHONPATH``, so neither ``sudoku_server`` nor ``tqdm`` can be imported,
-  as on a machine where the single file was copied.
+  counted by ``sudoku_server``'s own reader (exact); ``python3
+  sudoku_client/client.py`` (the file run), or ``python3 -m sudoku_client``;
+* ``standalone``: a copy of the ``sudoku_client`` folder alone in a
+  temporary directory, run as ``python3 -S -m sudoku_client`` from there
+  with no ``PYTHONPATH``, so neither ``sudoku_server`` nor ``tqdm`` can be
+  imported, as on a machine where the folder was copied.
 """
 
 from __future__ import annotations
 
+import atexit
 import fcntl
-import importlib.util
+import importlib
 import os
 import pty
 import select
+import shutil
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import threading
 import time
@@ -29,29 +34,51 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
-CLIENT = REPO / "sudoku_client" / "client.py"
+PACKAGE = REPO / "sudoku_client"
+#: The file run: ``python3 sudoku_client/client.py``.
+CLIENT = PACKAGE / "client.py"
 
 #: Seconds a client run may take before the test fails (it takes well under 1 s).
 RUN_TIMEOUT = 15
 
 
 def load_client():
-    """The client module of this checkout, imported from its file (never a stale install)."""
-    name = "sudoku_client_under_test"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, CLIENT)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    """``sudoku_client.client`` of this checkout (never a stale install): the names the tests use."""
+    module = importlib.import_module("sudoku_client.client")
+    package = sys.modules["sudoku_client"]
+    assert Path(package.__file__).resolve().parent == PACKAGE, "sudoku_client is not this checkout's"
+    return module
+
+
+_standalone_root: Path | None = None
+
+
+def standalone_root() -> Path:
+    """A temporary directory holding a copy of the ``sudoku_client`` folder and nothing else.
+
+    Made once per test process (removed at its exit), from the checkout's
+    folder as it is then.
+    """
+    global _standalone_root
+    if _standalone_root is None:
+        root = Path(tempfile.mkdtemp(prefix="sudoku-client-standalone-"))
+        atexit.register(shutil.rmtree, root, True)
+        shutil.copytree(PACKAGE, root / "sudoku_client", ignore=shutil.ignore_patterns("__pycache__"))
+        _standalone_root = root
+    return _standalone_root
 
 
 def client_command(*args: str, module: bool = False, standalone: bool = False) -> list[str]:
     if standalone:
-        return [sys.executable, "-S", str(CLIENT), *args]
+        return [sys.executable, "-S", "-m", "sudoku_client", *args]
     if module:
         return [sys.executable, "-m", "sudoku_client", *args]
     return [sys.executable, str(CLIENT), *args]
+
+
+def client_cwd(standalone: bool = False) -> Path:
+    """Where the client runs: the checkout, or (standalone) the copy's directory, for ``-m``."""
+    return standalone_root() if standalone else REPO
 
 
 def client_env(standalone: bool = False, env: dict | None = None) -> dict:
@@ -74,7 +101,7 @@ def run_client(
         client_command(*args, module=module, standalone=standalone),
         input=input,
         capture_output=True,
-        cwd=REPO,
+        cwd=client_cwd(standalone),
         env=client_env(standalone, env),
         timeout=timeout,
     )
@@ -183,7 +210,7 @@ class TerminalClient:
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=REPO,
+            cwd=client_cwd(standalone),
             env=client_env(standalone),
         )
         os.close(slave)
@@ -261,7 +288,7 @@ def run_with_terminal_stderr(*args: str, standalone: bool = False, stdin: bytes 
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=slave,
-        cwd=REPO,
+        cwd=client_cwd(standalone),
         env=client_env(standalone),
     )
     os.close(slave)

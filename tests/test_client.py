@@ -24,7 +24,9 @@ from clienttools import (
     PUZZLES,
     REPO,
     RUN_TIMEOUT,
+    FakeServer,
     address_args,
+    client_cwd,
     client_env,
     load_client,
     run_client,
@@ -312,8 +314,9 @@ def test_help_and_client_doc_hold_the_same_exit_table():
     assert table in run_client("--help", standalone=True).stdout.decode()
     doc = (REPO / "docs" / "CLIENT.md").read_text(encoding="utf-8")
     assert table in doc  # docs/CLIENT.md quotes it in a code block
-    # and the module docstring, without its first line
-    assert table.split("\n", 1)[1] in load_client().__doc__
+    # and the docstring of the command line's module (sudoku_client.cli), without its first line
+    cli = sys.modules[load_client().main.__module__]
+    assert table.split("\n", 1)[1] in cli.__doc__
 
 
 def test_bad_port_is_a_usage_error():
@@ -328,6 +331,31 @@ def test_version(standalone):
     assert result.stdout == b"sudoku-client 0.3.0\n"
     assert result.stderr == b""
     assert result.returncode == 0
+
+
+def test_the_file_runs_alone_as_the_package_does(tmp_path):
+    # python3 sudoku_client/client.py loads the package from its own folder
+    # and adds nothing else to sys.path: a copy of the folder, run with -S,
+    # is the client alone (no server package), as python3 -S -m sudoku_client is.
+    copy = client_cwd(standalone=True) / "sudoku_client" / "client.py"
+    env = client_env(True)
+    as_module = run_client("--help", standalone=True)
+    as_file = subprocess.run([sys.executable, "-S", str(copy), "--help"], capture_output=True, cwd=tmp_path, env=env)
+    assert as_file.returncode == as_module.returncode == 0
+    assert as_file.stdout == as_module.stdout
+    # a server that answers nothing: the package's exact count would exit 2
+    path = tmp_path / "newspaper.txt"
+    path.write_bytes(NEWSPAPER)
+    with FakeServer(lambda line: None) as fake:
+        alone = subprocess.run(
+            [sys.executable, "-S", str(copy), "--port", str(fake.port), str(path)],
+            capture_output=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=RUN_TIMEOUT,
+        )
+    assert (alone.returncode, alone.stdout, alone.stderr) == (0, b"", b"")
+    assert fake.connections == [NEWSPAPER.splitlines()]  # the grid was sent, and nothing was answered
 
 
 def test_version_constant_is_the_packages():
@@ -373,34 +401,56 @@ def _optional_imports(tree: ast.AST) -> set:
     return optional
 
 
-def test_standard_library_only_and_python38_syntax():
-    source = CLIENT.read_text(encoding="utf-8")
-    tree = ast.parse(source, feature_version=(3, 8))
-    optional = _optional_imports(tree)
-    imported = set()
-    optional_names = set()
+def _imports(tree: ast.AST) -> list[tuple[ast.AST, str]]:
+    """Every import in *tree*, nested ones too: (node, top-level package name)."""
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names = {alias.name.split(".")[0] for alias in node.names}
+            found.extend((node, alias.name.split(".")[0]) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, "relative import in the client"
-            names = {node.module.split(".")[0]}
-        else:
-            continue
-        (optional_names if node in optional else imported).update(names)
-    if hasattr(sys, "stdlib_module_names"):  # Python 3.10+
-        assert imported <= set(sys.stdlib_module_names) | {"__future__"}
-    assert "trio" not in imported | optional_names
-    assert "sudoku_server" not in imported
-    # Only the server package (exact request counting) and tqdm (the
-    # progress bar) are optional, each imported under a guard.
-    assert optional_names - set(getattr(sys, "stdlib_module_names", ())) == {"sudoku_server", "tqdm"}
+            found.append((node, node.module.split(".")[0]))
+    return found
+
+
+#: Imports allowed beyond the standard library, by module of the client: the
+#: client's own modules everywhere; the server package (exact request
+#: routing) only in routing.py and tqdm (the progress bar) only in
+#: progress.py, both optional (imported under a guard that catches ImportError).
+OPTIONAL_IMPORTS = {"routing.py": {"sudoku_server"}, "progress.py": {"tqdm"}}
+
+
+def test_standard_library_only_and_python38_syntax():
+    modules = sorted((REPO / "sudoku_client").glob("*.py"))
+    assert {"client.py", "cli.py", "routing.py", "progress.py", "__main__.py"} <= {path.name for path in modules}
+    stdlib = set(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+    optional_seen = {}
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"), feature_version=(3, 8))
+        optional = _optional_imports(tree)
+        at_top = {id(node) for node in tree.body}
+        for node, name in _imports(tree):
+            if name == "sudoku_client":
+                continue
+            if node in optional:
+                assert name in OPTIONAL_IMPORTS.get(path.name, set()), (path.name, name)
+                optional_seen.setdefault(path.name, set()).add(name)
+                assert id(node) not in at_top, (path.name, name)  # lazily, never at import
+            elif hasattr(sys, "stdlib_module_names"):  # Python 3.10+
+                assert name in stdlib, (path.name, name)
+            assert name != "trio", path.name
+    assert optional_seen == OPTIONAL_IMPORTS
 
 
 def test_standalone_run_cannot_import_the_package():
-    # What the "standalone" runs of these tests rely on.
-    probe = "import importlib.util as u; print(u.find_spec('sudoku_server'), u.find_spec('tqdm'))"
-    result = subprocess.run(
-        [sys.executable, "-S", "-c", probe], capture_output=True, cwd=REPO / "sudoku_client", env=client_env(True)
+    # What the "standalone" runs of these tests rely on: from the copy's
+    # directory, with -S, the client's folder is importable and nothing else.
+    probe = (
+        "import importlib.util as u; import sudoku_client.cli; "
+        "print(u.find_spec('sudoku_server'), u.find_spec('tqdm'), sudoku_client.cli.__file__)"
     )
-    assert result.stdout == b"None None\n"
+    root = client_cwd(standalone=True)
+    assert sorted(path.name for path in root.iterdir()) == ["sudoku_client"]
+    result = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, cwd=root, env=client_env(True))
+    assert result.stdout == b"None None %s\n" % str(root / "sudoku_client" / "cli.py").encode()
+    assert result.returncode == 0

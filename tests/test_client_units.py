@@ -12,9 +12,10 @@ import re
 import pytest
 from clienttools import PUZZLES, load_client
 
+from sudoku_client import progress
 from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Reply, Session
 
-sc = load_client()
+sc = load_client()  # sudoku_client of this checkout (it checks)
 
 NEWSPAPER = (PUZZLES / "newspaper.txt").read_bytes()
 NEWSPAPER_ANSWER = (PUZZLES / "newspaper.expected").read_bytes()
@@ -286,7 +287,7 @@ def test_summary_text():
 
 def test_plain_progress_line(monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr(sc.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
     stream = io.StringIO()
     bar = sc.PlainProgress(1000, 0, stream)
     clock[0] = 102.0
@@ -353,6 +354,22 @@ def test_generate_options_are_the_servers():
     # the single file's verb table knows every verb of the package's
     assert set(commands.VERBS) <= sc.KNOWN_VERBS
     assert {name for name, verb in commands.VERBS.items() if verb.takes_puzzle} <= sc.PUZZLE_VERBS
+
+
+def test_standalone_copies_are_the_servers_definitions():
+    # The client keeps its own copies so that it runs without the server
+    # package; each is pinned here to the one definition it restates.
+    from sudoku_server.sudoku.generator import SYMMETRIES
+    from sudoku_server.sudoku.grid import BOX_SHAPES
+    from sudoku_server.wire.verbs import VERBS
+
+    sizes = tuple(sorted(BOX_SHAPES))
+    assert sizes == sc.GENERATE_SIZES  # --size's choices
+    assert sizes == sc.ROW_SIZES  # cells per row the heuristic reader takes for a grid row
+    assert tuple(size * size for size in sizes) == sc.LINE_CELLS  # cells of a one-line puzzle
+    assert (*SYMMETRIES, "random") == sc.GENERATE_SYMMETRIES  # --symmetry's choices
+    assert frozenset(VERBS) == sc.KNOWN_VERBS
+    assert frozenset(name for name, verb in VERBS.items() if verb.takes_puzzle) == sc.PUZZLE_VERBS
 
 
 def test_progress_waits_for_the_count():

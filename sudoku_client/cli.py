@@ -1,0 +1,428 @@
+"""sudoku-client: send puzzles to a sudoku-server and print its answers.
+
+Usage::
+
+    sudoku-client [--host HOST] [--port PORT] [--timeout SECONDS] [FILE ...]
+    sudoku-client --count FILE ...          # COUNT 1 unique, COUNT 2+ multiple ...
+    sudoku-client --generate 10 --symmetry rot180 --seed 42
+    python3 -m sudoku_client puzzles/newspaper.txt     # from a checkout, or a copy of the folder
+
+The client opens one TCP connection, sends the input (the FILEs concatenated in
+order, bytes as they are; standard input when there are none or for ``-``) and,
+at the same time, copies every byte the server answers to standard output as
+soon as it arrives. After the last input byte it half-closes the connection
+(``shutdown(SHUT_WR)``), which tells the server that no more puzzles follow; the
+server then answers what is left and closes, and the client exits.
+
+Sending runs in a thread while the main thread reads, so a large input never
+deadlocks against a server that answers while it is still reading.
+
+Modes (docs/PROTOCOL.md "Commands"):
+
+* ``--count``: sends ``COUNT`` before each puzzle (on the puzzle's line for a
+  one-line puzzle, on its own line before a grid) and prints the replies.
+* ``--generate N``: sends N ``GENERATE`` lines (``seed=S``, ``S+1``... with
+  ``--seed S``) and prints the puzzles, each after its ``#`` line.
+* A terminal on standard input: the client sends ``INTERACTIVE`` first and
+  keeps the connection open until Ctrl-D; each puzzle is answered as soon as
+  it is complete. A server without that verb (``ERROR command unknown verb
+  "INTERACTIVE"``) is used one request at a time instead: the client sends
+  each puzzle when it is complete, on a connection of its own.
+
+Requests are told apart (for ``--count``, the fallback above, the progress
+total and the check that every request was answered) by the server package's
+own reader when ``sudoku_server`` is importable (exact), else by
+:class:`sudoku_client.requests.HeuristicReader` (one-line puzzles, and grids separated by blank lines
+or holding their cells on ``n`` rows).
+
+Exit status (one table for every reply; docs/CLIENT.md and ``--help`` hold
+the same table, :data:`EXIT_TABLE`):
+  0    every puzzle was solved (--count: every puzzle is unique; --generate:
+       every puzzle was generated) and every command answered
+  1    a reply was a puzzle-level error: ERROR format, invalid, unsolvable,
+       timeout, incomplete, mismatch, command (also for a line that is not a
+       puzzle: unknown verb), internal, or a busy for one puzzle (queue wait,
+       connection budget); with --count, a COUNT reply other than COUNT 1 unique
+  2    the connection failed: cannot connect, reset, closed before all input
+       was sent, ERROR too-large, the busy that refuses a connection (N
+       connections open), ERROR shutdown, fewer replies than requests sent
+       (counted exactly when the sudoku_server package is installed), a FILE
+       that cannot be read, or no answer within --timeout; the reason goes to
+       stderr
+  130  interrupted (Ctrl-C)
+  --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
+       cannot connect or gets any other reply
+
+The client uses the standard library only (Python 3.8+) so that it runs from
+a bare checkout or a copy of the ``sudoku_client`` folder, without installing
+the server or trio; ``tqdm`` draws the progress bar when it is installed
+(``pip install 'sudoku-server[progress]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import socket
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from sudoku_client.common import (
+    CHUNK_BYTES,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_TIMEOUT,
+    EXIT_ERROR_ANSWER,
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    PROG,
+    describe,
+    format_address,
+    plural,
+    report,
+)
+from sudoku_client.exchange import (
+    Output,
+    Shared,
+    close_socket,
+    close_sources,
+    exchange,
+    open_sources,
+    ping,
+    read_sources,
+)
+from sudoku_client.interactive import interactive_session
+from sudoku_client.progress import PROGRESS_MIN_PUZZLES, Progress, RequestCounter
+from sudoku_client.replies import VERB_MODES, ReplyScanner, summary_text
+from sudoku_client.routing import client_version
+from sudoku_client.stream import RequestStream, through
+
+#: The exit-status table, as ``--help`` prints it (README "The bundled client"
+#: holds the same text; a test compares them).
+EXIT_TABLE = """\
+exit status:
+  0    every puzzle was solved (--count: every puzzle is unique; --generate:
+       every puzzle was generated) and every command answered
+  1    a reply was a puzzle-level error: ERROR format, invalid, unsolvable,
+       timeout, incomplete, mismatch, command (also for a line that is not a
+       puzzle: unknown verb), internal, or a busy for one puzzle (queue wait,
+       connection budget); with --count, a COUNT reply other than COUNT 1 unique
+  2    the connection failed: cannot connect, reset, closed before all input
+       was sent, ERROR too-large, the busy that refuses a connection (N
+       connections open), ERROR shutdown, fewer replies than requests sent
+       (counted exactly when the sudoku_server package is installed), a FILE
+       that cannot be read, or no answer within --timeout; the reason goes to
+       stderr
+  130  interrupted (Ctrl-C)
+  --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
+       cannot connect or gets any other reply
+"""
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError("invalid port %r (expected 1-65535)" % text)
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError("invalid timeout %r (expected seconds > 0)" % text)
+    return value
+
+
+def _natural(low: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise argparse.ArgumentTypeError("invalid number %r (expected an integer >= %d)" % (text, low))
+        return value
+
+    return parse
+
+
+#: GENERATE's options, as the client passes them on (PROTOCOL.md "Commands").
+GENERATE_SIZES = (4, 6, 9, 16, 25)
+GENERATE_SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal", "random")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the command-line parser."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Send Sudoku puzzles to a sudoku-server and print its answers.\n\n"
+            "The FILEs (standard input when none is given; '-' is standard input\n"
+            "too) are sent as they are, one after the other, over one connection.\n"
+            "Every answer is printed as soon as it arrives; the client exits when\n"
+            "the server has answered everything and closed the connection.\n\n"
+            "With a terminal on standard input the session stays open: type or\n"
+            "paste puzzles, each is answered when it is complete; Ctrl-D ends.\n"
+            "The client asks the server for an INTERACTIVE session; a server\n"
+            "without that verb gets each puzzle, once complete, on a connection\n"
+            "of its own.\n\n"
+            "On standard error: a progress bar for more than %d puzzles when it\n"
+            "is a terminal (and standard output is not), drawn by tqdm when it is\n"
+            "installed; at the end, a summary (puzzles, solved, errors by code,\n"
+            "seconds, puzzles/s) when it is a terminal or with --summary. --quiet\n"
+            "turns both off." % PROGRESS_MIN_PUZZLES
+        ),
+        epilog=(
+            EXIT_TABLE + "\n"
+            "requests: --count, the progress total and the check that every request\n"
+            "was answered use the sudoku_server package's reader when it is\n"
+            "installed. The single-file client (python3 sudoku_client/client.py)\n"
+            "finds one-line puzzles, and grids separated by blank lines (or of n\n"
+            "rows of n cells); its progress total is an estimate.\n\n"
+            "examples:\n"
+            "  sudoku-client --host sudoku.example --port 9999 puzzles/newspaper.txt\n"
+            "  sudoku-client --count puzzles/norvig_top95.txt\n"
+            "  sudoku-client --generate 3 --symmetry rot180 --seed 42"
+        ),
+    )
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="puzzle file to send ('-' for standard input; default: standard input)",
+    )
+    parser.add_argument("--version", action="version", version="%s %s" % (PROG, client_version()))
+    parser.add_argument(
+        "--host",
+        default=os.environ.get("SUDOKU_HOST") or DEFAULT_HOST,
+        help="server host (default: $SUDOKU_HOST or %s; now %%(default)s)" % DEFAULT_HOST,
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=os.environ.get("SUDOKU_PORT") or str(DEFAULT_PORT),
+        help="server port (default: $SUDOKU_PORT or %d; now %%(default)s)" % DEFAULT_PORT,
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=(
+            "connect timeout, and the longest silence from the server accepted "
+            "while waiting for answers (default: %(default)g)"
+        ),
+    )
+    parser.add_argument(
+        "--proxy-header",
+        action="store_true",
+        help="start the connection with a PROXY protocol v1 header (a server run with --proxy-protocol)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary, no hint")
+    parser.add_argument(
+        "--summary", action="store_true", help="print the summary also when standard error is not a terminal"
+    )
+    modes = parser.add_argument_group("modes (instead of solving)")
+    exclusive = modes.add_mutually_exclusive_group()
+    exclusive.add_argument(
+        "--count",
+        action="store_true",
+        help=(
+            "ask whether each puzzle of the FILEs is unique: COUNT before each one; "
+            "prints COUNT 1 unique, COUNT 2+ multiple or COUNT 0 unsolvable per puzzle"
+        ),
+    )
+    exclusive.add_argument(
+        "--rate",
+        action="store_true",
+        help=(
+            "rate each puzzle of the FILEs by the techniques people use: RATE before each"
+            " one; prints RATE <level> se=<x.y> qqwing=<level> hardest=<technique> per puzzle"
+        ),
+    )
+    exclusive.add_argument(
+        "--ping",
+        action="store_true",
+        help=(
+            "health check: send PING and print the reply; exit 0 on PONG, 1 on ERROR"
+            " draining, 2 when it cannot connect (for load balancers, Docker, Kubernetes)"
+        ),
+    )
+    exclusive.add_argument(
+        "--generate",
+        type=_natural(1),
+        metavar="N",
+        help="print N new puzzles (N GENERATE requests); takes no FILE",
+    )
+    generate = parser.add_argument_group("--generate options (passed to GENERATE)")
+    generate.add_argument("--size", type=int, choices=GENERATE_SIZES, help="grid size (server default 9)")
+    generate.add_argument("--symmetry", choices=GENERATE_SYMMETRIES, help="of the givens (server default none)")
+    generate.add_argument("--givens", type=_natural(0), metavar="N", help="stop removing givens at N")
+    generate.add_argument(
+        "--seed", type=_natural(0), metavar="S", help="seed of the first puzzle; the next ones get S+1, S+2..."
+    )
+    generate.add_argument(
+        "--format", choices=("line", "grid"), help="one line, or a bordered grid (server default line)"
+    )
+    generate.add_argument("--full", action="store_true", help="solved grids instead of puzzles")
+    return parser
+
+
+def generate_lines(args: argparse.Namespace) -> Iterator[bytes]:
+    """The GENERATE request lines for ``--generate N`` (``seed=S+i`` with ``--seed S``)."""
+    words = ["GENERATE"]
+    if args.full:
+        words.append("full")
+    if args.size is not None:
+        words.append("size=%d" % args.size)
+    if args.symmetry is not None:
+        words.append("symmetry=%s" % args.symmetry)
+    if args.givens is not None:
+        words.append("givens=%d" % args.givens)
+    if args.format is not None:
+        words.append("format=%s" % args.format)
+    base = " ".join(words)
+    for index in range(args.generate):
+        if args.seed is None:
+            yield (base + "\n").encode("ascii")
+        else:
+            yield ("%s seed=%d\n" % (base, args.seed + index)).encode("ascii")
+
+
+def _batched(lines: Iterable[bytes], size: int = CHUNK_BYTES) -> Iterator[bytes]:
+    batch: list[bytes] = []
+    length = 0
+    for line in lines:
+        batch.append(line)
+        length += len(line)
+        if length >= size:
+            yield b"".join(batch)
+            batch, length = [], 0
+    if batch:
+        yield b"".join(batch)
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the client; return the exit code (0, 1, 2 or 130, see --help)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.generate is None:
+        given = [name for name in ("size", "symmetry", "givens", "seed", "format") if getattr(args, name) is not None]
+        if args.full:
+            given.append("full")
+        if given:
+            parser.error("--%s needs --generate" % given[0])
+    elif args.files:
+        parser.error("--generate takes no FILE")
+    address = format_address(args.host, args.port)
+    if args.ping:
+        if args.files:
+            parser.error("--ping takes no FILE")
+        return ping(args.host, args.port, args.timeout, args.proxy_header)
+    mode = VERB_MODES["count"] if args.count else VERB_MODES["rate"] if args.rate else None
+
+    sources: list[tuple[str, io.FileIO]] = []
+    if args.generate is None:
+        try:
+            sources = open_sources(args.files)
+        except OSError as exc:
+            report("cannot read %s: %s" % (exc.filename, describe(exc)))
+            return EXIT_FAILURE
+    interactive = any(_isatty(source) for _, source in sources)
+    stderr_tty = _isatty(sys.stderr)
+    scanner = ReplyScanner()
+
+    counter: RequestCounter | None = None
+    if args.generate is not None:
+
+        def total() -> int | None:
+            return args.generate
+
+    else:
+        if not interactive and RequestCounter.applies(sources):
+            counter = RequestCounter(sources)
+            counter.start()
+
+        def total() -> int | None:
+            return counter.total if counter is not None else None
+
+    progress = None
+    if not args.quiet and stderr_tty and not interactive and not _isatty(sys.stdout):
+        progress = Progress(total, sys.stderr, counting=lambda: counter is not None and counter.is_alive())
+    output = Output(sys.stdout.buffer, scanner, progress)
+
+    sock: socket.socket | None = None
+    started = time.monotonic()
+    status = EXIT_OK
+    try:
+        try:
+            sock = socket.create_connection((args.host, args.port), timeout=args.timeout)
+        except OSError as exc:
+            close_sources(sources)
+            report("cannot connect to %s: %s" % (address, describe(exc)))
+            return EXIT_FAILURE
+        sock.settimeout(None)  # the sender blocks; the reader uses select()
+        verb = mode.verb if mode is not None else None
+        sent: RequestStream | None = None
+        if interactive:
+            status = interactive_session(sock, args, address, sources, output, verb)
+        else:
+            if verb is not None:
+                sent = RequestStream(verb)
+            stream = sent
+
+            def chunks(shared: Shared) -> Iterator[bytes]:
+                if args.generate is not None:
+                    return _batched(generate_lines(args))
+                reads = read_sources(sources, shared)
+                return reads if stream is None else through(reads, stream)
+
+            status = exchange(sock, address, chunks, args.timeout, output)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.close()
+        return EXIT_INTERRUPTED
+    finally:
+        if sock is not None:
+            close_socket(sock)
+    if progress is not None:
+        progress.close()
+    seconds = time.monotonic() - started
+
+    if status == EXIT_OK:
+        expected, exact = None, False
+        if args.generate is not None:
+            expected, exact = args.generate, True
+        elif sent is not None:
+            expected, exact = sent.requests, sent.exact
+        elif counter is not None:
+            counter.join()
+            expected, exact = counter.total, counter.exact
+        if exact and expected is not None and scanner.replies < expected:
+            report("%s answered %d of %s" % (address, scanner.replies, plural(expected, "request")))
+            status = EXIT_FAILURE
+    if status == EXIT_OK:
+        failed = scanner.failures
+        if mode is not None:
+            failed += mode.failed(scanner.words.get(mode.verb, {}))
+        status = EXIT_ERROR_ANSWER if failed else EXIT_OK
+    if not args.quiet and (args.summary or stderr_tty):
+        report(summary_text(scanner, seconds, mode))
+    return status
