@@ -283,13 +283,12 @@ def render_many(results: Iterable[Result], puzzles: Iterable[Puzzle]) -> bytes:
 
     The server's bulk path: plain one-line puzzles answered in jobs of 32.
     """
-    out = []
-    for result, puzzle in zip(results, puzzles):
-        if type(result) is Solved:
-            out.append(puzzle.render(result.solution).encode("utf-8", "surrogateescape"))
-        else:
-            out.append(render(result, puzzle.default_ending, puzzle))
-    return b"".join(out)
+    return b"".join(
+        puzzle.render(result.solution).encode("utf-8", "surrogateescape")
+        if type(result) is Solved
+        else render(result, puzzle.default_ending, puzzle)
+        for result, puzzle in zip(results, puzzles)
+    )
 
 
 # -- the lines the network layer sends on its own --------------------------------------
