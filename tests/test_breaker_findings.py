@@ -147,7 +147,7 @@ async def test_a_full_server_still_answers_every_health_check_verb():
 
 
 async def test_metrics_name_filter_is_served():
-    from sudoku_server.app.cli import start_metrics_http
+    from sudoku_server.app.runtime import start_metrics_http
 
     with trio.fail_after(10):
         async with running_server() as server:

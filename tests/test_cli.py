@@ -8,6 +8,9 @@ import sys
 
 from conftest import REPO, start_server_process, stop_server_process
 
+from sudoku_server.app.workers import MAX_WORKERS
+from sudoku_server.wire.session import INTERACTIVE_AFTER
+
 
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -55,3 +58,10 @@ def test_a_port_in_use_is_named_with_a_hint():
         r" \(is another server running\? choose another with --port\)\n$",
         result.stderr,
     ), result.stderr
+
+
+def test_option_bounds_come_from_their_one_definition():
+    result = run("--workers", str(MAX_WORKERS + 1))
+    assert result.returncode == 2
+    assert f"--workers: must be 1..{MAX_WORKERS} or auto, got {MAX_WORKERS + 1}" in result.stderr, result.stderr
+    assert f"pauses of over {INTERACTIVE_AFTER:g} s" in " ".join(run("--help").stdout.split())

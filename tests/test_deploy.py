@@ -173,7 +173,7 @@ def test_kubernetes_validate_accepts_the_manifest():
 
 
 def test_probe_commands_parse_with_the_client():
-    from client import sudoku_client
+    from sudoku_client import client as sudoku_client
 
     parser = sudoku_client.build_parser()
     if "--ping" not in parser.format_help():

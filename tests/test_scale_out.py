@@ -97,7 +97,7 @@ async def test_drain_answers_ping_with_draining_then_stops_accepting():
 async def test_metrics_endpoint_parsed_by_prometheus_client():
     from prometheus_client.parser import text_string_to_metric_families
 
-    from sudoku_server.app.cli import start_metrics_http
+    from sudoku_server.app.runtime import start_metrics_http
 
     with trio.fail_after(10):
         async with running_server() as server:

@@ -329,7 +329,7 @@ def test_core_selection():
     import os
     import subprocess
 
-    code = "from sudoku_server import solver; print(solver.CORE)"
+    code = "from sudoku_server.sudoku import solver; print(solver.CORE)"
     repo = DATASETS.parent.parent
     for value, expected in (("1", "python"), ("yes", "python"), ("0", None), ("", None)):
         env = dict(os.environ, SUDOKU_SERVER_PURE_PYTHON=value)

@@ -10,6 +10,7 @@ line is the engine's output checked by hand against the candidate grid.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gzip
 from pathlib import Path
@@ -17,8 +18,18 @@ from pathlib import Path
 import pytest
 
 from sudoku_server.errors import InvalidPuzzleError, MultipleSolutionsError, UnsolvableError
-from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, find_step, next_step, solve_steps, unique_solution
+from sudoku_server.sudoku.grid import Geometry, Grid, geometry
+from sudoku_server.sudoku.techniques import (
+    TECHNIQUES,
+    Board,
+    Step,
+    find_step,
+    next_step,
+    solve_steps,
+    tables_of,
+    unique_solution,
+)
+from sudoku_server.sudoku.techniques.board import OTHER
 
 DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
 
@@ -371,9 +382,7 @@ FINDER_EXAMPLES = [
 
 def board_of(restricted: dict) -> Board:
     """An empty 9x9 candidate grid: every digit everywhere, except digit -> the only cells it may take."""
-    from sudoku_server.sudoku.techniques import _tables
-
-    t = _tables(3, 3)
+    t = tables_of(geometry(3, 3))
     cand = [t.full] * 81
     for digit, cells in restricted.items():
         for c in range(81):
@@ -568,3 +577,65 @@ def test_check_is_called_and_can_stop():
     with pytest.raises(KeyboardInterrupt):
         solve_steps(Grid.from_string(puzzle), check=check)
     assert len(calls) == 51
+
+
+# ---------------------------------------------------------------- an extra unit
+
+
+def x_sudoku_geometry() -> Geometry:
+    """9x9 with the main diagonal r1c1..r9c9 as a 28th unit ("diagonal"), peers widened to match.
+
+    Built from the classic Geometry's dataclass fields (the one place to switch
+    to the geometry module's own constructor).
+    """
+    classic = geometry(3, 3)
+    diagonal = tuple(i * 9 + i for i in range(9))
+    peers = tuple(
+        tuple(sorted(set(classic.peers[c]) | ({*diagonal} - {c} if c in diagonal else set()))) for c in range(81)
+    )
+    return dataclasses.replace(
+        classic, units=(*classic.units, diagonal), unit_names=(*classic.unit_names, "diagonal"), peers=peers
+    )
+
+
+def test_the_tables_take_their_units_and_peers_from_the_geometry():
+    t = tables_of(x_sudoku_geometry())
+    assert t.cell_units[0] == (18, 0, 9, 27)  # box 1, row 1, column 1, the diagonal
+    assert t.cell_units[1] == (18, 0, 10)
+    assert t.kind[27] == OTHER and t.others == [27]
+    assert t.peer_mask[0] >> 80 & 1 and not tables_of(geometry(3, 3)).peer_mask[0] >> 80 & 1
+    # a unique rectangle needs every unit to hold none or one side of it: r1c1 r1c2 r4c1 r4c2
+    # qualifies on the classic grid, not when the diagonal holds r1c1 alone
+    assert (0, 1, 27, 28) in tables_of(geometry(3, 3)).rectangles
+    assert (0, 1, 27, 28) not in t.rectangles
+
+
+def test_singles_are_found_in_an_extra_unit():
+    # r1c1..r8c8 hold 1..8: r9c9 is the diagonal's last empty cell (a full house only there),
+    # and its peers on the diagonal leave it one candidate (a naked single only there)
+    cells = [0] * 81
+    for i in range(8):
+        cells[i * 9 + i] = i + 1
+    board = Board.from_cells(x_sudoku_geometry(), cells)
+    step = find_step(board, "full house")
+    assert step.describe() == "full house: r9c9 is the last empty cell in diagonal (r9c9=9)"
+    assert (step.se, step.units, step.nudge()) == (1.0, (27,), "full house: look at diagonal")
+    step = find_step(board, "naked single")
+    assert step.describe() == "naked single: 9 is the only candidate left in r9c9 (r9c9=9)"
+    classic = Board.from_cells(geometry(3, 3), cells)
+    assert find_step(classic, "full house") is None
+    assert find_step(classic, "naked single") is None
+
+
+def test_a_hidden_single_is_found_in_an_extra_unit():
+    # every digit everywhere, but 5 only at r5c5 on the diagonal: no box, row or column has a
+    # hidden single; the diagonal has one
+    t = tables_of(x_sudoku_geometry())
+    cand = [t.full] * 81
+    for i in range(9):
+        if i != 4:
+            cand[i * 9 + i] &= ~(1 << 4)
+    step = find_step(Board(t, [0] * 81, cand), "hidden single")
+    assert step.describe() == "hidden single: r5c5 is the only place for 5 in diagonal (r5c5=5)"
+    assert (step.se, step.units) == (1.5, (27,))
+    assert find_step(Board(tables_of(geometry(3, 3)), [0] * 81, cand), "hidden single") is None

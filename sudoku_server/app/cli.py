@@ -1,25 +1,20 @@
-"""The ``sudoku-server`` command: options -> :class:`ServerConfig`, logging, trio.run."""
+"""The ``sudoku-server`` command: argparse only (options -> :class:`ServerConfig`).
+
+:func:`main` hands the config to :mod:`sudoku_server.app.runtime` (one process)
+or to :mod:`sudoku_server.app.workers` (``--workers``, the pre-fork
+supervisor). Nothing imports this module: it is the entry point
+(``sudoku-server``, ``python -m sudoku_server``).
+"""
 
 from __future__ import annotations
 
 import argparse
-import errno
-import functools
-import logging
-import logging.handlers
 import os
-import queue
-import signal
-import sys
-import threading
-
-import trio
 
 from sudoku_server import __version__
+from sudoku_server.app import runtime, workers
 from sudoku_server.net.config import ServerConfig
-from sudoku_server.net.server import SudokuServer
-
-log = logging.getLogger("sudoku_server")
+from sudoku_server.wire.session import INTERACTIVE_AFTER
 
 DESCRIPTION = """\
 A plain-text TCP service that solves Sudoku puzzles. Send a puzzle (a bordered
@@ -53,8 +48,8 @@ _non_negative_float = _number(float, 0)
 _positive_int = _number(int, 1)
 _non_negative_int = _number(int, 0)
 _port = _number(int, 0, 65535)
-#: --workers: 1..256, or "auto" for one per CPU.
-_workers = _number(int, 1, 256, extra="auto")
+#: --workers: 1..MAX_WORKERS, or "auto" for one per CPU.
+_workers = _number(int, 1, workers.MAX_WORKERS, extra="auto")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.interactive_timeout,
         metavar="SECONDS",
         help="silence that ends an interactive session (a person typing: after INTERACTIVE,"
-        " or when input arrives with pauses of over 1 s) (default: %(default)s)",
+        f" or when input arrives with pauses of over {INTERACTIVE_AFTER:g} s) (default: %(default)s)",
     )
     p.add_argument(
         "--queue-timeout",
@@ -199,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--log-queue",
         type=_positive_int,
-        default=LOG_QUEUE_RECORDS,
+        default=runtime.LOG_QUEUE_RECORDS,
         metavar="RECORDS",
         help="log records held while stderr is slow; more are dropped and counted,"
         " so logging never stops serving (default: %(default)s)",
@@ -233,238 +228,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-#: Signals that stop the server gracefully. SIGHUP is what a closed terminal
-#: sends; SIGQUIT is Ctrl-\\.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
-#: Signals a terminal sends to its whole process group (Ctrl-C, Ctrl-\\, hang-up).
-TERMINAL_SIGNALS = (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP)
-#: A second one of these closes the open connections at once.
-HURRY_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-#: Log records held for the writer thread at most; more are dropped (and
-#: counted) so that a stderr nobody reads never stops the server.
-LOG_QUEUE_RECORDS = 10000
-
-
-async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
-    """Serve until a stop signal, then shut down gracefully.
-
-    Args:
-      config: the settings.
-      sockets: listening stdlib sockets to serve (a pre-forked worker's,
-        inherited from the supervisor); None binds ``config.host``/``port``.
-      on_ready: called once the server accepts connections.
-
-    Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT drain (``--drain-grace``),
-    stop accepting and let open connections finish within
-    ``shutdown_grace``; a second SIGTERM or SIGINT closes them at once;
-    SIGUSR1 logs one line of counters; SIGUSR2 (sent by the supervisor to a
-    worker it retires) stops at once without draining.
-
-    Raises:
-      OSError: the address cannot be bound (before anything is served).
-    """
-    server = SudokuServer(config)
-    if sockets is None:
-        listeners = await server.open_listeners()
-    else:
-        listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
-    log.info("%s, %d solver thread(s)", server.version_text(), config.solver_threads)
-    metrics_http = None
-    if config.metrics_port is not None and sockets is None:
-        try:
-            metrics_http = start_metrics_http(server.metrics, config.host, config.metrics_port)
-        except OSError as error:
-            raise MetricsPortError(error) from error
-    stop_signals = STOP_SIGNALS
-    if sockets is not None:
-        # A pre-forked worker: the terminal's signals reach the whole process
-        # group; the supervisor passes on what they mean (SIGTERM).
-        for signum in TERMINAL_SIGNALS:
-            signal.signal(signum, signal.SIG_IGN)
-        stop_signals = (signal.SIGTERM,)
-    with trio.open_signal_receiver(*stop_signals, signal.SIGUSR1, signal.SIGUSR2) as signals:
-        async with trio.open_nursery() as nursery:
-
-            async def watch() -> None:
-                stopping = False
-                async for signum in signals:
-                    name = signal.Signals(signum).name
-                    if signum == signal.SIGUSR1:
-                        log.info("%s", server.stats_line())
-                    elif signum == signal.SIGUSR2 and not stopping:
-                        log.info("retired by the supervisor: stopping without a drain")
-                        server.shutdown()
-                        stopping = True
-                    elif not stopping:
-                        log.info("received %s: shutting down (SIGTERM again to close connections now)", name)
-                        server.stop()
-                        stopping = True
-                    elif signum in HURRY_SIGNALS:
-                        log.info("received %s again: closing open connections now", name)
-                        server.close_connections()
-
-            nursery.start_soon(watch)
-            if sockets is not None:
-                nursery.start_soon(_watch_supervisor, server, os.getppid())
-            try:
-                await nursery.start(functools.partial(server.serve, listeners=listeners))
-                if on_ready is not None:
-                    on_ready()
-                await server.stopped.wait()
-            finally:
-                if metrics_http is not None:
-                    metrics_http.shutdown()
-                    metrics_http.server_close()
-            nursery.cancel_scope.cancel()
-
-
-#: Seconds between a worker's checks that its supervisor is alive.
-SUPERVISOR_CHECK_SECONDS = 1.0
-
-
-async def _watch_supervisor(server: SudokuServer, parent: int) -> None:
-    """A worker whose supervisor died (it is re-parented) stops gracefully, as on SIGTERM."""
-    while os.getppid() == parent:
-        await trio.sleep(SUPERVISOR_CHECK_SECONDS)
-    log.warning("the supervisor (pid %d) is gone: stopping", parent)
-    server.stop()
-
-
-def start_metrics_http(metrics, host: str | None, port: int):
-    """Serve ``metrics`` (Prometheus text) over HTTP in a thread; returns the HTTP server.
-
-    Uses prometheus_client's own exposition server (any path answers the
-    metrics). The counters are copied into the metrics twice a second.
-    """
-    import prometheus_client
-
-    class _Fresh:
-        """A registry view that syncs the counters before each scrape.
-
-        prometheus_client's handler calls ``collect`` for a whole scrape and
-        ``restricted_registry`` for ``?name[]=...`` filters.
-        """
-
-        def collect(self):
-            metrics.sync()
-            return metrics.collecting_registry().collect()
-
-        def restricted_registry(self, names):
-            metrics.sync()
-            return metrics.collecting_registry().restricted_registry(names)
-
-    server, _thread = prometheus_client.start_http_server(port, addr=host or "", registry=_Fresh())
-    log.info("metrics on http://%s:%d/metrics", host or "0.0.0.0", server.server_address[1])
-    return server
-
-
-class DroppingQueueHandler(logging.handlers.QueueHandler):
-    """A QueueHandler that never blocks: when the queue is full the record is dropped and counted.
-
-    The count is logged once the writer thread catches up.
-    """
-
-    def __init__(self, records: queue.Queue) -> None:
-        super().__init__(records)
-        self.dropped = 0
-        self._lock_dropped = threading.Lock()
-
-    def enqueue(self, record: logging.LogRecord) -> None:
-        if self.dropped and self.queue.qsize() < self.queue.maxsize // 2:
-            with self._lock_dropped:
-                dropped, self.dropped = self.dropped, 0
-            if dropped:
-                note = logging.LogRecord(
-                    record.name,
-                    logging.WARNING,
-                    __file__,
-                    0,
-                    "logging fell behind: %d record(s) dropped",
-                    (dropped,),
-                    None,
-                )
-                try:
-                    self.queue.put_nowait(self.prepare(note))
-                except queue.Full:
-                    with self._lock_dropped:
-                        self.dropped += dropped
-        try:
-            self.queue.put_nowait(record)
-        except queue.Full:
-            with self._lock_dropped:
-                self.dropped += 1
-
-
-def setup_logging(
-    level: str, stream=None, records: int = LOG_QUEUE_RECORDS, with_pid: bool = False
-) -> logging.handlers.QueueListener:
-    """Log to ``stream`` (stderr) through a bounded queue and a writer thread.
-
-    Returns the started listener; stop it before exiting to flush the queue.
-    Call it in the process that serves (a pre-forked worker calls it itself,
-    after the fork).
-    """
-    held: queue.Queue = queue.Queue(records)
-    handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
-    pid = " [%(process)d]" if with_pid else ""  # a pre-forked worker says which it is
-    handler.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s{pid} %(message)s"))
-    listener = logging.handlers.QueueListener(held, handler, respect_handler_level=False)
-    root = logging.getLogger()
-    for old in list(root.handlers):
-        root.removeHandler(old)
-    root.addHandler(DroppingQueueHandler(held))
-    root.setLevel(getattr(logging, level.upper()))
-    listener.start()
-    return listener
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
     config = config_from_args(args)
     if args.workers is not None:  # even --workers 1: SIGHUP then means a rolling restart
-        return _supervise(config, args)
-    listener = setup_logging(args.log_level, records=args.log_queue)
-    try:
-        trio.run(run_server, config)
-    except OSError as error:
-        _listen_error(config, error)
-        return 1
-    finally:
-        listener.stop()
-    return 0
-
-
-class MetricsPortError(OSError):
-    """The ``--metrics-port`` cannot be bound (``args[0]``: the OSError)."""
-
-
-def _listen_error(config: ServerConfig, error: OSError) -> None:
-    option, port = "--port", config.port
-    if isinstance(error, MetricsPortError):
-        option, port, error = "--metrics-port", config.metrics_port, error.args[0]
-    where = f"{config.host or 'all interfaces'} port {port}"
-    hint = f" (is another server running? choose another with {option})" if error.errno == errno.EADDRINUSE else ""
-    log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)
-
-
-def _supervise(config: ServerConfig, args: argparse.Namespace) -> int:
-    """``--workers N``: the pre-fork supervisor (sudoku_server.app.workers).
-
-    The supervisor logs straight to stderr (it starts no thread before it
-    forks; its few lines are lifecycle events); each worker sets up its own
-    queued logging.
-    """
-    from sudoku_server.app.workers import Supervisor
-
-    logging.basicConfig(
-        level=getattr(logging, args.log_level.upper()),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(message)s",
-        force=True,
-    )
-    try:
-        return Supervisor(config, args.log_level, args.log_queue).run()
-    except OSError as error:
-        _listen_error(config, error)
-        return 1
+        return workers.supervise(config, args.log_level, args.log_queue)
+    return runtime.run(config, args.log_level, args.log_queue)

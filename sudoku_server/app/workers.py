@@ -7,7 +7,7 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
 * The parent binds and listens (standard sockets, no trio, **no thread**
   before it forks: each worker starts its own logging thread after the
   fork), then forks N workers. Each worker is the whole single-process
-  server (``cli.run_server``) on the inherited listening sockets: every
+  server (``runtime.run_server``) on the inherited listening sockets: every
   guarantee of one process (fairness, limits, shutdown replies) holds per
   worker. The kernel hands each new connection to whichever worker accepts
   first, blind to their load.
@@ -45,8 +45,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+import trio
+
+from sudoku_server.app.runtime import LOG_QUEUE_RECORDS, log_listen_error, run_server, setup_logging
+from sudoku_server.net.config import ServerConfig
+
 log = logging.getLogger("sudoku_server")
 
+#: Worker processes one supervisor runs at most (``--workers``).
+MAX_WORKERS = 256
 #: Listen backlog of the shared sockets (as trio's open_tcp_listeners).
 BACKLOG = 0xFFFF
 #: Seconds before a dead worker is restarted, at first; doubles each time.
@@ -87,6 +94,27 @@ def bind(host: str | None, port: int) -> list[socket.socket]:
     return sockets
 
 
+def supervise(config: ServerConfig, log_level: str = "info", log_queue: int = LOG_QUEUE_RECORDS) -> int:
+    """``--workers N``: run the pre-fork :class:`Supervisor`; returns the exit status.
+
+    The supervisor logs straight to stderr (it starts no thread before it
+    forks; its few lines are lifecycle events); each worker sets up its own
+    queued logging. An address that cannot be bound is logged with a hint
+    and returns 1.
+    """
+    logging.basicConfig(
+        level=getattr(logging, log_level.upper()),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(message)s",
+        force=True,
+    )
+    try:
+        return Supervisor(config, log_level, log_queue).run()
+    except OSError as error:
+        log_listen_error(config, error)
+        return 1
+
+
 @dataclass
 class _Child:
     """A worker (or the metrics process) the parent started."""
@@ -114,12 +142,15 @@ class _State:
 class Supervisor:
     """Runs ``count`` worker processes of the server on one set of listening sockets.
 
+    One unit because its signal handling, reaping, restarts and rolling
+    restart all act on the one table of children and its state.
+
     Args:
       config: the server settings (``config.workers`` is the count).
-      log_level, log_queue: each worker's logging (``cli.setup_logging``).
+      log_level, log_queue: each worker's logging (``runtime.setup_logging``).
     """
 
-    def __init__(self, config, log_level: str = "info", log_queue: int = 10000) -> None:
+    def __init__(self, config: ServerConfig, log_level: str = "info", log_queue: int = LOG_QUEUE_RECORDS) -> None:
         self.config = config
         self.count = config.workers
         self.log_level = log_level
@@ -232,8 +263,8 @@ class Supervisor:
             return
         if not state.stopping:
             cfg = self.config
-            workers = sum(1 for c in state.children.values() if c.kind == "worker")
-            log.info("received %s: stopping %d worker(s)", name, workers)
+            running = sum(1 for c in state.children.values() if c.kind == "worker")
+            log.info("received %s: stopping %d worker(s)", name, running)
             state.stopping = True
             state.rolling = []
             state.stop_deadline = time.monotonic() + cfg.drain_grace + cfg.shutdown_grace + 1.5
@@ -314,14 +345,16 @@ class Supervisor:
             pass
 
     def _read_ready(self, child: _Child) -> None:
+        fd = child.ready_fd
+        assert fd is not None  # only children with a ready pipe are watched
         try:
-            data = os.read(child.ready_fd, 16)
+            data = os.read(fd, 16)
         except OSError:
             data = b""
         if data:
             child.ready = True
             log.info("worker %d ready", child.pid)
-        os.close(child.ready_fd)
+        os.close(fd)
         child.ready_fd = None
 
     def _mark_dead(self, pid: int) -> None:
@@ -382,10 +415,6 @@ def _no_threads() -> None:
 
 def _worker_main(config, sockets, ready_fd: int, log_level: str, log_queue: int) -> int:
     """A worker process: the whole server on the inherited sockets. Returns the exit status."""
-    import trio
-
-    from sudoku_server.app.cli import run_server, setup_logging
-
     listener = setup_logging(log_level, records=log_queue, with_pid=True)
 
     def ready() -> None:

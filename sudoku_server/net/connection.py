@@ -76,7 +76,7 @@ class Connection:
     def __init__(
         self,
         server: SudokuServer,
-        stream: trio.abc.Stream,
+        stream: trio.SocketStream,
         peer: str,
         *,
         initial: bytes = b"",
@@ -370,10 +370,11 @@ class Connection:
                     await self._writer_wake.wait()
                 if not slots:
                     break
-                chunks = []
+                chunks: list[bytes] = []
                 replies = 0
                 while slots and slots[0].data is not None:
                     slot = slots.popleft()
+                    assert slot.data is not None  # the loop's condition
                     chunks.append(slot.data)
                     replies += slot.count
                 data = b"".join(chunks)

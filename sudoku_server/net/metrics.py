@@ -24,6 +24,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 #: Upper bounds (seconds) of the solve-time histogram's buckets, each 1.25x
 #: the one below, from 20 us to 20 s: 9x9 puzzles take 0.01-5 ms, hopeless
@@ -101,7 +102,7 @@ class Metrics:
         self.solve_time = prom.Histogram(
             "sudoku_solve_seconds", "Own solving time of each solver request", buckets=SOLVE_BUCKETS, registry=reg
         )
-        mode = {"multiprocess_mode": "livesum"} if self.multiprocess else {}
+        mode: dict[str, Any] = {"multiprocess_mode": "livesum"} if self.multiprocess else {}
         self.open = prom.Gauge("sudoku_connections_open", "Connections open now", registry=reg, **mode)
         self.queued = prom.Gauge("sudoku_queued", "Solver requests waiting for a worker", registry=reg, **mode)
         self.running = prom.Gauge("sudoku_running", "Batches being solved", registry=reg, **mode)
@@ -159,10 +160,10 @@ class Metrics:
         self.sync()
         return self._prom.generate_latest(self.collecting_registry())
 
-    def totals(self) -> dict[str, object]:
+    def totals(self) -> dict[str, Any]:
         """Merged values: ``{metric or sample name: value}``; replies by outcome; histogram buckets."""
         self.sync()
-        out: dict[str, object] = {"replies": {}, "buckets": []}
+        out: dict[str, Any] = {"replies": {}, "buckets": []}
         for family in self.collecting_registry().collect():
             for sample in family.samples:
                 if sample.name == "sudoku_replies_total":

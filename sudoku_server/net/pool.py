@@ -16,7 +16,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import trio
 
@@ -46,6 +46,11 @@ def error_code(data: bytes) -> str | None:
     if data.startswith(b"ERROR "):
         return data[6:].split(b" ", 1)[0].split(b"\r", 1)[0].split(b"\n", 1)[0].decode("ascii", "replace")
     return None
+
+
+def _owner(batch: _scheduler.Batch) -> Connection:
+    """The connection a batch belongs to (the scheduler's key)."""
+    return cast("Connection", batch.key)
 
 
 class _Slow(BaseException):
@@ -202,7 +207,7 @@ class SolverPool:
     async def _run_batch(self, batch: _scheduler.Batch) -> None:
         results: list[tuple] = []
         unfinished: list[Job] = []
-        batch.key.check_peer()  # a half-closed client that has since gone: no work for it
+        _owner(batch).check_peer()  # a half-closed client that has since gone: no work for it
         try:
             if not batch.cancelled:
                 unfinished = await trio.to_thread.run_sync(self._work, batch, results, limiter=self._threads)
@@ -211,7 +216,7 @@ class SolverPool:
                 now = time.monotonic()
                 spent = max(0.0, now - batch.slice_started)
                 self.server.stats.solver_seconds += spent
-                batch.key.solver_seconds += spent
+                _owner(batch).solver_seconds += spent
                 self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
                 self._deliver(results)
                 if self.server.stopping:
@@ -220,7 +225,7 @@ class SolverPool:
                     for job in list(batch.jobs) + list(unfinished or ()):
                         job.connection.fill(job.slot, job.connection.shutdown_line(job))
             except Exception:  # the pool must outlive any one batch
-                log.exception("%s: internal error after a batch", batch.key.peer)
+                log.exception("%s: internal error after a batch", _owner(batch).peer)
             self._wake.set()
 
     def _deliver(self, results: list[tuple]) -> None:
@@ -357,7 +362,7 @@ class SolverPool:
         answers done, and see whether a half-closed client has since gone."""
         if results:
             self._deliver(results)
-        batch.key.check_peer()
+        _owner(batch).check_peer()
 
     def _pause_from_thread(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         trio.from_thread.run(self._pause, batch, results)
@@ -367,7 +372,7 @@ class SolverPool:
         now = time.monotonic()
         spent = max(0.0, now - batch.slice_started)
         self.server.stats.solver_seconds += spent
-        batch.key.solver_seconds += spent
+        _owner(batch).solver_seconds += spent
         self._deliver(results)
         if batch.cancelled:
             return

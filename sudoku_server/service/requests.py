@@ -26,6 +26,7 @@ from typing import TypeVar
 from sudoku_server.errors import CommandError
 from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rating import LEVELS
 
 #: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
 MAX_COUNT_LIMIT = 1000
@@ -42,16 +43,6 @@ _P = TypeVar("_P", bound="PuzzleRequest")
 _S = TypeVar("_S", bound="Solve")
 _NONE: Mapping[str, str] = MappingProxyType({})
 _SE = re.compile(r"([0-9]{1,2}(?:\.[0-9])?)(?:-([0-9]{1,2}(?:\.[0-9])?))?")
-
-
-def levels() -> tuple[str, ...]:
-    """The named levels of ``GENERATE level=``: :data:`sudoku_server.sudoku.rating.LEVELS`.
-
-    Imported when asked: ``rating`` still loads the technique engine at import.
-    """
-    from sudoku_server.sudoku.rating import LEVELS
-
-    return LEVELS
 
 
 def _choice(words: Sequence[str]) -> str:
@@ -163,7 +154,7 @@ class Generate:
       givens: stop removing givens at this many (0 .. size * size), or None.
       seed: 0 .. :data:`MAX_SEED`; None: a random one.
       format: ``line`` or ``grid``.
-      level: a named level the puzzle must rate at (:func:`levels`), or None.
+      level: a named level the puzzle must rate at (:data:`sudoku_server.sudoku.rating.LEVELS`), or None.
       se: ``(low, high)``: the Sudoku Explainer band it must rate in, or None.
     """
 
@@ -206,9 +197,8 @@ class Generate:
         level = options.get("level")
         if level is not None:
             level = level.lower()
-            names = levels()
-            if level not in names:
-                raise CommandError(f"GENERATE: level must be {_choice(names)}, not {options['level']}")
+            if level not in LEVELS:
+                raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {options['level']}")
         band = None
         se_text = options.get("se")
         if se_text is not None:

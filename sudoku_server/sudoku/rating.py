@@ -42,19 +42,25 @@ expert     + X-chains of 3-4 strong links, WXYZ-, VWXYZ-, UVWXYZ-Wings,
 extreme    + Nishio forcing chains, cell and unit forcing chains, dynamic forcing
            chains, search
 =========  ===============================================================
+
+:data:`LEVELS` and :data:`QQWING_LEVELS` are defined here only. Importing
+this module does not load the technique engine: it is imported by the
+functions that rate, on their first call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from sudoku_server.sudoku.check import Check
 from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.techniques import Board, Step, steps_on, unique_solution
 
-__all__ = ["LEVELS", "LEVEL_OF", "QQWING_LEVELS", "Rating", "qqwing_level", "rate"]
+if TYPE_CHECKING:  # the technique engine loads on the first rating, not with LEVELS
+    from sudoku_server.sudoku.techniques import Board, Step
 
-Check = Callable[[], None]
+__all__ = ["LEVELS", "LEVEL_OF", "QQWING_LEVELS", "Rating", "qqwing_level", "rate", "rating_of"]
 
 #: The five levels for people, easiest first.
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
@@ -144,15 +150,17 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
       MultipleSolutionsError: more than one solution (the detail names a cell
         that differs: "the puzzle has more than one solution (r1c2 can be 3 or 5)").
     """
+    from sudoku_server.sudoku.techniques import Board, steps_on, unique_solution
+
     solution = unique_solution(grid, check=check)
     steps = steps_on(Board.from_grid(grid), solution, check=check)
     return rating_of(grid, steps, check=check)
 
 
-def rating_of(grid: Grid, steps, *, check: Check | None = None) -> Rating:
+def rating_of(grid: Grid, steps: Sequence[Step], *, check: Check | None = None) -> Rating:
     """The :class:`Rating` of a puzzle from its path (as :func:`techniques.solve_steps` returns it)."""
     er = ep = ed = 0.0
-    hardest = None
+    hardest: Step | None = None
     level = 0
     pearl_done = False
     for i, step in enumerate(steps):
@@ -224,7 +232,7 @@ def _qq_reductions(board: Board) -> bool:
     pos = board.pos()
     # naked pairs
     for um, cells in zip(t.unit_mask, t.units):
-        pairs = {}
+        pairs: dict[int, list[int]] = {}
         for c in cells:
             m = cand[c]
             if m and (m & (m - 1)) and not (m & (m - 1)) & ((m & (m - 1)) - 1):
@@ -238,7 +246,7 @@ def _qq_reductions(board: Board) -> bool:
                         cand[c] &= ~m
                         changed = True
                 if changed:
-                    board._pos = None
+                    board.changed()
                     return True
     # pointing and box/line
     for b, line, im in t.inter:
@@ -253,11 +261,11 @@ def _qq_reductions(board: Board) -> bool:
                         for c in range(t.N):
                             if victims >> c & 1:
                                 cand[c] &= ~bit
-                        board._pos = None
+                        board.changed()
                         return True
     # hidden pairs
     for um in t.unit_mask:
-        twos = {}
+        twos: dict[int, list[int]] = {}
         for d in range(n):
             p = pos[d] & um
             if p and bin(p).count("1") == 2:
@@ -271,13 +279,15 @@ def _qq_reductions(board: Board) -> bool:
                         cand[c] &= keep
                         changed = True
                 if changed:
-                    board._pos = None
+                    board.changed()
                     return True
     return False
 
 
 def qqwing_level(grid: Grid, *, check: Check | None = None) -> str:
     """QQWing 1.3.4's level of a puzzle: simple, easy, intermediate or expert (see the module docstring)."""
+    from sudoku_server.sudoku.techniques import Board
+
     base = Board.from_grid(grid)
     b = base.copy()
     if _qq_singles(b, hidden=False) and b.solved():

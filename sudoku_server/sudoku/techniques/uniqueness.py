@@ -1,0 +1,211 @@
+"""Uniqueness: unique rectangles types 1 to 4 (SE 4.5+) and the bivalue universal grave (5.6, 5.7).
+
+Both rest on the puzzle having one solution. The rectangles are those whose
+two digits could swap without breaking any unit of the geometry
+(:attr:`.board.Tables.rectangles`); the grave counts places in every unit.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, elims, popcount
+from sudoku_server.sudoku.techniques.links import common_peers
+from sudoku_server.sudoku.techniques.step import Step, and_list, rc, rcs
+
+__all__ = ["find_bug", "find_unique_rectangle"]
+
+#: A unique rectangle found: ((se, type), cells, digit a, digit b, (cell, 0-based digit) eliminations, note).
+_Rectangle = tuple[tuple[float, int], tuple[int, int, int, int], int, int, list[tuple[int, int]], str]
+
+
+def find_unique_rectangle(x: Context, types: Sequence[int] = (1, 2, 3, 4)) -> Step | None:
+    """Unique rectangle types 1 to 4 (SE 4.5; type 3 4.5 + 0.1 per digit of its naked set past one).
+
+    Four cells in two rows, two columns and two boxes that all hold digits
+    {a,b} would allow two solutions if they held nothing else; the puzzle
+    has one, so the extra candidates must break the pattern.
+    """
+    t, cand = x.t, x.cand
+    n = t.n
+    found = []
+    for cells in t.rectangles:
+        c0, c1, c2, c3 = cells
+        common = cand[c0] & cand[c1] & cand[c2] & cand[c3]
+        if not common or not (common & (common - 1)):
+            continue
+        ms = (cand[c0], cand[c1], cand[c2], cand[c3])
+        for a, b in itertools.combinations(digits_of(common), 2):
+            pm = (1 << a) | (1 << b)
+            extra = [c for c, m in zip(cells, ms) if m != pm]
+            if not extra:
+                continue
+            hit = _ur_types(x, cells, extra, a, b, pm, types)
+            if hit:
+                found.append(hit)
+    if not found:
+        return None
+    found.sort(key=lambda h: h[0])
+    (se, typ), cells, a, b, removed, note = found[0]
+    return x.step(
+        f"unique rectangle type {typ}",
+        se,
+        eliminations=elims(removed),
+        cells=cells,
+        digits=(a + 1, b + 1),
+        explanation=f" on {x.d(a)} and {x.d(b)} in {rcs(cells, n)}{note}",
+        focus=x.unit_name(t.box_unit[cells[0]]),
+    )
+
+
+def _ur_types(
+    x: Context,
+    cells: tuple[int, int, int, int],
+    extra: list[int],
+    a: int,
+    b: int,
+    pm: int,
+    types: Sequence[int] = (1, 2, 3, 4),
+) -> _Rectangle | None:
+    """The easiest rectangle step on ``cells`` with digits a, b (mask pm) and its ``extra`` cells, or None."""
+    t, cand, pos = x.t, x.cand, x.pos
+    n = t.n
+    if len(extra) == 1 and 1 in types:
+        c = extra[0]
+        return ((4.5, 1), cells, a, b, [(c, a), (c, b)], "")
+    ext = 0
+    for c in extra:
+        ext |= cand[c] & ~pm
+    # type 2: one extra digit shared by every extra cell
+    if 2 in types and popcount(ext) == 1 and all(cand[c] == pm | ext for c in extra):
+        z = ext.bit_length() - 1
+        emask = sum(1 << c for c in extra)
+        victims = pos[z] & common_peers(t, emask)
+        if victims:
+            return ((4.5, 2), cells, a, b, [(c, z) for c in cells_of(victims)], f" (extra {x.d(z)})")
+    if len(extra) != 2:
+        return None
+    e1, e2 = extra
+    shared = set(t.cell_units[e1]) & set(t.cell_units[e2])
+    emask = (1 << e1) | (1 << e2)
+    # type 4: one UR digit confined to the two extra cells in a shared unit
+    for u in sorted(shared) if 4 in types else ():
+        um = t.unit_mask[u]
+        for keep, drop in ((a, b), (b, a)):
+            if pos[keep] & um & ~emask == 0:
+                return (
+                    (4.5, 4),
+                    cells,
+                    a,
+                    b,
+                    [(e1, drop), (e2, drop)],
+                    f" ({x.d(keep)} is locked in {rc(e1, n)}, {rc(e2, n)} in {x.unit_name(u)})",
+                )
+    # type 3: the extra digits form a naked set with other cells of a shared unit
+    best: _Rectangle | None = None
+    for u in sorted(shared) if 3 in types else ():
+        others = [c for c in t.units[u] if cand[c] and c not in (e1, e2) and c not in cells]
+        for k in range(1, 4):
+            for combo in itertools.combinations(others, k):
+                m = ext
+                for c in combo:
+                    m |= cand[c]
+                if popcount(m) != k + 1:
+                    continue
+                removed = [
+                    (c, d)
+                    for c in t.units[u]
+                    if cand[c] and c not in combo and c not in (e1, e2)
+                    for d in digits_of(cand[c] & m)
+                ]
+                if removed:
+                    se = round(4.5 + (popcount(m) - 1) * 0.1, 1)
+                    hit: _Rectangle = (
+                        (se, 3),
+                        cells,
+                        a,
+                        b,
+                        removed,
+                        f" (extras {and_list([x.d(d) for d in digits_of(ext)])} with {rcs(combo, n)} "
+                        f"make a naked set in {x.unit_name(u)})",
+                    )
+                    if best is None or hit[0] < best[0]:
+                        best = hit
+            if best:
+                break
+    return best
+
+
+def find_bug(x: Context) -> Step | None:
+    """Bivalue universal grave: BUG+1 (SE 5.6) and BUG type 2 (5.7).
+
+    If every empty cell held two candidates and every digit two places per
+    unit, the grid would have two solutions; the cells with more candidates
+    must keep one of their extra ("BUG") digits.
+    """
+    t, cand, pos = x.t, x.cand, x.pos
+    n = t.n
+    bugs = [c for c in range(t.N) if cand[c] and popcount(cand[c]) > 2]
+    if not bugs or len(bugs) > 6:
+        return None
+    if any(cand[c] and popcount(cand[c]) < 2 for c in range(t.N)):
+        return None
+    extras = {}
+    for c in bugs:
+        e = 0
+        for d in digits_of(cand[c]):
+            if any(popcount(pos[d] & t.unit_mask[u]) > 2 for u in t.cell_units[c]):
+                e |= 1 << d
+        if popcount(cand[c] & ~e) != 2:
+            return None
+        extras[c] = e
+    # after removing the BUG digits every digit has 0 or 2 places in every unit
+    reduced = list(pos)
+    for c, e in extras.items():
+        for d in digits_of(e):
+            reduced[d] &= ~(1 << c)
+    for d in range(n):
+        for um in t.unit_mask:
+            if popcount(reduced[d] & um) not in (0, 2):
+                return None
+    if len(bugs) == 1:
+        c = bugs[0]
+        e = extras[c]
+        if popcount(e) == 1:
+            d = e.bit_length() - 1
+            return x.step(
+                "BUG+1",
+                5.6,
+                placements=((c, d + 1),),
+                cells=(c,),
+                digits=(d + 1,),
+                explanation=f": without {x.d(d)} in {rc(c, n)} every cell would hold two candidates",
+                focus=x.unit_name(t.box_unit[c]),
+            )
+        return x.step(
+            "BUG+1",
+            5.6,
+            eliminations=elims((c, d) for d in digits_of(cand[c] & ~e)),
+            cells=(c,),
+            explanation=f": {rc(c, n)} must keep one of {and_list([x.d(d) for d in digits_of(e)])}",
+            focus=x.unit_name(t.box_unit[c]),
+        )
+    allext = 0
+    for e in extras.values():
+        allext |= e
+    if popcount(allext) == 1 and all(extras[c] == allext for c in bugs):
+        d = allext.bit_length() - 1
+        bm = sum(1 << c for c in bugs)
+        victims = pos[d] & common_peers(t, bm)
+        if victims:
+            return x.step(
+                "BUG type 2",
+                5.7,
+                eliminations=elims((c, d) for c in cells_of(victims)),
+                cells=tuple(bugs),
+                digits=(d + 1,),
+                explanation=f": one of {rcs(bugs, n)} must be {x.d(d)}",
+                focus=x.unit_name(t.box_unit[bugs[0]]),
+            )
+    return None
