@@ -17,7 +17,7 @@ with ``--repeat R`` each seed's figure is its median over R calls):
                  ours and plain alternating seed by seed)
   levels         (``--levels N``) the GENERATE command with ``level=hard``,
                  ``expert`` and ``extreme``, seeds 0, 1000, ... (N of them),
-                 as the server answers it (``protocol.answer_generate``:
+                 as the server answers it (``service.answer`` of a ``Generate``:
                  puzzles from the seed, seed + 1, ... until one rates at the
                  level)
   QQWing         ``qqwing --generate N --one-line`` (and ``--symmetry
@@ -272,7 +272,8 @@ def main(argv: list | None = None) -> int:
             )
 
     if args.levels:
-        from sudoku_server.wire.session import answer_generate
+        from sudoku_server.service.answer import answer
+        from sudoku_server.wire.replies import render
         from sudoku_server.wire.verbs import generate_request, parse_command
 
         print()
@@ -285,7 +286,7 @@ def main(argv: list | None = None) -> int:
             for k in range(args.levels):
                 command = parse_command(f"GENERATE level={level} seed={k * 1000}", 1, "\n")
                 start = time.perf_counter()
-                reply = answer_generate(generate_request(command))
+                reply = render(answer(generate_request(command)))
                 times.append(time.perf_counter() - start)
                 seed = int(reply.split(b" seed=")[1].split()[0])
                 tried.append(seed - k * 1000 + 1)

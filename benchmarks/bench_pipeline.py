@@ -7,7 +7,7 @@ shared and drift: quote the ratios):
 sent at once, answers read as they come; with ``--connections N`` N
 connections at once, each its share: lines i, i + N, ...); against it, the same text-to-text
 work in this process with no socket and no thread: the server's own
-``Session`` parsing 4 KiB chunks and ``answer_request`` answering each puzzle
+``Session`` parsing 4 KiB chunks, ``service.answer`` answering each puzzle and ``wire.replies.render`` rendering it
 (parse, solve, verify, render). Every answer is compared byte for byte.
 
 ``--mode threads``: ``--connections`` connections each pipeline their share of
@@ -88,7 +88,9 @@ def pipeline(port: int, data: bytes) -> tuple[bytes, float]:
 
 def in_process(data: bytes) -> tuple[bytes, float]:
     """The same text-to-text work with no socket and no thread."""
-    from sudoku_server.wire.session import PuzzleReceived, Session, answer_request
+    from sudoku_server.service.answer import answer
+    from sudoku_server.wire.replies import render
+    from sudoku_server.wire.session import PuzzleReceived, Session
 
     started = time.perf_counter()
     session = Session()
@@ -96,7 +98,7 @@ def in_process(data: bytes) -> tuple[bytes, float]:
     for i in range(0, len(data), 4096):
         for event in session.receive_data(data[i : i + 4096]):
             if isinstance(event, PuzzleReceived):
-                out.append(answer_request(event.puzzle, event.request))
+                out.append(render(answer(event.request), event.ending, event.puzzle))
     session.receive_eof()
     return b"".join(out), time.perf_counter() - started
 

@@ -1,4 +1,8 @@
-"""The errors of the pure API, each with the protocol code it is answered with."""
+"""Every error the server answers with, each with its wire code (``ERROR <code> <detail>``).
+
+No error line without an error class: the wire layer (:mod:`sudoku_server.wire.replies`)
+renders any of these as one ``ERROR`` line; nothing else builds one.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +20,15 @@ class PuzzleError(Exception):
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
+
+    def __eq__(self, other: object) -> bool:
+        """Errors are values: equal when of the same class with the same detail (results compare)."""
+        if not isinstance(other, PuzzleError):
+            return NotImplemented
+        return type(self) is type(other) and self.detail == other.detail
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.detail))
 
 
 class PuzzleFormatError(PuzzleError):
@@ -47,9 +60,21 @@ class MultipleSolutionsError(PuzzleError):
 
 
 class SolutionMismatchError(PuzzleError):
-    """A dataset row's expected solution differs from ours (``ERROR mismatch ...``)."""
+    """A dataset row's expected solution differs from ours (``ERROR mismatch ...``).
+
+    Attributes:
+      cell: the first cell that differs (0-based, row-major), or None when not known.
+      expected: the row's digit there (1..size), or 0.
+      found: the solution's digit there (1..size), or 0.
+    """
 
     code = "mismatch"
+
+    def __init__(self, detail: str, *, cell: int | None = None, expected: int = 0, found: int = 0) -> None:
+        super().__init__(detail)
+        self.cell = cell
+        self.expected = expected
+        self.found = found
 
 
 class IncompletePuzzleError(PuzzleError):
@@ -74,3 +99,27 @@ class BusyError(PuzzleError):
     """No solver time for this request (``ERROR busy <reason>``); the connection goes on."""
 
     code = "busy"
+
+
+class CommandError(PuzzleError):
+    """A command line with bad arguments, or an unknown verb (``ERROR command ...``)."""
+
+    code = "command"
+
+
+class SolveTimeoutError(PuzzleError):
+    """The request used its solve timeout (``ERROR timeout no answer within 10 s``); the connection goes on."""
+
+    code = "timeout"
+
+
+class InternalError(PuzzleError):
+    """A fault of the server (``ERROR internal ValueError while solving the puzzle at line 3``); logged."""
+
+    code = "internal"
+
+
+class DrainingError(PuzzleError):
+    """``PING`` while the server drains before stopping (``ERROR draining server shutting down, use another``)."""
+
+    code = "draining"

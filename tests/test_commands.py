@@ -11,12 +11,23 @@ from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_
 from test_layouts import J1, J1_SOLUTION
 from test_server import exchange, running_server
 
+from sudoku_server.service.answer import answer
+from sudoku_server.service.requests import Help, Ping, Quit, Solve, Version
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import count_solutions
-from sudoku_server.wire import verbs as commands
-from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session, answer_request
-from sudoku_server.wire.verbs import CommandError, parse_command
+from sudoku_server.wire import replies as commands
+from sudoku_server.wire.replies import render
+from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session
+from sudoku_server.wire.verbs import VERBS, CommandError, parse_command
+
+
+def answer_request(puzzle, request=None) -> bytes:
+    """The reply to a puzzle and the request it came with (a bare puzzle: solve it), as the server sends it."""
+    if request is None:
+        request = Solve(puzzle.grid, expected=puzzle.expected)
+    return render(answer(request, about=f"the puzzle at line {puzzle.first_line}"), puzzle.default_ending, puzzle)
+
 
 EMPTY = "." * 81
 EMPTY_SOLUTION = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
@@ -25,7 +36,8 @@ EMPTY_SOLUTION = "12345678945678912378912345621436589736589721489721436553164297
 def describe(data: bytes, chunk: int = 0) -> list:
     """The session's events for ``data`` (whole or in ``chunk``-byte pieces), as tuples.
 
-    A puzzle is answered with :func:`answer_request` (its request applied).
+    A puzzle is answered with :func:`answer_request` (its request applied);
+    a command is its typed request (``Ping()``), line and ending.
     """
     events = session_events(data, chunk)
     out = []
@@ -33,8 +45,7 @@ def describe(data: bytes, chunk: int = 0) -> list:
         if isinstance(event, PuzzleReceived):
             out.append(("answer", answer_request(event.puzzle, event.request).decode()))
         elif isinstance(event, CommandReceived):
-            c = event.command
-            out.append(("command", c.name, c.flags, tuple(sorted(c.options.items())), c.line, c.ending))
+            out.append(("command", event.request, event.line, event.ending))
         elif isinstance(event, Reply):
             out.append(("reply", event.data.decode()))
         else:
@@ -57,11 +68,11 @@ def events(text: str) -> list:
 
 @pytest.mark.parametrize("line", ["PING", "ping", "Ping", "  PING  "])
 def test_verbs_in_any_case(line):
-    assert events(line + "\n") == [("command", "PING", (), (), 1, "\n")]
+    assert events(line + "\n") == [("command", Ping(), 1, "\n")]
 
 
 def test_replies_keep_the_request_line_ending():
-    assert events("PING\r\n") == [("command", "PING", (), (), 1, "\r\n")]
+    assert events("PING\r\n") == [("command", Ping(), 1, "\r\n")]
 
 
 def test_words_that_are_not_cells_get_unknown_verb():
@@ -84,11 +95,11 @@ def test_grids_commands_and_one_line_puzzles_mix_in_request_order():
     text = NEWSPAPER + "PING\n" + NEWSPAPER_LINE + "\nVERSION\n" + PLAIN_ROWS + "HELP solve\n"
     assert events(text) == [
         ("answer", NEWSPAPER_ANSWER),
-        ("command", "PING", (), (), 14, "\n"),
+        ("command", Ping(), 14, "\n"),
         ("answer", NEWSPAPER_SOLUTION + "\n"),
-        ("command", "VERSION", (), (), 16, "\n"),
+        ("command", Version(), 16, "\n"),
         ("answer", PLAIN_ROWS.replace(".", "x") and answer_request(_parse(PLAIN_ROWS)).decode()),
-        ("command", "HELP", (), (("verb", "solve"),), 26, "\n"),
+        ("command", Help("solve"), 26, "\n"),
     ]
 
 
@@ -102,7 +113,7 @@ def test_a_framed_grid_without_its_closing_border_then_a_command():
     lines = NEWSPAPER.splitlines(keepends=True)
     assert events("".join(lines[:-1]) + "PING\n") == [
         ("answer", "".join(NEWSPAPER_ANSWER.splitlines(keepends=True)[:-2]) + "\n"),
-        ("command", "PING", (), (), 13, "\n"),
+        ("command", Ping(), 13, "\n"),
     ]
 
 
@@ -137,7 +148,7 @@ def test_an_inline_puzzle_error_counts_columns_from_the_start_of_the_line():
 def test_a_verb_with_no_puzzle_after_it():
     assert events("SOLVE\nPING\nCOUNT\n") == [
         ("reply", "ERROR command SOLVE at line 1: no puzzle followed it\n"),
-        ("command", "PING", (), (), 2, "\n"),
+        ("command", Ping(), 2, "\n"),
         ("reply", "ERROR incomplete input ended after COUNT at line 3, before its puzzle\n"),
     ]
 
@@ -213,14 +224,14 @@ def test_bad_arguments_get_one_command_error(line, error):
         return
     assert events(line + "\nPING\n") == [
         ("reply", f"ERROR command {error}\n"),
-        ("command", "PING", (), (), 2, "\n"),
+        ("command", Ping(), 2, "\n"),
     ]
 
 
 def test_quit_ends_the_request_stream():
     assert events("PING\nQUIT\nPING\n" + NEWSPAPER_LINE + "\n") == [
-        ("command", "PING", (), (), 1, "\n"),
-        ("command", "QUIT", (), (), 2, "\n"),
+        ("command", Ping(), 1, "\n"),
+        ("command", Quit(), 2, "\n"),
         ("close",),
     ]
 
@@ -229,7 +240,7 @@ def test_help_lists_every_verb_with_an_example():
     lines = commands.help_lines()
     assert lines[0].startswith("HELP ") and lines[-1] == "END"
     text = "\n".join(lines)
-    for name, verb in commands.VERBS.items():
+    for name, verb in VERBS.items():
         assert f"  {verb.usage}\n" in text + "\n"
         assert f"e.g. {verb.example}" in text
 
@@ -338,7 +349,7 @@ def test_a_letters_only_16x16_row_that_starts_with_a_verb_stays_a_row():
     text = "\n".join(grouped[:2]) + "\nPING\n"
     assert events(text) == [
         ("reply", "ERROR format line 3: the grid that starts at line 1 has 2 rows, expected 16\n"),
-        ("command", "PING", (), (), 3, "\n"),
+        ("command", Ping(), 3, "\n"),
     ]
 
 

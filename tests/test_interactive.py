@@ -6,7 +6,18 @@ import trio
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from test_server import connect, read_all, running_server
 
-from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Session, answer_request
+from sudoku_server.service.answer import answer
+from sudoku_server.service.requests import Interactive
+from sudoku_server.wire.replies import render
+from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Session
+
+
+def answer_request(puzzle) -> bytes:
+    """What the server answers a bare puzzle: solved, in its own layout."""
+    from sudoku_server.service.requests import Solve
+
+    return render(answer(Solve(puzzle.grid, expected=puzzle.expected)), puzzle.default_ending, puzzle)
+
 
 ROWS = NEWSPAPER.splitlines(keepends=True)  # 13 lines: frame, 3 rows, rule, ... closing frame
 
@@ -66,7 +77,7 @@ def test_the_interactive_verb():
     session = Session(opened_at=0.0)
     events = session.receive_data(b"INTERACTIVE\n", 0.01)
     assert session.interactive
-    assert [e.command.name for e in events if isinstance(e, CommandReceived)] == ["INTERACTIVE"]
+    assert [e.request for e in events if isinstance(e, CommandReceived)] == [Interactive()]
 
 
 async def test_interactive_session_stays_open_past_the_close_grace():

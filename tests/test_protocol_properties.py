@@ -141,19 +141,14 @@ def describe(event) -> tuple:
     if isinstance(event, PuzzleReceived):
         p = event.puzzle
         extra = (getattr(p, "symbols", None), getattr(p, "expected", None))
-        request = event.request and (
-            event.request.name,
-            event.request.flags,
-            tuple(sorted(event.request.options.items())),
-        )
+        request = event.request  # the typed request it answers (Solve for a bare puzzle)
         return ("puzzle", p.grid, tuple(p.lines), tuple(p.endings), tuple(p.positions), p.first_line, extra, request)
     if isinstance(event, Reply):
         return ("reply", event.data)
     if isinstance(event, TelnetReply):
         return ("telnet", event.data)
     if isinstance(event, CommandReceived):
-        c = event.command
-        return ("command", c.name, c.flags, tuple(sorted(c.options.items())), c.line, c.ending)
+        return ("command", event.request, event.line, event.ending)
     assert isinstance(event, CloseConnection), event
     return ("close",)
 

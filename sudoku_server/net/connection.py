@@ -25,22 +25,13 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from sudoku_server.errors import ShutdownError
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot, error_code
+from sudoku_server.service.answer import answer
+from sudoku_server.service.requests import Count, Generate, Help, Hint, Ping, Quit, Rate, Solve, Stats, Steps, Version
 from sudoku_server.text import Puzzle
-from sudoku_server.wire import verbs as _commands
-from sudoku_server.wire.session import (
-    CloseConnection,
-    CommandReceived,
-    PuzzleReceived,
-    Reply,
-    Session,
-    TelnetReply,
-    answer_generate,
-    answer_request,
-    error_line,
-)
-from sudoku_server.wire.verbs import Command
+from sudoku_server.wire import replies
+from sudoku_server.wire.session import CloseConnection, Reply, RequestReceived, Session, TelnetReply
+from sudoku_server.wire.verbs import name_of
 
 if TYPE_CHECKING:
     from sudoku_server.net.server import SudokuServer
@@ -62,8 +53,10 @@ WINDOW_BYTES = 32 * 1024
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
-#: Verbs a reserve connection may ask (``server.PING_RESERVE``).
-RESERVE_VERBS = frozenset({"PING", "VERSION", "HELP", "STATS", "QUIT"})
+#: Requests a reserve connection may ask (``server.PING_RESERVE``): PING, VERSION, HELP, STATS, QUIT.
+RESERVE_REQUESTS = (Ping, Version, Help, Stats, Quit)
+#: Requests answered in a solver thread, as jobs (the others are answered at once, on the event loop).
+SOLVER_WORK = (Solve, Count, Rate, Hint, Steps, Generate)
 #: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
 #: lines and close; the process exits within shutdown grace + 1 s.
 FINAL_FLUSH_SECONDS = 0.5
@@ -122,31 +115,32 @@ class Connection:
         self.unsent += len(data)
         self._writer_wake.set()
 
-    def add_job(self, work, what: str, ending: str) -> None:
-        """A reply computed by the solver, in its turn."""
+    def add_job(self, request, puzzle: Puzzle | None, what: str, ending: str) -> None:
+        """A reply computed in a solver thread, in its turn."""
         slot = Slot()
-        job = slot.job = Job(self, slot, work, what, ending)
+        job = slot.job = Job(self, slot, request, puzzle, what, ending)
         self.slots.append(slot)
         self.unanswered += 1
         self.jobs += 1
         self.pool.submit(job)
 
-    def add_bulk(self, puzzles: list[Puzzle]) -> None:
-        """Plain one-line puzzles that came together: one slot, one solver job."""
+    def add_bulk(self, puzzles: list[tuple[Solve, Puzzle]]) -> None:
+        """Plain one-line puzzles that came together, with their requests: one slot, one solver job."""
         if len(puzzles) == 1:
-            self._add_puzzle(puzzles[0], None)
+            request, puzzle = puzzles[0]
+            self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             return
-        first, last = puzzles[0].first_line, puzzles[-1].first_line
+        first, last = puzzles[0][1].first_line, puzzles[-1][1].first_line
         slot = Slot(count=len(puzzles))
         job = slot.job = Job(
-            self, slot, None, f"puzzles at lines {first} to {last}", puzzles[0].default_ending, bulk=puzzles
+            self, slot, None, None, f"puzzles at lines {first} to {last}", puzzles[0][1].default_ending, bulk=puzzles
         )
         self.slots.append(slot)
         self.unanswered += len(puzzles)
         self.jobs += len(puzzles)
         self.pool.submit(job, len(puzzles))
 
-    def split_bulk(self, job: Job, leftover: list[Puzzle]) -> list[Job]:
+    def split_bulk(self, job: Job, leftover: list[tuple[Solve, Puzzle]]) -> list[Job]:
         """On the event loop: a bulk job stopped at a slow puzzle.
 
         Its slot keeps the answers done (filled next); each puzzle left gets
@@ -157,14 +151,9 @@ class Connection:
         slot.count -= len(leftover)
         at = self.slots.index(slot) + 1
         jobs = []
-        for puzzle in leftover:
+        for request, puzzle in leftover:
             own = Slot()
-            solve = self.server.solve
-
-            def work(check, puzzle=puzzle) -> bytes:
-                return answer_request(puzzle, None, solve=solve, check=check)
-
-            own.job = Job(self, own, work, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
+            own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             self.slots.insert(at, own)
             at += 1
             jobs.append(own.job)
@@ -180,10 +169,7 @@ class Connection:
 
     def shutdown_line(self, job: Job) -> bytes:
         """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""
-        return b"".join(
-            error_line(ShutdownError(f"server shutting down before the {what} was answered"), job.ending)
-            for what in job.each()
-        )
+        return b"".join(replies.shutdown_line(what, job.ending) for what in job.each())
 
     @property
     def window_full(self) -> bool:
@@ -277,32 +263,35 @@ class Connection:
                 elif not data:
                     events = session.receive_eof()  # end of stream, idle timeout or close grace
                     if data is None and session.interactive:
-                        timeout = self.config.interactive_timeout
-                        events.append(Reply(f"BYE idle for {timeout:g} s\n".encode()))
+                        events.append(Reply(replies.idle_bye(self.config.interactive_timeout)))
                 else:
                     events = session.receive_data(data, trio.current_time(), room)
             # Plain one-line puzzles go in bulk, with the native core and the
             # server's own solver (a test's fake solver gets them one by one).
-            bulk: list[Puzzle] | None = [] if self.server.bulk else None
+            bulk: list[tuple[Solve, Puzzle]] | None = [] if self.server.bulk else None
             for event in events:
                 if isinstance(event, TelnetReply):
                     await self._send(event.data)
                     continue
                 if isinstance(event, CloseConnection):
                     break
-                if self.reserve and not (isinstance(event, CommandReceived) and event.command.name in RESERVE_VERBS):
+                if self.reserve and not (
+                    isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS)
+                ):
                     # Over the connection limit: a health check may ask, nothing else.
                     self.add_reply(self.server.busy_line())
                     self.server.stats.connections_rejected += 1
                     session.closed = True
                     break
                 if (
-                    isinstance(event, PuzzleReceived)
-                    and bulk is not None
-                    and event.request is None
+                    bulk is not None
+                    and isinstance(event, RequestReceived)
+                    and type(event.request) is Solve
+                    and not event.request.any
+                    and event.puzzle is not None
                     and event.puzzle.plain
                 ):
-                    bulk.append(event.puzzle)
+                    bulk.append((event.request, event.puzzle))
                     if len(bulk) >= BULK_PUZZLES:
                         self.add_bulk(bulk)
                         bulk = []
@@ -312,68 +301,27 @@ class Connection:
                     bulk = []
                 if isinstance(event, Reply):
                     self.add_reply(event.data)
-                elif isinstance(event, CommandReceived):
-                    self._add_command(event.command)
                 else:
-                    assert isinstance(event, PuzzleReceived)
-                    self._add_puzzle(event.puzzle, event.request)
+                    assert isinstance(event, RequestReceived)
+                    self._add_request(event)
             if bulk:
                 self.add_bulk(bulk)
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
-    def _add_puzzle(self, puzzle: Puzzle, request: Command | None) -> None:
-        solve = self.server.solve
-
-        def work(check, puzzle=puzzle) -> bytes:
-            return answer_request(puzzle, request, solve=solve, check=check)
-
-        self.add_job(work, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
-
-    def _add_command(self, command: Command) -> None:
-        """Answer a command in its turn: at once, or as a solver job (GENERATE)."""
+    def _add_request(self, event: RequestReceived) -> None:
+        """Answer a request in its turn: solver work as a job, the others at once (``service.answer``)."""
+        request, puzzle = event.request, event.puzzle
+        if isinstance(request, SOLVER_WORK):
+            what = f"puzzle at line {event.line}" if puzzle is not None else f"{name_of(request)} at line {event.line}"
+            self.add_job(request, puzzle, what, event.ending)
+            return
+        about = f"{name_of(request)} at line {event.line}"
         try:
-            self._answer_command(command)
+            data = replies.render(answer(request, server=self.server, about=about), event.ending, puzzle)
         except Exception as error:
-            log.exception("%s: internal error on %s at line %d", self.peer, command.name, command.line)
-            detail = f"{type(error).__name__} while answering {command.name} at line {command.line}"
-            self.add_reply(f"ERROR internal {detail}{command.ending}".encode())
-
-    def _answer_command(self, command: Command) -> None:
-        ending = command.ending
-        name = command.name
-        if name == "PING":
-            if self.server.draining:
-                self.add_reply(f"ERROR draining server shutting down, use another{ending}".encode())
-            else:
-                self.add_reply(f"PONG{ending}".encode())
-        elif name == "QUIT":
-            self.add_reply(f"BYE{ending}".encode())
-        elif name == "VERSION":
-            self.add_reply(f"VERSION {self.server.version_text()}{ending}".encode())
-        elif name == "HELP":
-            try:
-                lines = _commands.help_lines(command.options.get("verb"))
-            except _commands.CommandError as error:
-                self.add_reply(error_line(error, ending))
-            else:
-                self.add_reply(_commands.block(lines, ending))
-        elif name == "INTERACTIVE":
-            timeout = self.config.interactive_timeout
-            self.add_reply(
-                f"INTERACTIVE on: no close grace; QUIT or end of input ends the session,"
-                f" or {timeout:g} s of silence{ending}".encode()
-            )
-        elif name == "STATS":
-            self.add_reply(_commands.block(_commands.stats_lines(self.server.stats_pairs()), ending))
-        elif name == "GENERATE":
-            request = _commands.generate_request(command)
-
-            def work(check, request=request) -> bytes:
-                return answer_generate(request, ending, check=check)
-
-            self.add_job(work, f"GENERATE at line {command.line}", ending)
-        else:  # a verb in the table with no answer here is a bug
-            raise AssertionError(f"no answer for {name}")
+            log.exception("%s: internal error on %s", self.peer, about)
+            data = replies.internal_line(error, about, event.ending)
+        self.add_reply(data)
 
     def check_peer(self) -> None:
         """After a half-close, is the client still there? (Before each batch of its puzzles.)

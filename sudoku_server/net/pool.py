@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, cast
 
 import trio
 
-from sudoku_server.errors import BusyError
 from sudoku_server.net import scheduler as _scheduler
+from sudoku_server.service.answer import answer, answer_many
+from sudoku_server.service.requests import Request, Solve
+from sudoku_server.service.results import Result
 from sudoku_server.text import Puzzle
-from sudoku_server.wire.session import answer_request, error_line
+from sudoku_server.wire import replies
 
 if TYPE_CHECKING:
     from sudoku_server.net.connection import Connection
@@ -79,20 +81,32 @@ class Slot:
 
 @dataclass(eq=False, slots=True)
 class Job:
-    """One piece of solver work: ``work(check) -> reply bytes`` (runs in a worker thread)."""
+    """One piece of solver work: a request answered by ``service.answer`` in a worker thread.
+
+    Its reply is the result rendered by ``wire.replies`` (in ``puzzle``'s
+    layout when it has one).
+    """
 
     connection: Connection
     slot: Slot
-    work: Callable[[Callable[[], None]], bytes] | None
+    request: Request | None
+    puzzle: Puzzle | None
     what: str  # for messages: "puzzle at line 3"
     ending: str = "\n"
-    bulk: list[Puzzle] | None = None  # a run of plain one-line puzzles (SolverPool._run_bulk)
+    bulk: list[tuple[Solve, Puzzle]] | None = None  # a run of plain one-line puzzles (SolverPool._run_bulk)
 
     def each(self) -> list[str]:
         """What each of its replies is about: ``["puzzle at line 3"]``, one per puzzle of a bulk."""
         if self.bulk is None:
             return [self.what]
-        return [f"puzzle at line {puzzle.first_line}" for puzzle in self.bulk[: self.slot.count]]
+        return [f"puzzle at line {puzzle.first_line}" for _, puzzle in self.bulk[: self.slot.count]]
+
+    def work(self, check: Callable[[], None]) -> bytes:
+        """In a worker thread: answer the request and render its reply. Raises what ``check`` raises."""
+        assert self.request is not None
+        server = self.connection.server
+        result = answer(self.request, check=check, solvers=server.solvers, server=server, about=f"the {self.what}")
+        return replies.render(result, self.ending, self.puzzle)
 
 
 class Signal:
@@ -187,10 +201,7 @@ class SolverPool:
                 for job in decision.jobs:
                     job.connection.fill(
                         job.slot,
-                        b"".join(
-                            error_line(BusyError(f"{decision.reason}; the {what} was not solved"), job.ending)
-                            for what in job.each()
-                        ),
+                        b"".join(replies.not_solved_line(decision.reason, what, job.ending) for what in job.each()),
                     )
 
     async def _run_batch(self, batch: _scheduler.Batch) -> None:
@@ -227,7 +238,7 @@ class SolverPool:
                 if count:
                     solve_times.extend([seconds / count] * count)
                     if debug:
-                        for puzzle, line in zip(job.bulk[:count], data.splitlines()):
+                        for (_, puzzle), line in zip(job.bulk[:count], data.splitlines()):
                             log.debug(
                                 "%s puzzle at line %d: %s, %.1f ms (in bulk)",
                                 job.connection.peer,
@@ -300,12 +311,12 @@ class SolverPool:
             try:
                 data = job.work(check)
             except _TimedOut:
-                data = f"ERROR timeout no answer within {timeout:g} s{job.ending}".encode()
+                data = replies.timeout_line(timeout, job.ending)
             except _Stopped:
                 return []
             except Exception as error:
                 log.exception("%s: internal error on the %s", job.connection.peer, job.what)
-                data = f"ERROR internal {type(error).__name__} while answering the {job.what}{job.ending}".encode()
+                data = replies.internal_line(error, f"the {job.what}", job.ending)
             except BaseException:
                 # trio.Cancelled out of a pause (the server is stopping): the
                 # batch ends here; the jobs get their shutdown answers.
@@ -323,22 +334,28 @@ class SolverPool:
         the native core's check interval): they get jobs of their own, with
         their own solve timeout, pauses and answers.
         """
-        solve = self.server.solve
 
         def check() -> None:
             if batch.cancelled:
                 raise _Stopped()
             raise _Slow()
 
-        out = []
-        puzzles = job.bulk
-        assert puzzles is not None  # a bulk job
-        for index, puzzle in enumerate(puzzles):
-            try:
-                out.append(answer_request(puzzle, None, solve=solve, check=check))
-            except _Slow:
-                return b"".join(out), puzzles[index:]
-        return b"".join(out), []
+        pairs = job.bulk
+        assert pairs is not None
+        results: list[Result] = []
+        answers = answer_many(
+            ((request, f"the puzzle at line {puzzle.first_line}") for request, puzzle in pairs),
+            check=check,
+            solvers=self.server.solvers,
+        )
+        try:
+            for result in answers:
+                results.append(result)
+        except _Slow:
+            pass  # this puzzle and those after it leave the bulk
+        done = len(results)
+        data = replies.render_many(results, [puzzle for _, puzzle in pairs[:done]])
+        return data, pairs[done:]
 
     def _tick(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         """On the event loop, once per time slice of a running batch: hand over the

@@ -33,7 +33,10 @@ from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.connection import FINAL_FLUSH_SECONDS, RECEIVE_SIZE, Connection
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.net.pool import SolverPool
+from sudoku_server.service.answer import PROTOCOL, Solvers
+from sudoku_server.service.results import VersionInfo
 from sudoku_server.sudoku import solver as _solver
+from sudoku_server.wire import replies
 from sudoku_server.wire.proxy import ProxyHeaderError, parse_proxy_header
 
 log = logging.getLogger("sudoku_server")
@@ -81,6 +84,7 @@ class SudokuServer:
         #: with the native core, whose searches call check() only after
         #: 0.5 ms (a slow puzzle then leaves the bulk), and the real solver.
         self.bulk = solve is None and _solver.CORE == "native"
+        self._solvers: Solvers | None = None
         self.stats = Counts()
         self.metrics = Metrics(self.stats, self._gauges)
         self.connections: set = set()
@@ -239,9 +243,27 @@ class SudokuServer:
         """True once the server stopped accepting (after the drain grace)."""
         return self._shutting_down
 
+    @property
+    def solvers(self) -> Solvers:
+        """What ``service.answer`` solves with: :attr:`solve` for SOLVE and bare puzzles (tests may swap it)."""
+        solvers = self._solvers
+        if solvers is None or solvers.solve is not self.solve:
+            solvers = self._solvers = Solvers(solve=self.solve)
+        return solvers
+
+    @property
+    def version(self) -> str:
+        """The package version (VERSION, STATS)."""
+        return __version__
+
+    @property
+    def interactive_timeout(self) -> float:
+        """Seconds of silence that end an interactive session (``INTERACTIVE on: ...``)."""
+        return self.config.interactive_timeout
+
     def version_text(self) -> str:
-        """``sudoku-server <version> protocol=2 core=<core>`` (VERSION, the startup log)."""
-        return f"sudoku-server {__version__} protocol=2 core={getattr(_solver, 'CORE', 'python')}"
+        """``sudoku-server <version> protocol=2 core=<core>`` (the startup log; VERSION renders the same)."""
+        return replies.version_text(VersionInfo(__version__, PROTOCOL, _solver.CORE))
 
     def _gauges(self) -> tuple:
         scheduler = self.pool.scheduler
@@ -262,7 +284,7 @@ class SudokuServer:
             ("pid", os.getpid()),
             ("uptime", int(time.time() - self.stats.started)),
             ("version", __version__),
-            ("protocol", 2),
+            ("protocol", PROTOCOL),
             ("core", getattr(_solver, "CORE", "python")),
             ("workers", self.config.workers),
             ("solver_threads", self.config.solver_threads),
@@ -324,12 +346,12 @@ class SudokuServer:
             cap = cfg.max_connections_per_ip
             if cap and self._per_address[address] >= cap:
                 log.warning("%s refused: %d connections open from %s (limit)", peer, cap, address)
-                await self._refuse(stream, peer, f"ERROR busy {cap} connections open from {address}, try again later\n")
+                await self._refuse(stream, peer, replies.connections_busy_line(cap, address))
                 return
             reserve = len(self.connections) >= cfg.max_connections
             if reserve and len(self.connections) >= cfg.max_connections + PING_RESERVE:
                 log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
-                await self._refuse(stream, peer, self.busy_line().decode())
+                await self._refuse(stream, peer, self.busy_line())
                 return
             connection = Connection(self, stream, peer, initial=initial, reserve=reserve)
             self.connections.add(connection)
@@ -368,7 +390,7 @@ class SudokuServer:
 
     def busy_line(self) -> bytes:
         """The reply that refuses a connection at the connection limit (it then closes)."""
-        return f"ERROR busy {self.config.max_connections} connections open, try again later\n".encode()
+        return replies.connections_busy_line(self.config.max_connections)
 
     async def _read_proxy_header(self, stream: trio.SocketStream):
         """(source address or None, bytes after the header), read within PROXY_HEADER_SECONDS.
@@ -387,11 +409,11 @@ class SudokuServer:
                     raise ProxyHeaderError("the connection ended before its PROXY header")
                 data += chunk
 
-    async def _refuse(self, stream: trio.SocketStream, peer: str, line: str) -> None:
+    async def _refuse(self, stream: trio.SocketStream, peer: str, line: bytes) -> None:
         self.stats.connections_rejected += 1
         try:
             with trio.move_on_after(1):
-                await stream.send_all(line.encode())
+                await stream.send_all(line)
                 await stream.send_eof()
             with trio.move_on_after(1):
                 while await stream.receive_some(65536):

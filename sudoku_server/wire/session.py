@@ -4,13 +4,20 @@ One :class:`Session` per connection. The server feeds it what it receives
 (:meth:`Session.receive_data`, :meth:`Session.receive_eof`) and acts on the
 events it returns, in order:
 
-* :class:`PuzzleReceived` — answer it (:func:`answer_request`: solve it, or
-  what the command before it asked, e.g. ``COUNT``) and send that in its turn;
-* :class:`CommandReceived` — a command line that is not about a puzzle
-  (``PING``, ``HELP``, ``GENERATE``...; :mod:`.commands`), answered in its turn;
+* :class:`RequestReceived` — a typed request (:mod:`sudoku_server.service.requests`)
+  and the puzzle it is about: answer it (:func:`sudoku_server.service.answer.answer`),
+  render the result (:func:`.replies.render`) and send that in its turn. It
+  comes as one of two kinds: :class:`PuzzleReceived` (a bare puzzle, or the
+  puzzle after ``COUNT``...) and :class:`CommandReceived` (``PING``, ``HELP``,
+  ``GENERATE``...: no puzzle);
 * :class:`Reply` — bytes to send in their turn (an ``ERROR`` line);
 * :class:`TelnetReply` — bytes to send at once (telnet option refusals);
 * :class:`CloseConnection` — stop reading; answer what is queued, then close.
+
+The session is framing, limits and timing; it delegates telnet negotiation
+to :class:`.telnet.Telnet`, the routing of lines (commands, puzzles, the
+request each puzzle answers) to :class:`.splitter.Splitter`, and reply bytes
+to :mod:`.replies`.
 
 Framing (PROTOCOL.md "Transport"): a UTF-8 byte-order mark at the start is
 skipped; telnet IAC sequences are removed (``DO x`` answered ``WONT x``,
@@ -23,21 +30,31 @@ session never buffers more than ``max_line_bytes + 1`` bytes of a line.
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sudoku_server.errors import IncompletePuzzleError, PuzzleError, ShutdownError, TooLargeError
-from sudoku_server.sudoku.grid import Grid, check_givens
-from sudoku_server.sudoku.solver import Check, verify
-from sudoku_server.sudoku.solver import count_solutions as default_count
-from sudoku_server.sudoku.solver import solve as default_solve
-from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, bordered_lines
-from sudoku_server.wire import verbs as commands
-from sudoku_server.wire.verbs import Command, CommandError
+from sudoku_server.errors import TooLargeError
+from sudoku_server.service.requests import Interactive, Quit, Request
+from sudoku_server.text import Puzzle
+from sudoku_server.wire import replies
+from sudoku_server.wire.replies import error_line
+from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
+from sudoku_server.wire.telnet import INTERRUPT, SB_TOO_LONG, Telnet, TelnetReply
 
-log = logging.getLogger("sudoku_server")
+__all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
+    "INTERACTIVE_AFTER",
+    "CloseConnection",
+    "CommandReceived",
+    "Event",
+    "PuzzleReceived",
+    "Reply",
+    "RequestReceived",
+    "Session",
+    "TelnetReply",
+    "error_line",
+]
 
 #: Default longest line, in bytes, without its terminator. A 25x25 one-line
 #: puzzle is 625 bytes; 4096 leaves room for comments and padding while
@@ -45,14 +62,7 @@ log = logging.getLogger("sudoku_server")
 DEFAULT_MAX_LINE_BYTES = 4096
 
 BOM = b"\xef\xbb\xbf"
-#: A line holding only this (Ctrl-D in telnet, which sends it as data) ends the input.
-EOT = "\x04"
-
-# Telnet (RFC 854) bytes.
-IAC = 0xFF
-DONT, DO, WONT, WILL = 0xFE, 0xFD, 0xFC, 0xFB
-SB, SE = 0xFA, 0xF0
-IP, AO = 0xF4, 0xF5  # interrupt process, abort output
+IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :class:`Telnet`
 
 
 #: Seconds that tell a person from a program: a session becomes interactive
@@ -66,28 +76,34 @@ INTERACTIVE_AFTER = 1.0
 #: a flood of empty lines costs a regex match, not a parse per line.
 _BLANK_RUN = re.compile(rb"(?:\r?\n)+")
 
-_INTERRUPT = object()  # marker: telnet IP/AO in the stream
-_SB_TOO_LONG = object()  # marker: a subnegotiation over the line limit
-
 
 @dataclass
-class PuzzleReceived:
-    """A complete puzzle to answer (``puzzle.grid`` holds its givens).
+class RequestReceived:
+    """A typed request to answer in its turn (:func:`sudoku_server.service.answer.answer`).
 
     Attributes:
-      request: the command it follows (``SOLVE any``, ``COUNT limit=5``...),
-        or None for a bare puzzle (solve it).
+      request: the request (``Solve(grid)`` for a bare puzzle, ``Count(grid, 5)``,
+        ``Ping()``...).
+      puzzle: the puzzle it is about, whose layout the answer is rendered in;
+        None for a request without one.
+      line: the 1-based line of the request (a puzzle's first line).
+      ending: the line ending its reply uses.
     """
 
+    request: Request
+    puzzle: Puzzle | None
+    line: int
+    ending: str
+
+
+class PuzzleReceived(RequestReceived):
+    """A request about a puzzle (``puzzle`` is not None): a bare puzzle, or the puzzle after SOLVE, COUNT..."""
+
     puzzle: Puzzle
-    request: Command | None = None
 
 
-@dataclass
-class CommandReceived:
-    """A command to answer in its turn (``PING``, ``HELP``, ``GENERATE``, ``QUIT``...)."""
-
-    command: Command
+class CommandReceived(RequestReceived):
+    """A request without a puzzle: PING, HELP, GENERATE, QUIT, ... (``puzzle`` is None)."""
 
 
 @dataclass
@@ -98,23 +114,11 @@ class Reply:
 
 
 @dataclass
-class TelnetReply:
-    """Bytes to send at once: a telnet negotiation answer."""
-
-    data: bytes
-
-
-@dataclass
 class CloseConnection:
     """The session takes no more input; answer what is queued, then close."""
 
 
-Event = PuzzleReceived | CommandReceived | Reply | TelnetReply | CloseConnection
-
-
-def error_line(error: PuzzleError, ending: str = "\n") -> bytes:
-    """The wire form of an error: ``ERROR <code> <detail>`` and a line ending (ASCII)."""
-    return f"ERROR {error.code} {error.detail}{ending}".encode("ascii", "backslashreplace")
+Event = RequestReceived | Reply | TelnetReply | CloseConnection
 
 
 class Session:
@@ -153,13 +157,11 @@ class Session:
         self._now: float | None = None  # when the data being read arrived
         self._puzzle_since: float | None = None  # when the puzzle being read began
         self._first_line = True
-        self._reader = PuzzleReader()
+        self._splitter = Splitter()
+        self._reader = self._splitter.reader
+        self._telnet = Telnet(max_line_bytes)
         self._buffer = bytearray()
         self._start = True  # BOM still possible
-        self._telnet_state = 0  # 0 data, 1 after IAC, 2 after IAC+verb, 3 in SB, 4 SB after IAC
-        self._telnet_verb = 0
-        self._telnet_sb_bytes = 0  # length of the subnegotiation being skipped
-        self._request: Command | None = None  # a verb waiting for its puzzle
         self._backlog = False  # complete lines left unparsed by max_events
         self._last_ending = "\n"  # of the last line read: for replies tied to no line
 
@@ -197,23 +199,24 @@ class Session:
             return []
         self._now = now
         events: list[Event] = []
-        if not self._telnet_state and IAC not in data:
+        if not self._telnet.pending and IAC not in data:
             self._receive_text(data, events, max_events)
             return events
         # Telnet commands act where they stand in the stream: lines before an
         # interrupt are answered, nothing after a too-large line is.
-        for item in self._strip_telnet(data):
+        for item in self._telnet.feed(data):
             if self.closed:
                 break
             if isinstance(item, bytes):
                 self._receive_text(item, events)
-            elif item is _SB_TOO_LONG:
-                self._too_large(events, f"telnet subnegotiation longer than {self.max_line_bytes} bytes")
-            elif item is _INTERRUPT:
-                self._reader.abort()  # Ctrl-C in telnet: forget the puzzle being typed
-                self._buffer.clear()
-            else:
+            elif isinstance(item, TelnetReply):
                 events.append(item)
+            elif item is SB_TOO_LONG:
+                self._too_large(events, f"telnet subnegotiation longer than {self.max_line_bytes} bytes")
+            else:
+                assert item is INTERRUPT
+                self._splitter.abort()  # Ctrl-C in telnet: forget the puzzle being typed
+                self._buffer.clear()
         return events
 
     @property
@@ -258,12 +261,7 @@ class Session:
 
     def _finish_input(self, events: list[Event]) -> None:
         """The input is over: the puzzle being read is completed or cut short; the session closes."""
-        self._add(self._reader.finish(), events)
-        request = self._request
-        if request is not None:
-            self._request = None
-            error = IncompletePuzzleError(f"input ended after {request.name} at line {request.line}, before its puzzle")
-            events.append(Reply(error_line(error, request.ending)))
+        self._add(self._splitter.finish(), events)
         self.closed = True
 
     def receive_shutdown(self, more_input: bool = False) -> list[Event]:
@@ -286,36 +284,43 @@ class Session:
         first_unread = None
         reader = self._reader
         if reader.awaiting_optional_line:
-            self._add(reader.finish(), events)
+            self._add(self._splitter.finish(), events)
         elif reader.puzzle_start is not None:
             first_unread = reader.puzzle_start
             reader.abort()
-        if first_unread is None and (self._buffer or more_input or self._telnet_state):
+        if first_unread is None and (self._buffer or more_input or self._telnet.pending):
             first_unread = self.lineno + 1
         self._buffer = bytearray()
         if first_unread is not None:
-            detail = f"server shutting down; input from line {first_unread} on was not read"
-            events.append(Reply(error_line(ShutdownError(detail))))
+            events.append(Reply(replies.unread_line(first_unread)))
         return events
 
     # -- internals -----------------------------------------------------------
 
-    def _add(self, parsed, events: list[Event]) -> None:
-        for item in parsed:
-            request, self._request = self._request, None
-            if isinstance(item, Rejected):
-                error = item.error
-                if item.text is not None and request is None:  # words, not cells: a typo of a verb, prose
-                    error = commands.unknown_verb(item.text) or error
-                events.append(Reply(error_line(error, item.ending)))
+    def _add(self, items: Iterable[Item], events: list[Event]) -> None:
+        """The splitter's items as events: typed requests, and error lines in their turn."""
+        for item in items:
+            if isinstance(item, LineRejected):
+                events.append(Reply(error_line(item.error, item.ending)))
+            elif isinstance(item, PuzzleRead):
+                puzzle = item.puzzle
+                events.append(PuzzleReceived(item.request, puzzle, puzzle.first_line, puzzle.default_ending))
             else:
-                events.append(PuzzleReceived(item, request))
+                assert isinstance(item, CommandRead)
+                command = item.command
+                if isinstance(item.request, Interactive):
+                    self.become_interactive(events)
+                events.append(CommandReceived(item.request, None, command.line, command.ending))
+                if isinstance(item.request, Quit):
+                    events.append(CloseConnection())
+                    self.closed = True
+                    self._buffer = bytearray()
 
     def become_interactive(self, events: list[Event]) -> None:
         """A person is typing: keep the session open, report bad rows at once."""
         if not self.interactive:
             self.interactive = True
-            self._add(self._reader.set_report_early(True), events)
+            self._add(self._splitter.report_early(), events)
 
     def _watch_timing(self, events: list[Event]) -> None:
         """Human pauses make the session interactive (see :data:`INTERACTIVE_AFTER`).
@@ -335,82 +340,20 @@ class Session:
             self.become_interactive(events)
 
     def _line(self, text: str, ending: str, lineno: int, events: list[Event]) -> None:
-        """One complete line: a command between puzzles, else the reader's."""
+        """One complete line, routed by the splitter (a command, a line of a puzzle, EOT)."""
         self._watch_timing(events)
-        reader = self._reader
-        if text == EOT:
+        splitter = self._splitter
+        self._add(splitter.feed(text, ending, lineno), events)
+        if text == EOT and not self.closed:
             # Ctrl-D typed in telnet arrives as a line holding EOT: end of input.
-            self._finish_input(events)
+            self.closed = True
             events.append(CloseConnection())
             self._buffer = bytearray()
             return
-        if commands.is_verb(text) and (reader.puzzle_start is None or self._is_command_line(text, lineno, ending)):
-            # Between puzzles a verb line is a command; inside a grid too when
-            # it reads as a well-formed command (a letters-only 16x16 row such
-            # as "PING BACD EFGH IJKL" does not), and it ends the grid, as a
-            # blank line or a one-line puzzle does.
-            self._add(reader.cut_short(lineno, ending), events)
-            self._command(text, ending, lineno, events)
-        else:
-            self._add(reader.feed_line(text, ending, lineno), events)
-        if reader.puzzle_start is None:
+        if self._reader.puzzle_start is None:
             self._puzzle_since = None
         elif self._puzzle_since is None:
             self._puzzle_since = self._now
-
-    @staticmethod
-    def _is_command_line(text: str, lineno: int, ending: str) -> bool:
-        try:
-            commands.check_arguments(commands.parse_command(text, lineno, ending))
-        except CommandError:
-            return False
-        return True
-
-    def _command(self, text: str, ending: str, lineno: int, events: list[Event]) -> None:
-        pending, self._request = self._request, None
-        if pending is not None:
-            error = CommandError(f"{pending.name} at line {pending.line}: no puzzle followed it")
-            events.append(Reply(error_line(error, pending.ending)))
-        try:
-            command = commands.parse_command(text, lineno, ending)
-            commands.check_arguments(command)
-        except CommandError as error:
-            events.append(Reply(error_line(error, ending or "\n")))
-            return
-        if command.ending == "":
-            command.ending = "\n"
-        if not command.verb.takes_puzzle:
-            if command.name == "INTERACTIVE":
-                self.become_interactive(events)
-            events.append(CommandReceived(command))
-            if command.name == "QUIT":
-                events.append(CloseConnection())
-                self.closed = True
-                self._buffer = bytearray()
-            return
-        self._request = command
-        if command.puzzle_text is None:
-            return  # the puzzle follows on the next lines
-        # A one-line puzzle on the command's line: read it in place (padded,
-        # so that error columns count from the start of the line), then
-        # answer it without the verb.
-        offset = command.puzzle_column
-        before = len(events)
-        self._add(self._reader.feed_line(" " * offset + command.puzzle_text, ending, lineno), events)
-        if self._reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
-            self._reader.abort()
-            self._request = None
-            error = CommandError(
-                f"{command.name}: the puzzle on its line must be a whole one-line puzzle;"
-                f" put a grid on the lines after {command.name}"
-            )
-            events.append(Reply(error_line(error, command.ending)))
-            return
-        for event in events[before:]:
-            if isinstance(event, PuzzleReceived):
-                puzzle = event.puzzle
-                puzzle.lines = [line[offset:] for line in puzzle.lines]
-                puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
 
     def _too_large(self, events: list[Event], what: str) -> None:
         events.append(Reply(error_line(TooLargeError(what), self._last_ending)))
@@ -423,18 +366,18 @@ class Session:
         limit = self.max_line_bytes
         pos = 0
         size = len(buf)
-        reader = self._reader
+        splitter = self._splitter
         self._backlog = False
         while pos < size:
             if max_events is not None and len(events) >= max_events:
                 self._backlog = True  # complete lines may wait: the caller asks again
                 break
-            if buf[pos] in b"\r\n" and reader.puzzle_start is None and self._request is None:
+            if buf[pos] in b"\r\n" and splitter.idle:
                 blank = _BLANK_RUN.match(buf, pos)
                 if blank is not None:
                     run = blank.group()
                     self.lineno += run.count(b"\n")
-                    reader.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
+                    splitter.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
                     pos = blank.end()
                     continue
             lf = buf.find(b"\n", pos)
@@ -472,221 +415,3 @@ class Session:
             del buf[:pos]
         if not self._backlog and len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
             self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
-
-    def _strip_telnet(self, data: bytes) -> list:
-        """Split ``data`` at telnet commands, in stream order.
-
-        Returns a list of: ``bytes`` (text), :class:`TelnetReply` (answers to
-        DO/WILL) and ``_INTERRUPT`` (IP or AO). The parser state carries over
-        between calls, so a command split across packets is still removed.
-        """
-        items: list = []
-        out = bytearray()
-        state = self._telnet_state
-        for byte in data:
-            if state == 0:
-                if byte == IAC:
-                    state = 1
-                else:
-                    out.append(byte)
-            elif state == 1:
-                if byte == IAC:
-                    out.append(IAC)  # escaped 0xFF data byte
-                    state = 0
-                elif byte in (DO, DONT, WILL, WONT):
-                    self._telnet_verb = byte
-                    state = 2
-                elif byte == SB:
-                    state = 3
-                    self._telnet_sb_bytes = 0
-                else:
-                    if byte in (IP, AO):
-                        if out:
-                            items.append(bytes(out))
-                            out.clear()
-                        items.append(_INTERRUPT)
-                    state = 0
-            elif state == 2:
-                if self._telnet_verb in (DO, WILL):
-                    if out:
-                        items.append(bytes(out))
-                        out.clear()
-                    refusal = WONT if self._telnet_verb == DO else DONT
-                    items.append(TelnetReply(bytes((IAC, refusal, byte))))
-                state = 0
-            elif state == 3:
-                if byte == IAC:
-                    state = 4
-                else:
-                    self._telnet_sb_bytes += 1
-                    if self._telnet_sb_bytes > self.max_line_bytes:
-                        if out:
-                            items.append(bytes(out))
-                            out.clear()
-                        items.append(_SB_TOO_LONG)
-                        break
-            else:  # state 4: in subnegotiation after IAC
-                state = 0 if byte == SE else 3
-        if out:
-            items.append(bytes(out))
-        self._telnet_state = state
-        return items
-
-
-def answer_request(
-    puzzle: Puzzle,
-    request: Command | None = None,
-    *,
-    solve: Callable[..., Grid] = default_solve,
-    solve_any: Callable[..., Grid] | None = None,
-    count_solutions: Callable[..., int] = default_count,
-    check: Check | None = None,
-) -> bytes:
-    """The reply to a puzzle: what its request asked (a bare puzzle is solved).
-
-    ``SOLVE`` -> the answer of :func:`answer_puzzle`; ``SOLVE any`` -> the
-    same with the any-solution search; ``COUNT [limit=N]`` ->
-    ``COUNT 1 unique`` (:func:`commands.count_reply`), after the same
-    ``ERROR invalid`` check as solving.
-
-    Raises:
-      Whatever ``check`` raises, unchanged.
-    """
-    if request is None or request.name == "SOLVE":
-        if request is not None and "any" in request.flags:
-            from sudoku_server.sudoku.solver import solve_any as default_solve_any
-
-            return answer_puzzle(puzzle, solve=solve_any or default_solve_any, check=check)
-        return answer_puzzle(puzzle, solve=solve, check=check)
-    ending = puzzle.default_ending
-    if request.name in ("RATE", "HINT", "STEPS"):
-        return answer_technique(puzzle, request, check=check)
-    if request.name == "COUNT":
-        try:
-            limit = commands.count_limit(request)
-            check_givens(puzzle.grid)
-            count = count_solutions(puzzle.grid, limit, check=check)
-        except PuzzleError as error:
-            return error_line(error, ending)
-        return f"{commands.count_reply(count, limit)}{ending}".encode("ascii")
-    raise ValueError(f"no answer for {request.name}")
-
-
-def answer_generate(request: commands.GenerateRequest, ending: str = "\n", *, check: Check | None = None) -> bytes:
-    """GENERATE's reply: one ``#`` line, then the puzzle (one line, or a bordered grid and an empty line).
-
-    ``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``; with
-    ``level=`` or ``se=`` puzzles are made from the seed, seed + 1, ... until
-    one rates in the band, and the line also gives ``level=`` and ``se=``:
-    its ``seed`` alone then makes the same puzzle again. The solve timeout
-    bounds the search (``ERROR timeout``: never a puzzle of another level).
-
-    Raises:
-      Whatever ``check`` raises, unchanged.
-    """
-    import secrets
-
-    from sudoku_server.sudoku import generator
-
-    base = request.seed if request.seed is not None else secrets.randbits(64)
-    rating = None
-    for k in range(generator.SEED_LIMIT):
-        made = generator.generate(
-            request.size,
-            symmetry=request.symmetry,
-            givens=request.givens,
-            seed=(base + k) % generator.SEED_LIMIT,
-            full=request.full,
-            check=check,
-        )
-        if not request.rated:
-            break
-        from sudoku_server.sudoku import rating as _rating
-
-        rating = _rating.rate(made.puzzle, check=check)
-        low, high = request.se if request.se is not None else (0.0, 99.0)
-        if (request.level is None or rating.level == request.level) and low <= rating.se <= high:
-            break
-    header = (
-        f"# generated size={made.size} givens={made.givens} symmetry={made.symmetry}"
-        f" seed={made.seed} minimal={'yes' if made.minimal else 'no'}"
-        + (" full=yes" if request.full else "")
-        + (f" level={rating.level} se={rating.se:.1f}" if rating is not None else "")
-    )
-    if request.format == "grid":
-        lines = [header] + bordered_lines(made.puzzle) + [""]
-    else:
-        lines = [header, made.puzzle.to_string()]
-    return "".join(line + ending for line in lines).encode("ascii")
-
-
-def answer_technique(puzzle: Puzzle, request: Command, *, check: Check | None = None) -> bytes:
-    """RATE, HINT [nudge] or STEPS for one puzzle (the technique engine, :mod:`.techniques`).
-
-    The puzzle needs exactly one solution: none gives the solver's
-    ``ERROR unsolvable ...``, several ``ERROR multiple ...``; duplicate givens
-    ``ERROR invalid ...`` as when solving.
-
-    Raises:
-      Whatever ``check`` raises, unchanged.
-    """
-    from sudoku_server.sudoku import rating as _rating
-    from sudoku_server.sudoku import techniques as _techniques
-
-    ending = puzzle.default_ending
-    try:
-        check_givens(puzzle.grid)
-        if request.name == "HINT":
-            step = _techniques.next_step(puzzle.grid, check=check)
-            if step is None:
-                return f"HINT none: the grid is complete{ending}".encode("ascii")
-            text = step.nudge() if "nudge" in request.flags else step.describe()
-            return f"HINT {text}{ending}".encode("utf-8", "backslashreplace")
-        rating = _rating.rate(puzzle.grid, check=check)
-        if request.name == "RATE":
-            return f"{commands.rate_reply(rating)}{ending}".encode("ascii", "backslashreplace")
-        steps = _techniques.solve_steps(puzzle.grid, check=check)
-        return commands.block(commands.steps_lines(steps, rating), ending)
-    except PuzzleError as error:
-        return error_line(error, ending)
-
-
-def answer_puzzle(
-    puzzle: Puzzle,
-    *,
-    solve: Callable[..., Grid] = default_solve,
-    check: Check | None = None,
-) -> bytes:
-    """Solve one puzzle and return the bytes to send: the answer or one ERROR line.
-
-    Runs in a worker thread in the server. The solution is checked by
-    :func:`grid.verify_solution` (every unit complete, every given kept)
-    before it is rendered in the request's layout.
-
-    Args:
-      puzzle: a parsed puzzle.
-      solve: the solver (a parameter so tests can pass a slow or broken one).
-      check: the stop hook passed to ``solve``.
-
-    Returns:
-      bytes: the rendered answer, or ``ERROR invalid|unsolvable ...``, or
-      ``ERROR mismatch ...`` (a CSV row whose expected solution differs), or
-      ``ERROR internal ...`` (logged with its traceback) for a fault.
-
-    Raises:
-      Whatever ``check`` raises (the server's cancellation), unchanged.
-    """
-    ending = puzzle.default_ending
-    try:
-        solution = solve(puzzle.grid, check=check)
-        problem = verify(puzzle.grid, solution)
-        if problem is not None:
-            raise RuntimeError(f"solver returned a wrong solution: {problem}")
-        puzzle.check_expected(solution)  # dataset rows that carry their solution
-    except PuzzleError as error:
-        return error_line(error, ending)
-    except Exception as error:
-        log.exception("internal error on the puzzle at line %d", puzzle.first_line)
-        detail = f"{type(error).__name__} while solving the puzzle at line {puzzle.first_line}"
-        return f"ERROR internal {detail}{ending}".encode("ascii", "backslashreplace")
-    return puzzle.render(solution).encode("utf-8", "surrogateescape")

@@ -1,43 +1,55 @@
-"""The verb table of protocol version 2: which lines are commands, their arguments, HELP.
+"""The verb table of protocol version 2: which lines are commands, their arguments, and the request each builds.
 
-Pure: no I/O. The session (:mod:`.protocol`) asks :func:`parse_command` about
-each line between puzzles; a line is a command only when its first word is a
-known verb (case-insensitive). Arguments are space-separated words: flags
-(``any``, ``full``) and ``key=value`` options; for the verbs that take a
-puzzle, the first word that is neither starts the puzzle, which must then be
-a whole one-line puzzle (a grid goes on the lines after the verb).
+Pure: no I/O. The line router (:mod:`.splitter`) asks :func:`is_verb` and
+:func:`parse_command` about each line between puzzles; a line is a command
+only when its first word is a known verb (case-insensitive). Arguments are
+space-separated words: flags (``any``, ``full``) and ``key=value`` options;
+for the verbs that take a puzzle, the first word that is neither starts the
+puzzle, which must then be a whole one-line puzzle (a grid goes on the lines
+after the verb).
 
-Every reply follows one framing rule (docs/PROTOCOL.md "Replies"): a single
-line starting with an uppercase word; or a puzzle answer (one line, or a grid
-and one empty line), optionally preceded by ``#`` lines; or an informational
-block ending with a line ``END``.
+Each row of :data:`VERBS` names its request type (:mod:`sudoku_server.service.requests`):
+:func:`check_arguments` builds it from the parsed words through the type's
+one ``validate`` classmethod. What the verb then does is the service's
+(:mod:`sudoku_server.service.answer`), and the bytes of its reply are
+:mod:`.replies`' (which also holds the HELP text).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from sudoku_server.errors import PuzzleError
+from sudoku_server.errors import CommandError
+from sudoku_server.service import requests as _requests
+from sudoku_server.service.requests import MAX_COUNT_LIMIT, MAX_SEED, Generate, Request
+from sudoku_server.sudoku.generator import SIZES as GENERATE_SIZES
 
-#: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
-MAX_COUNT_LIMIT = 1000
-#: Grid sizes GENERATE makes.
-GENERATE_SIZES = (4, 6, 9, 16, 25)
-#: Symmetries of GENERATE's clue sets.
-SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal", "random")
-#: Largest GENERATE seed (seeds are 0 .. 2**64 - 1).
-MAX_SEED = 2**64 - 1
+#: Symmetries of GENERATE's clue sets: the generator's, and ``random``.
+SYMMETRIES = _requests.GENERATE_SYMMETRIES
+
+__all__ = [
+    "GENERATE_SIZES",
+    "MAX_COUNT_LIMIT",
+    "MAX_SEED",
+    "SYMMETRIES",
+    "VERBS",
+    "Command",
+    "CommandError",
+    "Verb",
+    "check_arguments",
+    "first_word",
+    "generate_request",
+    "is_verb",
+    "name_of",
+    "parse_command",
+    "unknown_verb",
+]
 
 #: A word that may be meant as a verb: letters only, and short (a line of
 #: letters such as a letters-only 16x16 puzzle is not a verb).
 _WORD = re.compile(r"([A-Za-z]{1,20})[.,:;!?]?")
-
-
-class CommandError(PuzzleError):
-    """A command line with bad arguments, or an unknown verb (``ERROR command ...``)."""
-
-    code = "command"
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,7 @@ class Verb:
       flags: bare words it takes.
       options: ``key`` of each ``key=value`` it takes.
       takes_puzzle: a puzzle follows (on the same line, or on the next lines).
+      request: the request type it builds (``validate(flags, options)``).
     """
 
     name: str
@@ -61,20 +74,22 @@ class Verb:
     flags: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     takes_puzzle: bool = False
+    request: Any = None
 
 
 VERBS: dict[str, Verb] = {
     verb.name: verb
     for verb in (
-        Verb("HELP", "HELP [verb]", "list the verbs, or show one verb's usage", "HELP COUNT"),
+        Verb("HELP", "HELP [verb]", "list the verbs, or show one verb's usage", "HELP COUNT", request=_requests.Help),
         Verb(
             "VERSION",
             "VERSION",
             "the server's name, version, protocol and solver core",
             "VERSION -> VERSION sudoku-server <version> protocol=2 core=<python|native>",
+            request=_requests.Version,
         ),
-        Verb("PING", "PING", "health check, answered without the solver", "PING -> PONG"),
-        Verb("QUIT", "QUIT", "answer what came before, say BYE and close", "QUIT -> BYE"),
+        Verb("PING", "PING", "health check, answered without the solver", "PING -> PONG", request=_requests.Ping),
+        Verb("QUIT", "QUIT", "answer what came before, say BYE and close", "QUIT -> BYE", request=_requests.Quit),
         Verb(
             "SOLVE",
             "SOLVE [any] <puzzle>",
@@ -83,6 +98,7 @@ VERBS: dict[str, Verb] = {
             "SOLVE any 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
             flags=("any",),
             takes_puzzle=True,
+            request=_requests.Solve,
         ),
         Verb(
             "COUNT",
@@ -91,6 +107,7 @@ VERBS: dict[str, Verb] = {
             "COUNT ........................................................................9 -> COUNT 2+ multiple",
             options=("limit",),
             takes_puzzle=True,
+            request=_requests.Count,
         ),
         Verb(
             "GENERATE",
@@ -103,6 +120,7 @@ VERBS: dict[str, Verb] = {
             "GENERATE symmetry=rot180 seed=42",
             flags=("full",),
             options=("size", "symmetry", "givens", "seed", "format", "level", "se"),
+            request=_requests.Generate,
         ),
         Verb(
             "RATE",
@@ -110,6 +128,7 @@ VERBS: dict[str, Verb] = {
             "how hard it is by the techniques people use: level, Sudoku Explainer rating, QQWing level, hardest step",
             "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
             takes_puzzle=True,
+            request=_requests.Rate,
         ),
         Verb(
             "HINT",
@@ -118,6 +137,7 @@ VERBS: dict[str, Verb] = {
             "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
             flags=("nudge",),
             takes_puzzle=True,
+            request=_requests.Hint,
         ),
         Verb(
             "STEPS",
@@ -125,13 +145,21 @@ VERBS: dict[str, Verb] = {
             "every step from the puzzle to its solution, one line each, then END",
             "STEPS <puzzle>",
             takes_puzzle=True,
+            request=_requests.Steps,
         ),
-        Verb("STATS", "STATS", "the server's counters, one 'STAT name value' line each, then END", "STATS"),
+        Verb(
+            "STATS",
+            "STATS",
+            "the server's counters, one 'STAT name value' line each, then END",
+            "STATS",
+            request=_requests.Stats,
+        ),
         Verb(
             "INTERACTIVE",
             "INTERACTIVE",
             "keep this session open for a person: no close grace, bad rows reported at once; QUIT or Ctrl-D ends it",
             "INTERACTIVE -> INTERACTIVE on: ...",
+            request=_requests.Interactive,
         ),
     )
 }
@@ -230,188 +258,29 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
     return Command(verb, tuple(flags), options, lineno, ending, puzzle_text, puzzle_column)
 
 
-def _int_option(command: Command, key: str, low: int, high: int, what: str) -> int | None:
-    text = command.options.get(key)
-    if text is None:
-        return None
-    if not re.fullmatch(r"-?[0-9]+", text):  # ASCII digits only (int() takes ٣ and 1_000 too)
-        raise CommandError(f"{command.name}: {key} must be {what}, not {text!r}")
-    value = int(text)
-    if not low <= value <= high:
-        raise CommandError(f"{command.name}: {key} must be {what}, not {value}")
-    return value
+def check_arguments(command: Command) -> Request:
+    """Build the command's request as soon as the command line is read (its values checked once).
 
-
-def count_limit(command: Command) -> int:
-    """COUNT's ``limit`` (default 2). Raises CommandError when out of range."""
-    value = _int_option(command, "limit", 1, MAX_COUNT_LIMIT, f"1 to {MAX_COUNT_LIMIT}")
-    return 2 if value is None else value
-
-
-#: The named levels of ``level=`` (rating.LEVELS, kept here so that the
-#: command table does not import the technique engine).
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
-
-
-@dataclass(frozen=True)
-class GenerateRequest:
-    """GENERATE's arguments, checked (see :func:`generate_request`).
-
-    Attributes:
-      level: a named level the puzzle must rate at, or None.
-      se: ``(low, high)``: the Sudoku Explainer band it must rate in, or None.
-    """
-
-    full: bool = False
-    size: int = 9
-    symmetry: str = "none"
-    givens: int | None = None
-    seed: int | None = None
-    format: str = "line"
-    level: str | None = None
-    se: tuple[float, float] | None = None
-
-    @property
-    def rated(self) -> bool:
-        """True when the puzzle must be rated in a band (level or se)."""
-        return self.level is not None or self.se is not None
-
-
-def generate_request(command: Command) -> GenerateRequest:
-    """Check GENERATE's arguments.
-
-    Raises:
-      CommandError: e.g. ``GENERATE: size must be 4, 6, 9, 16 or 25, not 10``.
-    """
-    size_text = command.options.get("size", "9")
-    size = int(size_text) if re.fullmatch(r"[0-9]{1,3}", size_text) else -1
-    if size not in GENERATE_SIZES:
-        raise CommandError(f"GENERATE: size must be 4, 6, 9, 16 or 25, not {size_text}")
-    symmetry = command.options.get("symmetry", "none").lower()
-    if symmetry not in SYMMETRIES:
-        raise CommandError(
-            f"GENERATE: symmetry must be {', '.join(SYMMETRIES[:-1])} or {SYMMETRIES[-1]},"
-            f" not {command.options['symmetry']}"
-        )
-    givens = _int_option(command, "givens", 0, size * size, f"0 to {size * size}")
-    seed = _int_option(command, "seed", 0, MAX_SEED, f"0 to {MAX_SEED}")
-    fmt = command.options.get("format", "line").lower()
-    if fmt not in ("line", "grid"):
-        raise CommandError(f"GENERATE: format must be line or grid, not {command.options['format']}")
-    full = "full" in command.flags
-    if full and (givens is not None or symmetry != "none"):
-        raise CommandError("GENERATE: full makes a solved grid; givens and symmetry do not apply")
-    level = command.options.get("level")
-    if level is not None:
-        level = level.lower()
-        if level not in LEVELS:
-            raise CommandError(
-                f"GENERATE: level must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}, not {command.options['level']}"
-            )
-    band = None
-    se_text = command.options.get("se")
-    if se_text is not None:
-        match = re.fullmatch(r"([0-9]{1,2}(?:\.[0-9])?)(?:-([0-9]{1,2}(?:\.[0-9])?))?", se_text)
-        if match is None or float(match.group(2) or match.group(1)) < float(match.group(1)):
-            raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {se_text}")
-        band = (float(match.group(1)), float(match.group(2) or match.group(1)))
-    if (level or band) and full:
-        raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")
-    if (level or band) and size != 9:
-        raise CommandError("GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)")
-    return GenerateRequest(full, size, symmetry, givens, seed, fmt, level, band)
-
-
-def help_lines(topic: str | None = None) -> list[str]:
-    """The lines of a HELP reply, ``END`` included.
-
-    Raises:
-      CommandError: ``HELP`` of a word that is not a verb.
-    """
-    if topic is not None:
-        verb = VERBS.get(topic.upper())
-        if verb is None:
-            raise CommandError(f'HELP: unknown verb "{topic.upper()}"; try HELP')
-        return [f"HELP {verb.usage}", f"  {verb.summary}", f"  example: {verb.example}", "END"]
-    lines = [
-        "HELP sudoku-server, protocol 2: send a puzzle (any layout) to solve it, or a command:",
-    ]
-    for verb in VERBS.values():
-        lines.append(f"  {verb.usage}")
-        lines.append(f"      {verb.summary}; e.g. {verb.example}")
-    lines.append("  (verbs in any case; a reply is one line, a puzzle answer, or a block ending END)")
-    lines.append("END")
-    return lines
-
-
-def count_reply(count: int, limit: int) -> str:
-    """COUNT's reply line (no ending).
-
-    ``COUNT 0 unsolvable``, ``COUNT 1 unique``, and with the default limit 2
-    ``COUNT 2+ multiple``; with a larger limit the count itself, ``COUNT 37``,
-    or ``COUNT 1000+`` when the limit was reached.
-    """
-    if count == 0:
-        return "COUNT 0 unsolvable"
-    if count == 1 and limit > 1:
-        return "COUNT 1 unique"
-    if count >= limit:
-        return f"COUNT {limit}+ multiple" if limit == 2 else f"COUNT {limit}+"
-    return f"COUNT {count}"
-
-
-def block(lines: list[str], ending: str = "\n") -> bytes:
-    """An informational block (HELP, STATS): every line, then ``END``, each with ``ending``."""
-    if not lines or lines[-1] != "END":
-        lines = list(lines) + ["END"]
-    return "".join(line + ending for line in lines).encode("ascii", "backslashreplace")
-
-
-def stats_lines(pairs: list[tuple[str, object]]) -> list[str]:
-    """``STAT <name> <value>`` lines (memcached style), then ``END``."""
-    out = []
-    for name, value in pairs:
-        if isinstance(value, float):
-            value = f"{value:.3f}"
-        out.append(f"STAT {name} {value}")
-    out.append("END")
-    return out
-
-
-def check_arguments(command: Command) -> None:
-    """Check a verb's option values as soon as the command is read.
+    For a verb that takes a puzzle the request holds
+    :data:`~sudoku_server.service.requests.NO_GRID` until its puzzle arrives
+    (:meth:`~sudoku_server.service.requests.PuzzleRequest.on`).
 
     Raises:
       CommandError: the first bad value (``COUNT: limit must be 1 to 1000, not 0``).
     """
-    if command.name == "COUNT":
-        count_limit(command)
-    elif command.name == "GENERATE":
-        generate_request(command)
+    request: Request = command.verb.request.validate(command.flags, command.options)
+    return request
 
 
-def technique_word(name: str) -> str:
-    """A technique's name as one word for ``key=value`` replies (``hidden single`` -> ``hidden-single``)."""
-    return "-".join(name.split())
+def generate_request(command: Command) -> Generate:
+    """GENERATE's request from its command line (:meth:`Generate.validate`). Raises CommandError."""
+    return Generate.validate(command.flags, command.options)
 
 
-def rate_reply(rating) -> str:
-    """RATE's reply line (no ending) for a :class:`rating.Rating`.
-
-    ``RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques``;
-    ``method=search-estimate`` when the path needed a search (the ``se``
-    number is then an estimate, not a Sudoku Explainer rating).
-    """
-    method = technique_word(rating.method)
-    return (
-        f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing}"
-        f" hardest={technique_word(rating.hardest.technique) if rating.hardest else 'none'} method={method}"
-    )
+#: The verb each request type belongs to (``Solve`` -> ``SOLVE``).
+_VERB_OF: dict[type[Any], str] = {verb.request: verb.name for verb in VERBS.values()}
 
 
-def steps_lines(steps, rating) -> list[str]:
-    """STEPS's block: a count line, one line per step in words, ``END``."""
-    lines = [f"STEPS {len(steps)} step{'s' if len(steps) != 1 else ''}, {rate_reply(rating)[5:]}"]
-    lines.extend(f"{number}. {step.describe()}" for number, step in enumerate(steps, start=1))
-    lines.append("END")
-    return lines
+def name_of(request: Request) -> str:
+    """The verb of a request (``Count(...)`` -> ``COUNT``)."""
+    return _VERB_OF[type(request)]

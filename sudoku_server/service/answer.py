@@ -1,0 +1,337 @@
+"""What each request means: :func:`answer` maps a typed request to a typed result.
+
+:data:`HANDLERS` is THE one dispatch table: request type -> handler. A
+handler calls the domain and returns a result; a domain error
+(:class:`~sudoku_server.errors.PuzzleError`) becomes :class:`Failed`, an
+unexpected exception ``Failed(InternalError(...))``, logged with its
+traceback. Whatever ``check`` raises (a timeout, a cancellation, a pause that
+must unwind) passes through unchanged: it must be a ``BaseException`` that is
+not an ``Exception``, as the server's are.
+
+Pure and synchronous: no bytes, no threads, no trio. The server runs
+:func:`answer` in its solver threads with a ``check`` of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sudoku_server.errors import DrainingError, InternalError, PuzzleError, SolutionMismatchError
+from sudoku_server.service.requests import (
+    Count,
+    Generate,
+    Help,
+    Hint,
+    Interactive,
+    Ping,
+    Quit,
+    Rate,
+    Request,
+    Solve,
+    Stats,
+    Steps,
+    Version,
+)
+from sudoku_server.service.results import (
+    Bye,
+    Counted,
+    Failed,
+    Generated,
+    HelpShown,
+    Hinted,
+    InteractiveOn,
+    Pong,
+    Rated,
+    Result,
+    Solved,
+    StatsShown,
+    Stepped,
+    VersionInfo,
+)
+from sudoku_server.sudoku import solver as _solver
+from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name, check_givens
+
+log = logging.getLogger("sudoku_server")
+
+#: The protocol version VERSION and STATS report (docs/PROTOCOL.md).
+PROTOCOL = 2
+
+Solver = Callable[..., Grid]
+"""``solve(grid, *, check) -> Grid``: raises UnsolvableError / InvalidPuzzleError."""
+
+
+@dataclass(frozen=True)
+class Solvers:
+    """The solver functions :func:`answer` calls: parameters so that tests can pass a slow or broken one.
+
+    Attributes:
+      solve: ``solve(grid, *, check) -> Grid``, the first solution in row-major order.
+      solve_any: ``solve_any(grid, *, check) -> Grid``, any solution (``SOLVE any``).
+      count_solutions: ``count_solutions(grid, limit, *, check) -> int`` (at most ``limit``).
+    """
+
+    solve: Solver = _solver.solve
+    solve_any: Solver = _solver.solve_any
+    count_solutions: Callable[..., int] = _solver.count_solutions
+
+
+#: The solver's own functions.
+DEFAULT_SOLVERS = Solvers()
+
+
+class Server(Protocol):
+    """What the verbs about the server itself read (VERSION, PING, STATS, INTERACTIVE)."""
+
+    @property
+    def version(self) -> str:
+        """The package version (``0.3.0``)."""
+        ...
+
+    @property
+    def draining(self) -> bool:
+        """True while the server drains before stopping: PING answers ``ERROR draining``."""
+        ...
+
+    @property
+    def interactive_timeout(self) -> float:
+        """Seconds of silence that end an interactive session."""
+        ...
+
+    def stats_pairs(self) -> list[tuple[str, object]]:
+        """The STATS fields, ``(name, value)`` in order."""
+        ...
+
+
+@dataclass
+class Standalone:
+    """A :class:`Server` for answers outside a server (tests, the library): not draining, no counters."""
+
+    version: str = "unknown"
+    draining: bool = False
+    interactive_timeout: float = 300.0
+    pairs: list[tuple[str, object]] = field(default_factory=list)
+
+    def stats_pairs(self) -> list[tuple[str, object]]:
+        return list(self.pairs)
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One call's context, handed to every handler."""
+
+    check: Check | None
+    solvers: Solvers
+    server: Server
+
+
+def _solve(request: Solve, call: _Call) -> Result:
+    solvers = call.solvers
+    grid = request.grid
+    solution = (solvers.solve_any if request.any else solvers.solve)(grid, check=call.check)
+    problem = _solver.verify(grid, solution)
+    if problem is not None:
+        raise RuntimeError(f"solver returned a wrong solution: {problem}")
+    expected = request.expected
+    if expected is not None and expected.cells != solution.cells:
+        raise mismatch(grid, expected, solution)
+    return Solved(solution)
+
+
+def mismatch(puzzle: Grid, expected: Grid, solution: Grid) -> SolutionMismatchError:
+    """The error for a dataset row whose expected solution differs from ``solution``.
+
+    The detail names the first cell that differs, in the puzzle's own symbols
+    (``the row's solution has 5 at r1c3, the solution found has 4``); the wire
+    puts the line number in front.
+    """
+    size = puzzle.size
+    symbols = puzzle.symbols or DIGIT_SYMBOLS
+    for cell, (want, got) in enumerate(zip(expected.cells, solution.cells)):
+        if want != got:
+            return SolutionMismatchError(
+                f"the row's solution has {symbols[want - 1]} at {cell_name(cell, size)},"
+                f" the solution found has {symbols[got - 1]}",
+                cell=cell,
+                expected=want,
+                found=got,
+            )
+    raise ValueError("the solutions are equal")
+
+
+def _count(request: Count, call: _Call) -> Result:
+    check_givens(request.grid)
+    return Counted(call.solvers.count_solutions(request.grid, request.limit, check=call.check), request.limit)
+
+
+def _rate(request: Rate, call: _Call) -> Result:
+    from sudoku_server.sudoku.rating import rate
+
+    check_givens(request.grid)
+    return Rated(rate(request.grid, check=call.check))
+
+
+def _hint(request: Hint, call: _Call) -> Result:
+    from sudoku_server.sudoku.techniques import next_step
+
+    check_givens(request.grid)
+    return Hinted(next_step(request.grid, check=call.check), request.nudge)
+
+
+def _steps(request: Steps, call: _Call) -> Result:
+    from sudoku_server.sudoku.rating import rate
+    from sudoku_server.sudoku.techniques import solve_steps
+
+    check_givens(request.grid)
+    rating = rate(request.grid, check=call.check)
+    return Stepped(tuple(solve_steps(request.grid, check=call.check)), rating)
+
+
+def _generate(request: Generate, call: _Call) -> Result:
+    """A puzzle from the seed; with ``level``/``se``, from seed, seed + 1, ... until one rates in the band.
+
+    Its ``seed`` alone then makes the same puzzle again. The solve timeout
+    (``check``) bounds the search: never a puzzle of another level.
+    """
+    from sudoku_server.sudoku import generator
+
+    base = request.seed if request.seed is not None else secrets.randbits(64)
+    rating = None
+    for k in range(generator.SEED_LIMIT):
+        made = generator.generate(
+            request.size,
+            symmetry=request.symmetry,
+            givens=request.givens,
+            seed=(base + k) % generator.SEED_LIMIT,
+            full=request.full,
+            check=call.check,
+        )
+        if not request.rated:
+            break
+        from sudoku_server.sudoku.rating import rate
+
+        rating = rate(made.puzzle, check=call.check)
+        low, high = request.se if request.se is not None else (0.0, 99.0)
+        if (request.level is None or rating.level == request.level) and low <= rating.se <= high:
+            break
+    return Generated(made, rating, request.full, request.format)
+
+
+def _help(request: Help, call: _Call) -> Result:
+    return HelpShown(request.topic)
+
+
+def _version(request: Version, call: _Call) -> Result:
+    return VersionInfo(call.server.version, PROTOCOL, _solver.CORE)
+
+
+def _ping(request: Ping, call: _Call) -> Result:
+    if call.server.draining:
+        return Failed(DrainingError("server shutting down, use another"))
+    return Pong()
+
+
+def _quit(request: Quit, call: _Call) -> Result:
+    return Bye()
+
+
+def _stats(request: Stats, call: _Call) -> Result:
+    return StatsShown(tuple(call.server.stats_pairs()))
+
+
+def _interactive(request: Interactive, call: _Call) -> Result:
+    return InteractiveOn(call.server.interactive_timeout)
+
+
+#: THE dispatch table: request type -> handler ``(request, call) -> result``.
+HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
+    Solve: _solve,
+    Count: _count,
+    Rate: _rate,
+    Hint: _hint,
+    Steps: _steps,
+    Generate: _generate,
+    Help: _help,
+    Version: _version,
+    Ping: _ping,
+    Quit: _quit,
+    Stats: _stats,
+    Interactive: _interactive,
+}
+
+_STANDALONE = Standalone()
+
+
+def answer(
+    request: Request,
+    *,
+    check: Check | None = None,
+    solvers: Solvers = DEFAULT_SOLVERS,
+    server: Server = _STANDALONE,
+    about: str = "the request",
+) -> Result:
+    """The result of one request.
+
+    Args:
+      request: a typed request (:mod:`.requests`).
+      check: the stop hook passed to the domain's long computations.
+      solvers: the solver functions (tests pass slow or broken ones).
+      server: what VERSION, PING, STATS and INTERACTIVE read.
+      about: what the request is, for the detail of an internal error
+        (``the puzzle at line 3``: ``ValueError while solving the puzzle at line 3``).
+
+    Returns:
+      The handler's result; ``Failed(error)`` for a domain error, and
+      ``Failed(InternalError(...))`` for a fault (logged with its traceback).
+
+    Raises:
+      Whatever ``check`` raises, unchanged.
+    """
+    call = _Call(check, solvers, server)
+    try:
+        return HANDLERS[type(request)](request, call)
+    except PuzzleError as error:
+        return Failed(error)
+    except Exception as error:
+        log.exception("internal error on %s", about)
+        doing = "solving" if isinstance(request, Solve) else "answering"
+        return Failed(InternalError(f"{type(error).__name__} while {doing} {about}"))
+
+
+def answer_many(
+    requests: Iterable[tuple[Solve, str]],
+    *,
+    check: Check | None = None,
+    solvers: Solvers = DEFAULT_SOLVERS,
+) -> Iterator[Result]:
+    """The results of many solve requests, in order, one at a time (the server's bulk path).
+
+    Args:
+      requests: ``(request, about)`` pairs (``about`` as for :func:`answer`).
+
+    Whatever ``check`` raises ends the iteration there: the results already
+    yielded stand, the request it was raised in has none.
+    """
+    # _solve, inlined: this loop runs once per puzzle of the bulk path (a few microseconds each)
+    solve, solve_any, verify = solvers.solve, solvers.solve_any, _solver.verify
+    for request, about in requests:
+        try:
+            grid = request.grid
+            solution = (solve_any if request.any else solve)(grid, check=check)
+            problem = verify(grid, solution)
+            if problem is not None:
+                raise RuntimeError(f"solver returned a wrong solution: {problem}")
+            expected = request.expected
+            if expected is not None and expected.cells != solution.cells:
+                raise mismatch(grid, expected, solution)
+        except PuzzleError as error:
+            yield Failed(error)
+        except Exception as error:
+            log.exception("internal error on %s", about)
+            yield Failed(InternalError(f"{type(error).__name__} while solving {about}"))
+        else:
+            yield Solved(solution)

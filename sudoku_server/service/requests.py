@@ -1,0 +1,276 @@
+"""The typed requests: one frozen value per verb, validated once.
+
+A request holds domain values only (a :class:`~sudoku_server.sudoku.grid.Grid`,
+ints, names), never text layouts: the wire layer keeps the request's
+``Puzzle`` beside it to render the answer in the layout sent.
+
+Requests built from a command line's words go through one ``validate``
+classmethod per type, which raises :class:`~sudoku_server.errors.CommandError`
+with the wording of docs/PROTOCOL.md (``COUNT: limit must be 1 to 1000, not 0``);
+the constructors take values already checked (tests, a future HTTP front).
+
+A verb that takes a puzzle is validated when its command line is read, before
+its puzzle arrives: ``validate`` then gets no grid and the request holds
+:data:`NO_GRID` until :meth:`PuzzleRequest.on` puts the puzzle's grid in.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TypeVar
+
+from sudoku_server.errors import CommandError
+from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rating import LEVELS
+
+#: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
+MAX_COUNT_LIMIT = 1000
+#: Largest GENERATE seed (seeds are 0 .. 2**64 - 1: the generator's SEED_LIMIT).
+MAX_SEED = SEED_LIMIT - 1
+#: What ``GENERATE symmetry=`` takes: the generator's symmetries, and ``random`` (one of them, from the seed).
+GENERATE_SYMMETRIES = (*SYMMETRIES, "random")
+#: What ``GENERATE format=`` takes.
+GENERATE_FORMATS = ("line", "grid")
+#: The grid of a puzzle request whose puzzle has not arrived yet (an empty 1x1 grid).
+NO_GRID = Grid((0,), 1, 1)
+
+_P = TypeVar("_P", bound="PuzzleRequest")
+_S = TypeVar("_S", bound="Solve")
+_NONE: Mapping[str, str] = MappingProxyType({})
+_SE = re.compile(r"([0-9]{1,2}(?:\.[0-9])?)(?:-([0-9]{1,2}(?:\.[0-9])?))?")
+
+
+def _choice(words: Sequence[str]) -> str:
+    """``a, b or c``."""
+    return f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _int_option(verb: str, options: Mapping[str, str], key: str, low: int, high: int, what: str) -> int | None:
+    """The int of ``key=N`` (ASCII digits only: int() takes ``٣`` and ``1_000`` too), None when absent."""
+    text = options.get(key)
+    if text is None:
+        return None
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise CommandError(f"{verb}: {key} must be {what}, not {text!r}")
+    value = int(text)
+    if not low <= value <= high:
+        raise CommandError(f"{verb}: {key} must be {what}, not {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class PuzzleRequest:
+    """A request about one puzzle.
+
+    Attributes:
+      grid: the puzzle's givens (``size * size`` ints row-major, 0 = empty),
+        or :data:`NO_GRID` while its puzzle has not arrived.
+    """
+
+    grid: Grid
+
+    def on(self: _P, grid: Grid, expected: Grid | None = None) -> _P:
+        """The same request about ``grid`` (``expected``: a dataset row's solution, kept by :class:`Solve` only)."""
+        return dataclasses.replace(self, grid=grid)
+
+
+@dataclass(frozen=True)
+class Solve(PuzzleRequest):
+    """Solve a puzzle (``SOLVE [any]``, or a bare puzzle).
+
+    Attributes:
+      any: answer the first solution found, not the first in row-major order.
+      expected: a dataset row's expected solution; a different solution is
+        answered ``ERROR mismatch``.
+    """
+
+    any: bool = False
+    expected: Grid | None = None
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Solve:
+        """``SOLVE [any]``: no option takes a value."""
+        return cls(grid, any="any" in flags)
+
+    def on(self: _S, grid: Grid, expected: Grid | None = None) -> _S:
+        return dataclasses.replace(self, grid=grid, expected=expected)
+
+
+@dataclass(frozen=True)
+class Count(PuzzleRequest):
+    """Count solutions up to ``limit`` (``COUNT [limit=N]``, 1 <= N <= :data:`MAX_COUNT_LIMIT`)."""
+
+    limit: int = 2
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Count:
+        """Raises CommandError: ``COUNT: limit must be 1 to 1000, not 0``."""
+        limit = _int_option("COUNT", options, "limit", 1, MAX_COUNT_LIMIT, f"1 to {MAX_COUNT_LIMIT}")
+        return cls(grid, 2 if limit is None else limit)
+
+
+@dataclass(frozen=True)
+class Rate(PuzzleRequest):
+    """Rate a puzzle by the techniques people use (``RATE``)."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Rate:
+        return cls(grid)
+
+
+@dataclass(frozen=True)
+class Hint(PuzzleRequest):
+    """The next logical step (``HINT [nudge]``; ``nudge``: only the technique and where to look)."""
+
+    nudge: bool = False
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Hint:
+        return cls(grid, nudge="nudge" in flags)
+
+
+@dataclass(frozen=True)
+class Steps(PuzzleRequest):
+    """Every step from the puzzle to its solution (``STEPS``)."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Steps:
+        return cls(grid)
+
+
+@dataclass(frozen=True)
+class Generate:
+    """Make a puzzle (``GENERATE``).
+
+    Attributes:
+      full: a random solved grid instead of a puzzle.
+      size: digits per unit, one of :data:`sudoku_server.sudoku.generator.SIZES`.
+      symmetry: one of :data:`GENERATE_SYMMETRIES`.
+      givens: stop removing givens at this many (0 .. size * size), or None.
+      seed: 0 .. :data:`MAX_SEED`; None: a random one.
+      format: ``line`` or ``grid``.
+      level: a named level the puzzle must rate at (:data:`sudoku_server.sudoku.rating.LEVELS`), or None.
+      se: ``(low, high)``: the Sudoku Explainer band it must rate in, or None.
+    """
+
+    full: bool = False
+    size: int = 9
+    symmetry: str = "none"
+    givens: int | None = None
+    seed: int | None = None
+    format: str = "line"
+    level: str | None = None
+    se: tuple[float, float] | None = None
+
+    @property
+    def rated(self) -> bool:
+        """True when the puzzle must be rated in a band (level or se)."""
+        return self.level is not None or self.se is not None
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Generate:
+        """Check GENERATE's words: flags (``full``) and ``key=value`` options as given.
+
+        Raises:
+          CommandError: the first bad value, e.g. ``GENERATE: size must be 4, 6, 9, 16 or 25, not 10``.
+        """
+        size_text = options.get("size", "9")
+        size = int(size_text) if re.fullmatch(r"[0-9]{1,3}", size_text) else -1
+        if size not in SIZES:
+            raise CommandError(f"GENERATE: size must be {_choice([str(s) for s in SIZES])}, not {size_text}")
+        symmetry = options.get("symmetry", "none").lower()
+        if symmetry not in GENERATE_SYMMETRIES:
+            raise CommandError(f"GENERATE: symmetry must be {_choice(GENERATE_SYMMETRIES)}, not {options['symmetry']}")
+        givens = _int_option("GENERATE", options, "givens", 0, size * size, f"0 to {size * size}")
+        seed = _int_option("GENERATE", options, "seed", 0, MAX_SEED, f"0 to {MAX_SEED}")
+        fmt = options.get("format", "line").lower()
+        if fmt not in GENERATE_FORMATS:
+            raise CommandError(f"GENERATE: format must be {_choice(GENERATE_FORMATS)}, not {options['format']}")
+        full = "full" in flags
+        if full and (givens is not None or symmetry != "none"):
+            raise CommandError("GENERATE: full makes a solved grid; givens and symmetry do not apply")
+        level = options.get("level")
+        if level is not None:
+            level = level.lower()
+            if level not in LEVELS:
+                raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {options['level']}")
+        band = None
+        se_text = options.get("se")
+        if se_text is not None:
+            match = _SE.fullmatch(se_text)
+            if match is None or float(match.group(2) or match.group(1)) < float(match.group(1)):
+                raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {se_text}")
+            band = (float(match.group(1)), float(match.group(2) or match.group(1)))
+        if (level or band) and full:
+            raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")
+        if (level or band) and size != 9:
+            raise CommandError("GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)")
+        return cls(full, size, symmetry, givens, seed, fmt, level, band)
+
+
+@dataclass(frozen=True)
+class Help:
+    """``HELP [verb]``: the verb list, or one verb's usage (``topic`` as typed, or None)."""
+
+    topic: str | None = None
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Help:
+        """The topic is checked against the verb table when answered (the table is the wire's)."""
+        return cls(options.get("verb"))
+
+
+@dataclass(frozen=True)
+class Version:
+    """``VERSION``: the server's name, version, protocol and solver core."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Version:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Ping:
+    """``PING``: health check, answered without the solver."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Ping:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Quit:
+    """``QUIT``: answer what came before, say BYE and close."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Quit:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Stats:
+    """``STATS``: the server's counters."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Stats:
+        return cls()
+
+
+@dataclass(frozen=True)
+class Interactive:
+    """``INTERACTIVE``: keep the session open for a person."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Interactive:
+        return cls()
+
+
+#: The request types about one puzzle.
+PuzzleRequestType = Solve | Count | Rate | Hint | Steps
+#: Every request type.
+Request = Solve | Count | Rate | Hint | Steps | Generate | Help | Version | Ping | Quit | Stats | Interactive

@@ -1,0 +1,133 @@
+"""The typed results of :func:`sudoku_server.service.answer.answer`: values, never bytes.
+
+The wire layer (:mod:`sudoku_server.wire.replies`) renders each as reply
+bytes; another front (HTTP/JSON) would render the same values its own way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sudoku_server.errors import PuzzleError
+from sudoku_server.sudoku.grid import Grid
+
+if TYPE_CHECKING:  # the technique engine loads when a technique is used, not with the results
+    from sudoku_server.sudoku.generator import Generated as _Made
+    from sudoku_server.sudoku.rating import Rating
+    from sudoku_server.sudoku.techniques import Step
+
+
+@dataclass(frozen=True)
+class Solved:
+    """The solution (``size * size`` ints row-major, every cell 1..size), checked against the puzzle."""
+
+    solution: Grid
+
+
+@dataclass(frozen=True)
+class Counted:
+    """``count`` solutions found, counting stopped at ``limit`` (so ``count <= limit``)."""
+
+    count: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A made puzzle (``made``: the generator's value) and, when a level or band was asked, its rating."""
+
+    made: _Made
+    rating: Rating | None = None
+    full: bool = False
+    format: str = "line"
+
+
+@dataclass(frozen=True)
+class Rated:
+    """The puzzle's rating (level, Sudoku Explainer number, QQWing level, hardest step)."""
+
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class Hinted:
+    """The next logical step, or None when the grid is complete; ``nudge``: say only the technique and where."""
+
+    step: Step | None
+    nudge: bool = False
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """Every step from the puzzle to its solution, in order, and the puzzle's rating."""
+
+    steps: tuple[Step, ...]
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The request has no answer but this error (its ``code`` and ``detail`` make the ERROR line)."""
+
+    error: PuzzleError
+
+
+@dataclass(frozen=True)
+class Pong:
+    """``PING`` answered: the server is up and not draining."""
+
+
+@dataclass(frozen=True)
+class Bye:
+    """The session ends: ``QUIT`` (idle is None) or a person's session silent for ``idle`` seconds."""
+
+    idle: float | None = None
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """The server's version (``0.3.0``), protocol version and solver core (``native`` or ``python``)."""
+
+    version: str
+    protocol: int
+    core: str
+
+
+@dataclass(frozen=True)
+class HelpShown:
+    """``HELP``: the verb list (topic None) or one verb's usage (``topic`` as typed, checked by the verb table)."""
+
+    topic: str | None = None
+
+
+@dataclass(frozen=True)
+class StatsShown:
+    """The server's counters, ``(name, value)`` in order (docs/PROTOCOL.md "STATS")."""
+
+    pairs: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class InteractiveOn:
+    """The session is interactive; it ends after ``timeout`` seconds of silence."""
+
+    timeout: float
+
+
+#: Every result type.
+Result = (
+    Solved
+    | Counted
+    | Generated
+    | Rated
+    | Hinted
+    | Stepped
+    | Failed
+    | Pong
+    | Bye
+    | VersionInfo
+    | HelpShown
+    | StatsShown
+    | InteractiveOn
+)

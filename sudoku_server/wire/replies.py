@@ -1,0 +1,334 @@
+"""Every reply's bytes: typed results and errors rendered for the line protocol (docs/PROTOCOL.md "Replies").
+
+Pure: no I/O. :func:`render` turns a result of :func:`sudoku_server.service.answer.answer`
+into bytes through :data:`RENDERERS` (result type -> renderer); the small named
+functions below it are the lines the network layer sends on its own (busy,
+timeout, internal, shutdown, idle). Nothing else builds a reply.
+
+Every reply follows one framing rule: a single line starting with an
+uppercase word; or a puzzle answer (one line, or a grid and one empty line),
+optionally preceded by ``#`` lines; or an informational block ending with a
+line ``END``. Each line ends with ``ending``: the request's own terminator.
+
+Encodings: an ERROR line and every informational reply is ASCII, other
+characters written as backslash escapes; a solved grid is the request's own
+text (``Puzzle.render``) in UTF-8, undecodable input bytes given back as they
+came (surrogateescape); a HINT's words are UTF-8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sudoku_server.errors import (
+    BusyError,
+    CommandError,
+    InternalError,
+    PuzzleError,
+    ShutdownError,
+    SolutionMismatchError,
+    SolveTimeoutError,
+)
+from sudoku_server.service.results import (
+    Bye,
+    Counted,
+    Failed,
+    Generated,
+    HelpShown,
+    Hinted,
+    InteractiveOn,
+    Pong,
+    Rated,
+    Result,
+    Solved,
+    StatsShown,
+    Stepped,
+    VersionInfo,
+)
+from sudoku_server.text import Puzzle, bordered_lines
+from sudoku_server.wire.verbs import VERBS
+
+if TYPE_CHECKING:
+    from sudoku_server.sudoku.rating import Rating
+    from sudoku_server.sudoku.techniques import Step
+
+
+# -- errors -------------------------------------------------------------------
+
+
+def error_line(error: PuzzleError, ending: str = "\n") -> bytes:
+    """The wire form of an error: ``ERROR <code> <detail>`` and a line ending (ASCII, backslash escapes)."""
+    return f"ERROR {error.code} {error.detail}{ending}".encode("ascii", "backslashreplace")
+
+
+def _failed(result: Failed, ending: str, puzzle: Puzzle | None) -> bytes:
+    error = result.error
+    if isinstance(error, SolutionMismatchError) and error.cell is not None and puzzle is not None:
+        # the service names the cell; the line is the wire's
+        error = SolutionMismatchError(
+            f"line {puzzle.first_line}: {error.detail}", cell=error.cell, expected=error.expected, found=error.found
+        )
+    return error_line(error, ending)
+
+
+# -- informational blocks -------------------------------------------------------
+
+
+def block(lines: Sequence[str], ending: str = "\n") -> bytes:
+    """An informational block (HELP, STATS, STEPS): every line, then ``END``, each with ``ending`` (ASCII)."""
+    if not lines or lines[-1] != "END":
+        lines = [*lines, "END"]
+    return "".join(line + ending for line in lines).encode("ascii", "backslashreplace")
+
+
+def help_lines(topic: str | None = None) -> list[str]:
+    """The lines of a HELP reply, ``END`` included: the verb table's usage lines, or one verb's.
+
+    Raises:
+      CommandError: ``HELP`` of a word that is not a verb (``HELP: unknown verb "FOO"; try HELP``).
+    """
+    if topic is not None:
+        verb = VERBS.get(topic.upper())
+        if verb is None:
+            raise CommandError(f'HELP: unknown verb "{topic.upper()}"; try HELP')
+        return [f"HELP {verb.usage}", f"  {verb.summary}", f"  example: {verb.example}", "END"]
+    lines = [
+        "HELP sudoku-server, protocol 2: send a puzzle (any layout) to solve it, or a command:",
+    ]
+    for verb in VERBS.values():
+        lines.append(f"  {verb.usage}")
+        lines.append(f"      {verb.summary}; e.g. {verb.example}")
+    lines.append("  (verbs in any case; a reply is one line, a puzzle answer, or a block ending END)")
+    lines.append("END")
+    return lines
+
+
+def stats_lines(pairs: Iterable[tuple[str, object]]) -> list[str]:
+    """``STAT <name> <value>`` lines (memcached style; floats with 3 decimals), then ``END``."""
+    out = []
+    for name, value in pairs:
+        if isinstance(value, float):
+            value = f"{value:.3f}"
+        out.append(f"STAT {name} {value}")
+    out.append("END")
+    return out
+
+
+# -- the technique engine's replies -----------------------------------------------
+
+
+def technique_word(name: str) -> str:
+    """A technique's name as one word for ``key=value`` replies (``hidden single`` -> ``hidden-single``)."""
+    return "-".join(name.split())
+
+
+def rate_reply(rating: Rating) -> str:
+    """RATE's reply line (no ending).
+
+    ``RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques``;
+    ``method=search-estimate`` when the path needed a search (the ``se``
+    number is then an estimate, not a Sudoku Explainer rating).
+    """
+    method = technique_word(rating.method)
+    return (
+        f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing}"
+        f" hardest={technique_word(rating.hardest.technique) if rating.hardest else 'none'} method={method}"
+    )
+
+
+def steps_lines(steps: Sequence[Step], rating: Rating) -> list[str]:
+    """STEPS's block: a count line, one line per step in words, ``END``."""
+    lines = [f"STEPS {len(steps)} step{'s' if len(steps) != 1 else ''}, {rate_reply(rating)[5:]}"]
+    lines.extend(f"{number}. {step.describe()}" for number, step in enumerate(steps, start=1))
+    lines.append("END")
+    return lines
+
+
+def count_reply(count: int, limit: int) -> str:
+    """COUNT's reply line (no ending).
+
+    ``COUNT 0 unsolvable``, ``COUNT 1 unique``, and with the default limit 2
+    ``COUNT 2+ multiple``; with a larger limit the count itself, ``COUNT 37``,
+    or ``COUNT 1000+`` when the limit was reached.
+    """
+    if count == 0:
+        return "COUNT 0 unsolvable"
+    if count == 1 and limit > 1:
+        return "COUNT 1 unique"
+    if count >= limit:
+        return f"COUNT {limit}+ multiple" if limit == 2 else f"COUNT {limit}+"
+    return f"COUNT {count}"
+
+
+# -- one renderer per result type --------------------------------------------------
+
+
+def _solved(result: Solved, ending: str, puzzle: Puzzle | None) -> bytes:
+    if puzzle is None:
+        raise ValueError("a solution is rendered in its puzzle's layout: pass the puzzle")
+    return puzzle.render(result.solution).encode("utf-8", "surrogateescape")
+
+
+def _counted(result: Counted, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"{count_reply(result.count, result.limit)}{ending}".encode("ascii")
+
+
+def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
+    """``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``, then the puzzle (line or grid)."""
+    made, rating = result.made, result.rating
+    header = (
+        f"# generated size={made.size} givens={made.givens} symmetry={made.symmetry}"
+        f" seed={made.seed} minimal={'yes' if made.minimal else 'no'}"
+        + (" full=yes" if result.full else "")
+        + (f" level={rating.level} se={rating.se:.1f}" if rating is not None else "")
+    )
+    if result.format == "grid":
+        lines = [header, *bordered_lines(made.puzzle), ""]
+    else:
+        lines = [header, made.puzzle.to_string()]
+    return "".join(line + ending for line in lines).encode("ascii")
+
+
+def _rated(result: Rated, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"{rate_reply(result.rating)}{ending}".encode("ascii", "backslashreplace")
+
+
+def _hinted(result: Hinted, ending: str, puzzle: Puzzle | None) -> bytes:
+    step = result.step
+    if step is None:
+        return f"HINT none: the grid is complete{ending}".encode("ascii")
+    text = step.nudge() if result.nudge else step.describe()
+    return f"HINT {text}{ending}".encode("utf-8", "backslashreplace")
+
+
+def _stepped(result: Stepped, ending: str, puzzle: Puzzle | None) -> bytes:
+    return block(steps_lines(result.steps, result.rating), ending)
+
+
+def _pong(result: Pong, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"PONG{ending}".encode("ascii")
+
+
+def _bye(result: Bye, ending: str, puzzle: Puzzle | None) -> bytes:
+    if result.idle is not None:
+        return f"BYE idle for {result.idle:g} s{ending}".encode("ascii")
+    return f"BYE{ending}".encode("ascii")
+
+
+def _version(result: VersionInfo, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"VERSION {version_text(result)}{ending}".encode("ascii", "backslashreplace")
+
+
+def version_text(info: VersionInfo) -> str:
+    """``sudoku-server <version> protocol=2 core=<core>`` (VERSION, the startup log)."""
+    return f"sudoku-server {info.version} protocol={info.protocol} core={info.core}"
+
+
+def _help(result: HelpShown, ending: str, puzzle: Puzzle | None) -> bytes:
+    try:
+        lines = help_lines(result.topic)
+    except CommandError as error:
+        return error_line(error, ending)
+    return block(lines, ending)
+
+
+def _stats(result: StatsShown, ending: str, puzzle: Puzzle | None) -> bytes:
+    return block(stats_lines(result.pairs), ending)
+
+
+def _interactive(result: InteractiveOn, ending: str, puzzle: Puzzle | None) -> bytes:
+    return (
+        f"INTERACTIVE on: no close grace; QUIT or end of input ends the session, or {result.timeout:g} s of silence"
+        f"{ending}"
+    ).encode("ascii")
+
+
+#: THE renderer table: result type -> ``(result, ending, puzzle) -> bytes``.
+RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
+    Solved: _solved,
+    Counted: _counted,
+    Generated: _generated,
+    Rated: _rated,
+    Hinted: _hinted,
+    Stepped: _stepped,
+    Failed: _failed,
+    Pong: _pong,
+    Bye: _bye,
+    VersionInfo: _version,
+    HelpShown: _help,
+    StatsShown: _stats,
+    InteractiveOn: _interactive,
+}
+
+
+def render(result: Result, ending: str = "\n", puzzle: Puzzle | None = None) -> bytes:
+    """The reply bytes of one result.
+
+    Args:
+      result: a result of :func:`sudoku_server.service.answer.answer`.
+      ending: the request's line ending (``"\\n"``, ``"\\r\\n"`` or ``"\\r"``).
+      puzzle: the request's puzzle, whose layout a solution is rendered in
+        (its own borders, spacing, symbols and line endings), or None for a
+        request without one.
+
+    Raises:
+      ValueError: a :class:`Solved` without its puzzle.
+    """
+    return RENDERERS[type(result)](result, ending, puzzle)
+
+
+def render_many(results: Iterable[Result], puzzles: Iterable[Puzzle]) -> bytes:
+    """The replies of many puzzle requests, in order: each result rendered with its puzzle and ending.
+
+    The server's bulk path: plain one-line puzzles answered in jobs of 32.
+    """
+    return b"".join(
+        puzzle.render(result.solution).encode("utf-8", "surrogateescape")
+        if type(result) is Solved
+        else render(result, puzzle.default_ending, puzzle)
+        for result, puzzle in zip(results, puzzles)
+    )
+
+
+# -- the lines the network layer sends on its own --------------------------------------
+
+
+def timeout_line(seconds: float, ending: str = "\n") -> bytes:
+    """``ERROR timeout no answer within 10 s``: a request used its solve timeout."""
+    return error_line(SolveTimeoutError(f"no answer within {seconds:g} s"), ending)
+
+
+def internal_line(error: BaseException, about: str, ending: str = "\n") -> bytes:
+    """``ERROR internal ValueError while answering the puzzle at line 3``: a fault outside the service."""
+    return error_line(InternalError(f"{type(error).__name__} while answering {about}"), ending)
+
+
+def not_solved_line(reason: str, what: str, ending: str = "\n") -> bytes:
+    """``ERROR busy <reason>; the puzzle at line 3 was not solved``: the scheduler refused a request."""
+    return error_line(BusyError(f"{reason}; the {what} was not solved"), ending)
+
+
+def shutdown_line(what: str, ending: str = "\n") -> bytes:
+    """``ERROR shutdown server shutting down before the puzzle at line 3 was answered``."""
+    return error_line(ShutdownError(f"server shutting down before the {what} was answered"), ending)
+
+
+def unread_line(first_unread: int) -> bytes:
+    """``ERROR shutdown server shutting down; input from line N on was not read`` (the session stops reading)."""
+    return error_line(ShutdownError(f"server shutting down; input from line {first_unread} on was not read"))
+
+
+def connections_busy_line(open_connections: int, address: str | None = None) -> bytes:
+    """The reply refusing a connection (it then closes).
+
+    ``ERROR busy 100 connections open, try again later``, or with ``address``
+    (the per-address limit) ``ERROR busy 4 connections open from 10.0.0.7, try again later``.
+    """
+    where = f" from {address}" if address is not None else ""
+    return error_line(BusyError(f"{open_connections} connections open{where}, try again later"))
+
+
+def idle_bye(seconds: float) -> bytes:
+    """``BYE idle for 300 s``: a person's session ended by its silence."""
+    return render(Bye(seconds))

@@ -1,0 +1,214 @@
+"""Line routing, sans-I/O: which line is a command, which belongs to a puzzle, which request a puzzle answers.
+
+:class:`Splitter` is fed complete lines (text without its terminator, the
+terminator, the 1-based line number) and returns items in input order:
+
+* :class:`CommandRead`: a command line that needs no puzzle (``PING``,
+  ``GENERATE seed=1``...), with its typed request;
+* :class:`PuzzleRead`: a complete puzzle with the request it answers (a bare
+  puzzle: ``Solve``; after ``COUNT limit=5``: ``Count(grid, 5)``);
+* :class:`LineRejected`: input that is not a request, with the error to answer
+  in its turn (a format error, an unknown verb, bad arguments).
+
+The rules (docs/PROTOCOL.md "Commands"): between puzzles a line whose first
+word is a verb is a command; inside a grid, a verb line that reads as a
+well-formed command is one too, and ends the grid (a letters-only 16x16 row
+such as ``PING BACD EFGH IJKL`` does not). A verb that takes a puzzle waits
+for the next puzzle, on its own line or on the lines after it. ``QUIT`` and a
+line holding only EOT (Ctrl-D typed in telnet) end the input: :attr:`closed`.
+
+The server's session uses it; the bundled client can use it to route its own
+input the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError
+from sudoku_server.service.requests import Interactive, PuzzleRequest, PuzzleRequestType, Quit, Request, Solve
+from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected
+from sudoku_server.wire import verbs
+from sudoku_server.wire.verbs import Command
+
+#: A line holding only this (Ctrl-D in telnet, which sends it as data) ends the input.
+EOT = "\x04"
+
+
+@dataclass
+class CommandRead:
+    """A command line needing no puzzle, parsed (``command``) and built (``request``)."""
+
+    command: Command
+    request: Request
+
+
+@dataclass
+class PuzzleRead:
+    """A complete puzzle and the request it answers (``request.grid`` is ``puzzle.grid``).
+
+    Attributes:
+      command: the command line it follows, or None for a bare puzzle.
+    """
+
+    puzzle: Puzzle
+    request: PuzzleRequestType
+    command: Command | None = None
+
+
+@dataclass
+class LineRejected:
+    """Input that is no request: answer ``error`` in its turn, ending the line with ``ending``."""
+
+    error: PuzzleError
+    ending: str
+
+
+Item = CommandRead | PuzzleRead | LineRejected
+
+
+class Splitter:
+    """The line routing of one input stream (one connection, or one client run).
+
+    Attributes:
+      reader: the puzzle reader lines not taken as commands go to.
+      closed: True once ``QUIT``, EOT or :meth:`finish` ended the input.
+    """
+
+    def __init__(self, reader: PuzzleReader | None = None) -> None:
+        self.reader = reader if reader is not None else PuzzleReader()
+        self.closed = False
+        self._waiting: tuple[Command, PuzzleRequestType] | None = None  # a verb waiting for its puzzle
+
+    @property
+    def waiting(self) -> Command | None:
+        """The command waiting for its puzzle (``COUNT`` on a line of its own), or None."""
+        return self._waiting[0] if self._waiting is not None else None
+
+    @property
+    def idle(self) -> bool:
+        """True between requests: no puzzle being read, no verb waiting (blank lines may be skipped)."""
+        return self._waiting is None and self.reader.puzzle_start is None
+
+    def feed(self, text: str, ending: str, lineno: int) -> list[Item]:
+        """Route one complete line; returns the items it completes, in order ([] once :attr:`closed`)."""
+        if self.closed:
+            return []
+        out: list[Item] = []
+        if text == EOT:
+            self._finish(out)
+            return out
+        reader = self.reader
+        if verbs.is_verb(text) and (reader.puzzle_start is None or self._is_command_line(text, lineno, ending)):
+            # Between puzzles a verb line is a command; inside a grid too when
+            # it reads as a well-formed command, and it ends the grid, as a
+            # blank line or a one-line puzzle does.
+            self._add(reader.cut_short(lineno, ending), out)
+            self._command(text, ending, lineno, out)
+        else:
+            self._add(reader.feed_line(text, ending, lineno), out)
+        return out
+
+    def finish(self) -> list[Item]:
+        """End of input: the puzzle being read is completed or cut short; a waiting verb is ``ERROR incomplete``."""
+        if self.closed:
+            return []
+        out: list[Item] = []
+        self._finish(out)
+        return out
+
+    def report_early(self) -> list[Item]:
+        """A person is typing: from now on bad rows are reported as soon as they are read."""
+        out: list[Item] = []
+        self._add(self.reader.set_report_early(True), out)
+        return out
+
+    def skip_blank_lines(self, ending: str) -> None:
+        """A run of blank lines between requests (see :attr:`idle`), skipped in one step."""
+        self.reader.skip_blank_lines(ending)
+
+    def abort(self) -> None:
+        """Forget the puzzle being read (telnet's interrupt, shutdown)."""
+        self.reader.abort()
+
+    # -- internals -------------------------------------------------------------
+
+    def _finish(self, out: list[Item]) -> None:
+        self._add(self.reader.finish(), out)
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            command = waiting[0]
+            error = IncompletePuzzleError(f"input ended after {command.name} at line {command.line}, before its puzzle")
+            out.append(LineRejected(error, command.ending))
+        self.closed = True
+
+    def _add(self, parsed: Iterable[Puzzle | Rejected], out: list[Item]) -> None:
+        for item in parsed:
+            waiting, self._waiting = self._waiting, None
+            if isinstance(item, Rejected):
+                error = item.error
+                if item.text is not None and waiting is None:  # words, not cells: a typo of a verb, prose
+                    error = verbs.unknown_verb(item.text) or error
+                out.append(LineRejected(error, item.ending))
+            elif waiting is None:
+                out.append(PuzzleRead(item, Solve(item.grid, expected=item.expected)))
+            else:
+                command, request = waiting
+                out.append(PuzzleRead(item, request.on(item.grid, item.expected), command))
+
+    @staticmethod
+    def _is_command_line(text: str, lineno: int, ending: str) -> bool:
+        try:
+            verbs.check_arguments(verbs.parse_command(text, lineno, ending))
+        except CommandError:
+            return False
+        return True
+
+    def _command(self, text: str, ending: str, lineno: int, out: list[Item]) -> None:
+        pending, self._waiting = self._waiting, None
+        if pending is not None:
+            command = pending[0]
+            error = CommandError(f"{command.name} at line {command.line}: no puzzle followed it")
+            out.append(LineRejected(error, command.ending))
+        try:
+            command = verbs.parse_command(text, lineno, ending)
+            request = verbs.check_arguments(command)
+        except CommandError as error:
+            out.append(LineRejected(error, ending or "\n"))
+            return
+        if command.ending == "":
+            command.ending = "\n"
+        if not isinstance(request, PuzzleRequest):  # PING, HELP, GENERATE, QUIT, ...
+            out.append(CommandRead(command, request))
+            if isinstance(request, Quit):
+                self.closed = True
+            return
+        self._waiting = (command, request)
+        if command.puzzle_text is None:
+            return  # the puzzle follows on the next lines
+        # A one-line puzzle on the command's line: read it in place (padded,
+        # so that error columns count from the start of the line), then
+        # answer it without the verb.
+        offset = command.puzzle_column
+        before = len(out)
+        self._add(self.reader.feed_line(" " * offset + command.puzzle_text, ending, lineno), out)
+        if self.reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
+            self.reader.abort()
+            self._waiting = None
+            not_one_line = CommandError(
+                f"{command.name}: the puzzle on its line must be a whole one-line puzzle;"
+                f" put a grid on the lines after {command.name}"
+            )
+            out.append(LineRejected(not_one_line, command.ending))
+            return
+        for item in out[before:]:
+            if isinstance(item, PuzzleRead):
+                puzzle = item.puzzle
+                puzzle.lines = [line[offset:] for line in puzzle.lines]
+                puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
+
+
+def is_interactive(item: Item) -> bool:
+    """True for the ``INTERACTIVE`` command (the session then becomes interactive)."""
+    return isinstance(item, CommandRead) and isinstance(item.request, Interactive)

@@ -1,0 +1,117 @@
+"""wire.splitter: the line routing, fed lines; and the session around it, fed bytes whole, byte by byte, with trailing data."""
+
+from __future__ import annotations
+
+from sudoku_server.service.requests import Count, Generate, Ping, Quit, Solve
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session
+from sudoku_server.wire.splitter import CommandRead, LineRejected, PuzzleRead, Splitter
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+ROWS = [INKALA[r * 9 : r * 9 + 9] for r in range(9)]
+
+
+def grid(text: str) -> Grid:
+    return Grid(tuple(0 if ch == "." else int(ch) for ch in text))
+
+
+def feed(lines: list[str], splitter: Splitter | None = None) -> list:
+    splitter = splitter or Splitter()
+    out = []
+    for lineno, text in enumerate(lines, start=1):
+        out.extend(splitter.feed(text, "\n", lineno))
+    return out + splitter.finish()
+
+
+def test_a_bare_puzzle_is_a_solve_request():
+    [item] = feed([INKALA])
+    assert isinstance(item, PuzzleRead) and item.request == Solve(grid(INKALA)) and item.command is None
+
+
+def test_a_verb_waits_for_its_puzzle():
+    items = feed(["COUNT limit=5", *ROWS])
+    assert len(items) == 1 and isinstance(items[0], PuzzleRead)
+    assert items[0].request == Count(grid(INKALA), 5) and items[0].command.name == "COUNT"
+
+
+def test_a_puzzle_on_the_verbs_line():
+    [item] = feed(["COUNT " + INKALA])
+    assert isinstance(item, PuzzleRead) and item.request == Count(grid(INKALA), 2)
+    assert item.puzzle.lines == [INKALA]
+
+
+def test_commands_and_errors_in_order():
+    items = feed(["PING", "GENERATE seed=3", "COUNT limit=0 x", "hello", "QUIT", "PING"])
+    assert [type(item) for item in items] == [CommandRead, CommandRead, LineRejected, LineRejected, CommandRead]
+    assert items[0].request == Ping() and items[1].request == Generate(seed=3) and items[4].request == Quit()
+    assert items[2].error.detail == "COUNT: limit must be 1 to 1000, not 0"
+    assert items[3].error.detail == 'unknown verb "HELLO"; try HELP'
+
+
+def test_a_verb_without_its_puzzle():
+    items = feed(["SOLVE", "PING"])
+    assert isinstance(items[0], LineRejected) and items[0].error.detail == "SOLVE at line 1: no puzzle followed it"
+    assert items[1].request == Ping()
+    [end] = feed(["RATE"])
+    assert isinstance(end, LineRejected) and end.error.code == "incomplete"
+    assert end.error.detail == "input ended after RATE at line 1, before its puzzle"
+
+
+def test_a_command_ends_an_unfinished_grid():
+    items = feed([*ROWS[:4], "PING"])
+    assert isinstance(items[0], LineRejected) and items[0].error.code == "format"
+    assert isinstance(items[1], CommandRead) and items[1].request == Ping()
+
+
+def test_quit_and_eot_end_the_input():
+    splitter = Splitter()
+    assert [i.request for i in splitter.feed("QUIT", "\n", 1)] == [Quit()]
+    assert splitter.closed and splitter.feed("PING", "\n", 2) == []
+    splitter = Splitter()
+    splitter.feed("COUNT", "\n", 1)
+    [end] = splitter.feed("\x04", "\n", 2)
+    assert isinstance(end, LineRejected) and end.error.code == "incomplete" and splitter.closed
+
+
+# -- the session over the splitter: bytes whole, byte by byte, and trailing data ---------------
+
+
+def events(data: bytes, chunk: int = 0) -> list:
+    session = Session()
+    out = []
+    pieces = [data] if not chunk else [data[i : i + chunk] for i in range(0, len(data), chunk)]
+    for piece in pieces:
+        out.extend(session.receive_data(piece))
+    return out + session.receive_eof()
+
+
+DATA = ("PING\r\nCOUNT limit=3\r\n" + "\r\n".join(ROWS) + "\r\nGENERATE seed=1\r\nbogus\r\n").encode()
+
+
+def describe(event):
+    if isinstance(event, (PuzzleReceived, CommandReceived)):
+        return (type(event).__name__, event.request, event.line, event.ending)
+    return event
+
+
+def test_session_events_whole_and_byte_by_byte():
+    whole = [describe(e) for e in events(DATA)]
+    assert whole == [
+        ("CommandReceived", Ping(), 1, "\r\n"),
+        ("PuzzleReceived", Count(grid(INKALA), 3), 3, "\r\n"),
+        ("CommandReceived", Generate(seed=1), 12, "\r\n"),
+        Reply(b'ERROR command unknown verb "BOGUS"; try HELP\r\n'),
+    ]
+    assert [describe(e) for e in events(DATA, 1)] == whole
+
+
+def test_session_trailing_data_after_quit_is_not_read():
+    got = [describe(e) for e in events(b"PING\nQUIT\n" + DATA)]
+    assert got == [("CommandReceived", Ping(), 1, "\n"), ("CommandReceived", Quit(), 2, "\n"), CloseConnection()]
+    assert [describe(e) for e in events(b"PING\nQUIT\n" + DATA, 1)] == got
+
+
+def test_session_unterminated_trailing_line_is_answered_at_eof():
+    got = [describe(e) for e in events(b"PING\n" + INKALA.encode())]
+    assert got[0] == ("CommandReceived", Ping(), 1, "\n")
+    assert got[1][:2] == ("PuzzleReceived", Solve(grid(INKALA)))
