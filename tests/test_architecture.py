@@ -6,7 +6,7 @@ import sys
 PURE = [
     "sudoku_server",
     "sudoku_server.sudoku.grid",
-    "sudoku_server.text.formats",
+    "sudoku_server.text",
     "sudoku_server.sudoku.solver",
     "sudoku_server.sudoku.solver._python",
     "sudoku_server.wire.session",
