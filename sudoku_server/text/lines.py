@@ -12,6 +12,10 @@ starts (:class:`RowStart`: its size, box shape and cell columns).
 A cell is any character other than a blank, a tab or ``|``; whether it is a
 symbol of the grid is decided when the grid is read, so a stray ``x`` is
 reported at its place rather than as a wrong count.
+
+The values returned are slotted dataclasses that nothing changes once made;
+they are not frozen because a frozen dataclass costs about a microsecond
+more to make, once per line on the request path.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ class Kind(enum.Enum):
     CELLS = "cells"  # anything else: cells, maybe with separators (a row, a one-line puzzle, prose)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Line:
     """One line as the layouts read it.
 
@@ -116,7 +120,7 @@ def classify_line(text: str, ending: str, in_tab_grid: bool = False) -> Line:
     view = cell_view(text)
     template, tabbed = text, False
     inserted: tuple[int, ...] = ()
-    fields = tab_fields(view, in_tab_grid)
+    fields = tab_fields(view, in_tab_grid) if "\t" in view else None
     if fields is not None:
         view, template, inserted = expand_tabs(view, text, fields)
         tabbed = True
@@ -241,23 +245,21 @@ def is_small_line(body: str, cells: Sequence[Cell]) -> bool:
     return cells[-1][0] - cells[0][0] == AMBIGUOUS_LINE - 1 and all(ch in _SMALL_LINE_CHARS for _, ch in cells)
 
 
-def ends_grid(line: Line, size: int | None) -> bool:
-    """True when ``line`` (cells or fields) cannot be a row of a grid of ``size`` (None: not known yet).
+def ends_grid(count: int, size: int | None) -> bool:
+    """True when a line of ``count`` cells is a whole one-line puzzle, not a row of a grid of ``size``.
 
-    A dataset row, a label or a whole one-line puzzle of another size ends
-    the grid early; a 16-cell line is a 4x4 puzzle only after a 4x4 grid
-    (elsewhere it is a 16x16 row).
+    ``size`` is None while a framed grid has no row yet. A one-line puzzle of
+    another size ends the grid early; a 16-cell line is a 4x4 puzzle only
+    after a 4x4 grid (elsewhere it is a 16x16 row): ``ends_grid(81, 9)`` is
+    True, ``ends_grid(16, None)`` False.
     """
-    if line.kind is Kind.FIELDS:
-        return True
-    count = len(line.cells)
     return count in LINE_SIZES and count != size and (count != AMBIGUOUS_LINE or size == LINE_SIZES[AMBIGUOUS_LINE])
 
 
 # -- rows read by the columns of their "|" ------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RowShape:
     """What a row says about its grid.
 
@@ -422,7 +424,7 @@ def _box_cols_by_counts(body: str, cells: Sequence[Cell], size: int) -> int | No
 # -- what a line is between puzzles -------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RowStart:
     """What a line of cells says as the first row of a grid.
 
@@ -452,7 +454,7 @@ def row_start(line: Line) -> RowStart:
     return RowStart(shape, near, is_prose(body, cells, size))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class OneLine:
     """A whole puzzle on one line (docs/LAYOUTS.md "One line", "Dataset rows").
 
@@ -471,14 +473,14 @@ class OneLine:
     field: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FirstRow:
     """The first row of a grid of ``shape`` (docs/LAYOUTS.md "Rows", "Bordered grid")."""
 
     shape: RowShape
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BrokenRow:
     """A first row of ``count`` cells meant as a row of ``size`` (within 2): the grid still spans its rows."""
 
@@ -486,14 +488,14 @@ class BrokenRow:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Prose:
     """Text, not cells (``hello``, ``Puzzle 1: easy``); ``col``: its first character that is not a cell."""
 
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CutLine:
     """A one-line puzzle cut by the end of input: ``count`` of ``size`` cells (``size``: 16 .. 625)."""
 
@@ -501,7 +503,7 @@ class CutLine:
     size: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WrongCount:
     """A one-line puzzle or dataset field of ``count`` cells, no size's; ``foreign``: the column of its
     first character no grid could hold (a stray byte, a zero-width space), or None."""
@@ -510,14 +512,14 @@ class WrongCount:
     foreign: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NotARow:
     """A line of ``count`` cells (30 or fewer) that is no row and no one-line puzzle."""
 
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Header:
     """A CSV header line made of words (``quizzes,solutions``): skipped."""
 

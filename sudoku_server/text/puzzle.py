@@ -65,6 +65,15 @@ class Positions(Sequence[tuple[int, int]]):
             lines.append(line)
             cols.append(col)
 
+    def extend_line(self, line: int, columns: Sequence[int]) -> None:
+        """Append cells all on line ``line``, at ``columns`` (a row of a grid: one call, not one per cell)."""
+        lines, cols = self._lines, self._cols
+        assert lines is not None, "a one-line puzzle's positions do not grow"
+        if columns and cols.typecode == "H" and max(columns) > 0xFFFF:
+            self._cols = cols = array("I", cols)
+        lines.extend([line] * len(columns))
+        cols.extend(columns)
+
     def __len__(self) -> int:
         return len(self._cols)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError
 from sudoku_server.sudoku.grid import (
@@ -125,13 +126,11 @@ def _read_symbols(chars: list[str], size: int, extra: str = "") -> tuple[str, li
     """The symbol set, the digits, and the index of the first foreign character (or None)."""
     symbols = choose_symbols(chars + list(extra), size)
     table = symbol_table(symbols)
-    values: list[int] = []
-    for i, ch in enumerate(chars):
-        value = table.get(ch)
-        if value is None:
-            return symbols, values, i
-        values.append(value)
-    return symbols, values, None
+    read = [table.get(ch) for ch in chars]
+    if None in read:
+        bad = read.index(None)
+        return symbols, cast("list[int]", read[:bad]), bad
+    return symbols, cast("list[int]", read), None
 
 
 #: Symbols of some symbol set of each size (any case), with the empty marks:
@@ -157,7 +156,7 @@ def _one_line_event(line: Line, lineno: int, one: OneLine, last_ending: str) -> 
     ending = line.ending
     chars = [ch for _, ch in cells]
     expected = one.expected
-    extra = "".join(ch for _, ch in expected) if expected else ""
+    extra = "".join([ch for _, ch in expected]) if expected else ""
     symbols, values, bad = _read_symbols(chars, size, extra)
     if bad is not None:
         col = cells[bad][0]
@@ -327,10 +326,10 @@ class _GridInProgress:
             return None  # a cell would fall inside the trailing comment
         return [(col, body[col] if col < len(body) else " ") for col in slots]
 
-    def add_cells(self, index: int, lineno: int, placed: Sequence[Cell]) -> None:
-        """Append a row's placed cells (on template line ``index``, stream line ``lineno``)."""
-        self.positions.extend((index, col) for col, _ in placed)
-        self.chars.extend(ch for _, ch in placed)
+    def add_cells(self, index: int, lineno: int, cols: list[int], chars: list[str]) -> None:
+        """Append a row's cells: their columns on template line ``index`` and characters (stream line ``lineno``)."""
+        self.positions.extend_line(index, cols)
+        self.chars.extend(chars)
         self.cell_lines.append(lineno)
 
     def foreign_symbol(self, index: int, lineno: int, placed: Sequence[Cell]) -> PuzzleFormatError | None:
@@ -566,11 +565,12 @@ class PuzzleReader:
 
     def _start_line(self, line: Line, lineno: int, events: list[Event]) -> None:
         """A line between puzzles: skip it, start a grid, read a one-line puzzle, or reject it."""
-        if line.kind is Kind.BLANK or line.kind is Kind.COMMENT:
-            return
-        if line.kind is Kind.BORDER:
+        kind = line.kind
+        if kind is Kind.BORDER:
             grid = self._grid = _GridInProgress(lineno, framed=True)
             grid.add_border(line)
+            return
+        if kind is Kind.BLANK or kind is Kind.COMMENT:
             return
         what = opening(line)
         ending = line.ending
@@ -610,25 +610,26 @@ class PuzzleReader:
 
         The grid is over (and emitted) before False is returned.
         """
-        ending = line.ending
+        ending, kind = line.ending, line.kind
         if grid.complete:  # a framed grid, all rows read: a closing border may follow
             self._grid = None
-            if line.kind is Kind.BORDER:
+            if kind is Kind.BORDER:
                 grid.add_line(line.template, ending)
                 grid.borders += 1
                 self._emit(grid, events)
                 return True
             self._emit(grid, events)
             return False
-        if line.kind is Kind.BLANK or line.kind is Kind.COMMENT:
-            self._cut_short(grid, lineno, ending, events)
-            return True
-        if line.kind is Kind.BORDER:
-            if grid.borders + 1 > grid.max_borders:
-                self._fail(grid, lineno, PuzzleFormatError(f"line {lineno}: too many border lines in one grid"), events)
-            grid.add_border(line)
-            return True
-        if ends_grid(line, grid.size):  # a whole one-line puzzle or dataset row
+        if kind is not Kind.CELLS:
+            if kind is Kind.BORDER:
+                if grid.borders + 1 > grid.max_borders:
+                    error = PuzzleFormatError(f"line {lineno}: too many border lines in one grid")
+                    self._fail(grid, lineno, error, events)
+                grid.add_border(line)
+                return True
+            self._cut_short(grid, lineno, ending, events)  # a blank line, a comment, a dataset row or a label
+            return kind is not Kind.FIELDS
+        if ends_grid(len(line.cells), grid.size):  # a whole one-line puzzle
             self._cut_short(grid, lineno, ending, events)
             return False
         if grid.size is None:  # a framed grid's first row sets its size
@@ -672,10 +673,11 @@ class PuzzleReader:
                     return
                 self._fail(grid, lineno, grid.count_error(lineno, count), events)
             else:
-                width = max(col for col, _ in placed) + 1
+                cols = [col for col, _ in placed]
+                width = max(cols) + 1
                 if width > len(line.view):  # cells read by column past the end of the line
                     grid.lines[index] = line.template.ljust(width)
-                grid.add_cells(index, lineno, placed)
+                grid.add_cells(index, lineno, cols, [ch for _, ch in placed])
                 if self._report_early:
                     foreign = grid.foreign_symbol(index, lineno, placed)
                     if foreign is not None:

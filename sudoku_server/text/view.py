@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from sudoku_server.text.sizes import LINE_SIZES, ROW_SIZES, SIZE
 
@@ -82,13 +82,9 @@ def is_wide(ch: str) -> bool:
     return "\uff01" <= ch <= "\uff5e" or ch == "\u3000"
 
 
-def mostly_wide(lines: Sequence[str], positions: Iterable[tuple[int, int]]) -> bool:
+def mostly_wide(lines: Sequence[str], positions: Sequence[tuple[int, int]]) -> bool:
     """True when more than half the cells at ``positions`` (``(line index, column)`` pairs) are full width."""
-    wide = total = 0
-    for li, col in positions:
-        wide += is_wide(lines[li][col])
-        total += 1
-    return 2 * wide > total
+    return 2 * sum(is_wide(lines[li][col]) for li, col in positions) > len(positions)
 
 
 def strip_comment(line: str) -> str:
