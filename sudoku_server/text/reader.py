@@ -18,30 +18,23 @@ also use letters only or count from ``0`` (:func:`~sudoku_server.sudoku.grid.cho
 ``.``, ``_`` and ``0`` (when not a symbol) mark an empty cell.
 
 :mod:`.lines` says what each line is; this module decides what the lines
-mean together and words the errors, naming the line (and column) at fault.
+mean together, with :mod:`.rows` keeping the grid being read and
+:mod:`.wording` the text of each error.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import cast
 
-from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError
+from sudoku_server.errors import PuzzleError, PuzzleFormatError
 from sudoku_server.sudoku.grid import (
     BOX_SHAPES,
     DIGIT_SYMBOLS,
-    LETTER_SYMBOLS,
-    ZERO_SYMBOLS,
     Grid,
-    cell_name,
-    choose_symbols,
-    describe_char,
     symbol_table,
 )
 from sudoku_server.text.lines import (
     BrokenRow,
-    Cell,
     CutLine,
     FirstRow,
     Header,
@@ -53,99 +46,25 @@ from sudoku_server.text.lines import (
     RowShape,
     RowStart,
     WrongCount,
-    bars,
     classify_line,
     ends_grid,
     first_bad_column,
     looks_like_cells,
-    near_line_size,
     opening,
-    row_by_bars,
     row_start,
 )
 from sudoku_server.text.puzzle import (
-    LAYOUT_BORDERED,
     LAYOUT_CSV,
     LAYOUT_LINE,
-    LAYOUT_ROWS,
     Event,
     Positions,
     Puzzle,
     Rejected,
 )
-from sudoku_server.text.sizes import COMMON_LINE, LINE_SIZES, MAX_LEADING_BORDERS, ROW_SIZES, SIZE, listed
+from sudoku_server.text.rows import GridInProgress, read_symbols
+from sudoku_server.text.sizes import COMMON_LINE, ROW_SIZES, SIZE, listed
 from sudoku_server.text.view import mostly_wide, request_col
-
-# -- the errors, worded --------------------------------------------------------
-
-
-def _line_count_error(lineno: int, count: int) -> PuzzleFormatError:
-    """A one-line puzzle or dataset field of a wrong length.
-
-    A count near a size names it (``expected 81 cells, found 80``); a count
-    far from every size names the common one below 81
-    (``expected 81 cells (9x9), found 40``) and lists them all above.
-    """
-    near = near_line_size(count)
-    if near is not None:
-        return PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}")
-    if count < COMMON_LINE:
-        return PuzzleFormatError(f"line {lineno}: expected {COMMON_LINE} cells ({SIZE}x{SIZE}), found {count}")
-    return PuzzleFormatError(f"line {lineno}: expected {listed(LINE_SIZES)} cells, found {count}")
-
-
-def _cut_line_error(lineno: int, count: int, size: int) -> IncompletePuzzleError:
-    """``input ended inside the one-line puzzle at line 1 (40 of 81 cells)``."""
-    return IncompletePuzzleError(f"input ended inside the one-line puzzle at line {lineno} ({count} of {size} cells)")
-
-
-def _not_a_cell_error(lineno: int, col: int, ch: str) -> PuzzleFormatError:
-    """A line that is not a row: it names its first character that is not a cell (``col`` 0-based)."""
-    return PuzzleFormatError(
-        f"line {lineno}, column {col + 1}: {describe_char(ch)} is not a digit 1-9 or an empty mark (. 0 _)"
-    )
-
-
-def _symbol_error(lineno: int, col: int, ch: str, size: int, cell: int, field: str = "") -> PuzzleFormatError:
-    """The error for a character that is not a symbol of the grid, naming line, column and cell."""
-    where = cell_name(cell, size)
-    if field:
-        what = "a digit 1-9" if size == SIZE else f"a {size}x{size} symbol"
-        return PuzzleFormatError(
-            f"line {lineno}, column {col + 1}: expected {what} in the {field} at {where}, found {describe_char(ch)}"
-        )
-    if size == SIZE:
-        return PuzzleFormatError(
-            f"line {lineno}, column {col + 1}: {describe_char(ch)} is not a digit 1-9"
-            f" or an empty mark (. 0 _) at {where}"
-        )
-    return PuzzleFormatError(f"line {lineno}: {describe_char(ch)} is not a {size}x{size} symbol at {where}")
-
-
-def _read_symbols(chars: list[str], size: int, extra: str = "") -> tuple[str, list[int], int | None]:
-    """The symbol set, the digits, and the index of the first foreign character (or None)."""
-    symbols = choose_symbols(chars + list(extra), size)
-    table = symbol_table(symbols)
-    read = [table.get(ch) for ch in chars]
-    if None in read:
-        bad = read.index(None)
-        return symbols, cast("list[int]", read[:bad]), bad
-    return symbols, cast("list[int]", read), None
-
-
-#: Symbols of some symbol set of each size (any case), with the empty marks:
-#: a character outside is foreign to every grid of that size, whatever its
-#: other cells say (interactive reading reports it at its row).
-_ANY_SYMBOL = {
-    size: frozenset(symbol_table(DIGIT_SYMBOLS[:size]))
-    | (
-        frozenset(symbol_table(ZERO_SYMBOLS[:size])) | frozenset(symbol_table(LETTER_SYMBOLS[:size]))
-        if size > SIZE
-        else frozenset()
-    )
-    for size in ROW_SIZES
-}
-
+from sudoku_server.text.wording import cut_line_error, line_count_error, not_a_cell_error, symbol_error
 
 # -- puzzles on one line -------------------------------------------------------
 
@@ -157,10 +76,10 @@ def _one_line_event(line: Line, lineno: int, one: OneLine, last_ending: str) -> 
     chars = [ch for _, ch in cells]
     expected = one.expected
     extra = "".join([ch for _, ch in expected]) if expected else ""
-    symbols, values, bad = _read_symbols(chars, size, extra)
+    symbols, values, bad = read_symbols(chars, size, extra)
     if bad is not None:
         col = cells[bad][0]
-        error = _symbol_error(lineno, request_col(line.inserted, col), raw[col], size, bad)
+        error = symbol_error(lineno, request_col(line.inserted, col), raw[col], size, bad)
         return Rejected(error, ending or last_ending, line.text)
     box_rows, box_cols = BOX_SHAPES[size]
     solution = None
@@ -170,7 +89,7 @@ def _one_line_event(line: Line, lineno: int, one: OneLine, last_ending: str) -> 
         for i, (col, ch) in enumerate(expected):
             value = table.get(ch)
             if not value:
-                error = _symbol_error(lineno, col, raw[col], size, i, field="solution field")
+                error = symbol_error(lineno, col, raw[col], size, i, field="solution field")
                 return Rejected(error, ending or last_ending, line.text)
             digits.append(value)
         solution = Grid(tuple(digits), box_rows, box_cols, symbols)
@@ -212,207 +131,16 @@ def _plain_line_puzzle(text: str, ending: str, lineno: int) -> Puzzle:
     )
 
 
-# -- the grid being read -------------------------------------------------------
-
-
-class _GridInProgress:
-    """A multi-line puzzle being read: its lines (the answer's template), its shape and its cells so far."""
-
-    def __init__(self, lineno: int, framed: bool) -> None:
-        self.first_line = lineno
-        self.framed = framed  # started with a border line: a closing one may follow
-        # The template: the lines as the request wrote them, their endings,
-        # and per line the columns inserted for empty tab fields.
-        self.lines: list[str] = []
-        self.endings: list[str] = []
-        self.inserted: list[tuple[int, ...]] = []
-        # The cells: where each stands, its character (blank = empty), row-major,
-        # and the line number of each row read, in order.
-        self.positions = Positions()
-        self.chars: list[str] = []
-        self.cell_lines: list[int] = []
-        # The shape: set by the first row (its line: size_line).
-        self.size: int | None = None
-        self.box_cols: int | None = None
-        self.size_line = 0
-        self.bars: list[int] | None = None  # the first row's "|" columns...
-        self.slots: Sequence[int] | None = None  # ...and its cell columns
-        self.rows_at_first_rule: int | None = None
-        self.tabbed = False  # its rows are tab fields
-        # The progress: rows and border lines read, and the first error.
-        self.rows = 0
-        self.borders = 0
-        self.error: tuple[int, PuzzleFormatError] | None = None
-        self.reported = False  # its error was already sent (interactive reading)
-        self.cut_at_end = False  # its last row was cut by the end of input
-
-    @property
-    def complete(self) -> bool:
-        """True when every row is read (a framed grid may still take its closing border)."""
-        return self.size is not None and self.rows == self.size
-
-    @property
-    def max_borders(self) -> int:
-        """How many border lines the grid may hold: ``2 * (size + 1)``, or a few before its size is known."""
-        return 2 * (self.size + 1) if self.size else MAX_LEADING_BORDERS
-
-    def add_line(self, raw: str, ending: str, inserted: tuple[int, ...] = ()) -> int:
-        """Append a line to the template; returns its index."""
-        self.lines.append(raw)
-        self.endings.append(ending)
-        self.inserted.append(inserted)
-        return len(self.lines) - 1
-
-    def add_border(self, line: Line) -> None:
-        """A border line: part of the template unless the grid already failed."""
-        self.borders += 1
-        if self.error is None:
-            self.add_line(line.template, line.ending)
-        if self.rows and self.rows_at_first_rule is None:
-            self.rows_at_first_rule = self.rows
-
-    def fail(self, lineno: int, error: PuzzleFormatError) -> None:
-        """Record the grid's error (only its first one counts)."""
-        if self.error is None:
-            self.error = (lineno, error)
-
-    def set_shape(self, shape: RowShape, lineno: int) -> None:
-        """The shape its first row (at ``lineno``) gives it."""
-        self.size = shape.size
-        self.box_cols = shape.box_cols
-        self.size_line = lineno
-        self.slots = shape.slots
-
-    def count_error(self, lineno: int, found: int) -> PuzzleFormatError:
-        """A row of ``found`` cells: ``expected 9 cells, found 8`` (other sizes name the line that set it)."""
-        size = self.size
-        if size == SIZE:
-            return PuzzleFormatError(f"line {lineno}: expected {size} cells, found {found}")
-        return PuzzleFormatError(f"line {lineno}: expected {size} cells like line {self.size_line}, found {found}")
-
-    def place(self, line: Line) -> Sequence[Cell] | None:
-        """The row's ``size`` cells as ``(column, char)``, a blank char for a blank cell; None if wrong.
-
-        A row with ``|`` may leave cells blank: they are read by the columns of
-        the first row's cells when its ``|`` stand where the first row's do,
-        else by its own boxes (docs/LAYOUTS.md "Bordered grid with blank empty
-        cells").
-        """
-        size = self.size
-        assert size is not None
-        body, cells = line.body, line.cells
-        count = len(cells)
-        first = self.rows == 0
-        if first and "|" in body:  # the first row: remember where its cells are
-            self.bars = bars(body)
-            if count == size:
-                self.slots = [col for col, _ in cells]
-        if count == size:
-            return cells
-        if count > size or "|" not in body:
-            return None
-        slots = self.slots if self.slots is not None and bars(body) == self.bars else None
-        if slots is None:
-            shape = row_by_bars(body, cells, size, self.box_cols)
-            if shape is None or shape.slots is None:
-                return None
-            slots = shape.slots
-            if first:
-                self.slots = slots
-        on_row = {col for col, _ in cells}
-        if not on_row <= set(slots):
-            return None
-        if len(body) < len(line.view) and max(slots) >= len(body):
-            return None  # a cell would fall inside the trailing comment
-        return [(col, body[col] if col < len(body) else " ") for col in slots]
-
-    def add_cells(self, index: int, lineno: int, cols: list[int], chars: list[str]) -> None:
-        """Append a row's cells: their columns on template line ``index`` and characters (stream line ``lineno``)."""
-        self.positions.extend_line(index, cols)
-        self.chars.extend(chars)
-        self.cell_lines.append(lineno)
-
-    def foreign_symbol(self, index: int, lineno: int, placed: Sequence[Cell]) -> PuzzleFormatError | None:
-        """The error for the row's first character that no symbol set of the grid's size holds, or None.
-
-        (A character foreign only to the set the whole grid chooses, such as
-        ``H`` in a 16x16 grid that also holds digits, is known at its end.)
-        """
-        size = self.size
-        assert size is not None
-        allowed = _ANY_SYMBOL[size]
-        for k, (col, ch) in enumerate(placed):
-            if ch not in allowed:
-                raw = self.lines[index][col]
-                return _symbol_error(lineno, request_col(self.inserted[index], col), raw, size, self.rows * size + k)
-        return None
-
-    def box_shape(self) -> tuple[int, int]:
-        """``(box rows, box columns)``: from its ``|``, its first rule, or the size's default."""
-        size = self.size
-        assert size is not None
-        if self.box_cols:
-            return size // self.box_cols, self.box_cols
-        # No "|" said where boxes end: a 6x6 grid with its first rule after
-        # three rows has 3x2 boxes.
-        if size == 6 and self.rows_at_first_rule == 3:
-            return 3, 2
-        return BOX_SHAPES[size]
-
-    def _symbols(self) -> tuple[str, list[int], tuple[int, PuzzleFormatError] | None]:
-        """The symbol set its cells choose, their digits, and the first foreign cell's error (or None)."""
-        size = self.size
-        if size is None or not self.chars:
-            return "", [], None
-        symbols, values, bad = _read_symbols(self.chars, size)
-        if bad is None:
-            return symbols, values, None
-        lineno = self.cell_lines[bad // size]
-        li, col = self.positions[bad]
-        error = _symbol_error(lineno, request_col(self.inserted[li], col), self.lines[li][col], size, bad)
-        return symbols, values, (lineno, error)
-
-    def symbol_error(self) -> tuple[int, PuzzleFormatError] | None:
-        """The first cell read that is not a symbol of the set its cells choose, with its line."""
-        return self._symbols()[2]
-
-    def finish(self, cut: tuple[int, PuzzleFormatError] | None = None) -> Event:
-        """The puzzle, or the error for its first bad line (``cut``: why it ended early)."""
-        ending = (self.endings[-1] if self.endings else "") or "\n"
-        symbols, values, foreign = self._symbols()
-        errors = [e for e in (self.error, cut, foreign) if e is not None]
-        size = self.size
-        if errors:
-            return Rejected(min(errors, key=lambda e: e[0])[1], ending)
-        assert size is not None
-        box_rows, box_cols = self.box_shape()
-        wide = not all(line.isascii() for line in self.lines) and mostly_wide(self.lines, self.positions)
-        return Puzzle(
-            grid=Grid(tuple(values), box_rows, box_cols, symbols),
-            layout=LAYOUT_BORDERED if self.borders or self.bars else LAYOUT_ROWS,
-            first_line=self.first_line,
-            lines=self.lines,
-            endings=self.endings,
-            positions=self.positions,
-            symbols=symbols,
-            wide=wide,
-        )
-
-    def incomplete(self, ending: str) -> Rejected:
-        """The ``incomplete`` error: the input ended before its last row."""
-        return Rejected(
-            IncompletePuzzleError(
-                f"input ended inside the puzzle that starts at line {self.first_line} ({self.rows} of {self.size} rows)"
-            ),
-            ending,
-        )
-
-
 # -- the reader ----------------------------------------------------------------
 
 
 class PuzzleReader:
     """Groups lines into puzzles: the line-level half of the request parser.
+
+    (One class over 250 lines because its few methods share one state, the
+    grid being read, and most of its length is the public contract the
+    session relies on; what a line is lives in :mod:`.lines`, the grid in
+    :mod:`.rows`.)
 
     Feed it one line at a time with :meth:`feed_line` (text without its
     terminator, the terminator, the 1-based line number); each call returns
@@ -450,7 +178,7 @@ class PuzzleReader:
     """
 
     def __init__(self, report_early: bool = False) -> None:
-        self._grid: _GridInProgress | None = None
+        self._grid: GridInProgress | None = None
         self._last_ending = "\n"
         self._report_early = report_early
 
@@ -567,7 +295,7 @@ class PuzzleReader:
         """A line between puzzles: skip it, start a grid, read a one-line puzzle, or reject it."""
         kind = line.kind
         if kind is Kind.BORDER:
-            grid = self._grid = _GridInProgress(lineno, framed=True)
+            grid = self._grid = GridInProgress(lineno, framed=True)
             grid.add_border(line)
             return
         if kind is Kind.BLANK or kind is Kind.COMMENT:
@@ -581,11 +309,11 @@ class PuzzleReader:
                 return
             events.append(event)
         elif isinstance(what, FirstRow):
-            grid = self._grid = _GridInProgress(lineno, framed=False)
+            grid = self._grid = GridInProgress(lineno, framed=False)
             grid.set_shape(what.shape, lineno)
             self._read_row(grid, line, lineno, events)
         elif isinstance(what, BrokenRow):  # the grid it starts still spans its rows
-            grid = self._grid = _GridInProgress(lineno, framed=False)
+            grid = self._grid = GridInProgress(lineno, framed=False)
             grid.set_shape(RowShape(what.size), lineno)
             error = PuzzleFormatError(f"line {lineno}: expected {what.size} cells, found {what.count}")
             self._fail(grid, lineno, error, events)
@@ -593,19 +321,19 @@ class PuzzleReader:
         elif isinstance(what, Prose):
             self._reject_at(line, lineno, what.col, events)
         elif isinstance(what, CutLine):  # the input ended in the middle of a one-line puzzle
-            self._reject(_cut_line_error(lineno, what.count, what.size), ending, events, line.text)
+            self._reject(cut_line_error(lineno, what.count, what.size), ending, events, line.text)
         elif isinstance(what, WrongCount):
             if what.foreign is not None:  # an inserted stray byte, NUL, zero-width space
                 self._reject_at(line, lineno, what.foreign, events)
             else:
-                self._reject(_line_count_error(lineno, what.count), ending, events, line.text)
+                self._reject(line_count_error(lineno, what.count), ending, events, line.text)
         elif isinstance(what, NotARow):
             error = PuzzleFormatError(f"line {lineno}: expected a row of {listed(ROW_SIZES)} cells, found {what.count}")
             self._reject(error, ending, events, line.text)
         else:
             assert isinstance(what, Header)  # a CSV header: quizzes,solutions
 
-    def _grid_line(self, grid: _GridInProgress, line: Line, lineno: int, events: list[Event]) -> bool:
+    def _grid_line(self, grid: GridInProgress, line: Line, lineno: int, events: list[Event]) -> bool:
         """A line while a grid is being read: True when it was the grid's, False when it starts what follows.
 
         The grid is over (and emitted) before False is returned.
@@ -642,7 +370,7 @@ class PuzzleReader:
         self._read_row(grid, line, lineno, events)
         return True
 
-    def _set_shape(self, grid: _GridInProgress, start: RowStart, line: Line, lineno: int, events: list[Event]) -> bool:
+    def _set_shape(self, grid: GridInProgress, start: RowStart, line: Line, lineno: int, events: list[Event]) -> bool:
         """The shape a framed grid's first row gives it; False when the input ended inside that row."""
         count = len(line.cells)
         if start.shape is None:
@@ -658,7 +386,7 @@ class PuzzleReader:
             self._report(grid, events)  # too many border lines before this first row
         return True
 
-    def _read_row(self, grid: _GridInProgress, line: Line, lineno: int, events: list[Event]) -> None:
+    def _read_row(self, grid: GridInProgress, line: Line, lineno: int, events: list[Event]) -> None:
         """A row of the grid: place its cells (or record its error); the grid is emitted after its last row."""
         index = grid.add_line(line.template, line.ending, line.inserted)
         if line.tabbed:
@@ -696,10 +424,10 @@ class PuzzleReader:
         """A line rejected on its own for its character at view column ``col``, which is not a cell."""
         raw = line.template
         ch = raw[col] if col < len(raw) else " "
-        error = _not_a_cell_error(lineno, request_col(line.inserted, col), ch)
+        error = not_a_cell_error(lineno, request_col(line.inserted, col), ch)
         self._reject(error, line.ending, events, line.text)
 
-    def _cut_short(self, grid: _GridInProgress, lineno: int, ending: str, events: list[Event]) -> None:
+    def _cut_short(self, grid: GridInProgress, lineno: int, ending: str, events: list[Event]) -> None:
         """End a grid before its last row (a blank line, a comment, a one-line puzzle...)."""
         self._grid = None
         if grid.rows == 0:
@@ -712,7 +440,7 @@ class PuzzleReader:
 
     def _emit(
         self,
-        grid: _GridInProgress,
+        grid: GridInProgress,
         events: list[Event],
         cut: tuple[int, PuzzleFormatError] | None = None,
         ending: str = "",
@@ -725,13 +453,13 @@ class PuzzleReader:
             event.ending = ending
         events.append(event)
 
-    def _report(self, grid: _GridInProgress, events: list[Event]) -> None:
+    def _report(self, grid: GridInProgress, events: list[Event]) -> None:
         """Interactive reading: send the grid's error now; its other rows are then dropped."""
         assert grid.error is not None
         events.append(Rejected(grid.error[1], self._last_ending))  # the current line's ending
         grid.reported = True
 
-    def _fail(self, grid: _GridInProgress, lineno: int, error: PuzzleFormatError, events: list[Event]) -> None:
+    def _fail(self, grid: GridInProgress, lineno: int, error: PuzzleFormatError, events: list[Event]) -> None:
         grid.fail(lineno, error)
         # Interactive reading reports it now, once the grid has a row (border
         # lines alone ask nothing, as at the end of input).
