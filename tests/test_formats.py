@@ -411,7 +411,7 @@ def test_the_plain_one_line_fast_path_reads_what_the_general_reader_reads(monkey
     import gzip
     import re
 
-    from sudoku_server.text import formats
+    from sudoku_server.text import reader
 
     lines = [
         NEWSPAPER_LINE,
@@ -440,5 +440,5 @@ def test_the_plain_one_line_fast_path_reads_what_the_general_reader_reads(monkey
         )
 
     fast = [read(line) for line in lines]
-    monkeypatch.setattr(formats, "_PLAIN_LINE", re.compile(r"(?!)"))  # never matches: the general path
+    monkeypatch.setattr(reader, "_PLAIN_LINE", re.compile(r"(?!)"))  # never matches: the general path
     assert [read(line) for line in lines] == fast
