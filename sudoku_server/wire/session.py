@@ -124,6 +124,10 @@ Event = RequestReceived | Reply | TelnetReply | CloseConnection
 class Session:
     """The state of one connection's request stream.
 
+    One unit because framing, the line limit, the reply-window backlog and the
+    interactive timing all act on the same buffer and line count; routing
+    (:class:`.splitter.Splitter`) and telnet (:mod:`.telnet`) live apart.
+
     Args:
       max_line_bytes: longest accepted line in bytes (terminator excluded).
       opened_at: when the connection opened (seconds, any clock: the one
