@@ -157,6 +157,8 @@ def test_sigterm_every_worker_drains_and_every_puzzle_is_answered(supervised):
         socks.append(sock)
     started = time.monotonic()
     server.proc.send_signal(signal.SIGTERM)
+    # The supervisor passes the signal on; once both workers say they drain, a PING must say so.
+    server.wait_for(r"draining for 0.5 s", 2)
     assert server.ask(b"PING\n") == b"ERROR draining server shutting down, use another\n"
     for sock in socks:
         with sock:

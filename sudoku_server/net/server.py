@@ -183,8 +183,8 @@ class SudokuServer:
         if grace <= 0 or self._handler_nursery is None:
             self.shutdown()
             return
+        self.draining = True  # before the log line: a reader of the log may rely on it
         log.info("draining for %g s: PING answers ERROR draining", grace)
-        self.draining = True
 
         async def drain() -> None:
             with trio.move_on_after(grace):
