@@ -27,7 +27,7 @@ import trio
 
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot, error_code
 from sudoku_server.service.answer import answer
-from sudoku_server.service.requests import Count, Generate, Help, Hint, Ping, Quit, Rate, Solve, Stats, Steps, Version
+from sudoku_server.service.requests import Help, Ping, Quit, Solve, Stats, Version
 from sudoku_server.text import Puzzle
 from sudoku_server.wire import replies
 from sudoku_server.wire.session import CloseConnection, Reply, RequestReceived, Session, TelnetReply
@@ -55,8 +55,6 @@ WINDOW_BYTES = 32 * 1024
 LAST_READ_SECONDS = 0.001
 #: Requests a reserve connection may ask (``server.PING_RESERVE``): PING, VERSION, HELP, STATS, QUIT.
 RESERVE_REQUESTS = (Ping, Version, Help, Stats, Quit)
-#: Requests answered in a solver thread, as jobs (the others are answered at once, on the event loop).
-SOLVER_WORK = (Solve, Count, Rate, Hint, Steps, Generate)
 #: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
 #: lines and close; the process exits within shutdown grace + 1 s.
 FINAL_FLUSH_SECONDS = 0.5
@@ -311,7 +309,7 @@ class Connection:
     def _add_request(self, event: RequestReceived) -> None:
         """Answer a request in its turn: solver work as a job, the others at once (``service.answer``)."""
         request, puzzle = event.request, event.puzzle
-        if isinstance(request, SOLVER_WORK):
+        if request.solver_work:  # a job for a solver thread; the others are answered at once
             what = f"puzzle at line {event.line}" if puzzle is not None else f"{name_of(request)} at line {event.line}"
             self.add_job(request, puzzle, what, event.ending)
             return

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from sudoku_server.errors import CommandError
 from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
@@ -71,6 +71,9 @@ class PuzzleRequest:
       grid: the puzzle's givens (``size * size`` ints row-major, 0 = empty),
         or :data:`NO_GRID` while its puzzle has not arrived.
     """
+
+    #: Answered by a search (a solver thread, under the scheduler), not at once.
+    solver_work: ClassVar[bool] = True
 
     grid: Grid
 
@@ -158,6 +161,8 @@ class Generate:
       se: ``(low, high)``: the Sudoku Explainer band it must rate in, or None.
     """
 
+    solver_work: ClassVar[bool] = True
+
     full: bool = False
     size: int = 9
     symmetry: str = "none"
@@ -217,6 +222,8 @@ class Generate:
 class Help:
     """``HELP [verb]``: the verb list, or one verb's usage (``topic`` as typed, or None)."""
 
+    solver_work: ClassVar[bool] = False
+
     topic: str | None = None
 
     @classmethod
@@ -229,6 +236,8 @@ class Help:
 class Version:
     """``VERSION``: the server's name, version, protocol and solver core."""
 
+    solver_work: ClassVar[bool] = False
+
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Version:
         return cls()
@@ -237,6 +246,8 @@ class Version:
 @dataclass(frozen=True)
 class Ping:
     """``PING``: health check, answered without the solver."""
+
+    solver_work: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Ping:
@@ -247,6 +258,8 @@ class Ping:
 class Quit:
     """``QUIT``: answer what came before, say BYE and close."""
 
+    solver_work: ClassVar[bool] = False
+
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Quit:
         return cls()
@@ -256,6 +269,8 @@ class Quit:
 class Stats:
     """``STATS``: the server's counters."""
 
+    solver_work: ClassVar[bool] = False
+
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Stats:
         return cls()
@@ -264,6 +279,8 @@ class Stats:
 @dataclass(frozen=True)
 class Interactive:
     """``INTERACTIVE``: keep the session open for a person."""
+
+    solver_work: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Interactive:
