@@ -23,9 +23,9 @@ _REPLY_LINE_KEEP = 2048
 
 
 #: First words of single-line replies (PROTOCOL.md "Replies", rule 1).
-REPLY_WORDS = frozenset(("PONG", "BYE", "VERSION", "COUNT", "INTERACTIVE", "RATE", "HINT"))
-#: Those that answer a puzzle (``COUNT 1 unique``, ``RATE ...``): counted as puzzles.
-PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT"))
+REPLY_WORDS = frozenset(("PONG", "BYE", "VERSION", "COUNT", "INTERACTIVE", "RATE", "HINT", "MINIMAL"))
+#: Those that answer a puzzle (``COUNT 1 unique``, ``RATE ...``, ``MINIMAL yes``): counted as puzzles.
+PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT", "MINIMAL"))
 #: First words of informational blocks, which end with a line ``END`` (rule 3).
 BLOCK_WORDS = frozenset(("HELP", "STAT", "STEPS"))
 #: Codes of ``ERROR`` replies after which the server closes the connection

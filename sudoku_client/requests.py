@@ -132,9 +132,23 @@ class LineSplitter:
 #: Verbs of protocol 2 the heuristic reader knows (the package's table is used
 #: when it is importable; a test pins these copies to it), and those that take a puzzle.
 KNOWN_VERBS = frozenset(
-    ("HELP", "VERSION", "PING", "QUIT", "SOLVE", "COUNT", "GENERATE", "STATS", "INTERACTIVE", "RATE", "HINT", "STEPS")
+    (
+        "HELP",
+        "VERSION",
+        "PING",
+        "QUIT",
+        "SOLVE",
+        "COUNT",
+        "GENERATE",
+        "STATS",
+        "INTERACTIVE",
+        "RATE",
+        "HINT",
+        "STEPS",
+        "MINIMAL",
+    )
 )
-PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS"))
+PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL"))
 #: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
 #: the common cases, found by both readers without the line-by-line rules
 #: (what those make of it, 5 to 10 times sooner).

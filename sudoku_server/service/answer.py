@@ -27,6 +27,7 @@ from sudoku_server.service.requests import (
     Help,
     Hint,
     Interactive,
+    Minimal,
     Ping,
     Quit,
     Rate,
@@ -44,6 +45,7 @@ from sudoku_server.service.results import (
     HelpShown,
     Hinted,
     InteractiveOn,
+    MinimalChecked,
     Pong,
     Rated,
     Result,
@@ -182,6 +184,12 @@ def _hint(request: Hint, call: _Call) -> Result:
     return Hinted(next_step(request.grid, check=call.check), request.nudge)
 
 
+def _minimal(request: Minimal, call: _Call) -> Result:
+    from sudoku_server.sudoku.clues import redundant_givens
+
+    return MinimalChecked(redundant_givens(request.grid, check=call.check), request.grid.size)
+
+
 def _steps(request: Steps, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rate
     from sudoku_server.sudoku.techniques import solve_steps
@@ -254,6 +262,7 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Rate: _rate,
     Hint: _hint,
     Steps: _steps,
+    Minimal: _minimal,
     Generate: _generate,
     Help: _help,
     Version: _version,

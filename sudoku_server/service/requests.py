@@ -147,6 +147,15 @@ class Steps(PuzzleRequest):
 
 
 @dataclass(frozen=True)
+class Minimal(PuzzleRequest):
+    """Which givens can go, each alone, while the puzzle stays unique (``MINIMAL``)."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Minimal:
+        return cls(grid)
+
+
+@dataclass(frozen=True)
 class Generate:
     """Make a puzzle (``GENERATE``).
 
@@ -288,6 +297,6 @@ class Interactive:
 
 
 #: The request types about one puzzle.
-PuzzleRequestType = Solve | Count | Rate | Hint | Steps
+PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal
 #: Every request type.
-Request = Solve | Count | Rate | Hint | Steps | Generate | Help | Version | Ping | Quit | Stats | Interactive
+Request = Solve | Count | Rate | Hint | Steps | Minimal | Generate | Help | Version | Ping | Quit | Stats | Interactive

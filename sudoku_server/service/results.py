@@ -51,6 +51,14 @@ class Rated:
 
 
 @dataclass(frozen=True)
+class MinimalChecked:
+    """The givens (0-based cell indices, row-major) each removable alone with the puzzle still unique; () when minimal."""
+
+    redundant: tuple[int, ...]
+    size: int
+
+
+@dataclass(frozen=True)
 class Hinted:
     """The next logical step, or None when the grid is complete; ``nudge``: say only the technique and where."""
 
@@ -123,6 +131,7 @@ Result = (
     | Rated
     | Hinted
     | Stepped
+    | MinimalChecked
     | Failed
     | Pong
     | Bye

@@ -38,6 +38,7 @@ from sudoku_server.service.results import (
     HelpShown,
     Hinted,
     InteractiveOn,
+    MinimalChecked,
     Pong,
     Rated,
     Result,
@@ -46,6 +47,7 @@ from sudoku_server.service.results import (
     Stepped,
     VersionInfo,
 )
+from sudoku_server.sudoku.grid import cell_name
 from sudoku_server.text import Puzzle, bordered_lines
 from sudoku_server.wire.verbs import VERBS
 
@@ -202,6 +204,14 @@ def _hinted(result: Hinted, ending: str, puzzle: Puzzle | None) -> bytes:
     return f"HINT {text}{ending}".encode("utf-8", "backslashreplace")
 
 
+def _minimal(result: MinimalChecked, ending: str, puzzle: Puzzle | None) -> bytes:
+    """``MINIMAL yes``, or ``MINIMAL no r1c1 r5c6``: the givens each removable alone (row-major)."""
+    if not result.redundant:
+        return f"MINIMAL yes{ending}".encode("ascii")
+    cells = " ".join(cell_name(cell, result.size) for cell in result.redundant)
+    return f"MINIMAL no {cells}{ending}".encode("ascii")
+
+
 def _stepped(result: Stepped, ending: str, puzzle: Puzzle | None) -> bytes:
     return block(steps_lines(result.steps, result.rating), ending)
 
@@ -252,6 +262,7 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Rated: _rated,
     Hinted: _hinted,
     Stepped: _stepped,
+    MinimalChecked: _minimal,
     Failed: _failed,
     Pong: _pong,
     Bye: _bye,

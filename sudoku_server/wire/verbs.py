@@ -148,6 +148,15 @@ VERBS: dict[str, Verb] = {
             request=_requests.Steps,
         ),
         Verb(
+            "MINIMAL",
+            "MINIMAL <puzzle>",
+            "whether a puzzle with one solution is minimal: the givens each of which could go alone,"
+            " the puzzle staying unique",
+            "MINIMAL <puzzle> -> MINIMAL no r1c1 r5c6",
+            takes_puzzle=True,
+            request=_requests.Minimal,
+        ),
+        Verb(
             "STATS",
             "STATS",
             "the server's counters, one 'STAT name value' line each, then END",
