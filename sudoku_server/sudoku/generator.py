@@ -92,13 +92,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sudoku_server.sudoku import solver as _solver
-from sudoku_server.sudoku.grid import BOX_SHAPES, Grid
-from sudoku_server.sudoku.solver import Check
-
-try:  # the pure-Python core, once solver.py chooses between two cores
-    from sudoku_server.sudoku.solver._python import _engine as _solver_engine
-except ImportError:  # solver.py is the pure-Python core
-    from sudoku_server.sudoku.solver import _engine as _solver_engine
+from sudoku_server.sudoku.check import Check, no_check
+from sudoku_server.sudoku.geometry import BOX_SHAPES, classic
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.solver._python import _engine as _solver_engine
 
 __all__ = [
     "RANDOM_SYMMETRIES",
@@ -112,8 +109,12 @@ __all__ = [
     "permutation",
 ]
 
-#: Grid sizes :func:`generate` makes (digits per unit; boxes of BOX_SHAPES).
-SIZES = (4, 6, 9, 16, 25)
+#: Grid sizes :func:`generate` makes (digits per unit; boxes of
+#: :data:`geometry.BOX_SHAPES`, the one list of the sizes).
+SIZES = tuple(sorted(BOX_SHAPES))
+
+#: The sizes as the error message words them: "4, 6, 9, 16 or 25".
+_SIZES_TEXT = ", ".join(map(str, SIZES[:-1])) + f" or {SIZES[-1]}"
 
 #: Symmetries of the givens' positions (not of their digits):
 #:
@@ -330,10 +331,10 @@ def generate(
         does: ``"size must be 4, 6, 9, 16 or 25, not 10"``.
     """
     if check is None:
-        check = _no_check
+        check = no_check
     size = _check_int("size", size, None, None)
     if size not in SIZES:
-        raise ValueError(f"size must be 4, 6, 9, 16 or 25, not {size}")
+        raise ValueError(f"size must be {_SIZES_TEXT}, not {size}")
     if not isinstance(symmetry, str) or symmetry not in SYMMETRIES + ("random",):
         raise ValueError(f"symmetry must be none, rot180, rot90, mirror, diagonal or random, not {symmetry!r}")
     ncells = size * size
@@ -356,7 +357,7 @@ def generate(
     order_key = rng.next()
 
     box_rows, box_cols = BOX_SHAPES[size]
-    engine = _solver_engine(Grid((0,) * ncells, box_rows, box_cols))
+    engine = _solver_engine(Grid((0,) * ncells, box_rows, box_cols), classic(box_rows, box_cols))
     check()
     solved = _full_grid(engine, grid_key, check)
     solution = Grid(engine.digits(solved), box_rows, box_cols)
@@ -374,10 +375,6 @@ def generate(
         box_cols,
     )
     return Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal)
-
-
-def _no_check() -> None:
-    return None
 
 
 def _check_int(name: str, value, low: int | None, high: int | None) -> int:
