@@ -1113,6 +1113,11 @@ eg_remove(Ctx *x, SG *s, int p, uint32_t m, int *found)
     return 1;
 }
 
+/* Intersections whose digits eg_locked computes once per call (each is in
+ * two families); more than this (no classic grid has 256) are computed per
+ * family. */
+#define LOCKED_SHARED 512
+
 /* Locked candidates, for every pair of units sharing two cells or more (in
  * classic grids: pointing and claiming): a digit whose places in one unit
  * all lie in the intersection leaves the rest of the other unit. Per family
@@ -1123,16 +1128,27 @@ static int
 eg_locked(Ctx *x, SG *s, int *found)
 {
     const Geo *g = x->geo;
-    int f;
+    int f, k, shared = g->ninter <= LOCKED_SHARED;
+    uint32_t seg[LOCKED_SHARED]; /* each intersection's digits, when they fit */
+    if (shared)
+        for (k = 0; k < g->ninter; k++) {
+            uint32_t v = 0, b;
+            for (b = g->inter_start[k]; b < g->inter_start[k + 1]; b++)
+                v |= s->c[g->inter_cells[b]];
+            seg[k] = v;
+        }
     for (f = 0; f < g->nfam; f++) {
         uint32_t once = 0, twice = 0, rest = 0, only, m[MAXN], a, b;
-        int k = 0;
+        k = 0;
         for (a = g->rest_start[f]; a < g->rest_start[f + 1]; a++)
             rest |= s->c[g->rest[a]];
         for (a = g->fam_start[f]; a < g->fam_start[f + 1]; a++, k++) {
             uint32_t inter = g->fam_side[a] / 2, v = 0;
-            for (b = g->inter_start[inter]; b < g->inter_start[inter + 1]; b++)
-                v |= s->c[g->inter_cells[b]];
+            if (shared)
+                v = seg[inter];
+            else
+                for (b = g->inter_start[inter]; b < g->inter_start[inter + 1]; b++)
+                    v |= s->c[g->inter_cells[b]];
             m[k] = v;
             twice |= once & v;
             once |= v;
