@@ -44,9 +44,7 @@ def x_sudoku(box_rows: int, box_cols: int) -> Geometry:
 def windoku() -> Geometry:
     """Classic 9x9 units plus the four windows (rows and columns 2-4 and 6-8), which overlap boxes."""
     base = classic(3, 3)
-    windows = [
-        tuple((r0 + r) * 9 + c0 + c for r in range(3) for c in range(3)) for r0 in (1, 5) for c0 in (1, 5)
-    ]
+    windows = [tuple((r0 + r) * 9 + c0 + c for r in range(3) for c in range(3)) for r0 in (1, 5) for c0 in (1, 5)]
     return from_units(
         "windoku",
         9,

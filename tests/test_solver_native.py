@@ -135,9 +135,8 @@ def test_every_shape_and_limit_edge(native):
 def test_huge_limit_and_bad_input(native):
     grid = Grid.from_string("8.........95.......67..........2.485...4.3192......736...651947...732518...894263")
     assert native.count_solutions(grid, 10**30) == 125
-    from sudoku_server.sudoku.solver import _native as _csolver
-
     from sudoku_server.sudoku.geometry import classic
+    from sudoku_server.sudoku.solver import _native as _csolver
 
     geo = classic(3, 3)
     prepared = _csolver.prepare(geo.size, geo.unit_array, True)

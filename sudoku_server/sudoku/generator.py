@@ -95,6 +95,7 @@ from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.geometry import BOX_SHAPES, classic
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.solver._bitboard import Engine
 from sudoku_server.sudoku.solver._python import _engine as _solver_engine
 
 __all__ = [
@@ -222,19 +223,18 @@ def orbits(size: int, symmetry: str) -> tuple[tuple[int, ...], ...]:
       ValueError: an unknown symmetry.
     """
     last = size - 1
-    if symmetry == "none":
-        images = lambda r, c: ((r, c),)  # noqa: E731
-    elif symmetry == "rot180":
-        images = lambda r, c: ((r, c), (last - r, last - c))  # noqa: E731
-    elif symmetry == "rot90":
-        images = lambda r, c: ((r, c), (c, last - r), (last - r, last - c), (last - c, r))  # noqa: E731
-    elif symmetry == "mirror":
-        images = lambda r, c: ((r, c), (r, last - c))  # noqa: E731
-    elif symmetry == "diagonal":
-        images = lambda r, c: ((r, c), (c, r))  # noqa: E731
-    else:
+    # each symmetry as a map of the square grid's cells: (row, column) -> its images
+    maps: dict[str, Callable[[int, int], tuple[tuple[int, int], ...]]] = {
+        "none": lambda r, c: ((r, c),),
+        "rot180": lambda r, c: ((r, c), (last - r, last - c)),
+        "rot90": lambda r, c: ((r, c), (c, last - r), (last - r, last - c), (last - c, r)),
+        "mirror": lambda r, c: ((r, c), (r, last - c)),
+        "diagonal": lambda r, c: ((r, c), (c, r)),
+    }
+    images = maps.get(symmetry)
+    if images is None:
         raise ValueError(f"unknown symmetry {symmetry!r}")
-    seen = set()
+    seen: set[int] = set()
     out = []
     for cell in range(size * size):
         if cell in seen:
@@ -377,7 +377,7 @@ def generate(
     return Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal)
 
 
-def _check_int(name: str, value, low: int | None, high: int | None) -> int:
+def _check_int(name: str, value: object, low: int | None, high: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be an integer, not {value!r}")
     if low is not None and high is not None and not low <= value <= high:
@@ -385,7 +385,7 @@ def _check_int(name: str, value, low: int | None, high: int | None) -> int:
     return value
 
 
-def _full_grid(engine, key: int, check: Check) -> int:
+def _full_grid(engine: Engine, key: int, check: Check) -> int:
     """A random solved state (see the module docstring): attempt after attempt."""
     attempt = 0
     while True:
@@ -395,7 +395,7 @@ def _full_grid(engine, key: int, check: Check) -> int:
         attempt += 1
 
 
-def _full_grid_attempt(engine, rng: SplitMix64, check: Check) -> int:
+def _full_grid_attempt(engine: Engine, rng: SplitMix64, check: Check) -> int:
     """One depth-first search for a solved state, or 0 past its node budget.
 
     Branches on the open cell with the fewest candidates (the first in
@@ -408,7 +408,7 @@ def _full_grid_attempt(engine, rng: SplitMix64, check: Check) -> int:
     ones, full, spare = engine.cell_ones, engine.full, engine.spare
     propagate, elim = engine.propagate, engine.elim
     key = rng.next()
-    digit_orders = {}
+    digit_orders: dict[int, list[int]] = {}
     budget = _NODES_PER_CELL * engine.ncells
     stack = [(full, 0)]
     while stack:
@@ -447,7 +447,7 @@ def _full_grid_attempt(engine, rng: SplitMix64, check: Check) -> int:
     return 0
 
 
-def _exists(engine, s: int, done: int, solved: int, check: Check) -> bool:
+def _exists(engine: Engine, s: int, done: int, solved: int, check: Check) -> bool:
     """Whether the (unpropagated) state ``s`` has a solution: a depth-first search.
 
     It branches on the solver's choice of cell (``pick``), trying first the
@@ -480,7 +480,12 @@ def _exists(engine, s: int, done: int, solved: int, check: Check) -> bool:
 
 
 def _remove_givens(
-    engine, solved: int, ordered: Sequence[tuple[int, ...]], floor: int, tests, check: Check
+    engine: Engine,
+    solved: int,
+    ordered: Sequence[tuple[int, ...]],
+    floor: int,
+    tests: _Proofs | _Counts,
+    check: Check,
 ) -> tuple[int, bool]:
     """The one-pass removal (module docstring).
 
@@ -544,12 +549,12 @@ class _Proofs:
     cell); the puzzle before the removal had one solution, ``solved``.
     """
 
-    def __init__(self, engine, solved: int, check: Check) -> None:
+    def __init__(self, engine: Engine, solved: int, check: Check) -> None:
         self.engine, self.solved, self.check = engine, solved, check
         w, mask = engine.width, engine.digit_mask
         self.own = [mask << (c * w) for c in range(engine.ncells)]
 
-    def group_unique(self, rest: int, removed: int, orbits) -> bool:
+    def group_unique(self, rest: int, removed: int, orbits: Sequence[tuple[int, ...]]) -> bool:
         """True when propagation from ``rest`` alone fixes every cell of ``removed``."""
         engine, solved = self.engine, self.solved
         s, _ = engine.propagate(engine.full ^ (rest ^ (rest & solved)), 0, self.check)
@@ -577,7 +582,7 @@ class _Proofs:
             s ^= s & own[c] & ~value  # no other digit here: fix it
         return True
 
-    def remove(self, orbits) -> None:
+    def remove(self, orbits: Sequence[tuple[int, ...]]) -> None:
         """The orbits are gone from the puzzle (``rest`` tells the rest)."""
 
 
@@ -590,31 +595,31 @@ class _Counts:
     so both give the same puzzles (tested).
     """
 
-    def __init__(self, count: Callable, solution: Grid, check: Check) -> None:
+    def __init__(self, count: Callable[..., int], solution: Grid, check: Check) -> None:
         self.count, self.check = count, check
         self.values = list(solution.cells)
         self.shape = (solution.box_rows, solution.box_cols)
 
-    def _unique_without(self, orbits) -> bool:
+    def _unique_without(self, orbits: Sequence[tuple[int, ...]]) -> bool:
         values = self.values[:]
         for orbit in orbits:
             for c in orbit:
                 values[c] = 0
         return self.count(Grid(tuple(values), *self.shape), 2, check=self.check) == 1
 
-    def group_unique(self, rest: int, removed: int, orbits) -> bool:
+    def group_unique(self, rest: int, removed: int, orbits: Sequence[tuple[int, ...]]) -> bool:
         return self._unique_without(orbits)
 
     def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
         return self._unique_without((orbit,))
 
-    def remove(self, orbits) -> None:
+    def remove(self, orbits: Sequence[tuple[int, ...]]) -> None:
         for orbit in orbits:
             for c in orbit:
                 self.values[c] = 0
 
 
-def _core_count() -> Callable | None:
+def _core_count() -> Callable[..., int] | None:
     """The solver's ``count_solutions`` when its core is not the pure-Python engine."""
     if getattr(_solver, "CORE", "python") == "python":
         return None

@@ -161,9 +161,7 @@ def from_units(
     for u, unit in enumerate(units_t):
         for c in unit:
             cell_units[c].append(u)
-    peers = tuple(
-        tuple(sorted({p for u in cell_units[c] for p in units_t[u]} - {c})) for c in range(ncells)
-    )
+    peers = tuple(tuple(sorted({p for u in cell_units[c] for p in units_t[u]} - {c})) for c in range(ncells))
     rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
     columns = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
     row_of = tuple(i // size for i in range(ncells))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError
@@ -91,7 +91,7 @@ class Grid:
             raise ValueError(f"cell value {bad!r} outside 0..{size}")
 
     @classmethod
-    def trusted(cls, cells: tuple, box_rows: int, box_cols: int, symbols: str = "") -> Grid:
+    def trusted(cls, cells: tuple[int, ...], box_rows: int, box_cols: int, symbols: str = "") -> Grid:
         """A Grid from cells known to be valid (``0..size``, ``size * size`` of them): no check.
 
         For the text reader's fast path, which has just produced them.
@@ -163,7 +163,7 @@ class Grid:
     def __str__(self) -> str:
         return self.to_string()
 
-    def rows(self) -> list:
+    def rows(self) -> list[list[int]]:
         """The grid as ``size`` lists of ``size`` ints (0 = empty)."""
         n = self.size
         return [list(self.cells[r * n : (r + 1) * n]) for r in range(n)]
@@ -336,6 +336,6 @@ def _all_digits(size: int) -> frozenset[int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _unit_getters(geo: Geometry) -> tuple[operator.itemgetter[int], ...]:
+def _unit_getters(geo: Geometry) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
     """One ``operator.itemgetter`` per unit (C-speed gathering of its cells)."""
     return tuple(operator.itemgetter(*unit) for unit in geo.units)

@@ -149,7 +149,7 @@ def _native_first(grid: Grid, *, check: Check | None = None, geometry: Geometry 
     fields["box_rows"] = grid.box_rows
     fields["box_cols"] = grid.box_cols
     fields["symbols"] = grid.symbols
-    return solution  # type: ignore[no-any-return]
+    return solution
 
 
 def _native_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
@@ -163,9 +163,7 @@ def _native_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | 
     return grid.__class__.trusted(cells, grid.box_rows, grid.box_cols, grid.symbols)
 
 
-def _native_count(
-    grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None
-) -> int:
+def _native_count(grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None) -> int:
     """:func:`count_solutions` on the native core (docstring there)."""
     if geometry is None:
         prepared = _CLASSIC.get(grid.box_rows * 32 + grid.box_cols) or _classic(grid)
@@ -192,6 +190,8 @@ _CORE = _choose()
 
 #: The core in use: ``"native"`` or ``"python"``.
 CORE: str = _CORE.name
+
+
 def solve(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
     """The first solution of ``grid`` in row-major order.
 
@@ -238,9 +238,7 @@ def solve_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | No
     return _CORE.solve_any(grid, check=check, geometry=geometry)
 
 
-def count_solutions(
-    grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None
-) -> int:
+def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None) -> int:
     """How many solutions ``grid`` has, counting no further than ``limit``.
 
     Args:

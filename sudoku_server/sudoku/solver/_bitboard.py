@@ -84,7 +84,9 @@ class _Compiler:
     def emit(self, line: str, indent: int = 1) -> None:
         self.lines.append("    " * indent + line)
 
-    def fold(self, x: str, windows: Sequence[tuple[int, int]], indent: int, twice: bool = True) -> tuple[str, str | None]:
+    def fold(
+        self, x: str, windows: Sequence[tuple[int, int]], indent: int, twice: bool = True
+    ) -> tuple[str, str | None]:
         """Count the bits of ``x`` over a window at every position.
 
         ``windows`` is a list of ``(step, length)``: the window at bit ``i`` is
@@ -114,15 +116,14 @@ class _Compiler:
                             rt = self.var("t")
                             self.emit(f"{rt} = {pt}{shift}", indent)
                     else:
-                        shift = offset * step
                         y = self.var("y")
-                        self.emit(f"{y} = {po} >> {shift}", indent)
+                        self.emit(f"{y} = {po} >> {offset * step}", indent)
                         if twice:
                             terms = [f"({ro} & {y})"]
                             if rt is not None:
                                 terms.append(rt)
                             if pt is not None:
-                                terms.append(f"({pt} >> {shift})")
+                                terms.append(f"({pt} >> {offset * step})")
                             nt = self.var("t")
                             self.emit(f"{nt} = {' | '.join(terms)}", indent)
                             rt = nt
@@ -130,19 +131,19 @@ class _Compiler:
                     offset += plen
                 rest >>= 1
                 if rest:
-                    shift = plen * step
                     y, no = self.var("y"), self.var("o")
-                    self.emit(f"{y} = {po} >> {shift}", indent)
+                    self.emit(f"{y} = {po} >> {plen * step}", indent)
                     if twice:
                         nt = self.var("t")
                         terms = [f"({po} & {y})"]
                         if pt is not None:
-                            terms += [pt, f"({pt} >> {shift})"]
+                            terms += [pt, f"({pt} >> {plen * step})"]
                         self.emit(f"{nt} = {' | '.join(terms)}", indent)
                         pt = nt
                     self.emit(f"{no} = {po} | {y}", indent)
                     po = no
                     plen *= 2
+            assert ro is not None  # every window has a length of 1 or more
             o, t = ro, rt
         return o, t
 
@@ -193,8 +194,6 @@ class _Eliminations:
     def __getitem__(self, index: int) -> int:
         cell, digit = divmod(index - 1, self.width)
         return (self.own[cell] ^ (1 << (index - 1))) | (self.peer_ones[cell] << digit)
-
-
 
 
 def _windows(pattern: Sequence[int], w: int) -> list[tuple[int, int]] | None:
@@ -265,6 +264,18 @@ def _split(items: list[Any], key: Callable[[Any], Hashable], fits: Callable[[lis
     return [group for subgroups in groups.values() for group in subgroups]
 
 
+#: One side of an intersection: (unit A, the other unit B, the cells they share).
+_Side = tuple[int, int, tuple[int, ...]]
+#: A family's shape: (unit shape, pieces as (offset from the unit's first cell,
+#: intersection shape), offsets of the rest of the unit).
+_FamilyKey = tuple[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]]
+#: A batch of families: their shape, the units' first cells, and per piece the
+#: sides as (intersection first cell, target group).
+_Batch = tuple[
+    tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...], list[int], list[list[tuple[int, int]]]
+]
+
+
 class _Locked:
     """The locked-candidates plan of a geometry (see the module docstring).
 
@@ -293,7 +304,7 @@ class _Locked:
             first, pattern = _shape(cells)
             self.patterns.setdefault(pattern, []).append(first)
         # sides: (unit A, the other unit B, intersection cells); families per unit A
-        families: list[tuple[int, list[tuple[int, int, tuple[int, ...]]]]] = []
+        families: list[tuple[int, list[_Side]]] = []
         for u in range(len(units)):
             sides = [(a if b == u else b, cells) for a, b, cells in inters if u in (a, b)]
             while sides:
@@ -310,24 +321,24 @@ class _Locked:
         # target groups: (shape of I, shape of B, offset of I in B), B's disjoint or equal
         side_list = [side for _u, family in families for side in family]
 
-        def target_key(side: tuple[int, int, tuple[int, ...]]) -> Hashable:
+        def target_key(side: _Side) -> tuple[tuple[int, ...], tuple[int, ...], int]:
             _a, b, cells = side
             b_first, b_pattern = _shape(units[b])
             return _shape(cells)[1], b_pattern, cells[0] - b_first
 
-        def target_fits(group: list[tuple[int, int, tuple[int, ...]]], side: tuple[int, int, tuple[int, ...]]) -> bool:
+        def target_fits(group: list[_Side], side: _Side) -> bool:
             return all(b == side[1] or cell_sets[b].isdisjoint(cell_sets[side[1]]) for _a, b, _c in group)
 
         groups = _split(side_list, target_key, target_fits)
-        target_of: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        target_of: dict[_Side, int] = {}
         self.targets: list[tuple[tuple[int, ...], tuple[int, ...], int]] = []
         for g, group in enumerate(groups):
             key = target_key(group[0])
-            self.targets.append(key)  # type: ignore[arg-type]
+            self.targets.append(key)
             for side in group:
                 target_of[side] = g
 
-        def family_key(item: tuple[int, list[tuple[int, int, tuple[int, ...]]]]) -> Hashable:
+        def family_key(item: tuple[int, list[_Side]]) -> _FamilyKey:
             u, family = item
             first, pattern = _shape(units[u])
             pieces = tuple((cells[0] - first, _shape(cells)[1]) for _a, _b, cells in family)
@@ -335,16 +346,16 @@ class _Locked:
             rest = tuple(sorted(c - first for c in units[u] if c not in inside))
             return pattern, pieces, rest
 
-        def family_fits(group: list[Any], item: Any) -> bool:
+        def family_fits(group: list[tuple[int, list[_Side]]], item: tuple[int, list[_Side]]) -> bool:
             first = min(units[item[0]])
             return all(min(units[u]) != first for u, _f in group)
 
-        self.batches = []
+        self.batches: list[_Batch] = []
         for batch in _split(families, family_key, family_fits):
-            pattern, pieces, rest = family_key(batch[0])  # type: ignore[misc]
+            pattern, pieces, rest = family_key(batch[0])
             firsts = [min(units[u]) for u, _f in batch]
-            sides = [[(family[j][2][0], target_of[family[j]]) for _u, family in batch] for j in range(len(pieces))]
-            self.batches.append((pattern, pieces, rest, firsts, sides))
+            piece_sides = [[(fam[j][2][0], target_of[fam[j]]) for _u, fam in batch] for j in range(len(pieces))]
+            self.batches.append((pattern, pieces, rest, firsts, piece_sides))
 
 
 class Engine:

@@ -93,7 +93,7 @@ class _Bound:
         self.above = engine.full ^ (s | self.below)
         self.improved += 1
 
-    def cut(self, s: int, done: int, engine: Engine, check: Check):
+    def cut(self, s: int, done: int, engine: Engine, check: Check) -> tuple[int, int]:
         """``s`` restricted to solutions smaller than ``best``: (s, done) or (0, 0).
 
         Cells before the first cell that can go below ``best`` must equal it
@@ -120,7 +120,7 @@ class _Bound:
                 return 0, 0
 
 
-def _bound_search(engine: Engine, root: int, done: int, bound: _Bound, check: Check):
+def _bound_search(engine: Engine, root: int, done: int, bound: _Bound, check: Check) -> Generator[None, None, None]:
     """Branch and bound over the picked candidates; yields after every node."""
     propagate, pick, elim = engine.propagate, engine.pick, engine.elim
     stack = [(root, done)]
@@ -143,7 +143,9 @@ def _bound_search(engine: Engine, root: int, done: int, bound: _Bound, check: Ch
         stack.append((s ^ (s & elim[b.bit_length()]), done))
 
 
-def _row_major_search(engine: Engine, root: int, done: int, bound: _Bound, check: Check, found: list):
+def _row_major_search(
+    engine: Engine, root: int, done: int, bound: _Bound, check: Check, found: list[int]
+) -> Generator[None, None, None]:
     """Row-major, lowest digit first, under the bound; stops at its first solution."""
     propagate, elim, ones, w, mask = engine.propagate, engine.elim, engine.cell_ones, engine.width, engine.digit_mask
     stack = [(root, done)]
@@ -171,7 +173,7 @@ def _row_major_search(engine: Engine, root: int, done: int, bound: _Bound, check
 def _search_first(engine: Engine, root: int, done: int, check: Check) -> int:
     """The row-major-first solution below a propagated root, or 0 (see the module doc)."""
     bound = _Bound()
-    found: list = []
+    found: list[int] = []
     bounded = _bound_search(engine, root, done, bound, check)
     row_major = None
     turn = 0
@@ -338,9 +340,7 @@ def solve_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | No
     return dataclasses.replace(grid, cells=engine.digits(s))
 
 
-def count_solutions(
-    grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None
-) -> int:
+def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None) -> int:
     """How many solutions ``grid`` has, counting no further than ``limit``.
 
     The search of :func:`solve` without a bound, so ``limit=2`` costs at most
