@@ -1,16 +1,28 @@
 /* sudoku_server.sudoku.solver._native: the native solver core.
  *
- * The same contract as the pure-Python core (sudoku_server/sudoku/solver/_python.py; the
- * dispatcher and its documentation are in solver.py): the row-major-first
- * solution, some solution, or the number of solutions up to a limit, for the
- * box shapes 2x2, 2x3, 3x2, 3x3, 4x4 and 5x5. Input is validated in Python
- * first (Grid); this module checks it again and never trusts a length or a
- * value it did not check. Written for this project.
+ * The same contract as the pure-Python core (sudoku_server/sudoku/solver/_python.py;
+ * the dispatcher and its documentation are in solver/__init__.py): the
+ * row-major-first solution, some solution, or the number of solutions up to
+ * a limit, for any geometry of up to 25 digits per unit given as a LIST OF
+ * UNITS (sudoku_server/sudoku/geometry.py). Plain values in, codes out:
+ *
+ *   prepare(size, units, classic9) -> geometry   once per geometry: the units
+ *       as a flat array of 16-bit cells; peers, each cell's units and the
+ *       intersections of units are computed here and kept in a capsule.
+ *   solve(cells, geometry[, check]) -> tuple of ints, or NONE / INVALID
+ *   solve_any(...), count_solutions(cells, geometry, limit[, check]),
+ *   verify(puzzle, solution, geometry) -> bool
+ *
+ * The Python side words the errors and builds the Grid; nothing here calls
+ * into Python except check(). Input is checked again here and no length or
+ * value is trusted. Written for this project.
  *
  * Two engines share one search driver (_native_search.h, included once per
  * engine):
  *
- *   e9  9x9 only. Digit-major bitboards: for each digit and band (three rows)
+ *   e9  the classic 9x9 only (chosen by prepare's classic9, for the key
+ *       ("classic", 3, 3), after checking the units are the classic ones).
+ *       Digit-major bitboards: for each digit and band (three rows)
  *       a 27-bit mask of the cells where the digit is still possible. Within
  *       a band a digit takes one cell in each row and one in each box, so
  *       its three rows and three boxes form a permutation: a 512-entry table
@@ -22,15 +34,19 @@
  *       two-candidate cell with the most open peers; else a digit with two
  *       permutations left in a band or stack (the "configurations" tdoku
  *       branches on); else a digit with two places in a row or column.
- *   eg  every size. Cell-major: a 32-bit candidate mask per cell; naked
- *       singles through the peer lists, hidden singles per unit, locked
- *       candidates (pointing and claiming along rows and columns), and from
- *       16x16 up all-different to arc consistency on every unit (a perfect
- *       matching of cells to digits, pruned by strongly connected components,
- *       after Regin, "A filtering algorithm for constraints of difference in
- *       CSPs", AAAI 1994). Branches: a two-candidate cell with the most open
- *       peers, else the fewest alternatives over cells and digits of units
- *       (the minimum-column rule of exact cover, Knuth's "Dancing Links").
+ *   eg  every geometry, from its units only. Cell-major: a 32-bit candidate
+ *       mask per cell; naked singles through the peer lists, hidden singles
+ *       per unit, locked candidates for every pair of units sharing two
+ *       cells or more (a digit confined to the intersection in one unit
+ *       leaves the rest of the other: pointing and claiming in classic
+ *       grids, and right for any unit set), and from 16x16 up all-different
+ *       to arc consistency on every unit (a perfect matching of cells to
+ *       digits, pruned by strongly connected components, after Regin, "A
+ *       filtering algorithm for constraints of difference in CSPs", AAAI
+ *       1994). Branches: a two-candidate cell with the most open cells in
+ *       its units, else the fewest alternatives over cells and digits of
+ *       units (the minimum-column rule of exact cover, Knuth's "Dancing
+ *       Links").
  *
  * The row-major-first solution: the two interleaved searches of the Python
  * core (a branch and bound, and a row-major search under its bound). Some
@@ -46,7 +62,8 @@
  * propagates; check() may block for as long as it likes.
  *
  * Every buffer is of fixed size and belongs to one call (several threads
- * may search at once; the tables built at import are read-only): the 9x9
+ * may search at once; the tables built at import and the prepared
+ * geometries are read-only, and a geometry lives as long as its capsule): the 9x9
  * search stacks live on the C stack (about 64 KiB in all), the general
  * engine's are allocated once per call (ncells + 2 frames per stack, about
  * 1.6 MiB each for 25x25).
@@ -1389,7 +1406,7 @@ eg_cell_branch(const Geo *g, const SG *s, int cell, Branch *br)
 }
 
 /* As e9_choose: a two-candidate cell with the most open peers (approximated
- * by the open cells of its three units); else the fewest alternatives over
+ * by the open cells of its units); else the fewest alternatives over
  * cells and digits of units, ties to cells. 0 when solved. */
 static int
 eg_choose(Ctx *x, const SG *s, Branch *br)

@@ -1,6 +1,6 @@
 """The pure-Python solver core: propagation and search. Pure and synchronous; imports no I/O.
 
-The fallback when the native core (``_csolver``) is not built, and the oracle
+The fallback when the native core (``_native``) is not built, and the oracle
 it is tested against; :mod:`.solver` chooses between them and states the
 contract both keep.
 
@@ -29,7 +29,7 @@ not either, so :func:`solve` runs two complete searches, interleaved:
 
 * branch and bound: the search above; each solution found becomes the
   bound, and a node is cut unless it may hold a smaller solution. The bound
-  also propagates (:meth:`_Bound.cut`): cells before the first cell that can
+  also propagates (``_Bound.cut``): cells before the first cell that can
   still go below the bound must equal it, and that cell must not exceed it.
   On a puzzle with one solution this costs less than a uniqueness proof.
 * row-major: branch on the first open cell, lowest digit first, under the
