@@ -108,6 +108,15 @@ def test_peers_follow_the_units():
     assert geo.rows == classic(3, 3).rows and geo.boxes == classic(3, 3).boxes
 
 
+def test_constraints_are_refused_not_ignored():
+    base = classic(2, 2)
+    caged = from_units("caged", 4, base.units, base.unit_names, constraints=("a cage",))
+    assert caged.constraints == ("a cage",)
+    for core in CORES:
+        with pytest.raises(ValueError):
+            core.solve(Grid((0,) * 16, 2, 2), geometry=caged)
+
+
 def test_from_units_refuses_bad_units():
     with pytest.raises(ValueError):
         from_units("k", 4, [(0, 1, 2, 2)], ["bad"])

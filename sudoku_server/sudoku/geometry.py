@@ -62,8 +62,8 @@ class Geometry:
         ``"box 1"``, later ``"diagonal 1"``, ``"region 3"``...
       constraints: rules that are not units, empty for classic and the unit
         variants: the place cages (killer) and peer rules (anti-knight) will
-        go, each a value its own module defines. The cores refuse a geometry
-        with constraints they do not know rather than ignore them.
+        go, each a value its own module defines. The solver cores refuse
+        (ValueError) a geometry with constraints rather than ignore them.
       cell_units: for each cell, the indices (into ``units``) of its units,
         ascending (three per cell for classic grids; any number here).
       peers: for each cell, the sorted tuple of the other cells of its units

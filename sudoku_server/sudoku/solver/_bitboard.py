@@ -611,8 +611,15 @@ _ENGINES: dict[Hashable, Engine] = {}
 
 
 def engine(geo: Geometry) -> Engine:
-    """The compiled :class:`Engine` of ``geo`` (built once per geometry key)."""
+    """The compiled :class:`Engine` of ``geo`` (built once per geometry key).
+
+    Raises:
+      ValueError: the geometry has constraints other than units (none is
+        known to the cores yet: they refuse rather than ignore them).
+    """
     found = _ENGINES.get(geo.key)
     if found is None:
+        if geo.constraints:
+            raise ValueError(f"the solver does not know the constraints of geometry {geo.key!r}")
         found = _ENGINES[geo.key] = Engine(geo)
     return found
