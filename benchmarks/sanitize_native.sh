@@ -2,7 +2,8 @@
 # Build the native solver core with AddressSanitizer and UndefinedBehavior-
 # Sanitizer, in a temporary copy of the package, and run the solver tests
 # (the differential suite against the Python core, the stop-hook tests, and
-# test_solver.py over both cores) under it. Any sanitizer report aborts the
+# test_solver.py over both cores, the variant geometries of test_geometry.py)
+# under it. Any sanitizer report aborts the
 # run (halt_on_error) and fails it. Needs gcc (or clang) with libasan.
 #
 #   bash benchmarks/sanitize_native.sh            # about a minute
@@ -14,7 +15,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$repo/sudoku_server" "$repo/tests" "$repo/puzzles" "$repo/pyproject.toml" "$repo/setup.py" "$work/"
 cd "$work"
-rm -f sudoku_server/*.so
+rm -f sudoku_server/sudoku/solver/_native*.so
 
 cc="${CC:-gcc}"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
@@ -31,4 +32,4 @@ LD_PRELOAD="$preload" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     SUDOKU_SERVER_REQUIRE_NATIVE=1 \
     python3 -m pytest -q -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py \
-        tests/test_solver_properties.py "$@"
+        tests/test_solver_properties.py tests/test_geometry.py "$@"

@@ -135,17 +135,26 @@ def test_every_shape_and_limit_edge(native):
 def test_huge_limit_and_bad_input(native):
     grid = Grid.from_string("8.........95.......67..........2.485...4.3192......736...651947...732518...894263")
     assert native.count_solutions(grid, 10**30) == 125
+    from sudoku_server.sudoku.geometry import classic
     from sudoku_server.sudoku.solver import _native as _csolver
 
+    geo = classic(3, 3)
+    prepared = _csolver.prepare(geo.size, geo.unit_array, True)
     with pytest.raises(ValueError):
-        _csolver.solve((0,) * 80, 3, 3)
+        _csolver.solve((0,) * 80, prepared)
     with pytest.raises(ValueError):
-        _csolver.solve((10,) + (0,) * 80, 3, 3)
+        _csolver.solve((10,) + (0,) * 80, prepared)
     with pytest.raises(TypeError):
-        _csolver.solve(("1",) + (0,) * 80, 3, 3)
+        _csolver.solve(("1",) + (0,) * 80, prepared)
     with pytest.raises(ValueError):
-        _csolver.solve((0,) * 64, 2, 4)
-    # shapes the native core does not know go to the Python core
+        _csolver.solve((0,) * 64, prepared)
+    with pytest.raises(TypeError):
+        _csolver.solve((0,) * 81, (3, 3))  # a geometry comes from prepare()
+    with pytest.raises(ValueError):
+        _csolver.prepare(9, geo.unit_array[:-2], False)  # not whole units
+    with pytest.raises(ValueError):
+        _csolver.prepare(4, classic(2, 2).unit_array, True)  # the 9x9 engine on other units
+    # any box shape: the native core's general engine, equal to the Python core
     odd = Grid((0,) * 64, 2, 4)
     assert native.solve(odd) == solver.PYTHON.solve(odd)
 

@@ -92,13 +92,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sudoku_server.sudoku import solver as _solver
-from sudoku_server.sudoku.grid import BOX_SHAPES, Grid
-from sudoku_server.sudoku.solver import Check
-
-try:  # the pure-Python core, once solver.py chooses between two cores
-    from sudoku_server.sudoku.solver._python import _engine as _solver_engine
-except ImportError:  # solver.py is the pure-Python core
-    from sudoku_server.sudoku.solver import _engine as _solver_engine
+from sudoku_server.sudoku.check import Check, no_check
+from sudoku_server.sudoku.geometry import BOX_SHAPES, classic
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.solver._bitboard import Engine
+from sudoku_server.sudoku.solver._python import _engine as _solver_engine
 
 __all__ = [
     "RANDOM_SYMMETRIES",
@@ -112,8 +110,12 @@ __all__ = [
     "permutation",
 ]
 
-#: Grid sizes :func:`generate` makes (digits per unit; boxes of BOX_SHAPES).
-SIZES = (4, 6, 9, 16, 25)
+#: Grid sizes :func:`generate` makes (digits per unit; boxes of
+#: :data:`geometry.BOX_SHAPES`, the one list of the sizes).
+SIZES = tuple(sorted(BOX_SHAPES))
+
+#: The sizes as the error message words them: "4, 6, 9, 16 or 25".
+_SIZES_TEXT = ", ".join(map(str, SIZES[:-1])) + f" or {SIZES[-1]}"
 
 #: Symmetries of the givens' positions (not of their digits):
 #:
@@ -221,19 +223,18 @@ def orbits(size: int, symmetry: str) -> tuple[tuple[int, ...], ...]:
       ValueError: an unknown symmetry.
     """
     last = size - 1
-    if symmetry == "none":
-        images = lambda r, c: ((r, c),)  # noqa: E731
-    elif symmetry == "rot180":
-        images = lambda r, c: ((r, c), (last - r, last - c))  # noqa: E731
-    elif symmetry == "rot90":
-        images = lambda r, c: ((r, c), (c, last - r), (last - r, last - c), (last - c, r))  # noqa: E731
-    elif symmetry == "mirror":
-        images = lambda r, c: ((r, c), (r, last - c))  # noqa: E731
-    elif symmetry == "diagonal":
-        images = lambda r, c: ((r, c), (c, r))  # noqa: E731
-    else:
+    # each symmetry as a map of the square grid's cells: (row, column) -> its images
+    maps: dict[str, Callable[[int, int], tuple[tuple[int, int], ...]]] = {
+        "none": lambda r, c: ((r, c),),
+        "rot180": lambda r, c: ((r, c), (last - r, last - c)),
+        "rot90": lambda r, c: ((r, c), (c, last - r), (last - r, last - c), (last - c, r)),
+        "mirror": lambda r, c: ((r, c), (r, last - c)),
+        "diagonal": lambda r, c: ((r, c), (c, r)),
+    }
+    images = maps.get(symmetry)
+    if images is None:
         raise ValueError(f"unknown symmetry {symmetry!r}")
-    seen = set()
+    seen: set[int] = set()
     out = []
     for cell in range(size * size):
         if cell in seen:
@@ -330,10 +331,10 @@ def generate(
         does: ``"size must be 4, 6, 9, 16 or 25, not 10"``.
     """
     if check is None:
-        check = _no_check
+        check = no_check
     size = _check_int("size", size, None, None)
     if size not in SIZES:
-        raise ValueError(f"size must be 4, 6, 9, 16 or 25, not {size}")
+        raise ValueError(f"size must be {_SIZES_TEXT}, not {size}")
     if not isinstance(symmetry, str) or symmetry not in SYMMETRIES + ("random",):
         raise ValueError(f"symmetry must be none, rot180, rot90, mirror, diagonal or random, not {symmetry!r}")
     ncells = size * size
@@ -356,7 +357,7 @@ def generate(
     order_key = rng.next()
 
     box_rows, box_cols = BOX_SHAPES[size]
-    engine = _solver_engine(Grid((0,) * ncells, box_rows, box_cols))
+    engine = _solver_engine(Grid((0,) * ncells, box_rows, box_cols), classic(box_rows, box_cols))
     check()
     solved = _full_grid(engine, grid_key, check)
     solution = Grid(engine.digits(solved), box_rows, box_cols)
@@ -376,11 +377,7 @@ def generate(
     return Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal)
 
 
-def _no_check() -> None:
-    return None
-
-
-def _check_int(name: str, value, low: int | None, high: int | None) -> int:
+def _check_int(name: str, value: object, low: int | None, high: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be an integer, not {value!r}")
     if low is not None and high is not None and not low <= value <= high:
@@ -388,7 +385,7 @@ def _check_int(name: str, value, low: int | None, high: int | None) -> int:
     return value
 
 
-def _full_grid(engine, key: int, check: Check) -> int:
+def _full_grid(engine: Engine, key: int, check: Check) -> int:
     """A random solved state (see the module docstring): attempt after attempt."""
     attempt = 0
     while True:
@@ -398,7 +395,7 @@ def _full_grid(engine, key: int, check: Check) -> int:
         attempt += 1
 
 
-def _full_grid_attempt(engine, rng: SplitMix64, check: Check) -> int:
+def _full_grid_attempt(engine: Engine, rng: SplitMix64, check: Check) -> int:
     """One depth-first search for a solved state, or 0 past its node budget.
 
     Branches on the open cell with the fewest candidates (the first in
@@ -411,7 +408,7 @@ def _full_grid_attempt(engine, rng: SplitMix64, check: Check) -> int:
     ones, full, spare = engine.cell_ones, engine.full, engine.spare
     propagate, elim = engine.propagate, engine.elim
     key = rng.next()
-    digit_orders = {}
+    digit_orders: dict[int, list[int]] = {}
     budget = _NODES_PER_CELL * engine.ncells
     stack = [(full, 0)]
     while stack:
@@ -450,7 +447,7 @@ def _full_grid_attempt(engine, rng: SplitMix64, check: Check) -> int:
     return 0
 
 
-def _exists(engine, s: int, done: int, solved: int, check: Check) -> bool:
+def _exists(engine: Engine, s: int, done: int, solved: int, check: Check) -> bool:
     """Whether the (unpropagated) state ``s`` has a solution: a depth-first search.
 
     It branches on the solver's choice of cell (``pick``), trying first the
@@ -483,7 +480,12 @@ def _exists(engine, s: int, done: int, solved: int, check: Check) -> bool:
 
 
 def _remove_givens(
-    engine, solved: int, ordered: Sequence[tuple[int, ...]], floor: int, tests, check: Check
+    engine: Engine,
+    solved: int,
+    ordered: Sequence[tuple[int, ...]],
+    floor: int,
+    tests: _Proofs | _Counts,
+    check: Check,
 ) -> tuple[int, bool]:
     """The one-pass removal (module docstring).
 
@@ -547,12 +549,12 @@ class _Proofs:
     cell); the puzzle before the removal had one solution, ``solved``.
     """
 
-    def __init__(self, engine, solved: int, check: Check) -> None:
+    def __init__(self, engine: Engine, solved: int, check: Check) -> None:
         self.engine, self.solved, self.check = engine, solved, check
         w, mask = engine.width, engine.digit_mask
         self.own = [mask << (c * w) for c in range(engine.ncells)]
 
-    def group_unique(self, rest: int, removed: int, orbits) -> bool:
+    def group_unique(self, rest: int, removed: int, orbits: Sequence[tuple[int, ...]]) -> bool:
         """True when propagation from ``rest`` alone fixes every cell of ``removed``."""
         engine, solved = self.engine, self.solved
         s, _ = engine.propagate(engine.full ^ (rest ^ (rest & solved)), 0, self.check)
@@ -580,7 +582,7 @@ class _Proofs:
             s ^= s & own[c] & ~value  # no other digit here: fix it
         return True
 
-    def remove(self, orbits) -> None:
+    def remove(self, orbits: Sequence[tuple[int, ...]]) -> None:
         """The orbits are gone from the puzzle (``rest`` tells the rest)."""
 
 
@@ -593,31 +595,31 @@ class _Counts:
     so both give the same puzzles (tested).
     """
 
-    def __init__(self, count: Callable, solution: Grid, check: Check) -> None:
+    def __init__(self, count: Callable[..., int], solution: Grid, check: Check) -> None:
         self.count, self.check = count, check
         self.values = list(solution.cells)
         self.shape = (solution.box_rows, solution.box_cols)
 
-    def _unique_without(self, orbits) -> bool:
+    def _unique_without(self, orbits: Sequence[tuple[int, ...]]) -> bool:
         values = self.values[:]
         for orbit in orbits:
             for c in orbit:
                 values[c] = 0
         return self.count(Grid(tuple(values), *self.shape), 2, check=self.check) == 1
 
-    def group_unique(self, rest: int, removed: int, orbits) -> bool:
+    def group_unique(self, rest: int, removed: int, orbits: Sequence[tuple[int, ...]]) -> bool:
         return self._unique_without(orbits)
 
     def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
         return self._unique_without((orbit,))
 
-    def remove(self, orbits) -> None:
+    def remove(self, orbits: Sequence[tuple[int, ...]]) -> None:
         for orbit in orbits:
             for c in orbit:
                 self.values[c] = 0
 
 
-def _core_count() -> Callable | None:
+def _core_count() -> Callable[..., int] | None:
     """The solver's ``count_solutions`` when its core is not the pure-Python engine."""
     if getattr(_solver, "CORE", "python") == "python":
         return None

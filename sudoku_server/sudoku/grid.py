@@ -1,9 +1,10 @@
-"""Cells, rows, columns, boxes, units and peers, and the :class:`Grid` value.
+"""The :class:`Grid` value, the duplicate check and ``verify_solution``, over units.
 
-The vocabulary is declared once, as data (after Norvig, "Solving Every Sudoku
-Puzzle"): a :class:`Geometry` lists, for one box shape, the units (rows,
-columns, boxes) and the peers of every cell, so the solver and the checks are
-short loops over these tables.
+The rules are data (:mod:`.geometry`, after Norvig, "Solving Every Sudoku
+Puzzle"): a :class:`Geometry` lists the units of a grid, and the checks here
+are short loops over that list, whatever the units are. ``Geometry``,
+``geometry``, ``BOX_SHAPES``, ``VALID_BOXES`` and ``cell_name`` are defined in
+:mod:`.geometry` and re-exported here.
 
 Cells are numbered row-major from 0; people see them as ``r1c1``..``r9c9``
 (1-based). Boxes are numbered 1..n left to right, top to bottom.
@@ -13,18 +14,33 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError
+from sudoku_server.sudoku.geometry import BOX_SHAPES, VALID_BOXES, Geometry, cell_name, geometry
 
-#: Box shapes by grid size (rows x columns of one box). 6x6 uses 2x3 boxes,
-#: the usual convention (two box rows of three columns each).
-BOX_SHAPES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
-
-#: Every box shape the text layouts accept: the defaults above and 3x2 boxes
-#: for 6x6 (three box rows of two columns), chosen by the request's layout.
-VALID_BOXES = frozenset(BOX_SHAPES.values()) | {(3, 2)}
+__all__ = [
+    "BLANKS",
+    "BOX_SHAPES",
+    "DIGIT_SYMBOLS",
+    "EMPTY_MARKS",
+    "LETTER_SYMBOLS",
+    "SYMBOLS",
+    "VALID_BOXES",
+    "ZERO_SYMBOLS",
+    "Geometry",
+    "Grid",
+    "cell_name",
+    "check_givens",
+    "choose_symbols",
+    "describe_char",
+    "find_duplicate",
+    "geometry",
+    "symbol_table",
+    "symbol_value",
+    "verify_solution",
+]
 
 #: Symbols for digits 1..25 in text ("1-9" then "A-P"): index = digit.
 SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
@@ -44,92 +60,7 @@ LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 #: Blank characters: an empty cell where a layout places cells by column.
 BLANKS = " \t"
 
-
-@dataclass(frozen=True)
-class Geometry:
-    """The units and peers of one grid shape.
-
-    Attributes:
-      box_rows, box_cols: the shape of one box (3, 3 for classic Sudoku).
-      size: digits per unit, ``box_rows * box_cols`` (9).
-      ncells: ``size * size`` (81).
-      rows, columns, boxes: tuples of ``size`` units, each a tuple of cell
-        indices in row-major order.
-      units: rows, then columns, then boxes (27 units for 9x9).
-      unit_names: ``"row 1"``, ``"column 1"``, ``"box 1"``... parallel to units.
-      peers: for each cell, the sorted tuple of cells sharing a unit with it
-        (20 per cell for 9x9).
-      row_of, col_of, box_of: 0-based row, column, box index of each cell.
-      all_digits: bitmask with bit ``d - 1`` set for every digit d (0x1FF).
-    """
-
-    box_rows: int
-    box_cols: int
-    size: int
-    ncells: int
-    rows: tuple
-    columns: tuple
-    boxes: tuple
-    units: tuple
-    unit_names: tuple
-    peers: tuple
-    row_of: tuple
-    col_of: tuple
-    box_of: tuple
-    all_digits: int
-
-
-@functools.cache
-def geometry(box_rows: int = 3, box_cols: int = 3) -> Geometry:
-    """Build (once, cached) the :class:`Geometry` of boxes ``box_rows x box_cols``.
-
-    Raises:
-      ValueError: a box dimension below 1 or a size over 25.
-    """
-    size = box_rows * box_cols
-    if box_rows < 1 or box_cols < 1 or size > 25:
-        raise ValueError(f"unsupported box shape {box_rows}x{box_cols}")
-    ncells = size * size
-    rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
-    columns = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
-    boxes = []
-    for br in range(0, size, box_rows):
-        for bc in range(0, size, box_cols):
-            boxes.append(tuple((br + r) * size + bc + c for r in range(box_rows) for c in range(box_cols)))
-    boxes = tuple(boxes)
-    row_of = tuple(i // size for i in range(ncells))
-    col_of = tuple(i % size for i in range(ncells))
-    box_of = tuple((row_of[i] // box_rows) * (size // box_cols) + col_of[i] // box_cols for i in range(ncells))
-    peers = tuple(
-        tuple(sorted((set(rows[row_of[i]]) | set(columns[col_of[i]]) | set(boxes[box_of[i]])) - {i}))
-        for i in range(ncells)
-    )
-    names = tuple(
-        [f"row {k + 1}" for k in range(size)]
-        + [f"column {k + 1}" for k in range(size)]
-        + [f"box {k + 1}" for k in range(size)]
-    )
-    return Geometry(
-        box_rows=box_rows,
-        box_cols=box_cols,
-        size=size,
-        ncells=ncells,
-        rows=rows,
-        columns=columns,
-        boxes=boxes,
-        units=rows + columns + boxes,
-        unit_names=names,
-        peers=peers,
-        row_of=row_of,
-        col_of=col_of,
-        box_of=box_of,
-        all_digits=(1 << size) - 1,
-    )
-
-
-def cell_name(cell: int, size: int = 9) -> str:
-    """The 1-based name of a 0-based cell index: ``cell_name(0) == "r1c1"``."""
-    return f"r{cell // size + 1}c{cell % size + 1}"
+_new = object.__new__
 
 
 @dataclass(frozen=True)
@@ -145,7 +76,7 @@ class Grid:
         two grids with the same cells and shape are equal.
     """
 
-    cells: tuple
+    cells: tuple[int, ...]
     box_rows: int = 3
     box_cols: int = 3
     symbols: str = field(default="", compare=False, repr=False)
@@ -160,16 +91,19 @@ class Grid:
             raise ValueError(f"cell value {bad!r} outside 0..{size}")
 
     @classmethod
-    def trusted(cls, cells: tuple, box_rows: int, box_cols: int, symbols: str = "") -> Grid:
+    def trusted(cls, cells: tuple[int, ...], box_rows: int, box_cols: int, symbols: str = "") -> Grid:
         """A Grid from cells known to be valid (``0..size``, ``size * size`` of them): no check.
 
         For the text reader's fast path, which has just produced them.
         """
-        grid = object.__new__(cls)
-        object.__setattr__(grid, "cells", cells)
-        object.__setattr__(grid, "box_rows", box_rows)
-        object.__setattr__(grid, "box_cols", box_cols)
-        object.__setattr__(grid, "symbols", symbols)
+        grid = _new(cls)
+        # the instance's own dict, filled directly: what the frozen dataclass's
+        # __init__ ends with, at a third of the cost of four object.__setattr__
+        fields = grid.__dict__
+        fields["cells"] = cells
+        fields["box_rows"] = box_rows
+        fields["box_cols"] = box_cols
+        fields["symbols"] = symbols
         return grid
 
     @property
@@ -229,7 +163,7 @@ class Grid:
     def __str__(self) -> str:
         return self.to_string()
 
-    def rows(self) -> list:
+    def rows(self) -> list[list[int]]:
         """The grid as ``size`` lists of ``size`` ints (0 = empty)."""
         n = self.size
         return [list(self.cells[r * n : (r + 1) * n]) for r in range(n)]
@@ -325,57 +259,70 @@ def describe_char(ch: str) -> str:
     return f"U+{ord(ch):04X}"
 
 
-def find_duplicate(grid: Grid) -> str | None:
+def find_duplicate(grid: Grid, geometry: Geometry | None = None) -> str | None:
     """The first pair of equal givens in one unit, described for people; None if none.
 
     Cells are scanned in row-major order; for each given the earlier cells of
-    its row, then column, then box are checked, so the report names the first
+    its units are checked, in the order of the geometry's units (row, then
+    column, then box for classic grids), so the report names the first
     offending cell in reading order and the first unit it breaks:
-    ``"duplicate 8 in box 1 at r1c1 and r3c3"``. O(cells) time.
+    ``"duplicate 8 in box 1 at r1c1 and r3c3"``. O(cells x units per cell).
+
+    Args:
+      grid: the puzzle (``size * size`` ints row-major, 0 = empty).
+      geometry: its rules; None for the classic geometry of its box shape.
     """
-    geo = grid.geometry
+    geo = grid.geometry if geometry is None else geometry
     size = geo.size
-    cells = grid.cells
+    cell_units = geo.cell_units
     # first cell seen with each digit, per unit
-    seen = [dict() for _ in geo.units]
-    for i, d in enumerate(cells):
+    seen: list[dict[int, int]] = [{} for _ in geo.units]
+    for i, d in enumerate(grid.cells):
         if not d:
             continue
-        for kind, unit in (("row", geo.row_of[i]), ("column", size + geo.col_of[i]), ("box", 2 * size + geo.box_of[i])):
+        units = cell_units[i]
+        for unit in units:
             first = seen[unit].get(d)
             if first is not None:
                 return (
                     f"duplicate {grid.symbol(d)} in {geo.unit_names[unit]} "
                     f"at {cell_name(first, size)} and {cell_name(i, size)}"
                 )
-        for unit in (geo.row_of[i], size + geo.col_of[i], 2 * size + geo.box_of[i]):
+        for unit in units:
             seen[unit][d] = i
     return None
 
 
-def check_givens(grid: Grid) -> None:
+def check_givens(grid: Grid, geometry: Geometry | None = None) -> None:
     """Raise InvalidPuzzleError if two givens share a unit (see :func:`find_duplicate`)."""
-    problem = find_duplicate(grid)
+    problem = find_duplicate(grid, geometry)
     if problem is not None:
         raise InvalidPuzzleError(problem)
 
 
-def verify_solution(puzzle: Grid, solution: Grid) -> str | None:
+def verify_solution(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:
     """Check a solution independently of the solver; None when it is right.
 
-    A solution is right when every unit holds each digit once and every given
-    of ``puzzle`` is kept. Otherwise the first problem is returned as text
-    (``"row 3 lacks 7"``, ``"given 5 at r1c2 changed to 6"``).
+    A solution is right when every unit of the geometry holds each digit once
+    and every given of ``puzzle`` is kept. Otherwise the first problem is
+    returned as text (``"row 3 lacks 7"``, ``"given 5 at r1c2 changed to 6"``),
+    units in the geometry's order.
+
+    Args:
+      puzzle, solution: grids of the same shape (``size * size`` ints row-major).
+      geometry: the rules; None for the classic geometry of the puzzle's box shape.
     """
     if (puzzle.box_rows, puzzle.box_cols) != (solution.box_rows, solution.box_cols):
         return "shape differs from the puzzle"
-    geo = puzzle.geometry
+    geo = puzzle.geometry if geometry is None else geometry
     cells = solution.cells
+    if len(cells) != geo.ncells:
+        return "shape differs from the puzzle"
     for i, (given, value) in enumerate(zip(puzzle.cells, cells)):
         if given and given != value:
             return f"given {puzzle.symbol(given)} at {cell_name(i, geo.size)} changed to {puzzle.symbol(value)}"
     full = _all_digits(geo.size)
-    for name, unit in zip(geo.unit_names, _unit_getters(geo.box_rows, geo.box_cols)):
+    for name, unit in zip(geo.unit_names, _unit_getters(geo)):
         values = set(unit(cells))
         if values != full:
             missing = min(full - values)
@@ -384,11 +331,11 @@ def verify_solution(puzzle: Grid, solution: Grid) -> str | None:
 
 
 @functools.cache
-def _all_digits(size: int) -> frozenset:
+def _all_digits(size: int) -> frozenset[int]:
     return frozenset(range(1, size + 1))
 
 
-@functools.cache
-def _unit_getters(box_rows: int, box_cols: int) -> tuple:
+@functools.lru_cache(maxsize=64)
+def _unit_getters(geo: Geometry) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
     """One ``operator.itemgetter`` per unit (C-speed gathering of its cells)."""
-    return tuple(operator.itemgetter(*unit) for unit in geometry(box_rows, box_cols).units)
+    return tuple(operator.itemgetter(*unit) for unit in geo.units)

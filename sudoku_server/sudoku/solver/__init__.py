@@ -21,12 +21,15 @@ The cores:
 
 * ``"native"`` — ``sudoku_server.sudoku.solver._native``, a C extension (``_native.c``,
   its header comment has the design), built by ``pip install`` when a C
-  compiler and the Python headers are present. A specialised 9x9 engine and a
-  general one for 4x4..25x25. It releases the interpreter lock while it
+  compiler and the Python headers are present. A specialised engine for the
+  classic 9x9 geometry and a general one for any list of units up to 25x25.
+  It takes plain arrays (the cells, and the geometry prepared once per key by
+  ``_native.prepare``) and returns the solution's cells or a code; this module
+  words the errors and builds the :class:`Grid`. It releases the interpreter lock while it
   searches, so solves in several threads run on several cores at once, and
   takes it back to call ``check`` every 0.5 ms of search (it does not call
   ``check`` at all on a search shorter than that).
-* ``"python"`` — :mod:`._pysolver`, the pure-Python core (its docstring has
+* ``"python"`` — :mod:`._python`, the pure-Python core (its docstring has
   the design): the fallback, and the oracle the native core is tested against.
   It calls ``check`` at every search node.
 
@@ -35,26 +38,31 @@ unless the environment variable ``SUDOKU_SERVER_PURE_PYTHON`` is set to
 anything but ``""`` or ``"0"`` when this module is first imported.
 :data:`NATIVE` and :data:`PYTHON` give each core's functions explicitly
 (``NATIVE`` is None when the extension is missing, :data:`NATIVE_MISSING`
-says why); box shapes the native core does not know (outside 2x2, 2x3, 3x2,
-3x3, 4x4, 5x5) go to the Python core.
+says why); geometries the native core does not take (constraints other
+than units, more units than ``_native.MAX_UNITS``) go to the Python core.
+
+Every function takes ``geometry=``: the rules as a list of units
+(:mod:`..geometry`); None, the default, is the classic geometry of the
+grid's box shape (``grid.geometry``).
 
 Threads: neither core keeps state between calls, so several threads may solve
 at once; the native core runs them on several processor cores (the lock is
-released during the search; ``_csolver.set_gil_hold(seconds)`` keeps it for
+released during the search; ``_native.set_gil_hold(seconds)`` keeps it for
 the first part of each search instead, process-wide).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
+from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
-from sudoku_server.sudoku.solver import _python as _pysolver
-from sudoku_server.sudoku.solver._python import Check, _explain
+from sudoku_server.sudoku.solver import _python
+from sudoku_server.sudoku.solver._python import _explain
 
 __all__ = ["CORE", "NATIVE", "PYTHON", "Check", "Core", "count_solutions", "solve", "solve_any", "verify"]
 
@@ -71,38 +79,105 @@ class Core(NamedTuple):
     count_solutions: Callable[..., int]
 
 
-PYTHON = Core("python", _pysolver.solve, _pysolver.solve_any, _pysolver.count_solutions)
+PYTHON = Core("python", _python.solve, _python.solve_any, _python.count_solutions)
 
 #: Why the native core is not available ("" when it is).
 NATIVE_MISSING = ""
+_native: Any
 try:
-    from sudoku_server.sudoku.solver import _native as _csolver
+    from sudoku_server.sudoku.solver import _native
 except ImportError as exc:  # not built: no compiler, or a checkout without ``pip install -e .``
-    _csolver = None
+    _native = None
     NATIVE_MISSING = f"sudoku_server.sudoku.solver._native cannot be imported ({exc})"
 
+#: The native form of each geometry (``_native.prepare``), by geometry key;
+#: None for a geometry the native core does not take. Prepared once: peers
+#: and intersections are computed in C then, not per call.
+_PREPARED: dict[Hashable, object] = {}
+#: The same for the classic geometries, by ``box_rows * 32 + box_cols``: the
+#: per-call path of ``solve(grid)`` (no Geometry looked up).
+_CLASSIC: dict[int, object] = {}
 
-def _failure(grid: Grid, code: int) -> Exception:
+
+def _prepare(geo: Geometry) -> object:
+    """The prepared native geometry of ``geo``, or None when the native core does not take it."""
+    try:
+        return _PREPARED[geo.key]
+    except KeyError:
+        pass
+    prepared = None
+    if not geo.constraints and geo.size <= _native.MAX_SIZE and 0 < len(geo.units) <= _native.MAX_UNITS:
+        prepared = _native.prepare(geo.size, geo.unit_array, geo.key == ("classic", 3, 3))
+    _PREPARED[geo.key] = prepared
+    return prepared
+
+
+def _classic(grid: Grid) -> object:
+    """The prepared classic geometry of ``grid``'s box shape (cached by shape)."""
+    prepared = _CLASSIC[grid.box_rows * 32 + grid.box_cols] = _prepare(grid.geometry)
+    return prepared
+
+
+def _failure(grid: Grid, code: int, geometry: Geometry | None) -> Exception:
     """The exception for a grid the native core found no solution for (code
-    ``_csolver.NONE``) or with two givens in a unit (``_csolver.INVALID``)."""
-    if code == _csolver.INVALID:
-        problem = find_duplicate(grid)
+    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``)."""
+    if code == _native.INVALID:
+        problem = find_duplicate(grid, geometry)
         if problem is not None:
             return InvalidPuzzleError(problem)
-    return UnsolvableError(_explain(grid))
+    return UnsolvableError(_explain(grid, geometry))
+
+
+_new = object.__new__
+
+
+def _native_first(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
+    """:func:`solve` on the native core (docstring there)."""
+    if geometry is None:
+        prepared = _CLASSIC.get(grid.box_rows * 32 + grid.box_cols) or _classic(grid)
+    else:
+        prepared = _prepare(geometry)
+    if prepared is None:
+        return _python.solve(grid, check=check, geometry=geometry)
+    cells = _solve(grid.cells, prepared, check)
+    if cells.__class__ is not tuple:
+        raise _failure(grid, cells, geometry)
+    # Grid.trusted, inline: this is every solve's path
+    solution = _new(grid.__class__)
+    fields = solution.__dict__
+    fields["cells"] = cells
+    fields["box_rows"] = grid.box_rows
+    fields["box_cols"] = grid.box_cols
+    fields["symbols"] = grid.symbols
+    return solution
+
+
+def _native_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
+    """:func:`solve_any` on the native core (docstring there)."""
+    prepared = _prepare(grid.geometry if geometry is None else geometry)
+    if prepared is None:
+        return _python.solve_any(grid, check=check, geometry=geometry)
+    cells = _solve_any(grid.cells, prepared, check)
+    if cells.__class__ is not tuple:
+        raise _failure(grid, cells, geometry)
+    return grid.__class__.trusted(cells, grid.box_rows, grid.box_cols, grid.symbols)
+
+
+def _native_count(grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None) -> int:
+    """:func:`count_solutions` on the native core (docstring there)."""
+    if geometry is None:
+        prepared = _CLASSIC.get(grid.box_rows * 32 + grid.box_cols) or _classic(grid)
+    else:
+        prepared = _prepare(geometry)
+    if prepared is None:
+        return _python.count_solutions(grid, limit, check=check, geometry=geometry)
+    return _count(grid.cells, prepared, limit, check)  # type: ignore[no-any-return]
 
 
 NATIVE: Core | None = None
-if _csolver is not None:
-    # Box shapes other than 2x2, 2x3, 3x2, 3x3, 4x4, 5x5 go to the Python core.
-    _csolver.configure(
-        _failure,
-        lambda grid, limit, check: _pysolver.solve(grid, check=check),
-        lambda grid, limit, check: _pysolver.solve_any(grid, check=check),
-        lambda grid, limit, check: _pysolver.count_solutions(grid, limit, check=check),
-        tuple(field.name for field in dataclasses.fields(Grid)),
-    )
-    NATIVE = Core("native", _csolver.solve_grid, _csolver.solve_any_grid, _csolver.count_grid)
+if _native is not None:
+    _solve, _solve_any, _count = _native.solve, _native.solve_any, _native.count_solutions
+    NATIVE = Core("native", _native_first, _native_any, _native_count)
 
 
 def _choose() -> Core:
@@ -117,7 +192,7 @@ _CORE = _choose()
 CORE: str = _CORE.name
 
 
-def solve(grid: Grid, *, check: Check | None = None) -> Grid:
+def solve(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
     """The first solution of ``grid`` in row-major order.
 
     "First" is what the naive backtracker (try 1..size in each empty cell, left
@@ -130,6 +205,8 @@ def solve(grid: Grid, *, check: Check | None = None) -> Grid:
       check: the stop hook (:data:`Check`): called with the interpreter lock
         held at least once per millisecond of search; it may block, and what
         it raises ends the search and propagates to the caller.
+      geometry: the rules, a list of units (:mod:`..geometry`): None for the
+        classic geometry of the grid's box shape.
 
     Returns:
       Grid: the solution, same shape (and symbols), no zeros.
@@ -142,10 +219,10 @@ def solve(grid: Grid, *, check: Check | None = None) -> Grid:
         "no place for 4 in row 3"), or "no solution exists" when it takes a
         search to prove.
     """
-    return _CORE.solve(grid, check=check)
+    return _CORE.solve(grid, check=check, geometry=geometry)
 
 
-def solve_any(grid: Grid, *, check: Check | None = None) -> Grid:
+def solve_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
     """Some solution of ``grid``: the first one the search finds (``SOLVE any``).
 
     For a puzzle with one solution this is :func:`solve`'s answer; with
@@ -158,21 +235,22 @@ def solve_any(grid: Grid, *, check: Check | None = None) -> Grid:
     Returns:
       Grid: a solution, same shape (and symbols), no zeros.
     """
-    return _CORE.solve_any(grid, check=check)
+    return _CORE.solve_any(grid, check=check, geometry=geometry)
 
 
-def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None) -> int:
+def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None, geometry: Geometry | None = None) -> int:
     """How many solutions ``grid`` has, counting no further than ``limit``.
 
     Args:
       grid: the puzzle (``size * size`` ints row-major, 0 = empty).
       limit: stop once this many are found (``limit=2`` answers "is it unique?").
       check: the stop hook, as for :func:`solve`.
+      geometry: the rules, as for :func:`solve`.
 
     Returns:
       int: 0 (none, or givens that break a rule), 1, ... up to ``limit``.
     """
-    return _CORE.count_solutions(grid, limit, check=check)
+    return _CORE.count_solutions(grid, limit, check=check, geometry=geometry)
 
 
 # The functions above document the contract; the chosen core's functions
@@ -181,19 +259,17 @@ def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None) -
 solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_solutions  # noqa: F811
 
 
-def verify(puzzle: Grid, solution: Grid) -> str | None:
+def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:
     """Check a solution independently of the search; None when it is right.
 
     The rule every answer passes before it is sent: every unit holds each
     digit once and every given is kept. The native core's ``verify`` (C, no
-    search code) answers the common case; a wrong solution, a shape it does
-    not know, or no native core falls back to :func:`grid.verify_solution`,
-    which also says what is wrong ("row 3 lacks 7").
+    search code, from the geometry's units) answers the common case; a wrong
+    solution, a geometry it does not take, or no native core falls back to
+    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks 7").
     """
-    if (
-        _csolver is not None
-        and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols)
-        and _csolver.verify(puzzle.cells, solution.cells, puzzle.box_rows, puzzle.box_cols)
-    ):
-        return None
-    return verify_solution(puzzle, solution)
+    if _native is not None and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols):
+        prepared = _prepare(puzzle.geometry if geometry is None else geometry)
+        if prepared is not None and _native.verify(puzzle.cells, solution.cells, prepared):
+            return None
+    return verify_solution(puzzle, solution, geometry)

@@ -1,16 +1,28 @@
 /* sudoku_server.sudoku.solver._native: the native solver core.
  *
- * The same contract as the pure-Python core (sudoku_server/sudoku/solver/_python.py; the
- * dispatcher and its documentation are in solver.py): the row-major-first
- * solution, some solution, or the number of solutions up to a limit, for the
- * box shapes 2x2, 2x3, 3x2, 3x3, 4x4 and 5x5. Input is validated in Python
- * first (Grid); this module checks it again and never trusts a length or a
- * value it did not check. Written for this project.
+ * The same contract as the pure-Python core (sudoku_server/sudoku/solver/_python.py;
+ * the dispatcher and its documentation are in solver/__init__.py): the
+ * row-major-first solution, some solution, or the number of solutions up to
+ * a limit, for any geometry of up to 25 digits per unit given as a LIST OF
+ * UNITS (sudoku_server/sudoku/geometry.py). Plain values in, codes out:
+ *
+ *   prepare(size, units, classic9) -> geometry   once per geometry: the units
+ *       as a flat array of 16-bit cells; peers, each cell's units and the
+ *       intersections of units are computed here and kept in a capsule.
+ *   solve(cells, geometry[, check]) -> tuple of ints, or NONE / INVALID
+ *   solve_any(...), count_solutions(cells, geometry, limit[, check]),
+ *   verify(puzzle, solution, geometry) -> bool
+ *
+ * The Python side words the errors and builds the Grid; nothing here calls
+ * into Python except check(). Input is checked again here and no length or
+ * value is trusted. Written for this project.
  *
  * Two engines share one search driver (_native_search.h, included once per
  * engine):
  *
- *   e9  9x9 only. Digit-major bitboards: for each digit and band (three rows)
+ *   e9  the classic 9x9 only (chosen by prepare's classic9, for the key
+ *       ("classic", 3, 3), after checking the units are the classic ones).
+ *       Digit-major bitboards: for each digit and band (three rows)
  *       a 27-bit mask of the cells where the digit is still possible. Within
  *       a band a digit takes one cell in each row and one in each box, so
  *       its three rows and three boxes form a permutation: a 512-entry table
@@ -22,15 +34,19 @@
  *       two-candidate cell with the most open peers; else a digit with two
  *       permutations left in a band or stack (the "configurations" tdoku
  *       branches on); else a digit with two places in a row or column.
- *   eg  every size. Cell-major: a 32-bit candidate mask per cell; naked
- *       singles through the peer lists, hidden singles per unit, locked
- *       candidates (pointing and claiming along rows and columns), and from
- *       16x16 up all-different to arc consistency on every unit (a perfect
- *       matching of cells to digits, pruned by strongly connected components,
- *       after Regin, "A filtering algorithm for constraints of difference in
- *       CSPs", AAAI 1994). Branches: a two-candidate cell with the most open
- *       peers, else the fewest alternatives over cells and digits of units
- *       (the minimum-column rule of exact cover, Knuth's "Dancing Links").
+ *   eg  every geometry, from its units only. Cell-major: a 32-bit candidate
+ *       mask per cell; naked singles through the peer lists, hidden singles
+ *       per unit, locked candidates for every pair of units sharing two
+ *       cells or more (a digit confined to the intersection in one unit
+ *       leaves the rest of the other: pointing and claiming in classic
+ *       grids, and right for any unit set), and from 16x16 up all-different
+ *       to arc consistency on every unit (a perfect matching of cells to
+ *       digits, pruned by strongly connected components, after Regin, "A
+ *       filtering algorithm for constraints of difference in CSPs", AAAI
+ *       1994). Branches: a two-candidate cell with the most open cells in
+ *       its units, else the fewest alternatives over cells and digits of
+ *       units (the minimum-column rule of exact cover, Knuth's "Dancing
+ *       Links").
  *
  * The row-major-first solution: the two interleaved searches of the Python
  * core (a branch and bound, and a row-major search under its bound). Some
@@ -46,7 +62,8 @@
  * propagates; check() may block for as long as it likes.
  *
  * Every buffer is of fixed size and belongs to one call (several threads
- * may search at once; the tables built at import are read-only): the 9x9
+ * may search at once; the tables built at import and the prepared
+ * geometries are read-only, and a geometry lives as long as its capsule): the 9x9
  * search stacks live on the C stack (about 64 KiB in all), the general
  * engine's are allocated once per call (ncells + 2 frames per stack, about
  * 1.6 MiB each for 25x25).
@@ -118,57 +135,276 @@ popcount32(uint32_t x)
 }
 
 /* ------------------------------------------------------------------ */
-/* Geometry of one box shape (built at import, read-only afterwards)   */
+/* Geometry: cells plus a list of units (prepared once per geometry by   */
+/* prepare(), read-only afterwards, freed with its capsule)             */
+
+/* Units of one geometry at most (classic grids have 3n: 75 for 25x25;
+ * variants add a few: diagonals, windows, regions). */
+#define MAXUNITS 256
 
 typedef struct {
-    int br, bc, n, ncells, npeers;
+    int n, ncells, nunits;
+    int classic9; /* the classic 9x9 rows, columns and boxes: the e9 engine */
     uint32_t full;
-    uint16_t unit[3 * MAXN][MAXN];     /* rows, columns, boxes: cells in order */
-    uint8_t unit_of[MAXCELLS][3];      /* row, column, box unit of each cell */
-    uint16_t peers[MAXCELLS][3 * MAXN]; /* sorted */
-    /* locked candidates: cells of a row outside each box it crosses, etc. */
+    uint16_t *unit;      /* nunits * n: the cells of each unit */
+    uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
+    uint16_t *cu;        /* ascending unit indices */
+    uint32_t *peer_start; /* ncells + 1, as cu_start */
+    uint16_t *peer;      /* each cell's peers, ascending */
+    /* Locked candidates. An intersection is two units sharing 2+ cells;
+     * side 2k + s of intersection k is its unit inter_unit[2k + s] and the
+     * cells of that unit outside the intersection (out[out_start[2k + s] ..]).
+     * A family is a unit's intersections that are pairwise disjoint, with
+     * the rest of the unit (rest[rest_start[f] ..]); fam_side[..] lists the
+     * side of the unit in each of its intersections. */
+    int ninter, nfam;
+    uint32_t *inter_start; /* ninter + 1 into inter_cells */
+    uint16_t *inter_cells;
+    uint16_t *inter_unit;  /* 2 * ninter */
+    uint32_t *out_start;   /* 2 * ninter + 1 into out */
+    uint16_t *out;
+    uint32_t *fam_start;   /* nfam + 1 into fam_side */
+    uint32_t *fam_side;
+    uint32_t *rest_start;  /* nfam + 1 into rest */
+    uint16_t *rest;
 } Geo;
 
-#define NSHAPES 6
-static const int SHAPES[NSHAPES][2] = {{2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {5, 5}};
-static Geo *GEOS[NSHAPES];
+static void
+geo_free(Geo *g)
+{
+    if (g == NULL)
+        return;
+    PyMem_RawFree(g->unit);
+    PyMem_RawFree(g->cu_start);
+    PyMem_RawFree(g->cu);
+    PyMem_RawFree(g->peer_start);
+    PyMem_RawFree(g->peer);
+    PyMem_RawFree(g->inter_start);
+    PyMem_RawFree(g->inter_cells);
+    PyMem_RawFree(g->inter_unit);
+    PyMem_RawFree(g->out_start);
+    PyMem_RawFree(g->out);
+    PyMem_RawFree(g->fam_start);
+    PyMem_RawFree(g->fam_side);
+    PyMem_RawFree(g->rest_start);
+    PyMem_RawFree(g->rest);
+    PyMem_RawFree(g);
+}
 
+/* Is the unit list exactly classic(3, 3)'s: rows, columns, boxes, in order? */
+static int
+geo_is_classic9(const Geo *g)
+{
+    int u, i;
+    if (g->n != 9 || g->nunits != 27)
+        return 0;
+    for (u = 0; u < 9; u++)
+        for (i = 0; i < 9; i++)
+            if (g->unit[u * 9 + i] != u * 9 + i || g->unit[(9 + u) * 9 + i] != i * 9 + u ||
+                g->unit[(18 + u) * 9 + i] != ((u / 3) * 3 + i / 3) * 9 + (u % 3) * 3 + i % 3)
+                return 0;
+    return 1;
+}
+
+#define GEO_ALLOC(ptr, count)                                                    \
+    do {                                                                         \
+        (ptr) = PyMem_RawCalloc((size_t)(count) + 1, sizeof(*(ptr)));            \
+        if ((ptr) == NULL)                                                       \
+            goto nomem;                                                          \
+    } while (0)
+
+/* Build a Geo from n and the units (nunits * n cells, each checked by the
+ * caller to lie in 0..n*n-1 and to be distinct within its unit). NULL with
+ * MemoryError set. */
 static Geo *
-geo_build(int br, int bc)
+geo_build(int n, int nunits, const uint16_t *units)
 {
     Geo *g = PyMem_RawCalloc(1, sizeof(Geo));
-    int n = br * bc, c, u, i;
+    int ncells = n * n, c, u, v, i, j, k, total;
+    uint8_t *member = NULL; /* member[u * ncells + c]: cell c is in unit u */
     if (g == NULL)
-        return NULL;
-    g->br = br;
-    g->bc = bc;
+        return (Geo *)PyErr_NoMemory();
     g->n = n;
-    g->ncells = n * n;
-    g->full = (n == 32) ? 0xFFFFFFFFu : ((1u << n) - 1);
-    for (u = 0; u < n; u++) {
-        for (i = 0; i < n; i++) {
-            g->unit[u][i] = (uint16_t)(u * n + i);
-            g->unit[n + u][i] = (uint16_t)(i * n + u);
-            /* box u: box row u / (n / bc), box column u % (n / bc) */
-            g->unit[2 * n + u][i] =
-                (uint16_t)(((u / (n / bc)) * br + i / bc) * n + (u % (n / bc)) * bc + i % bc);
-        }
-    }
-    for (u = 0; u < 3 * n; u++)
+    g->ncells = ncells;
+    g->nunits = nunits;
+    g->full = (1u << n) - 1;
+    GEO_ALLOC(g->unit, nunits * n);
+    memcpy(g->unit, units, sizeof(uint16_t) * (size_t)(nunits * n));
+    GEO_ALLOC(member, nunits * ncells);
+    for (u = 0; u < nunits; u++)
         for (i = 0; i < n; i++)
-            g->unit_of[g->unit[u][i]][u / n] = (uint8_t)u;
-    for (c = 0; c < g->ncells; c++) {
-        int k = 0, p;
-        for (p = 0; p < g->ncells; p++) {
+            member[u * ncells + units[u * n + i]] = 1;
+    /* each cell's units, then its peers (the other cells of its units) */
+    GEO_ALLOC(g->cu_start, ncells + 1);
+    GEO_ALLOC(g->cu, nunits * n);
+    for (c = 0, k = 0; c < ncells; c++) {
+        g->cu_start[c] = (uint32_t)k;
+        for (u = 0; u < nunits; u++)
+            if (member[u * ncells + c])
+                g->cu[k++] = (uint16_t)u;
+    }
+    g->cu_start[ncells] = (uint32_t)k;
+    GEO_ALLOC(g->peer_start, ncells + 1);
+    total = 0;
+    for (c = 0; c < ncells; c++) {
+        int p;
+        for (p = 0; p < ncells; p++) {
             if (p == c)
                 continue;
-            if (g->unit_of[p][0] == g->unit_of[c][0] || g->unit_of[p][1] == g->unit_of[c][1] ||
-                g->unit_of[p][2] == g->unit_of[c][2])
-                g->peers[c][k++] = (uint16_t)p;
+            for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
+                if (member[g->cu[j] * ncells + p]) {
+                    total++;
+                    break;
+                }
         }
-        g->npeers = k;
     }
+    GEO_ALLOC(g->peer, total);
+    for (c = 0, k = 0; c < ncells; c++) {
+        int p;
+        g->peer_start[c] = (uint32_t)k;
+        for (p = 0; p < ncells; p++) {
+            if (p == c)
+                continue;
+            for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
+                if (member[g->cu[j] * ncells + p]) {
+                    g->peer[k++] = (uint16_t)p;
+                    break;
+                }
+        }
+    }
+    g->peer_start[ncells] = (uint32_t)k;
+    /* intersections: pairs of units sharing two cells or more */
+    {
+        int ninter = 0, ncells_in = 0;
+        for (u = 0; u < nunits; u++)
+            for (v = u + 1; v < nunits; v++) {
+                int common = 0;
+                for (i = 0; i < n; i++)
+                    common += member[v * ncells + units[u * n + i]];
+                if (common >= 2) {
+                    ninter++;
+                    ncells_in += common;
+                }
+            }
+        g->ninter = ninter;
+        GEO_ALLOC(g->inter_start, ninter + 1);
+        GEO_ALLOC(g->inter_cells, ncells_in);
+        GEO_ALLOC(g->inter_unit, 2 * ninter);
+        GEO_ALLOC(g->out_start, 2 * ninter + 1);
+        GEO_ALLOC(g->out, 2 * ninter * n);
+        k = 0;
+        {
+            int ic = 0, oc = 0;
+            for (u = 0; u < nunits; u++)
+                for (v = u + 1; v < nunits; v++) {
+                    int common = 0, s;
+                    for (i = 0; i < n; i++)
+                        common += member[v * ncells + units[u * n + i]];
+                    if (common < 2)
+                        continue;
+                    g->inter_start[k] = (uint32_t)ic;
+                    for (i = 0; i < n; i++)
+                        if (member[v * ncells + units[u * n + i]])
+                            g->inter_cells[ic++] = units[u * n + i];
+                    g->inter_unit[2 * k] = (uint16_t)u;
+                    g->inter_unit[2 * k + 1] = (uint16_t)v;
+                    for (s = 0; s < 2; s++) {
+                        int a = s ? v : u, b = s ? u : v;
+                        g->out_start[2 * k + s] = (uint32_t)oc;
+                        for (i = 0; i < n; i++)
+                            if (!member[b * ncells + units[a * n + i]])
+                                g->out[oc++] = units[a * n + i];
+                    }
+                    k++;
+                }
+            g->inter_start[ninter] = (uint32_t)ic;
+            g->out_start[2 * ninter] = (uint32_t)oc;
+        }
+    }
+    /* families: each unit's intersections, greedily split into sets of
+     * pairwise disjoint ones (classic: a box's row segments, then its
+     * column segments) */
+    {
+        int ninter = g->ninter, nfam = 0, nside = 0, nrest = 0, f;
+        int *fam_of = NULL; /* per side: its family, -1 before */
+        uint8_t *used = NULL;
+        fam_of = PyMem_RawMalloc(sizeof(int) * (size_t)(2 * ninter + 1));
+        used = PyMem_RawCalloc((size_t)ncells + 1, 1);
+        if (fam_of == NULL || used == NULL) {
+            PyMem_RawFree(fam_of);
+            PyMem_RawFree(used);
+            goto nomem;
+        }
+        for (i = 0; i < 2 * ninter; i++)
+            fam_of[i] = -1;
+        /* pass 1: assign sides to families, unit by unit */
+        for (u = 0; u < nunits; u++) {
+            for (;;) {
+                int any = 0;
+                memset(used, 0, (size_t)ncells);
+                for (i = 0; i < 2 * ninter; i++) {
+                    int ok = 1;
+                    uint32_t a;
+                    if (fam_of[i] >= 0 || g->inter_unit[i] != u)
+                        continue;
+                    for (a = g->inter_start[i / 2]; a < g->inter_start[i / 2 + 1]; a++)
+                        if (used[g->inter_cells[a]])
+                            ok = 0;
+                    if (!ok)
+                        continue;
+                    for (a = g->inter_start[i / 2]; a < g->inter_start[i / 2 + 1]; a++)
+                        used[g->inter_cells[a]] = 1;
+                    fam_of[i] = nfam;
+                    any = 1;
+                    nside++;
+                }
+                if (!any)
+                    break;
+                for (i = 0; i < n; i++)
+                    nrest += !used[units[u * n + i]];
+                nfam++;
+            }
+        }
+        g->nfam = nfam;
+        g->fam_start = PyMem_RawCalloc((size_t)nfam + 2, sizeof(uint32_t));
+        g->fam_side = PyMem_RawCalloc((size_t)nside + 1, sizeof(uint32_t));
+        g->rest_start = PyMem_RawCalloc((size_t)nfam + 2, sizeof(uint32_t));
+        g->rest = PyMem_RawCalloc((size_t)nrest + 1, sizeof(uint16_t));
+        if (g->fam_start == NULL || g->fam_side == NULL || g->rest_start == NULL || g->rest == NULL) {
+            PyMem_RawFree(fam_of);
+            PyMem_RawFree(used);
+            goto nomem;
+        }
+        /* pass 2: lay the families out in order */
+        for (f = 0, k = 0, j = 0; f < nfam; f++) {
+            int unit = -1;
+            g->fam_start[f] = (uint32_t)k;
+            g->rest_start[f] = (uint32_t)j;
+            memset(used, 0, (size_t)ncells);
+            for (i = 0; i < 2 * ninter; i++)
+                if (fam_of[i] == f) {
+                    uint32_t a;
+                    g->fam_side[k++] = (uint32_t)i;
+                    unit = g->inter_unit[i];
+                    for (a = g->inter_start[i / 2]; a < g->inter_start[i / 2 + 1]; a++)
+                        used[g->inter_cells[a]] = 1;
+                }
+            for (i = 0; i < n; i++)
+                if (!used[units[unit * n + i]])
+                    g->rest[j++] = units[unit * n + i];
+        }
+        g->fam_start[nfam] = (uint32_t)k;
+        g->rest_start[nfam] = (uint32_t)j;
+        PyMem_RawFree(fam_of);
+        PyMem_RawFree(used);
+    }
+    PyMem_RawFree(member);
+    g->classic9 = geo_is_classic9(g);
     return g;
+nomem:
+    PyMem_RawFree(member);
+    geo_free(g);
+    return (Geo *)PyErr_NoMemory();
 }
 
 /* ------------------------------------------------------------------ */
@@ -894,80 +1130,56 @@ eg_remove(Ctx *x, SG *s, int p, uint32_t m, int *found)
     return 1;
 }
 
-/* Locked candidates along rows (along=0) or columns (along=1): a digit
- * whose places in a box lie in one line leaves the rest of that line, and
- * one whose places in a line lie in one box leaves the rest of that box. */
+/* Intersections whose digits eg_locked computes once per call (each is in
+ * two families); more than this (no classic grid has 256) are computed per
+ * family. */
+#define LOCKED_SHARED 512
+
+/* Locked candidates, for every pair of units sharing two cells or more (in
+ * classic grids: pointing and claiming): a digit whose places in one unit
+ * all lie in the intersection leaves the rest of the other unit. Per family
+ * (a unit's pairwise disjoint intersections, Geo): the digits found in one
+ * intersection only and not in the rest of the unit. 0 on a contradiction;
+ * *found when a candidate went. */
 static int
-eg_locked(Ctx *x, SG *s, int along, int *found)
+eg_locked(Ctx *x, SG *s, int *found)
 {
     const Geo *g = x->geo;
-    int n = g->n;
-    /* a line crosses `nseg` boxes, each in a segment of `seglen` cells;
-     * a box holds `lines` segments of that kind */
-    int seglen = along ? g->br : g->bc, nseg = n / seglen, lines = along ? g->bc : g->br;
-    uint32_t seg[MAXN][MAXN]; /* seg[line][k]: digits of line in its k-th box segment */
-    int line, k, i;
-    for (line = 0; line < n; line++) {
-        const uint16_t *cells = g->unit[along * n + line];
-        for (k = 0; k < nseg; k++) {
-            uint32_t m = 0;
-            for (i = 0; i < seglen; i++)
-                m |= s->c[cells[k * seglen + i]];
-            seg[line][k] = m;
+    int f, k, shared = g->ninter <= LOCKED_SHARED;
+    uint32_t seg[LOCKED_SHARED]; /* each intersection's digits, when they fit */
+    if (shared)
+        for (k = 0; k < g->ninter; k++) {
+            uint32_t v = 0, b;
+            for (b = g->inter_start[k]; b < g->inter_start[k + 1]; b++)
+                v |= s->c[g->inter_cells[b]];
+            seg[k] = v;
         }
-    }
-    /* claiming: within a line, digits confined to one segment leave the rest of its box */
-    for (line = 0; line < n; line++) {
-        uint32_t once = 0, twice = 0, only;
-        for (k = 0; k < nseg; k++) {
-            twice |= once & seg[line][k];
-            once |= seg[line][k];
+    for (f = 0; f < g->nfam; f++) {
+        uint32_t once = 0, twice = 0, rest = 0, only, m[MAXN], a, b;
+        k = 0;
+        for (a = g->rest_start[f]; a < g->rest_start[f + 1]; a++)
+            rest |= s->c[g->rest[a]];
+        for (a = g->fam_start[f]; a < g->fam_start[f + 1]; a++, k++) {
+            uint32_t inter = g->fam_side[a] / 2, v = 0;
+            if (shared)
+                v = seg[inter];
+            else
+                for (b = g->inter_start[inter]; b < g->inter_start[inter + 1]; b++)
+                    v |= s->c[g->inter_cells[b]];
+            m[k] = v;
+            twice |= once & v;
+            once |= v;
         }
-        only = once & ~twice;
+        only = once & ~twice & ~rest;
         if (!only)
             continue;
-        for (k = 0; k < nseg; k++) {
-            uint32_t m = seg[line][k] & only;
-            int box, j;
-            if (!m)
+        for (a = g->fam_start[f], k = 0; a < g->fam_start[f + 1]; a++, k++) {
+            uint32_t r = m[k] & only, other = g->fam_side[a] ^ 1;
+            if (!r)
                 continue;
-            box = g->unit_of[g->unit[along * n + line][k * seglen]][2];
-            for (j = 0; j < n; j++) {
-                int p = g->unit[box][j];
-                if (g->unit_of[p][along] == along * n + line)
-                    continue;
-                if (!eg_remove(x, s, p, m, found))
+            for (b = g->out_start[other]; b < g->out_start[other + 1]; b++)
+                if (!eg_remove(x, s, g->out[b], r, found))
                     return 0;
-            }
-        }
-    }
-    /* pointing: within a box, digits confined to one line leave the rest of that line */
-    for (k = 0; k < nseg; k++) {
-        int first;
-        for (first = 0; first < n; first += lines) {
-            /* the box crossing lines first..first+lines-1 at segment k */
-            uint32_t once = 0, twice = 0, only;
-            int l;
-            for (l = first; l < first + lines; l++) {
-                twice |= once & seg[l][k];
-                once |= seg[l][k];
-            }
-            only = once & ~twice;
-            if (!only)
-                continue;
-            for (l = first; l < first + lines; l++) {
-                uint32_t m = seg[l][k] & only;
-                int kk;
-                if (!m)
-                    continue;
-                for (kk = 0; kk < nseg; kk++) {
-                    if (kk == k || !(seg[l][kk] & m))
-                        continue;
-                    for (i = 0; i < seglen; i++)
-                        if (!eg_remove(x, s, g->unit[along * n + l][kk * seglen + i], m, found))
-                            return 0;
-                }
-            }
         }
     }
     return 1;
@@ -1006,12 +1218,12 @@ eg_alldiff(Ctx *x, SG *s, int *found, uint32_t *seen_sig)
 {
     const Geo *g = x->geo;
     int n = g->n, u, i;
-    for (u = 0; u < 3 * n; u++) {
+    for (u = 0; u < g->nunits; u++) {
         uint32_t m[MAXN], reach[MAXN], taken = 0, sig = 0x9E3779B9u;
         int8_t cell_of[MAXN], digit_of[MAXN];
         uint16_t at[MAXN]; /* the unit's open cells */
         int open = 0, single = 0;
-        const uint16_t *cells = g->unit[u];
+        const uint16_t *cells = g->unit + u * n;
         for (i = 0; i < n; i++) {
             uint32_t v = s->c[cells[i]];
             sig = (sig ^ v) * 0x01000193u;
@@ -1110,15 +1322,16 @@ static int
 eg_propagate(Ctx *x, SG *s)
 {
     const Geo *g = x->geo;
-    int n = g->n, npeers = g->npeers, u, i;
-    uint32_t full = g->full, seen_sig[3 * MAXN];
-    memset(seen_sig, 0, sizeof(uint32_t) * 3 * n);
+    int n = g->n, nunits = g->nunits, u, i;
+    uint32_t full = g->full, seen_sig[MAXUNITS];
+    memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);
     for (;;) {
         int found = 0;
         while (x->qn) {
             int cell = x->queue[--x->qn];
             uint32_t v = s->c[cell];
-            const uint16_t *p = g->peers[cell];
+            const uint16_t *p = g->peer + g->peer_start[cell];
+            int npeers = (int)(g->peer_start[cell + 1] - g->peer_start[cell]);
             for (i = 0; i < npeers; i++) {
                 uint32_t m = s->c[p[i]];
                 if (m & v) {
@@ -1136,8 +1349,8 @@ eg_propagate(Ctx *x, SG *s)
         if (n >= 16 && tick(x) < 0)
             return -1;
         /* hidden singles; a digit with no place in a unit is a contradiction */
-        for (u = 0; u < 3 * n; u++) {
-            const uint16_t *cells = g->unit[u];
+        for (u = 0; u < nunits; u++) {
+            const uint16_t *cells = g->unit + u * n;
             uint32_t once = 0, twice = 0, only;
             for (i = 0; i < n; i++) {
                 uint32_t m = s->c[cells[i]];
@@ -1162,7 +1375,7 @@ eg_propagate(Ctx *x, SG *s)
         }
         if (found)
             continue;
-        if (!eg_locked(x, s, 0, &found) || !eg_locked(x, s, 1, &found))
+        if (!eg_locked(x, s, &found))
             goto fail;
         if (!found && n >= ALLDIFF_FROM && !eg_alldiff(x, s, &found, seen_sig))
             goto fail;
@@ -1193,28 +1406,29 @@ eg_cell_branch(const Geo *g, const SG *s, int cell, Branch *br)
 }
 
 /* As e9_choose: a two-candidate cell with the most open peers (approximated
- * by the open cells of its three units); else the fewest alternatives over
+ * by the open cells of its units); else the fewest alternatives over
  * cells and digits of units, ties to cells. 0 when solved. */
 static int
 eg_choose(Ctx *x, const SG *s, Branch *br)
 {
     const Geo *g = x->geo;
-    int n = g->n, ncells = g->ncells, c, u, i;
-    int open[3 * MAXN];
+    int n = g->n, ncells = g->ncells, nunits = g->nunits, c, u, i;
+    int open[MAXUNITS];
+    uint32_t j;
     int best = -1, at = -1, fewest = MAXN + 1, ties = 0;
-    memset(open, 0, sizeof(int) * 3 * n);
+    memset(open, 0, sizeof(int) * (size_t)nunits);
     for (c = 0; c < ncells; c++)
-        if (!eg_single(s->c[c])) {
-            open[g->unit_of[c][0]]++;
-            open[g->unit_of[c][1]]++;
-            open[g->unit_of[c][2]]++;
-        }
+        if (!eg_single(s->c[c]))
+            for (j = g->cu_start[c]; j < g->cu_start[c + 1]; j++)
+                open[g->cu[j]]++;
     for (c = 0; c < ncells; c++) {
         uint32_t m = s->c[c];
         if (eg_single(m))
             continue;
         if (!((m & (m - 1)) & ((m & (m - 1)) - 1))) {
-            int deg = open[g->unit_of[c][0]] + open[g->unit_of[c][1]] + open[g->unit_of[c][2]];
+            int deg = 0;
+            for (j = g->cu_start[c]; j < g->cu_start[c + 1]; j++)
+                deg += open[g->cu[j]];
             if (deg > best) {
                 best = deg;
                 at = c;
@@ -1241,8 +1455,8 @@ eg_choose(Ctx *x, const SG *s, Branch *br)
      * candidates of a cell (the minimum-column choice of exact cover) */
     {
         int bu = -1, bd = -1, places = fewest, pairs = 0;
-        for (u = 0; u < 3 * n && (places > 2 || x->rng); u++) {
-            const uint16_t *cells = g->unit[u];
+        for (u = 0; u < nunits && (places > 2 || x->rng); u++) {
+            const uint16_t *cells = g->unit + u * n;
             uint32_t o1 = 0, o2 = 0, o3 = 0, o4 = 0, two, three;
             for (i = 0; i < n; i++) {
                 uint32_t m = s->c[cells[i]];
@@ -1271,7 +1485,7 @@ eg_choose(Ctx *x, const SG *s, Branch *br)
         if (bu >= 0) {
             int k = 0;
             for (i = 0; i < n; i++) {
-                int cell = g->unit[bu][i];
+                int cell = g->unit[bu * n + i];
                 if (s->c[cell] >> bd & 1) {
                     br->cell[k] = (uint16_t)cell;
                     br->digit[k] = (uint8_t)(bd + 1);
@@ -1372,14 +1586,41 @@ enum { MODE_FIRST = 0, MODE_ANY = 1, MODE_COUNT = 2 };
 #define RESULT_NONE 0     /* no solution */
 #define RESULT_INVALID -1 /* two givens share a unit */
 
-static int
-shape_index(int br, int bc)
+/* The capsule name of a prepared geometry (prepare()). */
+static const char GEO_CAPSULE[] = "sudoku_server.sudoku.solver._native.geometry";
+
+/* The Geo of a capsule from prepare(); NULL with TypeError. */
+static const Geo *
+as_geo(PyObject *obj)
 {
-    int i;
-    for (i = 0; i < NSHAPES; i++)
-        if (SHAPES[i][0] == br && SHAPES[i][1] == bc)
-            return i;
-    return -1;
+    if (!PyCapsule_CheckExact(obj)) {
+        PyErr_SetString(PyExc_TypeError, "geometry must come from prepare()");
+        return NULL;
+    }
+    return PyCapsule_GetPointer(obj, GEO_CAPSULE);
+}
+
+/* One cell value, 0..n; -1 with an exception. */
+static inline long
+cell_value(PyObject *v, int n)
+{
+    long d;
+#if PY_VERSION_HEX < 0x030C0000
+    /* an exact int of one digit (3.11 layout): the common case, inline */
+    if (PyLong_CheckExact(v) && (Py_SIZE(v) == 0 || Py_SIZE(v) == 1)) {
+        d = Py_SIZE(v) ? (long)((PyLongObject *)v)->ob_digit[0] : 0;
+        if (d <= n)
+            return d;
+    }
+#endif
+    d = PyLong_AsLong(v);
+    if (d == -1 && PyErr_Occurred())
+        return -1;
+    if (d < 0 || d > n) {
+        PyErr_Format(PyExc_ValueError, "cell value %ld outside 0..%d", d, n);
+        return -1;
+    }
+    return d;
 }
 
 /* Read cells (a sequence of n*n ints 0..n) into out. -1 with an exception. */
@@ -1387,6 +1628,7 @@ static int
 read_cells(PyObject *cells, int n, int *out)
 {
     PyObject *seq = PySequence_Fast(cells, "cells must be a sequence of ints");
+    PyObject **items;
     Py_ssize_t len, i;
     if (seq == NULL)
         return -1;
@@ -1396,14 +1638,10 @@ read_cells(PyObject *cells, int n, int *out)
         Py_DECREF(seq);
         return -1;
     }
+    items = PySequence_Fast_ITEMS(seq);
     for (i = 0; i < len; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (v < 0 || v > n) {
-            PyErr_Format(PyExc_ValueError, "cell value %ld outside 0..%d", v, n);
+        long v = cell_value(items[i], n);
+        if (v < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -1525,11 +1763,11 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
         }
         /* remove it from its peers now, so that a later duplicate is seen */
         {
-            const uint16_t *p = g->peers[i];
-            int j;
+            const uint16_t *p = g->peer + g->peer_start[i];
+            int j, npeers = (int)(g->peer_start[i + 1] - g->peer_start[i]);
             uint32_t bit = 1u << (cells[i] - 1);
             x->qn--;
-            for (j = 0; j < g->npeers; j++)
+            for (j = 0; j < npeers; j++)
                 root->c[p[j]] &= ~bit;
         }
     }
@@ -1571,24 +1809,19 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
     return r;
 }
 
-/* One search on cells (a sequence) of box shape br x bc. Fills *result with
+/* One search on cells (a sequence) of geometry g. Fills *result with
  * run9/rung's code (count, or 1 / 0 / RESULT_INVALID) and digits with the
  * solution. 0, or -1 with an exception set. */
 static int
-search(PyObject *cells, int br, int bc, int mode, long limit, PyObject *check, int *digits, long *result)
+search(PyObject *cells, const Geo *g, int mode, long limit, PyObject *check, int *digits, long *result)
 {
-    int shape = shape_index(br, bc), n, in[MAXCELLS];
+    int n = g->n, in[MAXCELLS];
     long r;
     Ctx ctx, *x = &ctx;
-    if (shape < 0) {
-        PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
-        return -1;
-    }
     if (check != Py_None && !PyCallable_Check(check)) {
         PyErr_SetString(PyExc_TypeError, "check must be callable or None");
         return -1;
     }
-    n = br * bc;
     if (read_cells(cells, n, in) < 0)
         return -1;
     if (mode == MODE_COUNT && limit < 1) {
@@ -1597,10 +1830,10 @@ search(PyObject *cells, int br, int bc, int mode, long limit, PyObject *check, i
     }
     memset(x, 0, offsetof(Ctx, queue));
     x->check = check == Py_None ? NULL : check;
-    x->geo = GEOS[shape];
+    x->geo = g;
     x->every = n == 9 ? 16 : n >= 16 ? 1 : 64;
     Py_INCREF(check); /* kept alive while the lock is released */
-    r = n == 9 ? run9(x, in, mode, limit, digits) : rung(x, in, mode, limit, digits);
+    r = g->classic9 ? run9(x, in, mode, limit, digits) : rung(x, in, mode, limit, digits);
     Py_DECREF(check);
     last_nodes = x->nodes;
     if (r == -2)
@@ -1609,81 +1842,28 @@ search(PyObject *cells, int br, int bc, int mode, long limit, PyObject *check, i
     return 0;
 }
 
-static int
-as_shape(PyObject *v)
-{
-    long l = PyLong_AsLong(v);
-    return (l < 0 || l > MAXN) ? -1 : (int)l;
-}
-
-/* The low-level functions: cells, box_rows, box_cols[, limit][, check]. */
+/* solve / solve_any (cells, geometry[, check]); count_solutions (cells,
+ * geometry, limit[, check]). */
 static PyObject *
 run(PyObject *const *args, Py_ssize_t nargs, int mode)
 {
     PyObject *check = Py_None;
-    int br, bc, digits[MAXCELLS];
+    const Geo *g;
+    int digits[MAXCELLS];
     long limit = 1, r;
-    Py_ssize_t want = mode == MODE_COUNT ? 4 : 3;
+    Py_ssize_t want = mode == MODE_COUNT ? 3 : 2;
 
     if (nargs < want || nargs > want + 1) {
         PyErr_Format(PyExc_TypeError, "%s takes %zd or %zd arguments (%zd given)",
                      mode == MODE_COUNT ? "count_solutions" : "solve", want, want + 1, nargs);
         return NULL;
     }
-    br = as_shape(args[1]);
-    bc = as_shape(args[2]);
-    if (mode == MODE_COUNT)
-        limit = PyLong_AsLong(args[3]);
-    if (PyErr_Occurred())
+    g = as_geo(args[1]);
+    if (g == NULL)
         return NULL;
-    if (nargs > want)
-        check = args[want];
-    if (search(args[0], br, bc, mode, limit, check, digits, &r) < 0)
-        return NULL;
-    if (mode == MODE_COUNT)
-        return PyLong_FromLong(r < 0 ? 0 : r);
-    if (r == 1)
-        return digits_tuple(digits, br * bc * br * bc);
-    return PyLong_FromLong(r);
-}
-
-/* Set by configure() from sudoku_server.sudoku.solver: failure(grid, code) -> the
- * exception to raise; fallback[mode](grid, limit, check) for box shapes this
- * core does not know. */
-static PyObject *failure_hook, *fallback_hook[3], *grid_fields;
-static PyObject *s_cells, *s_box_rows, *s_box_cols, *s_check, *s_limit;
-
-/* The contract's functions on a Grid: grid[, limit], check=None. */
-static PyObject *
-run_grid(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int mode)
-{
-    PyObject *grid, *check = Py_None, *limit_obj = NULL, *cells, *v, *out;
-    int br, bc, digits[MAXCELLS];
-    long limit = 2, r;
-    Py_ssize_t i, nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-
-    if (nargs < 1 || nargs > (mode == MODE_COUNT ? 2 : 1)) {
-        PyErr_SetString(PyExc_TypeError, mode == MODE_COUNT ? "count_solutions(grid, limit=2, *, check=None)"
-                                                            : "solve(grid, *, check=None)");
-        return NULL;
-    }
-    grid = args[0];
-    if (nargs == 2)
-        limit_obj = args[1];
-    for (i = 0; i < nkw; i++) {
-        PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-        if (PyUnicode_Compare(key, s_check) == 0)
-            check = args[nargs + i];
-        else if (mode == MODE_COUNT && PyUnicode_Compare(key, s_limit) == 0 && limit_obj == NULL)
-            limit_obj = args[nargs + i];
-        else {
-            PyErr_Format(PyExc_TypeError, "unexpected keyword argument %R", key);
-            return NULL;
-        }
-    }
-    if (limit_obj != NULL) {
+    if (mode == MODE_COUNT) {
         int overflow = 0;
-        limit = PyLong_AsLongAndOverflow(limit_obj, &overflow);
+        limit = PyLong_AsLongAndOverflow(args[2], &overflow);
         if (overflow > 0)
             limit = LONG_MAX;
         else if (overflow < 0)
@@ -1691,115 +1871,77 @@ run_grid(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int mode)
         if (limit == -1 && PyErr_Occurred())
             return NULL;
     }
-    v = PyObject_GetAttr(grid, s_box_rows);
-    if (v == NULL)
-        return NULL;
-    br = as_shape(v);
-    Py_DECREF(v);
-    v = PyObject_GetAttr(grid, s_box_cols);
-    if (v == NULL)
-        return NULL;
-    bc = as_shape(v);
-    Py_DECREF(v);
-    if (PyErr_Occurred())
-        return NULL;
-    if (shape_index(br, bc) < 0) {
-        PyObject *lim;
-        if (fallback_hook[mode] == NULL) {
-            PyErr_Format(PyExc_ValueError, "unsupported box shape %dx%d", br, bc);
-            return NULL;
-        }
-        lim = PyLong_FromLong(limit);
-        if (lim == NULL)
-            return NULL;
-        out = PyObject_CallFunctionObjArgs(fallback_hook[mode], grid, lim, check, NULL);
-        Py_DECREF(lim);
-        return out;
-    }
-    cells = PyObject_GetAttr(grid, s_cells);
-    if (cells == NULL)
-        return NULL;
-    i = search(cells, br, bc, mode, limit, check, digits, &r);
-    Py_DECREF(cells);
-    if (i < 0)
+    if (nargs > want)
+        check = args[want];
+    if (search(args[0], g, mode, limit, check, digits, &r) < 0)
         return NULL;
     if (mode == MODE_COUNT)
         return PyLong_FromLong(r < 0 ? 0 : r);
-    if (r != 1) {
-        PyObject *code = PyLong_FromLong(r), *exc;
-        if (code == NULL)
-            return NULL;
-        if (failure_hook == NULL) {
-            PyErr_Format(PyExc_ValueError, "no solution (code %ld)", r);
-            Py_DECREF(code);
-            return NULL;
-        }
-        exc = PyObject_CallFunctionObjArgs(failure_hook, grid, code, NULL);
-        Py_DECREF(code);
-        if (exc == NULL)
-            return NULL;
-        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-        Py_DECREF(exc);
-        return NULL;
-    }
-    /* the solution: a copy of grid (same type, the same values of the
-     * fields configure() named; no __init__: the cells come from a search
-     * that checked them) with the digits as its cells */
-    cells = digits_tuple(digits, br * bc * br * bc);
-    if (cells == NULL)
-        return NULL;
-    out = Py_TYPE(grid)->tp_alloc(Py_TYPE(grid), 0);
-    if (out == NULL) {
-        Py_DECREF(cells);
-        return NULL;
-    }
-    for (i = 0; grid_fields != NULL && i < PyTuple_GET_SIZE(grid_fields); i++) {
-        PyObject *name = PyTuple_GET_ITEM(grid_fields, i);
-        int rc;
-        if (PyUnicode_Compare(name, s_cells) == 0)
-            continue;
-        v = PyObject_GetAttr(grid, name);
-        if (v == NULL) {
-            Py_DECREF(cells);
-            Py_DECREF(out);
-            return NULL;
-        }
-        rc = PyObject_GenericSetAttr(out, name, v);
-        Py_DECREF(v);
-        if (rc < 0) {
-            Py_DECREF(cells);
-            Py_DECREF(out);
-            return NULL;
-        }
-    }
-    i = PyObject_GenericSetAttr(out, s_cells, cells);
-    Py_DECREF(cells);
-    if (i < 0) {
-        Py_DECREF(out);
-        return NULL;
-    }
-    return out;
+    if (r == 1)
+        return digits_tuple(digits, g->ncells);
+    return PyLong_FromLong(r);
 }
 
-static PyObject *
-py_solve_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+static void
+geo_capsule_free(PyObject *capsule)
 {
-    (void)self;
-    return run_grid(args, nargs, kwnames, MODE_FIRST);
+    geo_free(PyCapsule_GetPointer(capsule, GEO_CAPSULE));
 }
 
+/* prepare(size, units, classic9) -> geometry */
 static PyObject *
-py_solve_any_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+py_prepare(PyObject *self, PyObject *args)
 {
+    int n, classic9, nunits, u, i;
+    Py_buffer buf;
+    uint16_t *units;
+    uint8_t seen[MAXCELLS];
+    Geo *g;
+    PyObject *capsule;
     (void)self;
-    return run_grid(args, nargs, kwnames, MODE_ANY);
-}
-
-static PyObject *
-py_count_grid(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    (void)self;
-    return run_grid(args, nargs, kwnames, MODE_COUNT);
+    if (!PyArg_ParseTuple(args, "iy*p:prepare", &n, &buf, &classic9))
+        return NULL;
+    if (n < 1 || n > MAXN || buf.len % (2 * n) != 0 || buf.len / (2 * n) < 1 || buf.len / (2 * n) > MAXUNITS) {
+        PyErr_Format(PyExc_ValueError, "a geometry has size 1..%d and 1..%d units of size 16-bit cells", MAXN,
+                     MAXUNITS);
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    nunits = (int)(buf.len / (2 * n));
+    units = PyMem_RawMalloc((size_t)buf.len);
+    if (units == NULL) {
+        PyBuffer_Release(&buf);
+        return PyErr_NoMemory();
+    }
+    memcpy(units, buf.buf, (size_t)buf.len);
+    PyBuffer_Release(&buf);
+    for (u = 0; u < nunits; u++) {
+        memset(seen, 0, sizeof seen);
+        for (i = 0; i < n; i++) {
+            int c = units[u * n + i];
+            if (c >= n * n || seen[c]) {
+                PyMem_RawFree(units);
+                PyErr_Format(PyExc_ValueError, "unit %d: cells must be distinct, in 0..%d", u, n * n - 1);
+                return NULL;
+            }
+            seen[c] = 1;
+        }
+    }
+    g = geo_build(n, nunits, units);
+    PyMem_RawFree(units);
+    if (g == NULL)
+        return NULL;
+    /* the 9x9 engine for the classic key only, and only on its units */
+    if (classic9 && !g->classic9) {
+        geo_free(g);
+        PyErr_SetString(PyExc_ValueError, "classic9: the units are not the classic 9x9 rows, columns and boxes");
+        return NULL;
+    }
+    g->classic9 = classic9;
+    capsule = PyCapsule_New(g, GEO_CAPSULE, geo_capsule_free);
+    if (capsule == NULL)
+        geo_free(g);
+    return capsule;
 }
 
 static PyObject *
@@ -1812,26 +1954,6 @@ py_set_gil_hold(PyObject *self, PyObject *arg)
         return NULL;
     gil_hold_ns = (int64_t)(seconds * 1e9);
     return PyFloat_FromDouble((double)old / 1e9);
-}
-
-static PyObject *
-py_configure(PyObject *self, PyObject *args)
-{
-    PyObject *failure, *first, *any, *count, *fields;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOO!:configure", &failure, &first, &any, &count, &PyTuple_Type, &fields))
-        return NULL;
-    Py_INCREF(fields);
-    Py_XSETREF(grid_fields, fields);
-    Py_INCREF(failure);
-    Py_XSETREF(failure_hook, failure);
-    Py_INCREF(first);
-    Py_XSETREF(fallback_hook[MODE_FIRST], first);
-    Py_INCREF(any);
-    Py_XSETREF(fallback_hook[MODE_ANY], any);
-    Py_INCREF(count);
-    Py_XSETREF(fallback_hook[MODE_COUNT], count);
-    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -1863,33 +1985,28 @@ py_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return run(args, nargs, MODE_COUNT);
 }
 
-/* verify(puzzle_cells, solution_cells, box_rows, box_cols) -> bool
+/* verify(puzzle_cells, solution_cells, geometry) -> bool
  *
  * The independent check every answer passes before it is sent (the
  * protocol's rule), in C so that it costs the interpreter lock little: the
  * solution holds 1..size in every cell, keeps every given of the puzzle, and
- * each row, column and box holds each digit once. Nothing of the search is
- * used: only the two tuples of ints. Any size up to 25x25. */
+ * every unit of the geometry holds each digit once. Nothing of the search
+ * is used: only the two sequences of ints and the units. */
 static PyObject *
 py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    long br, bc, n, r, c, i, d;
+    const Geo *g;
     PyObject *puzzle, *solution;
-    uint32_t rows[25], cols[25], boxes[25];
+    int sol[MAXCELLS], n, u, i, ok = 1;
     (void)self;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "verify(puzzle_cells, solution_cells, box_rows, box_cols)");
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "verify(puzzle_cells, solution_cells, geometry)");
         return NULL;
     }
-    br = PyLong_AsLong(args[2]);
-    bc = PyLong_AsLong(args[3]);
-    if ((br == -1 || bc == -1) && PyErr_Occurred())
+    g = as_geo(args[2]);
+    if (g == NULL)
         return NULL;
-    n = br * bc;
-    if (br < 1 || bc < 1 || n > 25) {
-        PyErr_SetString(PyExc_ValueError, "box shape out of range");
-        return NULL;
-    }
+    n = g->n;
     puzzle = PySequence_Fast(args[0], "puzzle cells must be a sequence");
     if (puzzle == NULL)
         return NULL;
@@ -1898,89 +2015,66 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(puzzle);
         return NULL;
     }
-    if (PySequence_Fast_GET_SIZE(puzzle) != n * n || PySequence_Fast_GET_SIZE(solution) != n * n) {
+    if (PySequence_Fast_GET_SIZE(puzzle) != g->ncells || PySequence_Fast_GET_SIZE(solution) != g->ncells) {
         Py_DECREF(puzzle);
         Py_DECREF(solution);
         Py_RETURN_FALSE;
     }
-    memset(rows, 0, sizeof rows);
-    memset(cols, 0, sizeof cols);
-    memset(boxes, 0, sizeof boxes);
-    for (i = 0; i < n * n; i++) {
+    for (i = 0; i < g->ncells && ok; i++) {
         long given = PyLong_AsLong(PySequence_Fast_GET_ITEM(puzzle, i));
-        uint32_t bit;
-        long b;
-        d = PyLong_AsLong(PySequence_Fast_GET_ITEM(solution, i));
+        long d = PyLong_AsLong(PySequence_Fast_GET_ITEM(solution, i));
         if (PyErr_Occurred()) {
             Py_DECREF(puzzle);
             Py_DECREF(solution);
             return NULL;
         }
-        r = i / n;
-        c = i % n;
-        b = (r / br) * (n / bc) + c / bc;
         if (d < 1 || d > n || (given && given != d))
-            goto wrong;
-        bit = (uint32_t)1 << (d - 1);
-        if ((rows[r] | cols[c] | boxes[b]) & bit)
-            goto wrong;
-        rows[r] |= bit;
-        cols[c] |= bit;
-        boxes[b] |= bit;
+            ok = 0;
+        sol[i] = (int)d;
     }
     Py_DECREF(puzzle);
     Py_DECREF(solution);
-    Py_RETURN_TRUE;
-wrong:
-    Py_DECREF(puzzle);
-    Py_DECREF(solution);
-    Py_RETURN_FALSE;
+    for (u = 0; u < g->nunits && ok; u++) {
+        uint32_t seen = 0;
+        for (i = 0; i < n; i++)
+            seen |= 1u << (sol[g->unit[u * n + i]] - 1);
+        ok = seen == g->full;
+    }
+    return PyBool_FromLong(ok);
 }
 
 static PyMethodDef methods[] = {
+    {"prepare", py_prepare, METH_VARARGS,
+     "prepare(size, units, classic9) -> geometry\n\n"
+     "The native form of a geometry: size digits per unit (1..25), units its\n"
+     "units as 16-bit cell indices in native byte order (size per unit, 1..256\n"
+     "units; Geometry.unit_array), classic9 true for the classic 9x9 key (the\n"
+     "9x9 engine; ValueError when the units are not the classic ones).\n"
+     "Peers and intersections are computed here, once; keep the result."},
     {"verify", (PyCFunction)(void (*)(void))py_verify, METH_FASTCALL,
-     "verify(puzzle_cells, solution_cells, box_rows, box_cols) -> bool\n\n"
+     "verify(puzzle_cells, solution_cells, geometry) -> bool\n\n"
      "True when the solution (size*size ints row-major) holds 1..size everywhere,\n"
-     "keeps every given of the puzzle (0 = empty) and repeats no digit in a row,\n"
-     "column or box. Independent of the search."},
+     "keeps every given of the puzzle (0 = empty) and holds every digit once in\n"
+     "each unit of the geometry. Independent of the search."},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
-     "solve(cells, box_rows, box_cols, check=None) -> tuple | int\n\n"
+     "solve(cells, geometry, check=None) -> tuple | int\n\n"
      "The row-major-first solution of the grid (cells: size*size ints row-major,\n"
-     "0 = empty) as a tuple of ints; 0 when there is none, -1 when two givens\n"
-     "share a unit. What check() raises propagates."},
+     "0 = empty; geometry from prepare()) as a tuple of ints; NONE (0) when there\n"
+     "is none, INVALID (-1) when two givens share a unit. What check() raises\n"
+     "propagates; check is called with the interpreter lock held once 0.5 ms of\n"
+     "search have passed since its last call returned."},
     {"solve_any", (PyCFunction)(void (*)(void))py_solve_any, METH_FASTCALL,
-     "solve_any(cells, box_rows, box_cols, check=None) -> tuple | int\n\n"
+     "solve_any(cells, geometry, check=None) -> tuple | int\n\n"
      "The first solution the search finds; results as solve()."},
     {"count_solutions", (PyCFunction)(void (*)(void))py_count, METH_FASTCALL,
-     "count_solutions(cells, box_rows, box_cols, limit, check=None) -> int\n\n"
+     "count_solutions(cells, geometry, limit, check=None) -> int\n\n"
      "The number of solutions, counting no further than limit (0 for givens\n"
      "that share a unit)."},
-    {"solve_grid", (PyCFunction)(void (*)(void))py_solve_grid, METH_FASTCALL | METH_KEYWORDS,
-     "solve_grid(grid, *, check=None) -> Grid\n\n"
-     "sudoku_server.sudoku.solver.solve on this core: the row-major-first solution of\n"
-     "grid (a Grid: cells holds size*size ints row-major, 0 = empty), as a Grid\n"
-     "of the same type and attributes. Raises what failure(grid, code) of\n"
-     "configure() returns (InvalidPuzzleError, UnsolvableError) and what check()\n"
-     "raises; check is called with the interpreter lock held once 0.5 ms of\n"
-     "search have passed since its last call returned."},
-    {"solve_any_grid", (PyCFunction)(void (*)(void))py_solve_any_grid, METH_FASTCALL | METH_KEYWORDS,
-     "solve_any_grid(grid, *, check=None) -> Grid\n\n"
-     "sudoku_server.sudoku.solver.solve_any on this core: the first solution found."},
-    {"count_grid", (PyCFunction)(void (*)(void))py_count_grid, METH_FASTCALL | METH_KEYWORDS,
-     "count_grid(grid, limit=2, *, check=None) -> int\n\n"
-     "sudoku_server.sudoku.solver.count_solutions on this core: solutions up to limit\n"
-     "(0 for givens that share a unit)."},
     {"set_gil_hold", py_set_gil_hold, METH_O,
      "set_gil_hold(seconds) -> float\n\n"
      "How long a search keeps the interpreter lock before releasing it (0:\n"
      "release at once, the default); returns the previous value. Process-wide;\n"
      "set it at startup, not while searches run."},
-    {"configure", py_configure, METH_VARARGS,
-     "configure(failure, solve, solve_any, count_solutions, fields)\n\n"
-     "failure(grid, code) -> the exception for a grid with no solution (code\n"
-     "NONE) or with two givens in a unit (INVALID); the three others take\n"
-     "(grid, limit, check) for box shapes this core does not solve; fields:\n"
-     "the names of the Grid attributes a solution copies (cells replaced)."},
     {"last_nodes", py_last_nodes, METH_NOARGS,
      "last_nodes() -> int\n\nSearch nodes of the last call (any thread; for benchmarks)."},
     {NULL, NULL, 0, NULL},
@@ -1995,29 +2089,17 @@ PyMODINIT_FUNC
 PyInit__native(void)
 {
     PyObject *m;
-    int i;
-    if (GEOS[0] == NULL) {
+    static int tables;
+    if (!tables) {
         e9_tables();
-        for (i = 0; i < NSHAPES; i++) {
-            GEOS[i] = geo_build(SHAPES[i][0], SHAPES[i][1]);
-            if (GEOS[i] == NULL)
-                return PyErr_NoMemory();
-        }
-    }
-    if (s_cells == NULL) {
-        s_cells = PyUnicode_InternFromString("cells");
-        s_box_rows = PyUnicode_InternFromString("box_rows");
-        s_box_cols = PyUnicode_InternFromString("box_cols");
-        s_check = PyUnicode_InternFromString("check");
-        s_limit = PyUnicode_InternFromString("limit");
-        if (!s_cells || !s_box_rows || !s_box_cols || !s_check || !s_limit)
-            return NULL;
+        tables = 1;
     }
     m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddIntConstant(m, "INVALID", RESULT_INVALID) < 0 ||
         PyModule_AddIntConstant(m, "NONE", RESULT_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SIZE", MAXN) < 0 || PyModule_AddIntConstant(m, "MAX_UNITS", MAXUNITS) < 0 ||
         PyModule_AddIntConstant(m, "CHECK_INTERVAL_NS", (long)SEARCH_CHECK_NS) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -24,7 +24,7 @@
  *          row-major): 1 something may remain, 0 nothing, -1 check() raised.
  *   void ENG(extract)(Ctx *x, const STATE *s, int *digits)
  *
- * The search itself is described in solver.py's module docstring (the two
+ * The search itself is described in _python.py's module docstring (the two
  * interleaved searches of the first solution); this is the same design with
  * explicit stacks: a frame holds a node's state and the alternatives of its
  * branch not yet tried, taken in order (digits ascending for a cell branch).

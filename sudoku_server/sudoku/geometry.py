@@ -1,0 +1,225 @@
+"""The rules of a grid as data: cells plus a list of units (Norvig's ``unitlist``).
+
+A :class:`Geometry` is the cells of a square grid (``size * size`` of them,
+numbered row-major from 0) and a LIST OF UNITS: tuples of ``size`` cells that
+must hold every digit ``1..size`` once (a row, a column, a box; for variants
+a diagonal, a jigsaw region, an extra window). Everything else is computed
+from that list, after Norvig ("Solving Every Sudoku Puzzle"): each cell's
+units (:attr:`Geometry.cell_units`) and its peers (the other cells of its
+units). The solver cores, the duplicate check and ``verify_solution`` work
+from the units only, so a variant whose rules are units (X-Sudoku, windoku,
+jigsaw) is a new constructor here and nothing else.
+
+:func:`classic` builds the geometry of boxes ``box_rows x box_cols`` (rows,
+then columns, then boxes); :func:`geometry` is its public name.
+:func:`from_units` builds one from any list of units.
+
+Cells are shown to people as ``r1c1``..``r9c9`` (1-based, :func:`cell_name`);
+units are numbered from 1 in their names (``"row 1"``, ``"box 9"``).
+"""
+
+from __future__ import annotations
+
+import functools
+from array import array
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["BOX_SHAPES", "VALID_BOXES", "Geometry", "cell_name", "classic", "from_units", "geometry"]
+
+#: Box shapes by grid size (rows x columns of one box): THE one list of the
+#: sizes (4, 6, 9, 16, 25) the server reads, solves and generates. 6x6 uses
+#: 2x3 boxes, the usual convention (two box rows of three columns each).
+BOX_SHAPES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4), 25: (5, 5)}
+
+#: Every box shape the text layouts accept: the defaults above and 3x2 boxes
+#: for 6x6 (three box rows of two columns), chosen by the request's layout.
+VALID_BOXES = frozenset(BOX_SHAPES.values()) | {(3, 2)}
+
+#: Largest number of digits per unit (25x25 grids: candidates fit 32 bits).
+MAX_SIZE = 25
+
+
+def cell_name(cell: int, size: int = 9) -> str:
+    """The 1-based name of a 0-based cell index: ``cell_name(0) == "r1c1"``."""
+    return f"r{cell // size + 1}c{cell % size + 1}"
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """The cells, units and peers of one kind of grid.
+
+    Two geometries are equal when their keys are (the key identifies the rules).
+
+    Attributes:
+      key: hashable, identifies the geometry: ``("classic", 3, 3)`` for the
+        classic 9x9; the cores cache their tables per key.
+      size: digits per unit, and cells per row (9).
+      ncells: ``size * size`` (81).
+      units: the units, each a tuple of ``size`` distinct cell indices (27
+        for 9x9: rows, columns, boxes); every core works from this list.
+      unit_names: parallel to ``units``: ``"row 1"``, ``"column 1"``,
+        ``"box 1"``, later ``"diagonal 1"``, ``"region 3"``...
+      constraints: rules that are not units, empty for classic and the unit
+        variants: the place cages (killer) and peer rules (anti-knight) will
+        go, each a value its own module defines. The solver cores refuse
+        (ValueError) a geometry with constraints rather than ignore them.
+      cell_units: for each cell, the indices (into ``units``) of its units,
+        ascending (three per cell for classic grids; any number here).
+      peers: for each cell, the sorted tuple of the other cells of its units
+        (20 per cell for 9x9).
+      unit_array: the units as one flat array of 16-bit cell indices
+        (``len(units) * size`` of them, native byte order), for the C core.
+      box_rows, box_cols: the shape of the square grid's boxes (3, 3); 0, 0
+        when the grid has no boxes of one shape. Layouts draw them.
+      rows, columns: the square grid's ``size`` rows and columns, each a tuple
+        of cell indices in row-major order (a grid of any geometry has them).
+      boxes: the boxes of shape ``box_rows x box_cols`` (empty without one).
+      row_of, col_of, box_of: 0-based row, column and box index of each cell
+        (``box_of`` all -1 without a box shape).
+      all_digits: bitmask with bit ``d - 1`` set for every digit d (0x1FF).
+    """
+
+    key: Hashable
+    size: int
+    ncells: int
+    units: tuple[tuple[int, ...], ...]
+    unit_names: tuple[str, ...]
+    constraints: tuple[object, ...]
+    cell_units: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    unit_array: bytes = field(repr=False)
+    box_rows: int
+    box_cols: int
+    rows: tuple[tuple[int, ...], ...] = field(repr=False)
+    columns: tuple[tuple[int, ...], ...] = field(repr=False)
+    boxes: tuple[tuple[int, ...], ...] = field(repr=False)
+    row_of: tuple[int, ...] = field(repr=False)
+    col_of: tuple[int, ...] = field(repr=False)
+    box_of: tuple[int, ...] = field(repr=False)
+    all_digits: int
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Geometry) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    @property
+    def classic(self) -> bool:
+        """True for the rows, columns and boxes of :func:`classic` (``key[0] == "classic"``)."""
+        return isinstance(self.key, tuple) and bool(self.key) and self.key[0] == "classic"
+
+
+def _boxes(size: int, box_rows: int, box_cols: int) -> tuple[tuple[int, ...], ...]:
+    boxes = []
+    for br in range(0, size, box_rows):
+        for bc in range(0, size, box_cols):
+            boxes.append(tuple((br + r) * size + bc + c for r in range(box_rows) for c in range(box_cols)))
+    return tuple(boxes)
+
+
+def from_units(
+    key: Hashable,
+    size: int,
+    units: Sequence[Sequence[int]],
+    unit_names: Sequence[str],
+    *,
+    box_rows: int = 0,
+    box_cols: int = 0,
+    constraints: Sequence[object] = (),
+) -> Geometry:
+    """A :class:`Geometry` of ``size * size`` cells from any list of units.
+
+    Args:
+      key: hashable and unique to these rules (the cores cache per key).
+      size: digits per unit, 1..25.
+      units: each ``size`` distinct cells in ``0 .. size * size - 1``.
+      unit_names: one name per unit, for messages (``"diagonal 1"``).
+      box_rows, box_cols: the shape of the grid's boxes, for layouts and the
+        ``boxes``/``box_of`` attributes (0, 0: none); the units decide the rules.
+      constraints: rules that are not units (see :class:`Geometry`).
+
+    Raises:
+      ValueError: a size out of 1..25, a unit of the wrong length or with a
+        cell out of range or repeated, names not parallel to the units, or a
+        box shape that does not tile the grid.
+    """
+    if not 1 <= size <= MAX_SIZE:
+        raise ValueError(f"unsupported size {size}")
+    ncells = size * size
+    units_t = tuple(tuple(int(c) for c in unit) for unit in units)
+    names = tuple(unit_names)
+    if len(names) != len(units_t):
+        raise ValueError(f"{len(units_t)} units but {len(names)} names")
+    for name, unit in zip(names, units_t):
+        if len(unit) != size or len(set(unit)) != size or not all(0 <= c < ncells for c in unit):
+            raise ValueError(f"{name}: a unit holds {size} distinct cells of 0..{ncells - 1}")
+    if (box_rows or box_cols) and (box_rows * box_cols != size or box_rows < 1 or box_cols < 1):
+        raise ValueError(f"box shape {box_rows}x{box_cols} does not tile a {size}x{size} grid")
+    cell_units: list[list[int]] = [[] for _ in range(ncells)]
+    for u, unit in enumerate(units_t):
+        for c in unit:
+            cell_units[c].append(u)
+    peers = tuple(tuple(sorted({p for u in cell_units[c] for p in units_t[u]} - {c})) for c in range(ncells))
+    rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
+    columns = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
+    row_of = tuple(i // size for i in range(ncells))
+    col_of = tuple(i % size for i in range(ncells))
+    if box_rows:
+        boxes = _boxes(size, box_rows, box_cols)
+        box_of = tuple((row_of[i] // box_rows) * (size // box_cols) + col_of[i] // box_cols for i in range(ncells))
+    else:
+        boxes, box_of = (), (-1,) * ncells
+    return Geometry(
+        key=key,
+        size=size,
+        ncells=ncells,
+        units=units_t,
+        unit_names=names,
+        constraints=tuple(constraints),
+        cell_units=tuple(tuple(us) for us in cell_units),
+        peers=peers,
+        unit_array=array("H", [c for unit in units_t for c in unit]).tobytes(),
+        box_rows=box_rows,
+        box_cols=box_cols,
+        rows=rows,
+        columns=columns,
+        boxes=boxes,
+        row_of=row_of,
+        col_of=col_of,
+        box_of=box_of,
+        all_digits=(1 << size) - 1,
+    )
+
+
+@functools.cache
+def classic(box_rows: int = 3, box_cols: int = 3) -> Geometry:
+    """The classic geometry of boxes ``box_rows x box_cols`` (built once, cached).
+
+    Its units are the rows, then the columns, then the boxes (left to right,
+    top to bottom), named ``"row 1"``.. ``"column 1"``.. ``"box 1"``..; its key
+    is ``("classic", box_rows, box_cols)``.
+
+    Raises:
+      ValueError: a box dimension below 1 or a size over 25.
+    """
+    size = box_rows * box_cols
+    if box_rows < 1 or box_cols < 1 or size > MAX_SIZE:
+        raise ValueError(f"unsupported box shape {box_rows}x{box_cols}")
+    rows = [tuple(r * size + c for c in range(size)) for r in range(size)]
+    columns = [tuple(r * size + c for r in range(size)) for c in range(size)]
+    boxes = list(_boxes(size, box_rows, box_cols))
+    names = (
+        [f"row {k + 1}" for k in range(size)]
+        + [f"column {k + 1}" for k in range(size)]
+        + [f"box {k + 1}" for k in range(size)]
+    )
+    return from_units(
+        ("classic", box_rows, box_cols), size, rows + columns + boxes, names, box_rows=box_rows, box_cols=box_cols
+    )
+
+
+#: The public name of :func:`classic` (``sudoku_server.geometry``): the classic
+#: geometry of boxes ``box_rows x box_cols``, cached.
+geometry = classic
