@@ -341,6 +341,7 @@ def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...
         if count_solutions(Grid(tuple(base), grid.box_rows, grid.box_cols, grid.symbols), 1, check=check):
             other = d
             break
+    assert other is not None  # two solutions differ at ``cell``: another digit fits there
     a, b = sorted((first.cells[cell], other))
     raise MultipleSolutionsError(
         f"the puzzle has more than one solution ({cell_name(cell, grid.size)} can be "

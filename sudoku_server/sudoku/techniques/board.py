@@ -65,8 +65,8 @@ def _unit_ids(geo: Geometry, which: Sequence[Sequence[int]], what: str) -> list[
     for u, cells in enumerate(geo.units):
         index.setdefault(frozenset(cells), u)
     ids = []
-    for k, cells in enumerate(which):
-        found = index.get(frozenset(cells))
+    for k, wanted in enumerate(which):
+        found = index.get(frozenset(wanted))
         if found is None:
             raise ValueError(f"the geometry's {what} {k + 1} is not one of its units")
         ids.append(found)
