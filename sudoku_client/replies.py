@@ -220,13 +220,16 @@ def _count_summary(replies: dict[str, int]) -> list[str]:
     return words
 
 
+#: The named levels of ``RATE`` replies, easiest first (the server's ``rating.LEVELS``; a test pins the copy).
+LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+
+
 def _rate_summary(replies: dict[str, int]) -> list[str]:
     levels: dict[str, int] = {}
     for rest, n in replies.items():
         level = rest.split(" ", 1)[0]
         levels[level] = levels.get(level, 0) + n
-    order = ("easy", "medium", "hard", "expert", "extreme")
-    return ["rated " + ", ".join("%s %d" % (level, levels[level]) for level in order if level in levels)]
+    return ["rated " + ", ".join("%s %d" % (level, levels[level]) for level in LEVELS if level in levels)]
 
 
 VERB_MODES: dict[str, VerbMode] = {

@@ -359,8 +359,10 @@ def test_generate_options_are_the_servers():
 def test_standalone_copies_are_the_servers_definitions():
     # The client keeps its own copies so that it runs without the server
     # package; each is pinned here to the one definition it restates.
+    from sudoku_client import replies
     from sudoku_server.sudoku.generator import SYMMETRIES
     from sudoku_server.sudoku.grid import BOX_SHAPES
+    from sudoku_server.sudoku.rating import LEVELS
     from sudoku_server.wire.verbs import VERBS
 
     sizes = tuple(sorted(BOX_SHAPES))
@@ -370,6 +372,7 @@ def test_standalone_copies_are_the_servers_definitions():
     assert (*SYMMETRIES, "random") == sc.GENERATE_SYMMETRIES  # --symmetry's choices
     assert frozenset(VERBS) == sc.KNOWN_VERBS
     assert frozenset(name for name, verb in VERBS.items() if verb.takes_puzzle) == sc.PUZZLE_VERBS
+    assert replies.LEVELS == LEVELS  # the order of the --rate summary
 
 
 def test_progress_waits_for_the_count():
