@@ -10,7 +10,6 @@ line is the engine's output checked by hand against the candidate grid.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import gzip
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_server.errors import InvalidPuzzleError, MultipleSolutionsError, UnsolvableError
+from sudoku_server.sudoku.geometry import from_units
 from sudoku_server.sudoku.grid import Geometry, Grid, geometry
 from sudoku_server.sudoku.techniques import (
     TECHNIQUES,
@@ -583,18 +583,16 @@ def test_check_is_called_and_can_stop():
 
 
 def x_sudoku_geometry() -> Geometry:
-    """9x9 with the main diagonal r1c1..r9c9 as a 28th unit ("diagonal"), peers widened to match.
-
-    Built from the classic Geometry's dataclass fields (the one place to switch
-    to the geometry module's own constructor).
-    """
+    """9x9 with the main diagonal r1c1..r9c9 as a 28th unit ("diagonal"); peers follow from the units."""
     classic = geometry(3, 3)
     diagonal = tuple(i * 9 + i for i in range(9))
-    peers = tuple(
-        tuple(sorted(set(classic.peers[c]) | ({*diagonal} - {c} if c in diagonal else set()))) for c in range(81)
-    )
-    return dataclasses.replace(
-        classic, units=(*classic.units, diagonal), unit_names=(*classic.unit_names, "diagonal"), peers=peers
+    return from_units(
+        ("x-sudoku-main-diagonal", 3, 3),
+        9,
+        (*classic.units, diagonal),
+        (*classic.unit_names, "diagonal"),
+        box_rows=3,
+        box_cols=3,
     )
 
 
