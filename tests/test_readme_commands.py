@@ -55,6 +55,7 @@ COMMANDS = [
     ("load.py", ["--mixed", "--seconds", "1", "--hard-connections", "2"], "hard"),
     ("hostile_load.py", ["--quick", "--only", "5"], "| 5a |"),
     ("bench_workers.py", ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4"], "median"),
+    ("compare_trees.py", [".", ".", "--dataset", "norvig_top95.txt", "--rounds", "1"], "after / before"),
 ]
 
 
