@@ -100,7 +100,7 @@ from sudoku_client.replies import VERB_MODES, ReplyScanner, summary_text
 from sudoku_client.routing import client_version
 from sudoku_client.stream import RequestStream, through
 
-#: The exit-status table, as ``--help`` prints it (README "The bundled client"
+#: The exit-status table, as ``--help`` prints it (docs/CLIENT.md
 #: holds the same text; a test compares them).
 EXIT_TABLE = """\
 exit status:

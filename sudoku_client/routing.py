@@ -37,10 +37,7 @@ def _package() -> tuple | None:
             try:
                 from sudoku_server import __version__ as version
                 from sudoku_server.wire.splitter import PuzzleRead, Splitter
-
-                for name in ("feed", "finish", "idle", "waiting", "closed"):
-                    getattr(Splitter, name, None) or getattr(Splitter(), name)
-            except (ImportError, AttributeError):
+            except ImportError:
                 _PACKAGE = None
             else:
                 _PACKAGE = (Splitter, PuzzleRead, version)

@@ -37,7 +37,7 @@ log = logging.getLogger("sudoku_server")
 #: together go to the solver as one *bulk* job of at most this many: one
 #: slot, one job, one answer run, instead of each puzzle's own. With the
 #: native core most take a few microseconds, and the per-puzzle bookkeeping
-#: of the server would cost more than the work (README, "Server under load").
+#: of the server would cost more than the work (benchmarks/RESULTS.md, "Server under load").
 BULK_PUZZLES = 32
 
 

@@ -285,7 +285,7 @@ class SudokuServer:
             ("uptime", int(time.time() - self.stats.started)),
             ("version", __version__),
             ("protocol", PROTOCOL),
-            ("core", getattr(_solver, "CORE", "python")),
+            ("core", _solver.CORE),
             ("workers", self.config.workers),
             ("solver_threads", self.config.solver_threads),
             ("connections_current", int(totals.get("sudoku_connections_open", 0))),

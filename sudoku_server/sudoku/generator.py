@@ -621,6 +621,6 @@ class _Counts:
 
 def _core_count() -> Callable[..., int] | None:
     """The solver's ``count_solutions`` when its core is not the pure-Python engine."""
-    if getattr(_solver, "CORE", "python") == "python":
+    if _solver.CORE == "python":
         return None
     return _solver.count_solutions

@@ -82,7 +82,7 @@
 #define MAXCELLS (MAXN * MAXN)
 
 /* Nodes of the constraint-led search per node of the row-major search while
- * at most one solution is known (solver.py, _TURNS). */
+ * at most one solution is known (_python.py, _TURNS). */
 #ifndef SEARCH_TURNS
 #define SEARCH_TURNS 8
 #endif

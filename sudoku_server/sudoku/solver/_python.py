@@ -58,7 +58,7 @@ from collections.abc import Generator
 from sudoku_server.errors import UnsolvableError
 from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.geometry import Geometry, cell_name
-from sudoku_server.sudoku.grid import SYMBOLS, Grid, check_givens
+from sudoku_server.sudoku.grid import Grid, check_givens
 from sudoku_server.sudoku.solver._bitboard import Engine, engine
 
 __all__ = ["Check", "count_solutions", "solve", "solve_any"]
@@ -191,8 +191,7 @@ def _search_first(engine: Engine, root: int, done: int, check: Check) -> int:
 
 
 def _symbol(grid: Grid, digit: int) -> str:
-    symbol = getattr(grid, "symbol", None)
-    return symbol(digit) if symbol is not None else SYMBOLS[digit]
+    return grid.symbol(digit)
 
 
 def _explain(grid: Grid, geometry: Geometry | None = None) -> str:
