@@ -318,3 +318,53 @@ def test_the_public_api_is_lazy():
 def test_the_io_layers_do_load_trio(module):
     """The subprocess probe sees what an import loads (it is not blind)."""
     assert loaded_after(f"import {module}", "trio") == ["trio"]
+
+
+# -- units a reader can hold ---------------------------------------------------------
+
+#: Lines of one module, and of one class, above which a reason is needed; and the hard limits.
+MODULE_LINES, MODULE_LINES_MAX = 800, 1000
+CLASS_LINES, CLASS_LINES_MAX = 250, 400
+
+
+def sizes(repo: Path) -> list[tuple[str, str, int, str]]:
+    """``(path, what, lines, docstring)`` of every module and every class of the package and the client."""
+    found = []
+    for package in ("sudoku_server", "sudoku_client"):
+        for path in sorted((repo / package).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            tree = ast.parse(text)
+            rel = str(path.relative_to(repo))
+            found.append((rel, "module", len(text.splitlines()), ast.get_docstring(tree) or ""))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ClassDef):
+                    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                    found.append((rel, f"class {node.name}", lines, ast.get_docstring(node) or ""))
+    return found
+
+
+def oversized(repo: Path) -> list[str]:
+    """Modules and classes over their size: over the hard limit, or over the soft one with no reason
+    (a sentence with "because" in the docstring, saying why it is one unit)."""
+    problems = []
+    for path, what, lines, doc in sizes(repo):
+        soft, hard = (MODULE_LINES, MODULE_LINES_MAX) if what == "module" else (CLASS_LINES, CLASS_LINES_MAX)
+        if lines > hard:
+            problems.append(f"{path}: {what} has {lines} lines (at most {hard})")
+        elif lines > soft and "because" not in doc:
+            problems.append(f"{path}: {what} has {lines} lines, over {soft} with no reason in its docstring")
+    return problems
+
+
+def test_modules_and_classes_a_reader_can_hold():
+    assert oversized(REPO) == []
+
+
+def test_the_size_check_sees_a_long_class(tmp_path):
+    body = "\n".join(f"    x{i} = {i}" for i in range(CLASS_LINES + 5))
+    (tmp_path / "sudoku_server").mkdir()
+    (tmp_path / "sudoku_server" / "big.py").write_text(f'class Big:\n    """Plain."""\n{body}\n')
+    (tmp_path / "sudoku_client").mkdir()
+    assert oversized(tmp_path) == [
+        f"sudoku_server/big.py: class Big has {CLASS_LINES + 7} lines, over {CLASS_LINES} with no reason in its docstring"
+    ]
