@@ -31,27 +31,13 @@ Modes (docs/PROTOCOL.md "Commands"):
 
 Requests are told apart (for ``--count``, the fallback above, the progress
 total and the check that every request was answered) by the server package's
-own reader when ``sudoku_server`` is importable (exact), else by
+own line routing (``sudoku_server.wire.splitter``) when ``sudoku_server`` is
+importable (exact), else by
 :class:`sudoku_client.requests.HeuristicReader` (one-line puzzles, and grids separated by blank lines
 or holding their cells on ``n`` rows).
 
-Exit status (one table for every reply; docs/CLIENT.md and ``--help`` hold
-the same table, :data:`EXIT_TABLE`):
-  0    every puzzle was solved (--count: every puzzle is unique; --generate:
-       every puzzle was generated) and every command answered
-  1    a reply was a puzzle-level error: ERROR format, invalid, unsolvable,
-       timeout, incomplete, mismatch, command (also for a line that is not a
-       puzzle: unknown verb), internal, or a busy for one puzzle (queue wait,
-       connection budget); with --count, a COUNT reply other than COUNT 1 unique
-  2    the connection failed: cannot connect, reset, closed before all input
-       was sent, ERROR too-large, the busy that refuses a connection (N
-       connections open), ERROR shutdown, fewer replies than requests sent
-       (counted exactly when the sudoku_server package is installed), a FILE
-       that cannot be read, or no answer within --timeout; the reason goes to
-       stderr
-  130  interrupted (Ctrl-C)
-  --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
-       cannot connect or gets any other reply
+Exit status: one table for every reply, :data:`EXIT_TABLE` (``--help`` prints
+it, docs/CLIENT.md quotes it, and it is appended to this docstring below).
 
 The client uses the standard library only (Python 3.8+) so that it runs from
 a bare checkout or a copy of the ``sudoku_client`` folder, without installing
@@ -120,6 +106,9 @@ exit status:
   --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
        cannot connect or gets any other reply
 """
+
+
+__doc__ = (__doc__ or "") + "\n" + EXIT_TABLE  # the one copy of the table, for readers of the docstring
 
 
 def _port(text: str) -> int:
