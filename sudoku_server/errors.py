@@ -123,3 +123,13 @@ class DrainingError(PuzzleError):
     """``PING`` while the server drains before stopping (``ERROR draining server shutting down, use another``)."""
 
     code = "draining"
+
+
+class ProxyProtocolError(PuzzleError):
+    """A ``--proxy-protocol`` port refuses a connection before its session (``ERROR proxy <reason>``); it closes.
+
+    The reasons: no PROXY header (a client that connected directly), none
+    within 5 s, a malformed one, or a peer outside ``--trusted-proxy``.
+    """
+
+    code = "proxy"

@@ -22,7 +22,7 @@ def test_ping_pong_exits_0(server_address, standalone):
 
 @WAYS
 def test_ping_through_a_proxy_protocol_port(standalone):
-    proc, host, port = start_server_process("--proxy-protocol", "--drain-grace", "3")
+    proc, host, port = start_server_process("--proxy-protocol", "--trusted-proxy", "127.0.0.1/32", "--drain-grace", "3")
     try:
         with_header = run_client("--host", host, "--port", str(port), "--ping", "--proxy-header", standalone=standalone)
         without = run_client("--host", host, "--port", str(port), "--ping", standalone=standalone)
@@ -32,8 +32,10 @@ def test_ping_through_a_proxy_protocol_port(standalone):
     finally:
         stop_server_process(proc)
     assert (with_header.returncode, with_header.stdout) == (0, b"PONG\n")
-    assert (without.returncode, without.stdout) == (2, b"")
-    assert without.stderr == b"sudoku-client: %s:%d closed without answering PING\n" % (host.encode(), port)
+    # issue 17: the port says why (it used to close without a word).
+    refused = "ERROR proxy no PROXY protocol header; this port takes connections only through its load balancer"
+    assert (without.returncode, without.stdout) == (2, refused.encode() + b"\n")
+    assert without.stderr == b"sudoku-client: %s:%d answered %r to PING\n" % (host.encode(), port, refused)
     assert draining.returncode == 1
     assert draining.stdout == b"ERROR draining server shutting down, use another\n"
 

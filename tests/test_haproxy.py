@@ -180,7 +180,8 @@ class Logged:
 
 
 class Server(Logged):
-    """``python3 -W error -m sudoku_server --host 127.0.0.1 --port 0 --proxy-protocol --drain-grace 2 EXTRA``."""
+    """``python3 -W error -m sudoku_server --host 127.0.0.1 --port 0 --proxy-protocol --trusted-proxy 127.0.0.1/32
+    --drain-grace 2 EXTRA``."""
 
     def __init__(self, name: str, *extra: str) -> None:
         self.name = name
@@ -196,6 +197,8 @@ class Server(Logged):
                 "--port",
                 "0",
                 "--proxy-protocol",
+                "--trusted-proxy",
+                "127.0.0.1/32",
                 "--drain-grace",
                 f"{DRAIN_GRACE:g}",
                 *extra,
@@ -212,9 +215,10 @@ class Server(Logged):
         """Ports of the client connections this server logged (health checks, with 0 puzzles, left out).
 
         The address a server logs comes from the PROXY header: it is the
-        client's own socket, not HAProxy's connection to the server.
+        client's own socket, not HAProxy's connection to the server, which
+        the log names after ``via`` (the trusted proxy, issue 17).
         """
-        return [int(p) for p in re.findall(r"127\.0\.0\.1:(\d+) closed: 1 puzzle\(s\)", self.log)]
+        return [int(p) for p in re.findall(r"127\.0\.0\.1:(\d+) via 127\.0\.0\.1 closed: 1 puzzle\(s\)", self.log)]
 
     def served(self, requests: list[Request], timeout: float = 5.0) -> set:
         """Client ports this server logged, once ``requests`` are all in its log (or after ``timeout``).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import struct
 import urllib.request
 
@@ -17,20 +18,22 @@ GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
 V1 = b"PROXY TCP4 192.0.2.10 198.51.100.1 56324 9999\r\n"
 V2 = V2_SIGNATURE + b"\x21\x11\x00\x0c" + bytes([192, 0, 2, 11, 198, 51, 100, 1]) + struct.pack("!HH", 40000, 9999)
 V2_LOCAL = V2_SIGNATURE + b"\x20\x00\x00\x00"
+#: The test's connections come from loopback: the proxy they stand for (issue 17: --trusted-proxy).
+LOOPBACK = (ipaddress.ip_network("127.0.0.1/32"),)
 
 
 @pytest.mark.parametrize("header", [V1, V2, V2_LOCAL], ids=["v1", "v2", "v2-local"])
 async def test_proxy_header_accepted_with_the_option(header, caplog):
     caplog.set_level("INFO", logger="sudoku_server")
     with trio.fail_after(10):
-        async with running_server(proxy_protocol=True) as server:
+        async with running_server(proxy_protocol=True, trusted_proxies=LOOPBACK) as server:
             answer = await exchange(server, header + GOOD)
             await trio.sleep(0.1)
     assert answer == GOOD_ANSWER
     closed = [r.getMessage() for r in caplog.records if " closed: " in r.getMessage()]
     expected = {
-        V1: "192.0.2.10:56324 closed: 1 puzzle(s)",
-        V2: "192.0.2.11:40000 closed: 1 puzzle(s)",
+        V1: "192.0.2.10:56324 via 127.0.0.1 closed: 1 puzzle(s)",
+        V2: "192.0.2.11:40000 via 127.0.0.1 closed: 1 puzzle(s)",
         V2_LOCAL: "127.0.0.1:",
     }[header]
     assert len(closed) == 1 and closed[0].startswith(expected), closed
@@ -46,11 +49,12 @@ async def test_without_the_option_a_proxy_header_is_just_a_bad_line():
 async def test_with_the_option_a_connection_without_a_header_is_closed(caplog):
     caplog.set_level("INFO", logger="sudoku_server")
     with trio.fail_after(10):
-        async with running_server(proxy_protocol=True) as server:
+        async with running_server(proxy_protocol=True, trusted_proxies=LOOPBACK) as server:
             answer = await exchange(server, GOOD)
-    assert answer == b""
+    # issue 17: one line says why before the close (it was closed silently).
+    assert answer == b"ERROR proxy no PROXY protocol header; this port takes connections only through its load balancer\n"
     assert any(
-        "closed: no PROXY protocol header (expected 'PROXY ' or the v2 signature)" in r.getMessage()
+        "refused: no PROXY protocol header (expected 'PROXY ' or the v2 signature)" in r.getMessage()
         for r in caplog.records
     )
 

@@ -14,6 +14,7 @@ import os
 from sudoku_server import __version__
 from sudoku_server.app import runtime, workers
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.wire.proxy import Network, parse_network
 from sudoku_server.wire.session import INTERACTIVE_AFTER
 
 DESCRIPTION = """\
@@ -48,6 +49,26 @@ _non_negative_float = _number(float, 0)
 _positive_int = _number(int, 1)
 _non_negative_int = _number(int, 0)
 _port = _number(int, 0, 65535)
+
+
+def _trusted_proxy(text: str) -> Network:
+    """An argparse type: ``--trusted-proxy CIDR`` (IPv4 or IPv6, ipaddress's parsing)."""
+    try:
+        return parse_network(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def check_proxy_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse (``parser.error``: exit 2 with the message) ``--proxy-protocol`` without ``--trusted-proxy``, and the reverse."""
+    if args.proxy_protocol and not args.trusted_proxy:
+        parser.error(
+            "--proxy-protocol needs --trusted-proxy CIDR, the load balancer's address"
+            " (e.g. --trusted-proxy 10.0.0.5/32; on one machine --trusted-proxy 127.0.0.1/32):"
+            " a PROXY header from any other peer would let it claim any address"
+        )
+    if args.trusted_proxy and not args.proxy_protocol:
+        parser.error("--trusted-proxy applies to PROXY protocol headers: add --proxy-protocol")
 #: --workers: 1..MAX_WORKERS, or "auto" for one per CPU.
 _workers = _number(int, 1, workers.MAX_WORKERS, extra="auto")
 
@@ -169,7 +190,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="every connection starts with a PROXY protocol v1 or v2 header (HAProxy"
         " send-proxy); its address is used in logs and --max-connections-per-ip;"
-        " a connection without one is closed",
+        " a connection without one gets 'ERROR proxy' and is closed. Needs --trusted-proxy:"
+        " the server refuses to start without one (it cannot know the balancer's address,"
+        " and trusting any peer would let anyone claim any address)",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        type=_trusted_proxy,
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="with --proxy-protocol: a network (10.0.0.0/24, 2001:db8::/64) or address (10.0.0.5, /32) of the"
+        " load balancer; repeat for several. PROXY headers are honoured only from these; any other peer gets"
+        " 'ERROR proxy ... is not a trusted proxy' and is closed. One machine: --trusted-proxy 127.0.0.1/32",
     )
     p.add_argument(
         "--max-connections-per-ip",
@@ -220,6 +253,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         interactive_timeout=args.interactive_timeout,
         drain_grace=args.drain_grace,
         proxy_protocol=args.proxy_protocol,
+        trusted_proxies=tuple(args.trusted_proxy),
         max_connections_per_ip=args.max_connections_per_ip,
         metrics_port=args.metrics_port,
         workers=args.workers or 1,
@@ -231,6 +265,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
     args = build_parser().parse_args(argv)
+    check_proxy_options(build_parser(), args)
     config = config_from_args(args)
     if args.workers is not None:  # even --workers 1: SIGHUP then means a rolling restart
         return workers.supervise(config, args.log_level, args.log_queue)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sudoku_server.net import scheduler as _scheduler
+from sudoku_server.wire.proxy import Network
 from sudoku_server.wire.session import DEFAULT_MAX_LINE_BYTES
 
 
@@ -46,6 +47,10 @@ class ServerConfig:
         process is one of them).
       proxy_protocol: every connection starts with a PROXY v1/v2 header
         (from a load balancer); its address is the peer's.
+      trusted_proxies: the networks a PROXY header is honoured from
+        (``--trusted-proxy``); a peer outside them is refused with ``ERROR
+        proxy``. Empty: every peer is refused (the command line refuses to
+        start ``--proxy-protocol`` without one).
       max_connections_per_ip: connections one address may hold; 0: no cap.
       drain_grace: seconds after a stop signal during which the server
         keeps accepting and answers ``PING`` with ``ERROR draining`` (so a
@@ -71,6 +76,7 @@ class ServerConfig:
     interactive_timeout: float = 300.0
     workers: int = 1
     proxy_protocol: bool = False
+    trusted_proxies: tuple[Network, ...] = ()
     max_connections_per_ip: int = 0
     drain_grace: float = 0.0
     metrics_port: int | None = None

@@ -37,7 +37,7 @@ from sudoku_server.service.answer import PROTOCOL, Solvers
 from sudoku_server.service.results import VersionInfo
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.wire import replies
-from sudoku_server.wire.proxy import ProxyHeaderError, parse_proxy_header
+from sudoku_server.wire.proxy import NoProxyHeaderError, ProxyHeaderError, is_trusted, parse_proxy_header
 
 log = logging.getLogger("sudoku_server")
 
@@ -327,20 +327,30 @@ class SudokuServer:
         try:
             initial = b""
             if cfg.proxy_protocol:
+                if not is_trusted(address, cfg.trusted_proxies):
+                    log.warning("%s refused: not a trusted proxy (--trusted-proxy), its PROXY header not read", peer)
+                    await self._refuse(stream, peer, replies.proxy_untrusted_line(address))
+                    return
                 try:
                     source, initial = await self._read_proxy_header(stream)
-                except (ProxyHeaderError, trio.TooSlowError) as error:
-                    self.stats.connections_rejected += 1
-                    why = (
-                        str(error)
-                        if isinstance(error, ProxyHeaderError)
-                        else (f"no PROXY header within {PROXY_HEADER_SECONDS:g} s")
-                    )
-                    log.warning("%s closed: %s", peer, why)
+                except trio.TooSlowError:
+                    log.warning("%s refused: no PROXY header within %g s", peer, PROXY_HEADER_SECONDS)
+                    await self._refuse(stream, peer, replies.proxy_missing_line(PROXY_HEADER_SECONDS))
                     return
-                if source is not None:
+                except ProxyHeaderError as error:
+                    log.warning("%s refused: %s", peer, error)
+                    line = (
+                        replies.proxy_missing_line()
+                        if isinstance(error, NoProxyHeaderError)
+                        else replies.proxy_bad_header_line(str(error))
+                    )
+                    await self._refuse(stream, peer, line)
+                    return
+                if source is not None:  # the client's own address, relayed by a trusted proxy
+                    proxy = address
                     address = source[0]
                     peer = f"{address}:{source[1]}" if ":" not in address else f"[{address}]:{source[1]}"
+                    peer += f" via {proxy}"
             # A connection accepted just before the listener closed is served
             # like the others during the shutdown grace.
             cap = cfg.max_connections_per_ip

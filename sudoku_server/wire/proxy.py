@@ -16,13 +16,22 @@ connection itself (a health check): the real peer address stands. The
 header is never auto-detected: the server expects it on every connection
 when ``--proxy-protocol`` is set, and on none otherwise (the specification
 forbids guessing).
+
+Who may send one: :func:`is_trusted` says whether a peer address lies in the
+trusted networks (``--trusted-proxy``, parsed by :func:`parse_network`). A
+header, or any other address a peer forwards, is honoured only from those:
+anyone else could claim any address for the logs and the per-address cap.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+#: A trusted network (``--trusted-proxy``).
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 V1_PREFIX = b"PROXY "
 #: The longest v1 header, CRLF included (the specification's bound).
@@ -31,10 +40,15 @@ V2_SIGNATURE = b"\r\n\r\n\x00\r\nQUIT\n"
 #: The longest v2 header accepted: the fixed 16 bytes, the largest address
 #: block (UNIX, 216 bytes) and room for TLVs.
 V2_MAX_BYTES = 16 + 1024
+_NO_HEADER = "no PROXY protocol header (expected 'PROXY ' or the v2 signature)"
 
 
 class ProxyHeaderError(Exception):
     """The connection does not start with a valid PROXY header (the message says why)."""
+
+
+class NoProxyHeaderError(ProxyHeaderError):
+    """The first bytes cannot start any PROXY header: a client that connected directly, not through the proxy."""
 
 
 @dataclass(frozen=True)
@@ -73,12 +87,12 @@ def parse_proxy_header(data: bytes) -> ProxyHeader | None:
         return _parse_v1(data)
     if not data:
         return None
-    raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
+    raise NoProxyHeaderError(_NO_HEADER)
 
 
 def _parse_v1(data: bytes) -> ProxyHeader | None:
     if not data.startswith(V1_PREFIX[: len(data)]):
-        raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
+        raise NoProxyHeaderError(_NO_HEADER)
     end = data.find(b"\r\n", 0, V1_MAX_BYTES)
     if end < 0:
         if len(data) >= V1_MAX_BYTES or b"\n" in data[:V1_MAX_BYTES]:
@@ -115,7 +129,7 @@ def _v1_port(text: str, line: str) -> int:
 def _parse_v2(data: bytes) -> ProxyHeader | None:
     head = data[: len(V2_SIGNATURE)]
     if not V2_SIGNATURE.startswith(head):
-        raise ProxyHeaderError("no PROXY protocol header (expected 'PROXY ' or the v2 signature)")
+        raise NoProxyHeaderError(_NO_HEADER)
     if len(data) < 16:
         return None
     version, command = data[12] >> 4, data[12] & 0x0F
@@ -153,3 +167,41 @@ def v1_header(source: tuple[str, int], destination: tuple[str, int]) -> bytes:
     """A PROXY v1 header for a TCP connection (what ``sudoku-client --proxy-header`` sends)."""
     proto = "TCP6" if ":" in source[0] else "TCP4"
     return f"PROXY {proto} {source[0]} {destination[0]} {source[1]} {destination[1]}\r\n".encode("ascii")
+
+
+def parse_network(text: str) -> Network:
+    """A trusted network from ``--trusted-proxy``: ``10.0.0.0/24``, ``2001:db8::/32``, or one address (``/32``, ``/128``).
+
+    Raises:
+      ValueError: not an IPv4 or IPv6 address or network, or a network with
+        host bits set (``10.0.0.5/24``: the message suggests both readings).
+    """
+    try:
+        return ipaddress.ip_network(text.strip())
+    except ValueError:
+        pass
+    try:
+        loose = ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"{text!r} is not an IPv4 or IPv6 address or network (e.g. 10.0.0.5/32, 2001:db8::/64)") from None
+    host = text.strip().split("/", 1)[0]
+    raise ValueError(
+        f"{text!r} has host bits set: write {loose} for the network or {host}/{loose.max_prefixlen} for one address"
+    )
+
+
+def is_trusted(address: str, networks: Iterable[Network]) -> bool:
+    """Whether the peer ``address`` (as the socket gives it) lies in one of the trusted ``networks``.
+
+    An IPv6 zone (``fe80::1%eth0``) is ignored; an IPv4-mapped IPv6 address
+    (``::ffff:10.0.0.5``, a dual-stack socket) is also matched as IPv4.
+    Anything that is not an IP address (a UNIX socket's path) is not trusted.
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return False
+    candidates: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = [ip]
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        candidates.append(ip.ipv4_mapped)
+    return any(candidate in network for network in networks for candidate in candidates)

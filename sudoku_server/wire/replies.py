@@ -25,6 +25,7 @@ from sudoku_server.errors import (
     BusyError,
     CommandError,
     InternalError,
+    ProxyProtocolError,
     PuzzleError,
     ShutdownError,
     SolutionMismatchError,
@@ -338,6 +339,37 @@ def connections_busy_line(open_connections: int, address: str | None = None) -> 
     """
     where = f" from {address}" if address is not None else ""
     return error_line(BusyError(f"{open_connections} connections open{where}, try again later"))
+
+
+#: What every ``ERROR proxy`` line ends with: where the client should go instead.
+_PROXY_ONLY = "this port takes connections only through its load balancer"
+
+
+def proxy_untrusted_line(address: str) -> bytes:
+    """Refusing a peer outside ``--trusted-proxy`` on a ``--proxy-protocol`` port (then it closes).
+
+    ``ERROR proxy 192.0.2.7 is not a trusted proxy; this port takes connections only through its load balancer``
+    """
+    return error_line(ProxyProtocolError(f"{address} is not a trusted proxy; {_PROXY_ONLY}"))
+
+
+def proxy_missing_line(seconds: float | None = None) -> bytes:
+    """Refusing a connection that sent no PROXY header (then it closes); ``seconds``: it sent nothing in time.
+
+    ``ERROR proxy no PROXY protocol header; this port ...``, or ``ERROR proxy
+    no PROXY protocol header within 5 s; this port ...``.
+    """
+    within = f" within {seconds:g} s" if seconds is not None else ""
+    return error_line(ProxyProtocolError(f"no PROXY protocol header{within}; {_PROXY_ONLY}"))
+
+
+def proxy_bad_header_line(reason: str) -> bytes:
+    """Refusing a malformed PROXY header (then it closes): ``ERROR proxy PROXY v1 header malformed: 'PROXY TCP4 1.2.3.4'``.
+
+    ``reason`` is :class:`sudoku_server.wire.proxy.ProxyHeaderError`'s message
+    (client bytes in it are quoted with ``repr``; non-ASCII is escaped here).
+    """
+    return error_line(ProxyProtocolError(reason))
 
 
 def idle_bye(seconds: float) -> bytes:
