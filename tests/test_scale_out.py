@@ -52,7 +52,9 @@ async def test_with_the_option_a_connection_without_a_header_is_closed(caplog):
         async with running_server(proxy_protocol=True, trusted_proxies=LOOPBACK) as server:
             answer = await exchange(server, GOOD)
     # issue 17: one line says why before the close (it was closed silently).
-    assert answer == b"ERROR proxy no PROXY protocol header; this port takes connections only through its load balancer\n"
+    assert (
+        answer == b"ERROR proxy no PROXY protocol header; this port takes connections only through its load balancer\n"
+    )
     assert any(
         "refused: no PROXY protocol header (expected 'PROXY ' or the v2 signature)" in r.getMessage()
         for r in caplog.records

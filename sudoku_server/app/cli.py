@@ -69,6 +69,8 @@ def check_proxy_options(parser: argparse.ArgumentParser, args: argparse.Namespac
         )
     if args.trusted_proxy and not args.proxy_protocol:
         parser.error("--trusted-proxy applies to PROXY protocol headers: add --proxy-protocol")
+
+
 #: --workers: 1..MAX_WORKERS, or "auto" for one per CPU.
 _workers = _number(int, 1, workers.MAX_WORKERS, extra="auto")
 

@@ -183,7 +183,9 @@ def parse_network(text: str) -> Network:
     try:
         loose = ipaddress.ip_network(text.strip(), strict=False)
     except ValueError:
-        raise ValueError(f"{text!r} is not an IPv4 or IPv6 address or network (e.g. 10.0.0.5/32, 2001:db8::/64)") from None
+        raise ValueError(
+            f"{text!r} is not an IPv4 or IPv6 address or network (e.g. 10.0.0.5/32, 2001:db8::/64)"
+        ) from None
     host = text.strip().split("/", 1)[0]
     raise ValueError(
         f"{text!r} has host bits set: write {loose} for the network or {host}/{loose.max_prefixlen} for one address"
