@@ -26,7 +26,7 @@ import pytest
 from conftest import REPO
 from test_workers import supervised  # noqa: F401 (a fixture)
 
-from sudoku_server.app.cli import build_parser
+from sudoku_server.app.cli import build_parser, check_proxy_options
 
 DEPLOY = REPO / "deploy"
 
@@ -63,6 +63,9 @@ def test_systemd_unit_starts_workers_auto_and_stops_within_its_timeout():
     args = server_args(argv[1:])
     assert args.workers == (os.cpu_count() or 1)  # --workers auto
     assert "auto" in argv and args.drain_grace == 2 and args.proxy_protocol
+    # issue 17: --proxy-protocol starts only with a trusted proxy (HAProxy's address in deploy/haproxy.cfg).
+    check_proxy_options(build_parser(), args)
+    assert [str(network) for network in args.trusted_proxy] == ["10.0.0.10/32"]
     assert unit["KillSignal"] == ["SIGTERM"]
     # Only the supervisor gets SIGTERM; it passes one to each worker (a second
     # signal straight from systemd would mean "close now").

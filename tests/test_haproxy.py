@@ -39,6 +39,8 @@ from conftest import PUZZLES, REPO
 
 HAPROXY = shutil.which("haproxy") or next((p for p in ("/usr/sbin/haproxy",) if os.access(p, os.X_OK)), None)
 RECIPE = REPO / "deploy" / "haproxy.cfg"
+#: The one-machine variant (issue 17): loopback, foreground, no daemon user.
+LOCAL_RECIPE = REPO / "deploy" / "haproxy-local.cfg"
 #: The recipe's servers run with this drain grace (deploy/haproxy.cfg header).
 DRAIN_GRACE = 2.0
 SHUTDOWN_GRACE = 5.0
@@ -112,6 +114,36 @@ def render_config(
     return "\n".join(out) + "\n"
 
 
+def render_local(recipe: str, frontend_port: int, server_ports: list[int], stats_socket: Path) -> str:
+    """``deploy/haproxy-local.cfg`` with only its three ports and its stats socket path changed.
+
+    Raises:
+      ValueError: one of the replaced values is not in the recipe exactly once.
+    """
+    replacements = {
+        "127.0.0.1:9999": f"127.0.0.1:{frontend_port}",
+        "127.0.0.1:10001": f"127.0.0.1:{server_ports[0]}",
+        "127.0.0.1:10002": f"127.0.0.1:{server_ports[1]}",
+        "stats socket /tmp/sudoku-haproxy-local.sock": f"stats socket {stats_socket}",
+    }
+    lines = recipe.splitlines()
+    for old, new in replacements.items():
+        found = [i for i, line in enumerate(lines) if old in line and not line.lstrip().startswith("#")]
+        if len(found) != 1:
+            raise ValueError(f"{old!r} is in {len(found)} configuration lines of the local recipe, not 1")
+        lines[found[0]] = lines[found[0]].replace(old, new)
+    return "\n".join(lines) + "\n"
+
+
+def recipe_commands(recipe: str) -> list[list[str]]:
+    """The server command lines in a recipe's header comment (``#   python3 -m sudoku_server ...``)."""
+    return [
+        line.lstrip("# ").split()
+        for line in recipe.splitlines()
+        if line.startswith("#") and re.search(r"(python3 -m sudoku_server|sudoku-server) --", line)
+    ]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -183,10 +215,12 @@ class Server(Logged):
     """``python3 -W error -m sudoku_server --host 127.0.0.1 --port 0 --proxy-protocol --trusted-proxy 127.0.0.1/32
     --drain-grace 2 EXTRA``."""
 
-    def __init__(self, name: str, *extra: str) -> None:
+    def __init__(self, name: str, *extra: str, argv: list[str] | None = None) -> None:
+        """``argv``: run this command instead (a recipe's own server command line)."""
         self.name = name
         super().__init__(
-            [
+            argv
+            or [
                 sys.executable,
                 "-W",
                 "error",
@@ -243,15 +277,20 @@ def _raise_nofile() -> None:
 class HAProxy(Logged):
     """``haproxy -f CFG -db`` (foreground) on the rendered recipe; its log on stderr."""
 
-    def __init__(self, workdir: Path, servers: list[Server], proxy_option: str = "send-proxy") -> None:
+    def __init__(
+        self, workdir: Path, servers: list[Server], proxy_option: str = "send-proxy", local: bool = False
+    ) -> None:
+        """``local``: the one-machine recipe (:func:`render_local`) instead of the main one (:func:`render_config`)."""
         self.port = free_port()
         self.stats_socket = workdir / "haproxy.sock"
         self.config = workdir / "haproxy.cfg"
-        self.config.write_text(
-            render_config(
+        if local:
+            text = render_local(LOCAL_RECIPE.read_text(), self.port, [s.port for s in servers], self.stats_socket)
+        else:
+            text = render_config(
                 RECIPE.read_text(), self.port, [(s.name, s.port) for s in servers], self.stats_socket, proxy_option
             )
-        )
+        self.config.write_text(text)
         super().__init__([HAPROXY, "-f", str(self.config), "-db"], preexec_fn=_raise_nofile)
 
     def stat(self) -> dict[str, dict[str, str]]:
@@ -338,8 +377,18 @@ def rig(tmp_path):
             started.extend(made)
             return [server.started() for server in made]
 
-        def haproxy(self, servers: list[Server], proxy_option: str = "send-proxy") -> HAProxy:
-            proxy = HAProxy(tmp_path, servers, proxy_option)
+        def recipe_servers(self, commands: list[list[str]]) -> list[Server]:
+            """One server per recipe command line (``python3 -m sudoku_server ...``), on a free port each."""
+            made = []
+            for number, command in enumerate(commands, start=1):
+                argv = [sys.executable, "-W", "error", *command[1:]]
+                argv[argv.index("--port") + 1] = "0"
+                made.append(Server(f"s{number}", argv=argv))
+            started.extend(made)
+            return [server.started() for server in made]
+
+        def haproxy(self, servers: list[Server], proxy_option: str = "send-proxy", local: bool = False) -> HAProxy:
+            proxy = HAProxy(tmp_path, servers, proxy_option, local)
             started.append(proxy)
             proxy.ready([s.name for s in servers])
             proxy.watch()
@@ -423,8 +472,9 @@ def describe(requests: list[Request]) -> str:
 
 
 @needs_haproxy
-def test_the_recipe_as_shipped_is_valid_haproxy_configuration():
-    result = subprocess.run([HAPROXY, "-c", "-f", str(RECIPE)], capture_output=True, text=True, timeout=30)
+@pytest.mark.parametrize("recipe", [RECIPE, LOCAL_RECIPE], ids=["haproxy.cfg", "haproxy-local.cfg"])
+def test_the_recipe_as_shipped_is_valid_haproxy_configuration(recipe):
+    result = subprocess.run([HAPROXY, "-c", "-f", str(recipe)], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -554,3 +604,68 @@ def test_sigkill_of_one_server_new_requests_are_still_answered(rig):
     # Connections sent to s2 before HAProxy saw it down were retried on s1.
     assert int(backend["wredis"]) > 0, summary
     assert down_at - killed < DRAIN_GRACE, summary
+
+
+# -- the one-machine recipe (issue 17) --------------------------------------------------
+
+
+def test_the_local_recipe_keeps_every_setting_of_the_main_one():
+    recipe, local = RECIPE.read_text(), LOCAL_RECIPE.read_text()
+    settings = [
+        line
+        for line in recipe.splitlines()
+        if re.match(r"\s*(timeout|retries|option|balance|tcp-check|default-server|mode)\b", line)
+    ]
+    assert len(settings) >= 12
+    for line in settings:
+        assert line in local.splitlines(), line
+    configured = [line.split() for line in local.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    assert ["bind", "127.0.0.1:9999"] in configured
+    assert ["server", "s1", "127.0.0.1:10001"] in configured and ["server", "s2", "127.0.0.1:10002"] in configured
+    assert not any(words[0] in ("user", "group", "daemon", "chroot") for words in configured)
+    assert "10.0.0." not in "\n".join(" ".join(words) for words in configured)
+
+
+def test_every_recipe_server_command_sets_a_trusted_proxy():
+    from sudoku_server.app.cli import build_parser, check_proxy_options
+
+    local = recipe_commands(LOCAL_RECIPE.read_text())
+    assert [command[command.index("--port") + 1] for command in local] == ["10001", "10002"]
+    for recipe, trusted in ((LOCAL_RECIPE, ["127.0.0.1/32"]), (RECIPE, ["10.0.0.10/32"])):
+        commands = recipe_commands(recipe.read_text())
+        assert commands, recipe
+        for command in commands:
+            parser = build_parser()
+            args = parser.parse_args(command[3:] if command[0] == "python3" else command[1:])
+            check_proxy_options(parser, args)  # exits (fails the test) on --proxy-protocol without a trusted proxy
+            assert args.proxy_protocol and [str(n) for n in args.trusted_proxy] == trusted, command
+
+
+@needs_haproxy
+def test_the_local_recipe_in_front_of_its_two_servers(rig):
+    s1, s2 = rig.recipe_servers(recipe_commands(LOCAL_RECIPE.read_text()))
+    proxy = rig.haproxy([s1, s2], local=True)
+    results: list[Request] = []
+    lock = threading.Lock()
+
+    def client(first: int) -> None:
+        for index in range(first, 16, 4):
+            request = ask(proxy.port, index)
+            with lock:
+                results.append(request)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(results) == 16 and all(r.ok for r in results), describe(results)  # the exact answers
+    clients = {r.local_port for r in results}
+    deadline = time.monotonic() + 10
+    while len(s1.client_ports()) + len(s2.client_ports()) < len(clients) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    on_s1, on_s2 = set(s1.client_ports()), set(s2.client_ports())
+    # Each server logged the client's own port as the PROXY header claimed it,
+    # "via 127.0.0.1": the trusted proxy it came through (client_ports' pattern).
+    assert on_s1 | on_s2 == clients and not on_s1 & on_s2, (sorted(clients), s1.log, s2.log)
+    assert "refused" not in s1.log + s2.log
