@@ -9,11 +9,13 @@ supervisor). Nothing imports this module: it is the entry point
 from __future__ import annotations
 
 import argparse
+import math
 import os
 
 from sudoku_server import __version__
 from sudoku_server.app import runtime, workers
-from sudoku_server.net.config import ServerConfig
+from sudoku_server.net import metrics
+from sudoku_server.net.config import MAX_SECONDS, ServerConfig
 from sudoku_server.wire.session import INTERACTIVE_AFTER
 
 DESCRIPTION = """\
@@ -43,8 +45,30 @@ def _number(kind, low, high=None, *, above: bool = False, extra: str = ""):
     return parse
 
 
-_positive_float = _number(float, 0, above=True)
-_non_negative_float = _number(float, 0)
+def check_seconds(value: float, text: str, *, zero: bool = False) -> float:
+    """``value`` (parsed from ``text``) as a number of seconds for an option: finite, above 0
+    (or 0 too when ``zero``) and at most :data:`MAX_SECONDS` (a day).
+
+    Raises:
+      argparse.ArgumentTypeError: out of bounds, infinite or NaN; argparse names the option.
+    """
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero) or value > MAX_SECONDS:
+        bound = f"0..{MAX_SECONDS:g}" if zero else f"above 0 and at most {MAX_SECONDS:g}"
+        raise argparse.ArgumentTypeError(f"must be {bound} seconds, got {text}")
+    return value
+
+
+def _seconds(*, zero: bool = False):
+    """An argparse type: a number of seconds (:func:`check_seconds`)."""
+
+    def seconds(text: str) -> float:
+        return check_seconds(float(text), text, zero=zero)
+
+    return seconds
+
+
+_positive_float = _seconds()
+_non_negative_float = _seconds(zero=True)
 _positive_int = _number(int, 1)
 _non_negative_int = _number(int, 0)
 _port = _number(int, 0, 65535)
@@ -230,7 +254,11 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    problem = metrics.multiprocess_dir_problem()
+    if problem is not None:
+        parser.error(problem)
     config = config_from_args(args)
     if args.workers is not None:  # even --workers 1: SIGHUP then means a rolling restart
         return workers.supervise(config, args.log_level, args.log_queue)
