@@ -5,9 +5,9 @@ the standard library's threading WSGI server, with three bounds the
 library's ``start_http_server`` lacks: every connection is closed
 :data:`HTTP_TIMEOUT` seconds after it was accepted (idle, half-sent or not
 reading), at most :data:`HTTP_CONNECTIONS` are served at once (more are
-closed at once), and a rendered reply is reused for
-:data:`HTTP_CACHE_SECONDS` (one render at a time), so that a scrape flood
-costs the server little. docs/OPERATIONS.md "Metrics" says why.
+closed at once), at most :data:`HTTP_ACCEPT_RATE` are accepted a second,
+and a rendered reply is reused for :data:`HTTP_CACHE_SECONDS` (one render
+at a time), so that a scrape flood costs the server little. docs/OPERATIONS.md "Metrics" says why.
 """
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ HTTP_TIMEOUT = 3.0
 #: Connections the metrics port serves at once (a thread each); more are
 #: accepted and closed at once.
 HTTP_CONNECTIONS = 16
+#: Connections the metrics port accepts per second at most; the serving thread
+#: waits between two (more wait in the kernel's backlog), so that a scrape
+#: flood takes a bounded share of the interpreter from the event loop.
+HTTP_ACCEPT_RATE = 100
 #: Seconds a rendered metrics reply is served again to the same kind of
 #: request (same query, Accept and Accept-Encoding) before it is rendered anew.
 HTTP_CACHE_SECONDS = 1.0
@@ -96,6 +100,7 @@ class MetricsHTTPServer(ThreadingMixIn, WSGIServer):
       app: the WSGI app to serve.
       timeout: seconds from accept to close at most (:data:`HTTP_TIMEOUT`).
       connections: connections served at once (:data:`HTTP_CONNECTIONS`).
+      rate: connections accepted per second at most (:data:`HTTP_ACCEPT_RATE`).
 
     Raises:
       OSError: the address cannot be bound.
@@ -111,17 +116,24 @@ class MetricsHTTPServer(ThreadingMixIn, WSGIServer):
         family: int = socket.AF_INET,
         timeout: float = HTTP_TIMEOUT,
         connections: int = HTTP_CONNECTIONS,
+        rate: float = HTTP_ACCEPT_RATE,
     ) -> None:
         self.address_family = family
         self.timeout_seconds = timeout
         self._slots = threading.BoundedSemaphore(connections)
+        self._interval = 1 / rate
+        self._next_accept = 0.0
         self._deadlines: dict[socket.socket, float] = {}
         self._lock = threading.Lock()
         super().__init__(address, _Handler)
         self.set_app(app)
 
     def verify_request(self, request, client_address) -> bool:
-        """A free slot, or the connection is closed at once."""
+        """A free slot, or the connection is closed at once; first, wait for the accept rate."""
+        now = time.monotonic()
+        if self._next_accept > now:
+            time.sleep(self._next_accept - now)
+        self._next_accept = max(now, self._next_accept) + self._interval
         return self._slots.acquire(blocking=False)
 
     def process_request(self, request, client_address) -> None:
@@ -177,7 +189,7 @@ def serve_http(registry, host: str | None, port: int, **bounds: Any) -> MetricsH
       registry: what to serve (``collect`` and ``restricted_registry``).
       host: address to bind; None or "" for every IPv4 interface.
       port: TCP port; 0 picks a free one (``server_address[1]``).
-      bounds: ``timeout`` and ``connections`` of :class:`MetricsHTTPServer`.
+      bounds: ``timeout``, ``connections`` and ``rate`` of :class:`MetricsHTTPServer`.
 
     Raises:
       OSError: the address cannot be bound.
