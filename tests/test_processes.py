@@ -198,7 +198,7 @@ class _Registry:
 
 def test_a_scrape_flood_renders_once_per_cache_period():
     registry = _Registry()
-    server = serve_http(registry, "127.0.0.1", 0)
+    server = serve_http(registry, "127.0.0.1", 0, rate=10000)  # 50 scrapes well within the cache's second
     port = server.server_address[1]
     try:
         for _ in range(50):
@@ -232,7 +232,22 @@ def test_the_cache_renders_again_after_its_period():
     time.sleep(0.25)
     assert cached(environ, lambda *a: said.append(a)) == [b"n=2\n"]
     assert said == [("200 OK", [("Content-Type", "text/plain")])] * 3
-    assert metrics_http.HTTP_CACHE_SECONDS == 1.0
+    assert (metrics_http.HTTP_CACHE_SECONDS, metrics_http.HTTP_ACCEPT_RATE) == (1.0, 50)  # as OPERATIONS.md says
+
+
+def test_connections_are_accepted_at_the_documented_rate_at_most():
+    server = serve_http(_Registry(), "127.0.0.1", 0)
+    port = server.server_address[1]
+    try:
+        started = time.monotonic()
+        for _ in range(26):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+                assert response.status == 200
+        took = time.monotonic() - started
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert took >= 25 / metrics_http.HTTP_ACCEPT_RATE - 0.01, took  # 26 accepts: 25 intervals of 20 ms
 
 
 # -- option bounds ----------------------------------------------------------------------

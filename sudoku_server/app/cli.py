@@ -207,7 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_port,
         default=None,
         metavar="PORT",
-        help="serve Prometheus metrics (text format, /metrics) on this port, same --host (default: off)",
+        help="serve Prometheus metrics (text format, /metrics) on this port, same --host; a connection"
+        " is closed 3 s after it was accepted (default: off)",
     )
     p.add_argument(
         "--log-level",

@@ -33,7 +33,7 @@ HTTP_CONNECTIONS = 16
 #: Connections the metrics port accepts per second at most; the serving thread
 #: waits between two (more wait in the kernel's backlog), so that a scrape
 #: flood takes a bounded share of the interpreter from the event loop.
-HTTP_ACCEPT_RATE = 100
+HTTP_ACCEPT_RATE = 50
 #: Seconds a rendered metrics reply is served again to the same kind of
 #: request (same query, Accept and Accept-Encoding) before it is rendered anew.
 HTTP_CACHE_SECONDS = 1.0
