@@ -9,11 +9,13 @@ supervisor). Nothing imports this module: it is the entry point
 from __future__ import annotations
 
 import argparse
+import math
 import os
 
 from sudoku_server import __version__
 from sudoku_server.app import runtime, workers
-from sudoku_server.net.config import ServerConfig
+from sudoku_server.net import metrics
+from sudoku_server.net.config import MAX_SECONDS, ServerConfig
 from sudoku_server.wire.proxy import Network, parse_network
 from sudoku_server.wire.session import INTERACTIVE_AFTER
 
@@ -44,8 +46,30 @@ def _number(kind, low, high=None, *, above: bool = False, extra: str = ""):
     return parse
 
 
-_positive_float = _number(float, 0, above=True)
-_non_negative_float = _number(float, 0)
+def check_seconds(value: float, text: str, *, zero: bool = False) -> float:
+    """``value`` (parsed from ``text``) as a number of seconds for an option: finite, above 0
+    (or 0 too when ``zero``) and at most :data:`MAX_SECONDS` (a day).
+
+    Raises:
+      argparse.ArgumentTypeError: out of bounds, infinite or NaN; argparse names the option.
+    """
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero) or value > MAX_SECONDS:
+        bound = f"0..{MAX_SECONDS:g}" if zero else f"above 0 and at most {MAX_SECONDS:g}"
+        raise argparse.ArgumentTypeError(f"must be {bound} seconds, got {text}")
+    return value
+
+
+def _seconds(*, zero: bool = False):
+    """An argparse type: a number of seconds (:func:`check_seconds`)."""
+
+    def seconds(text: str) -> float:
+        return check_seconds(float(text), text, zero=zero)
+
+    return seconds
+
+
+_positive_float = _seconds()
+_non_negative_float = _seconds(zero=True)
 _positive_int = _number(int, 1)
 _non_negative_int = _number(int, 0)
 _port = _number(int, 0, 65535)
@@ -218,7 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_port,
         default=None,
         metavar="PORT",
-        help="serve Prometheus metrics (text format, /metrics) on this port, same --host (default: off)",
+        help="serve Prometheus metrics (text format, /metrics) on this port, same --host; a connection"
+        " is closed 3 s after it was accepted (default: off)",
     )
     p.add_argument(
         "--log-level",
@@ -266,8 +291,12 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``sudoku-server``; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    check_proxy_options(build_parser(), args)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    check_proxy_options(parser, args)
+    problem = metrics.multiprocess_dir_problem()
+    if problem is not None:
+        parser.error(problem)
     config = config_from_args(args)
     if args.workers is not None:  # even --workers 1: SIGHUP then means a rolling restart
         return workers.supervise(config, args.log_level, args.log_queue)

@@ -21,6 +21,7 @@ from typing import cast
 import trio
 
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.metrics_http import serve_http
 from sudoku_server.net.server import SudokuServer
 
 log = logging.getLogger("sudoku_server")
@@ -125,10 +126,14 @@ async def _watch_supervisor(server: SudokuServer, parent: int) -> None:
 def start_metrics_http(metrics, host: str | None, port: int):
     """Serve ``metrics`` (Prometheus text) over HTTP in a thread; returns the HTTP server.
 
-    Uses prometheus_client's own exposition server (any path answers the
-    metrics). The counters are copied into the metrics twice a second.
+    Uses prometheus_client's WSGI app on a bounded server
+    (:func:`sudoku_server.net.metrics_http.serve_http`: any path answers the
+    metrics; a connection lives 3 s at most). The counters are copied into
+    the metrics twice a second and before a scrape is rendered.
+
+    Raises:
+      OSError: the port cannot be bound.
     """
-    import prometheus_client
 
     class _Fresh:
         """A registry view that syncs the counters before each scrape.
@@ -145,7 +150,7 @@ def start_metrics_http(metrics, host: str | None, port: int):
             metrics.sync()
             return metrics.collecting_registry().restricted_registry(names)
 
-    server, _thread = prometheus_client.start_http_server(port, addr=host or "", registry=_Fresh())
+    server = serve_http(_Fresh(), host, port)
     log.info("metrics on http://%s:%d/metrics", host or "0.0.0.0", server.server_address[1])
     return server
 

@@ -12,7 +12,10 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
   worker. The kernel hands each new connection to whichever worker accepts
   first, blind to their load.
 * A worker that dies is restarted after a back-off (0.5 s, doubling to 30 s;
-  back to 0.5 s once a worker has lived 30 s), logged with its exit status.
+  back to 0.5 s once a worker has lived 30 s), logged with its exit status
+  and the real delay. When no worker is left alive, the one that died last
+  is restarted after :data:`RESCUE_DELAY` (0.25 s) whatever the back-off: a
+  port that accepts must serve. The others keep their back-off.
 * SIGTERM, SIGINT, SIGQUIT: every worker gets SIGTERM and drains and stops
   as one server would (``--drain-grace``, ``--shutdown-grace``); at the end
   of the drain the parent closes its own copy of the listening sockets too,
@@ -29,6 +32,8 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
 * Metrics: the parent points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh
   directory before forking; STATS in any worker and ``--metrics-port``
   (served by a small child process of its own) merge every worker's files.
+  That child, when it dies (its port taken, say), is restarted with a
+  back-off of its own (0.5 s doubling to 30 s, reset once it lived 30 s).
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ import trio
 
 from sudoku_server.app.runtime import LOG_QUEUE_RECORDS, log_listen_error, run_server, setup_logging
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.metrics_http import serve_http
 
 log = logging.getLogger("sudoku_server")
 
@@ -62,6 +68,12 @@ RESTART_BACKOFF_START = 0.5
 RESTART_BACKOFF_MAX = 30.0
 #: A worker that lived this long (seconds) resets the back-off.
 RESTART_BACKOFF_RESET = 30.0
+#: Seconds before a dead worker is restarted when no worker is left alive,
+#: whatever the back-off: the listening socket accepts, so someone must serve it.
+RESCUE_DELAY = 0.25
+#: Seconds before the dead metrics process is restarted, at first; doubles each
+#: time up to RESTART_BACKOFF_MAX, back to this once it lived RESTART_BACKOFF_RESET.
+METRICS_BACKOFF_START = 0.5
 #: Seconds between two looks at the workers when nothing happens.
 TICK = 0.5
 
@@ -135,6 +147,8 @@ class _State:
     close_sockets_at: float = 0.0  # the end of the drain grace: stop listening
     backoff: float = RESTART_BACKOFF_START
     restart_at: list[float] = field(default_factory=list)  # when to start a missing worker
+    metrics_backoff: float = METRICS_BACKOFF_START
+    metrics_restart_at: float | None = None  # when to start the metrics process again
     rolling: list[int] = field(default_factory=list)  # old workers still to replace
     replacement: int | None = None  # the new worker of the step under way
 
@@ -209,8 +223,12 @@ class Supervisor:
         while True:
             fds = [self._wake_r] + [c.ready_fd for c in state.children.values() if c.ready_fd is not None]
             timeout = TICK
+            now = time.monotonic()
             if state.stopping and self.sockets:
-                timeout = max(0.0, min(TICK, state.close_sockets_at - time.monotonic()))
+                timeout = max(0.0, min(TICK, state.close_sockets_at - now))
+            elif not state.stopping:
+                due = state.restart_at[:1] + ([state.metrics_restart_at] if state.metrics_restart_at else [])
+                timeout = max(0.0, min([TICK, *(at - now for at in due)]))
             try:
                 readable, _, _ = select.select(fds, [], [], timeout)
             except InterruptedError:
@@ -246,6 +264,9 @@ class Supervisor:
             while state.restart_at and state.restart_at[0] <= now:
                 state.restart_at.pop(0)
                 self._spawn_worker()
+            if state.metrics_restart_at is not None and state.metrics_restart_at <= now:
+                state.metrics_restart_at = None
+                self._spawn_metrics()
             self._roll()
 
     def _handle_signal(self, signum: int) -> None:
@@ -286,42 +307,74 @@ class Supervisor:
             pass
 
     def _reap(self) -> None:
+        """Collect every child that exited, then log each and schedule its restart."""
         state = self._state
+        dead: list[tuple[_Child, int]] = []
         while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                return
+                break
             if pid == 0:
-                return
+                break
             child = state.children.pop(pid, None)
             if child is None:
                 continue
             if child.ready_fd is not None:
                 os.close(child.ready_fd)
             self._mark_dead(pid)
+            dead.append((child, status))
+        for child, status in dead:
             how = (
                 f"signal {signal.Signals(-os.waitstatus_to_exitcode(status)).name}"
                 if os.WIFSIGNALED(status)
                 else f"exit status {os.waitstatus_to_exitcode(status)}"
             )
             if state.stopping or child.retiring:
-                log.info("%s %d stopped (%s)", child.kind, pid, how)
+                log.info("%s %d stopped (%s)", child.kind, child.pid, how)
                 continue
             lived = time.monotonic() - child.started
-            if lived >= RESTART_BACKOFF_RESET:
-                state.backoff = RESTART_BACKOFF_START
-            log.warning(
-                "%s %d died (%s) after %.1f s: restarting it in %g s", child.kind, pid, how, lived, state.backoff
-            )
             if child.kind == "metrics":
-                self._spawn_metrics()
-                continue
-            state.restart_at.append(time.monotonic() + state.backoff)
-            state.restart_at.sort()
-            state.backoff = min(RESTART_BACKOFF_MAX, state.backoff * 2)
-            if state.replacement == pid:
-                state.replacement = None
+                self._restart_metrics(child, how, lived)
+            else:
+                self._restart_worker(child, how, lived)
+
+    def _restart_worker(self, child: _Child, how: str, lived: float) -> None:
+        """Schedule a dead worker's restart: after the back-off, or :data:`RESCUE_DELAY` if none is left."""
+        state = self._state
+        if lived >= RESTART_BACKOFF_RESET:
+            state.backoff = RESTART_BACKOFF_START
+        now = time.monotonic()
+        delay = state.backoff
+        alive = any(c.kind == "worker" and not c.retiring for c in state.children.values())
+        rescue = not alive and not any(at <= now + RESCUE_DELAY for at in state.restart_at)
+        if rescue and delay > RESCUE_DELAY:
+            delay = RESCUE_DELAY
+            log.warning(
+                "worker %d died (%s) after %.1f s: restarting it in %g s (no worker left; back-off %g s)",
+                child.pid,
+                how,
+                lived,
+                delay,
+                state.backoff,
+            )
+        else:
+            log.warning("worker %d died (%s) after %.1f s: restarting it in %g s", child.pid, how, lived, delay)
+        state.restart_at.append(now + delay)
+        state.restart_at.sort()
+        state.backoff = min(RESTART_BACKOFF_MAX, state.backoff * 2)
+        if state.replacement == child.pid:
+            state.replacement = None
+
+    def _restart_metrics(self, child: _Child, how: str, lived: float) -> None:
+        """Schedule the metrics process's restart after its own back-off (doubling, capped)."""
+        state = self._state
+        if lived >= RESTART_BACKOFF_RESET:
+            state.metrics_backoff = METRICS_BACKOFF_START
+        delay = state.metrics_backoff
+        log.warning("metrics %d died (%s) after %.1f s: restarting it in %g s", child.pid, how, lived, delay)
+        state.metrics_restart_at = time.monotonic() + delay
+        state.metrics_backoff = min(RESTART_BACKOFF_MAX, delay * 2)
 
     def _roll(self) -> None:
         """One step of a rolling restart: start a replacement, retire the old worker once it is ready."""
@@ -448,9 +501,7 @@ def _metrics_main(config, log_level: str) -> int:
     registry = prometheus_client.CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)
     try:
-        server, _thread = prometheus_client.start_http_server(
-            config.metrics_port, addr=config.host or "", registry=registry
-        )
+        server = serve_http(registry, config.host, config.metrics_port)
     except OSError as error:
         log.error("metrics: cannot listen on port %d: %s", config.metrics_port, error.strerror or error)
         return 1

@@ -13,6 +13,11 @@ from sudoku_server.net import scheduler as _scheduler
 from sudoku_server.wire.proxy import Network
 from sudoku_server.wire.session import DEFAULT_MAX_LINE_BYTES
 
+#: The longest timeout, grace, budget or window any option accepts, in
+#: seconds (a day): anything longer (or infinite, or NaN) is refused at start,
+#: so that a stop signal always ends in bounded time.
+MAX_SECONDS = 86400.0
+
 
 @dataclass
 class ServerConfig:

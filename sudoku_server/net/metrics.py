@@ -14,6 +14,9 @@ merged histogram.
 
 ``prometheus_client`` is imported only when a :class:`Metrics` is made, so
 that the mode is chosen by the environment at that time.
+
+The ``--metrics-port`` endpoint that serves them is
+:mod:`sudoku_server.net.metrics_http`.
 """
 
 from __future__ import annotations
@@ -64,6 +67,23 @@ class Counts:
 def multiprocess_dir() -> str | None:
     """The directory of the workers' metric files, when running as pre-forked workers."""
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+
+
+def multiprocess_dir_problem() -> str | None:
+    """What is wrong with a ``PROMETHEUS_MULTIPROC_DIR`` set in the environment, or None.
+
+    The text names the variable and the path: ``PROMETHEUS_MULTIPROC_DIR=/x
+    is not a directory`` (missing, or a file) or ``... is not a writable
+    directory`` (prometheus_client writes one file per process there).
+    """
+    path = multiprocess_dir()
+    if path is None:
+        return None
+    if not os.path.isdir(path):
+        return f"PROMETHEUS_MULTIPROC_DIR={path} is not a directory"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"PROMETHEUS_MULTIPROC_DIR={path} is not a writable directory"
+    return None
 
 
 class Metrics:
