@@ -262,10 +262,11 @@ def summary_text(scanner: ReplyScanner, seconds: float, mode: VerbMode | None = 
     details.append(text)
     parts = ["%s: %s" % (plural(scanner.puzzles, "puzzle"), ", ".join(details))]
     if scanner.not_puzzles:
+        # each is an ERROR reply, so the exit status is 1: the summary says so (it counts them apart from puzzles)
         if scanner.not_puzzles == 1:
-            parts.append("1 line was not a puzzle")
+            parts.append("1 line was not a puzzle (an error: exit status 1)")
         else:
-            parts.append("%d lines were not puzzles" % scanner.not_puzzles)
+            parts.append("%d lines were not puzzles (errors: exit status 1)" % scanner.not_puzzles)
     if scanner.other:
         parts.append("%s answered" % plural(scanner.other, "command"))
     rate = scanner.puzzles / seconds if seconds > 0 else 0.0

@@ -106,7 +106,7 @@ VERBS: dict[str, Verb] = {
             "COUNT",
             "COUNT [limit=N] <puzzle>",
             f"count solutions up to N (default 2, at most {MAX_COUNT_LIMIT})",
-            "COUNT ........................................................................9 -> COUNT 2+ multiple",
+            "COUNT " + "." * 80 + "9 -> COUNT 2+ multiple",
             options=("limit",),
             takes_puzzle=True,
             request=_requests.Count,
