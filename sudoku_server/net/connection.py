@@ -380,8 +380,8 @@ class Connection:
         try:
             while True:
                 while not (slots and slots[0].data is not None):
-                    if slots and isinstance(slots[0], _Later) and slots[0].event is not None:
-                        head = slots[0]
+                    head = slots[0] if slots else None
+                    if isinstance(head, _Later) and head.event is not None:
                         head.data = self._render_now(head.event)  # every reply before it is sent and counted
                         head.event = None
                         self.unsent += len(head.data)

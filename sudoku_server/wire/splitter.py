@@ -184,9 +184,10 @@ class Splitter:
                 error = item.error
                 if item.text is not None and waiting is None:  # words, not cells: a typo of a verb, prose
                     error = verbs.unknown_verb(item.text) or error
-                out.append(LineRejected(error, item.ending))
+                rejected = LineRejected(error, item.ending)
+                out.append(rejected)
                 if item.text is not None and waiting is None and is_caption(item.text):
-                    self._rejected_caption = out[-1]
+                    self._rejected_caption = rejected
             elif waiting is None:
                 out.append(PuzzleRead(item, Solve(item.grid, expected=item.expected)))
             else:
