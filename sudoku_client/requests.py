@@ -249,6 +249,9 @@ def is_caption(text: str) -> bool:
     tokens = text.split()
     if not tokens or "=" in text or not _CAPTION_WORD.fullmatch(tokens[0]):
         return False
+    head = tokens[0].rstrip(".,:;!?")
+    if len(head) > 1 and head.isupper():
+        return False  # a command's word: a mistyped verb, PROXY, GET (never a caption)
     return len(tokens) >= 2 or tokens[0].endswith(":")
 
 

@@ -346,8 +346,7 @@ def test_parse_rejects_a_short_row():
 
 
 def test_text_that_is_not_a_row_does_not_start_a_grid():
-    # issue 17: a line of prose right above a puzzle is its caption, skipped; so a blank line comes between here
-    data = ("GET / HTTP/1.1\n\n" + NEWSPAPER_LINE + "\n").encode()
+    data = ("GET / HTTP/1.1\n" + NEWSPAPER_LINE + "\n").encode()
     assert all_chunkings(data) == [
         ("reply", 'ERROR command unknown verb "GET"; try HELP\n'),  # protocol 2: a word, not cells
         ("answer", "line", NEWSPAPER_SOLUTION + "\n"),

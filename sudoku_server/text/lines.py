@@ -192,7 +192,8 @@ def is_caption(text: str) -> bool:
 
     Asked only about a line rejected on its own as not cells. Its first
     blank-separated token is a word (letters, maybe an apostrophe inside,
-    maybe one of ``. , : ; ! ?`` after it); it has two tokens or more, or its
+    maybe one of ``. , : ; ! ?`` after it) and not all capitals (``PROXY``,
+    ``GET``, ``SOLVEE``: a command's word); it has two tokens or more, or its
     one word ends with ``:``; and it has no ``=``. ``Today's puzzle:``,
     ``Here is today's puzzle:``, ``Sudoku 2024-06-01 (hard)`` and ``Puzzle:``
     are captions; ``hello`` and ``SOLVEE`` (one word: a mistyped verb) and
@@ -201,6 +202,9 @@ def is_caption(text: str) -> bool:
     tokens = text.split()
     if not tokens or "=" in text or not _CAPTION_WORD.fullmatch(tokens[0]):
         return False
+    head = tokens[0].rstrip(".,:;!?")
+    if len(head) > 1 and head.isupper():
+        return False  # a command's word: a mistyped verb, PROXY, GET (never a caption)
     return len(tokens) >= 2 or tokens[0].endswith(":")
 
 
