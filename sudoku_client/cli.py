@@ -147,6 +147,8 @@ def _natural(low: int) -> Callable[[str], int]:
 #: GENERATE's options, as the client passes them on (PROTOCOL.md "Commands").
 GENERATE_SIZES = (4, 6, 9, 16, 25)
 GENERATE_SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal", "random")
+#: The largest GENERATE seed (the server's MAX_SEED, 2**64 - 1; a test pins the copy).
+MAX_SEED = 2**64 - 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -320,6 +322,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--%s needs --generate" % given[0])
     elif args.files:
         parser.error("--generate takes no FILE")
+    elif args.seed is not None and args.seed + args.generate - 1 > MAX_SEED:
+        last = args.seed + args.generate - 1
+        parser.error(
+            "--seed %d with --generate %d would send seed=%d; seeds are 0 to %d (2**64 - 1)"
+            % (args.seed, args.generate, last, MAX_SEED)
+        )
     address = format_address(args.host, args.port)
     if args.ping:
         if args.files:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import socket
 import sys
 from collections.abc import Iterator, Sequence
@@ -25,6 +26,55 @@ from sudoku_client.exchange import (
     read_sources,
 )
 from sudoku_client.stream import RequestStream, through
+
+#: A line number in an ERROR reply: ``line 4``, ``lines 3 to 9``.
+_LINE_NUMBER = re.compile(rb"\b(lines? )([0-9]+)(?:( to )([0-9]+))?")
+
+
+def shift_line_numbers(line: bytes, hidden: int) -> bytes:
+    """An ERROR reply's line numbers counted from the person's first line, not the server's.
+
+    The ``INTERACTIVE`` line the client sends first is line 1 for the server
+    and never seen by the person: ``ERROR format line 4: ...`` is about their
+    line 3 (``hidden`` = 1). Other replies are returned as they are.
+    """
+    if not line.startswith(b"ERROR "):
+        return line
+
+    def shifted(match: re.Match[bytes]) -> bytes:
+        first = b"%d" % max(1, int(match.group(2)) - hidden)
+        if match.group(4) is None:
+            return match.group(1) + first
+        return match.group(1) + first + match.group(3) + b"%d" % max(1, int(match.group(4)) - hidden)
+
+    return _LINE_NUMBER.sub(shifted, line)
+
+
+class ShiftedOutput(Output):
+    """The output of a session opened by ``INTERACTIVE``: ERROR replies name the person's own line numbers.
+
+    Whole lines are passed on (a partial line waits for its end, which every
+    reply line has), each through :func:`shift_line_numbers`.
+    """
+
+    def __init__(self, output: Output, hidden: int = 1) -> None:
+        super().__init__(output.out, output.scanner, output.progress)
+        self.hidden = hidden
+        self._partial = b""
+
+    def write(self, data: bytes) -> bool:
+        data = self._partial + data
+        cut = max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+        self._partial = data[cut:]
+        if not cut:
+            return True
+        lines = data[:cut].splitlines(keepends=True)
+        return super().write(b"".join(shift_line_numbers(line, self.hidden) for line in lines))
+
+    def flush_partial(self) -> bool:
+        """End of the session: a last line with no end goes out as it is (shifted)."""
+        data, self._partial = self._partial, b""
+        return super().write(shift_line_numbers(data, self.hidden)) if data else True
 
 
 def interactive_session(
@@ -59,7 +109,8 @@ def interactive_session(
         report("%s closed the connection before answering INTERACTIVE" % address)
         return EXIT_FAILURE
     if supported is not False:
-        if rest and not output.write(rest):
+        shifted = ShiftedOutput(output) if supported else output  # the INTERACTIVE line is the server's line 1
+        if rest and not shifted.write(rest):
             close_sources(sources)
             return EXIT_FAILURE
 
@@ -67,7 +118,10 @@ def interactive_session(
             reads = read_sources(sources, shared)
             return reads if verb is None else through(reads, RequestStream(verb))
 
-        return exchange(sock, address, chunks, args.timeout, output, interactive=True)
+        status = exchange(sock, address, chunks, args.timeout, shifted, interactive=True)
+        if isinstance(shifted, ShiftedOutput) and not shifted.flush_partial():
+            return EXIT_FAILURE
+        return status
     close_socket(sock)
     return _one_request_at_a_time(args, address, sources, output, verb)
 

@@ -30,7 +30,7 @@ PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT", "MINIMAL"))
 BLOCK_WORDS = frozenset(("HELP", "STAT", "STEPS"))
 #: Codes of ``ERROR`` replies after which the server closes the connection
 #: (with the ``busy`` that says ``... connections open``).
-CLOSING_CODES = ("too-large", "shutdown")
+CLOSING_CODES = ("too-large", "shutdown", "proxy")
 #: Cells of a one-line puzzle, by grid size 4, 6, 9, 16, 25.
 LINE_CELLS = (16, 36, 81, 256, 625)
 #: A run of cells in a reply line: what is left between blanks, ``,`` (a
@@ -262,10 +262,11 @@ def summary_text(scanner: ReplyScanner, seconds: float, mode: VerbMode | None = 
     details.append(text)
     parts = ["%s: %s" % (plural(scanner.puzzles, "puzzle"), ", ".join(details))]
     if scanner.not_puzzles:
+        # each is an ERROR reply, so the exit status is 1: the summary says so (it counts them apart from puzzles)
         if scanner.not_puzzles == 1:
-            parts.append("1 line was not a puzzle")
+            parts.append("1 line was not a puzzle (an error: exit status 1)")
         else:
-            parts.append("%d lines were not puzzles" % scanner.not_puzzles)
+            parts.append("%d lines were not puzzles (errors: exit status 1)" % scanner.not_puzzles)
     if scanner.other:
         parts.append("%s answered" % plural(scanner.other, "command"))
     rate = scanner.puzzles / seconds if seconds > 0 else 0.0

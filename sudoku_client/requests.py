@@ -240,6 +240,27 @@ class _HeuristicGrid:
         return self.size is not None and self.rows >= self.size
 
 
+#: A word of a caption (the server's ``text.lines.is_caption``; a test compares the two on samples).
+_CAPTION_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*[.,:;!?]?")
+
+
+def is_caption(text: str) -> bool:
+    """A line of prose that the server skips when it stands right above a puzzle (docs/LAYOUTS.md "Captions")."""
+    tokens = text.split()
+    if not tokens or "=" in text or not _CAPTION_WORD.fullmatch(tokens[0]):
+        return False
+    head = tokens[0].rstrip(".,:;!?")
+    if len(head) > 1 and head.isupper():
+        return False  # a command's word: a mistyped verb, PROXY, GET (never a caption)
+    return len(tokens) >= 2 or tokens[0].endswith(":")
+
+
+def _puzzle_command(text: str) -> bool:
+    """A verb that takes a puzzle with its one-line puzzle on the line (``SOLVE any 8...``)."""
+    words = text.split()
+    return len(words) > 1 and words[0].upper() in PUZZLE_VERBS
+
+
 class HeuristicReader:
     """Find the requests in the input without the server package (standard library only).
 
@@ -260,6 +281,8 @@ class HeuristicReader:
         self._grid: _HeuristicGrid | None = None
         self._verb_line: int | None = None  # a verb waiting for its puzzle
         self._closed = False  # after QUIT
+        self._caption: int | None = None  # the line of a caption-like prose line, until the next line settles it
+        self._prose_line: int | None = None
 
     @property
     def closed(self) -> bool:
@@ -273,9 +296,28 @@ class HeuristicReader:
         return self._grid.first_line if self._grid is not None else None
 
     def feed_line(self, text: str, ending: str, lineno: int) -> list[Request]:
-        """Take one line (without its ending); return the requests it completes."""
+        """Take one line (without its ending); return the requests it completes.
+
+        A caption-like prose line waits for the next line: right above a
+        puzzle the server skips it (no reply), else it is one request.
+        """
         if self._closed:
             return []
+        caption, self._caption = self._caption, None
+        found = self._feed_line(text, ending, lineno)
+        if caption is not None:
+            starts = caption == lineno - 1 and (
+                (self._grid is not None and self._grid.first_line == lineno)
+                or any(r.first_line == lineno and (r.puzzle or _puzzle_command(text)) for r in found)
+            )
+            if not starts:
+                found.insert(0, Request(caption, False))
+        if found and self._prose_line == lineno and found[-1].first_line == lineno and is_caption(text):
+            found.pop()
+            self._caption = lineno
+        return found
+
+    def _feed_line(self, text: str, ending: str, lineno: int) -> list[Request]:
         grid = self._grid
         if grid is None and self._verb_line is None and PLAIN_ONE_LINE.fullmatch(text):
             return [Request(lineno, True, True)]
@@ -302,6 +344,9 @@ class HeuristicReader:
     def finish(self) -> list[Request]:
         """End of input: the request cut short, if any."""
         found: list[Request] = []
+        if self._caption is not None:
+            found.append(Request(self._caption, False))
+            self._caption = None
         if self._grid is not None:
             self._end_grid(found)
         if self._verb_line is not None:
@@ -338,6 +383,7 @@ class HeuristicReader:
         if cells is not None or _is_partial_row(text):
             self._grid = _HeuristicGrid(lineno, framed=False, size=cells, rows=1)
             return
+        self._prose_line = lineno
         self._request(found, lineno, False)  # prose, a cut or foreign line: one error
 
     def _command(self, words: list[str], lineno: int, found: list[Request]) -> None:

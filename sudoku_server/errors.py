@@ -6,6 +6,48 @@ renders any of these as one ``ERROR`` line; nothing else builds one.
 
 from __future__ import annotations
 
+#: Characters written as themselves inside a quote: printable ASCII (the quote mark and ``\\`` escaped).
+_PLAIN = frozenset(chr(c) for c in range(0x20, 0x7F))
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"}
+
+
+def escape(text: str, mark: str = "") -> str:
+    """Client input as a reply shows it: ASCII, no control character left raw (``mark`` escaped too).
+
+    THE one escape of every reply that shows input (docs/PROTOCOL.md "Quoted
+    input"), Python's ``ascii()`` escapes: printable ASCII stays; ``\\`` and
+    ``mark`` get a backslash; tab, LF and CR are ``\\t \\n \\r``; any other
+    character is ``\\xNN`` up to U+00FF (C0 controls, DEL, C1 controls,
+    Latin-1 letters: ``é`` is ``\\xe9``), else ``\\uNNNN`` or
+    ``\\UNNNNNNNN``; a byte that was not UTF-8 (kept as a surrogate escape)
+    is ``\\xNN``, the byte as sent. ``escape("l\\x1bmit")`` is the 9
+    characters ``l\\x1bmit``.
+    """
+    out = []
+    for ch in text:
+        if ch in _PLAIN and ch != "\\" and ch != mark:
+            out.append(ch)
+            continue
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte, kept by surrogateescape
+            code -= 0xDC00
+        if ch == mark:
+            out.append("\\" + mark)
+        elif ch in _NAMED:
+            out.append(_NAMED[ch])
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "".join(out)
+
+
+def quote(text: str, mark: str = '"') -> str:
+    """Client input between two ``mark`` (``"`` or ``'``), through :func:`escape`: ``quote("lmit")`` is ``"lmit"``."""
+    return f"{mark}{escape(text, mark)}{mark}"
+
 
 class PuzzleError(Exception):
     """Base of every error about one puzzle.

@@ -88,7 +88,9 @@ def test_count_from_stdin_crlf_grid_and_prose(server_address, standalone):
     request = b"Here is today's puzzle:\r\n" + NEWSPAPER.replace(b"\n", b"\r\n")
     result = run_client(*address_args(server_address), "--count", "--summary", input=request, standalone=standalone)
     assert result.stdout == b'ERROR command unknown verb "HERE"; try HELP\r\n' + b"COUNT 1 unique\r\n"
-    assert summary_pattern("1 puzzle: 1 unique, 0 errors; 1 line was not a puzzle").fullmatch(result.stderr)
+    assert summary_pattern("1 puzzle: 1 unique, 0 errors; 1 line was not a puzzle (an error: exit status 1)").fullmatch(
+        result.stderr
+    )
     assert result.returncode == 1  # a line that is not a puzzle is an error (exit table)
 
 
@@ -126,9 +128,9 @@ def test_summary_counts_errors_and_prose_apart(server_address, standalone):
         + INVALID_ERROR
         + b'ERROR command unknown verb "HELLO"; try HELP\n'
     )
-    assert summary_pattern("96 puzzles: 95 solved, 1 error (invalid 1); 1 line was not a puzzle").fullmatch(
-        result.stderr
-    ), result.stderr
+    assert summary_pattern(
+        "96 puzzles: 95 solved, 1 error (invalid 1); 1 line was not a puzzle (an error: exit status 1)"
+    ).fullmatch(result.stderr), result.stderr
     assert result.returncode == 1
 
 
@@ -349,8 +351,8 @@ def test_interactive_ctrl_d_inside_a_grid(server_address):
     terminal.type(b"".join(NEWSPAPER.splitlines(keepends=True)[:4]))
     time.sleep(0.3)
     assert terminal.end() == 1
-    # Line 1 is the INTERACTIVE the client sent first: the server counts every line.
-    assert terminal.stdout == b"ERROR incomplete input ended inside the puzzle that starts at line 2 (3 of 9 rows)\n"
+    # issue 17: the INTERACTIVE line the client sent first is the server's line 1; the client counts the person's.
+    assert terminal.stdout == b"ERROR incomplete input ended inside the puzzle that starts at line 1 (3 of 9 rows)\n"
 
 
 INTERACTIVE_REPLY = b"INTERACTIVE on; idle timeout 300 s; QUIT or end of input to close\n"

@@ -274,7 +274,7 @@ def test_summary_text():
     scanner = scan([REPLIES])
     assert sc.summary_text(scanner, 2.0) == (
         "14 puzzles: 6 solved, 2 generated, 4 errors (busy 1, command 1, invalid 1, shutdown 1);"
-        " 1 line was not a puzzle; 5 commands answered; 2.00 s, 7.0 puzzles/s"
+        " 1 line was not a puzzle (an error: exit status 1); 5 commands answered; 2.00 s, 7.0 puzzles/s"
     )
     count = sc.VERB_MODES["count"]
     scanner = scan([b"COUNT 1 unique\n" * 300 + b"COUNT 0 unsolvable\nCOUNT 2+ multiple\nCOUNT 2+ multiple\n"])

@@ -153,9 +153,10 @@ def test_a_verb_with_no_puzzle_after_it():
     ]
 
 
-def test_a_word_after_solve_is_its_puzzle_and_reported_as_such():
+def test_a_word_after_solve_is_an_unknown_option():
+    # issue 17: a word that is not the puzzle is named as COUNT names "lmit" (it was a format error at 'w').
     assert events("SOLVE what\n") == [
-        ("reply", "ERROR format line 1, column 7: 'w' is not a digit 1-9 or an empty mark (. 0 _)\n"),
+        ("reply", 'ERROR command SOLVE: unknown option "what"; try HELP SOLVE\n'),
     ]
 
 

@@ -672,7 +672,7 @@ def test_csv_solution_field_must_be_complete():
     [
         (INKALA[:80] + "," + INKALA_SOLUTION, "ERROR format line 1: expected 81 cells, found 80"),
         ("id:" + INKALA[:80], "ERROR format line 1: expected 81 cells, found 80"),
-        ("Puzzle 1: easy", 'ERROR command unknown verb "PUZZLE"; try HELP'),
+        ("Puzzle 1: easy\n", 'ERROR command unknown verb "PUZZLE"; try HELP'),  # a blank line: not a caption
         ("1,2,3", "ERROR format line 1: expected 81 cells (9x9), found 1"),  # far from every size
     ],
     ids=["csv-short-puzzle", "label-short-puzzle", "title-line", "numbers"],

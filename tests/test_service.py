@@ -72,7 +72,7 @@ def grid(text: str) -> Grid:
             "GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not Spiral",
         ),
         ({"givens": "82"}, (), "GENERATE: givens must be 0 to 81, not 82"),
-        ({"givens": "٣"}, (), "GENERATE: givens must be 0 to 81, not '٣'"),
+        ({"givens": "٣"}, (), "GENERATE: givens must be 0 to 81, not '\\u0663'"),  # issue 17: escaped (same wire bytes)
         ({"seed": "-1"}, (), "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
         ({"format": "csv"}, (), "GENERATE: format must be line or grid, not csv"),
         ({"symmetry": "rot180"}, ("full",), "GENERATE: full makes a solved grid; givens and symmetry do not apply"),

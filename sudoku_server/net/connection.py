@@ -21,6 +21,7 @@ import logging
 import math
 import os
 import socket
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import trio
@@ -58,6 +59,13 @@ RESERVE_REQUESTS = (Ping, Version, Help, Stats, Quit)
 #: Seconds, at the end of the shutdown grace, to send the ``ERROR shutdown``
 #: lines and close; the process exits within shutdown grace + 1 s.
 FINAL_FLUSH_SECONDS = 0.5
+
+
+@dataclass(eq=False, slots=True)
+class _Later(Slot):
+    """A reply rendered when every reply before it is sent (``STATS``: it counts them)."""
+
+    event: RequestReceived | None = None
 
 
 class _Gone(Exception):
@@ -313,13 +321,22 @@ class Connection:
             what = f"puzzle at line {event.line}" if puzzle is not None else f"{name_of(request)} at line {event.line}"
             self.add_job(request, puzzle, what, event.ending)
             return
+        if isinstance(request, Stats) and self.slots:
+            # STATS counts at the time it is answered: after the replies before it are sent.
+            self.slots.append(_Later(event=event))
+            self.unanswered += 1
+            return
+        self.add_reply(self._render_now(event))
+
+    def _render_now(self, event: RequestReceived) -> bytes:
+        """The reply of a request answered without the solver (``service.answer``), rendered now."""
+        request = event.request
         about = f"{name_of(request)} at line {event.line}"
         try:
-            data = replies.render(answer(request, server=self.server, about=about), event.ending, puzzle)
+            return replies.render(answer(request, server=self.server, about=about), event.ending, event.puzzle)
         except Exception as error:
             log.exception("%s: internal error on %s", self.peer, about)
-            data = replies.internal_line(error, about, event.ending)
-        self.add_reply(data)
+            return replies.internal_line(error, about, event.ending)
 
     def check_peer(self) -> None:
         """After a half-close, is the client still there? (Before each batch of its puzzles.)
@@ -363,6 +380,12 @@ class Connection:
         try:
             while True:
                 while not (slots and slots[0].data is not None):
+                    head = slots[0] if slots else None
+                    if isinstance(head, _Later) and head.event is not None:
+                        head.data = self._render_now(head.event)  # every reply before it is sent and counted
+                        head.event = None
+                        self.unsent += len(head.data)
+                        break
                     if not slots and not self.reading:
                         break
                     await self._writer_wake.wait()

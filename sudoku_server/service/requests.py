@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, TypeVar
 
-from sudoku_server.errors import CommandError
+from sudoku_server.errors import CommandError, escape, quote
 from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import LEVELS
@@ -42,6 +42,8 @@ NO_GRID = Grid((0,), 1, 1)
 _P = TypeVar("_P", bound="PuzzleRequest")
 _S = TypeVar("_S", bound="Solve")
 _NONE: Mapping[str, str] = MappingProxyType({})
+#: The mark a bad number is quoted in (``seed must be 0 to ..., not 'x1'``).
+APOSTROPHE = "'"
 _SE = re.compile(r"([0-9]{1,2}(?:\.[0-9])?)(?:-([0-9]{1,2}(?:\.[0-9])?))?")
 
 
@@ -56,7 +58,7 @@ def _int_option(verb: str, options: Mapping[str, str], key: str, low: int, high:
     if text is None:
         return None
     if not re.fullmatch(r"-?[0-9]+", text):
-        raise CommandError(f"{verb}: {key} must be {what}, not {text!r}")
+        raise CommandError(f"{verb}: {key} must be {what}, not {quote(text, APOSTROPHE)}")
     value = int(text)
     if not low <= value <= high:
         raise CommandError(f"{verb}: {key} must be {what}, not {value}")
@@ -196,15 +198,17 @@ class Generate:
         size_text = options.get("size", "9")
         size = int(size_text) if re.fullmatch(r"[0-9]{1,3}", size_text) else -1
         if size not in SIZES:
-            raise CommandError(f"GENERATE: size must be {_choice([str(s) for s in SIZES])}, not {size_text}")
+            raise CommandError(f"GENERATE: size must be {_choice([str(s) for s in SIZES])}, not {escape(size_text)}")
         symmetry = options.get("symmetry", "none").lower()
         if symmetry not in GENERATE_SYMMETRIES:
-            raise CommandError(f"GENERATE: symmetry must be {_choice(GENERATE_SYMMETRIES)}, not {options['symmetry']}")
+            raise CommandError(
+                f"GENERATE: symmetry must be {_choice(GENERATE_SYMMETRIES)}, not {escape(options['symmetry'])}"
+            )
         givens = _int_option("GENERATE", options, "givens", 0, size * size, f"0 to {size * size}")
         seed = _int_option("GENERATE", options, "seed", 0, MAX_SEED, f"0 to {MAX_SEED}")
         fmt = options.get("format", "line").lower()
         if fmt not in GENERATE_FORMATS:
-            raise CommandError(f"GENERATE: format must be {_choice(GENERATE_FORMATS)}, not {options['format']}")
+            raise CommandError(f"GENERATE: format must be {_choice(GENERATE_FORMATS)}, not {escape(options['format'])}")
         full = "full" in flags
         if full and (givens is not None or symmetry != "none"):
             raise CommandError("GENERATE: full makes a solved grid; givens and symmetry do not apply")
@@ -212,13 +216,13 @@ class Generate:
         if level is not None:
             level = level.lower()
             if level not in LEVELS:
-                raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {options['level']}")
+                raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {escape(options['level'])}")
         band = None
         se_text = options.get("se")
         if se_text is not None:
             match = _SE.fullmatch(se_text)
             if match is None or float(match.group(2) or match.group(1)) < float(match.group(1)):
-                raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {se_text}")
+                raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {escape(se_text)}")
             band = (float(match.group(1)), float(match.group(2) or match.group(1)))
         if (level or band) and full:
             raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")

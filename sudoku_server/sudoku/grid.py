@@ -17,7 +17,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError
+from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError, quote
 from sudoku_server.sudoku.geometry import BOX_SHAPES, VALID_BOXES, Geometry, cell_name, geometry
 
 __all__ = [
@@ -255,7 +255,7 @@ def describe_char(ch: str) -> str:
     if 0xDC80 <= ord(ch) <= 0xDCFF:  # an undecodable byte (surrogateescape)
         return f"byte 0x{ord(ch) - 0xDC00:02X}"
     if ch.isascii() and ch.isprintable():
-        return repr(ch) if ch != "'" else '"\'"'
+        return quote(ch, "'") if ch != "'" else quote(ch)  # 'x', or "'" as repr() shows it
     return f"U+{ord(ch):04X}"
 
 

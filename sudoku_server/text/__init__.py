@@ -12,8 +12,9 @@ so the modules may be rearranged freely. The modules, bottom up:
 - :mod:`.reader`: :class:`PuzzleReader`, lines into puzzles or errors; :func:`parse`.
 """
 
+from sudoku_server.text.lines import is_caption
 from sudoku_server.text.puzzle import Positions, Puzzle, Rejected, bordered_lines
 from sudoku_server.text.reader import PuzzleReader, parse
 from sudoku_server.text.view import cell_view
 
-__all__ = ["Positions", "Puzzle", "PuzzleReader", "Rejected", "bordered_lines", "cell_view", "parse"]
+__all__ = ["Positions", "Puzzle", "PuzzleReader", "Rejected", "bordered_lines", "cell_view", "is_caption", "parse"]

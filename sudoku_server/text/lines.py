@@ -183,6 +183,31 @@ def is_prose(body: str, cells: Sequence[Cell], size: int) -> bool:
     return not looks_like_cells(cells, size) or holds_word(body, size)
 
 
+#: A word of a caption: letters, maybe an apostrophe inside (``today's``), maybe one punctuation mark after.
+_CAPTION_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)*[.,:;!?]?")
+
+
+def is_caption(text: str) -> bool:
+    """True for a line of prose that may stand above a puzzle as its caption (docs/LAYOUTS.md "Captions").
+
+    Asked only about a line rejected on its own as not cells. Its first
+    blank-separated token is a word (letters, maybe an apostrophe inside,
+    maybe one of ``. , : ; ! ?`` after it) and not all capitals (``PROXY``,
+    ``GET``, ``SOLVEE``: a command's word); it has two tokens or more, or its
+    one word ends with ``:``; and it has no ``=``. ``Today's puzzle:``,
+    ``Here is today's puzzle:``, ``Sudoku 2024-06-01 (hard)`` and ``Puzzle:``
+    are captions; ``hello`` and ``SOLVEE`` (one word: a mistyped verb) and
+    ``COUNTT limit=5`` (a mistyped command) are not.
+    """
+    tokens = text.split()
+    if not tokens or "=" in text or not _CAPTION_WORD.fullmatch(tokens[0]):
+        return False
+    head = tokens[0].rstrip(".,:;!?")
+    if len(head) > 1 and head.isupper():
+        return False  # a command's word: a mistyped verb, PROXY, GET (never a caption)
+    return len(tokens) >= 2 or tokens[0].endswith(":")
+
+
 def only_cells(cells: Sequence[Cell], size: int) -> bool:
     """True when every character could be a cell of ``size`` (a broken first row has no other)."""
     like = CELL_LIKE[size]

@@ -30,6 +30,7 @@ from sudoku_server.errors import (
     ShutdownError,
     SolutionMismatchError,
     SolveTimeoutError,
+    quote,
 )
 from sudoku_server.service.results import (
     Bye,
@@ -94,7 +95,7 @@ def help_lines(topic: str | None = None) -> list[str]:
     if topic is not None:
         verb = VERBS.get(topic.upper())
         if verb is None:
-            raise CommandError(f'HELP: unknown verb "{topic.upper()}"; try HELP')
+            raise CommandError(f"HELP: unknown verb {quote(topic.upper())}; try HELP")
         return [f"HELP {verb.usage}", f"  {verb.summary}", f"  example: {verb.example}", "END"]
     lines = [
         "HELP sudoku-server, protocol 2: send a puzzle (any layout) to solve it, or a command:",

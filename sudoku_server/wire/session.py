@@ -176,10 +176,11 @@ class Session:
         """True when received input waits for more bytes to be complete.
 
         That is an unterminated line (or a CR that may be the start of CRLF),
-        or a framed grid that may still get its closing border. PROTOCOL.md's
-        close grace applies: if nothing arrives, :meth:`receive_eof` settles it.
+        or a framed grid that may still get its closing border, or a line of
+        words that is a caption if a puzzle follows. PROTOCOL.md's close grace
+        applies: if nothing arrives, :meth:`receive_eof` settles it.
         """
-        return bool(self._buffer) or self._reader.awaiting_optional_line
+        return bool(self._buffer) or self._reader.awaiting_optional_line or self._splitter.holding
 
     # -- input ---------------------------------------------------------------
 

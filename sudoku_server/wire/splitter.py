@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError
 from sudoku_server.service.requests import Interactive, PuzzleRequest, PuzzleRequestType, Quit, Request, Solve
-from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected
+from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_caption
 from sudoku_server.wire import verbs
 from sudoku_server.wire.verbs import Command
 
@@ -80,11 +80,23 @@ class Splitter:
         self.reader = reader if reader is not None else PuzzleReader()
         self.closed = False
         self._waiting: tuple[Command, PuzzleRequestType] | None = None  # a verb waiting for its puzzle
+        self._caption: tuple[LineRejected, int] | None = None  # prose of the last line: a caption if a puzzle follows
+        self._rejected_caption: LineRejected | None = None  # set by _add for a caption-like line rejected on its own
 
     @property
     def waiting(self) -> Command | None:
         """The command waiting for its puzzle (``COUNT`` on a line of its own), or None."""
         return self._waiting[0] if self._waiting is not None else None
+
+    @property
+    def holding(self) -> bool:
+        """True while the last line, a caption-like line of words, waits for the next line to be answered.
+
+        The next line settles it: a puzzle starting there makes it the
+        puzzle's caption, skipped (docs/LAYOUTS.md "Captions"); anything else
+        gets its error, in its turn, as does :meth:`finish`.
+        """
+        return self._caption is not None
 
     @property
     def idle(self) -> bool:
@@ -96,10 +108,14 @@ class Splitter:
         if self.closed:
             return []
         out: list[Item] = []
+        caption, self._caption = self._caption, None
         if text == EOT:
+            if caption is not None:
+                out.append(caption[0])
             self._finish(out)
             return out
         reader = self.reader
+        self._rejected_caption = None
         if verbs.is_verb(text) and (reader.puzzle_start is None or self._is_command_line(text, lineno, ending)):
             # Between puzzles a verb line is a command; inside a grid too when
             # it reads as a well-formed command, and it ends the grid, as a
@@ -108,6 +124,12 @@ class Splitter:
             self._command(text, ending, lineno, out)
         else:
             self._add(reader.feed_line(text, ending, lineno), out)
+        if caption is not None and not (caption[1] == lineno - 1 and self._puzzle_starts(lineno, out)):
+            out.insert(0, caption[0])  # not directly above a puzzle: its error, in its turn
+        held = self._rejected_caption
+        if held is not None and out and out[-1] is held and not reader.report_early:
+            out.pop()  # a caption if the next line starts a puzzle
+            self._caption = (held, lineno)
         return out
 
     def finish(self) -> list[Item]:
@@ -119,8 +141,11 @@ class Splitter:
         return out
 
     def report_early(self) -> list[Item]:
-        """A person is typing: from now on bad rows are reported as soon as they are read."""
+        """A person is typing: from now on bad rows are reported as soon as they are read (and captions)."""
         out: list[Item] = []
+        caption, self._caption = self._caption, None
+        if caption is not None:
+            out.append(caption[0])
         self._add(self.reader.set_report_early(True), out)
         return out
 
@@ -134,7 +159,16 @@ class Splitter:
 
     # -- internals -------------------------------------------------------------
 
+    def _puzzle_starts(self, lineno: int, out: list[Item]) -> bool:
+        """True when a puzzle starts at line ``lineno``: a grid being read, or a one-line puzzle read."""
+        if self.reader.puzzle_start == lineno:
+            return True
+        return any(isinstance(item, PuzzleRead) and item.puzzle.first_line == lineno for item in out)
+
     def _finish(self, out: list[Item]) -> None:
+        caption, self._caption = self._caption, None
+        if caption is not None:
+            out.append(caption[0])
         self._add(self.reader.finish(), out)
         waiting, self._waiting = self._waiting, None
         if waiting is not None:
@@ -150,7 +184,10 @@ class Splitter:
                 error = item.error
                 if item.text is not None and waiting is None:  # words, not cells: a typo of a verb, prose
                     error = verbs.unknown_verb(item.text) or error
-                out.append(LineRejected(error, item.ending))
+                rejected = LineRejected(error, item.ending)
+                out.append(rejected)
+                if item.text is not None and waiting is None and is_caption(item.text):
+                    self._rejected_caption = rejected
             elif waiting is None:
                 out.append(PuzzleRead(item, Solve(item.grid, expected=item.expected)))
             else:
@@ -196,11 +233,16 @@ class Splitter:
         if self.reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
             self.reader.abort()
             self._waiting = None
-            not_one_line = CommandError(
+            not_one_line = verbs.unknown_option(command) or CommandError(
                 f"{command.name}: the puzzle on its line must be a whole one-line puzzle;"
                 f" put a grid on the lines after {command.name}"
             )
             out.append(LineRejected(not_one_line, command.ending))
+            return
+        if any(isinstance(item, LineRejected) for item in out[before:]):
+            word = verbs.unknown_option(command)  # SOLVE fast <puzzle>: a word, not the puzzle
+            if word is not None:
+                out[before:] = [LineRejected(word, command.ending)]
             return
         for item in out[before:]:
             if isinstance(item, PuzzleRead):

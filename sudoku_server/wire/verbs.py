@@ -21,10 +21,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sudoku_server.errors import CommandError
+from sudoku_server.errors import CommandError, quote
 from sudoku_server.service import requests as _requests
 from sudoku_server.service.requests import MAX_COUNT_LIMIT, MAX_SEED, Generate, Request
 from sudoku_server.sudoku.generator import SIZES as GENERATE_SIZES
+from sudoku_server.text import PuzzleReader, Rejected
 
 #: Symmetries of GENERATE's clue sets: the generator's, and ``random``.
 SYMMETRIES = _requests.GENERATE_SYMMETRIES
@@ -44,6 +45,7 @@ __all__ = [
     "is_verb",
     "name_of",
     "parse_command",
+    "unknown_option",
     "unknown_verb",
 ]
 
@@ -104,7 +106,7 @@ VERBS: dict[str, Verb] = {
             "COUNT",
             "COUNT [limit=N] <puzzle>",
             f"count solutions up to N (default 2, at most {MAX_COUNT_LIMIT})",
-            "COUNT ........................................................................9 -> COUNT 2+ multiple",
+            "COUNT " + "." * 80 + "9 -> COUNT 2+ multiple",
             options=("limit",),
             takes_puzzle=True,
             request=_requests.Count,
@@ -227,7 +229,37 @@ def unknown_verb(line: str) -> CommandError | None:
     match = _WORD.fullmatch(first_word(line))
     if match is None:
         return None
-    return CommandError(f'unknown verb "{match.group(1).upper()}"; try HELP')
+    return CommandError(f"unknown verb {quote(match.group(1).upper())}; try HELP")
+
+
+def unknown_option(command: Command) -> CommandError | None:
+    """The error for a word after a puzzle verb that is no flag, when that word is not part of the puzzle.
+
+    The splitter asks when the one-line puzzle on a command's line could not
+    be read. ``SOLVE fast <puzzle>`` -> ``SOLVE: unknown option "fast"; try
+    HELP SOLVE`` (the words of an unknown ``key=value``): the first word of
+    the puzzle text is made of letters (1 to 20, as :func:`unknown_verb`
+    reads a word) and the rest of the line, without it, is empty or a whole
+    one-line puzzle. Else None: the puzzle's own error stands (a letters
+    16x16 puzzle written in groups, ``ABCD EFGH ...``, is not a word).
+    """
+    text = command.puzzle_text
+    if text is None:
+        return None
+    token = first_word(text)
+    if _WORD.fullmatch(token) is None:
+        return None
+    rest = text.lstrip()[len(token) :].strip()
+    if rest and not _one_puzzle(rest):
+        return None
+    return CommandError(f"{command.name}: unknown option {quote(token)}; try HELP {command.name}")
+
+
+def _one_puzzle(text: str) -> bool:
+    """True when ``text`` alone reads as one whole puzzle, with no error."""
+    reader = PuzzleReader()
+    events = [*reader.feed_line(text, "\n", 1), *reader.finish()]
+    return len(events) == 1 and not isinstance(events[0], Rejected)
 
 
 def parse_command(line: str, lineno: int, ending: str) -> Command:
@@ -262,7 +294,7 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
             puzzle_column = pos + match.start()
             puzzle_text = line[puzzle_column:]
             break
-        what = f'option "{key}"' if eq else f'argument "{token}"'
+        what = f"option {quote(key)}" if eq else f"argument {quote(token)}"
         raise CommandError(f"{verb.name}: unknown {what}; try HELP {verb.name}")
     return Command(verb, tuple(flags), options, lineno, ending, puzzle_text, puzzle_column)
 
