@@ -30,6 +30,11 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sudoku_server.errors import quote
+
+#: The quote mark around a malformed header in an error (the one escape: errors.quote).
+_MARK = "'"
+
 #: A trusted network (``--trusted-proxy``).
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -107,14 +112,14 @@ def _parse_v1(data: bytes) -> ProxyHeader | None:
     if len(fields) >= 2 and fields[1] == "UNKNOWN":
         return ProxyHeader(1, None, length)
     if len(fields) != 6 or fields[1] not in ("TCP4", "TCP6"):
-        raise ProxyHeaderError(f"PROXY v1 header malformed: {line!r}")
+        raise ProxyHeaderError(f"PROXY v1 header malformed: {quote(line, _MARK)}")
     _, proto, src, dst, sport, dport = fields
     family = ipaddress.IPv4Address if proto == "TCP4" else ipaddress.IPv6Address
     try:
         source = family(src)
         family(dst)
     except ValueError:
-        raise ProxyHeaderError(f"PROXY v1 header has a bad {proto} address: {line!r}") from None
+        raise ProxyHeaderError(f"PROXY v1 header has a bad {proto} address: {quote(line, _MARK)}") from None
     port = _v1_port(sport, line)
     _v1_port(dport, line)
     return ProxyHeader(1, (str(source), port), length)
@@ -122,7 +127,7 @@ def _parse_v1(data: bytes) -> ProxyHeader | None:
 
 def _v1_port(text: str, line: str) -> int:
     if not text.isdigit() or (len(text) > 1 and text[0] == "0") or int(text) > 65535:
-        raise ProxyHeaderError(f"PROXY v1 header has a bad port: {line!r}")
+        raise ProxyHeaderError(f"PROXY v1 header has a bad port: {quote(line, _MARK)}")
     return int(text)
 
 
