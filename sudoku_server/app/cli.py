@@ -48,6 +48,18 @@ _non_negative_float = _number(float, 0)
 _positive_int = _number(int, 1)
 _non_negative_int = _number(int, 0)
 _port = _number(int, 0, 65535)
+
+
+def _close_grace(text: str) -> float | None:
+    """--close-grace: seconds > 0, or ``off`` (None: no close grace)."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        return _positive_float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds or off, got {text}") from None
+
+
 #: --workers: 1..MAX_WORKERS, or "auto" for one per CPU.
 _workers = _number(int, 1, workers.MAX_WORKERS, extra="auto")
 
@@ -78,11 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--close-grace",
-        type=_positive_float,
+        type=_close_grace,
         default=d.close_grace,
-        metavar="SECONDS",
+        metavar="SECONDS|off",
         help="silence after an answer that ends the session, for clients that never"
-        " half-close such as plain nc (default: %(default)s)",
+        " half-close such as plain nc; 'off' for a port serving programs that hold"
+        " their connections between requests (as after KEEPALIVE: only --idle-timeout"
+        " ends them) (default: %(default)s)",
     )
     p.add_argument(
         "--max-line-bytes",
@@ -129,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.interactive_timeout,
         metavar="SECONDS",
         help="silence that ends an interactive session (a person typing: after INTERACTIVE,"
-        f" or when input arrives with pauses of over {INTERACTIVE_AFTER:g} s) (default: %(default)s)",
+        f" with telnet, or when a grid's rows arrive over more than {INTERACTIVE_AFTER:g} s;"
+        " a whole puzzle at once, however late, is a pipe's) (default: %(default)s)",
     )
     p.add_argument(
         "--queue-timeout",
