@@ -138,7 +138,8 @@ async def test_a_program_that_pauses_between_requests(caplog):
     # Its second puzzle and its QUIT came while the server lingered: logged, with the fix.
     messages = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
     assert (
-        f"{peer} sent {len(SECOND) + len(QUIT)} byte(s) after the close grace (0.5 s) ended its session: not read;"
+        f"{peer} sent {len(SECOND) + len(QUIT)} byte(s) after its session ended: not read;"
+        " the close grace (0.5 s) had ended it:"
         " a program that keeps its connection between requests should send KEEPALIVE first"
         " (or the server run with --close-grace off)"
     ) in messages, messages

@@ -493,7 +493,7 @@ async def linger(
             pass
     if late and close_grace is not None:
         log.info(
-            "%s sent %d byte(s) after the close grace (%g s) ended its session: not read;"
+            "%s sent %d byte(s) after its session ended: not read; the close grace (%g s) had ended it:"
             " a program that keeps its connection between requests should send KEEPALIVE first"
             " (or the server run with --close-grace off)",
             peer,
