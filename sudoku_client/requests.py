@@ -142,6 +142,7 @@ KNOWN_VERBS = frozenset(
         "GENERATE",
         "STATS",
         "INTERACTIVE",
+        "KEEPALIVE",
         "RATE",
         "HINT",
         "STEPS",

@@ -64,4 +64,4 @@ def test_option_bounds_come_from_their_one_definition():
     result = run("--workers", str(MAX_WORKERS + 1))
     assert result.returncode == 2
     assert f"--workers: must be 1..{MAX_WORKERS} or auto, got {MAX_WORKERS + 1}" in result.stderr, result.stderr
-    assert f"pauses of over {INTERACTIVE_AFTER:g} s" in " ".join(run("--help").stdout.split())
+    assert f"arrive over more than {INTERACTIVE_AFTER:g} s" in " ".join(run("--help").stdout.split())

@@ -24,7 +24,7 @@ ROWS = NEWSPAPER.splitlines(keepends=True)  # 13 lines: frame, 3 rows, rule, ...
 
 def typed(lines, pause: float, start: float = 0.0, session=None):
     """Feed ``lines`` one by one, ``pause`` seconds apart; returns (session, [(line index, event)])."""
-    session = session or Session(opened_at=0.0)
+    session = session or Session()
     out = []
     now = start
     for index, line in enumerate(lines):
@@ -57,9 +57,10 @@ def test_a_grid_typed_row_by_row_makes_the_session_interactive():
     assert answer_request(event.puzzle).decode() == NEWSPAPER_ANSWER
 
 
-def test_the_first_line_long_after_connecting_makes_it_interactive():
+def test_the_first_line_long_after_connecting_stays_a_pipe():
+    # Issue 17: a late first line is no sign of a person (a pipe may connect first, write later).
     session, _ = typed(["PING\n"], 0.0, start=2.0)
-    assert session.interactive
+    assert not session.interactive
 
 
 def test_a_bad_row_is_reported_as_soon_as_it_is_typed():
@@ -74,7 +75,7 @@ def test_a_bad_row_is_reported_as_soon_as_it_is_typed():
 
 
 def test_the_interactive_verb():
-    session = Session(opened_at=0.0)
+    session = Session()
     events = session.receive_data(b"INTERACTIVE\n", 0.01)
     assert session.interactive
     assert [e.request for e in events if isinstance(e, CommandReceived)] == [Interactive()]

@@ -95,6 +95,17 @@ def check_proxy_options(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--trusted-proxy applies to PROXY protocol headers: add --proxy-protocol")
 
 
+def _close_grace(text: str) -> float | None:
+    """--close-grace: seconds (:func:`check_seconds`, above 0), or ``off`` (None: no close grace)."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be > 0 seconds or off, got {text}") from None
+    return check_seconds(value, text)
+
+
 #: --workers: 1..MAX_WORKERS, or "auto" for one per CPU.
 _workers = _number(int, 1, workers.MAX_WORKERS, extra="auto")
 
@@ -125,11 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--close-grace",
-        type=_positive_float,
+        type=_close_grace,
         default=d.close_grace,
-        metavar="SECONDS",
+        metavar="SECONDS|off",
         help="silence after an answer that ends the session, for clients that never"
-        " half-close such as plain nc (default: %(default)s)",
+        " half-close such as plain nc; 'off' for a port serving programs that hold"
+        " their connections between requests (as after KEEPALIVE: only --idle-timeout"
+        " ends them) (default: %(default)s)",
     )
     p.add_argument(
         "--max-line-bytes",
@@ -176,7 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.interactive_timeout,
         metavar="SECONDS",
         help="silence that ends an interactive session (a person typing: after INTERACTIVE,"
-        f" or when input arrives with pauses of over {INTERACTIVE_AFTER:g} s) (default: %(default)s)",
+        f" with telnet, or when a grid's rows arrive over more than {INTERACTIVE_AFTER:g} s;"
+        " a whole puzzle at once, however late, is a pipe's) (default: %(default)s)",
     )
     p.add_argument(
         "--queue-timeout",

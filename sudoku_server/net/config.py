@@ -32,7 +32,9 @@ class ServerConfig:
         the longest a client may leave an answer unread before it is dropped.
       close_grace: seconds of silence after an answer (or with an unterminated
         line pending) that end the session (PROTOCOL.md: 0.5 s answered 1000 of
-        1000 grids trickled in 4 KB chunks every 300 ms).
+        1000 grids trickled in 4 KB chunks every 300 ms); None (``--close-grace
+        off``): no close grace, every session is held as after ``KEEPALIVE``
+        (for a port that serves programs holding their connections).
       linger_time: seconds to read and discard after half-closing.
       max_line_bytes: longest accepted line, in bytes.
       max_connections: connections served at once; more get ``ERROR busy``.
@@ -67,7 +69,7 @@ class ServerConfig:
     port: int = 9999
     solve_timeout: float = 10.0
     idle_timeout: float = 60.0
-    close_grace: float = 0.5
+    close_grace: float | None = 0.5
     linger_time: float = 2.0
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     max_connections: int = 1024

@@ -11,7 +11,10 @@ costs a bounded amount of memory), and yields to the event loop after every chun
 
 The connection's timers of PROTOCOL.md ("Connection lifecycle") live here:
 the idle timeout before the first answer, the close grace after the last one
-(with one last read before the session ends) and the lingering close.
+(with one last read before the session ends), the interactive and held
+sessions' timeouts (counted from the last complete line or answer: bytes of
+a line that never ends do not keep a session), eviction by a newcomer when
+every slot is taken (:meth:`Connection.evict`), and the lingering close.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from sudoku_server.net.lifecycle import HeldBack, SessionClock
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot, error_code
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Help, Ping, Quit, Solve, Stats, Version
@@ -95,7 +99,9 @@ class Connection:
         self.peer = peer
         self.initial = initial  # bytes read with the PROXY header, for the session
         self.reserve = reserve  # over --max-connections: health checks only
-        self.session = Session(max_line_bytes=self.config.max_line_bytes, opened_at=trio.current_time())
+        self.session = Session(max_line_bytes=self.config.max_line_bytes)
+        self.clock = SessionClock(self.config, trio.current_time())
+        self.held_back = HeldBack()  # for the cut at shutdown
         self.slots: collections.deque[Slot] = collections.deque()
         self.unanswered = 0  # replies not sent yet (a bulk slot holds several)
         self.unsent = 0  # bytes of ready replies not yet sent
@@ -195,26 +201,53 @@ class Connection:
                 pass  # nobody to answer: the connection is closed or gone
 
     def shutdown(self) -> None:
-        """Stop reading: what was received is answered, then the connection closes."""
+        """Stop reading (the shutdown grace is over); cut the replies at the first unanswered request.
+
+        Every request from the first one still being solved on gets ``ERROR
+        shutdown`` (the pool fills the solver jobs): a reply that was ready
+        behind it (``PONG``...) is replaced by that line too, so nothing is
+        answered after the first shutdown line. An error line about input
+        that was no request is sent as it is.
+        """
         self.stop_reading = True
         if self.read_scope is not None:
             self.read_scope.cancel()
+        self.unsent += self.held_back.cut(self.slots)
+
+    def evictable(self, now: float, min_idle: float) -> bool:
+        """True when a newcomer may take this slot: nothing to answer, no complete line for ``min_idle`` s."""
+        return (
+            self.clock.evicted is None
+            and self.reading
+            and not self.reserve
+            and not self.stop_reading
+            and not self.slots
+            and not self.session.closed
+            and now - self.clock.last_progress >= min_idle
+        )
+
+    def evict(self, limit: int) -> float:
+        """A newcomer takes this slot: the session ends as its idle timeout would, told why.
+
+        It gets ``BYE idle for N s and the server is full (LIMIT connections)``
+        (after ``ERROR incomplete`` for a puzzle cut short). Returns the
+        seconds it had gone without a complete line.
+        """
+        idle = trio.current_time() - self.clock.last_progress
+        self.clock.evicted = (idle, limit)
+        if self.read_scope is not None:
+            self.read_scope.cancel()
+        return idle
 
     def _read_deadline(self) -> float:
-        """When the reader gives up waiting (PROTOCOL.md "Connection lifecycle").
+        """When the reader gives up waiting (PROTOCOL.md "Connection lifecycle", :class:`.lifecycle.SessionClock`).
 
         While replies of this connection are still being computed or sent
-        there is no deadline (the writer sets one when it catches up); after
-        an answer, or with an unterminated line pending, the close grace;
-        before the first answer, the idle timeout.
+        there is no deadline (the writer sets one when it catches up).
         """
-        cfg = self.config
         if self.slots:
             return math.inf
-        if self.session.interactive:
-            return trio.current_time() + cfg.interactive_timeout
-        quick = self.answered or self.session.pending
-        return trio.current_time() + (cfg.close_grace if quick else cfg.idle_timeout)
+        return self.clock.deadline(self.session, self.answered, trio.current_time())
 
     async def _read(self) -> None:
         try:
@@ -230,13 +263,17 @@ class Connection:
         if self.initial:
             data, self.initial = self.initial, b""
             return data
+        if self.clock.evicted is not None:
+            return None
+        started = trio.current_time()
         with trio.CancelScope(deadline=self._read_deadline()) as scope:
             self.read_scope = scope
             data = await self.stream.receive_some(RECEIVE_SIZE)
         self.read_scope = None
+        self.clock.waited += trio.current_time() - started
         if not scope.cancelled_caught:
             return data
-        if self.stop_reading:
+        if self.stop_reading or self.clock.evicted is not None:
             return None
         # The timer ran out (or the process was stopped and resumed): one last
         # look, so that bytes that did arrive are answered, never dropped.
@@ -257,7 +294,7 @@ class Connection:
                 more = bool(await self._try_receive()) if not session.pending else False
                 events = session.receive_shutdown(more_input=more)
             elif session.backlog:
-                events = session.receive_more(trio.current_time(), room)
+                events = session.receive_more(self.clock.waited, room)
             else:
                 data = await self._receive()
                 if self.stop_reading:
@@ -267,11 +304,15 @@ class Connection:
                     # Stopping: a timer ended the session; a partial line stays unparsed.
                     events = session.receive_shutdown()
                 elif not data:
-                    events = session.receive_eof()  # end of stream, idle timeout or close grace
-                    if data is None and session.interactive:
-                        events.append(Reply(replies.idle_bye(self.config.interactive_timeout)))
+                    events = session.receive_eof()  # end of stream, a timeout, the close grace or eviction
+                    last = self.clock.ended(session) if data is None else None
+                    if last is not None:
+                        events.append(Reply(last))
                 else:
-                    events = session.receive_data(data, trio.current_time(), room)
+                    lines = session.lineno
+                    events = session.receive_data(data, self.clock.waited, room)
+                    if session.lineno != lines:
+                        self.clock.last_progress = trio.current_time()  # a complete line: progress
             # Plain one-line puzzles go in bulk, with the native core and the
             # server's own solver (a test's fake solver gets them one by one).
             bulk: list[tuple[Solve, Puzzle]] | None = [] if self.server.bulk else None
@@ -281,6 +322,12 @@ class Connection:
                     continue
                 if isinstance(event, CloseConnection):
                     break
+                if (
+                    self.reserve
+                    and not (isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS))
+                    and self.server.make_room()
+                ):
+                    self.reserve = False  # an idle session gave up its slot: served like any other
                 if self.reserve and not (
                     isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS)
                 ):
@@ -327,6 +374,7 @@ class Connection:
             self.unanswered += 1
             return
         self.add_reply(self._render_now(event))
+        self.held_back.note(self.slots, f"{name_of(request)} at line {event.line}", event.ending, WINDOW_REPLIES)
 
     def _render_now(self, event: RequestReceived) -> bytes:
         """The reply of a request answered without the solver (``service.answer``), rendered now."""
@@ -405,6 +453,8 @@ class Connection:
                 self.answered += replies
                 self._count(data, replies)
                 self._reader_wake.set()
+                if not slots:
+                    self.clock.last_progress = trio.current_time()  # every reply sent: progress
                 scope = self.read_scope
                 if scope is not None and not slots:
                     # All caught up: the close grace (or a person's idle limit) starts now.
@@ -415,7 +465,8 @@ class Connection:
         seconds = self.config.linger_time
         if self.server.stopping:
             seconds = min(seconds, FINAL_FLUSH_SECONDS)
-        await linger(self.stream, self.peer, seconds)
+        grace = self.config.close_grace if self.clock.grace_ended else None
+        await linger(self.stream, self.peer, seconds, unread=self.session.unread, close_grace=grace)
 
     def _count(self, data: bytes, count: int) -> None:
         """Count ``count`` replies sent in ``data``: answered, or ERROR by code."""
@@ -433,25 +484,44 @@ class Connection:
         replies["answered"] += count - errors
 
 
-async def linger(stream: trio.abc.HalfCloseableStream, peer: str, seconds: float) -> None:
+async def linger(
+    stream: trio.abc.HalfCloseableStream,
+    peer: str,
+    seconds: float,
+    *,
+    unread: int = 0,
+    close_grace: float | None = None,
+) -> None:
     """Half-close, read and discard until the client closes (at most ``seconds``).
 
-    Bytes that arrive now come after the session ended: they are logged,
-    never dropped silently.
+    Bytes that arrive now come after the session ended: they are logged at
+    INFO with ``unread`` (bytes the session received after ``QUIT`` or EOT),
+    never dropped silently. ``close_grace``: the session was ended by that
+    close grace (seconds); late bytes are then logged as a program that
+    holds its connection, naming the fix (``KEEPALIVE``, ``--close-grace off``).
     """
+    late = 0
     try:
         await stream.send_eof()
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-        return
-    late = 0
+        seconds = 0  # the client is gone: nothing more to read
     with trio.move_on_after(seconds):
         try:
-            while True:
+            while seconds:
                 data = await stream.receive_some(65536)
                 if not data:
                     break
                 late += len(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
-    if late:
-        log.info("%s sent %d byte(s) after its session ended: not read", peer, late)
+    if late and close_grace is not None:
+        log.info(
+            "%s sent %d byte(s) after its session ended: not read; the close grace (%g s) had ended it:"
+            " a program that keeps its connection between requests should send KEEPALIVE first"
+            " (or the server run with --close-grace off)",
+            peer,
+            late + unread,
+            close_grace,
+        )
+    elif late or unread:
+        log.info("%s sent %d byte(s) after its session ended: not read", peer, late + unread)

@@ -31,6 +31,7 @@ import trio
 from sudoku_server import __version__
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.connection import FINAL_FLUSH_SECONDS, RECEIVE_SIZE, Connection
+from sudoku_server.net.lifecycle import oldest_idle
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.net.pool import SolverPool
 from sudoku_server.service.answer import PROTOCOL, Solvers
@@ -51,6 +52,11 @@ ACCEPT_ERROR_LOG_INTERVAL = 10.0
 #: connection may ask PING, VERSION, HELP, STATS and QUIT; anything else is
 #: answered "ERROR busy ... connections open" and the connection closes.
 PING_RESERVE = 8
+#: Seconds without a complete line (nor a reply) after which a connection
+#: with nothing to answer may lose its slot to a newcomer when every slot
+#: is taken (the one idle longest goes first). Programs send a request's
+#: lines within a fraction of a second; 2 s spares them.
+EVICT_IDLE_SECONDS = 2.0
 #: Seconds a connection has to send its PROXY header (--proxy-protocol).
 PROXY_HEADER_SECONDS = 5.0
 #: Seconds between two copies of the counters into the Prometheus metrics.
@@ -92,6 +98,7 @@ class SudokuServer:
         self.stopping = False
         self.draining = False
         self._per_address: dict[str, int] = collections.defaultdict(int)
+        self._evicting: set[Connection] = set()  # evicted, still closing: their slots are taken
         self._accept_scope: trio.CancelScope | None = None
         self._handler_nursery: trio.Nursery | None = None
         self._shutting_down = False
@@ -257,6 +264,11 @@ class SudokuServer:
         return __version__
 
     @property
+    def idle_timeout(self) -> float:
+        """Seconds of silence that end a held session (``KEEPALIVE on: ...``)."""
+        return self.config.idle_timeout
+
+    @property
     def interactive_timeout(self) -> float:
         """Seconds of silence that end an interactive session (``INTERACTIVE on: ...``)."""
         return self.config.interactive_timeout
@@ -358,11 +370,17 @@ class SudokuServer:
                 log.warning("%s refused: %d connections open from %s (limit)", peer, cap, address)
                 await self._refuse(stream, peer, replies.connections_busy_line(cap, address))
                 return
-            reserve = len(self.connections) >= cfg.max_connections
-            if reserve and len(self.connections) >= cfg.max_connections + PING_RESERVE:
-                log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
-                await self._refuse(stream, peer, self.busy_line())
-                return
+            # At the limit a newcomer is a reserve connection (health checks);
+            # when it asks for more, or the reserve is full too, the session
+            # idle longest gives up its slot (make_room) before anyone is refused.
+            reserve = self.open_slots >= cfg.max_connections
+            if reserve and self.open_slots >= cfg.max_connections + PING_RESERVE:
+                if self.make_room():
+                    reserve = False
+                else:
+                    log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
+                    await self._refuse(stream, peer, self.busy_line())
+                    return
             connection = Connection(self, stream, peer, initial=initial, reserve=reserve)
             self.connections.add(connection)
             self._per_address[address] += 1
@@ -373,6 +391,7 @@ class SudokuServer:
                 await connection.run()
             finally:
                 self.connections.discard(connection)
+                self._evicting.discard(connection)
                 self._per_address[address] -= 1
                 if not self._per_address[address]:
                     del self._per_address[address]
@@ -397,6 +416,33 @@ class SudokuServer:
             log.exception("%s: unexpected error in the connection handler", peer)
         finally:
             await trio.aclose_forcefully(stream)
+
+    @property
+    def open_slots(self) -> int:
+        """Connections holding a slot: those open, less the evicted ones still closing."""
+        return len(self.connections) - len(self._evicting)
+
+    def make_room(self) -> bool:
+        """Every slot is taken: end the session idle longest, if any may go; True when one did.
+
+        A connection may go when it has nothing to answer and has gone
+        :data:`EVICT_IDLE_SECONDS` without a complete line (or a reply):
+        the trickler of a line that never ends, an idle interactive or held
+        session, a connection that never sent anything. It is told
+        ``BYE idle for N s and the server is full (LIMIT connections)``.
+        """
+        oldest = oldest_idle(self.connections, trio.current_time(), EVICT_IDLE_SECONDS)
+        if oldest is None:
+            return False
+        self._evicting.add(oldest)
+        idle = oldest.evict(self.config.max_connections)
+        log.info(
+            "%s evicted: no complete line for %.0f s and all %d connections in use",
+            oldest.peer,
+            idle,
+            self.config.max_connections,
+        )
+        return True
 
     def busy_line(self) -> bytes:
         """The reply that refuses a connection at the connection limit (it then closes)."""

@@ -27,6 +27,7 @@ from sudoku_server.service.requests import (
     Help,
     Hint,
     Interactive,
+    KeepAlive,
     Minimal,
     Ping,
     Quit,
@@ -45,6 +46,7 @@ from sudoku_server.service.results import (
     HelpShown,
     Hinted,
     InteractiveOn,
+    KeepAliveOn,
     MinimalChecked,
     Pong,
     Rated,
@@ -87,7 +89,7 @@ DEFAULT_SOLVERS = Solvers()
 
 
 class Server(Protocol):
-    """What the verbs about the server itself read (VERSION, PING, STATS, INTERACTIVE)."""
+    """What the verbs about the server itself read (VERSION, PING, STATS, INTERACTIVE, KEEPALIVE)."""
 
     @property
     def version(self) -> str:
@@ -104,6 +106,11 @@ class Server(Protocol):
         """Seconds of silence that end an interactive session."""
         ...
 
+    @property
+    def idle_timeout(self) -> float:
+        """Seconds of silence that end a session held by a program (``KEEPALIVE``)."""
+        ...
+
     def stats_pairs(self) -> list[tuple[str, object]]:
         """The STATS fields, ``(name, value)`` in order."""
         ...
@@ -116,6 +123,7 @@ class Standalone:
     version: str = "unknown"
     draining: bool = False
     interactive_timeout: float = 300.0
+    idle_timeout: float = 60.0
     pairs: list[tuple[str, object]] = field(default_factory=list)
 
     def stats_pairs(self) -> list[tuple[str, object]]:
@@ -255,6 +263,10 @@ def _interactive(request: Interactive, call: _Call) -> Result:
     return InteractiveOn(call.server.interactive_timeout)
 
 
+def _keepalive(request: KeepAlive, call: _Call) -> Result:
+    return KeepAliveOn(call.server.idle_timeout)
+
+
 #: THE dispatch table: request type -> handler ``(request, call) -> result``.
 HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Solve: _solve,
@@ -270,6 +282,7 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Quit: _quit,
     Stats: _stats,
     Interactive: _interactive,
+    KeepAlive: _keepalive,
 }
 
 _STANDALONE = Standalone()
@@ -289,7 +302,7 @@ def answer(
       request: a typed request (:mod:`.requests`).
       check: the stop hook passed to the domain's long computations.
       solvers: the solver functions (tests pass slow or broken ones).
-      server: what VERSION, PING, STATS and INTERACTIVE read.
+      server: what VERSION, PING, STATS, INTERACTIVE and KEEPALIVE read.
       about: what the request is, for the detail of an internal error
         (``the puzzle at line 3``: ``ValueError while solving the puzzle at line 3``).
 

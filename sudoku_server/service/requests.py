@@ -300,7 +300,33 @@ class Interactive:
         return cls()
 
 
+@dataclass(frozen=True)
+class KeepAlive:
+    """``KEEPALIVE``: a program holds this connection between requests (no close grace, not interactive)."""
+
+    solver_work: ClassVar[bool] = False
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> KeepAlive:
+        return cls()
+
+
 #: The request types about one puzzle.
 PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal
 #: Every request type.
-Request = Solve | Count | Rate | Hint | Steps | Minimal | Generate | Help | Version | Ping | Quit | Stats | Interactive
+Request = (
+    Solve
+    | Count
+    | Rate
+    | Hint
+    | Steps
+    | Minimal
+    | Generate
+    | Help
+    | Version
+    | Ping
+    | Quit
+    | Stats
+    | Interactive
+    | KeepAlive
+)

@@ -123,6 +123,13 @@ class InteractiveOn:
     timeout: float
 
 
+@dataclass(frozen=True)
+class KeepAliveOn:
+    """The session is held by a program (``KEEPALIVE``); it ends after ``timeout`` seconds without a complete line."""
+
+    timeout: float
+
+
 #: Every result type.
 Result = (
     Solved
@@ -139,4 +146,5 @@ Result = (
     | HelpShown
     | StatsShown
     | InteractiveOn
+    | KeepAliveOn
 )

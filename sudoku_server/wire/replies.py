@@ -40,6 +40,7 @@ from sudoku_server.service.results import (
     HelpShown,
     Hinted,
     InteractiveOn,
+    KeepAliveOn,
     MinimalChecked,
     Pong,
     Rated,
@@ -256,6 +257,14 @@ def _interactive(result: InteractiveOn, ending: str, puzzle: Puzzle | None) -> b
     ).encode("ascii")
 
 
+def _keepalive(result: KeepAliveOn, ending: str, puzzle: Puzzle | None) -> bytes:
+    """``KEEPALIVE on: ...``, in the words of INTERACTIVE's reply: the session stays open for the program."""
+    return (
+        f"KEEPALIVE on: no close grace; QUIT or end of input ends the session, or {result.timeout:g} s of silence"
+        f"{ending}"
+    ).encode("ascii")
+
+
 #: THE renderer table: result type -> ``(result, ending, puzzle) -> bytes``.
 RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Solved: _solved,
@@ -272,6 +281,7 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     HelpShown: _help,
     StatsShown: _stats,
     InteractiveOn: _interactive,
+    KeepAliveOn: _keepalive,
 }
 
 
@@ -374,5 +384,15 @@ def proxy_bad_header_line(reason: str) -> bytes:
 
 
 def idle_bye(seconds: float) -> bytes:
-    """``BYE idle for 300 s``: a person's session ended by its silence."""
+    """``BYE idle for 300 s``: an interactive or held session ended by its silence (no complete line)."""
     return render(Bye(seconds))
+
+
+def evicted_bye(idle: float, open_connections: int) -> bytes:
+    """``BYE idle for 12 s and the server is full (1024 connections)``: a new client took this session's slot.
+
+    Args:
+      idle: seconds since the session's last complete line (or answer).
+      open_connections: the connection limit, every slot of which was taken.
+    """
+    return f"BYE idle for {idle:.0f} s and the server is full ({open_connections} connections)\n".encode("ascii")

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import TooLargeError
-from sudoku_server.service.requests import Interactive, Quit, Request
+from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request
 from sudoku_server.text import Puzzle
 from sudoku_server.wire import replies
 from sudoku_server.wire.replies import error_line
@@ -66,10 +66,12 @@ IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :cl
 
 
 #: Seconds that tell a person from a program: a session becomes interactive
-#: when its first line completes this long after the connection opened, or
-#: when the lines of one puzzle span this long (a grid typed row by row).
-#: Programs send whole requests at once; 4 KiB chunks trickled every 300 ms
-#: (the slowest sender measured) stay well under it.
+#: when the lines of one puzzle span more than this (a grid typed row by row).
+#: A whole request that comes in one burst never does, however late it comes
+#: (a pipe: ``(sleep 2; cat puzzle.txt) | nc host 9999``); 4 KiB chunks
+#: trickled every 300 ms (the slowest sender measured) stay well under it.
+#: The other signals a pipe never gives: telnet option negotiation (or its
+#: Ctrl-C), and the ``INTERACTIVE`` verb.
 INTERACTIVE_AFTER = 1.0
 
 #: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
@@ -130,37 +132,40 @@ class Session:
 
     Args:
       max_line_bytes: longest accepted line in bytes (terminator excluded).
-      opened_at: when the connection opened (seconds, any clock: the one
-        :meth:`receive_data`'s ``now`` uses); None: timing is not watched.
-      interactive_after: seconds of pause that make the session interactive
-        (:data:`INTERACTIVE_AFTER`).
+      interactive_after: seconds the lines of one puzzle may span before the
+        session becomes interactive (:data:`INTERACTIVE_AFTER`).
 
     Attributes:
       closed: True once the session takes no more input (after end of input
         or a too-large line).
       lineno: number of complete lines read so far.
       interactive: True once a person is at the keyboard (the ``INTERACTIVE``
-        verb, or input with human pauses): the server then keeps the session
-        open (no close grace) and bad rows are reported as soon as they are
-        read.
+        verb, a grid whose rows trickle in over more than
+        :data:`INTERACTIVE_AFTER`, or telnet option negotiation): the server
+        then keeps the session open (no close grace) and bad rows are
+        reported as soon as they are read.
+      held: True after ``KEEPALIVE`` (a program holds the connection): no
+        close grace, and never interactive unless it then sends ``INTERACTIVE``.
+      unread: bytes received but never read as requests because the input
+        ended first (after ``QUIT`` or an EOT line in the same packet); the
+        server logs them with the bytes that arrive while it lingers.
     """
 
     def __init__(
         self,
         *,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-        opened_at: float | None = None,
         interactive_after: float = INTERACTIVE_AFTER,
     ) -> None:
         self.max_line_bytes = max_line_bytes
         self.closed = False
         self.lineno = 0
         self.interactive = False
-        self._opened_at = opened_at
+        self.held = False
+        self.unread = 0
         self._interactive_after = interactive_after
         self._now: float | None = None  # when the data being read arrived
         self._puzzle_since: float | None = None  # when the puzzle being read began
-        self._first_line = True
         self._splitter = Splitter()
         self._reader = self._splitter.reader
         self._telnet = Telnet(max_line_bytes)
@@ -168,6 +173,7 @@ class Session:
         self._start = True  # BOM still possible
         self._backlog = False  # complete lines left unparsed by max_events
         self._last_ending = "\n"  # of the last line read: for replies tied to no line
+        self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
 
     # -- state the server's timers look at ---------------------------------
 
@@ -189,8 +195,11 @@ class Session:
 
         Args:
           data: the bytes, any chunking.
-          now: when they arrived (seconds, the clock of ``opened_at``), to tell
-            a person from a program; None leaves the timing unwatched.
+          now: when they arrived (seconds, any one clock per session), to
+            tell a person from a program; None leaves the timing unwatched.
+            The server passes the seconds its reader has spent waiting for
+            input, so that a pause of its own (a full reply window) never
+            looks like a person's.
           max_events: stop parsing, at a line end, once this many events are
             out; the rest stays buffered as bytes (:attr:`backlog`, then
             :meth:`receive_more`). The server passes the room left in its
@@ -211,18 +220,27 @@ class Session:
         # interrupt are answered, nothing after a too-large line is.
         for item in self._telnet.feed(data):
             if self.closed:
-                break
+                if isinstance(item, bytes) and self._input_ended:
+                    self.unread += len(item)  # after QUIT or EOT: never read
+                continue
             if isinstance(item, bytes):
                 self._receive_text(item, events)
             elif isinstance(item, TelnetReply):
                 events.append(item)
+                self._telnet_seen(events)  # option negotiation: a telnet client, a person
             elif item is SB_TOO_LONG:
                 self._too_large(events, f"telnet subnegotiation longer than {self.max_line_bytes} bytes")
             else:
                 assert item is INTERRUPT
                 self._splitter.abort()  # Ctrl-C in telnet: forget the puzzle being typed
                 self._buffer.clear()
+                self._telnet_seen(events)
         return events
+
+    def _telnet_seen(self, events: list[Event]) -> None:
+        """Telnet negotiated an option (or sent Ctrl-C): a pipe never does; a person is typing."""
+        if not self.held:
+            self.become_interactive(events)
 
     @property
     def backlog(self) -> bool:
@@ -230,10 +248,14 @@ class Session:
         return self._backlog and not self.closed
 
     def receive_more(self, now: float | None = None, max_events: int | None = None) -> list[Event]:
-        """Parse more of the buffered lines (see :attr:`backlog`); same events as :meth:`receive_data`."""
+        """Parse more of the buffered lines (see :attr:`backlog`); same events as :meth:`receive_data`.
+
+        ``now`` is accepted for symmetry and not used: the buffered lines
+        arrived with the last :meth:`receive_data`, whose ``now`` their
+        timing keeps (a reply window that stayed full is no human pause).
+        """
         if self.closed:
             return []
-        self._now = now
         events: list[Event] = []
         self._split_lines(events, final=False, max_events=max_events)
         return events
@@ -314,11 +336,14 @@ class Session:
                 assert isinstance(item, CommandRead)
                 command = item.command
                 if isinstance(item.request, Interactive):
+                    self.held = False  # the last of INTERACTIVE and KEEPALIVE counts
                     self.become_interactive(events)
+                elif isinstance(item.request, KeepAlive):
+                    self.hold()
                 events.append(CommandReceived(item.request, None, command.line, command.ending))
                 if isinstance(item.request, Quit):
                     events.append(CloseConnection())
-                    self.closed = True
+                    self.closed = self._input_ended = True
                     self._buffer = bytearray()
 
     def become_interactive(self, events: list[Event]) -> None:
@@ -327,21 +352,32 @@ class Session:
             self.interactive = True
             self._add(self._splitter.report_early(), events)
 
+    def hold(self) -> None:
+        """``KEEPALIVE``: a program holds the connection. No close grace; errors reported as for a pipe.
+
+        Ends interactive reading if it was on (bad rows are then reported
+        when their grid ends, as in a piped session); from now on no pause
+        and no telnet command makes the session interactive, only the
+        ``INTERACTIVE`` verb.
+        """
+        self.held = True
+        if self.interactive:
+            self.interactive = False
+            self._reader.set_report_early(False)  # returns nothing when switching off
+
     def _watch_timing(self, events: list[Event]) -> None:
         """Human pauses make the session interactive (see :data:`INTERACTIVE_AFTER`).
 
-        Called before each line is read: its first line came late after the
-        connection opened, or this line came late after the first line of
-        the puzzle it continues.
+        Called before each line is read: this line came more than
+        :data:`INTERACTIVE_AFTER` after the first line of the puzzle it
+        continues (a grid typed row by row). When the first line of a
+        request comes does not count: a pipe may connect first and write
+        later.
         """
         now = self._now
-        if now is None or self.interactive:
+        if now is None or self.interactive or self.held:
             return
-        if self._first_line:
-            self._first_line = False
-            if self._opened_at is not None and now - self._opened_at > self._interactive_after:
-                self.become_interactive(events)
-        elif self._puzzle_since is not None and now - self._puzzle_since > self._interactive_after:
+        if self._puzzle_since is not None and now - self._puzzle_since > self._interactive_after:
             self.become_interactive(events)
 
     def _line(self, text: str, ending: str, lineno: int, events: list[Event]) -> None:
@@ -351,7 +387,7 @@ class Session:
         self._add(splitter.feed(text, ending, lineno), events)
         if text == EOT and not self.closed:
             # Ctrl-D typed in telnet arrives as a line holding EOT: end of input.
-            self.closed = True
+            self.closed = self._input_ended = True
             events.append(CloseConnection())
             self._buffer = bytearray()
             return
@@ -414,7 +450,9 @@ class Session:
             text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")
             self._line(text, ending, self.lineno, events)
             pos = after
-            if self.closed:  # QUIT: nothing after it is read
+            if self.closed:  # QUIT or EOT: nothing after it is read (counted, for the log)
+                if self._input_ended:
+                    self.unread += size - pos
                 return
         if pos:
             del buf[:pos]

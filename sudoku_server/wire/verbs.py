@@ -172,6 +172,14 @@ VERBS: dict[str, Verb] = {
             "INTERACTIVE -> INTERACTIVE on: ...",
             request=_requests.Interactive,
         ),
+        Verb(
+            "KEEPALIVE",
+            "KEEPALIVE",
+            "this connection is held by a program between requests: no close grace, errors reported as for"
+            " a pipe; --idle-timeout of silence, QUIT or end of input ends it",
+            "KEEPALIVE -> KEEPALIVE on: ...",
+            request=_requests.KeepAlive,
+        ),
     )
 }
 
