@@ -451,7 +451,7 @@ class Connection:
                 self.unsent -= len(data)
                 self.unanswered -= replies
                 self.answered += replies
-                self._count(data, replies)
+                count_replies(self.server.stats, self.errors, data, replies)
                 self._reader_wake.set()
                 if not slots:
                     self.clock.last_progress = trio.current_time()  # every reply sent: progress
@@ -468,20 +468,21 @@ class Connection:
         grace = self.config.close_grace if self.clock.grace_ended else None
         await linger(self.stream, self.peer, seconds, unread=self.session.unread, close_grace=grace)
 
-    def _count(self, data: bytes, count: int) -> None:
-        """Count ``count`` replies sent in ``data``: answered, or ERROR by code."""
-        stats = self.server.stats
-        stats.answers += count
-        replies = stats.replies
-        errors = 0
-        if data.startswith(b"ERROR ") or b"\nERROR " in data or b"\rERROR " in data:
-            for line in data.splitlines():
-                code = error_code(line)
-                if code is not None:
-                    self.errors[code] += 1
-                    replies[code] += 1
-                    errors += 1
-        replies["answered"] += count - errors
+
+def count_replies(stats, errors: collections.Counter, data: bytes, count: int) -> None:
+    """Count ``count`` replies sent in ``data`` (bytes) in the server's ``stats`` and the connection's
+    ``errors``: answered, or ERROR by code."""
+    stats.answers += count
+    replies = stats.replies
+    failed = 0
+    if data.startswith(b"ERROR ") or b"\nERROR " in data or b"\rERROR " in data:
+        for line in data.splitlines():
+            code = error_code(line)
+            if code is not None:
+                errors[code] += 1
+                replies[code] += 1
+                failed += 1
+    replies["answered"] += count - failed
 
 
 async def linger(

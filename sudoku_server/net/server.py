@@ -344,7 +344,7 @@ class SudokuServer:
                     await self._refuse(stream, peer, replies.proxy_untrusted_line(address))
                     return
                 try:
-                    source, initial = await self._read_proxy_header(stream)
+                    source, initial = await read_proxy_header(stream)
                 except trio.TooSlowError:
                     log.warning("%s refused: no PROXY header within %g s", peer, PROXY_HEADER_SECONDS)
                     await self._refuse(stream, peer, replies.proxy_missing_line(PROXY_HEADER_SECONDS))
@@ -448,23 +448,6 @@ class SudokuServer:
         """The reply that refuses a connection at the connection limit (it then closes)."""
         return replies.connections_busy_line(self.config.max_connections)
 
-    async def _read_proxy_header(self, stream: trio.SocketStream):
-        """(source address or None, bytes after the header), read within PROXY_HEADER_SECONDS.
-
-        Raises:
-          ProxyHeaderError: not a valid header; trio.TooSlowError: none in time.
-        """
-        data = b""
-        with trio.fail_after(PROXY_HEADER_SECONDS):
-            while True:
-                header = parse_proxy_header(data)
-                if header is not None:
-                    return header.source, data[header.length :]
-                chunk = await stream.receive_some(RECEIVE_SIZE)
-                if not chunk:
-                    raise ProxyHeaderError("the connection ended before its PROXY header")
-                data += chunk
-
     async def _refuse(self, stream: trio.SocketStream, peer: str, line: bytes) -> None:
         self.stats.connections_rejected += 1
         try:
@@ -476,6 +459,24 @@ class SudokuServer:
                     pass
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
+
+
+async def read_proxy_header(stream: trio.SocketStream):
+    """(source address or None, bytes after the header), read within PROXY_HEADER_SECONDS.
+
+    Raises:
+      ProxyHeaderError: not a valid header; trio.TooSlowError: none in time.
+    """
+    data = b""
+    with trio.fail_after(PROXY_HEADER_SECONDS):
+        while True:
+            header = parse_proxy_header(data)
+            if header is not None:
+                return header.source, data[header.length :]
+            chunk = await stream.receive_some(RECEIVE_SIZE)
+            if not chunk:
+                raise ProxyHeaderError("the connection ended before its PROXY header")
+            data += chunk
 
 
 async def serve(config: ServerConfig, *, solve: Callable | None = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
