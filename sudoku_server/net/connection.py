@@ -469,7 +469,7 @@ class Connection:
         await linger(self.stream, self.peer, seconds, unread=self.session.unread, close_grace=grace)
 
 
-def count_replies(stats, errors: collections.Counter, data: bytes, count: int) -> None:
+def count_replies(stats, errors: dict[str, int], data: bytes, count: int) -> None:
     """Count ``count`` replies sent in ``data`` (bytes) in the server's ``stats`` and the connection's
     ``errors``: answered, or ERROR by code."""
     stats.answers += count
