@@ -165,7 +165,8 @@ class Generate:
       full: a random solved grid instead of a puzzle.
       size: digits per unit, one of :data:`sudoku_server.sudoku.generator.SIZES`.
       symmetry: one of :data:`GENERATE_SYMMETRIES`.
-      givens: stop removing givens at this many (0 .. size * size), or None.
+      givens: stop removing givens at this many (0 .. size * size; 0: minimal), or
+        None: the generator's default (minimal; 320 at 25x25, ``generator.DEFAULT_GIVENS``).
       seed: 0 .. :data:`MAX_SEED`; None: a random one.
       format: ``line`` or ``grid``.
       level: a named level the puzzle must rate at (:data:`sudoku_server.sudoku.rating.LEVELS`), or None.

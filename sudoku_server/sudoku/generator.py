@@ -99,6 +99,7 @@ from sudoku_server.sudoku.solver._bitboard import Engine
 from sudoku_server.sudoku.solver._python import _engine as _solver_engine
 
 __all__ = [
+    "DEFAULT_GIVENS",
     "RANDOM_SYMMETRIES",
     "SEED_LIMIT",
     "SIZES",
@@ -141,6 +142,14 @@ _NODES_PER_CELL = 4
 
 #: The first group of orbits tried together in the removal pass.
 _FIRST_GROUP = 4
+
+#: The givens floor :func:`generate` applies when none is asked for
+#: (``givens=None``), per size: only 25x25 has one. A minimal 25x25 puzzle
+#: takes minutes (its last uniqueness proofs are long searches); measured
+#: with the C core, seeds 0-9: floor 320 0.07-0.12 s, 310 0.08-0.6 s, 300
+#: several seeds past 12 s, 280 every seed past 12 s. ``givens=0`` still asks
+#: for a minimal puzzle.
+DEFAULT_GIVENS = {25: 320}
 
 
 class SplitMix64:
@@ -300,19 +309,21 @@ def generate(
     least ``N + k`` givens (``k``: the largest orbit, 1 with no
     symmetry, 4 with ``rot90``); otherwise the pass stops on the way to it,
     with ``N`` to ``N + k - 1`` givens. ``givens=size*size`` returns the
-    full grid as the puzzle.
+    full grid as the puzzle. With ``givens=None`` the floor is the size's
+    default, :data:`DEFAULT_GIVENS` (320 at 25x25, none at the other sizes).
 
     Args:
       size: digits per unit, one of :data:`SIZES` (boxes 2x2, 2x3, 3x3,
         4x4, 5x5). Pure Python, measured: 9x9 about 4 ms, 16x16 about 0.3 s;
         25x25 full grids 0.2 s and puzzles down to ``givens=315`` about a
-        second, but a minimal 25x25 puzzle takes far longer (its last
-        uniqueness proofs are searches of minutes): stop it through
-        ``check``.
+        second, but a minimal 25x25 puzzle (``givens=0``) takes far longer
+        (its last uniqueness proofs are searches of minutes): stop it
+        through ``check``.
       symmetry: one of :data:`SYMMETRIES`, or ``"random"`` (one of
         :data:`RANDOM_SYMMETRIES`, picked from the seed).
-      givens: the floor described above, ``0 .. size * size``; None or 0
-        for a minimal puzzle.
+      givens: the floor described above, ``0 .. size * size``; 0 for a
+        minimal puzzle; None for the size's default (:data:`DEFAULT_GIVENS`:
+        a minimal puzzle except at 25x25, where the floor is 320).
       seed: an int in ``range(SEED_LIMIT)``; the same seed and options give
         the same puzzle on every machine and Python version. None draws one
         from :mod:`secrets`; it is returned in :attr:`Generated.seed`.
@@ -348,6 +359,8 @@ def generate(
         raise ValueError("symmetry applies to puzzles, not to a full grid")
     if full and givens is not None:
         raise ValueError("givens applies to puzzles, not to a full grid")
+    if givens is None and not full:
+        givens = DEFAULT_GIVENS.get(size)
 
     rng = SplitMix64(seed)
     pick = rng.below(len(RANDOM_SYMMETRIES))

@@ -133,11 +133,12 @@ def rate_reply(rating: Rating) -> str:
 
     ``RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques``;
     ``method=search-estimate`` when the path needed a search (the ``se``
-    number is then an estimate, not a Sudoku Explainer rating).
+    number is then an estimate, not a Sudoku Explainer rating);
+    ``qqwing=none`` off 9x9 (QQWing's levels are 9x9 levels).
     """
     method = technique_word(rating.method)
     return (
-        f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing}"
+        f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing or 'none'}"
         f" hardest={technique_word(rating.hardest.technique) if rating.hardest else 'none'} method={method}"
     )
 

@@ -117,7 +117,8 @@ VERBS: dict[str, Verb] = {
             " [givens=N] [seed=N] [format=line|grid] [level=easy|medium|hard|expert|extreme]"
             " [se=MIN-MAX]",
             "a new puzzle with one solution, minimal under its symmetry (or stopped at N"
-            " givens), of a level or Sudoku Explainer band when asked; 'full' a random solved"
+            " givens; size=25 stops at 320 unless givens= says otherwise, givens=0 for minimal),"
+            " of a level or Sudoku Explainer band when asked; 'full' a random solved"
             " grid; the same seed gives the same puzzle",
             "GENERATE symmetry=rot180 seed=42",
             flags=("full",),
@@ -127,7 +128,8 @@ VERBS: dict[str, Verb] = {
         Verb(
             "RATE",
             "RATE <puzzle>",
-            "how hard it is by the techniques people use: level, Sudoku Explainer rating, QQWing level, hardest step",
+            "how hard it is by the techniques people use: level, Sudoku Explainer rating, QQWing level"
+            " (9x9; qqwing=none at other sizes), hardest step",
             "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
             takes_puzzle=True,
             request=_requests.Rate,

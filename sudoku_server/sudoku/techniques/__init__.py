@@ -72,7 +72,9 @@ fewest candidates, rated from the size of the search needed (clearly labelled, n
 rating; :mod:`.search`).
 
 **Sizes.** Singles, intersections, naked and hidden subsets and basic fish
-work on every grid from 4x4 to 25x25; the other techniques are for 9x9.
+work on every grid from 4x4 to 25x25; the other techniques are for 9x9, so
+a larger grid that needs more takes search steps (their search stops at
+1,024 nodes there, where the estimate reaches 11.0: :mod:`.search`).
 
 **Units.** The rules come from the grid's geometry, a list of units
 (:class:`.board.Tables`): singles, subsets, strong links, wings, ALS wings,
