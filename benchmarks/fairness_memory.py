@@ -78,6 +78,8 @@ def _lines(name: str, length: int, limit: int | None = None) -> list[str]:
 class Server:
     #: Python run before the server starts (``--pre``, for experiments such as ``sys.setswitchinterval``).
     pre = ""
+    #: Seconds to wait, once the server is idle, before RSS is read (``--settle``).
+    settle = 0.0
     #: More server options for every run (``--server-args``).
     extra: list[str] = []
 
@@ -112,6 +114,13 @@ class Server:
         with open(f"/proc/{self.proc.pid}/status") as f:
             for line in f:
                 if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def threads(self) -> int:
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("Threads:"):
                     return int(line.split()[1])
         return 0
 
@@ -219,7 +228,7 @@ def fairness(tree: str, port: int, seconds: float) -> dict[str, float]:
         server.stop()
 
 
-def noread(tree: str, port: int, case: str) -> dict[str, float]:
+def noread(tree: str, port: int, case: str, connections: int | None = None) -> dict[str, float]:
     if case == "steps16":
         puzzles = _lines("gecode_16x16_janko55.txt", 256)
         conns, per = 16, 64
@@ -230,6 +239,9 @@ def noread(tree: str, port: int, case: str) -> dict[str, float]:
     else:
         conns, per = 100, 200
         payload = [b"HELP\n" * per] * conns
+    if connections:
+        conns = connections
+        payload = (payload * conns)[:conns]
     server = Server(tree, port, [])
     socks = []
     try:
@@ -241,6 +253,9 @@ def noread(tree: str, port: int, case: str) -> dict[str, float]:
                 pass
         time.sleep(0.5)
         before = server.rss_kb()
+        if os.environ.get("FAIRNESS_MEMORY_SIGNAL"):  # for a tracemalloc hook given with --pre
+            os.kill(server.proc.pid, int(os.environ["FAIRNESS_MEMORY_SIGNAL"]))
+            time.sleep(1)
         for k in range(conns):
             s = socket.socket()
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -262,12 +277,17 @@ def noread(tree: str, port: int, case: str) -> dict[str, float]:
             if now - last < 0.02:
                 break
             last = now
+        time.sleep(Server.settle)
         after = server.rss_kb()
+        if os.environ.get("FAIRNESS_MEMORY_SIGNAL"):
+            os.kill(server.proc.pid, int(os.environ["FAIRNESS_MEMORY_SIGNAL"]))
+            time.sleep(10)
         return {
             "rss before MB": before / 1024,
             "rss after MB": after / 1024,
             "KB/conn": (after - before) / conns,
             "peak KB/conn": (peak - before) / conns,
+            "threads": server.threads(),
         }
     finally:
         for s in socks:
@@ -282,10 +302,13 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0, help="fairness: seconds of attack per run")
     ap.add_argument("--only", default="fairness,steps16,steps25,help")
     ap.add_argument("--port", type=int, default=23100)
+    ap.add_argument("--connections", type=int, default=0, help="memory: non-reading connections (default: per case)")
+    ap.add_argument("--settle", type=float, default=0.0, help="memory: seconds to wait once idle before RSS is read")
     ap.add_argument("--pre", default="", help="Python statements run in the server process before it starts")
     ap.add_argument("--server-args", default="", help="more server options, space-separated")
     args = ap.parse_args()
     Server.pre = args.pre
+    Server.settle = args.settle
     Server.extra = args.server_args.split()
     cases = args.only.split(",")
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
@@ -294,7 +317,7 @@ def main() -> None:
         for case in cases:
             for tree in args.trees:
                 port += 1
-                r = fairness(tree, port, args.seconds) if case == "fairness" else noread(tree, port, case)
+                r = fairness(tree, port, args.seconds) if case == "fairness" else noread(tree, port, case, args.connections)
                 print(f"run {run + 1} {case} {tree}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.items()), flush=True)
                 results.setdefault((case, tree), []).append(r)
     print(f"\n{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.2f}; medians of {args.runs} run(s)\n")

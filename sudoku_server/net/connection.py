@@ -44,12 +44,21 @@ log = logging.getLogger("sudoku_server")
 RECEIVE_SIZE = 16384
 #: Replies a connection may have unanswered (queued, being solved or unsent)
 #: before its reader stops reading; the session parses no more requests than
-#: there is room for. Each parsed puzzle holds about 1.8 KB: 100 clients that
-#: send without reading hold about 100 x (32 x 1.8 KB + 32 KiB) = 9 MB.
+#: there is room for.
 WINDOW_REPLIES = 64
-#: Bytes of answers a connection may have ready but unsent before its reader
-#: stops reading.
-WINDOW_BYTES = 32 * 1024
+#: Cells of parsed puzzles a connection may hold unanswered (a parsed 9x9
+#: request holds about 1.8 KB, a 16x16 4.7 KB, a 25x25 9.2 KB: about 15-22
+#: bytes a cell): 64 9x9 puzzles, 20 16x16, 8 25x25. Until the first puzzle
+#: of a connection is parsed, each request counts as a 25x25 one.
+WINDOW_CELLS = 32 * 81
+#: Bytes of replies a connection may have ready and unsent (in its queue, or
+#: handed to the socket and not yet taken by the kernel) before its reader
+#: stops reading and its solver work is held. A reply is never split: the one
+#: that crosses the bound is still sent whole, however large (a 25x25 STEPS
+#: reply is about 20 KB), and reading resumes once the bytes drain below it.
+WINDOW_BYTES = 16 * 1024
+#: Cells a request of a connection counts for before it has sent a puzzle.
+FIRST_CELLS = 25 * 25
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
@@ -91,6 +100,8 @@ class Connection:
         self.slots: collections.deque[Slot] = collections.deque()
         self.unanswered = 0  # replies not sent yet (a bulk slot holds several)
         self.unsent = 0  # bytes of ready replies not yet sent
+        self.held_cells = 0  # cells of parsed puzzles not answered yet
+        self.cells_per_request = 0  # cells of its largest puzzle so far (0: none yet)
         self.answered = 0  # replies sent
         self.jobs = 0  # solver jobs received
         self.solver_seconds = 0.0  # time its batches held a worker
@@ -110,12 +121,12 @@ class Connection:
         """A reply known now, in its turn."""
         self.slots.append(Slot(data))
         self.unanswered += 1
-        self.unsent += len(data)
+        self._add_unsent(len(data))
         self._writer_wake.set()
 
     def add_job(self, request, puzzle: Puzzle | None, what: str, ending: str) -> None:
         """A reply computed in a solver thread, in its turn."""
-        slot = Slot()
+        slot = Slot(cells=self._hold_cells([puzzle] if puzzle is not None else []))
         job = slot.job = Job(self, slot, request, puzzle, what, ending)
         self.slots.append(slot)
         self.unanswered += 1
@@ -129,7 +140,7 @@ class Connection:
             self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             return
         first, last = puzzles[0][1].first_line, puzzles[-1][1].first_line
-        slot = Slot(count=len(puzzles))
+        slot = Slot(count=len(puzzles), cells=self._hold_cells([puzzle for _, puzzle in puzzles]))
         job = slot.job = Job(
             self, slot, None, None, f"puzzles at lines {first} to {last}", puzzles[0][1].default_ending, bulk=puzzles
         )
@@ -150,7 +161,8 @@ class Connection:
         at = self.slots.index(slot) + 1
         jobs = []
         for request, puzzle in leftover:
-            own = Slot()
+            own = Slot(cells=len(puzzle.grid.cells))
+            slot.cells -= own.cells
             own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             self.slots.insert(at, own)
             at += 1
@@ -162,16 +174,47 @@ class Connection:
         if slot.data is None and not self.gone:
             slot.data = data
             slot.job = None  # the puzzle it held is no longer needed
-            self.unsent += len(data)
+            self.held_cells -= slot.cells
+            slot.cells = 0
+            self._add_unsent(len(data))
             self._writer_wake.set()
 
     def shutdown_line(self, job: Job) -> bytes:
         """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""
         return b"".join(replies.shutdown_line(what, job.ending) for what in job.each())
 
+    def _add_unsent(self, size: int) -> None:
+        """``size`` more bytes of replies are ready; a full window holds the connection's solver work."""
+        self.unsent += size
+        if self.unsent >= WINDOW_BYTES:
+            self.pool.hold(self)
+
+    def _hold_cells(self, puzzles: list[Puzzle]) -> int:
+        """Count parsed puzzles in the window; returns their cells."""
+        cells = sum(len(puzzle.grid.cells) for puzzle in puzzles)
+        self.held_cells += cells
+        for puzzle in puzzles:
+            self.cells_per_request = max(self.cells_per_request, len(puzzle.grid.cells))
+        return cells
+
+    def _room(self) -> int:
+        """Requests the session may parse now: room left in the window's replies and cells (1 at least)."""
+        cells = self.cells_per_request or FIRST_CELLS
+        return max(1, min(WINDOW_REPLIES - self.unanswered, (WINDOW_CELLS - self.held_cells) // cells))
+
+    def output_full(self, extra: int = 0) -> bool:
+        """True when the replies ready and unsent, plus ``extra`` bytes, fill :data:`WINDOW_BYTES`.
+
+        Read by a worker thread between the jobs of a batch (``extra``: its
+        answers not yet handed over), which then cuts the batch.
+        """
+        return self.unsent + extra >= WINDOW_BYTES
+
     @property
     def window_full(self) -> bool:
-        return self.unanswered >= WINDOW_REPLIES or self.unsent >= WINDOW_BYTES
+        """True when the reader must wait: :data:`WINDOW_REPLIES` unanswered, :data:`WINDOW_CELLS` of
+        puzzles held, or :data:`WINDOW_BYTES` unsent."""
+        return self.unanswered >= WINDOW_REPLIES or self.held_cells >= WINDOW_CELLS or self.unsent >= WINDOW_BYTES
 
     # -- tasks ---------------------------------------------------------------
 
@@ -244,7 +287,7 @@ class Connection:
         while not session.closed:
             while self.window_full and not self.stop_reading:
                 await self._reader_wake.wait()
-            room = max(1, WINDOW_REPLIES - self.unanswered)
+            room = self._room()
             if self.stop_reading:
                 more = bool(await self._try_receive()) if not session.pending else False
                 events = session.receive_shutdown(more_input=more)
@@ -273,6 +316,14 @@ class Connection:
                     continue
                 if isinstance(event, CloseConnection):
                     break
+                if self.unsent >= WINDOW_BYTES and not self.stop_reading:
+                    # The window is full in bytes within one chunk's requests
+                    # (HELP x 200): the rest wait, parsed, until it drains.
+                    if bulk:
+                        self.add_bulk(bulk)
+                        bulk = []
+                    while self.unsent >= WINDOW_BYTES and not self.stop_reading:
+                        await self._reader_wake.wait()
                 if self.reserve and not (
                     isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS)
                 ):
@@ -304,6 +355,10 @@ class Connection:
                     self._add_request(event)
             if bulk:
                 self.add_bulk(bulk)
+            # Nothing of this chunk is held while the reader waits for the window
+            # (the session has its own copy of the bytes not parsed yet).
+            data = bulk = None
+            events.clear()
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
     def _add_request(self, event: RequestReceived) -> None:
@@ -376,12 +431,15 @@ class Connection:
                     chunks.append(slot.data)
                     replies += slot.count
                 data = b"".join(chunks)
+                chunks.clear()  # the joined copy is what the window counts while it is sent
                 await self._send(data)
                 self.unsent -= len(data)
                 self.unanswered -= replies
                 self.answered += replies
                 self._count(data, replies)
                 self._reader_wake.set()
+                if self.unsent < WINDOW_BYTES:
+                    self.pool.release(self)
                 scope = self.read_scope
                 if scope is not None and not slots:
                     # All caught up: the close grace (or a person's idle limit) starts now.

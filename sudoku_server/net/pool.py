@@ -77,6 +77,7 @@ class Slot:
     data: bytes | None = None
     job: Job | None = None  # the solver job that fills it (dropped once filled)
     count: int = 1  # replies it holds
+    cells: int = 0  # cells of the parsed puzzles it holds until filled (the reply window)
 
 
 @dataclass(eq=False, slots=True)
@@ -174,6 +175,16 @@ class SolverPool:
         self.server.stats.puzzles += puzzles
         self._wake.set()
 
+    def hold(self, connection: Connection) -> None:
+        """The connection's reply window is full: compute nothing more for it (``Scheduler.hold``)."""
+        self.scheduler.hold(connection)
+
+    def release(self, connection: Connection) -> None:
+        """The connection's reply window has room again (``Scheduler.release``)."""
+        if self.scheduler.held(connection):
+            self.scheduler.release(connection, time.monotonic())
+            self._wake.set()
+
     def close(self, connection: Connection) -> list[Job]:
         """Forget a connection; its running batch stops; returns its jobs that never ran."""
         dropped = self.scheduler.close(connection)
@@ -258,7 +269,9 @@ class SolverPool:
         """In a worker thread: run the batch's jobs in order; returns those not run.
 
         The batch is cut before a job when its slice is used and others wait,
-        or when the connection's budget is used (its next turn refuses the rest).
+        when the connection's budget is used (its next turn refuses the rest),
+        or when its reply window is full, the answers done here included
+        (it is held until the client reads).
         Answers done are handed over at least once per time slice, so that a
         slow puzzle never holds back the answers before it.
         """
@@ -279,6 +292,8 @@ class SolverPool:
             if index:
                 now = time.monotonic()
                 if scheduler.should_yield(batch, now) or scheduler.over_budget(batch, now):
+                    return jobs[index:]
+                if _owner(batch).output_full(sum(len(result[1]) for result in results)):
                     return jobs[index:]
                 flush(now)
             started = time.monotonic()

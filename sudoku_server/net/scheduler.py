@@ -34,6 +34,10 @@ that out. SERVING.md draws the shape; the rules (PROTOCOL.md "Fairness"):
   per second; the time its batches run is taken from it. A connection whose
   bucket is empty gets its waiting jobs refused (``ERROR busy connection
   budget used ...``) without solving, and goes on.
+* **Hold.** A connection whose reply window is full (the client does not
+  read: :meth:`Scheduler.hold`) gets no batch until it has room again
+  (:meth:`Scheduler.release`); the server cuts its running batch between
+  jobs. Its replies are not computed ahead of a client that does not read.
 * **Wait bound.** A connection that waited more than :attr:`queue_timeout`
   seconds for a worker gets its waiting jobs refused (``ERROR busy queue wait
   over ... s``).
@@ -65,6 +69,10 @@ DEFAULT_QUEUE_TIMEOUT = 10.0
 #: ``nc < sudoku17`` (49,151 puzzles, about 15 solver seconds with the Python
 #: core) completes; a stream of hopeless puzzles (10 s each) is cut after 6.
 DEFAULT_BUDGET_SECONDS = 60.0
+#: Batches paused in the middle of a job at most: each holds a thread and the
+#: job's working memory (about 150-250 KB for a 16x16 or 25x25 STEPS). At this
+#: many, a free worker resumes a paused batch rather than start another one.
+DEFAULT_MAX_PAUSED = 8
 #: Seconds in which a connection's budget refills completely.
 DEFAULT_BUDGET_WINDOW = 120.0
 
@@ -129,6 +137,7 @@ class _Client:
     refilled: float = 0.0  # when tokens were last brought up to date
     used: float = 0.0  # solver seconds used in all
     vtime: float = 0.0  # virtual time: its order in the queue (module docstring)
+    held: bool = False  # its output is backed up: no new batch (hold, release)
 
 
 class Scheduler:
@@ -155,6 +164,7 @@ class Scheduler:
         queue_timeout: float = DEFAULT_QUEUE_TIMEOUT,
         budget_seconds: float = DEFAULT_BUDGET_SECONDS,
         budget_window: float = DEFAULT_BUDGET_WINDOW,
+        max_paused: int = DEFAULT_MAX_PAUSED,
     ) -> None:
         if workers < 1 or batch_size < 1:
             raise ValueError("workers and batch_size must be at least 1")
@@ -164,6 +174,7 @@ class Scheduler:
         self.queue_timeout = queue_timeout
         self.budget_seconds = budget_seconds
         self.budget_window = budget_window
+        self.max_paused = max_paused
         self._clients: dict[Hashable, _Client] = {}
         # Connections waiting to start a batch (their key) and paused batches:
         # a heap of [vtime, sequence, item], least virtual time first, and
@@ -174,6 +185,7 @@ class Scheduler:
         self._since: dict[Hashable, None] = {}
         self._sequence = itertools.count()
         self.floor = 0.0  # virtual time of the last batch started or resumed
+        self._paused_count = 0  # paused batches in the queue
         self.running = 0  # batches holding a worker
 
     # -- what the server reads --------------------------------------------
@@ -195,7 +207,7 @@ class Scheduler:
     @property
     def paused(self) -> int:
         """Batches paused in the middle of a job."""
-        return sum(1 for item in self._queued if isinstance(item, Batch))
+        return self._paused_count
 
     def should_yield(self, batch: Batch, now: float) -> bool:
         """True when ``batch`` has used its slice and others wait for a worker."""
@@ -250,9 +262,39 @@ class Scheduler:
         """Queue ``job`` after the connection's earlier ones."""
         client = self._clients[key]
         client.queue.append(job)
-        if client.batch is None and client.ready_since is None:
+        if client.batch is None and client.ready_since is None and not client.held:
             client.ready_since = now
             self._enqueue(key, client)
+
+    def hold(self, key: Hashable) -> None:
+        """Connection ``key``'s reply window is full: no new batch for it until :meth:`release`.
+
+        It leaves the queue (a held connection is not waiting for a worker:
+        the wait bound does not run). Its running batch is cut by the server
+        between jobs; a paused one resumes in its turn (its job is started).
+        """
+        client = self._clients.get(key)
+        if client is None or client.held:
+            return
+        client.held = True
+        if client.ready_since is not None:
+            self._unqueue(key)
+            client.ready_since = None
+
+    def release(self, key: Hashable, now: float) -> None:
+        """Connection ``key``'s reply window has room again: its jobs queue as for a connection that had none."""
+        client = self._clients.get(key)
+        if client is None or not client.held:
+            return
+        client.held = False
+        if client.queue and client.batch is None:
+            client.ready_since = now
+            self._enqueue(key, client)
+
+    def held(self, key: Hashable) -> bool:
+        """True while connection ``key`` is held (:meth:`hold`); read by workers between jobs."""
+        client = self._clients.get(key)
+        return client is not None and client.held
 
     # -- workers -------------------------------------------------------------
 
@@ -278,12 +320,7 @@ class Scheduler:
             if isinstance(head, Batch):
                 if self.running >= self.workers:
                     return None
-                self._unqueue(head)
-                self.floor = max(self.floor, entry[0])
-                head.paused = False
-                head.slice_started = now
-                self.running += 1
-                return Resume(head)
+                return self._resume(entry, now)
             client = self._clients[head]
             if not client.queue:  # everything was withdrawn meanwhile
                 self._unqueue(head)
@@ -299,6 +336,10 @@ class Scheduler:
                 )
             if self.running >= self.workers:
                 return None
+            if self._paused_count >= self.max_paused:
+                # As many jobs as allowed are paused half-done, each holding a
+                # thread and its working memory: finish those before starting more.
+                return self._resume(min(e for item, e in self._queued.items() if isinstance(item, Batch)), now)
             self._unqueue(head)
             self.floor = max(self.floor, entry[0])
             client.ready_since = None
@@ -343,7 +384,7 @@ class Scheduler:
         client.batch = None
         if unfinished:
             client.queue.extendleft(reversed(unfinished))
-        if client.queue:
+        if client.queue and not client.held:
             client.ready_since = now
             self._enqueue(batch.key, client)
 
@@ -366,15 +407,27 @@ class Scheduler:
         entry = [vtime, next(self._sequence), item]
         self._queued[item] = entry
         heapq.heappush(self._heap, entry)
+        if isinstance(item, Batch):
+            self._paused_count += 1
         if not isinstance(item, Batch):
             self._since[item] = None
 
     def _unqueue(self, item: Hashable | Batch) -> None:
         """``item`` no longer waits (its heap entry is skipped when it comes up)."""
-        self._queued.pop(item, None)
+        if self._queued.pop(item, None) is not None and isinstance(item, Batch):
+            self._paused_count -= 1
         self._since.pop(item, None)
         if not self._queued:
             self._heap.clear()
+
+    def _resume(self, entry: list[Any], now: float) -> Resume:
+        batch = entry[2]
+        self._unqueue(batch)
+        self.floor = max(self.floor, entry[0])
+        batch.paused = False
+        batch.slice_started = now
+        self.running += 1
+        return Resume(batch)
 
     def _oldest_waiting(self) -> tuple[Hashable, _Client] | None:
         """(key, client) of the connection waiting longest with jobs, or None.
