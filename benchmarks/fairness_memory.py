@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import socket
 import statistics
 import subprocess
@@ -41,6 +40,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import ClassVar
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -81,7 +81,7 @@ class Server:
     #: Seconds to wait, once the server is idle, before RSS is read (``--settle``).
     settle = 0.0
     #: More server options for every run (``--server-args``).
-    extra: list[str] = []
+    extra: ClassVar[list[str]] = []
 
     def __init__(self, tree: str, port: int, extra: list[str]) -> None:
         self.tree = tree
@@ -191,7 +191,7 @@ def attacker(port: int, hard: list[str], offset: int, stop: threading.Event, cou
 
 def fairness(tree: str, port: int, seconds: float) -> dict[str, float]:
     hard = _lines("tdoku_forum_hardest_1106.txt", 81)
-    easy = [p for p in _lines("kaggle_bryanpark_first10000.csv", 81, 200)]
+    easy = _lines("kaggle_bryanpark_first10000.csv", 81, 200)
     server = Server(tree, port, ["--connection-budget", "100000"])
     try:
         alone = []
@@ -232,7 +232,9 @@ def noread(tree: str, port: int, case: str, connections: int | None = None) -> d
     if case == "steps16":
         puzzles = _lines("gecode_16x16_janko55.txt", 256)
         conns, per = 16, 64
-        payload = [("".join(f"STEPS {puzzles[(k + i) % len(puzzles)]}\n" for i in range(per))).encode() for k in range(conns)]
+        payload = [
+            ("".join(f"STEPS {puzzles[(k + i) % len(puzzles)]}\n" for i in range(per))).encode() for k in range(conns)
+        ]
     elif case == "steps25":
         conns, per = 16, 64
         payload = [(f"STEPS {PUZZLE_25}\n" * per).encode()] * conns
@@ -317,13 +319,19 @@ def main() -> None:
         for case in cases:
             for tree in args.trees:
                 port += 1
-                r = fairness(tree, port, args.seconds) if case == "fairness" else noread(tree, port, case, args.connections)
+                r = (
+                    fairness(tree, port, args.seconds)
+                    if case == "fairness"
+                    else noread(tree, port, case, args.connections)
+                )
                 print(f"run {run + 1} {case} {tree}: " + ", ".join(f"{k} {v:.1f}" for k, v in r.items()), flush=True)
                 results.setdefault((case, tree), []).append(r)
     print(f"\n{' '.join(sys.argv)}; load average {os.getloadavg()[0]:.2f}; medians of {args.runs} run(s)\n")
     for (case, tree), rs in results.items():
         keys = rs[0].keys()
-        print(f"| {case} | {tree} | " + " | ".join(f"{k} {statistics.median(r[k] for r in rs):.1f}" for k in keys) + " |")
+        print(
+            f"| {case} | {tree} | " + " | ".join(f"{k} {statistics.median(r[k] for r in rs):.1f}" for k in keys) + " |"
+        )
 
 
 if __name__ == "__main__":

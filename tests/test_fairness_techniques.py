@@ -34,7 +34,9 @@ def hardest(limit: int = 64) -> list[str]:
 def attack(port: int, puzzles: list[str], offset: int, stop: threading.Event) -> None:
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.settimeout(0.5)
-        requests = "".join(f"{verb} {p}\n" for p in puzzles[offset:] + puzzles[:offset] for verb in ("RATE", "STEPS", "HINT"))
+        requests = "".join(
+            f"{verb} {p}\n" for p in puzzles[offset:] + puzzles[:offset] for verb in ("RATE", "STEPS", "HINT")
+        )
         sender = threading.Thread(target=sock.sendall, args=(requests.encode(),), daemon=True)
         sender.start()
         while not stop.is_set():
@@ -67,7 +69,9 @@ def test_an_easy_solve_is_not_queued_behind_eight_technique_attackers():
     threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
     stop = threading.Event()
     puzzles = hardest()
-    threads = [threading.Thread(target=attack, args=(port, puzzles, 8 * k, stop), daemon=True) for k in range(ATTACKERS)]
+    threads = [
+        threading.Thread(target=attack, args=(port, puzzles, 8 * k, stop), daemon=True) for k in range(ATTACKERS)
+    ]
     try:
         for thread in threads:
             thread.start()

@@ -5,9 +5,13 @@ Each connection runs a **reader** task, which feeds the sans-I/O
 into *replies* (slots in request order, filled at once for error lines, or
 later by a solver job of :mod:`sudoku_server.net.pool`), and a **writer** task,
 which sends every reply that is ready, in order, in one write. The reader stops
-reading while the connection holds :data:`WINDOW_REPLIES` unanswered replies or
-:data:`WINDOW_BYTES` of unsent output (backpressure: a client that never reads
-costs a bounded amount of memory), and yields to the event loop after every chunk.
+reading while the connection's *reply window* is full: :data:`WINDOW_REPLIES`
+unanswered replies, :data:`WINDOW_CELLS` of parsed puzzles, or
+:data:`WINDOW_BYTES` of replies ready and unsent, whatever the verb; while the
+bytes are over the bound the connection's solver work is held as well
+(``Scheduler.hold``), so a client that never reads costs a bounded amount of
+memory (PROTOCOL.md "Fairness and bounds"). It yields to the event loop after
+every chunk.
 
 The connection's timers of PROTOCOL.md ("Connection lifecycle") live here:
 the idle timeout before the first answer, the close grace after the last one

@@ -49,8 +49,8 @@ from __future__ import annotations
 
 import collections
 import heapq
-import math
 import itertools
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
