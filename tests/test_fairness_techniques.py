@@ -91,3 +91,15 @@ def test_an_easy_solve_is_not_queued_behind_eight_technique_attackers():
     p99 = seconds[-2]
     assert p50 < 0.050, f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
     assert p99 < 0.150, f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
+
+
+async def test_a_running_server_lowers_the_switch_interval():
+    import sys
+
+    from test_server import running_server
+
+    from sudoku_server.net.pool import SWITCH_INTERVAL
+
+    sys.setswitchinterval(0.005)
+    async with running_server():
+        assert sys.getswitchinterval() == SWITCH_INTERVAL == 0.001

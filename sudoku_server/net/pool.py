@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,13 @@ log = logging.getLogger("sudoku_server")
 #: native core most take a few microseconds, and the per-puzzle bookkeeping
 #: of the server would cost more than the work (benchmarks/RESULTS.md, "Server under load").
 BULK_PUZZLES = 32
+#: Seconds a thread may hold the interpreter lock while another wants it
+#: (``sys.setswitchinterval``; Python's default is 0.005). The technique
+#: engine is pure Python: with 2 workers in it, the event loop waits for the
+#: lock at every hand-off, and a newcomer's answer takes several. 1 ms took
+#: an easy SOLVE's p99 from 35-40 ms to 26-28 ms against 8 RATE/STEPS/HINT
+#: connections (benchmarks/results17/fairness_memory.md).
+SWITCH_INTERVAL = 0.001
 
 
 def error_code(data: bytes) -> str | None:
@@ -161,7 +169,12 @@ class SolverPool:
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Dispatch until cancelled. Supports ``nursery.start``."""
+        """Dispatch until cancelled. Supports ``nursery.start``.
+
+        Lowers the interpreter's switch interval to :data:`SWITCH_INTERVAL`
+        (for the whole process, never raising it).
+        """
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             task_status.started()

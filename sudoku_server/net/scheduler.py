@@ -3,7 +3,7 @@
 Pure logic, no threads and no trio: the server feeds it what happens
 (:meth:`Scheduler.submit`, :meth:`Scheduler.finished`, ...) with the current
 time, asks it what to do next (:meth:`Scheduler.next_decision`), and carries
-that out. SERVING.md draws the shape; the rules (PROTOCOL.md "Fairness"):
+that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and bounds"):
 
 * **Least served first.** Each connection has a *virtual time*: the solver
   seconds its batches have held a worker. Connections with solver work (and
@@ -142,6 +142,10 @@ class _Client:
 
 class Scheduler:
     """Fair scheduling of solver work across connections (module docstring).
+
+    One unit because the queue, the virtual times, the holds, the paused
+    batches and the budgets are one state that every decision reads and
+    changes together.
 
     Args:
       workers: batches that may run at once (``--solver-threads``).
