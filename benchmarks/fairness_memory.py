@@ -26,6 +26,10 @@ is the cost per connection (KB = 1024 bytes). Cases: ``steps16`` 16
 connections x 64 ``STEPS`` on 16x16 puzzles of ``gecode_16x16_janko55``
 (10.5 KB replies); ``steps25`` 16 connections x 64 ``STEPS`` on one 25x25
 puzzle (a 19 KB reply); ``help`` 100 connections x 200 ``HELP``.
+Experiments: ``--pre`` runs Python in the server process before it starts
+(``"import sys; sys.setswitchinterval(0.0005)"``); with the environment
+variable ``FAIRNESS_MEMORY_SIGNAL=N`` the memory cases send signal N to the
+server before and after (for a tracemalloc hook installed with ``--pre``).
 Standard library only.
 """
 
