@@ -19,7 +19,7 @@ from test_server import connect, running_server
 
 from sudoku_server.net import connection as _connection
 from sudoku_server.net.config import ServerConfig
-from sudoku_server.net.connection import WINDOW_BYTES, WINDOW_CELLS, Connection
+from sudoku_server.net.connection import WINDOW_BYTES, WINDOW_WEIGHT, Connection, puzzle_weight
 from sudoku_server.net.scheduler import Resume, Scheduler, Start
 from sudoku_server.wire.session import RequestReceived, Session
 
@@ -34,6 +34,7 @@ PUZZLE_25 = (
     "NIO4C.L.15J..PE6K7.3..M.9H.K..B3CMNL.4.62.O5.I.....DM.398.JH..KNI.....A2..58.9.JDK.7F1M.5HPB.IA.4..."
     "6A..54IG.O...B.JM..L.1..K"
 )
+NINE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 REPO_DATA = _connection.__file__.rsplit("/sudoku_server/", 1)[0] + "/puzzles/datasets/"
 
 
@@ -164,29 +165,37 @@ async def test_a_reply_larger_than_the_window_is_counted_whole():
     event = steps_request(janko(1)[0])
     connection.add_job(event.request, event.puzzle, "puzzle at line 1", "\n")
     (job,) = pool.jobs
-    assert connection.held_cells == 256 and connection.unsent == 0
+    assert connection.held_weight == 809 and connection.unsent == 0
     connection.fill(job.slot, b"z" * 25000)  # a 25x25 STEPS reply: more than the window by itself
-    assert connection.unsent == 25000 and connection.held_cells == 0
+    assert connection.unsent == 25000 and connection.held_weight == 0
     assert connection.window_full and pool.calls == ["hold"]
 
 
-async def test_parsed_puzzles_are_bounded_in_cells():
+async def test_parsed_puzzles_are_bounded_by_weight():
     connection, pool = make_connection()
-    assert WINDOW_CELLS == 32 * 81
-    assert connection._room() == WINDOW_CELLS // 625  # before any puzzle: as if 25x25
-    for puzzle in janko(9):
+    assert WINDOW_WEIGHT == 64 * 81
+    assert [puzzle_weight(c) for c in (16, 36, 81, 256, 625)] == [3, 16, 81, 809, 4822]
+    assert connection._room() == 1  # before any puzzle: as if 25x25 (5184 // 4822)
+    for puzzle in janko(5):
         event = steps_request(puzzle)
         connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.held_cells == 9 * 256 and connection.cells_per_request == 256
-    assert connection._room() == 1 and not connection.window_full  # (2592 - 2304) // 256
-    event = steps_request(janko(10)[9])
+    assert connection.held_weight == 5 * 809 and connection.weight_per_request == 809
+    assert connection._room() == 1 and not connection.window_full  # (5184 - 4045) // 809
+    event = steps_request(janko(6)[5])
     connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.held_cells == 2560 and connection._room() == 1  # at least 1
-    event = steps_request(janko(11)[10])
+    assert connection.held_weight == 4854 and connection._room() == 1 and not connection.window_full  # 1 at least
+    event = steps_request(janko(7)[6])
     connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.window_full  # 2816 cells of 2592
+    assert connection.window_full  # 5663 of 5184: 7 16x16 puzzles at most
     connection.fill(pool.jobs[0].slot, b"STEPS ...\n")
-    assert connection.held_cells == 2560 and not connection.window_full
+    assert connection.held_weight == 4854 and not connection.window_full
+
+
+async def test_a_9x9_pipeline_keeps_a_window_of_64_puzzles():
+    connection, pool = make_connection()
+    event = steps_request(NINE)
+    connection.add_job(event.request, event.puzzle, "puzzle", "\n")
+    assert connection.weight_per_request == 81 and connection._room() == 63
 
 
 # -- end to end -------------------------------------------------------------------------------
@@ -213,7 +222,7 @@ async def test_a_client_that_never_reads_holds_a_bounded_number_of_bytes():
             await trio.sleep(0.3)
             # a STEPS reply on these 16x16 puzzles is 10.4-10.6 KB: one may cross the window
             assert WINDOW_BYTES <= connection.unsent < WINDOW_BYTES + 11_000
-            assert connection.held_cells <= WINDOW_CELLS
+            assert connection.held_weight <= WINDOW_WEIGHT
             computed = connection.answered + sum(1 for slot in connection.slots if slot.data is not None)
             assert computed < 12  # not all 40 computed ahead of a client that does not read
             # It reads now: every reply comes, in order.

@@ -6,7 +6,7 @@ into *replies* (slots in request order, filled at once for error lines, or
 later by a solver job of :mod:`sudoku_server.net.pool`), and a **writer** task,
 which sends every reply that is ready, in order, in one write. The reader stops
 reading while the connection's *reply window* is full: :data:`WINDOW_REPLIES`
-unanswered replies, :data:`WINDOW_CELLS` of parsed puzzles, or
+unanswered replies, :data:`WINDOW_WEIGHT` of parsed puzzles, or
 :data:`WINDOW_BYTES` of replies ready and unsent, whatever the verb; while the
 bytes are over the bound the connection's solver work is held as well
 (``Scheduler.hold``), so a client that never reads costs a bounded amount of
@@ -50,19 +50,29 @@ RECEIVE_SIZE = 16384
 #: before its reader stops reading; the session parses no more requests than
 #: there is room for.
 WINDOW_REPLIES = 64
-#: Cells of parsed puzzles a connection may hold unanswered (a parsed 9x9
-#: request holds about 1.8 KB, a 16x16 4.7 KB, a 25x25 9.2 KB: about 15-22
-#: bytes a cell): 64 9x9 puzzles, 20 16x16, 8 25x25. Until the first puzzle
-#: of a connection is parsed, each request counts as a 25x25 one.
-WINDOW_CELLS = 32 * 81
+#: Weight of the parsed puzzles a connection may hold unanswered. A puzzle
+#: of c cells weighs c * c // 81 (:func:`puzzle_weight`): a 9x9 81, a 16x16
+#: 809, a 25x25 4,822; so the window holds 64 9x9 puzzles (two bulk jobs:
+#: pipelines keep their speed), 6 16x16 or 1 25x25 (a parsed 9x9 request
+#: holds about 1.8 KB, a 16x16 4.7 KB, a 25x25 9.2 KB, and their work grows
+#: faster still). Until the first puzzle of a connection is parsed, each
+#: request counts as a 25x25 one.
+WINDOW_WEIGHT = 64 * 81
 #: Bytes of replies a connection may have ready and unsent (in its queue, or
 #: handed to the socket and not yet taken by the kernel) before its reader
 #: stops reading and its solver work is held. A reply is never split: the one
 #: that crosses the bound is still sent whole, however large (a 25x25 STEPS
 #: reply is about 20 KB), and reading resumes once the bytes drain below it.
 WINDOW_BYTES = 16 * 1024
-#: Cells a request of a connection counts for before it has sent a puzzle.
-FIRST_CELLS = 25 * 25
+
+
+def puzzle_weight(cells: int) -> int:
+    """A parsed puzzle's weight in the reply window (:data:`WINDOW_WEIGHT`): ``cells * cells // 81``."""
+    return cells * cells // 81
+
+
+#: Weight a request of a connection counts for before it has sent a puzzle (a 25x25 one's).
+FIRST_WEIGHT = puzzle_weight(25 * 25)
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
@@ -104,8 +114,8 @@ class Connection:
         self.slots: collections.deque[Slot] = collections.deque()
         self.unanswered = 0  # replies not sent yet (a bulk slot holds several)
         self.unsent = 0  # bytes of ready replies not yet sent
-        self.held_cells = 0  # cells of parsed puzzles not answered yet
-        self.cells_per_request = 0  # cells of its largest puzzle so far (0: none yet)
+        self.held_weight = 0  # weight of parsed puzzles not answered yet (puzzle_weight)
+        self.weight_per_request = 0  # weight of its largest puzzle so far (0: none yet)
         self.answered = 0  # replies sent
         self.jobs = 0  # solver jobs received
         self.solver_seconds = 0.0  # time its batches held a worker
@@ -130,7 +140,7 @@ class Connection:
 
     def add_job(self, request, puzzle: Puzzle | None, what: str, ending: str) -> None:
         """A reply computed in a solver thread, in its turn."""
-        slot = Slot(cells=self._hold_cells([puzzle] if puzzle is not None else []))
+        slot = Slot(weight=self._hold_weight([puzzle] if puzzle is not None else []))
         job = slot.job = Job(self, slot, request, puzzle, what, ending)
         self.slots.append(slot)
         self.unanswered += 1
@@ -144,7 +154,7 @@ class Connection:
             self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             return
         first, last = puzzles[0][1].first_line, puzzles[-1][1].first_line
-        slot = Slot(count=len(puzzles), cells=self._hold_cells([puzzle for _, puzzle in puzzles]))
+        slot = Slot(count=len(puzzles), weight=self._hold_weight([puzzle for _, puzzle in puzzles]))
         job = slot.job = Job(
             self, slot, None, None, f"puzzles at lines {first} to {last}", puzzles[0][1].default_ending, bulk=puzzles
         )
@@ -165,8 +175,8 @@ class Connection:
         at = self.slots.index(slot) + 1
         jobs = []
         for request, puzzle in leftover:
-            own = Slot(cells=len(puzzle.grid.cells))
-            slot.cells -= own.cells
+            own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
+            slot.weight -= own.weight
             own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             self.slots.insert(at, own)
             at += 1
@@ -178,8 +188,8 @@ class Connection:
         if slot.data is None and not self.gone:
             slot.data = data
             slot.job = None  # the puzzle it held is no longer needed
-            self.held_cells -= slot.cells
-            slot.cells = 0
+            self.held_weight -= slot.weight
+            slot.weight = 0
             self._add_unsent(len(data))
             self._writer_wake.set()
 
@@ -193,18 +203,17 @@ class Connection:
         if self.unsent >= WINDOW_BYTES:
             self.pool.hold(self)
 
-    def _hold_cells(self, puzzles: list[Puzzle]) -> int:
-        """Count parsed puzzles in the window; returns their cells."""
-        cells = sum(len(puzzle.grid.cells) for puzzle in puzzles)
-        self.held_cells += cells
-        for puzzle in puzzles:
-            self.cells_per_request = max(self.cells_per_request, len(puzzle.grid.cells))
-        return cells
+    def _hold_weight(self, puzzles: list[Puzzle]) -> int:
+        """Count parsed puzzles in the window; returns their weight."""
+        weights = [puzzle_weight(len(puzzle.grid.cells)) for puzzle in puzzles]
+        self.held_weight += sum(weights)
+        self.weight_per_request = max([self.weight_per_request, *weights])
+        return sum(weights)
 
     def _room(self) -> int:
-        """Requests the session may parse now: room left in the window's replies and cells (1 at least)."""
-        cells = self.cells_per_request or FIRST_CELLS
-        return max(1, min(WINDOW_REPLIES - self.unanswered, (WINDOW_CELLS - self.held_cells) // cells))
+        """Requests the session may parse now: room left in the window's replies and weight (1 at least)."""
+        weight = self.weight_per_request or FIRST_WEIGHT
+        return max(1, min(WINDOW_REPLIES - self.unanswered, (WINDOW_WEIGHT - self.held_weight) // weight))
 
     def output_full(self, extra: int = 0) -> bool:
         """True when the replies ready and unsent, plus ``extra`` bytes, fill :data:`WINDOW_BYTES`.
@@ -216,9 +225,9 @@ class Connection:
 
     @property
     def window_full(self) -> bool:
-        """True when the reader must wait: :data:`WINDOW_REPLIES` unanswered, :data:`WINDOW_CELLS` of
+        """True when the reader must wait: :data:`WINDOW_REPLIES` unanswered, :data:`WINDOW_WEIGHT` of
         puzzles held, or :data:`WINDOW_BYTES` unsent."""
-        return self.unanswered >= WINDOW_REPLIES or self.held_cells >= WINDOW_CELLS or self.unsent >= WINDOW_BYTES
+        return self.unanswered >= WINDOW_REPLIES or self.held_weight >= WINDOW_WEIGHT or self.unsent >= WINDOW_BYTES
 
     # -- tasks ---------------------------------------------------------------
 

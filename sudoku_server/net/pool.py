@@ -85,7 +85,7 @@ class Slot:
     data: bytes | None = None
     job: Job | None = None  # the solver job that fills it (dropped once filled)
     count: int = 1  # replies it holds
-    cells: int = 0  # cells of the parsed puzzles it holds until filled (the reply window)
+    weight: int = 0  # weight of the parsed puzzles it holds until filled (the reply window)
 
 
 @dataclass(eq=False, slots=True)
