@@ -5,9 +5,13 @@ Each connection runs a **reader** task, which feeds the sans-I/O
 into *replies* (slots in request order, filled at once for error lines, or
 later by a solver job of :mod:`sudoku_server.net.pool`), and a **writer** task,
 which sends every reply that is ready, in order, in one write. The reader stops
-reading while the connection holds :data:`WINDOW_REPLIES` unanswered replies or
-:data:`WINDOW_BYTES` of unsent output (backpressure: a client that never reads
-costs a bounded amount of memory), and yields to the event loop after every chunk.
+reading while the connection's *reply window* is full: :data:`WINDOW_REPLIES`
+unanswered replies, :data:`WINDOW_WEIGHT` of parsed puzzles, or
+:data:`WINDOW_BYTES` of replies ready and unsent, whatever the verb; while the
+bytes are over the bound the connection's solver work is held as well
+(``Scheduler.hold``), so a client that never reads costs a bounded amount of
+memory (PROTOCOL.md "Fairness and bounds"). It yields to the event loop after
+every chunk.
 
 The connection's timers of PROTOCOL.md ("Connection lifecycle") live here:
 the idle timeout before the first answer, the close grace after the last one
@@ -31,6 +35,12 @@ import trio
 
 from sudoku_server.net.lifecycle import HeldBack, SessionClock
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot, error_code
+from sudoku_server.net.window import (
+    WINDOW_BYTES,
+    WINDOW_REPLIES,
+    ReplyWindow,
+    puzzle_weight,
+)
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Help, Ping, Quit, Solve, Stats, Version
 from sudoku_server.text import Puzzle
@@ -47,14 +57,6 @@ log = logging.getLogger("sudoku_server")
 #: handles before the event loop serves others (4 KiB of one-line puzzles is
 #: about 50 puzzles, 1 ms or so of parsing; of junk lines, about 10 ms).
 RECEIVE_SIZE = 16384
-#: Replies a connection may have unanswered (queued, being solved or unsent)
-#: before its reader stops reading; the session parses no more requests than
-#: there is room for. Each parsed puzzle holds about 1.8 KB: 100 clients that
-#: send without reading hold about 100 x (32 x 1.8 KB + 32 KiB) = 9 MB.
-WINDOW_REPLIES = 64
-#: Bytes of answers a connection may have ready but unsent before its reader
-#: stops reading.
-WINDOW_BYTES = 32 * 1024
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
@@ -76,7 +78,7 @@ class _Gone(Exception):
     """The client reset, the send failed, or it left an answer unread too long."""
 
 
-class Connection:
+class Connection(ReplyWindow):
     """One client: reader and writer tasks around a :class:`Session`.
 
     One unit because the reader, the writer and the reply window share one
@@ -105,6 +107,8 @@ class Connection:
         self.slots: collections.deque[Slot] = collections.deque()
         self.unanswered = 0  # replies not sent yet (a bulk slot holds several)
         self.unsent = 0  # bytes of ready replies not yet sent
+        self.held_weight = 0  # weight of parsed puzzles not answered yet (puzzle_weight)
+        self.weight_per_request = 0  # weight of its largest puzzle so far (0: none yet)
         self.answered = 0  # replies sent
         self.jobs = 0  # solver jobs received
         self.solver_seconds = 0.0  # time its batches held a worker
@@ -124,12 +128,12 @@ class Connection:
         """A reply known now, in its turn."""
         self.slots.append(Slot(data))
         self.unanswered += 1
-        self.unsent += len(data)
+        self._add_unsent(len(data))
         self._writer_wake.set()
 
     def add_job(self, request, puzzle: Puzzle | None, what: str, ending: str) -> None:
         """A reply computed in a solver thread, in its turn."""
-        slot = Slot()
+        slot = Slot(weight=self._hold_weight([puzzle] if puzzle is not None else []))
         job = slot.job = Job(self, slot, request, puzzle, what, ending)
         self.slots.append(slot)
         self.unanswered += 1
@@ -143,7 +147,7 @@ class Connection:
             self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             return
         first, last = puzzles[0][1].first_line, puzzles[-1][1].first_line
-        slot = Slot(count=len(puzzles))
+        slot = Slot(count=len(puzzles), weight=self._hold_weight([puzzle for _, puzzle in puzzles]))
         job = slot.job = Job(
             self, slot, None, None, f"puzzles at lines {first} to {last}", puzzles[0][1].default_ending, bulk=puzzles
         )
@@ -164,28 +168,17 @@ class Connection:
         at = self.slots.index(slot) + 1
         jobs = []
         for request, puzzle in leftover:
-            own = Slot()
+            own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
+            slot.weight -= own.weight
             own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             self.slots.insert(at, own)
             at += 1
             jobs.append(own.job)
         return jobs
 
-    def fill(self, slot: Slot, data: bytes) -> None:
-        """A solver job's reply is ready (called by the pool)."""
-        if slot.data is None and not self.gone:
-            slot.data = data
-            slot.job = None  # the puzzle it held is no longer needed
-            self.unsent += len(data)
-            self._writer_wake.set()
-
     def shutdown_line(self, job: Job) -> bytes:
         """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""
         return b"".join(replies.shutdown_line(what, job.ending) for what in job.each())
-
-    @property
-    def window_full(self) -> bool:
-        return self.unanswered >= WINDOW_REPLIES or self.unsent >= WINDOW_BYTES
 
     # -- tasks ---------------------------------------------------------------
 
@@ -289,7 +282,7 @@ class Connection:
         while not session.closed:
             while self.window_full and not self.stop_reading:
                 await self._reader_wake.wait()
-            room = max(1, WINDOW_REPLIES - self.unanswered)
+            room = self._room()
             if self.stop_reading:
                 more = bool(await self._try_receive()) if not session.pending else False
                 events = session.receive_shutdown(more_input=more)
@@ -322,6 +315,14 @@ class Connection:
                     continue
                 if isinstance(event, CloseConnection):
                     break
+                if self.unsent >= WINDOW_BYTES and not self.stop_reading:
+                    # The window is full in bytes within one chunk's requests
+                    # (HELP x 200): the rest wait, parsed, until it drains.
+                    if bulk:
+                        self.add_bulk(bulk)
+                        bulk = []
+                    while self.unsent >= WINDOW_BYTES and not self.stop_reading:
+                        await self._reader_wake.wait()
                 if (
                     self.reserve
                     and not (isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS))
@@ -359,6 +360,10 @@ class Connection:
                     self._add_request(event)
             if bulk:
                 self.add_bulk(bulk)
+            # Nothing of this chunk is held while the reader waits for the window
+            # (the session has its own copy of the bytes not parsed yet).
+            data = bulk = None
+            events.clear()
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
     def _add_request(self, event: RequestReceived) -> None:
@@ -447,6 +452,7 @@ class Connection:
                     chunks.append(slot.data)
                     replies += slot.count
                 data = b"".join(chunks)
+                chunks.clear()  # the joined copy is what the window counts while it is sent
                 await self._send(data)
                 self.unsent -= len(data)
                 self.unanswered -= replies
@@ -455,6 +461,8 @@ class Connection:
                 self._reader_wake.set()
                 if not slots:
                     self.clock.last_progress = trio.current_time()  # every reply sent: progress
+                if self.unsent < WINDOW_BYTES:
+                    self.pool.release(self)
                 scope = self.read_scope
                 if scope is not None and not slots:
                     # All caught up: the close grace (or a person's idle limit) starts now.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,13 @@ log = logging.getLogger("sudoku_server")
 #: native core most take a few microseconds, and the per-puzzle bookkeeping
 #: of the server would cost more than the work (benchmarks/RESULTS.md, "Server under load").
 BULK_PUZZLES = 32
+#: Seconds a thread may hold the interpreter lock while another wants it
+#: (``sys.setswitchinterval``; Python's default is 0.005). The technique
+#: engine is pure Python: with 2 workers in it, the event loop waits for the
+#: lock at every hand-off, and a newcomer's answer takes several. 1 ms took
+#: an easy SOLVE's p99 from 35-40 ms to 26-28 ms against 8 RATE/STEPS/HINT
+#: connections (benchmarks/results17/fairness_memory.md).
+SWITCH_INTERVAL = 0.001
 
 
 def error_code(data: bytes) -> str | None:
@@ -77,6 +85,7 @@ class Slot:
     data: bytes | None = None
     job: Job | None = None  # the solver job that fills it (dropped once filled)
     count: int = 1  # replies it holds
+    weight: int = 0  # weight of the parsed puzzles it holds until filled (the reply window)
 
 
 @dataclass(eq=False, slots=True)
@@ -160,7 +169,12 @@ class SolverPool:
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Dispatch until cancelled. Supports ``nursery.start``."""
+        """Dispatch until cancelled. Supports ``nursery.start``.
+
+        Lowers the interpreter's switch interval to :data:`SWITCH_INTERVAL`
+        (for the whole process, never raising it).
+        """
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             task_status.started()
@@ -173,6 +187,16 @@ class SolverPool:
         self.scheduler.submit(job.connection, job, time.monotonic())
         self.server.stats.puzzles += puzzles
         self._wake.set()
+
+    def hold(self, connection: Connection) -> None:
+        """The connection's reply window is full: compute nothing more for it (``Scheduler.hold``)."""
+        self.scheduler.hold(connection)
+
+    def release(self, connection: Connection) -> None:
+        """The connection's reply window has room again (``Scheduler.release``)."""
+        if self.scheduler.held(connection):
+            self.scheduler.release(connection, time.monotonic())
+            self._wake.set()
 
     def close(self, connection: Connection) -> list[Job]:
         """Forget a connection; its running batch stops; returns its jobs that never ran."""
@@ -258,7 +282,9 @@ class SolverPool:
         """In a worker thread: run the batch's jobs in order; returns those not run.
 
         The batch is cut before a job when its slice is used and others wait,
-        or when the connection's budget is used (its next turn refuses the rest).
+        when the connection's budget is used (its next turn refuses the rest),
+        or when its reply window is full, the answers done here included
+        (it is held until the client reads).
         Answers done are handed over at least once per time slice, so that a
         slow puzzle never holds back the answers before it.
         """
@@ -279,6 +305,8 @@ class SolverPool:
             if index:
                 now = time.monotonic()
                 if scheduler.should_yield(batch, now) or scheduler.over_budget(batch, now):
+                    return jobs[index:]
+                if _owner(batch).output_full(sum(len(result[1]) for result in results)):
                     return jobs[index:]
                 flush(now)
             started = time.monotonic()

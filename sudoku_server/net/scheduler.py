@@ -3,26 +3,41 @@
 Pure logic, no threads and no trio: the server feeds it what happens
 (:meth:`Scheduler.submit`, :meth:`Scheduler.finished`, ...) with the current
 time, asks it what to do next (:meth:`Scheduler.next_decision`), and carries
-that out. SERVING.md draws the shape; the rules (PROTOCOL.md "Fairness"):
+that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and bounds"):
 
-* **Round robin.** Each connection with solver work waits in one queue, in
-  the order it became ready. A free worker takes the connection at the head
-  and runs a *batch* of its jobs (puzzles, generation...), in request order.
-  A connection has at most one batch at a time, so its answers keep their
-  order and it can never hold more than one worker.
+* **Least served first.** Each connection has a *virtual time*: the solver
+  seconds its batches have held a worker. Connections with solver work (and
+  paused batches) wait in one queue ordered by virtual time, ties in the
+  order they became ready. A free worker takes the connection at the head
+  and runs a *batch* of its jobs (puzzles, ratings, generation...), in
+  request order. A connection has at most one batch at a time, so its
+  answers keep their order and it can never hold more than one worker.
+* **A newcomer goes first.** A connection that becomes ready after having
+  no work (a new one, or one that was answered and asks again) starts at
+  ``floor - time_slice``, where the *floor* is the virtual time of the last
+  batch started (it never decreases): it goes before every connection that
+  kept working, but its past idleness buys it one slice, no more. Between
+  connections that keep working this is round robin weighted by the time
+  each used: each gets about 1/N of the solver time.
 * **Time slice.** A batch ends after :attr:`~Scheduler.batch_size` jobs, or,
   while other connections wait, once it has run for :attr:`time_slice`
-  seconds; the connection then goes to the back of the queue. A single job
-  that runs past the slice while others wait *pauses* (the solver's ``check``
-  hook blocks): it gives its worker to the next in the queue and goes to the
-  back itself. With N connections that have work, each gets about 1/N of the
-  solver time, and an easy puzzle waits at most about
-  ``N * time_slice / workers`` behind hopeless ones.
+  seconds; the connection then queues again by its virtual time. A single
+  job that runs past the slice while others wait *pauses* (the solver's
+  ``check`` hook blocks): it gives its worker to the head of the queue and
+  queues again itself. An easy puzzle from a light connection so waits
+  for the first worker whose slice ends: about ``time_slice`` plus the gap
+  between two ``check`` calls of the running jobs, whatever the number of
+  heavy connections (before issue 17: behind all of them, about
+  ``N * time_slice / workers``).
 * **Budget.** Each connection has a bucket of solver seconds
   (:attr:`budget_seconds`) that refills at ``budget_seconds / budget_window``
   per second; the time its batches run is taken from it. A connection whose
   bucket is empty gets its waiting jobs refused (``ERROR busy connection
   budget used ...``) without solving, and goes on.
+* **Hold.** A connection whose reply window is full (the client does not
+  read: :meth:`Scheduler.hold`) gets no batch until it has room again
+  (:meth:`Scheduler.release`); the server cuts its running batch between
+  jobs. Its replies are not computed ahead of a client that does not read.
 * **Wait bound.** A connection that waited more than :attr:`queue_timeout`
   seconds for a worker gets its waiting jobs refused (``ERROR busy queue wait
   over ... s``).
@@ -33,14 +48,17 @@ Jobs are opaque to the scheduler: anything the server wants to run.
 from __future__ import annotations
 
 import collections
+import heapq
+import itertools
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 #: Seconds a batch may run while other connections wait, before it yields.
-#: Short enough that an easy puzzle behind 8 hopeless ones on 2 workers
-#: waits about 8 * 0.02 / 2 = 0.08 s; long enough that a 9x9 batch of 64
-#: easy puzzles (about 0.3 ms each with the Python core) seldom splits.
+#: Short enough that an easy puzzle from a newcomer waits about one slice
+#: for a worker; long enough that a 9x9 batch of 64 easy puzzles (about
+#: 0.3 ms each with the Python core) seldom splits.
 DEFAULT_TIME_SLICE = 0.02
 #: Jobs per batch at most: answers of a batch are written together.
 DEFAULT_BATCH_SIZE = 32
@@ -51,6 +69,10 @@ DEFAULT_QUEUE_TIMEOUT = 10.0
 #: ``nc < sudoku17`` (49,151 puzzles, about 15 solver seconds with the Python
 #: core) completes; a stream of hopeless puzzles (10 s each) is cut after 6.
 DEFAULT_BUDGET_SECONDS = 60.0
+#: Batches paused in the middle of a job at most: each holds a thread and the
+#: job's working memory (about 150-250 KB for a 16x16 or 25x25 STEPS). At this
+#: many, a free worker resumes a paused batch rather than start another one.
+DEFAULT_MAX_PAUSED = 8
 #: Seconds in which a connection's budget refills completely.
 DEFAULT_BUDGET_WINDOW = 120.0
 
@@ -114,10 +136,16 @@ class _Client:
     tokens: float = 0.0  # budget left, solver seconds
     refilled: float = 0.0  # when tokens were last brought up to date
     used: float = 0.0  # solver seconds used in all
+    vtime: float = 0.0  # virtual time: its order in the queue (module docstring)
+    held: bool = False  # its output is backed up: no new batch (hold, release)
 
 
 class Scheduler:
     """Fair scheduling of solver work across connections (module docstring).
+
+    One unit because the queue, the virtual times, the holds, the paused
+    batches and the budgets are one state that every decision reads and
+    changes together.
 
     Args:
       workers: batches that may run at once (``--solver-threads``).
@@ -140,6 +168,7 @@ class Scheduler:
         queue_timeout: float = DEFAULT_QUEUE_TIMEOUT,
         budget_seconds: float = DEFAULT_BUDGET_SECONDS,
         budget_window: float = DEFAULT_BUDGET_WINDOW,
+        max_paused: int = DEFAULT_MAX_PAUSED,
     ) -> None:
         if workers < 1 or batch_size < 1:
             raise ValueError("workers and batch_size must be at least 1")
@@ -149,10 +178,18 @@ class Scheduler:
         self.queue_timeout = queue_timeout
         self.budget_seconds = budget_seconds
         self.budget_window = budget_window
+        self.max_paused = max_paused
         self._clients: dict[Hashable, _Client] = {}
-        # Connections waiting to start a batch (their key) and paused batches,
-        # in the order they became ready: the round robin.
-        self._ready: collections.deque[Hashable | Batch] = collections.deque()
+        # Connections waiting to start a batch (their key) and paused batches:
+        # a heap of [vtime, sequence, item], least virtual time first, and
+        # each item's live entry (an entry no longer there is skipped).
+        self._heap: list[list[Any]] = []
+        self._queued: dict[Hashable | Batch, list[Any]] = {}
+        # Connections waiting, in the order they became ready (the wait bound).
+        self._since: dict[Hashable, None] = {}
+        self._sequence = itertools.count()
+        self.floor = 0.0  # virtual time of the last batch started or resumed
+        self._paused_count = 0  # paused batches in the queue
         self.running = 0  # batches holding a worker
 
     # -- what the server reads --------------------------------------------
@@ -164,7 +201,7 @@ class Scheduler:
         Read by the workers' ``check`` hooks (from other threads: a plain
         attribute read) to decide whether to yield at the end of a slice.
         """
-        return bool(self._ready)
+        return bool(self._queued)
 
     @property
     def queued_jobs(self) -> int:
@@ -174,11 +211,11 @@ class Scheduler:
     @property
     def paused(self) -> int:
         """Batches paused in the middle of a job."""
-        return sum(1 for item in self._ready if isinstance(item, Batch))
+        return self._paused_count
 
     def should_yield(self, batch: Batch, now: float) -> bool:
         """True when ``batch`` has used its slice and others wait for a worker."""
-        return bool(self._ready) and now - batch.slice_started >= self.time_slice
+        return bool(self._queued) and now - batch.slice_started >= self.time_slice
 
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, its running slice included.
@@ -205,7 +242,7 @@ class Scheduler:
 
     def open(self, key: Hashable, now: float) -> None:
         """A new connection: a full budget, nothing queued."""
-        self._clients[key] = _Client(tokens=self.budget_seconds, refilled=now)
+        self._clients[key] = _Client(tokens=self.budget_seconds, refilled=now, vtime=-math.inf)
 
     def close(self, key: Hashable) -> list[Any]:
         """The connection is gone: forget it; returns its jobs that never started.
@@ -219,10 +256,7 @@ class Scheduler:
         dropped = list(client.queue)
         client.queue.clear()
         if client.ready_since is not None:
-            try:
-                self._ready.remove(key)
-            except ValueError:
-                pass
+            self._unqueue(key)
         batch = client.batch
         if batch is not None:
             batch.cancelled = True
@@ -232,9 +266,39 @@ class Scheduler:
         """Queue ``job`` after the connection's earlier ones."""
         client = self._clients[key]
         client.queue.append(job)
-        if client.batch is None and client.ready_since is None:
+        if client.batch is None and client.ready_since is None and not client.held:
             client.ready_since = now
-            self._ready.append(key)
+            self._enqueue(key, client)
+
+    def hold(self, key: Hashable) -> None:
+        """Connection ``key``'s reply window is full: no new batch for it until :meth:`release`.
+
+        It leaves the queue (a held connection is not waiting for a worker:
+        the wait bound does not run). Its running batch is cut by the server
+        between jobs; a paused one resumes in its turn (its job is started).
+        """
+        client = self._clients.get(key)
+        if client is None or client.held:
+            return
+        client.held = True
+        if client.ready_since is not None:
+            self._unqueue(key)
+            client.ready_since = None
+
+    def release(self, key: Hashable, now: float) -> None:
+        """Connection ``key``'s reply window has room again: its jobs queue as for a connection that had none."""
+        client = self._clients.get(key)
+        if client is None or not client.held:
+            return
+        client.held = False
+        if client.queue and client.batch is None:
+            client.ready_since = now
+            self._enqueue(key, client)
+
+    def held(self, key: Hashable) -> bool:
+        """True while connection ``key`` is held (:meth:`hold`); read by workers between jobs."""
+        client = self._clients.get(key)
+        return client is not None and client.held
 
     # -- workers -------------------------------------------------------------
 
@@ -246,28 +310,29 @@ class Scheduler:
         """
         oldest = self._oldest_waiting()
         if oldest is not None:
-            index, key, client = oldest
+            key, client = oldest
+            assert client.ready_since is not None
             if now - client.ready_since > self.queue_timeout:
-                del self._ready[index]
+                self._unqueue(key)
                 return self._refuse(key, client, f"queue wait over {self.queue_timeout:g} s")
-        while self._ready:
-            head = self._ready[0]
+        while self._heap:
+            entry = self._heap[0]
+            head = entry[2]
+            if self._queued.get(head) is not entry:  # withdrawn: skip
+                heapq.heappop(self._heap)
+                continue
             if isinstance(head, Batch):
                 if self.running >= self.workers:
                     return None
-                self._ready.popleft()
-                head.paused = False
-                head.slice_started = now
-                self.running += 1
-                return Resume(head)
+                return self._resume(entry, now)
             client = self._clients[head]
             if not client.queue:  # everything was withdrawn meanwhile
-                self._ready.popleft()
+                self._unqueue(head)
                 client.ready_since = None
                 continue
             self._refill(client, now)
             if client.tokens <= 0:
-                self._ready.popleft()
+                self._unqueue(head)
                 return self._refuse(
                     head,
                     client,
@@ -275,7 +340,12 @@ class Scheduler:
                 )
             if self.running >= self.workers:
                 return None
-            self._ready.popleft()
+            if self._paused_count >= self.max_paused:
+                # As many jobs as allowed are paused half-done, each holding a
+                # thread and its working memory: finish those before starting more.
+                return self._resume(min(e for item, e in self._queued.items() if isinstance(item, Batch)), now)
+            self._unqueue(head)
+            self.floor = max(self.floor, entry[0])
             client.ready_since = None
             jobs = [client.queue.popleft() for _ in range(min(self.batch_size, len(client.queue)))]
             batch = client.batch = Batch(head, jobs, started=now, slice_started=now)
@@ -290,14 +360,18 @@ class Scheduler:
         ``busy`` answer comes when the bound passes even if no worker frees up.
         """
         oldest = self._oldest_waiting()
-        return None if oldest is None else oldest[2].ready_since + self.queue_timeout
+        if oldest is None:
+            return None
+        assert oldest[1].ready_since is not None
+        return oldest[1].ready_since + self.queue_timeout
 
     def pause(self, batch: Batch, now: float) -> None:
         """``batch`` gives up its worker in the middle of a job and waits for another."""
         self._charge(batch, now)
         self.running -= 1
         batch.paused = True
-        self._ready.append(batch)
+        client = self._clients.get(batch.key)
+        self._enqueue(batch, client)
 
     def finished(self, batch: Batch, now: float, unfinished: list[Any] | None = None) -> None:
         """``batch`` ended (done, cut at its slice, or cancelled); its worker is free.
@@ -314,23 +388,61 @@ class Scheduler:
         client.batch = None
         if unfinished:
             client.queue.extendleft(reversed(unfinished))
-        if client.queue:
+        if client.queue and not client.held:
             client.ready_since = now
-            self._ready.append(batch.key)
+            self._enqueue(batch.key, client)
 
     # -- internals -----------------------------------------------------------
 
-    def _oldest_waiting(self):
-        """(index in the round robin, key, client) of the connection waiting longest, or None.
+    def vtime(self, key: Hashable) -> float:
+        """Connection ``key``'s virtual time (solver seconds, on the scheduler's scale)."""
+        return self._clients[key].vtime
 
-        Connections join the round robin in time order, so it is the first
-        connection entry (paused batches may stand before it).
+    def _enqueue(self, item: Hashable | Batch, client: _Client | None) -> None:
+        """``item`` (a connection's key, or a paused batch) waits for a worker, by its virtual time.
+
+        A connection that had no work comes in at ``floor - time_slice`` at
+        the latest: before those that kept working, one slice ahead at most.
         """
-        for index, item in enumerate(self._ready):
-            if not isinstance(item, Batch):
-                client = self._clients[item]
-                if client.queue:
-                    return index, item, client
+        vtime = self.floor
+        if client is not None:
+            client.vtime = max(client.vtime, self.floor - self.time_slice)
+            vtime = client.vtime
+        entry = [vtime, next(self._sequence), item]
+        self._queued[item] = entry
+        heapq.heappush(self._heap, entry)
+        if isinstance(item, Batch):
+            self._paused_count += 1
+        if not isinstance(item, Batch):
+            self._since[item] = None
+
+    def _unqueue(self, item: Hashable | Batch) -> None:
+        """``item`` no longer waits (its heap entry is skipped when it comes up)."""
+        if self._queued.pop(item, None) is not None and isinstance(item, Batch):
+            self._paused_count -= 1
+        self._since.pop(item, None)
+        if not self._queued:
+            self._heap.clear()
+
+    def _resume(self, entry: list[Any], now: float) -> Resume:
+        batch = entry[2]
+        self._unqueue(batch)
+        self.floor = max(self.floor, entry[0])
+        batch.paused = False
+        batch.slice_started = now
+        self.running += 1
+        return Resume(batch)
+
+    def _oldest_waiting(self) -> tuple[Hashable, _Client] | None:
+        """(key, client) of the connection waiting longest with jobs, or None.
+
+        ``_since`` keeps connections in the order they became ready, that is
+        by ``ready_since``.
+        """
+        for key in self._since:
+            client = self._clients[key]
+            if client.queue:
+                return key, client
         return None
 
     def _refuse(self, key: Hashable, client: _Client, reason: str) -> Refuse:
@@ -347,6 +459,7 @@ class Scheduler:
             self._refill(client, now)
             client.tokens -= spent
             client.used += spent
+            client.vtime += spent
 
     def _refill(self, client: _Client, now: float) -> None:
         if self.budget_window > 0:
