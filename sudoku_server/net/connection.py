@@ -373,7 +373,7 @@ class Connection(ReplyWindow):
             what = f"puzzle at line {event.line}" if puzzle is not None else f"{name_of(request)} at line {event.line}"
             self.add_job(request, puzzle, what, event.ending)
             return
-        if isinstance(request, Stats) and self.slots:
+        if isinstance(request, Stats) and (self.slots or self.unsent):  # a reply still queued or being sent
             # STATS counts at the time it is answered: after the replies before it are sent.
             self.slots.append(_Later(event=event))
             self.unanswered += 1
