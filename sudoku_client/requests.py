@@ -78,6 +78,8 @@ class LineSplitter:
     def __init__(self) -> None:
         self._buffer = b""
         self._start = True
+        #: Bytes dropped: 3 after a byte-order mark at the start, else 0.
+        self.dropped = 0
 
     def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
         """The lines completed by *data*: ``(text, ending)`` pairs, as bytes."""
@@ -88,6 +90,7 @@ class LineSplitter:
                 return []
             if buffer.startswith(b"\xef\xbb\xbf"):
                 buffer = buffer[3:]
+                self.dropped = 3
             self._start = False
         lines = []
         pos = 0
