@@ -14,6 +14,11 @@ soon as it arrives. After the last input byte it half-closes the connection
 (``shutdown(SHUT_WR)``), which tells the server that no more puzzles follow; the
 server then answers what is left and closes, and the client exits.
 
+When no input is a terminal, the client first sends a ``KEEPALIVE`` line
+(its reply is not printed; an older server's unknown-verb error is not
+either, and the input then goes on a new connection), so that the server's
+close grace never ends the session while a slow pipe is still writing.
+
 Sending runs in a thread while the main thread reads, so a large input never
 deadlocks against a server that answers while it is still reading.
 
@@ -97,11 +102,13 @@ exit status:
   1    a reply was a puzzle-level error: ERROR format, invalid, unsolvable,
        timeout, incomplete, mismatch, command (also for a line that is not a
        puzzle: unknown verb), internal, or a busy for one puzzle (queue wait,
-       connection budget); with --count, a COUNT reply other than COUNT 1 unique
+       connection budget); with --count, a COUNT reply other than COUNT 1 unique;
+       also input after a QUIT line (not sent; stderr says so)
   2    the connection failed: cannot connect, reset, closed before all input
        was sent, ERROR too-large, the busy that refuses a connection (N
-       connections open), ERROR shutdown, fewer replies than requests sent
-       (counted exactly when the sudoku_server package is installed), a FILE
+       connections open), ERROR shutdown, fewer replies than requests read
+       from the input, sent or not (counted exactly when the sudoku_server
+       package is installed: "HOST:PORT answered 1 of 3 requests"), a FILE
        that cannot be read, or no answer within --timeout; the reason goes to
        stderr
   130  interrupted (Ctrl-C)
