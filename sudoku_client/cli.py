@@ -14,6 +14,11 @@ soon as it arrives. After the last input byte it half-closes the connection
 (``shutdown(SHUT_WR)``), which tells the server that no more puzzles follow; the
 server then answers what is left and closes, and the client exits.
 
+When no input is a terminal, the client first sends a ``KEEPALIVE`` line
+(its reply is not printed; an older server's unknown-verb error is not
+either, and the input then goes on a new connection), so that the server's
+close grace never ends the session while a slow pipe is still writing.
+
 Sending runs in a thread while the main thread reads, so a large input never
 deadlocks against a server that answers while it is still reading.
 
@@ -71,20 +76,22 @@ from sudoku_client.common import (
     report,
 )
 from sudoku_client.exchange import (
+    KEEPALIVE_REQUEST,
     Output,
     Shared,
     close_socket,
     close_sources,
     exchange,
+    handshake,
     open_sources,
     ping,
     read_sources,
 )
-from sudoku_client.interactive import interactive_session
+from sudoku_client.interactive import ShiftedOutput, interactive_session
 from sudoku_client.progress import PROGRESS_MIN_PUZZLES, Progress, RequestCounter
 from sudoku_client.replies import VERB_MODES, ReplyScanner, summary_text
-from sudoku_client.routing import client_version
-from sudoku_client.stream import RequestStream, through
+from sudoku_client.routing import client_version, make_reader
+from sudoku_client.stream import RequestStream, counted, through
 
 #: The exit-status table, as ``--help`` prints it (docs/CLIENT.md
 #: holds the same text; a test compares them).
@@ -95,11 +102,13 @@ exit status:
   1    a reply was a puzzle-level error: ERROR format, invalid, unsolvable,
        timeout, incomplete, mismatch, command (also for a line that is not a
        puzzle: unknown verb), internal, or a busy for one puzzle (queue wait,
-       connection budget); with --count, a COUNT reply other than COUNT 1 unique
+       connection budget); with --count, a COUNT reply other than COUNT 1 unique;
+       also input after a QUIT line (not sent; stderr says so)
   2    the connection failed: cannot connect, reset, closed before all input
        was sent, ERROR too-large, the busy that refuses a connection (N
-       connections open), ERROR shutdown, fewer replies than requests sent
-       (counted exactly when the sudoku_server package is installed), a FILE
+       connections open), ERROR shutdown, fewer replies than requests read
+       from the input, sent or not (counted exactly when the sudoku_server
+       package is installed: "HOST:PORT answered 1 of 3 requests"), a FILE
        that cannot be read, or no answer within --timeout; the reason goes to
        stderr
   130  interrupted (Ctrl-C)
@@ -310,6 +319,45 @@ def _isatty(stream) -> bool:
         return False
 
 
+def _hold_connection(
+    sock: socket.socket, args: argparse.Namespace, address: str, output: Output
+) -> tuple[socket.socket, Output] | None:
+    """Send the hidden ``KEEPALIVE`` (the input is a pipe or a file); return the connection and output to use.
+
+    A server that knows the verb holds the session while the input comes,
+    however slowly (no close grace); its ``KEEPALIVE on: ...`` line is not
+    printed, and ERROR replies' line numbers are shifted back by one
+    (:class:`ShiftedOutput`), as after the hidden ``INTERACTIVE`` at a
+    terminal. An older server's ``ERROR command unknown verb "KEEPALIVE"`` is
+    not printed either: the client then sends its input on a new connection,
+    as it did before the verb. None when the connection failed (the reason
+    is printed).
+    """
+    try:
+        supported, rest = handshake(sock, address, args.timeout, KEEPALIVE_REQUEST)
+        if supported is False:
+            close_socket(sock)
+            sock = socket.create_connection((args.host, args.port), timeout=args.timeout)
+            sock.settimeout(None)
+    except OSError as exc:
+        close_socket(sock)
+        if isinstance(exc, socket.timeout):
+            report("no answer from %s within %g s" % (address, args.timeout))
+        else:
+            report("connection to %s broken: %s" % (address, describe(exc)))
+        return None
+    if supported is None and not rest:
+        close_socket(sock)
+        report("%s closed the connection before answering KEEPALIVE" % address)
+        return None
+    if supported:
+        output = ShiftedOutput(output)
+    if rest and not output.write(rest):
+        close_socket(sock)
+        return None
+    return sock, output
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the client; return the exit code (0, 1, 2 or 130, see --help)."""
     parser = build_parser()
@@ -377,21 +425,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAILURE
         sock.settimeout(None)  # the sender blocks; the reader uses select()
         verb = mode.verb if mode is not None else None
-        sent: RequestStream | None = None
+        stream: RequestStream | None = None
         if interactive:
             status = interactive_session(sock, args, address, sources, output, verb)
         else:
-            if verb is not None:
-                sent = RequestStream(verb)
-            stream = sent
+            held = _hold_connection(sock, args, address, output)
+            if held is None:
+                close_sources(sources)
+                return EXIT_FAILURE
+            sock, output = held
+            if args.generate is None:
+                stream = RequestStream(verb) if verb is not None else RequestStream(keep_output=False)
+            output.count_exact = args.generate is not None or make_reader().exact
 
             def chunks(shared: Shared) -> Iterator[bytes]:
                 if args.generate is not None:
                     return _batched(generate_lines(args))
+                assert stream is not None
                 reads = read_sources(sources, shared)
-                return reads if stream is None else through(reads, stream)
+                return through(reads, stream) if verb is not None else counted(reads, stream)
 
             status = exchange(sock, address, chunks, args.timeout, output)
+            if isinstance(output, ShiftedOutput) and not output.flush_partial():
+                status = EXIT_FAILURE
     except KeyboardInterrupt:
         if progress is not None:
             progress.close()
@@ -407,19 +463,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         expected, exact = None, False
         if args.generate is not None:
             expected, exact = args.generate, True
-        elif sent is not None:
-            expected, exact = sent.requests, sent.exact
-        elif counter is not None:
-            counter.join()
-            expected, exact = counter.total, counter.exact
+        elif stream is not None:  # every request read from the input, sent or not
+            expected, exact = stream.requests, stream.exact
         if exact and expected is not None and scanner.replies < expected:
-            report("%s answered %d of %s" % (address, scanner.replies, plural(expected, "request")))
+            lost = " (it closed the connection before all input was sent)" if output.lost_input else ""
+            report("%s answered %d of %s%s" % (address, scanner.replies, plural(expected, "request"), lost))
             status = EXIT_FAILURE
     if status == EXIT_OK:
         failed = scanner.failures
         if mode is not None:
             failed += mode.failed(scanner.words.get(mode.verb, {}))
         status = EXIT_ERROR_ANSWER if failed else EXIT_OK
+    if stream is not None and stream.after_quit and status != EXIT_FAILURE:
+        report(
+            "input after QUIT was not sent: %s from line %d (the server reads nothing after QUIT; exit status 1)"
+            % (plural(stream.after_quit, "line"), stream.first_after_quit or 0)
+        )
+        status = EXIT_ERROR_ANSWER
     if not args.quiet and (args.summary or stderr_tty):
         report(summary_text(scanner, seconds, mode))
     return status

@@ -42,6 +42,10 @@ SENDER_JOIN_SECONDS = 1.0
 INTERACTIVE_REQUEST = b"INTERACTIVE\n"
 #: The reply of a server that has no INTERACTIVE verb (protocol 2 before it).
 INTERACTIVE_UNKNOWN = b'ERROR command unknown verb "INTERACTIVE"'
+#: The line the client sends first when no input is a terminal (a pipe, a file):
+#: the session is held by a program, so the server's close grace never ends it
+#: while the input is still coming (docs/PROTOCOL.md "Programs that hold a connection").
+KEEPALIVE_REQUEST = b"KEEPALIVE\n"
 
 
 class Shared:
@@ -56,6 +60,11 @@ class Shared:
         self.input_error: str | None = None
         self.send_error: str | None = None
         self.finished = False
+        #: Set by the reader when the server closed: the sender sends nothing
+        #: more, and reads the rest of the input only to count its requests.
+        self.server_closed = False
+        #: Input read but not sent (the server had closed, or a send failed).
+        self.unsent = False
 
     def touch(self) -> None:
         self.last_activity = time.monotonic()
@@ -107,13 +116,18 @@ class _Sender(threading.Thread):
     def run(self) -> None:
         shared = self._shared
         try:
+            sending = True
             for data in self._chunks:
-                if not self._send(data):
-                    return
-            try:
-                self._sock.shutdown(socket.SHUT_WR)
-            except OSError as exc:
-                shared.send_error = describe(exc)
+                # Once the server has closed (or a send failed), the rest of
+                # the input is still read, to count the requests it holds.
+                sending = sending and not shared.server_closed and self._send(data)
+                if not sending:
+                    shared.unsent = True
+            if sending and not shared.server_closed:
+                try:
+                    self._sock.shutdown(socket.SHUT_WR)
+                except OSError as exc:
+                    shared.send_error = describe(exc)
         except InputFailed:
             self._abort()
         finally:
@@ -161,6 +175,10 @@ class Output:
         self.out = out
         self.scanner = scanner
         self.progress = progress
+        #: The caller counts the requests exactly (and reports a reply short of them itself).
+        self.count_exact = False
+        #: Set when the server closed before all the input was sent (the send error, or "lost").
+        self.lost_input: str | None = None
 
     def write(self, data: bytes) -> bool:
         """Print and scan *data*; False when standard output is gone."""
@@ -225,36 +243,55 @@ def exchange(
         report("the server ended the connection: %s" % scanner.closing_error)
         return EXIT_FAILURE
 
-    if not shared.finished and not (shared.waiting_for_input and interactive):
-        # The server closed before the input ended (a too-large line, say).
-        # A pipe or file goes on, and the next send fails: wait a moment for
-        # that so the report below is right. A person at a terminal who types
-        # nothing more is not an error.
-        sender.join(SENDER_JOIN_SECONDS)
+    if interactive:
+        if not shared.finished and not shared.waiting_for_input:
+            # A person at a terminal who types nothing more is not an error;
+            # a paste still being sent is: wait a moment for its send to fail.
+            sender.join(SENDER_JOIN_SECONDS)
+    elif not shared.finished:
+        # The server closed before the input ended (an older server's close
+        # grace, a too-large line): read the rest of the input, unsent, so
+        # that its requests are counted, until it ends or is silent for
+        # *timeout* seconds.
+        shared.server_closed = True
+        while not shared.finished and time.monotonic() - shared.last_activity < timeout:
+            sender.join(POLL_SECONDS)
     if shared.input_error is not None:
         report(shared.input_error)
         return EXIT_FAILURE
-    lost_input = shared.send_error is not None or not (shared.finished or shared.waiting_for_input)
+    if interactive:
+        lost_input = shared.send_error is not None or not (shared.finished or shared.waiting_for_input)
+    else:
+        lost_input = shared.unsent or shared.send_error is not None or not shared.finished
     if lost_input:
-        reason = " (%s)" % shared.send_error if shared.send_error else ""
-        report("%s closed the connection before all input was sent%s" % (address, reason))
-        return EXIT_FAILURE
+        output.lost_input = shared.send_error or "lost"
+        if not output.count_exact:
+            reason = " (%s)" % shared.send_error if shared.send_error else ""
+            report("%s closed the connection before all input was sent%s" % (address, reason))
+            return EXIT_FAILURE
     if interactive and not shared.finished and not scanner.words.get("BYE"):
         # Closed on its idle limit (a QUIT's BYE needs no word).
         report("%s ended the session" % address)
     return EXIT_OK
 
 
-def handshake(sock: socket.socket, address: str, timeout: float) -> tuple[bool | None, bytes]:
-    """Send ``INTERACTIVE``; return (True: supported, False: unknown verb, None: other) and the bytes after its reply.
+def handshake(
+    sock: socket.socket, address: str, timeout: float, request: bytes = INTERACTIVE_REQUEST
+) -> tuple[bool | None, bytes]:
+    """Send *request* (``INTERACTIVE`` or ``KEEPALIVE``); return (True: supported, False: unknown verb, None: other)
+    and the bytes after its reply.
 
-    The reply's line is consumed (not printed) when it is ``INTERACTIVE ...`` or
-    the unknown-verb error; anything else is returned whole, to be printed.
+    The reply's line is consumed (not printed) when it starts with the verb
+    (``INTERACTIVE on: ...``) or is the unknown-verb error of an older server
+    (``ERROR command unknown verb "KEEPALIVE"; try HELP``); anything else (a
+    busy line sent at connect) is returned whole, to be printed.
 
     Raises:
       OSError: sending or receiving failed; socket.timeout: no reply in *timeout*.
     """
-    sock.sendall(INTERACTIVE_REQUEST)
+    verb = request.strip()
+    unknown = b'ERROR command unknown verb "%s"' % verb
+    sock.sendall(request)
     data = b""
     deadline = time.monotonic() + timeout
     while b"\n" not in data:
@@ -269,9 +306,9 @@ def handshake(sock: socket.socket, address: str, timeout: float) -> tuple[bool |
             return None, data
         data += chunk
     line, _, rest = data.partition(b"\n")
-    if line.startswith(b"INTERACTIVE"):
+    if line.startswith(verb + b" "):
         return True, rest
-    if line.startswith(INTERACTIVE_UNKNOWN):
+    if line.startswith(unknown):
         return False, rest
     return None, data
 

@@ -29,8 +29,9 @@ PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT", "MINIMAL"))
 #: First words of informational blocks, which end with a line ``END`` (rule 3).
 BLOCK_WORDS = frozenset(("HELP", "STAT", "STEPS"))
 #: Codes of ``ERROR`` replies after which the server closes the connection
-#: (with the ``busy`` that says ``... connections open``).
+#: (with the ``busy`` that says ``... connections open``, ``1 connection open``).
 CLOSING_CODES = ("too-large", "shutdown", "proxy")
+_CONNECTIONS_OPEN = re.compile(r"\bconnections? open\b")
 #: Cells of a one-line puzzle, by grid size 4, 6, 9, 16, 25.
 LINE_CELLS = (16, 36, 81, 256, 625)
 #: A run of cells in a reply line: what is left between blanks, ``,`` (a
@@ -74,6 +75,9 @@ class ReplyScanner:
       other: blocks and single-line replies other than :data:`PUZZLE_REPLY_WORDS`
         (commands answered).
       failures: puzzle-level ``ERROR`` replies (exit status 1).
+      closing: the ``ERROR`` replies that ended the connection (``shutdown``,
+        ``too-large``, ``proxy``, the ``busy`` refusing it), by code: not
+        puzzles (the request they came in place of may be a ``PING``).
       closing_error: the first reply that ended the connection (text), or None.
     """
 
@@ -88,6 +92,7 @@ class ReplyScanner:
         self.not_puzzles = 0
         self.other = 0
         self.failures = 0
+        self.closing: dict[str, int] = {}
         self.closing_error: str | None = None
         self._line = bytearray()
         self._after_cr = False
@@ -180,8 +185,9 @@ class ReplyScanner:
         self._header = False
         parts = text.split(" ", 2)
         code = parts[1] if len(parts) > 1 else ""
-        if code in CLOSING_CODES or (code == "busy" and "connections open" in text):
-            self.errors[code] = self.errors.get(code, 0) + 1
+        if code in CLOSING_CODES or (code == "busy" and _CONNECTIONS_OPEN.search(text)):
+            # The connection's end, not a puzzle's answer: counted apart.
+            self.closing[code] = self.closing.get(code, 0) + 1
             if self.closing_error is None:
                 self.closing_error = text
             return
@@ -269,6 +275,9 @@ def summary_text(scanner: ReplyScanner, seconds: float, mode: VerbMode | None = 
             parts.append("%d lines were not puzzles (errors: exit status 1)" % scanner.not_puzzles)
     if scanner.other:
         parts.append("%s answered" % plural(scanner.other, "command"))
+    if scanner.closing:
+        closing = ", ".join("ERROR %s" % code for code in sorted(scanner.closing))
+        parts.append("the server ended the connection (%s)" % closing)
     rate = scanner.puzzles / seconds if seconds > 0 else 0.0
     parts.append("%.2f s, %s puzzles/s" % (seconds, ("%.0f" if rate >= 100 else "%.1f") % rate))
     return "; ".join(parts)

@@ -78,6 +78,8 @@ class LineSplitter:
     def __init__(self) -> None:
         self._buffer = b""
         self._start = True
+        #: Bytes dropped: 3 after a byte-order mark at the start, else 0.
+        self.dropped = 0
 
     def feed(self, data: bytes) -> list[tuple[bytes, bytes]]:
         """The lines completed by *data*: ``(text, ending)`` pairs, as bytes."""
@@ -88,6 +90,7 @@ class LineSplitter:
                 return []
             if buffer.startswith(b"\xef\xbb\xbf"):
                 buffer = buffer[3:]
+                self.dropped = 3
             self._start = False
         lines = []
         pos = 0
@@ -256,6 +259,29 @@ def is_caption(text: str) -> bool:
     return len(tokens) >= 2 or tokens[0].endswith(":")
 
 
+def is_verb_caption(text: str) -> bool:
+    """A line starting with a verb's word that reads as prose (the server's ``splitter.is_verb_caption``).
+
+    Two tokens or more, a word first, no ``=``, no digit, and the first word
+    not all capitals or the line ending with ``:`` (``Solve this one please:``);
+    a caption when it stands right above a puzzle (docs/LAYOUTS.md "Captions").
+    """
+    tokens = text.split()
+    if len(tokens) < 2 or "=" in text or any(ch.isdigit() for ch in text):
+        return False
+    head = tokens[0].rstrip(".,:;!?")
+    if not head.isalpha():
+        return False
+    return not head.isupper() or text.rstrip().endswith(":")
+
+
+def _verb_prose(words: list[str], text: str) -> bool:
+    """A verb line the server rejects and reads as prose (``HELP <verb>`` is a request, not prose)."""
+    if not is_verb_caption(text):
+        return False
+    return not (words[0].upper() == "HELP" and len(words) == 2 and words[1].upper() in KNOWN_VERBS)
+
+
 def _puzzle_command(text: str) -> bool:
     """A verb that takes a puzzle with its one-line puzzle on the line (``SOLVE any 8...``)."""
     words = text.split()
@@ -313,7 +339,12 @@ class HeuristicReader:
             )
             if not starts:
                 found.insert(0, Request(caption, False))
-        if found and self._prose_line == lineno and found[-1].first_line == lineno and is_caption(text):
+        if (
+            found
+            and self._prose_line == lineno
+            and found[-1].first_line == lineno
+            and (is_caption(text) or is_verb_caption(text))
+        ):
             found.pop()
             self._caption = lineno
         return found
@@ -371,7 +402,7 @@ class HeuristicReader:
         if _is_skippable(text):
             return
         words = text.split()
-        if words[0].upper() in KNOWN_VERBS:
+        if words[0].upper() in KNOWN_VERBS and not _verb_prose(words, text):
             self._command(words, lineno, found)
             return
         if _is_border(text):

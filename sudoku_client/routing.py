@@ -87,7 +87,7 @@ class PackageReader:
         if self._quit:
             return []
         splitter = self._splitter
-        if splitter.idle and PLAIN_ONE_LINE.fullmatch(text):
+        if splitter.idle and not splitter.holding and PLAIN_ONE_LINE.fullmatch(text):
             return [Request(lineno, True, True)]  # what the splitter makes of it, without the parse
         found = self._take(splitter.feed(text, ending, lineno), lineno)
         self._quit = splitter.closed

@@ -25,6 +25,10 @@ class RequestStream:
     Attributes:
       requests: requests completed so far (the server gives each one reply).
       exact: the count comes from the server package's reader.
+      quit_end: after a ``QUIT`` line, the input's bytes up to the end of
+        that line (the server reads nothing after it), else None.
+      after_quit: lines that are not blank after the ``QUIT`` line.
+      first_after_quit: the first of them (a 1-based line number), or None.
     """
 
     def __init__(self, verb: str | None = None, reader: RequestReader | None = None, keep_output: bool = True) -> None:
@@ -37,6 +41,10 @@ class RequestStream:
         self._lineno = 0
         self._held: list[tuple[int, bytes, bytes]] = []
         self._prefix: dict[int, bool] = {}  # first line -> one-line puzzle
+        self._bytes = 0  # input bytes of the lines read
+        self.quit_end: int | None = None
+        self.after_quit = 0
+        self.first_after_quit: int | None = None
 
     @property
     def closed(self) -> bool:
@@ -58,10 +66,19 @@ class RequestStream:
 
     def _line(self, text: bytes, ending: bytes) -> None:
         self._lineno += 1
+        self._bytes += len(text) + len(ending)
+        if self.quit_end is not None:
+            if text.strip():
+                self.after_quit += 1
+                if self.first_after_quit is None:
+                    self.first_after_quit = self._lineno
+            return
         if self._keep:
             self._held.append((self._lineno, text, ending))
         decoded = text.decode("utf-8", "surrogateescape")
         self._take(self.reader.feed_line(decoded, ending.decode("latin-1"), self._lineno))
+        if self.reader.closed:
+            self.quit_end = self._bytes + self._lines.dropped
 
     def _take(self, requests: list[Request]) -> None:
         self.requests += len(requests)
@@ -101,8 +118,29 @@ def count_requests(chunks: Iterable[bytes], reader: RequestReader | None = None)
     return stream.requests
 
 
+def counted(chunks: Iterable[bytes], stream: RequestStream) -> Iterator[bytes]:
+    """The chunks as they are, while *stream* (``keep_output=False``) counts their requests.
+
+    Nothing after the line of a ``QUIT`` is passed on (the server reads
+    nothing after it): the rest of the input is read and counted
+    (``stream.after_quit``), not sent.
+    """
+    passed = 0
+    for data in chunks:
+        stream.feed(data)
+        end = stream.quit_end
+        if end is not None:
+            if end > passed:
+                yield data[: end - passed]
+                passed = end
+            continue
+        passed += len(data)
+        yield data
+    stream.finish()
+
+
 def through(chunks: Iterable[bytes], stream: RequestStream) -> Iterator[bytes]:
-    """The chunks rewritten by *stream* (a verb before each puzzle)."""
+    """The chunks rewritten by *stream* (a verb before each puzzle); nothing after a ``QUIT`` line."""
     for data in chunks:
         out = stream.feed(data)
         if out:

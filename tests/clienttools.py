@@ -115,6 +115,11 @@ def address_args(server_address: tuple) -> list[str]:
 # --- fake servers --------------------------------------------------------------
 
 
+#: The server's reply to KEEPALIVE, and an older server's.
+KEEPALIVE_ON = b"KEEPALIVE on: no close grace; QUIT or end of input ends the session, or 60 s of silence\n"
+KEEPALIVE_UNKNOWN = b'ERROR command unknown verb "KEEPALIVE"; try HELP\n'
+
+
 class Close(bytes):
     """A fake server's last reply: sent, then the connection closes."""
 
@@ -126,11 +131,17 @@ class FakeServer:
     bytes, or None for no reply (a :class:`Close` reply closes the
     connection after it). Each connection is read until the client
     half-closes; the server then closes. ``connections`` holds the lines
-    received, one list per connection.
+    received, one list per connection. A ``KEEPALIVE`` line (the client
+    sends it first when its input is not a terminal) is answered as the
+    server answers it, unless *keepalive* is False (an older server: the
+    unknown-verb error); either way it is counted in ``keepalives``, not
+    in ``connections``.
     """
 
-    def __init__(self, answer: Callable[[bytes], bytes | None]) -> None:
+    def __init__(self, answer: Callable[[bytes], bytes | None], keepalive: bool = True) -> None:
         self.answer = answer
+        self.keepalive = keepalive
+        self.keepalives = 0
         self.connections: list[list[bytes]] = []
         self._listener = socket.socket()
         self._listener.bind(("127.0.0.1", 0))
@@ -177,6 +188,10 @@ class FakeServer:
                     while b"\n" in buffer:
                         line, buffer = buffer.split(b"\n", 1)
                         line = line.rstrip(b"\r")
+                        if line == b"KEEPALIVE":
+                            self.keepalives += 1
+                            conn.sendall(KEEPALIVE_ON if self.keepalive else KEEPALIVE_UNKNOWN)
+                            continue
                         lines.append(line)
                         reply = self.answer(line)
                         if reply:

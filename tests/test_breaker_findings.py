@@ -102,7 +102,7 @@ async def test_a_refusal_at_the_connection_limit_counts_as_rejected():
             held = await connect(server)
             await held.send_all(b"# waiting\n")
             await wait_for(lambda: len(server.connections) == 1)
-            assert await exchange(server, GOOD) == b"ERROR busy 1 connections open, try again later\n"
+            assert await exchange(server, GOOD) == b"ERROR busy 1 connection open, try again later\n"
             await held.aclose()
             await wait_for(lambda: not server.connections)
             values = stat_values(await exchange(server, b"STATS\n"))
@@ -115,7 +115,7 @@ async def test_a_refusal_by_the_per_address_cap_counts_as_rejected():
             held = await connect(server)
             await held.send_all(b"# waiting\n")
             await wait_for(lambda: len(server.connections) == 1)
-            assert await exchange(server, GOOD) == b"ERROR busy 1 connections open from 127.0.0.1, try again later\n"
+            assert await exchange(server, GOOD) == b"ERROR busy 1 connection open from 127.0.0.1, try again later\n"
             await held.aclose()
             await wait_for(lambda: not server.connections)
             values = stat_values(await exchange(server, b"STATS\n"))
@@ -140,7 +140,7 @@ async def test_a_full_server_still_answers_every_health_check_verb():
     assert help_ping == b"HELP PING\n  health check, answered without the solver\n  example: PING -> PONG\nEND\n"
     assert stat_values(stats)["connections_current"] == "2"
     assert quit_ == b"PONG\nBYE\n"
-    assert busy == b"PONG\nERROR busy 1 connections open, try again later\n"
+    assert busy == b"PONG\nERROR busy 1 connection open, try again later\n"
 
 
 # 3. The metrics endpoint ----------------------------------------------------------

@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 from clienttools import (
     CLIENT,
+    KEEPALIVE_ON,
     PUZZLES,
     REPO,
     RUN_TIMEOUT,
+    Close,
     FakeServer,
     address_args,
     client_cwd,
@@ -158,12 +160,21 @@ def test_large_input_does_not_deadlock():
     # An echo server with small socket buffers and 20 MB of input: a client
     # that sent everything before reading would block for ever (measured: a
     # plain sendall() stalls). This one reads the echo while it still sends.
-    data = b"0123456789 abcdefghijklmnopqrstuvwxyz\n" * (20 * 1024 * 1024 // 38)
+    # One-line puzzles, so that the client's count of requests (checked
+    # against the replies since issue 17) matches the echoed lines; its
+    # hidden KEEPALIVE gets the server's reply.
+    line = b"8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n"
+    data = line * (20 * 1024 * 1024 // len(line))
 
     def echo(listener: socket.socket) -> None:
         conn, _ = listener.accept()
         conn.settimeout(RUN_TIMEOUT)
         with conn:
+            first = b""
+            while not first.endswith(b"\n"):
+                first += conn.recv(1)
+            assert first == b"KEEPALIVE\n"
+            conn.sendall(KEEPALIVE_ON)
             while True:
                 chunk = conn.recv(65536)
                 if not chunk:
@@ -187,20 +198,31 @@ def test_large_input_does_not_deadlock():
     assert result.stdout == data
 
 
-def test_exits_when_server_closes_while_stdin_stays_open(server_address):
-    # Like a person who typed one grid: the input never ends, the server's
-    # close grace ends the session, and the client must exit cleanly (0) even
-    # though its sending thread is still blocked reading standard input.
+def test_exits_when_server_closes_while_stdin_stays_open():
+    # The input never ends and an older server (no KEEPALIVE: its close
+    # grace ends the session) closes after the answer: the client must exit
+    # cleanly (0: every request read was answered) though its sending thread
+    # is still blocked reading standard input, after --timeout of silence
+    # on that input. (Before issue 17 it was the current server's close
+    # grace; the client now holds its session with KEEPALIVE.)
+    last_row = NEWSPAPER.splitlines()[-2]
+
+    def answer(line: bytes) -> bytes | None:
+        return Close(NEWSPAPER_ANSWER) if line == last_row else None
+
     read_end, write_end = os.pipe()
     try:
-        with subprocess.Popen(
-            [sys.executable, str(CLIENT), *address_args(server_address)],
-            env=client_env(),
-            stdin=read_end,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=REPO,
-        ) as proc:
+        with (
+            FakeServer(answer, keepalive=False) as fake,
+            subprocess.Popen(
+                [sys.executable, str(CLIENT), "--port", str(fake.port), "--timeout", "1"],
+                env=client_env(),
+                stdin=read_end,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=REPO,
+            ) as proc,
+        ):
             os.close(read_end)
             read_end = -1
             os.write(write_end, NEWSPAPER)
@@ -213,6 +235,7 @@ def test_exits_when_server_closes_while_stdin_stays_open(server_address):
         os.close(write_end)
         if read_end != -1:
             os.close(read_end)
+    assert fake.keepalives == 1 and len(fake.connections) == 2  # the KEEPALIVE's, then the input's
     assert stdout == NEWSPAPER_ANSWER
     assert stderr == b""
     assert proc.returncode == 0
@@ -273,6 +296,8 @@ def test_reset_connection_exits_2():
     def serve_then_reset(listener: socket.socket) -> None:
         conn, _ = listener.accept()
         with conn:
+            assert conn.recv(10) == b"KEEPALIVE\n"  # the client's hidden first line
+            conn.sendall(KEEPALIVE_ON)
             while conn.recv(65536):  # until the client half-closes
                 pass
             conn.sendall(sent)

@@ -235,11 +235,13 @@ def test_generate_full():
 
 
 def test_generate_error_exits_1():
-    error = b"ERROR internal ImportError while answering the GENERATE at line 2\n"
-    replies = iter([_fake_generate(b"GENERATE"), error])
+    # The server counts the client's hidden KEEPALIVE as line 1: its "line 3"
+    # is the client's second GENERATE, printed as line 2.
+    error = b"ERROR internal ImportError while answering the GENERATE at line %d\n"
+    replies = iter([_fake_generate(b"GENERATE"), error % 3])
     with FakeServer(lambda line: next(replies)) as fake:
         result = run_client("--port", str(fake.port), "--generate", "2")
-    assert result.stdout == _fake_generate(b"GENERATE") + error
+    assert result.stdout == _fake_generate(b"GENERATE") + error % 2
     assert result.returncode == 1
 
 

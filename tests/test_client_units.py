@@ -66,6 +66,7 @@ def summary_of(scanner) -> tuple:
         scanner.generated,
         scanner.words,
         scanner.errors,
+        scanner.closing,
         scanner.not_puzzles,
         scanner.other,
         scanner.failures,
@@ -83,7 +84,8 @@ EXPECTED_SCAN = (
         "VERSION": {"sudoku-server 0.3.0 protocol=2 core=python": 1},
         "BYE": {"": 1},
     },
-    {"invalid": 1, "command": 1, "busy": 1, "shutdown": 1},
+    {"invalid": 1, "command": 1, "busy": 1},
+    {"shutdown": 1},  # closing: not a puzzle's error (issue 17: it may stand for a PING)
     1,  # not puzzles
     5,  # other: HELP, PONG, STATS, VERSION, BYE
     4,  # failures (exit 1): invalid, unknown verb, command, busy for one puzzle
@@ -93,7 +95,7 @@ EXPECTED_SCAN = (
 
 def test_reply_scanner_frames_every_kind_of_reply():
     assert summary_of(scan([REPLIES])) == EXPECTED_SCAN
-    assert scan([REPLIES]).puzzles == 6 + 2 + 2 + 4
+    assert scan([REPLIES]).puzzles == 6 + 2 + 2 + 3  # the closing ERROR shutdown is not a puzzle (issue 17)
 
 
 def test_reply_scanner_in_any_chunking():
@@ -273,8 +275,9 @@ def test_heuristic_reader_after_quit_reads_nothing():
 def test_summary_text():
     scanner = scan([REPLIES])
     assert sc.summary_text(scanner, 2.0) == (
-        "14 puzzles: 6 solved, 2 generated, 4 errors (busy 1, command 1, invalid 1, shutdown 1);"
-        " 1 line was not a puzzle (an error: exit status 1); 5 commands answered; 2.00 s, 7.0 puzzles/s"
+        "13 puzzles: 6 solved, 2 generated, 3 errors (busy 1, command 1, invalid 1);"
+        " 1 line was not a puzzle (an error: exit status 1); 5 commands answered;"
+        " the server ended the connection (ERROR shutdown); 2.00 s, 6.5 puzzles/s"
     )
     count = sc.VERB_MODES["count"]
     scanner = scan([b"COUNT 1 unique\n" * 300 + b"COUNT 0 unsolvable\nCOUNT 2+ multiple\nCOUNT 2+ multiple\n"])

@@ -168,7 +168,7 @@ async def test_connection_limit_answers_busy():
                 while not server.connections:
                     await trio.sleep(0.01)
                 assert await exchange(server, NEWSPAPER.encode()) == (
-                    b"ERROR busy 1 connections open, try again later\n"
+                    b"ERROR busy 1 connection open, try again later\n"
                 )
                 await first.send_all(NEWSPAPER.encode())
                 await first.send_eof()

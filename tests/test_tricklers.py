@@ -95,4 +95,4 @@ async def test_a_full_server_with_busy_sessions_still_refuses():
                 async with stream:
                     await stream.send_all(PUZZLE)
                     await stream.send_eof()
-                    assert await read_all(stream) == b"ERROR busy 1 connections open, try again later\n"
+                    assert await read_all(stream) == b"ERROR busy 1 connection open, try again later\n"

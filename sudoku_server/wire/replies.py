@@ -347,10 +347,12 @@ def connections_busy_line(open_connections: int, address: str | None = None) -> 
     """The reply refusing a connection (it then closes).
 
     ``ERROR busy 100 connections open, try again later``, or with ``address``
-    (the per-address limit) ``ERROR busy 4 connections open from 10.0.0.7, try again later``.
+    (the per-address limit) ``ERROR busy 4 connections open from 10.0.0.7, try again later``;
+    ``1 connection open`` for one.
     """
     where = f" from {address}" if address is not None else ""
-    return error_line(BusyError(f"{open_connections} connections open{where}, try again later"))
+    noun = "connection" if open_connections == 1 else "connections"
+    return error_line(BusyError(f"{open_connections} {noun} open{where}, try again later"))
 
 
 #: What every ``ERROR proxy`` line ends with: where the client should go instead.

@@ -208,6 +208,15 @@ class Splitter:
             command = pending[0]
             error = CommandError(f"{command.name} at line {command.line}: no puzzle followed it")
             out.append(LineRejected(error, command.ending))
+        before = len(out)
+        try:
+            self._command_line(text, ending, lineno, out)
+        finally:
+            rejected = out[before:]
+            if len(rejected) == 1 and isinstance(rejected[0], LineRejected) and is_verb_caption(text):
+                self._rejected_caption = rejected[0]  # "Solve this one please:": a caption if a puzzle follows
+
+    def _command_line(self, text: str, ending: str, lineno: int, out: list[Item]) -> None:
         try:
             command = verbs.parse_command(text, lineno, ending)
             request = verbs.check_arguments(command)
@@ -249,6 +258,27 @@ class Splitter:
                 puzzle = item.puzzle
                 puzzle.lines = [line[offset:] for line in puzzle.lines]
                 puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
+
+
+def is_verb_caption(text: str) -> bool:
+    """True for a line that starts with a verb's word but reads as prose (docs/LAYOUTS.md "Captions").
+
+    Asked only about a verb line that failed as a request (its error is
+    known). Prose: two blank-separated tokens or more, the first a word
+    (:func:`~sudoku_server.text.is_caption`'s), no ``=`` and no digit, and
+    either the first word is not all capitals (``Solve this one please:``,
+    ``Count the solutions:``, ``Help me with this:``) or the line ends with
+    ``:`` (``SOLVE THIS ONE:``). ``SOLVE fast <puzzle>``, ``COUNT lmit=5``,
+    ``SOLVE fast`` and ``HELP me`` (capitals, no ``:``) are not: they keep
+    their errors.
+    """
+    tokens = text.split()
+    if len(tokens) < 2 or "=" in text or any(ch.isdigit() for ch in text):
+        return False
+    head = tokens[0].rstrip(".,:;!?")
+    if not head.isalpha():
+        return False
+    return not head.isupper() or text.rstrip().endswith(":")
 
 
 def is_interactive(item: Item) -> bool:

@@ -276,8 +276,9 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
     """Read a command line (its first word is a verb: see :func:`is_verb`).
 
     Raises:
-      CommandError: an unknown flag or option, or a puzzle given to a verb
-        that takes none (``COUNT: unknown option "lmit"; try HELP COUNT``).
+      CommandError: an unknown flag or option, one given twice (``COUNT:
+        option "limit" given twice; try HELP COUNT``), or a puzzle given to a
+        verb that takes none (``COUNT: unknown option "lmit"; try HELP COUNT``).
     """
     stripped = line.lstrip()
     offset = len(line) - len(stripped)
@@ -292,9 +293,13 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
         token = match.group()
         key, eq, value = token.partition("=")
         if eq and key.lower() in verb.options:
+            if key.lower() in options:
+                raise CommandError(f"{verb.name}: option {quote(key)} given twice; try HELP {verb.name}")
             options[key.lower()] = value
             continue
         if not eq and token.lower() in verb.flags:
+            if token.lower() in flags:
+                raise CommandError(f"{verb.name}: flag {quote(token)} given twice; try HELP {verb.name}")
             flags.append(token.lower())
             continue
         if verb.name == "HELP" and not flags and not options:
