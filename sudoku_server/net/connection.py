@@ -208,11 +208,11 @@ class Connection(ReplyWindow):
         self.unsent += self.held_back.cut(self.slots)
 
     def evictable(self, now: float, min_idle: float) -> bool:
-        """True when a newcomer may take this slot: nothing to answer, no complete line for ``min_idle`` s."""
+        """True when a newcomer may take this slot (or reserve place): nothing to answer, no complete line for
+        ``min_idle`` s."""
         return (
             self.clock.evicted is None
             and self.reading
-            and not self.reserve
             and not self.stop_reading
             and not self.slots
             and not self.session.closed
@@ -258,16 +258,19 @@ class Connection(ReplyWindow):
             return data
         if self.clock.evicted is not None:
             return None
-        started = trio.current_time()
-        with trio.CancelScope(deadline=self._read_deadline()) as scope:
-            self.read_scope = scope
-            data = await self.stream.receive_some(RECEIVE_SIZE)
-        self.read_scope = None
-        self.clock.waited += trio.current_time() - started
-        if not scope.cancelled_caught:
-            return data
-        if self.stop_reading or self.clock.evicted is not None:
-            return None
+        while True:
+            started = trio.current_time()
+            with trio.CancelScope(deadline=self._read_deadline()) as scope:
+                self.read_scope = scope
+                data = await self.stream.receive_some(RECEIVE_SIZE)
+            self.read_scope = None
+            self.clock.waited += trio.current_time() - started
+            if not scope.cancelled_caught:
+                return data
+            if self.stop_reading or self.clock.evicted is not None:
+                return None
+            if not self.clock.waits_on(self.session):
+                break  # a line still being produced waits for the idle timeout, not the close grace
         # The timer ran out (or the process was stopped and resumed): one last
         # look, so that bytes that did arrive are answered, never dropped.
         return await self._try_receive()
@@ -325,18 +328,16 @@ class Connection(ReplyWindow):
                         await self._reader_wake.wait()
                 if (
                     self.reserve
+                    and self.clock.evicted is None  # its last lines (ERROR incomplete, BYE) are sent
                     and not (isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS))
-                    and self.server.make_room()
                 ):
-                    self.reserve = False  # an idle session gave up its slot: served like any other
-                if self.reserve and not (
-                    isinstance(event, RequestReceived) and isinstance(event.request, RESERVE_REQUESTS)
-                ):
-                    # Over the connection limit: a health check may ask, nothing else.
-                    self.add_reply(self.server.busy_line())
-                    self.server.stats.connections_rejected += 1
-                    session.closed = True
-                    break
+                    if self.server.admission.take_slot():
+                        self.reserve = False  # a slot is free, or an idle session gave it up: served like any other
+                    else:  # over the connection limit: a health check may ask, nothing else
+                        self.add_reply(self.server.busy_line())
+                        self.server.stats.connections_rejected += 1
+                        session.closed = True
+                        break
                 if (
                     bulk is not None
                     and isinstance(event, RequestReceived)
@@ -470,6 +471,7 @@ class Connection(ReplyWindow):
         except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:
             self._gone(error)
             return
+        self.server.admission.session_ended(self)  # lingering holds no slot
         seconds = self.config.linger_time
         if self.server.stopping:
             seconds = min(seconds, FINAL_FLUSH_SECONDS)

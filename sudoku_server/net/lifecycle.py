@@ -2,8 +2,10 @@
 
 No I/O: :class:`SessionClock` keeps the times a :class:`~sudoku_server.net.connection.Connection`
 reads its deadlines from (seconds on trio's clock, passed in), and decides
-what a session that its timer ended is told; :func:`oldest_idle` picks the
-connection that gives up its slot when every slot is taken; :class:`HeldBack`
+what a session that its timer ended is told; :class:`Admission` counts the
+slots and reserve places (reading trio's clock only to pick, with
+:func:`oldest_idle`, the connection that gives up its place when every place
+is taken); :class:`HeldBack`
 remembers the replies answered at once but held behind an unanswered
 request, so that nothing is answered after an ``ERROR shutdown`` line.
 
@@ -15,18 +17,25 @@ The rules (PROTOCOL.md "Sessions"):
 * ``--interactive-timeout`` for an interactive session, ``--idle-timeout``
   for the others; a session that is not *held* (``KEEPALIVE``, or
   ``--close-grace off``) also ends after the close grace of silence once it
-  has an answer or an unterminated line;
+  has an answer or an unterminated line, except while that line is no whole
+  request yet (``Session.incomplete``: part of a puzzle, a verb waiting for
+  its puzzle): its sender is still producing it, so it gets the idle timeout
+  like any line (:meth:`SessionClock.waits_on`);
 * a session with nothing to answer and no progress for
   ``min_idle`` seconds may be evicted by a newcomer when every slot is taken,
-  the one idle longest first.
+  the one idle longest first (a silent reserve connection before a slot
+  holder when the reserve is full too).
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+from trio import current_time as time_now
 
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.wire import replies
@@ -35,7 +44,9 @@ from sudoku_server.wire.session import Session
 if TYPE_CHECKING:
     from sudoku_server.net.pool import Slot
 
-__all__ = ["HeldBack", "SessionClock", "oldest_idle"]
+__all__ = ["Admission", "HeldBack", "SessionClock", "oldest_idle"]
+
+log = logging.getLogger("sudoku_server")
 
 
 class SessionClock:
@@ -88,6 +99,17 @@ class SessionClock:
                 self._kind, deadline = "grace", grace
         return deadline
 
+    def waits_on(self, session: Session) -> bool:
+        """The close grace ran out: True when the session waits on instead (its line is no whole request yet).
+
+        Only the close grace gives way, and only to ``session.incomplete``
+        (an unterminated line that end of input would answer ``ERROR
+        incomplete``); the idle timeout, counted from the last progress, still
+        ends the session. The reader then computes its deadline again (the
+        grace once more, until the idle timeout is the nearer one).
+        """
+        return self._kind == "grace" and session.incomplete
+
     def ended(self, session: Session) -> bytes | None:
         """The session's timer ran out (or it was evicted): the line it is told last, or None.
 
@@ -110,27 +132,128 @@ class SessionClock:
 
 class _Evictable(Protocol):
     clock: SessionClock
+    reserve: bool
+
+    @property
+    def peer(self) -> str: ...
 
     def evictable(self, now: float, min_idle: float) -> bool: ...
+
+    def evict(self, limit: int) -> float: ...
 
 
 C = TypeVar("C", bound=_Evictable)
 
 
-def oldest_idle(connections: Iterable[C], now: float, min_idle: float) -> C | None:
+def oldest_idle(connections: Iterable[C], now: float, min_idle: float, *, reserve: bool = False) -> C | None:
     """The evictable connection (see ``Connection.evictable``) idle longest, or None.
 
     Args:
       connections: the open connections.
       now: the current time (seconds, trio's clock).
       min_idle: seconds without progress before a connection may go.
+      reserve: look among the reserve connections (over ``--max-connections``,
+        health checks only) instead of those holding a slot.
     """
     oldest: C | None = None
     since = math.inf
     for connection in connections:
-        if connection.clock.last_progress < since and connection.evictable(now, min_idle):
+        if (
+            connection.reserve is reserve
+            and connection.clock.last_progress < since
+            and connection.evictable(now, min_idle)
+        ):
             oldest, since = connection, connection.clock.last_progress
     return oldest
+
+
+class Admission(Generic[C]):
+    """The places of ``--max-connections`` and its reserve: who holds one, who gives one up (PROTOCOL.md).
+
+    A connection holds a **slot** (served), or a **reserve place** (over the
+    limit: health checks only, at most ``reserve_places``), until its session
+    ends: a connection that only lingers after its session, or that was
+    evicted and is closing, holds neither.
+
+    Args:
+      connections: the server's set of open connections (shared, not copied).
+      limit: ``--max-connections``; reserve_places: the health-check reserve.
+      min_idle: seconds without progress before a connection may give up its place.
+    """
+
+    def __init__(self, connections: set[C], limit: int, reserve_places: int, min_idle: float) -> None:
+        self.connections = connections
+        self.limit = limit
+        self.reserve_places = reserve_places
+        self.min_idle = min_idle
+        self._closing: set[C] = set()  # evicted or ended, still closing: they hold no place
+
+    @property
+    def open_places(self) -> int:
+        """Connections holding a slot or a reserve place."""
+        return len(self.connections) - len(self._closing)
+
+    def taken(self) -> tuple[int, int]:
+        """(slots, reserve places) held now (one pass over the connections)."""
+        reserves = sum(1 for c in self.connections if c.reserve and c not in self._closing)
+        return self.open_places - reserves, reserves
+
+    def place_for_newcomer(self) -> bool | None:
+        """A connection arrives: False for a slot, True for a reserve place, None when refused.
+
+        When the reserve is full too, the silent reserve connection idle
+        longest gives up its place first, else the slot holder idle longest
+        (:meth:`make_room`); the newcomer takes the place it left.
+        """
+        if self.open_places < self.limit:
+            return False
+        slots, reserves = self.taken()
+        if slots < self.limit:
+            return False
+        if reserves < self.reserve_places:
+            return True
+        gone = self.make_room(reserve_first=True)
+        return None if gone is None else gone.reserve
+
+    def take_slot(self) -> bool:
+        """A reserve connection asks for more than a health check: True when it may have a slot.
+
+        A slot is free (a session ended since), or the slot holder idle
+        longest gives it up (:meth:`make_room`).
+        """
+        return self.taken()[0] < self.limit or self.make_room() is not None
+
+    def make_room(self, *, reserve_first: bool = False) -> C | None:
+        """End the session idle longest, if any may go (``Connection.evictable``); returns it, or None.
+
+        With ``reserve_first`` a silent reserve connection goes first, then a
+        slot holder. It is told ``BYE idle for N s and the server is full
+        (LIMIT connections)``; the log says ``PEER evicted: ...``.
+        """
+        now = time_now()
+        oldest = oldest_idle(self.connections, now, self.min_idle, reserve=True) if reserve_first else None
+        if oldest is None:
+            oldest = oldest_idle(self.connections, now, self.min_idle)
+        if oldest is None:
+            return None
+        self._closing.add(oldest)
+        idle = oldest.evict(self.limit)
+        log.info(
+            "%s evicted%s: no complete line for %.0f s and all %d connections in use",
+            oldest.peer,
+            f" from the reserve (all {self.reserve_places} places taken)" if oldest.reserve else "",
+            idle,
+            self.limit,
+        )
+        return oldest
+
+    def session_ended(self, connection: C) -> None:
+        """The connection's session is over (it only lingers now): its place is free."""
+        self._closing.add(connection)
+
+    def closed(self, connection: C) -> None:
+        """The connection is closed (no longer in ``connections``)."""
+        self._closing.discard(connection)
 
 
 class HeldBack:

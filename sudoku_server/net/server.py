@@ -31,7 +31,7 @@ import trio
 from sudoku_server import __version__
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.connection import FINAL_FLUSH_SECONDS, RECEIVE_SIZE, Connection
-from sudoku_server.net.lifecycle import oldest_idle
+from sudoku_server.net.lifecycle import Admission
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.net.pool import SolverPool
 from sudoku_server.service.answer import PROTOCOL, Solvers
@@ -98,7 +98,7 @@ class SudokuServer:
         self.stopping = False
         self.draining = False
         self._per_address: dict[str, int] = collections.defaultdict(int)
-        self._evicting: set[Connection] = set()  # evicted, still closing: their slots are taken
+        self.admission = Admission(self.connections, config.max_connections, PING_RESERVE, EVICT_IDLE_SECONDS)
         self._accept_scope: trio.CancelScope | None = None
         self._handler_nursery: trio.Nursery | None = None
         self._shutting_down = False
@@ -371,16 +371,18 @@ class SudokuServer:
                 await self._refuse(stream, peer, replies.connections_busy_line(cap, address))
                 return
             # At the limit a newcomer is a reserve connection (health checks);
-            # when it asks for more, or the reserve is full too, the session
-            # idle longest gives up its slot (make_room) before anyone is refused.
-            reserve = self.open_slots >= cfg.max_connections
-            if reserve and self.open_slots >= cfg.max_connections + PING_RESERVE:
-                if self.make_room():
-                    reserve = False
-                else:
-                    log.warning("%s refused: %d connections open (limit)", peer, len(self.connections))
-                    await self._refuse(stream, peer, self.busy_line())
-                    return
+            # an idle session may give up its place before anyone is refused.
+            reserve = self.admission.place_for_newcomer()
+            if reserve is None:
+                log.warning(
+                    "%s refused: all %d connections in use and the %d reserve places taken (none idle for %g s)",
+                    peer,
+                    cfg.max_connections,
+                    PING_RESERVE,
+                    EVICT_IDLE_SECONDS,
+                )
+                await self._refuse(stream, peer, self.busy_line())
+                return
             connection = Connection(self, stream, peer, initial=initial, reserve=reserve)
             self.connections.add(connection)
             self._per_address[address] += 1
@@ -391,7 +393,7 @@ class SudokuServer:
                 await connection.run()
             finally:
                 self.connections.discard(connection)
-                self._evicting.discard(connection)
+                self.admission.closed(connection)
                 self._per_address[address] -= 1
                 if not self._per_address[address]:
                     del self._per_address[address]
@@ -416,33 +418,6 @@ class SudokuServer:
             log.exception("%s: unexpected error in the connection handler", peer)
         finally:
             await trio.aclose_forcefully(stream)
-
-    @property
-    def open_slots(self) -> int:
-        """Connections holding a slot: those open, less the evicted ones still closing."""
-        return len(self.connections) - len(self._evicting)
-
-    def make_room(self) -> bool:
-        """Every slot is taken: end the session idle longest, if any may go; True when one did.
-
-        A connection may go when it has nothing to answer and has gone
-        :data:`EVICT_IDLE_SECONDS` without a complete line (or a reply):
-        the trickler of a line that never ends, an idle interactive or held
-        session, a connection that never sent anything. It is told
-        ``BYE idle for N s and the server is full (LIMIT connections)``.
-        """
-        oldest = oldest_idle(self.connections, trio.current_time(), EVICT_IDLE_SECONDS)
-        if oldest is None:
-            return False
-        self._evicting.add(oldest)
-        idle = oldest.evict(self.config.max_connections)
-        log.info(
-            "%s evicted: no complete line for %.0f s and all %d connections in use",
-            oldest.peer,
-            idle,
-            self.config.max_connections,
-        )
-        return True
 
     def busy_line(self) -> bytes:
         """The reply that refuses a connection at the connection limit (it then closes)."""

@@ -30,11 +30,12 @@ session never buffers more than ``max_line_bytes + 1`` bytes of a line.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sudoku_server.errors import TooLargeError
+from sudoku_server.errors import IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request
 from sudoku_server.text import Puzzle
 from sudoku_server.wire import replies
@@ -174,6 +175,8 @@ class Session:
         self._backlog = False  # complete lines left unparsed by max_events
         self._last_ending = "\n"  # of the last line read: for replies tied to no line
         self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
+        self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
+        self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
 
     # -- state the server's timers look at ---------------------------------
 
@@ -187,6 +190,40 @@ class Session:
         applies: if nothing arrives, :meth:`receive_eof` settles it.
         """
         return bool(self._buffer) or self._reader.awaiting_optional_line or self._splitter.holding
+
+    @property
+    def incomplete(self) -> bool:
+        """True when the input so far ends inside a line that is no whole request yet.
+
+        That is an unterminated line that, if the input ended now, would be
+        answered ``ERROR incomplete``: part of a one-line puzzle (``8....``,
+        74 of 81 cells), a verb still waiting for its puzzle (``SOLVE ``),
+        a row of a grid that lacks rows. Its sender is still producing it, so
+        the server waits for the rest as for any line (PROTOCOL.md
+        "Connection lifecycle"). An unterminated line that is already a whole
+        request (``SOLVE <81 cells>`` without its newline), or would be
+        answered another error, is not incomplete: :attr:`pending` alone.
+
+        Found by a dry run of end of input on a copy of the routing state
+        (about 30 us plus the parse of the line), cached until more bytes
+        arrive; False while complete lines wait unparsed (:attr:`backlog`).
+        """
+        if self.closed or self._backlog or not self._buffer:
+            return False
+        at, incomplete = self._incomplete
+        if at != self._received:
+            incomplete = self._would_cut_short()
+            self._incomplete = (self._received, incomplete)
+        return incomplete
+
+    def _would_cut_short(self) -> bool:
+        """The dry run of :attr:`incomplete`: the buffered line, then end of input, on a copy of the splitter."""
+        text = bytes(self._buffer)
+        if text.endswith(b"\r"):
+            text = text[:-1]  # a CR held back for a possible LF: a line end at end of input
+        splitter = copy.deepcopy(self._splitter)
+        items = splitter.feed(text.decode("utf-8", "surrogateescape"), "", self.lineno + 1) + splitter.finish()
+        return any(isinstance(item, LineRejected) and isinstance(item.error, IncompletePuzzleError) for item in items)
 
     # -- input ---------------------------------------------------------------
 
@@ -261,6 +298,7 @@ class Session:
         return events
 
     def _receive_text(self, data: bytes, events: list[Event], max_events: int | None = None) -> None:
+        self._received += len(data)
         if self._start:
             self._buffer += data
             if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
