@@ -196,7 +196,7 @@ def attacker(port: int, hard: list[str], offset: int, stop: threading.Event, cou
 def fairness(tree: str, port: int, seconds: float) -> dict[str, float]:
     hard = _lines("tdoku_forum_hardest_1106.txt", 81)
     easy = _lines("kaggle_bryanpark_first10000.csv", 81, 200)
-    server = Server(tree, port, ["--connection-budget", "100000"])
+    server = Server(tree, port, ["--connection-budget", "86400"])
     try:
         alone = []
         for i in range(20):
