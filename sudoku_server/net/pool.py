@@ -45,7 +45,7 @@ BULK_PUZZLES = 32
 #: engine is pure Python: with 2 workers in it, the event loop waits for the
 #: lock at every hand-off, and a newcomer's answer takes several. 1 ms took
 #: an easy SOLVE's p99 from 35-40 ms to 26-28 ms against 8 RATE/STEPS/HINT
-#: connections (benchmarks/results17/fairness_memory.md).
+#: connections (benchmarks/RESULTS.md, "What attackers and newcomers found").
 SWITCH_INTERVAL = 0.001
 
 
