@@ -17,6 +17,7 @@ import re
 
 import pytest
 import trio
+from conftest import REPO as ROOT
 from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from test_server import connect, read_all, running_server
 
@@ -80,6 +81,36 @@ async def test_a_block_buffered_producer_after_answers_loses_nothing():
     assert answer == ANSWER + SECOND_ANSWER
 
 
+async def test_a_pause_between_the_rows_of_a_grid_after_an_answer_is_waited_for():
+    # (echo $I; head -5 newspaper.txt; sleep 0.8; tail -n +6 newspaper.txt) | nc -N 127.0.0.1 P
+    rows = (ROOT / "puzzles" / "newspaper.txt").read_bytes().splitlines(keepends=True)
+    expected = (ROOT / "puzzles" / "newspaper.expected").read_bytes()
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(SECOND + b"\n" + b"".join(rows[:5]))
+                await trio.sleep(0.8)
+                await stream.send_all(b"".join(rows[5:]))
+                await stream.send_eof()
+                answer, _ = await timed_read(stream)
+    assert answer == SECOND_ANSWER + expected
+
+
+async def test_a_verb_line_then_its_puzzle_after_a_pause_is_answered():
+    # (echo $I; echo SOLVE; sleep 0.8; echo $I) | nc -N 127.0.0.1 P
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(SECOND + b"\nSOLVE\n")
+                await trio.sleep(0.8)
+                await stream.send_all(SECOND + b"\n")
+                await stream.send_eof()
+                answer, _ = await timed_read(stream)
+    assert answer == SECOND_ANSWER * 2
+
+
 async def test_an_unterminated_whole_request_is_still_answered_after_the_close_grace():
     # printf 'SOLVE <81 cells>' | nc 127.0.0.1 P  (no final newline)
     with trio.fail_after(10):
@@ -119,7 +150,9 @@ async def test_a_line_that_never_completes_still_ends_at_the_idle_timeout():
         (b"PING", False),
         (b"PIN", False),  # answered `unknown verb` at end of input: no request to wait for
         (b"# a comment", False),
-        (PUZZLE + b"\n", False),  # nothing unterminated
+        (PUZZLE + b"\n", False),  # nothing unterminated, no request begun
+        (b"SOLVE\n", True),  # a whole verb line still waiting for its puzzle (second fresh-eyes pass)
+        (b"5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n", True),  # whole rows of a grid that lacks rows
         (b"", False),
     ],
 )

@@ -193,12 +193,12 @@ class Session:
 
     @property
     def incomplete(self) -> bool:
-        """True when the input so far ends inside a line that is no whole request yet.
+        """True when the input so far ends inside a request: a line or rows that are no whole request yet.
 
-        That is an unterminated line that, if the input ended now, would be
-        answered ``ERROR incomplete``: part of a one-line puzzle (``8....``,
-        74 of 81 cells), a verb still waiting for its puzzle (``SOLVE ``),
-        a row of a grid that lacks rows. Its sender is still producing it, so
+        That is input that, if it ended now, would be answered ``ERROR
+        incomplete``: part of a one-line puzzle (``8....``, 74 of 81 cells),
+        a verb still waiting for its puzzle (``SOLVE `` or a whole ``SOLVE``
+        line), a row of a grid or whole rows of a grid that lacks rows. Its sender is still producing it, so
         the server waits for the rest as for any line (PROTOCOL.md
         "Connection lifecycle"). An unterminated line that is already a whole
         request (``SOLVE <81 cells>`` without its newline), or would be
@@ -208,7 +208,7 @@ class Session:
         (about 30 us plus the parse of the line), cached until more bytes
         arrive; False while complete lines wait unparsed (:attr:`backlog`).
         """
-        if self.closed or self._backlog or not self._buffer:
+        if self.closed or self._backlog:
             return False
         at, incomplete = self._incomplete
         if at != self._received:
@@ -222,7 +222,8 @@ class Session:
         if text.endswith(b"\r"):
             text = text[:-1]  # a CR held back for a possible LF: a line end at end of input
         splitter = copy.deepcopy(self._splitter)
-        items = splitter.feed(text.decode("utf-8", "surrogateescape"), "", self.lineno + 1) + splitter.finish()
+        items = splitter.feed(text.decode("utf-8", "surrogateescape"), "", self.lineno + 1) if text else []
+        items += splitter.finish()
         return any(isinstance(item, LineRejected) and isinstance(item.error, IncompletePuzzleError) for item in items)
 
     # -- input ---------------------------------------------------------------
