@@ -234,3 +234,49 @@ def test_a_pipelined_stream_gets_the_python_bytes(server_address):
                 break
             got += chunk
     assert got == expected
+
+
+def session_events(data: bytes, chunk: int) -> list:
+    from sudoku_server.wire.session import Session
+
+    session = Session()
+    events = []
+    for start in range(0, len(data), chunk):
+        events += session.receive_data(data[start : start + chunk])
+    return events + session.receive_eof()
+
+
+def test_the_sessions_plain_line_path_gives_the_events_of_the_general_one(monkeypatch):
+    # Splitter.feed_plain routes a plain one-line puzzle between requests
+    # without the verb and caption checks; with it off (None: every line
+    # through feed) the events must be the same, for streams that mix plain
+    # lines with captions, verbs waiting for their puzzle, grids, blank lines
+    # and errors.
+    from sudoku_server.wire.splitter import Splitter
+
+    rng = random.Random("ctext session")
+    plain = [row.split(",")[0] for row in dataset_lines("kaggle_bryanpark_first10000.csv.gz", 40, rng)]
+    grid_rows = [" ".join(plain[0][r * 9 : r * 9 + 9]) for r in range(9)]
+    pieces = [
+        lambda: rng.choice(plain),
+        lambda: mutate(rng.choice(plain), rng),
+        lambda: "Puzzle 1:",
+        lambda: "SOLVE",
+        lambda: "COUNT limit=3",
+        lambda: "SOLVE any " + rng.choice(plain),
+        lambda: "",
+        lambda: "PING",
+        lambda: "\n".join(grid_rows),
+        lambda: "\n".join(grid_rows[:5]),
+        lambda: "hello there",
+    ]
+    for trial in range(30):
+        lines = [rng.choice(pieces)() for _ in range(rng.randrange(5, 40))]
+        ending = rng.choice(ENDINGS)
+        data = "".join(line.replace("\n", ending) + ending for line in lines).encode()
+        chunk = rng.choice([1, 7, 100, len(data)])
+        fast = session_events(data, chunk)
+        with monkeypatch.context() as patch:
+            patch.setattr(Splitter, "feed_plain", lambda self, text, ending, lineno: None)
+            general = session_events(data, chunk)
+        assert fast == general, (trial, data)
