@@ -1,6 +1,6 @@
 """Text in C: one-line puzzles text to text, against the raw solve and the Python text layer (in process).
 
-    PYTHONPATH=/path/to/tree python3 benchmarks/bench_ctext.py [--sets kaggle,top1465] [--passes 5]
+    PYTHONPATH=/path/to/tree python3 benchmarks/bench_ctext.py [--sets kaggle,top1465] [--passes 5] [--limit N]
 
 For each set (kaggle: ``kaggle_bryanpark_first10000.csv``, its 10,000
 puzzles; top1465: ``magictour_top1465.txt``), the puzzles as one block of
@@ -78,6 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", default="kaggle,top1465", help="comma-separated: kaggle, top1465")
     parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--limit", type=int, default=None, help="the first N puzzles of each set (a smoke run)")
     parser.add_argument("--allow-python", action="store_true", help="measure the pure-Python core too")
     args = parser.parse_args()
     print(f"solver core: {solver.CORE} (sudoku_server from {Path(solver.__file__).resolve().parents[3]})")
@@ -88,7 +89,7 @@ def main() -> None:
     for name in args.sets.split(","):
         path = datasets.find(SETS[name])
         assert path is not None, SETS[name]
-        lines = datasets.one_line_puzzles(path)
+        lines = datasets.one_line_puzzles(path, args.limit)
         grids = [Grid.from_string(line) for line in lines]
         data = "".join(line + "\n" for line in lines).encode("ascii")
         times: dict[str, list[float]] = {"raw": [], "old": [], "new": []}

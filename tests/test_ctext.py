@@ -17,6 +17,8 @@ from __future__ import annotations
 import gzip
 import random
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -280,3 +282,24 @@ def test_the_sessions_plain_line_path_gives_the_events_of_the_general_one(monkey
             patch.setattr(Splitter, "feed_plain", lambda self, text, ending, lineno: None)
             general = session_events(data, chunk)
         assert fast == general, (trial, data)
+
+
+def test_the_benchmark_runs():
+    # benchmarks/bench_ctext.py, tiny: it checks the two text paths give the same bytes on every pass
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(DATASETS.parent.parent / "benchmarks" / "bench_ctext.py"),
+            "--passes",
+            "1",
+            "--limit",
+            "20",
+        ],
+        cwd=DATASETS.parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "solver core: native" in result.stdout
+    assert "| kaggle | 20 |" in result.stdout and "| top1465 | 20 |" in result.stdout
