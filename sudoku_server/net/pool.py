@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, cast
 import trio
 
 from sudoku_server.net import scheduler as _scheduler
-from sudoku_server.service.answer import answer, answer_many
+from sudoku_server.service.answer import answer, answer_lines, answer_many
 from sudoku_server.service.requests import Request, Solve
-from sudoku_server.service.results import Result
 from sudoku_server.text import Puzzle
 from sudoku_server.wire import replies
 
@@ -370,20 +369,35 @@ class SolverPool:
 
         pairs = job.bulk
         assert pairs is not None
-        results: list[Result] = []
-        answers = answer_many(
-            ((request, f"the puzzle at line {puzzle.first_line}") for request, puzzle in pairs),
-            check=check,
-            solvers=self.server.solvers,
-        )
+        solvers = self.server.solvers
+        # Text to text in the native core (service.answer_lines); a line it
+        # does not take (an error to word) goes through the Python text layer.
+        texts: list[bytes | None] = []
         try:
-            for result in answers:
-                results.append(result)
+            answer_lines(
+                [(puzzle.lines[0] + puzzle.endings[0]).encode("ascii") for _, puzzle in pairs],
+                texts,
+                check=check,
+                solvers=solvers,
+            )
         except _Slow:
             pass  # this puzzle and those after it leave the bulk
-        done = len(results)
-        data = replies.render_many(results, [puzzle for _, puzzle in pairs[:done]])
-        return data, pairs[done:]
+        done = len(texts)
+        chunks: list[bytes] = []
+        for index, text in enumerate(texts):
+            if text is not None:
+                chunks.append(text)
+                continue
+            request, puzzle = pairs[index]
+            try:
+                results = list(
+                    answer_many([(request, f"the puzzle at line {puzzle.first_line}")], check=check, solvers=solvers)
+                )
+            except _Slow:
+                done = index  # this puzzle and those after it leave the bulk
+                break
+            chunks.append(replies.render_many(results, [puzzle]))
+        return b"".join(chunks), pairs[done:]
 
     def _tick(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         """On the event loop, once per time slice of a running batch: hand over the

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -357,3 +357,24 @@ def answer_many(
             yield Failed(InternalError(f"{type(error).__name__} while solving {about}"))
         else:
             yield Solved(solution)
+
+
+def answer_lines(
+    lines: Sequence[bytes], out: list[bytes | None], *, check: Check | None = None, solvers: Solvers = DEFAULT_SOLVERS
+) -> None:
+    """The answers of plain one-line 9x9 puzzles, text to text in the native core (the server's bulk path).
+
+    :func:`sudoku_server.sudoku.solver.solve_lines`: appends to ``out`` one
+    item per line, its answer's bytes (what :func:`answer_many` then
+    ``wire.replies.render_many`` give it: the solution's 81 digits and the
+    line's terminator) or None for a line the caller answers through
+    :func:`answer_many` (not a plain line, an error to word, or ``solvers``
+    other than the solver's own, e.g. a test's slow solver: then every line).
+
+    Whatever ``check`` raises propagates; ``out`` then holds the answers of
+    the lines before the one it was raised in.
+    """
+    if solvers.solve is not _solver.solve:
+        out.extend([None] * len(lines))
+        return
+    _solver.solve_lines(lines, out, check=check)

@@ -269,6 +269,19 @@ class PuzzleReader:
             self._start_line(classified, lineno, events)
         return events
 
+    def feed_plain_line(self, line: str, ending: str, lineno: int) -> Puzzle | None:
+        """:meth:`feed_line`'s fast path alone: the puzzle of a plain 9x9 one-line ``line``, or None.
+
+        A line :meth:`feed_line` would read as a plain line (no puzzle being
+        read, 81 cells of digits and ``.``/``0``/``_``, a terminator) is read
+        as it would be; for any other line nothing is read (None): give it to
+        :meth:`feed_line`.
+        """
+        if self._grid is None and len(line) == COMMON_LINE and ending and _PLAIN_LINE.fullmatch(line):
+            self._last_ending = ending
+            return _plain_line_puzzle(line, ending, lineno)
+        return None
+
     def finish(self) -> list[Event]:
         """End of input: complete or reject the puzzle being read.
 

@@ -421,8 +421,13 @@ class Session:
 
     def _line(self, text: str, ending: str, lineno: int, events: list[Event]) -> None:
         """One complete line, routed by the splitter (a command, a line of a puzzle, EOT)."""
-        self._watch_timing(events)
         splitter = self._splitter
+        read = splitter.feed_plain(text, ending, lineno)
+        if read is not None:  # a plain one-line puzzle between requests (no puzzle was being read)
+            events.append(PuzzleReceived(read.request, read.puzzle, lineno, ending))
+            self._puzzle_since = None
+            return
+        self._watch_timing(events)
         self._add(splitter.feed(text, ending, lineno), events)
         if text == EOT and not self.closed:
             # Ctrl-D typed in telnet arrives as a line holding EOT: end of input.

@@ -132,6 +132,22 @@ class Splitter:
             self._caption = (held, lineno)
         return out
 
+    def feed_plain(self, text: str, ending: str, lineno: int) -> PuzzleRead | None:
+        """A plain one-line puzzle between requests, routed as :meth:`feed` would; None: give the line to :meth:`feed`.
+
+        The commonest line (dataset files, pipelining programs) without the
+        verb and caption checks: when no caption is held, no verb waits and
+        no puzzle is being read, a line the reader takes as a plain line
+        (``PuzzleReader.feed_plain_line``) is a bare puzzle, ``Solve(grid)``.
+        """
+        if self._caption is not None or self._waiting is not None or self.closed:
+            return None
+        puzzle = self.reader.feed_plain_line(text, ending, lineno)
+        if puzzle is None:
+            return None
+        self._rejected_caption = None
+        return PuzzleRead(puzzle, Solve(puzzle.grid))
+
     def finish(self) -> list[Item]:
         """End of input: the puzzle being read is completed or cut short; a waiting verb is ``ERROR incomplete``."""
         if self.closed:

@@ -54,7 +54,7 @@ the first part of each search instead, process-wide).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
@@ -64,7 +64,18 @@ from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
 
-__all__ = ["CORE", "NATIVE", "PYTHON", "Check", "Core", "count_solutions", "solve", "solve_any", "verify"]
+__all__ = [
+    "CORE",
+    "NATIVE",
+    "PYTHON",
+    "Check",
+    "Core",
+    "count_solutions",
+    "solve",
+    "solve_any",
+    "solve_lines",
+    "verify",
+]
 
 #: The environment variable that forces the pure-Python core (read at import).
 PURE_PYTHON_ENV = "SUDOKU_SERVER_PURE_PYTHON"
@@ -177,6 +188,7 @@ def _native_count(grid: Grid, limit: int = 2, *, check: Check | None = None, geo
 NATIVE: Core | None = None
 if _native is not None:
     _solve, _solve_any, _count = _native.solve, _native.solve_any, _native.count_solutions
+    _solve_lines = _native.solve_lines
     NATIVE = Core("native", _native_first, _native_any, _native_count)
 
 
@@ -273,3 +285,48 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
         if prepared is not None and _native.verify(puzzle.cells, solution.cells, prepared):
             return None
     return verify_solution(puzzle, solution, geometry)
+
+
+#: An empty 9x9 grid: the key of the classic geometry :func:`solve_lines` prepares.
+_NINE = Grid.trusted((0,) * 81, 3, 3)
+
+#: True when :func:`solve_lines` answers lines in C (the native core is in use).
+LINES_NATIVE: bool = CORE == "native"
+
+
+def solve_lines(lines: Sequence[bytes], out: list[bytes | None], *, check: Check | None = None) -> None:
+    """Plain one-line 9x9 puzzles, text to text, in the native core: append each line's answer to ``out``.
+
+    The fast path of the text layer for the commonest request (dataset
+    files, pipelined clients). It mirrors what :mod:`sudoku_server.text`
+    does with a *plain line* (``text/reader.py``: ``_PLAIN_LINE``, and
+    :meth:`Puzzle.render <sudoku_server.text.Puzzle.render>` for ``plain``):
+    a line is taken when it is exactly 81 characters of ``1``-``9`` and the
+    empty marks ``0`` ``.`` ``_``, then its terminator (``b"\\n"``,
+    ``b"\\r\\n"`` or ``b"\\r"``); its answer is the row-major-first
+    solution (:func:`solve`'s) as 81 digits, then the line's own terminator,
+    after the independent check every answer passes (:func:`verify`'s rule).
+
+    For every other line ``out`` gets None ("not mine"): the caller answers
+    it through the Python text layer, which stays the reference (every other
+    layout, blanks around the cells, other sizes, dataset rows, and the
+    wording of errors: givens sharing a unit, no solution). Without the native
+    core every line is "not mine". ``tests/test_ctext.py`` holds the two paths
+    equal byte for byte.
+
+    Args:
+      lines: each a line's bytes with its terminator.
+      out: the list the answers are appended to, one per line, in order.
+      check: the stop hook, as for :func:`solve`, per puzzle (called once a
+        puzzle's search has run 0.5 ms since it began or since the hook last
+        returned); the interpreter lock is released for the whole batch.
+
+    Raises:
+      Whatever ``check`` raises: ``out`` then holds the answers of the lines
+      before the one it was raised in.
+    """
+    if _native is None or not LINES_NATIVE:
+        out.extend([None] * len(lines))
+        return
+    prepared = _CLASSIC.get(3 * 32 + 3) or _classic(_NINE)
+    _solve_lines(lines, prepared, out, check)
