@@ -93,6 +93,32 @@ def test_an_easy_solve_is_not_queued_behind_eight_technique_attackers():
     assert p99 < 0.150, f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
 
 
+def test_more_technique_attackers_than_the_paused_bound_do_not_starve_a_newcomer():
+    # A second fresh-eyes pass: 9 or more heavy connections (one over the bound
+    # of 8 paused jobs) made every easy puzzle wait the 10 s wait bound and get
+    # `ERROR busy queue wait over 10 s`. 12 RATE attackers; a few probes.
+    proc, _, port = start_server_process("--connection-budget", "1000")
+    threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
+    stop = threading.Event()
+    puzzles = hardest()
+    threads = [threading.Thread(target=attack, args=(port, puzzles, 5 * k, stop), daemon=True) for k in range(12)]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        seconds = []
+        for _ in range(5):
+            seconds.append(probe(port))
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(2)
+        proc.kill()
+        stop_server_process(proc)
+    assert max(seconds) < 1.0, [f"{s * 1000:.0f} ms" for s in seconds]
+
+
 async def test_a_running_server_lowers_the_switch_interval():
     import sys
 

@@ -3,7 +3,7 @@
 The reply window counts bytes: a connection whose replies ready and unsent
 reach ``WINDOW_BYTES`` is not read further and its solver work is held (the
 scheduler starts no batch for it) until the client reads. Parsed puzzles
-count in cells (``WINDOW_CELLS``). At most ``max_paused`` batches are paused
+count in cells (``WINDOW_CELLS``). At most ``max_paused`` of pause weight is paused
 half-done. Scheduler rules with plain values; the byte counting on a
 :class:`Connection` with a recording pool; one end-to-end non-reading client.
 """
@@ -90,28 +90,32 @@ def test_a_batch_that_ends_while_held_is_not_queued_again():
     assert drain(s, 0.04) == []
 
 
-def test_at_the_paused_bound_a_free_worker_resumes_rather_than_starts():
+def test_at_the_paused_bound_a_running_job_runs_on_and_a_freed_worker_goes_to_the_least_served():
+    # Changed deliberately after a second fresh-eyes pass: at the bound a free
+    # worker used to resume a paused batch rather than start a newcomer, and the
+    # resumed batch paused again at its slice, so with one heavy connection more
+    # than the bound a newcomer waited the whole 10 s wait bound.
     s = Scheduler(workers=1, time_slice=0.02, max_paused=1)
     for key in "abc":
         s.open(key, 0.0)
     s.submit("a", "a1", 0.0)
     (d,) = drain(s, 0.0)
-    s.submit("b", "b1", 0.01)
-    s.pause(d.batch, 0.03)  # a pauses half-done: 1 paused, the bound
     a = d.batch
-    s.submit("c", "c1", 0.03)
+    s.submit("b", "b1", 0.01)
+    assert s.should_pause(a, 0.03)
+    s.pause(a, 0.03)  # a pauses half-done: weight 1 paused, the bound
     (d,) = drain(s, 0.03)
-    assert isinstance(d, Resume) and d.batch is a  # not b: a second half-done job would hold more memory
-    s.finished(a, 0.05)
-    (d,) = drain(s, 0.05)
-    assert isinstance(d, Start) and d.batch.jobs == ["b1"]
-    s.pause(d.batch, 0.08)
+    assert isinstance(d, Start) and d.batch.jobs == ["b1"]  # the newcomer, though the bound is reached
     b = d.batch
+    s.submit("c", "c1", 0.04)
+    assert s.should_yield(b, 0.06) and not s.should_pause(b, 0.06)  # b runs on: no second half-done job
+    assert not s.should_pause(b, 0.06, weight=8)
+    s.finished(b, 0.07)
+    (d,) = drain(s, 0.07)
+    assert isinstance(d, Start) and d.batch.jobs == ["c1"]  # least served first, before the paused a
+    s.finished(d.batch, 0.08)
     (d,) = drain(s, 0.08)
-    assert isinstance(d, Resume) and d.batch is b and s.paused == 0
-    s.finished(b, 0.09)
-    (d,) = drain(s, 0.09)
-    assert isinstance(d, Start) and d.batch.jobs == ["c1"]
+    assert isinstance(d, Resume) and d.batch is a and s.paused == 0
 
 
 # -- the connection's counting in bytes ---------------------------------------------------

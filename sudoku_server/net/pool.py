@@ -55,6 +55,18 @@ def error_code(data: bytes) -> str | None:
     return None
 
 
+def pause_weight(job: Job) -> int:
+    """The job's weight among paused jobs (``Scheduler.should_pause``): 1 on a 9x9 grid, more on larger ones."""
+    if job.puzzle is not None:
+        cells = len(job.puzzle.grid.cells)
+    elif job.bulk is not None:
+        cells = 81
+    else:
+        size = getattr(job.request, "size", 9)
+        cells = size * size if isinstance(size, int) else 81
+    return 1 if cells <= 81 else _scheduler.LARGE_PAUSE_WEIGHT
+
+
 def _owner(batch: _scheduler.Batch) -> Connection:
     """The connection a batch belongs to (the scheduler's key)."""
     return cast("Connection", batch.key)
@@ -311,13 +323,16 @@ class SolverPool:
             started = time.monotonic()
             paused = [0.0]  # seconds this job spent paused
 
-            def check(job=job, started=started, paused=paused) -> None:
+            weight = pause_weight(job)
+
+            def check(job=job, started=started, paused=paused, weight=weight) -> None:
                 if batch.cancelled:
                     raise _Stopped()
                 now = time.monotonic()
                 if now - started - paused[0] > timeout:
                     raise _TimedOut()
-                if scheduler.should_yield(batch, now):
+                if scheduler.should_pause(batch, now, weight):
+                    batch.pause_weight = weight
                     self._pause_from_thread(batch, results)
                     paused[0] += time.monotonic() - now
                     flushed[0] = time.monotonic()

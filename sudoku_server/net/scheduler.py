@@ -69,10 +69,18 @@ DEFAULT_QUEUE_TIMEOUT = 10.0
 #: ``nc < sudoku17`` (49,151 puzzles, about 15 solver seconds with the Python
 #: core) completes; a stream of hopeless puzzles (10 s each) is cut after 6.
 DEFAULT_BUDGET_SECONDS = 60.0
-#: Batches paused in the middle of a job at most: each holds a thread and the
-#: job's working memory (about 150-250 KB for a 16x16 or 25x25 STEPS). At this
-#: many, a free worker resumes a paused batch rather than start another one.
-DEFAULT_MAX_PAUSED = 8
+#: Weight of the batches paused in the middle of a job, at most: each holds a
+#: thread and the job's working memory (about 150-250 KB for a 16x16 or 25x25
+#: STEPS, far less for 9x9). A job on a 9x9 grid weighs 1, a larger one
+#: :data:`LARGE_PAUSE_WEIGHT`: 64 9x9 jobs, or 8 larger ones. At the bound a
+#: running job no longer pauses at its slice: it runs on to its end (or is
+#: cut between jobs), and the worker it frees goes, as always, to the least
+#: served (a newcomer first); pausing would only swap one half-done job for
+#: another (a second fresh-eyes pass found newcomers starved for the 10 s
+#: wait bound that way, with 9 heavy connections against a bound of 8).
+DEFAULT_MAX_PAUSED = 64
+#: Pause weight of a job on a grid larger than 9x9 (see :data:`DEFAULT_MAX_PAUSED`).
+LARGE_PAUSE_WEIGHT = 8
 #: Seconds in which a connection's budget refills completely.
 DEFAULT_BUDGET_WINDOW = 120.0
 
@@ -98,6 +106,7 @@ class Batch:
     used: float = 0.0
     cancelled: bool = False
     paused: bool = False
+    pause_weight: int = 1
 
 
 @dataclass
@@ -190,6 +199,7 @@ class Scheduler:
         self._sequence = itertools.count()
         self.floor = 0.0  # virtual time of the last batch started or resumed
         self._paused_count = 0  # paused batches in the queue
+        self._paused_weight = 0  # their pause weights (bounded by max_paused)
         self.running = 0  # batches holding a worker
 
     # -- what the server reads --------------------------------------------
@@ -216,6 +226,13 @@ class Scheduler:
     def should_yield(self, batch: Batch, now: float) -> bool:
         """True when ``batch`` has used its slice and others wait for a worker."""
         return bool(self._queued) and now - batch.slice_started >= self.time_slice
+
+    def should_pause(self, batch: Batch, now: float, weight: int = 1) -> bool:
+        """True when ``batch`` should pause in the middle of a job of pause weight ``weight`` (1 for 9x9,
+        :data:`LARGE_PAUSE_WEIGHT` for larger): its slice is used, others wait, and the paused weight stays
+        within :attr:`max_paused` (read from the workers' threads: the bound may be passed by one job per
+        worker at most)."""
+        return self.should_yield(batch, now) and self._paused_weight + weight <= self.max_paused
 
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, its running slice included.
@@ -340,10 +357,6 @@ class Scheduler:
                 )
             if self.running >= self.workers:
                 return None
-            if self._paused_count >= self.max_paused:
-                # As many jobs as allowed are paused half-done, each holding a
-                # thread and its working memory: finish those before starting more.
-                return self._resume(min(e for item, e in self._queued.items() if isinstance(item, Batch)), now)
             self._unqueue(head)
             self.floor = max(self.floor, entry[0])
             client.ready_since = None
@@ -413,6 +426,7 @@ class Scheduler:
         heapq.heappush(self._heap, entry)
         if isinstance(item, Batch):
             self._paused_count += 1
+            self._paused_weight += item.pause_weight
         if not isinstance(item, Batch):
             self._since[item] = None
 
@@ -420,6 +434,7 @@ class Scheduler:
         """``item`` no longer waits (its heap entry is skipped when it comes up)."""
         if self._queued.pop(item, None) is not None and isinstance(item, Batch):
             self._paused_count -= 1
+            self._paused_weight -= item.pause_weight
         self._since.pop(item, None)
         if not self._queued:
             self._heap.clear()
