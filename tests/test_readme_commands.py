@@ -76,6 +76,7 @@ COMMANDS = [
     ("haproxy_stop.py", ["--base-port", "31030", "--seconds", "3", "--clients", "2"], "0 lost"),
     ("bench_processes.py", ["metrics-child", "--trees", "."], "metrics child:"),
     ("bench_check_gaps.py", ["--hard", "1", "--budget", "1", "--no-large"], "forum-hardest RATE: median"),
+    ("bench_ctext.py", ["--passes", "1", "--limit", "20"], "new text to text"),
 ]
 
 
