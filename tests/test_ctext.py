@@ -303,3 +303,18 @@ def test_the_benchmark_runs():
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "solver core: native" in result.stdout
     assert "| kaggle | 20 |" in result.stdout and "| top1465 | 20 |" in result.stdout
+
+
+def test_a_replaced_solve_is_not_bypassed_by_the_c_text_path():
+    # A test's slow solver set as `solver.solve` (tests/test_shutdown.py, test_hostile.py) must get
+    # every plain line: the C path gives solve's answers without calling it.
+    from sudoku_server.service.answer import Solvers, answer_lines
+    from sudoku_server.sudoku import solver
+
+    def replacement(grid, *, check=None):
+        return solver.solve(grid, check=check)
+
+    assert solver.is_own_solve(solver.solve) and not solver.is_own_solve(replacement)
+    out: list[bytes | None] = []
+    answer_lines([b"." * 81 + b"\n"], out, solvers=Solvers(solve=replacement))
+    assert out == [None]

@@ -374,7 +374,7 @@ def answer_lines(
     Whatever ``check`` raises propagates; ``out`` then holds the answers of
     the lines before the one it was raised in.
     """
-    if solvers.solve is not _solver.solve:
+    if not _solver.is_own_solve(solvers.solve):
         out.extend([None] * len(lines))
         return
     _solver.solve_lines(lines, out, check=check)

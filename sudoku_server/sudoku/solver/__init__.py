@@ -71,6 +71,7 @@ __all__ = [
     "Check",
     "Core",
     "count_solutions",
+    "is_own_solve",
     "solve",
     "solve_any",
     "solve_lines",
@@ -232,6 +233,21 @@ def solve(grid: Grid, *, check: Check | None = None, geometry: Geometry | None =
         search to prove.
     """
     return _CORE.solve(grid, check=check, geometry=geometry)
+
+
+#: This module's :func:`solve`, kept apart from the module attribute (which a
+#: test may replace with a slow solver): :func:`is_own_solve`.
+_OWN_SOLVE = solve
+
+
+def is_own_solve(function: Callable[..., Grid]) -> bool:
+    """True when ``function`` is this module's :func:`solve`, not a replacement.
+
+    :func:`solve_lines` gives :func:`solve`'s answers without calling it; a
+    caller that was handed another solve function (a test's slow solver,
+    even one set as ``solver.solve``) must not take that shortcut.
+    """
+    return function is _OWN_SOLVE
 
 
 def solve_any(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Grid:
