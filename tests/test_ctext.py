@@ -318,3 +318,15 @@ def test_a_replaced_solve_is_not_bypassed_by_the_c_text_path():
     out: list[bytes | None] = []
     answer_lines([b"." * 81 + b"\n"], out, solvers=Solvers(solve=replacement))
     assert out == [None]
+
+
+def test_the_server_default_solvers_take_the_c_text_path():
+    from sudoku_server.service.answer import answer_lines
+    from sudoku_server.sudoku import solver
+
+    out: list[bytes | None] = []
+    answer_lines([b"." * 81 + b"\n"], out)
+    if solver.LINES_NATIVE:
+        assert out == [b"123456789456789123789123456214365897365897214897214365531642978642978531978531642\n"]
+    else:
+        assert out == [None]

@@ -235,11 +235,6 @@ def solve(grid: Grid, *, check: Check | None = None, geometry: Geometry | None =
     return _CORE.solve(grid, check=check, geometry=geometry)
 
 
-#: This module's :func:`solve`, kept apart from the module attribute (which a
-#: test may replace with a slow solver): :func:`is_own_solve`.
-_OWN_SOLVE = solve
-
-
 def is_own_solve(function: Callable[..., Grid]) -> bool:
     """True when ``function`` is this module's :func:`solve`, not a replacement.
 
@@ -285,6 +280,10 @@ def count_solutions(grid: Grid, limit: int = 2, *, check: Check | None = None, g
 # take their place (no call in between). The native ones are C functions
 # with the same signatures and their own docstrings.
 solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_solutions  # noqa: F811
+#: This module's :func:`solve` (the core's own, bound just above), kept apart
+#: from the module attribute, which a test may replace with a slow solver
+#: (:func:`is_own_solve`).
+_OWN_SOLVE = solve
 
 
 def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:
