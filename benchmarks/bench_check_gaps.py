@@ -20,7 +20,7 @@ at 16x16 (seed 1) and ``rate`` of that puzzle, and ``generate(25, givens=...)``.
 
 Usage (from a worktree root; ``--tree`` imports another tree's package):
   python3 benchmarks/bench_check_gaps.py --hard 8
-  python3 benchmarks/bench_check_gaps.py --tree /work/wt-base --hard 8 --budget 20
+  python3 benchmarks/bench_check_gaps.py --tree BEFORE --hard 8 --budget 20
 
 Standard library only (plus the project).
 """

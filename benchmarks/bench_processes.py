@@ -3,9 +3,9 @@
 Usage (from the repository root; each TREE is a checkout whose server is run
 as ``cd TREE && PYTHONPATH=TREE python3 -m sudoku_server ...``)::
 
-    python3 benchmarks/bench_processes.py flood --trees /work/wt-base . --rounds 3
-    python3 benchmarks/bench_processes.py rescue --trees /work/wt-base . --storm 14
-    python3 benchmarks/bench_processes.py metrics-child --trees /work/wt-base .
+    python3 benchmarks/bench_processes.py flood --trees BEFORE . --rounds 3
+    python3 benchmarks/bench_processes.py rescue --trees BEFORE . --storm 14
+    python3 benchmarks/bench_processes.py metrics-child --trees BEFORE .
 
 ``flood``: a single-process server with ``--metrics-port``; easy-SOLVE latency
 (one connection per request, the newspaper puzzle as one line, half-close,

@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     python3 benchmarks/fairness_memory.py                          # both parts, this checkout
-    python3 benchmarks/fairness_memory.py --trees /work/wt-base . --runs 3   # before / after, interleaved
+    python3 benchmarks/fairness_memory.py --trees BEFORE . --runs 3   # before / after, interleaved
     python3 benchmarks/fairness_memory.py --only fairness --seconds 10
 
 Each run starts a fresh server, ``python3 -m sudoku_server --host 127.0.0.1

@@ -10,7 +10,7 @@ when it answers ``PONG``, *refused* when it got an ``ERROR`` line, *closed*
 when it ended without a word. Prints one line per case and the distinct
 replies.
 
-    python3 benchmarks/proxy_spoof.py --tree /work/wt-base --port 22100
+    python3 benchmarks/proxy_spoof.py --tree BEFORE --port 22100
     python3 benchmarks/proxy_spoof.py --tree . --port 22101 --extra "--trusted-proxy 192.0.2.254/32"
     python3 benchmarks/proxy_spoof.py --tree . --port 22102 --extra "--trusted-proxy 127.0.0.1/32" --same-source
 """

@@ -4,7 +4,7 @@ Usage (from the repository root; the sockets need a raised descriptor limit)::
 
     ulimit -n 8192
     python3 benchmarks/tricklers.py                       # 1,032 tricklers, 24 s, this checkout
-    python3 benchmarks/tricklers.py --server-cwd /work/wt-base --port 20500
+    python3 benchmarks/tricklers.py --server-cwd BEFORE --port 20500
     python3 benchmarks/tricklers.py --tricklers 1032 --every 4 --seconds 24
 
 Starts ``python3 -m sudoku_server --host 127.0.0.1 --port PORT`` in
