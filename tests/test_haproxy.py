@@ -434,6 +434,25 @@ def ask(port: int, index: int, timeout: float = 10.0) -> Request:
     return request
 
 
+def ask_concurrently(port: int, count: int, clients: int = 4) -> list[Request]:
+    """Requests 0..count-1 through ``port``, from ``clients`` threads (each its own connections), in completion order."""
+    results: list[Request] = []
+    lock = threading.Lock()
+
+    def client(first: int) -> None:
+        for index in range(first, count, clients):
+            request = ask(port, index)
+            with lock:
+                results.append(request)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
 class Load:
     """``clients`` threads, each sending one request after another through ``port`` until stopped."""
 
@@ -502,20 +521,7 @@ def test_the_rendered_configuration_keeps_every_timing_and_check_setting(tmp_pat
 def test_requests_are_split_and_each_server_logs_the_clients_own_address(rig, proxy_option):
     s1, s2 = rig.servers("s1", "s2")
     proxy = rig.haproxy([s1, s2], proxy_option)
-    results: list[Request] = []
-    lock = threading.Lock()
-
-    def client(first: int) -> None:
-        for index in range(first, 24, 4):
-            request = ask(proxy.port, index)
-            with lock:
-                results.append(request)
-
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    results = ask_concurrently(proxy.port, 24)
     assert len(results) == 24 and all(r.ok for r in results), describe(results)
     clients = {r.local_port for r in results}
     deadline = time.monotonic() + 10
@@ -645,20 +651,7 @@ def test_every_recipe_server_command_sets_a_trusted_proxy():
 def test_the_local_recipe_in_front_of_its_two_servers(rig):
     s1, s2 = rig.recipe_servers(recipe_commands(LOCAL_RECIPE.read_text()))
     proxy = rig.haproxy([s1, s2], local=True)
-    results: list[Request] = []
-    lock = threading.Lock()
-
-    def client(first: int) -> None:
-        for index in range(first, 16, 4):
-            request = ask(proxy.port, index)
-            with lock:
-                results.append(request)
-
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    results = ask_concurrently(proxy.port, 16)
     assert len(results) == 16 and all(r.ok for r in results), describe(results)  # the exact answers
     clients = {r.local_port for r in results}
     deadline = time.monotonic() + 10
