@@ -17,6 +17,9 @@ from sudoku_server.wire.session import DEFAULT_MAX_LINE_BYTES
 #: seconds (a day): anything longer (or infinite, or NaN) is refused at start,
 #: so that a stop signal always ends in bounded time.
 MAX_SECONDS = 86400.0
+#: Seconds of inline solving per read of a connection (:attr:`ServerConfig.inline_seconds`): 2 ms, a tenth
+#: of the scheduler's time slice, about 200 top1465 puzzles or 700 kaggle ones with the native core.
+DEFAULT_INLINE_SECONDS = 0.002
 
 
 @dataclass
@@ -64,6 +67,9 @@ class ServerConfig:
         keeps accepting and answers ``PING`` with ``ERROR draining`` (so a
         load balancer takes it out), before it stops accepting.
       metrics_port: serve Prometheus metrics over HTTP on this port (None: off).
+      inline_seconds: seconds of solving a connection's plain one-line puzzles may take on the event loop
+        per read, before the rest go to the solver threads (``--inline-budget``; 0: every puzzle goes to
+        the threads, as before issue 18). ARCHITECTURE.md "The request path".
     """
 
     host: str | None = None
@@ -88,3 +94,4 @@ class ServerConfig:
     max_connections_per_ip: int = 0
     drain_grace: float = 0.0
     metrics_port: int | None = None
+    inline_seconds: float = DEFAULT_INLINE_SECONDS

@@ -33,14 +33,11 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from sudoku_server.net import inline
+from sudoku_server.net.inline import InlinePath
 from sudoku_server.net.lifecycle import HeldBack, SessionClock
-from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot, error_code
-from sudoku_server.net.window import (
-    WINDOW_BYTES,
-    WINDOW_REPLIES,
-    ReplyWindow,
-    puzzle_weight,
-)
+from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot
+from sudoku_server.net.window import WINDOW_BYTES, WINDOW_REPLIES, puzzle_weight
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Help, Ping, Quit, Solve, Stats, Version
 from sudoku_server.text import Puzzle
@@ -53,10 +50,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sudoku_server")
 
-#: Bytes asked of the kernel per receive: the bound on what one parse step
-#: handles before the event loop serves others (4 KiB of one-line puzzles is
-#: about 50 puzzles, 1 ms or so of parsing; of junk lines, about 10 ms).
-RECEIVE_SIZE = 16384
+#: Bytes asked of the kernel per receive (``inline.RECEIVE_SIZE``).
+RECEIVE_SIZE = inline.RECEIVE_SIZE
 #: Seconds given to the last non-blocking read before a session ends (it
 #: returns at once when bytes are waiting; this only bounds the attempt).
 LAST_READ_SECONDS = 0.001
@@ -78,7 +73,7 @@ class _Gone(Exception):
     """The client reset, the send failed, or it left an answer unread too long."""
 
 
-class Connection(ReplyWindow):
+class Connection(InlinePath):
     """One client: reader and writer tasks around a :class:`Session`.
 
     One unit because the reader, the writer and the reply window share one
@@ -121,6 +116,8 @@ class Connection(ReplyWindow):
         self._writer_wake = Signal()
         self._reader_wake = Signal()
         self.nursery: trio.Nursery | None = None
+        # The socket's descriptor, for the reads and sends done without waiting (-1: through trio only).
+        self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
 
     # -- the reply queue --------------------------------------------------------
 
@@ -258,6 +255,10 @@ class Connection(ReplyWindow):
             return data
         if self.clock.evicted is not None:
             return None
+        ready = self._read_now()
+        if ready is not None:
+            return ready
+        self._flush_now()  # nothing more to read now: the replies ready go in one send before the wait
         while True:
             started = trio.current_time()
             with trio.CancelScope(deadline=self._read_deadline()) as scope:
@@ -284,13 +285,15 @@ class Connection(ReplyWindow):
         session = self.session
         while not session.closed:
             while self.window_full and not self.stop_reading:
-                await self._reader_wake.wait()
+                self._flush_now()
+                if self.window_full:
+                    await self._reader_wake.wait()
             room = self._room()
             if self.stop_reading:
                 more = bool(await self._try_receive()) if not session.pending else False
                 events = session.receive_shutdown(more_input=more)
             elif session.backlog:
-                events = session.receive_more(self.clock.waited, room)
+                events = self._receive_buffered(room)
             else:
                 data = await self._receive()
                 if self.stop_reading:
@@ -306,7 +309,10 @@ class Connection(ReplyWindow):
                         events.append(Reply(last))
                 else:
                     lines = session.lineno
-                    events = session.receive_data(data, self.clock.waited, room)
+                    if self.server.bulk and not self.reserve and session.buffer_plain(data, self.clock.waited):
+                        events = self._receive_buffered(room)  # plain one-line puzzles first, in C
+                    else:
+                        events = session.receive_data(data, self.clock.waited, room)
                     if session.lineno != lines:
                         self.clock.last_progress = trio.current_time()  # a complete line: progress
             # Plain one-line puzzles go in bulk, with the native core and the
@@ -325,7 +331,9 @@ class Connection(ReplyWindow):
                         self.add_bulk(bulk)
                         bulk = []
                     while self.unsent >= WINDOW_BYTES and not self.stop_reading:
-                        await self._reader_wake.wait()
+                        self._flush_now()
+                        if self.unsent >= WINDOW_BYTES:
+                            await self._reader_wake.wait()
                 if (
                     self.reserve
                     and self.clock.evicted is None  # its last lines (ERROR incomplete, BYE) are sent
@@ -455,19 +463,7 @@ class Connection(ReplyWindow):
                 data = b"".join(chunks)
                 chunks.clear()  # the joined copy is what the window counts while it is sent
                 await self._send(data)
-                self.unsent -= len(data)
-                self.unanswered -= replies
-                self.answered += replies
-                count_replies(self.server.stats, self.errors, data, replies)
-                self._reader_wake.set()
-                if not slots:
-                    self.clock.last_progress = trio.current_time()  # every reply sent: progress
-                if self.unsent < WINDOW_BYTES:
-                    self.pool.release(self)
-                scope = self.read_scope
-                if scope is not None and not slots:
-                    # All caught up: the close grace (or a person's idle limit) starts now.
-                    scope.deadline = self._read_deadline()
+                self._sent(data, len(data), replies)
         except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:
             self._gone(error)
             return
@@ -477,22 +473,6 @@ class Connection(ReplyWindow):
             seconds = min(seconds, FINAL_FLUSH_SECONDS)
         grace = self.config.close_grace if self.clock.grace_ended else None
         await linger(self.stream, self.peer, seconds, unread=self.session.unread, close_grace=grace)
-
-
-def count_replies(stats, errors: dict[str, int], data: bytes, count: int) -> None:
-    """Count ``count`` replies sent in ``data`` (bytes) in the server's ``stats`` and the connection's
-    ``errors``: answered, or ERROR by code."""
-    stats.answers += count
-    replies = stats.replies
-    failed = 0
-    if data.startswith(b"ERROR ") or b"\nERROR " in data or b"\rERROR " in data:
-        for line in data.splitlines():
-            code = error_code(line)
-            if code is not None:
-                errors[code] += 1
-                replies[code] += 1
-                failed += 1
-    replies["answered"] += count - failed
 
 
 async def linger(

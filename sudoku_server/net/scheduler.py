@@ -255,6 +255,17 @@ class Scheduler:
         self._refill(client, now)
         return client.tokens
 
+    def charge(self, key: Hashable, seconds: float, now: float) -> None:
+        """Connection ``key`` used ``seconds`` of solving outside a batch (on the event loop, the server's inline
+        path): taken from its budget and added to its virtual time, as a batch's time is."""
+        client = self._clients.get(key)
+        if client is None:
+            return
+        self._refill(client, now)
+        client.tokens -= seconds
+        client.used += seconds
+        client.vtime += seconds
+
     # -- connections -------------------------------------------------------
 
     def open(self, key: Hashable, now: float) -> None:

@@ -282,6 +282,14 @@ class PuzzleReader:
             return _plain_line_puzzle(line, ending, lineno)
         return None
 
+    def note_plain_lines(self, ending: str) -> None:
+        """Plain lines were read elsewhere (the native core, ``solver.solve_lines``), the last ending ``ending``.
+
+        The state :meth:`feed_plain_line` would leave after them: only the
+        last line ending (for the error of a puzzle cut short later) changes.
+        """
+        self._last_ending = ending
+
     def finish(self) -> list[Event]:
         """End of input: complete or reject the puzzle being read.
 

@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import IncompletePuzzleError, TooLargeError
-from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request
+from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
 from sudoku_server.text import Puzzle
 from sudoku_server.wire import replies
 from sudoku_server.wire.replies import error_line
@@ -78,6 +78,9 @@ INTERACTIVE_AFTER = 1.0
 #: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
 #: a flood of empty lines costs a regex match, not a parse per line.
 _BLANK_RUN = re.compile(rb"(?:\r?\n)+")
+#: A plain one-line 9x9 puzzle as bytes, with its terminator (``text/reader.py``'s plain line,
+#: ``_PLAIN_LINE``; LF or CRLF): what :meth:`Session.take_plain` takes.
+_PLAIN_BYTES = re.compile(rb"[0-9._]{81}\r?\n")
 
 
 @dataclass
@@ -124,7 +127,94 @@ class CloseConnection:
 Event = RequestReceived | Reply | TelnetReply | CloseConnection
 
 
-class Session:
+class _PlainLines:
+    """The plain fast path of :class:`Session`: bytes buffered unparsed, and the plain one-line puzzles at their
+    front taken as read (the server answers these in the native core: ARCHITECTURE.md "The request path")."""
+
+    closed: bool
+    lineno: int
+    max_line_bytes: int
+    _now: float | None
+    _puzzle_since: float | None
+    _splitter: Splitter
+    _telnet: Telnet
+    _buffer: bytearray
+    _start: bool
+    _backlog: bool
+    _last_ending: str
+    _received: int
+
+    def buffer_plain(self, data: bytes, now: float | None = None) -> bool:
+        """Take bytes as :meth:`receive_data` would, but parse nothing yet: for :meth:`take_plain`.
+
+        ``now`` as for :meth:`receive_data`. Returns False, taking nothing, when the bytes must go to
+        :meth:`receive_data` (telnet input, or the session closed). After
+        True, call :meth:`take_plain` and then, while :attr:`backlog`,
+        :meth:`receive_more`, which parse the buffered lines.
+        """
+        if self.closed or not data or self._telnet.pending or IAC in data:
+            return False
+        self._now = now
+        self._received += len(data)
+        self._buffer += data
+        if self._start:
+            if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
+                return True
+            if self._buffer.startswith(BOM):
+                del self._buffer[: len(BOM)]
+            self._start = False
+        self._backlog = True  # complete lines wait, unparsed
+        return True
+
+    def take_plain(self, max_lines: int) -> tuple[list[bytes], int]:
+        """The plain one-line 9x9 puzzles at the front of the buffered lines, taken as read; at most ``max_lines``.
+
+        A line is taken while the session is between requests (no puzzle
+        being read, no verb waiting, no caption held) and the line is 81
+        cells of digits and ``.``/``0``/``_`` then LF or CRLF: what the
+        splitter would read as a bare puzzle, ``Solve(grid)``
+        (:meth:`Splitter.feed_plain`). The session moves past them as if it
+        had (line numbers, last line ending); the caller answers them, in
+        order, before any event :meth:`receive_more` gives for what follows
+        (:meth:`plain_event` gives a taken line's event, for one the caller
+        answers the usual way).
+
+        Returns:
+          ``(lines, first)``: the lines' bytes with their terminators, and
+          the line number of the first (``[]`` when none is taken).
+        """
+        first = self.lineno + 1
+        if self.closed or not self._backlog or self.max_line_bytes < 81 or not self._splitter.plain_ready:
+            return [], first
+        buf = self._buffer
+        match = _PLAIN_BYTES.match
+        lines: list[bytes] = []
+        pos = 0
+        while len(lines) < max_lines:
+            found = match(buf, pos)
+            if found is None:
+                break
+            lines.append(found.group())
+            pos = found.end()
+        if lines:
+            del buf[:pos]
+            self.lineno += len(lines)
+            ending = "\r\n" if lines[-1].endswith(b"\r\n") else "\n"
+            self._last_ending = ending
+            self._splitter.took_plain(ending)
+            self._puzzle_since = None
+        return lines, first
+
+    def plain_event(self, line: bytes, lineno: int) -> PuzzleReceived:
+        """The event of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give it."""
+        ending = "\r\n" if line.endswith(b"\r\n") else "\n"
+        read = self._splitter.reader.feed_plain_line(line[:81].decode("ascii"), ending, lineno)
+        assert read is not None  # take_plain took only plain lines
+        self._splitter.reader.note_plain_lines(self._last_ending)  # the last taken line's, as take_plain left it
+        return PuzzleReceived(Solve(read.grid), read, lineno, ending)
+
+
+class Session(_PlainLines):
     """The state of one connection's request stream.
 
     One unit because framing, the line limit, the reply-window backlog and the

@@ -148,6 +148,18 @@ class Splitter:
         self._rejected_caption = None
         return PuzzleRead(puzzle, Solve(puzzle.grid))
 
+    @property
+    def plain_ready(self) -> bool:
+        """True when :meth:`feed_plain` would take a plain one-line puzzle now (no caption held, no verb
+        waiting, no puzzle being read)."""
+        return self._caption is None and self._waiting is None and not self.closed and self.reader.puzzle_start is None
+
+    def took_plain(self, ending: str) -> None:
+        """Plain one-line puzzles were read elsewhere (:meth:`feed_plain`'s lines, answered by the native core):
+        the state they leave, ``ending`` the last one's terminator."""
+        self._rejected_caption = None
+        self.reader.note_plain_lines(ending)
+
     def finish(self) -> list[Item]:
         """End of input: the puzzle being read is completed or cut short; a waiting verb is ``ERROR incomplete``."""
         if self.closed:
