@@ -263,7 +263,7 @@ class Connection(InlinePath):
             started = trio.current_time()
             with trio.CancelScope(deadline=self._read_deadline()) as scope:
                 self.read_scope = scope
-                data = await self.stream.receive_some(RECEIVE_SIZE)
+                data = await self._wait_and_read()
             self.read_scope = None
             self.clock.waited += trio.current_time() - started
             if not scope.cancelled_caught:

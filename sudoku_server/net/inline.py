@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from sudoku_server.net.pool import Signal, Slot, error_code
-from sudoku_server.net.window import WINDOW_BYTES, ReplyWindow
+from sudoku_server.net.window import WINDOW_BYTES, ReplyWindow, puzzle_weight
 from sudoku_server.service.answer import answer_lines
 
 if TYPE_CHECKING:
@@ -46,6 +46,10 @@ INLINE_FIRST_GROUP = 8
 #: Plain puzzles per native call of the inline path, at most: the bound on how far one call may run past
 #: ``inline_seconds`` (each puzzle stops at the core's 0.5 ms check interval: 8 ms at worst).
 INLINE_GROUP = 16
+
+
+#: A 9x9 puzzle's weight in the reply window (``window.puzzle_weight``).
+NINE_WEIGHT = puzzle_weight(81)
 
 
 class _InlineSlow(BaseException):
@@ -72,6 +76,7 @@ class InlinePath(ReplyWindow):
     solver_seconds: float
     errors: dict[str, int]
     send_lock: trio.Lock
+    stream: trio.SocketStream
     read_scope: trio.CancelScope | None
     _fd: int
     _reader_wake: Signal
@@ -93,7 +98,8 @@ class InlinePath(ReplyWindow):
                 room -= len(lines)
                 if room <= 0:
                     return events  # the rest stays buffered (session.backlog) until the window has room
-        events += session.receive_more(self.clock.waited, room)
+        if session.backlog:
+            events += session.receive_more(self.clock.waited, room)
         return events
 
     def _inline_ok(self) -> bool:
@@ -130,6 +136,7 @@ class InlinePath(ReplyWindow):
         """
         out: list[bytes | None] = []
         count = len(lines)
+        self.weight_per_request = max(self.weight_per_request, NINE_WEIGHT)  # as _hold_weight counts a 9x9
         if self._inline_ok():
             budget = self.config.inline_seconds
             started = time.monotonic()
@@ -194,6 +201,23 @@ class InlinePath(ReplyWindow):
             return None
         except OSError as error:
             raise trio.BrokenResourceError(str(error)) from error
+
+    async def _wait_and_read(self) -> bytes:
+        """Wait until bytes (or the end of stream) wait on the socket, then read them (:meth:`_read_now`).
+
+        ``SocketStream.receive_some`` without its first attempt, which the
+        reader has just made.
+
+        Raises:
+          trio.BrokenResourceError: the client reset the connection.
+        """
+        if self._fd < 0:
+            return await self.stream.receive_some(RECEIVE_SIZE)
+        while True:
+            await trio.lowlevel.wait_readable(self._fd)
+            data = self._read_now()
+            if data is not None:
+                return data
 
     def _flush_now(self) -> None:
         """The reader is about to wait: send the replies ready at the head of the queue now, in one send.

@@ -196,8 +196,11 @@ class _PlainLines:
                 break
             lines.append(found.group())
             pos = found.end()
+        if not buf:
+            self._backlog = False  # nothing left to parse
         if lines:
             del buf[:pos]
+            self._backlog = bool(buf)
             self.lineno += len(lines)
             ending = "\r\n" if lines[-1].endswith(b"\r\n") else "\n"
             self._last_ending = ending
