@@ -93,6 +93,11 @@ class InlinePath(ReplyWindow):
         events: list[Event] = []
         if self.server.bulk and not self.reserve:
             lines, first = session.take_plain(room)
+            if lines and self.weight_per_request < NINE_WEIGHT:
+                # The first puzzles of the connection: the room was counted for 25x25 ones; these are 9x9.
+                self.weight_per_request = NINE_WEIGHT
+                more, _ = session.take_plain(max(0, self._room() - len(lines)))
+                lines += more
             if lines:
                 events = self._add_plain(lines, first)
                 room -= len(lines)
