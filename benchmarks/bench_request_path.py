@@ -1,7 +1,7 @@
 """The request path: server CPU per answer against the raw in-process solve of the same puzzles (issue 18).
 
     PYTHONPATH=/path/to/tree python3 benchmarks/bench_request_path.py [--loadgen PATH] [--runs 3] [--seconds 3]
-        [--modes rr,pipe] [--connections 64] [--window 128] [--port 0]
+        [--modes rr,pipe] [--connections 64] [--window 128] [--port 0] [--server-args "--inline-budget 0"]
 
 Two modes, each against a server of its own (``python3 -m sudoku_server``,
 started with the same environment as this script, so ``PYTHONPATH`` picks
@@ -76,9 +76,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, extra: list[str]) -> subprocess.Popen:
     server = subprocess.Popen(
-        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        + extra,
         cwd=tempfile.gettempdir(),  # never the checkout: PYTHONPATH names the tree
         stdout=subprocess.DEVNULL,
     )
@@ -157,7 +158,7 @@ def drive(args, mode: str, port: int, file: str) -> tuple[int, float]:
 
 def run_mode(args, mode: str, lines: list[str], file: str) -> dict[str, float]:
     port = args.port or free_port()
-    server = start_server(port)
+    server = start_server(port, args.server_args.split())
     try:
         drive(args, mode, port, file) if args.warm else None  # warm-up: imports, caches
         before = cpu_of(server.pid)
@@ -192,6 +193,7 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=128, help="pipe mode's puzzles in flight")
     parser.add_argument("--limit", type=int, default=None, help="the first N puzzles of each set (a smoke run)")
     parser.add_argument("--port", type=int, default=0, help="the server's port (0: any free one)")
+    parser.add_argument("--server-args", default="", help='more options for the server ("--inline-budget 0")')
     parser.add_argument("--no-warm", dest="warm", action="store_false", help="no warm-up run before the measured one")
     parser.add_argument("--allow-python", action="store_true", help="measure the pure-Python core too")
     parser.add_argument("--client", help=argparse.SUPPRESS)
@@ -204,6 +206,7 @@ def main() -> None:
     if solver.CORE != "native" and not args.allow_python:
         raise SystemExit("the native core is not in use: build it, or pass --allow-python")
     print(f"load: {'C load generator' if args.loadgen else 'Python client (separate process)'}")
+    print(f"server: python3 -m sudoku_server {args.server_args}".rstrip())
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.modes.split(","):
             path = datasets.find(SETS[mode])

@@ -167,6 +167,28 @@ async def test_stats_counts_inline_answers_exactly():
     assert stats["puzzles"] == "50" and stats["answers"] == "50"  # every answer sent before STATS counts it
 
 
+async def test_stats_after_inline_answers_on_a_held_connection_is_answered_at_once():
+    # No end of input to wake the writer: the STATS behind the inline answers is rendered once they are sent.
+    lines = kaggle(3)
+    async with running_server(inline_seconds=LOOSE) as server:
+        stream = await connect(server)
+        async with stream:
+            await stream.send_all(b"KEEPALIVE\n")
+            got = b""
+            with trio.fail_after(5):
+                while not got.endswith(b"\n"):
+                    got += await stream.receive_some(65536)
+            assert got.startswith(b"KEEPALIVE on: ")
+            await stream.send_all(("".join(line + "\n" for line in lines) + "STATS\n").encode())
+            got = b""
+            with trio.fail_after(5):
+                while not got.endswith(b"END\n"):
+                    got += await stream.receive_some(65536)
+    replies = got.split(b"\n", 3)
+    assert [reply + b"\n" for reply in replies[:3]] == [solution(line) for line in lines]
+    assert b"STAT puzzles 3\n" in replies[3] and b"STAT answers 4\n" in replies[3]
+
+
 async def test_the_connection_budget_counts_inline_time():
     lines = kaggle(3000)  # about 3 us each with the native core: 9 ms in all, over a 2 ms budget
     data = "".join(line + "\n" for line in lines).encode()

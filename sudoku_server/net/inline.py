@@ -253,7 +253,8 @@ class InlinePath(ReplyWindow):
             sent = 0
         if sent < len(data):
             slots.appendleft(Slot(data[sent:], count=0))  # the rest: the writer sends it, counted here
-            self._writer_wake.set()
+        if slots:
+            self._writer_wake.set()  # the rest, or a STATS to render now that the replies before it are sent
         self._sent(data, sent, count)
 
     def _sent(self, data: bytes, sent: int, count: int) -> None:
