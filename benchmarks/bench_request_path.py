@@ -138,6 +138,23 @@ def python_client(port: int, file: str, mode: str, connections: int, window: int
     print(json.dumps({"answers": answers}))
 
 
+def server_core(port: int) -> str:
+    """The solver core the server on ``port`` uses (its ``STATS`` line ``STAT core ...``)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"STATS\n")
+        sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while not data.endswith(b"END\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    for line in data.decode().splitlines():
+        if line.startswith("STAT core "):
+            return line.split(" ", 2)[2]
+    raise SystemExit(f"no core in the server's STATS: {data!r}")
+
+
 def drive(args, mode: str, port: int, file: str) -> tuple[int, float]:
     """Run the load once against the server on ``port``: (answers, seconds)."""
     connections = args.connections if mode == "rr" else 1
@@ -164,6 +181,9 @@ def run_mode(args, mode: str, lines: list[str], file: str) -> dict[str, float]:
         before = cpu_of(server.pid)
         answers, seconds = drive(args, mode, port, file)
         server_cpu = cpu_of(server.pid) - before
+        core = server_core(port)
+        if core != "native" and not args.allow_python:
+            raise SystemExit(f"the server's solver core is {core}: build the native one, or pass --allow-python")
     finally:
         server.terminate()
         try:
@@ -173,6 +193,7 @@ def run_mode(args, mode: str, lines: list[str], file: str) -> dict[str, float]:
             server.wait()
     raw = raw_solve(lines)
     per_answer = server_cpu / max(1, answers)
+    print(f"{mode}: server solver core {core}")
     return {
         "answers": answers,
         "per_s": answers / seconds,
