@@ -21,6 +21,7 @@ from test_server import connect, exchange, read_all, running_server
 
 from sudoku_server.net import inline
 from sudoku_server.net.inline import INLINE_FIRST_GROUP
+from sudoku_server.net.scheduler import Scheduler, Start
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.grid import Grid
 
@@ -248,3 +249,22 @@ async def test_a_half_closed_client_gets_its_inline_answer_then_the_end_of_strea
             await stream.send_eof()
             with trio.fail_after(5):
                 assert await read_all(stream) == solution(line)
+
+
+def test_inline_time_is_charged_as_a_batch_would_be():
+    s = Scheduler(workers=1, budget_seconds=1.0, budget_window=100.0)
+    s.open("inline", 0.0)
+    s.open("pool", 0.0)
+    for key, start, end in (("pool", 0.0, 0.1), ("inline", 0.1, 0.11)):  # the pool one used 0.1 s, the other 0.01
+        s.submit(key, "job", start)
+        d = s.next_decision(start)
+        assert isinstance(d, Start) and d.batch.key == key
+        s.finished(d.batch, end)
+    assert s.vtime("inline") < s.vtime("pool")  # it would go first
+    s.charge("inline", 0.5, 0.2)  # 0.5 s solved on the event loop
+    assert s.budget_left("inline", 0.2) < 1.0 - 0.5  # from its budget (0.01 in a batch, 0.5 inline; refilled a bit)
+    s.submit("pool", "p1", 0.2)
+    s.submit("inline", "i1", 0.2)
+    d = s.next_decision(0.2)
+    assert isinstance(d, Start) and d.batch.key == "pool"  # it used more in all: the other goes first
+    s.charge("gone", 1.0, 0.2)  # a connection the scheduler has forgotten: nothing to charge
