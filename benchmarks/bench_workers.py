@@ -8,8 +8,9 @@ Usage (from the repository root, the package installed or on PYTHONPATH)::
     python3 benchmarks/bench_workers.py --tree BEFORE --tree AFTER # two checkouts, interleaved in each pair
 
 The server is the INSTALLED package: ``python3 -m sudoku_server --host
-127.0.0.1 --port 0 --workers N`` started from a temporary folder, so that the
-checkout's folder is not what it imports (on a fresh clone that would be the
+127.0.0.1 --port 0 --workers N`` started from the benchmarks folder (which
+holds no package: ``benchmarks/corecheck.py``), so that the checkout's folder
+is not what it imports (on a fresh clone that would be the
 pure-Python core). ``--tree DIR`` runs a checkout instead (``PYTHONPATH=DIR``,
 its native core built in place), to set two trees side by side. Each server is
 asked ``STATS`` for its ``core``; a run on the pure-Python core is refused
@@ -55,7 +56,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import datasets as _datasets  # benchmarks/datasets.py (standard library only), beside this script
+import corecheck  # benchmarks/corecheck.py, beside this script (standard library only)
+import datasets as _datasets  # benchmarks/datasets.py (standard library only)
 
 HERE = Path(__file__).resolve().parent
 
@@ -83,7 +85,7 @@ class Server:
       args: the server's arguments after the address.
       ready: the log line to wait for, and how many times.
       tree: a checkout to run (``PYTHONPATH=tree``); None: the installed package.
-      folder: the working folder (not the checkout: ``-m`` imports from it).
+      folder: the working folder (``corecheck.NEUTRAL_CWD``: ``-m`` imports from it, so not the checkout).
     """
 
     def __init__(self, args: list[str], ready: tuple[str, int], tree: Path | None, folder: Path) -> None:
@@ -116,18 +118,6 @@ class Server:
 
     def text(self) -> str:
         return Path(self.log.name).read_text(errors="replace")
-
-    def ask(self, request: bytes, end: bytes) -> str:
-        """One request on a new connection; the reply up to ``end``."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as sock:
-            sock.sendall(request)
-            data = b""
-            while end not in data:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-        return data.decode("ascii", "replace")
 
     def stats(self, text: str) -> dict[str, str]:
         return dict(line.split(" ", 2)[1:] for line in text.splitlines() if line.startswith("STAT "))
@@ -187,22 +177,16 @@ def setting(args: argparse.Namespace, level: int) -> tuple[list[str], tuple[str,
     return ["--solver-threads", str(level), *args.server_arg], (r"solver thread\(s\)", 1)
 
 
-def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, puzzles: Path, folder: Path) -> dict:
+def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, puzzles: Path) -> dict:
     """One run: a fresh server, the load, the figures of the measured window."""
     load1 = os.getloadavg()[0]
     server_args, ready = setting(args, level)
-    server = Server(server_args, ready, tree, folder)
+    server = Server(server_args, ready, tree, corecheck.NEUTRAL_CWD)
     samples: list[tuple[float, float]] = []  # (monotonic, the server's CPU seconds)
     try:
-        core = server.stats(server.ask(b"STATS\n", b"END")).get("core", "?")
+        core = corecheck.server_core("127.0.0.1", server.port)
         if core != "native" and not args.allow_python_core:
-            server.stop()
-            print(
-                f"refusing to measure: the server's solver core is {core!r}, not native ({tree or 'installed package'});"
-                " build it (python3 setup.py build_ext --inplace) or pass --allow-python-core",
-                file=sys.stderr,
-            )
-            raise SystemExit(2)
+            corecheck.require_native(core, False, f"the server of {tree or 'the installed package'}")
         spread = server.spread() if args.compare == "workers" and level > 1 else []
         argv = [str(loadgen), "--port", str(server.port), "--file", str(puzzles), "--json"]
         argv += ["--connections", str(args.connections), "--mode", args.mode, "--window", str(args.window)]
@@ -295,9 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ARG",
         help="extra server argument (repeat), the same for every run",
     )
-    p.add_argument(
-        "--allow-python-core", action="store_true", help="measure even when the server runs the pure-Python core"
-    )
+    corecheck.add_flag(p)
     p.add_argument("--json", type=Path, help="also write every run's figures to this file")
     return p
 
@@ -327,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         ratios: dict[str, list[float]] = collections.defaultdict(list)
         for _ in range(args.pairs):
             for tree in trees:
-                pair = [run(level, tree, args, loadgen, puzzles, folder) for level in (1, 2)]
+                pair = [run(level, tree, args, loadgen, puzzles) for level in (1, 2)]
                 for result in pair:
                     print(row(result, label), flush=True)
                 results += pair

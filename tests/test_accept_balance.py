@@ -10,7 +10,7 @@ import pytest
 import trio
 from test_workers import Supervised, supervised  # noqa: F401  (the fixture)
 
-from sudoku_server.net.balance import ACCEPT_DEFER, NOT_ACCEPTING, AcceptBalance, BalancedListener
+from sudoku_server.net.balance import ACCEPT_DEFER, ACCEPT_DEFER_MAX, NOT_ACCEPTING, AcceptBalance, BalancedListener
 
 
 def two_workers(mine: int, other: int) -> AcceptBalance:
@@ -37,18 +37,39 @@ def test_the_table_starts_with_every_slot_not_accepting_and_hands_out_free_slots
 
 
 @pytest.mark.parametrize(
-    "mine,other,ahead",
-    [(3, 2, True), (2, 2, False), (1, 2, False), (0, NOT_ACCEPTING, False), (5, 0, True), (NOT_ACCEPTING, 0, False)],
+    "mine,other,lead,defer",
+    [
+        (3, 2, 1, ACCEPT_DEFER),
+        (2, 2, 0, 0.0),
+        (1, 2, 0, 0.0),
+        (0, NOT_ACCEPTING, 0, 0.0),
+        (4, 1, 3, 3 * ACCEPT_DEFER),
+        (50, 0, 50, ACCEPT_DEFER_MAX),
+        (NOT_ACCEPTING, 0, 0, 0.0),
+    ],
 )
-def test_a_worker_is_ahead_only_of_an_accepting_worker_with_fewer_connections(mine, other, ahead):
-    assert two_workers(mine, other).ahead() is ahead
+def test_a_worker_defers_only_to_an_accepting_worker_with_fewer_connections(mine, other, lead, defer):
+    balance = two_workers(mine, other)
+    assert balance.lead() == lead
+    assert balance.defer() == pytest.approx(defer)
+
+
+def test_the_lead_is_over_the_accepting_worker_with_the_fewest():
+    balance = AcceptBalance(4)
+    for slot, count in enumerate([6, 2, NOT_ACCEPTING, 4]):
+        balance.slot = slot
+        balance.publish(count)
+    balance.slot = 0
+    assert balance.lead() == 4
+    balance.slot = 1
+    assert balance.lead() == 0
 
 
 def test_without_a_slot_a_worker_is_never_ahead():
     balance = AcceptBalance(2)
     assert balance.slot is None
     balance.publish(5)  # ignored
-    assert balance.counts() == [NOT_ACCEPTING, NOT_ACCEPTING] and not balance.ahead()
+    assert balance.counts() == [NOT_ACCEPTING, NOT_ACCEPTING] and balance.lead() == 0 and balance.defer() == 0
 
 
 async def accept_seconds(balance: AcceptBalance) -> float:
@@ -71,7 +92,7 @@ async def accept_seconds(balance: AcceptBalance) -> float:
 
 
 async def test_a_worker_ahead_waits_the_defer_then_takes_the_connection_nobody_else_took():
-    assert await accept_seconds(two_workers(3, 0)) >= ACCEPT_DEFER
+    assert await accept_seconds(two_workers(3, 1)) >= 2 * ACCEPT_DEFER
 
 
 async def test_a_worker_not_ahead_accepts_at_once():

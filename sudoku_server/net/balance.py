@@ -10,10 +10,11 @@ did most of the work and ``--workers 2`` gave 1.47x ``--workers 1``
 :class:`AcceptBalance` is a table of open connections per worker in memory
 shared by the supervisor and its workers (an anonymous shared ``mmap`` made
 before the fork). A worker that has more open connections than another
-accepting worker waits :data:`ACCEPT_DEFER` seconds before it takes a
-waiting connection (:class:`BalancedListener`), so that the one with fewer
-takes it; if that one does not (its event loop busy, or gone), the first
-takes it after all. Connections opened together so alternate between the
+accepting worker waits :data:`ACCEPT_DEFER` seconds for each connection it
+has more (at most :data:`ACCEPT_DEFER_MAX`) before it takes a waiting
+connection (:class:`BalancedListener`), so that the one with fewer takes it;
+if that one does not (its event loop busy, or gone), the first takes it
+after all. Connections opened together so alternate between the
 workers. The table is a hint: its entries are read and written without a
 lock (aligned 4-byte stores), and a stale value costs at most one defer.
 """
@@ -26,10 +27,12 @@ import socket
 
 import trio
 
-#: Seconds a worker ahead of another in open connections waits before it takes
-#: a waiting connection (the other takes it in the meantime unless its event
-#: loop is busy): the most a new connection is delayed by the balance.
+#: Seconds a worker ahead of another by one open connection waits before it
+#: takes a waiting connection (the other takes it in the meantime unless its
+#: event loop is busy); twice that when ahead by two, and so on.
 ACCEPT_DEFER = 0.005
+#: The longest such wait, seconds: the most a new connection is delayed by the balance.
+ACCEPT_DEFER_MAX = 0.025
 #: A slot's value when no accepting worker holds it (free, starting, retiring).
 NOT_ACCEPTING = -1
 #: accept() errors of one connection (it was reset before it was taken), as
@@ -61,7 +64,7 @@ class AcceptBalance:
     """Open connections per worker, in memory shared across ``fork()``.
 
     Made by the supervisor before it forks; each worker writes its own slot
-    (:meth:`publish`) and reads the others (:meth:`ahead`). A slot holds a
+    (:meth:`publish`) and reads the others (:meth:`lead`). A slot holds a
     connection count, or :data:`NOT_ACCEPTING`.
 
     Args:
@@ -100,21 +103,26 @@ class AcceptBalance:
         """Every slot's value, in slot order (``NOT_ACCEPTING`` for a slot not accepting)."""
         return self._counts.tolist()
 
-    def ahead(self) -> bool:
-        """True when this worker has more open connections than another accepting worker."""
+    def lead(self) -> int:
+        """How many more open connections this worker has than the accepting worker with the fewest (0: none fewer)."""
         if self.slot is None:
-            return False
+            return 0
         mine = self._counts[self.slot]
-        return any(NOT_ACCEPTING < count < mine for count in self._counts.tolist())
+        fewest = min((count for count in self._counts.tolist() if count > NOT_ACCEPTING), default=mine)
+        return max(0, mine - fewest)
+
+    def defer(self) -> float:
+        """Seconds to wait before taking a waiting connection: :data:`ACCEPT_DEFER` per connection of :meth:`lead`."""
+        return min(ACCEPT_DEFER_MAX, ACCEPT_DEFER * self.lead())
 
 
 class BalancedListener(trio.abc.Listener[trio.SocketStream]):
     """A listener on a socket shared by several workers that defers to the less loaded ones.
 
     Like ``trio.SocketListener`` (same streams, same ignored accept errors),
-    but a worker :meth:`AcceptBalance.ahead` of another waits
-    :data:`ACCEPT_DEFER` seconds after a connection comes before it tries to
-    take it; if the connection is gone by then, it waits for the next one.
+    but a worker ahead of another waits :meth:`AcceptBalance.defer` seconds
+    after a connection comes before it tries to take it; if the connection
+    is gone by then, it waits for the next one.
 
     Args:
       sock: a listening stdlib socket (set non-blocking here).
@@ -137,8 +145,9 @@ class BalancedListener(trio.abc.Listener[trio.SocketStream]):
         """
         while True:
             await trio.lowlevel.wait_readable(self._sock)
-            if self.balance.ahead():
-                await trio.sleep(ACCEPT_DEFER)
+            defer = self.balance.defer()
+            if defer > 0:
+                await trio.sleep(defer)
             try:
                 conn, _ = self._sock.accept()
             except BlockingIOError:
