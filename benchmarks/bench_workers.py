@@ -27,7 +27,10 @@ Runs alternate 1, 2, 1, 2, ... (and tree by tree inside a pair) so that drift
 on a shared machine hits both alike; the figure is the median of the pairwise
 ratios (answers/s of the second ÷ the first). Printed per run: answers/s,
 p50/p99 ms, errors, the server's CPU (supervisor, workers and any other child,
-sampled from /proc every 0.05 s) in cores over the measured window, the
+sampled from /proc every 0.05 s) in cores over the measured window, and of
+it the event loops' (each process's main thread: the rest is the solver
+threads, whose native solve runs beside the loop without the interpreter
+lock), the
 server's CPU per answer in µs (less sensitive than answers/s to the CPU the
 other users of the machine leave: compare it between the two settings), the
 load generator's own CPU, the 1-minute load average before the run, the
@@ -141,9 +144,10 @@ class Server:
                 sock.close()
         return sorted(collections.Counter(pids).values(), reverse=True)
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU of the server process and its children (alive ones, and reaped ones' totals)."""
-        total = 0.0
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU seconds (user + system) of the server process and its children (alive ones, and reaped
+        ones' totals), and of their main threads alone (each process's event loop)."""
+        total = loops = 0.0
         todo = [self.proc.pid]
         while todo:
             pid = todo.pop()
@@ -151,11 +155,13 @@ class Server:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 # utime stime cutime cstime: fields 14-17 (1-based) of /proc/PID/stat
                 total += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+                main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                loops += sum(int(x) for x in main[11:13]) / CLOCK_TICKS
                 for task in Path(f"/proc/{pid}/task").iterdir():
                     todo += [int(c) for c in (task / "children").read_text().split()]
             except (OSError, IndexError, ValueError):
                 continue
-        return total
+        return total, loops
 
     def stop(self) -> int:
         """SIGTERM, wait (SIGKILL after 20 s); returns the exit status."""
@@ -182,7 +188,7 @@ def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, 
     load1 = os.getloadavg()[0]
     server_args, ready = setting(args, level)
     server = Server(server_args, ready, tree, corecheck.NEUTRAL_CWD)
-    samples: list[tuple[float, float]] = []  # (monotonic, the server's CPU seconds)
+    samples: list[tuple[float, tuple[float, float]]] = []  # (monotonic, the server's CPU seconds: all, loops)
     try:
         core = corecheck.server_core("127.0.0.1", server.port)
         if core != "native" and not args.allow_python_core:
@@ -209,19 +215,21 @@ def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, 
         raise SystemExit(f"the load generator printed nothing (exit status {generator.returncode})")
     start, end = result["window_start"], result["window_end"]
 
-    def cpu_at(moment: float) -> float:
+    def cpu_at(moment: float) -> tuple[float, float]:
         return min(samples, key=lambda sample: abs(sample[0] - moment))[1]
 
-    cpu = cpu_at(end) - cpu_at(start)
+    cpu = cpu_at(end)[0] - cpu_at(start)[0]
+    loops = cpu_at(end)[1] - cpu_at(start)[1]
     bad = [line for line in server.text().splitlines() if " WARNING " in line or " ERROR " in line]
     if status == 0 and not bad and not (result["errors"] or result["wrong"] or result["closed"]):
         os.unlink(server.log.name)  # nothing to look at: keep only the logs of runs that went wrong
     result.update(
         level=level,
-        tree=str(tree) if tree else "installed",
+        tree=Path(os.path.abspath(tree)).name if tree else "installed",  # its folder name: BEFORE, AFTER
         core=core,
         load1=load1,
         server_cores=cpu / (end - start),
+        loop_cores=loops / (end - start),
         us_per_answer=cpu / result["answers"] * 1e6 if result["answers"] else 0.0,
         spread=spread,
         server_exit=status,
@@ -236,6 +244,7 @@ def row(result: dict, label: str) -> str:
     return (
         f"| {result['tree']} | {label} {result['level']} | {result['answers']} | {result['per_s']:.0f} |"
         f" {result['p50_ms']:.1f} | {result['p99_ms']:.1f} | {errors} | {result['server_cores']:.2f} |"
+        f" {result['loop_cores']:.2f} |"
         f" {result['us_per_answer']:.1f} | {result['cpu_cores']:.3f} | {result['load1']:.2f} |"
         f" {result['core']} | {spread} |"
     )
@@ -243,8 +252,8 @@ def row(result: dict, label: str) -> str:
 
 HEADER = (
     "| tree | setting | answers | answers/s | p50 ms | p99 ms | errors | server CPU (cores) |"
-    " server CPU µs per answer | loadgen CPU (cores) | load avg before | core | spread |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
+    " of which event loops | server CPU µs per answer | loadgen CPU (cores) | load avg before | core | spread |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 )
 
 
@@ -343,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
             f" median answers/s: 1 {median('per_s', 1):.0f}, 2 {median('per_s', 2):.0f};"
             f" median server CPU µs per answer: 1 {median('us_per_answer', 1):.1f},"
             f" 2 {median('us_per_answer', 2):.1f}; median server cores: 1 {median('server_cores', 1):.2f},"
-            f" 2 {median('server_cores', 2):.2f}; loadgen CPU at most {max(r['cpu_cores'] for r in mine):.3f} cores"
+            f" 2 {median('server_cores', 2):.2f}, of which event loops: 1 {median('loop_cores', 1):.2f},"
+            f" 2 {median('loop_cores', 2):.2f}; loadgen CPU at most {max(r['cpu_cores'] for r in mine):.3f} cores"
         )
     if args.json:
         args.json.write_text(json.dumps({"ratios": ratios, "runs": results}, indent=1))
