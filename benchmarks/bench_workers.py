@@ -6,6 +6,7 @@ Usage (from the repository root, the package installed or on PYTHONPATH)::
     python3 benchmarks/bench_workers.py --pairs 9 --seconds 5
     python3 benchmarks/bench_workers.py --compare solver-threads   # one process: --solver-threads 1, then 2
     python3 benchmarks/bench_workers.py --tree BEFORE --tree AFTER # two checkouts, interleaved in each pair
+    python3 benchmarks/bench_workers.py --pairs 0 --high 1000 --high-seconds 8   # 1000 connections, --workers 2
 
 The server is the INSTALLED package: ``python3 -m sudoku_server --host
 127.0.0.1 --port 0 --workers N`` started from the benchmarks folder (which
@@ -183,8 +184,18 @@ def setting(args: argparse.Namespace, level: int) -> tuple[list[str], tuple[str,
     return ["--solver-threads", str(level), *args.server_arg], (r"solver thread\(s\)", 1)
 
 
-def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, puzzles: Path) -> dict:
-    """One run: a fresh server, the load, the figures of the measured window."""
+def run(
+    level: int,
+    tree: Path | None,
+    args: argparse.Namespace,
+    loadgen: Path,
+    puzzles: Path,
+    connections: int | None = None,
+    seconds: float | None = None,
+) -> dict:
+    """One run: a fresh server, the load (``--connections``, ``--seconds`` unless given), the measured figures."""
+    connections = connections or args.connections
+    seconds = seconds or args.seconds
     load1 = os.getloadavg()[0]
     server_args, ready = setting(args, level)
     server = Server(server_args, ready, tree, corecheck.NEUTRAL_CWD)
@@ -195,11 +206,11 @@ def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, 
             corecheck.require_native(core, False, f"the server of {tree or 'the installed package'}")
         spread = server.spread() if args.compare == "workers" and level > 1 else []
         argv = [str(loadgen), "--port", str(server.port), "--file", str(puzzles), "--json"]
-        argv += ["--connections", str(args.connections), "--mode", args.mode, "--window", str(args.window)]
-        argv += ["--seconds", str(args.seconds), "--warmup", str(args.warmup)]
+        argv += ["--connections", str(connections), "--mode", args.mode, "--window", str(args.window)]
+        argv += ["--seconds", str(seconds), "--warmup", str(args.warmup)]
         with tempfile.TemporaryFile() as out:
             generator = subprocess.Popen(argv, stdout=out, stdin=subprocess.DEVNULL)
-            deadline = time.monotonic() + args.seconds + args.warmup + 60
+            deadline = time.monotonic() + seconds + args.warmup + 60
             while generator.poll() is None and time.monotonic() < deadline:
                 samples.append((time.monotonic(), server.cpu_seconds()))
                 time.sleep(0.05)
@@ -225,6 +236,7 @@ def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, 
         os.unlink(server.log.name)  # nothing to look at: keep only the logs of runs that went wrong
     result.update(
         level=level,
+        connections=connections,
         tree=Path(os.path.abspath(tree)).name if tree else "installed",  # its folder name: BEFORE, AFTER
         core=core,
         load1=load1,
@@ -238,11 +250,12 @@ def run(level: int, tree: Path | None, args: argparse.Namespace, loadgen: Path, 
     return result
 
 
-def row(result: dict, label: str) -> str:
+def row(result: dict, label: str, connections: int) -> str:
+    more = f" ({result['connections']} connections)" if result["connections"] != connections else ""
     spread = "/".join(str(n) for n in result["spread"]) or "-"
     errors = result["errors"] + result["wrong"] + result["closed"]
     return (
-        f"| {result['tree']} | {label} {result['level']} | {result['answers']} | {result['per_s']:.0f} |"
+        f"| {result['tree']} | {label} {result['level']}{more} | {result['answers']} | {result['per_s']:.0f} |"
         f" {result['p50_ms']:.1f} | {result['p99_ms']:.1f} | {errors} | {result['server_cores']:.2f} |"
         f" {result['loop_cores']:.2f} |"
         f" {result['us_per_answer']:.1f} | {result['cpu_cores']:.3f} | {result['load1']:.2f} |"
@@ -265,6 +278,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run (default: %(default)s)")
     p.add_argument("--warmup", type=float, default=1.0, help="seconds of load before them (default: %(default)s)")
     p.add_argument("--connections", type=int, default=16, help="connections (default: %(default)s)")
+    p.add_argument(
+        "--high",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then one run per tree with N connections and the setting 2; 0: none (default: %(default)s)",
+    )
+    p.add_argument("--high-seconds", type=float, default=8.0, help="measured seconds of it (default: %(default)s)")
     p.add_argument("--mode", choices=("pipe", "rr"), default="pipe", help="loadgen's mode (default: %(default)s)")
     p.add_argument("--window", type=int, default=16, help="puzzles in flight per connection (default: %(default)s)")
     p.add_argument(
@@ -320,10 +341,14 @@ def main(argv: list[str] | None = None) -> int:
             for tree in trees:
                 pair = [run(level, tree, args, loadgen, puzzles) for level in (1, 2)]
                 for result in pair:
-                    print(row(result, label), flush=True)
+                    print(row(result, label, args.connections), flush=True)
                 results += pair
                 if pair[0]["per_s"]:
                     ratios[pair[0]["tree"]].append(pair[1]["per_s"] / pair[0]["per_s"])
+        for tree in trees if args.high else []:
+            result = run(2, tree, args, loadgen, puzzles, args.high, args.high_seconds)
+            print(row(result, label, args.connections), flush=True)
+            results.append(result)
     failed = False
     for result in results:
         if result["errors"] or result["wrong"] or result["closed"] or not result["answers"] or result["server_exit"]:
@@ -341,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
             f"load average (1 min) before the runs: {min(loads):.2f}-{max(loads):.2f}, median {statistics.median(loads):.2f}"
         )
     for tree, values in ratios.items():
-        mine = [r for r in results if r["tree"] == tree]
+        mine = [r for r in results if r["tree"] == tree and r["connections"] == args.connections]
 
         def median(key: str, level: int, rows: list[dict] = mine) -> float:
             return statistics.median(r[key] for r in rows if r["level"] == level)

@@ -54,7 +54,12 @@ COMMANDS = [
     ("load.py", ["--seconds", "1", "--levels", "2"], "| 2 |"),
     ("load.py", ["--mixed", "--seconds", "1", "--hard-connections", "2"], "hard"),
     ("hostile_load.py", ["--quick", "--only", "5"], "| 5a |"),
-    ("bench_workers.py", ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4"], "median"),
+    (
+        "bench_workers.py",
+        ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4", "--high", "40"]
+        + ["--high-seconds", "0.5"],
+        "median",
+    ),
     (
         "bench_workers.py",
         ["--compare", "solver-threads", "--mode", "rr", "--pairs", "1", "--seconds", "1", "--warmup", "0.5"]
