@@ -313,6 +313,8 @@ int main(int argc, char **argv) {
         c->fd = socket(addr->ai_family, SOCK_STREAM, 0);
         if (c->fd < 0 || connect(c->fd, addr->ai_addr, addr->ai_addrlen) < 0) {
             fprintf(stderr, "connect %s:%s: %s\n", host, port, strerror(errno));
+            freeaddrinfo(addr);
+            free(conns);
             return 2;
         }
         int one = 1;
