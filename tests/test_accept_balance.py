@@ -145,12 +145,12 @@ def test_two_workers_share_16_connections_opened_together(supervised):  # noqa: 
         time.sleep(0.2)  # the workers see the probe connections close
 
 
-def test_three_workers_share_12_connections_and_a_retired_worker_takes_none(supervised):  # noqa: F811
+def test_three_workers_share_12_connections_before_and_after_a_rolling_restart(supervised):  # noqa: F811
     server = supervised("--workers", "3")
     server.wait_for(r"worker \d+ ready", 3)
     counts = spread(server, 12)
     assert len(counts) == 3 and counts[0] - counts[-1] <= 3, counts
-    # A rolling restart: the new workers take the connections, the retired ones publish "not accepting".
+    # A rolling restart: each new worker takes a free slot of the table, each retired one frees its own.
     server.proc.send_signal(1)  # SIGHUP
     server.wait_for(r"worker \d+ replaced by \d+", 3, timeout=30)
     server.wait_for(r"worker \d+ stopped", 3, timeout=30)
