@@ -23,7 +23,10 @@ Usage::
         --connections 16 --repeat 40 --pairs 5
 
 Standard library and the project only; the server runs as a subprocess on
-127.0.0.1 (``python3 -m sudoku_server --port 0``).
+127.0.0.1 (``python3 -m sudoku_server --port 0``). Both sides use the
+installed package (or ``PYTHONPATH``'s), never the checkout's folder by
+accident; the solver core is printed, and a pure-Python one is refused (exit
+status 2) unless ``--allow-python-core`` is given (``benchmarks/corecheck.py``).
 """
 
 from __future__ import annotations
@@ -36,20 +39,18 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(HERE))
+import corecheck  # benchmarks/corecheck.py, beside this script
+import datasets
 
-import datasets  # noqa: E402
+#: The solver core of this process (set by main): every server started must run the same.
+_CORE = ["?"]
 
 
 def start_server(*args: str) -> tuple[subprocess.Popen, int]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *args],
-        cwd=REPO,
+        cwd=corecheck.NEUTRAL_CWD,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -60,6 +61,11 @@ def start_server(*args: str) -> tuple[subprocess.Popen, int]:
         if "listening on 127.0.0.1:" in line:
             port = int(line.rsplit(":", 1)[1])
             threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()
+            core = corecheck.server_core("127.0.0.1", port)
+            if core != _CORE[0]:
+                proc.terminate()
+                proc.wait(10)
+                raise SystemExit(f"the server's solver core is {core}, this process's {_CORE[0]}")
             return proc, port
     raise SystemExit("the server did not start")
 
@@ -192,6 +198,7 @@ def main(argv=None) -> int:
         "--connections", type=int, default=None, help="connections pipelining at once (ratio: 1, threads: 16)"
     )
     p.add_argument("--repeat", type=int, default=None, help="the dataset this many times (ratio: 1, threads: 40)")
+    corecheck.add_flag(p)
     args = p.parse_args(argv)
     path = datasets.find(args.dataset)
     if path is None:
@@ -199,6 +206,8 @@ def main(argv=None) -> int:
     lines = datasets.one_line_puzzles(path)
     from sudoku_server.sudoku import solver
 
+    _CORE[0] = solver.CORE
+    corecheck.require_native(solver.CORE, args.allow_python_core, "this process and the servers it starts")
     print(f"<!-- python3 benchmarks/bench_pipeline.py {' '.join(argv if argv is not None else sys.argv[1:])} -->")
     print(
         f"{args.dataset}: {len(lines):,} puzzles; solver core {solver.CORE};"

@@ -25,6 +25,9 @@ restart line.
 
 ``metrics-child``: ``--workers 1 --metrics-port P`` with P taken; the metrics
 child's deaths counted over 3 s, and the delays the log gives.
+
+Each server's solver core (its startup log's ``core=``) is printed; a
+pure-Python one is refused (exit status 2) unless ``--allow-python-core``.
 """
 
 from __future__ import annotations
@@ -42,10 +45,14 @@ import threading
 import time
 from pathlib import Path
 
+import corecheck  # benchmarks/corecheck.py, beside this script
+
 PUZZLE = b"7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5\n"
 SOLUTION = b"798635421126974583453218679972586314564123897381497256617352948835749162249861735\n"
 HALF_SENT = b"GET /metrics HTTP/1.1\r\nHost: x\r\n"
 PORTS = iter(range(21100, 21999))
+#: --allow-python-core (set by main).
+ALLOW_PYTHON = [False]
 
 
 class Server:
@@ -65,6 +72,10 @@ class Server:
         self.lines: list[str] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
+        core = self.wait_for(r"core=(\w+)")[0]
+        if core != "native" and not ALLOW_PYTHON[0]:
+            self.stop()
+        corecheck.require_native(core, ALLOW_PYTHON[0], f"the server of {tree}")
 
     def _read(self) -> None:
         assert self.proc.stderr is not None
@@ -268,7 +279,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--solves", type=int, default=400, help="easy solves per phase")
     parser.add_argument("--storm", type=float, default=14.0, help="seconds of killing before every worker is killed")
+    corecheck.add_flag(parser)
     args = parser.parse_args()
+    ALLOW_PYTHON[0] = args.allow_python_core
     {"flood": flood, "rescue": rescue, "metrics-child": metrics_child}[args.what](args)
 
 

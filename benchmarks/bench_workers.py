@@ -1,46 +1,58 @@
-"""--workers 2 against --workers 1: answers/s over 64 connections, run alternately, pairwise ratios.
+"""--workers 2 against --workers 1 (or --solver-threads 2 against 1): answers/s under a C load generator, in pairs.
 
-Usage (from the repository root)::
+Usage (from the repository root, the package installed or on PYTHONPATH)::
 
-    python3 benchmarks/bench_workers.py                   # 5 pairs of 8 s, 64 connections, then 1000 with --workers 2
-    python3 benchmarks/bench_workers.py --pairs 7 --seconds 10
-    python3 benchmarks/bench_workers.py --pairs 0 --high 1000 --high-seconds 10   # the 1000-connection level only
+    python3 benchmarks/bench_workers.py                        # 5 pairs of 8 s, 16 connections pipelining top1465
+    python3 benchmarks/bench_workers.py --pairs 9 --seconds 5
+    python3 benchmarks/bench_workers.py --compare solver-threads   # one process: --solver-threads 1, then 2
+    python3 benchmarks/bench_workers.py --tree BEFORE --tree AFTER # two checkouts, interleaved in each pair
+    python3 benchmarks/bench_workers.py --pairs 0 --high 1000 --high-seconds 8   # 1000 connections, --workers 2
 
-Each run starts a fresh server (``python3 -m sudoku_server --host 127.0.0.1
---port 0 --workers N``, its log in a temporary file, kept and named when the
-run had an error or the log a warning) and a separate load generator process
-(this script with ``--generate``): each connection sends the next top1465
-puzzle as soon as the previous answer arrives, and every answer is checked
-(``benchmarks/load.py``'s ``check_answer``). The generator (one asyncio
-process, its own protocol class, so that it stays cheap) runs ``--warmup``
-seconds first, then counts the answers that complete within ``--seconds``.
-Runs alternate 1, 2, 1, 2, ... so that drift on the shared machine hits both
-alike; the figure is the median of the pairwise ratios (run 2k+1 / run 2k).
-Printed per run: answers/s, p50/p99 ms, errors, requests sent again ("resent":
-the server ended the session by its close grace before the request arrived,
-and logged the bytes as not read; the count must equal those log lines, else
-the difference is "lost"), the CPU the server took (supervisor, workers and
-any other child, sampled from /proc every 0.1 s) and the generator took (its
-own process time), both in cores over the measured window, and the 1-minute
-load average before the run; "answers per server CPU s" (answers/s divided by
-the server's cores) does not depend on how much CPU the shared machine left
-the server; "generator max lag" is how late the generator's own event loop ran
-(a late client looks like a slow server). Every run names the solver core from
-the server's startup log (the same for all).
+The server is the INSTALLED package: ``python3 -m sudoku_server --host
+127.0.0.1 --port 0 --workers N`` started from the benchmarks folder (which
+holds no package: ``benchmarks/corecheck.py``), so that the checkout's folder
+is not what it imports (on a fresh clone that would be the
+pure-Python core). ``--tree DIR`` runs a checkout instead (``PYTHONPATH=DIR``,
+its native core built in place), to set two trees side by side. Each server is
+asked ``STATS`` for its ``core``; a run on the pure-Python core is refused
+(exit status 2) unless ``--allow-python-core`` is given.
 
-Exit status 1 if any run had an error (an ``ERROR`` line, a wrong answer, a
-reset, a timeout, a lost request or a failed connect), else 0.
+The load is ``benchmarks/loadgen.c``, compiled here with ``cc -O2`` into a
+temporary folder: one thread, epoll, ``--connections`` connections each
+keeping ``--window`` one-line puzzles in flight (``--mode pipe``; ``--mode
+rr``: one at a time), every answer checked; it takes a few hundredths of a
+core, so it hides nothing on a 2-core machine. It runs ``--warmup`` seconds,
+then counts the answers of ``--seconds``.
+
+Runs alternate 1, 2, 1, 2, ... (and tree by tree inside a pair) so that drift
+on a shared machine hits both alike; the figure is the median of the pairwise
+ratios (answers/s of the second ÷ the first). Printed per run: answers/s,
+p50/p99 ms, errors, the server's CPU (supervisor, workers and any other child,
+sampled from /proc every 0.05 s) in cores over the measured window, and of
+it the event loops' (each process's main thread: the rest is the solver
+threads, whose native solve runs beside the loop without the interpreter
+lock), the
+server's CPU per answer in µs (less sensitive than answers/s to the CPU the
+other users of the machine leave: compare it between the two settings), the
+load generator's own CPU, the 1-minute load average before the run, the
+solver core, and how 16 probe connections opened together spread over the
+workers (one ``STATS`` each: the ``pid`` that answered).
+
+Exit status: 0; 1 if any run had an error (an ``ERROR`` line, a wrong answer,
+a closed connection, no answer, a server that did not stop cleanly); 2 when
+refused (pure-Python core) or when the load generator cannot be built.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import collections
 import json
 import os
 import re
-import resource
+import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -48,247 +60,95 @@ import tempfile
 import time
 from pathlib import Path
 
+import corecheck  # benchmarks/corecheck.py, beside this script (standard library only)
+import datasets as _datasets  # benchmarks/datasets.py (standard library only)
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path.insert(0, str(HERE))
-import load as _load  # noqa: E402  (benchmarks/load.py)
 
-DEFAULT_DATASET = _load.DEFAULT_DATASET
+DEFAULT_DATASET = _datasets.DATASETS_DIR / "magictour_top1465.txt.gz"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+#: Probe connections opened together to see how they spread over the workers.
+PROBE_CONNECTIONS = 16
 
 
-# -- the generator process ---------------------------------------------------------
-
-#: Seconds one answer may take before it counts as an error ("timeout").
-REQUEST_TIMEOUT = 30.0
-#: Connects in flight at once (as load.py).
-CONNECT_CONCURRENCY = 200
-
-
-class _Counts:
-    def __init__(self) -> None:
-        self.answers = 0  # every answer, warm-up included
-        self.measured = 0  # answers completed inside the measured window
-        self.latencies: list[float] = []  # of those, seconds from send to the whole answer line
-        self.errors: dict[str, int] = {}
-        self.samples: list[str] = []
-        self.reconnects = 0
-        self.resent = 0  # requests the server never read (session ended first), sent again
-        self.max_lag = 0.0  # seconds: the longest the generator's event loop was late
-        self.marks: dict[str, tuple] = {}  # "start"/"end" of the window: (monotonic, process CPU seconds)
-
-    def error(self, kind: str, sample: str) -> None:
-        self.errors[kind] = self.errors.get(kind, 0) + 1
-        if len(self.samples) < 5:
-            self.samples.append(f"{kind}: {sample}")
-
-
-class _Client(asyncio.Protocol):
-    """One connection: one puzzle outstanding; the next goes out as soon as the answer line is in."""
-
-    def __init__(self, puzzles: list[str], index: int, window: tuple, counts: _Counts) -> None:
-        self.puzzles, self.index, self.window, self.counts = puzzles, index, window, counts
-        self.buffer = b""
-        self.puzzle = ""
-        self.sent_at: float | None = None
-        self.closed = asyncio.get_running_loop().create_future()
-
-    def connection_made(self, transport) -> None:
-        self.transport = transport
-        self._send()
-
-    def _send(self) -> None:
-        if time.monotonic() >= self.window[1]:
-            self.transport.close()
-            return
-        self.puzzle = self.puzzles[self.index % len(self.puzzles)]
-        self.index += 1
-        self.sent_at = time.monotonic()
-        self.transport.write(self.puzzle.encode() + b"\n")
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        while (end := self.buffer.find(b"\n")) >= 0:
-            line, self.buffer = self.buffer[: end + 1], self.buffer[end + 1 :]
-            now = time.monotonic()
-            self.counts.answers += 1
-            if line.startswith(b"ERROR "):
-                self.counts.error(
-                    "ERROR " + line.split(b" ", 2)[1].decode("ascii", "replace"),
-                    line.decode("ascii", "replace").strip(),
-                )
-            else:
-                problem = _load.check_answer(self.puzzle, line)
-                if problem:
-                    self.counts.error("wrong", f"{self.puzzle}: {problem}")
-            if self.window[0] <= now < self.window[1]:
-                self.counts.measured += 1
-                self.counts.latencies.append(now - self.sent_at)
-            self.sent_at = None
-            self._send()
-
-    def connection_lost(self, exc) -> None:
-        if self.sent_at is not None:
-            if exc is None and not self.buffer:
-                # The server ended the session cleanly without reading this
-                # request (its close grace ran out before the request came:
-                # the server logs "sent N byte(s) after its session ended: not
-                # read"). Every request the server reads gets a reply
-                # (PROTOCOL.md), so sending it again is safe: the next
-                # connection starts with it. run() checks the count against
-                # the server's log.
-                self.counts.resent += 1
-                self.index -= 1
-            else:
-                self.counts.error("reset" if exc else "lost", repr(exc) if exc else "closed inside an answer")
-        if not self.closed.done():
-            self.closed.set_result(None)
-
-
-async def _generate(
-    host: str, port: int, connections: int, seconds: float, warmup: float, puzzles: list[str]
-) -> _Counts:
-    loop = asyncio.get_running_loop()
-    counts = _Counts()
-    start = time.monotonic() + warmup
-    window = (start, start + seconds)
-    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
-    stride = max(1, len(puzzles) // connections)
-    clients: list[_Client] = []
-
-    async def one(index: int) -> None:
-        while time.monotonic() < window[1]:
-            async with gate:
-                try:
-                    _, client = await asyncio.wait_for(
-                        loop.create_connection(lambda: _Client(puzzles, index, window, counts), host, port), 10
-                    )
-                except (OSError, asyncio.TimeoutError) as error:
-                    counts.error("connect", repr(error))
-                    await asyncio.sleep(0.2)
-                    continue
-            clients.append(client)
-            await client.closed
-            index = client.index
-            if time.monotonic() < window[1]:
-                counts.reconnects += 1  # the server ended the session (it never should here)
-
-    async def watchdog() -> None:
-        while True:
-            await asyncio.sleep(1)
-            now = time.monotonic()
-            for client in clients:
-                if client.sent_at is not None and now - client.sent_at > REQUEST_TIMEOUT:
-                    counts.error("timeout", f"no answer within {REQUEST_TIMEOUT:g} s")
-                    client.sent_at = None
-                    client.transport.abort()
-
-    def mark(which: str) -> None:
-        counts.marks[which] = (time.monotonic(), time.process_time())
-
-    loop.call_later(max(0.0, window[0] - time.monotonic()), mark, "start")
-    loop.call_later(max(0.0, window[1] - time.monotonic()), mark, "end")
-
-    async def lag() -> None:
-        """The generator's own event-loop delay: a late client looks like a slow server."""
-        while True:
-            before = time.monotonic()
-            await asyncio.sleep(0.01)
-            counts.max_lag = max(counts.max_lag, time.monotonic() - before - 0.01)
-
-    dog = asyncio.ensure_future(watchdog())
-    lagger = asyncio.ensure_future(lag())
-    await asyncio.wait(
-        [asyncio.ensure_future(one(i * stride)) for i in range(connections)],
-        timeout=warmup + seconds + REQUEST_TIMEOUT + 15,
-    )
-    dog.cancel()
-    lagger.cancel()
-    return counts
-
-
-def generate(host: str, port: int, connections: int, seconds: float, warmup: float, dataset: Path, seed: int) -> dict:
-    """The load of one run (one process, asyncio); the figures of its measured window, and its own CPU."""
-    import random
-
-    puzzles = _load.load_puzzles(dataset)
-    random.Random(seed).shuffle(puzzles)
-    _load.raise_nofile(connections + 256)
-    counts = asyncio.run(_generate(host, port, connections, seconds, warmup, puzzles))
-    (start, cpu_start), (end, cpu_end) = counts.marks["start"], counts.marks["end"]
-    return {
-        "answers": counts.answers,
-        "measured": counts.measured,
-        "per_s": counts.measured / seconds,
-        "p50_ms": _ms(_load.percentile(counts.latencies, 50)),
-        "p99_ms": _ms(_load.percentile(counts.latencies, 99)),
-        "errors": counts.errors,
-        "samples": counts.samples,
-        "reconnects": counts.reconnects,
-        "resent": counts.resent,
-        "generator_max_lag_ms": round(counts.max_lag * 1000, 1),
-        # The measured window, in CLOCK_MONOTONIC (the same clock in every process).
-        "window": [start, end],
-        "generator_cores": (cpu_end - cpu_start) / (end - start),
-    }
-
-
-def _ms(value: float | None) -> float | None:
-    return None if value is None else round(value * 1000, 1)
-
-
-# -- the server --------------------------------------------------------------------
+def build_loadgen(folder: Path) -> Path:
+    """Compile benchmarks/loadgen.c into ``folder``; returns the binary. SystemExit(2) without a C compiler."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        print("no C compiler (cc or gcc): cannot build benchmarks/loadgen.c", file=sys.stderr)
+        raise SystemExit(2)
+    binary = folder / "loadgen"
+    subprocess.run([compiler, "-O2", "-Wall", "-Wextra", "-o", str(binary), str(HERE / "loadgen.c")], check=True)
+    return binary
 
 
 class Server:
-    """``python3 -m sudoku_server --host 127.0.0.1 --port 0 --workers N``, ready once every worker accepts."""
+    """``python3 -m sudoku_server --host 127.0.0.1 --port 0 ARGS`` from a neutral folder; ready once it accepts.
 
-    def __init__(self, workers: int, nofile: int, extra: list[str]) -> None:
-        self.log = tempfile.NamedTemporaryFile(prefix=f"bench-workers-{workers}-", suffix=".log", delete=False)  # noqa: SIM115 (kept open for the server)
-        self.argv = [
-            sys.executable,
-            "-m",
-            "sudoku_server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--workers",
-            str(workers),
-            *extra,
-        ]
+    Args:
+      args: the server's arguments after the address.
+      ready: the log line to wait for, and how many times.
+      tree: a checkout to run (``PYTHONPATH=tree``); None: the installed package.
+      folder: the working folder (``corecheck.NEUTRAL_CWD``: ``-m`` imports from it, so not the checkout).
+    """
 
-        def limits() -> None:
-            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-            if soft < nofile:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (min(nofile, hard), hard))
-
+    def __init__(self, args: list[str], ready: tuple[str, int], tree: Path | None, folder: Path) -> None:
+        self.log = tempfile.NamedTemporaryFile(prefix="bench-workers-", suffix=".log", delete=False)  # noqa: SIM115 (kept open for the server)
+        env = dict(os.environ)
+        if tree is not None:
+            env["PYTHONPATH"] = str(tree.resolve())
         self.proc = subprocess.Popen(
-            self.argv,
-            cwd=REPO,
+            [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *args],
+            cwd=folder,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self.log,
-            preexec_fn=limits,
             start_new_session=True,
         )
-        ready = r"worker \d+ ready" if workers > 1 else r"solver thread\(s\)"
+        pattern, count = ready
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            text = Path(self.log.name).read_text(errors="replace")
+            text = self.text()
             match = re.search(r"listening on 127\.0\.0\.1:(\d+)", text)
-            if match and len(re.findall(ready, text)) >= (workers if workers > 1 else 1):
+            if match and len(re.findall(pattern, text)) >= count:
                 self.port = int(match.group(1))
                 return
             if self.proc.poll() is not None:
                 break
             time.sleep(0.05)
         self.stop()
-        raise SystemExit("server did not start:\n" + Path(self.log.name).read_text(errors="replace"))
+        raise SystemExit("server did not start:\n" + self.text())
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU of the server process and its children (alive ones, and reaped ones' totals)."""
-        total = 0.0
+    def text(self) -> str:
+        return Path(self.log.name).read_text(errors="replace")
+
+    def stats(self, text: str) -> dict[str, str]:
+        return dict(line.split(" ", 2)[1:] for line in text.splitlines() if line.startswith("STAT "))
+
+    def spread(self) -> list[int]:
+        """Connections per worker pid, most first, for :data:`PROBE_CONNECTIONS` opened together."""
+        socks = [socket.create_connection(("127.0.0.1", self.port), timeout=10) for _ in range(PROBE_CONNECTIONS)]
+        pids = []
+        try:
+            for sock in socks:
+                sock.sendall(b"STATS\n")
+                data = b""
+                while b"END" not in data:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                pids.append(self.stats(data.decode("ascii", "replace")).get("pid", "?"))
+        finally:
+            for sock in socks:
+                sock.close()
+        return sorted(collections.Counter(pids).values(), reverse=True)
+
+    def cpu_seconds(self) -> tuple[float, float]:
+        """CPU seconds (user + system) of the server process and its children (alive ones, and reaped
+        ones' totals), and of their main threads alone (each process's event loop)."""
+        total = loops = 0.0
         todo = [self.proc.pid]
         while todo:
             pid = todo.pop()
@@ -296,13 +156,16 @@ class Server:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 # utime stime cutime cstime: fields 14-17 (1-based) of /proc/PID/stat
                 total += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+                main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                loops += sum(int(x) for x in main[11:13]) / CLOCK_TICKS
                 for task in Path(f"/proc/{pid}/task").iterdir():
                     todo += [int(c) for c in (task / "children").read_text().split()]
             except (OSError, IndexError, ValueError):
                 continue
-        return total
+        return total, loops
 
-    def stop(self) -> None:
+    def stop(self) -> int:
+        """SIGTERM, wait (SIGKILL after 20 s); returns the exit status."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -311,101 +174,99 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         self.log.close()
-
-    def unread(self) -> int:
-        """Sessions the server ended with bytes it did not read (the close grace had run out)."""
-        return len(re.findall(r"after its session ended: not read", Path(self.log.name).read_text(errors="replace")))
-
-    def core(self) -> str:
-        """The solver core the server named in its startup log (``core=python``)."""
-        match = re.search(r"core=(\w+)", Path(self.log.name).read_text(errors="replace"))
-        return match.group(1) if match else "?"
-
-    def notable(self) -> str:
-        text = Path(self.log.name).read_text(errors="replace")
-        bad = [line for line in text.splitlines() if " WARNING " in line or " ERROR " in line or "Traceback" in line]
-        return f"{len(bad)} warning/error line(s) in {self.log.name}" + (f", first: {bad[0]}" if bad else "")
+        return self.proc.returncode
 
 
-# -- one run -----------------------------------------------------------------------
+def setting(args: argparse.Namespace, level: int) -> tuple[list[str], tuple[str, int]]:
+    """The server arguments of one side of a pair, and the log line that says it is ready."""
+    if args.compare == "workers":
+        return ["--workers", str(level), *args.server_arg], (r"worker \d+ ready", level)
+    return ["--solver-threads", str(level), *args.server_arg], (r"solver thread\(s\)", 1)
 
 
-def run(workers: int, connections: int, args: argparse.Namespace) -> dict:
+def run(
+    level: int,
+    tree: Path | None,
+    args: argparse.Namespace,
+    loadgen: Path,
+    puzzles: Path,
+    connections: int | None = None,
+    seconds: float | None = None,
+) -> dict:
+    """One run: a fresh server, the load (``--connections``, ``--seconds`` unless given), the measured figures."""
+    connections = connections or args.connections
+    seconds = seconds or args.seconds
     load1 = os.getloadavg()[0]
-    server = Server(workers, connections + 512, args.server_arg)
-    seconds = args.seconds if connections == args.connections else args.high_seconds
-    samples = []  # (monotonic, the server's CPU seconds), every 0.1 s
+    server_args, ready = setting(args, level)
+    server = Server(server_args, ready, tree, corecheck.NEUTRAL_CWD)
+    samples: list[tuple[float, tuple[float, float]]] = []  # (monotonic, the server's CPU seconds: all, loops)
     try:
+        core = corecheck.server_core("127.0.0.1", server.port)
+        if core != "native" and not args.allow_python_core:
+            corecheck.require_native(core, False, f"the server of {tree or 'the installed package'}")
+        spread = server.spread() if args.compare == "workers" and level > 1 else []
+        argv = [str(loadgen), "--port", str(server.port), "--file", str(puzzles), "--json"]
+        argv += ["--connections", str(connections), "--mode", args.mode, "--window", str(args.window)]
+        argv += ["--seconds", str(seconds), "--warmup", str(args.warmup)]
         with tempfile.TemporaryFile() as out:
-            generator = subprocess.Popen(
-                [
-                    sys.executable,
-                    __file__,
-                    "--generate",
-                    "127.0.0.1",
-                    str(server.port),
-                    str(connections),
-                    str(seconds),
-                    str(args.warmup),
-                    str(args.dataset),
-                    str(args.seed),
-                ],
-                cwd=REPO,
-                stdout=out,
-                stdin=subprocess.DEVNULL,
-            )
-            deadline = time.monotonic() + seconds + args.warmup + REQUEST_TIMEOUT + 60
+            generator = subprocess.Popen(argv, stdout=out, stdin=subprocess.DEVNULL)
+            deadline = time.monotonic() + seconds + args.warmup + 60
             while generator.poll() is None and time.monotonic() < deadline:
                 samples.append((time.monotonic(), server.cpu_seconds()))
-                time.sleep(0.1)
+                time.sleep(0.05)
+            samples.append((time.monotonic(), server.cpu_seconds()))
             if generator.poll() is None:
                 generator.kill()
-            if generator.wait() != 0:
-                raise SystemExit(f"the generator failed (exit status {generator.returncode})")
+            generator.wait()
             out.seek(0)
-            result = json.loads(out.read())
+            result = json.loads(out.read() or b"{}")
     finally:
-        server.stop()
-    start, end = result["window"]
+        status = server.stop()
+    if not result:
+        raise SystemExit(f"the load generator printed nothing (exit status {generator.returncode})")
+    start, end = result["window_start"], result["window_end"]
 
-    def cpu_at(moment: float) -> float:
+    def cpu_at(moment: float) -> tuple[float, float]:
         return min(samples, key=lambda sample: abs(sample[0] - moment))[1]
 
-    if result["resent"] != server.unread():
-        # A request that went unanswered without the server saying it did not read it is lost.
-        result["errors"]["lost"] = result["errors"].get("lost", 0) + abs(result["resent"] - server.unread())
-    result.update(
-        workers=workers,
-        connections=connections,
-        load1=load1,
-        server_cores=(cpu_at(end) - cpu_at(start)) / (end - start),
-        core=server.core(),
-        server_exit=server.proc.returncode,
-        server_log=server.notable(),
-    )
-    if not result["errors"] and result["server_exit"] == 0 and result["server_log"].startswith("0 "):
+    cpu = cpu_at(end)[0] - cpu_at(start)[0]
+    loops = cpu_at(end)[1] - cpu_at(start)[1]
+    bad = [line for line in server.text().splitlines() if " WARNING " in line or " ERROR " in line]
+    if status == 0 and not bad and not (result["errors"] or result["wrong"] or result["closed"]):
         os.unlink(server.log.name)  # nothing to look at: keep only the logs of runs that went wrong
+    result.update(
+        level=level,
+        connections=connections,
+        tree=Path(os.path.abspath(tree)).name if tree else "installed",  # its folder name: BEFORE, AFTER
+        core=core,
+        load1=load1,
+        server_cores=cpu / (end - start),
+        loop_cores=loops / (end - start),
+        us_per_answer=cpu / result["answers"] * 1e6 if result["answers"] else 0.0,
+        spread=spread,
+        server_exit=status,
+        server_log=f"{len(bad)} warning/error line(s) in {server.log.name}" if bad else "",
+    )
     return result
 
 
-def row(result: dict) -> str:
-    errors = sum(result["errors"].values())
-    error_cell = (
-        "0" if not errors else f"{errors} ({', '.join(f'{k} {v}' for k, v in sorted(result['errors'].items()))})"
-    )
-    per_core = result["per_s"] / result["server_cores"] if result["server_cores"] else 0.0
+def row(result: dict, label: str, connections: int) -> str:
+    more = f" ({result['connections']} connections)" if result["connections"] != connections else ""
+    spread = "/".join(str(n) for n in result["spread"]) or "-"
+    errors = result["errors"] + result["wrong"] + result["closed"]
     return (
-        f"| {result['workers']} | {result['connections']} | {result['measured']} | {result['per_s']:.1f} |"
-        f" {result['p50_ms']:.0f} | {result['p99_ms']:.0f} | {error_cell} | {result['resent']} |"
-        f" {result['server_cores']:.2f} | {per_core:.0f} | {result['generator_cores']:.2f} |"
-        f" {result['generator_max_lag_ms']:.0f} | {result['load1']:.2f} |"
+        f"| {result['tree']} | {label} {result['level']}{more} | {result['answers']} | {result['per_s']:.0f} |"
+        f" {result['p50_ms']:.1f} | {result['p99_ms']:.1f} | {errors} | {result['server_cores']:.2f} |"
+        f" {result['loop_cores']:.2f} |"
+        f" {result['us_per_answer']:.1f} | {result['cpu_cores']:.3f} | {result['load1']:.2f} |"
+        f" {result['core']} | {spread} |"
     )
 
 
 HEADER = (
-    "| workers | connections | answers | answers/s | p50 ms | p99 ms | errors | resent |"
-    " server CPU (cores) | answers per server CPU s | generator CPU (cores) | generator max lag ms |"
-    " load avg before |\n|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"
+    "| tree | setting | answers | answers/s | p50 ms | p99 ms | errors | server CPU (cores) |"
+    " of which event loops | server CPU µs per answer | loadgen CPU (cores) | load avg before | core | spread |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 )
 
 
@@ -413,23 +274,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__
     )
-    p.add_argument("--pairs", type=int, default=5, help="pairs of runs (--workers 1, then 2) (default: %(default)s)")
+    p.add_argument("--pairs", type=int, default=5, help="pairs of runs (1, then 2) (default: %(default)s)")
     p.add_argument("--seconds", type=float, default=8.0, help="measured seconds per run (default: %(default)s)")
-    p.add_argument(
-        "--warmup", type=float, default=1.0, help="seconds of load before the measured window (default: %(default)s)"
-    )
-    p.add_argument("--connections", type=int, default=64, help="connections of the pairs (default: %(default)s)")
+    p.add_argument("--warmup", type=float, default=1.0, help="seconds of load before them (default: %(default)s)")
+    p.add_argument("--connections", type=int, default=16, help="connections (default: %(default)s)")
     p.add_argument(
         "--high",
         type=int,
-        default=1000,
-        help="then one run with this many connections and --workers 2; 0: none (default: %(default)s)",
+        default=0,
+        metavar="N",
+        help="then one run per tree with N connections and the setting 2; 0: none (default: %(default)s)",
     )
+    p.add_argument("--high-seconds", type=float, default=8.0, help="measured seconds of it (default: %(default)s)")
+    p.add_argument("--mode", choices=("pipe", "rr"), default="pipe", help="loadgen's mode (default: %(default)s)")
+    p.add_argument("--window", type=int, default=16, help="puzzles in flight per connection (default: %(default)s)")
     p.add_argument(
-        "--high-seconds", type=float, default=8.0, help="measured seconds of that run (default: %(default)s)"
+        "--compare",
+        choices=("workers", "solver-threads"),
+        default="workers",
+        help="--workers 1 vs 2 (under the supervisor), or --solver-threads 1 vs 2 (one process) (default: %(default)s)",
     )
     p.add_argument("--dataset", type=Path, default=DEFAULT_DATASET, help="one-line puzzles (default: top1465)")
-    p.add_argument("--seed", type=int, default=1, help="shuffle seed of the dataset order (default: %(default)s)")
+    p.add_argument(
+        "--tree",
+        type=Path,
+        action="append",
+        default=[],
+        help="run this checkout (PYTHONPATH=TREE) instead of the installed package; repeat to interleave trees",
+    )
     p.add_argument(
         "--server-arg",
         action="append",
@@ -437,69 +309,77 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ARG",
         help="extra server argument (repeat), the same for every run",
     )
+    corecheck.add_flag(p)
     p.add_argument("--json", type=Path, help="also write every run's figures to this file")
-    p.add_argument(
-        "--generate",
-        nargs=7,
-        metavar=("HOST", "PORT", "CONNECTIONS", "SECONDS", "WARMUP", "DATASET", "SEED"),
-        help=argparse.SUPPRESS,
-    )
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.generate:
-        host, port, connections, seconds, warmup, dataset, seed = args.generate
+    label = "--workers" if args.compare == "workers" else "--solver-threads"
+    trees: list[Path | None] = list(args.tree) or [None]
+    with tempfile.TemporaryDirectory(prefix="bench-workers-") as scratch:
+        folder = Path(scratch)
+        loadgen = build_loadgen(folder)
+        dataset = args.dataset if args.dataset.exists() else _datasets.find(args.dataset.name)
+        if dataset is None:
+            dataset = HERE.parent / "puzzles" / args.dataset.name
+        lines = _datasets.one_line_puzzles(dataset)
+        puzzles = folder / "puzzles.txt"
+        puzzles.write_text("".join(line + "\n" for line in lines))
         print(
-            json.dumps(
-                generate(host, int(port), int(connections), float(seconds), float(warmup), Path(dataset), int(seed))
-            )
+            f"dataset {dataset.name} ({len(lines)} puzzles); {args.connections} connections, mode {args.mode}"
+            f" (window {args.window if args.mode == 'pipe' else 1}); {args.pairs} pairs of {args.warmup:g} s"
+            f" warm-up + {args.seconds:g} s; {label} 1 vs 2; CPUs {os.cpu_count()}; server args"
+            f" {' '.join(args.server_arg) or '(defaults)'}",
+            flush=True,
         )
-        return 0
-    print(
-        f"dataset {args.dataset.name}; {args.connections} connections, {args.pairs} pairs of"
-        f" {args.warmup:g} s warm-up + {args.seconds:g} s; CPUs {os.cpu_count()}; server args"
-        f" {' '.join(args.server_arg) or '(defaults)'}",
-        flush=True,
-    )
-    print(HEADER, flush=True)
-    results: list[dict] = []
-    ratios: list[float] = []
-    for _ in range(args.pairs):
-        pair = [run(workers, args.connections, args) for workers in (1, 2)]
-        for result in pair:
-            print(row(result), flush=True)
-        results += pair
-        ratios.append(pair[1]["per_s"] / pair[0]["per_s"])
-    if args.high:
-        result = run(2, args.high, args)
-        print(row(result), flush=True)
-        results.append(result)
+        print(HEADER, flush=True)
+        results: list[dict] = []
+        ratios: dict[str, list[float]] = collections.defaultdict(list)
+        for _ in range(args.pairs):
+            for tree in trees:
+                pair = [run(level, tree, args, loadgen, puzzles) for level in (1, 2)]
+                for result in pair:
+                    print(row(result, label, args.connections), flush=True)
+                results += pair
+                if pair[0]["per_s"]:
+                    ratios[pair[0]["tree"]].append(pair[1]["per_s"] / pair[0]["per_s"])
+        for tree in trees if args.high else []:
+            result = run(2, tree, args, loadgen, puzzles, args.high, args.high_seconds)
+            print(row(result, label, args.connections), flush=True)
+            results.append(result)
     failed = False
     for result in results:
-        if result["errors"] or result["server_exit"] != 0:
+        if result["errors"] or result["wrong"] or result["closed"] or not result["answers"] or result["server_exit"]:
             failed = True
             print(
-                f"run with --workers {result['workers']}, {result['connections']} connections: errors"
-                f" {result['errors']}, server exit {result['server_exit']}; {result['samples'][:3]};"
-                f" the generator's event loop was up to {result['generator_max_lag_ms']:.0f} ms late"
+                f"{result['tree']} {label} {result['level']}: errors {result['errors']}, wrong {result['wrong']},"
+                f" closed {result['closed']}, server exit {result['server_exit']}; first: {result['first_problem']}"
             )
-    cores = {r["core"] for r in results}
-    print(f"\nsolver core of every run: {', '.join(sorted(cores))}")
-    if ratios:
-        ones = [r["per_s"] for r in results if r["workers"] == 1 and r["connections"] == args.connections]
-        twos = [r["per_s"] for r in results if r["workers"] == 2 and r["connections"] == args.connections]
-        gen = [r["generator_cores"] for r in results if r["connections"] == args.connections]
-        print(f"pairwise ratios (workers 2 / workers 1): {', '.join(f'{x:.2f}' for x in ratios)}")
+        if result["server_log"]:
+            print(f"{result['tree']} {label} {result['level']}: {result['server_log']}")
+    print(f"\nsolver core of every run: {', '.join(sorted({r['core'] for r in results}))}")
+    loads = [r["load1"] for r in results]
+    if loads:
         print(
-            f"median ratio {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f});"
-            f" median answers/s: workers 1 {statistics.median(ones):.1f}, workers 2 {statistics.median(twos):.1f};"
-            f" generator CPU {min(gen):.2f}-{max(gen):.2f} cores"
+            f"load average (1 min) before the runs: {min(loads):.2f}-{max(loads):.2f}, median {statistics.median(loads):.2f}"
         )
-    for result in results:
-        if not result["server_log"].startswith("0 "):
-            print(f"--workers {result['workers']}, {result['connections']} connections: {result['server_log']}")
+    for tree, values in ratios.items():
+        mine = [r for r in results if r["tree"] == tree and r["connections"] == args.connections]
+
+        def median(key: str, level: int, rows: list[dict] = mine) -> float:
+            return statistics.median(r[key] for r in rows if r["level"] == level)
+
+        print(
+            f"{tree}: pairwise ratios ({label} 2 / 1): {', '.join(f'{x:.2f}' for x in values)}\n"
+            f"{tree}: median ratio {statistics.median(values):.2f}x (min {min(values):.2f}, max {max(values):.2f});"
+            f" median answers/s: 1 {median('per_s', 1):.0f}, 2 {median('per_s', 2):.0f};"
+            f" median server CPU µs per answer: 1 {median('us_per_answer', 1):.1f},"
+            f" 2 {median('us_per_answer', 2):.1f}; median server cores: 1 {median('server_cores', 1):.2f},"
+            f" 2 {median('server_cores', 2):.2f}, of which event loops: 1 {median('loop_cores', 1):.2f},"
+            f" 2 {median('loop_cores', 2):.2f}; loadgen CPU at most {max(r['cpu_cores'] for r in mine):.3f} cores"
+        )
     if args.json:
         args.json.write_text(json.dumps({"ratios": ratios, "runs": results}, indent=1))
     return 1 if failed else 0

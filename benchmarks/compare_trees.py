@@ -10,6 +10,8 @@ half-closes, and times until the last answer byte (wall seconds). Prints
 the median per tree and the median of the round-by-round ratios B/A, so the
 comparison holds while the machine's speed drifts. Used across issue 16's
 redesign (benchmarks/RESULTS.md); the package itself is not imported here.
+Each server's solver core (``STATS``) is printed; a pure-Python one is
+refused (exit status 2) unless ``--allow-python-core`` is given.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import datasets  # (benchmarks/datasets.py: the shipped puzzles/datasets/*.gz)
+import corecheck  # benchmarks/corecheck.py
+import datasets  # benchmarks/datasets.py: the shipped puzzles/datasets/*.gz
 
 
 def start(tree: str) -> tuple[subprocess.Popen[str], int]:
@@ -60,6 +63,7 @@ def main() -> int:
     parser.add_argument("after")
     parser.add_argument("--dataset", default="kaggle_bryanpark_first10000.csv")
     parser.add_argument("--rounds", type=int, default=5)
+    corecheck.add_flag(parser)
     args = parser.parse_args()
     path = datasets.find(args.dataset)
     if path is None:
@@ -68,6 +72,8 @@ def main() -> int:
     data = ("\n".join(puzzles) + "\n").encode()
     servers = [start(args.before), start(args.after)]
     try:
+        for tree, (_, port) in zip((args.before, args.after), servers):
+            corecheck.require_native(corecheck.server_core("127.0.0.1", port), args.allow_python_core, tree)
         lengths = [once(port, data)[1] for _, port in servers]  # warm-up, and the answers' size
         if lengths[0] != lengths[1]:
             print(f"warning: the answers differ in length: {lengths}")

@@ -12,7 +12,10 @@ Unless ``--connect`` is given it starts the server itself
 (``python3 -m sudoku_server --host 127.0.0.1 --port 0 --max-connections N``,
 with RLIMIT_NOFILE raised for it), reads the port from its log line
 ``listening on 127.0.0.1:PORT`` (the log goes to a temporary file, named in the
-output) and stops it at the end.
+output) and stops it at the end. The server runs from the benchmarks folder,
+so it is the installed package (or ``PYTHONPATH``'s), never the checkout's
+folder by accident; its solver core (``STATS``) is printed, and a pure-Python
+one is refused (exit status 2) unless ``--allow-python-core`` is given.
 
 Each connection sends one-line puzzles from the dataset, one outstanding
 request at a time on one long connection: the next puzzle goes out as soon as
@@ -60,10 +63,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import corecheck  # benchmarks/corecheck.py, beside this script
+import datasets as _datasets
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import datasets as _datasets  # noqa: E402
 
 DEFAULT_DATASET = _datasets.DATASETS_DIR / "magictour_top1465.txt.gz"
 FALLBACK_DATASET = REPO / "puzzles" / "norvig_top95.txt"
@@ -163,7 +166,7 @@ class ServerProcess:
 
         self.proc = subprocess.Popen(
             argv,
-            cwd=REPO,
+            cwd=corecheck.NEUTRAL_CWD,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self.log,
@@ -502,6 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--easy", type=Path, default=DEFAULT_EASY, help="--mixed: easy puzzles (default: %(default)s)")
     p.add_argument("--hard-connections", type=int, default=16, help="--mixed: hard connections (default: 16)")
     p.add_argument("--seed", type=int, default=1, help="shuffle seed for the dataset order (default: 1)")
+    corecheck.add_flag(p)
     return p
 
 
@@ -529,6 +533,9 @@ def main(argv: list[str] | None = None) -> int:
         host, port, pid = server.host, server.port, server.pid
         print(f"server: {' '.join(server.argv[1:])} (pid {pid}, port {port}, log {server.log.name})")
     try:
+        corecheck.require_native(
+            corecheck.server_core(host, port), args.allow_python_core, f"the server at port {port}"
+        )
         if args.mixed:
             return run_mixed(host, port, pid, hard, easy, args)
         return run_levels(host, port, pid, dataset, puzzles, args)

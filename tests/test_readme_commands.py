@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, native_core_or_skip
 
 #: (script, tiny arguments, a piece of its output that shows it did the work)
 COMMANDS = [
@@ -54,7 +54,18 @@ COMMANDS = [
     ("load.py", ["--seconds", "1", "--levels", "2"], "| 2 |"),
     ("load.py", ["--mixed", "--seconds", "1", "--hard-connections", "2"], "hard"),
     ("hostile_load.py", ["--quick", "--only", "5"], "| 5a |"),
-    ("bench_workers.py", ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4"], "median"),
+    (
+        "bench_workers.py",
+        ["--pairs", "1", "--seconds", "1", "--warmup", "0.5", "--connections", "4", "--high", "40"]
+        + ["--high-seconds", "0.5"],
+        "median",
+    ),
+    (
+        "bench_workers.py",
+        ["--compare", "solver-threads", "--mode", "rr", "--pairs", "1", "--seconds", "1", "--warmup", "0.5"]
+        + ["--connections", "4", "--dataset", "norvig_top95.txt"],
+        "--solver-threads 2 / 1",
+    ),
     ("compare_trees.py", [".", ".", "--dataset", "norvig_top95.txt", "--rounds", "1"], "after / before"),
     # Issue 17's scripts, with tiny bounds (fixed ports in 31000-31099: these start their own servers).
     (
@@ -99,10 +110,16 @@ def test_the_fuzzer_runs_its_random_fallback_loop():
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
 
 
+#: Scripts that refuse to measure the pure-Python core (issue 18): skipped where the native core is not built.
+NATIVE_ONLY = {"bench_workers.py", "bench_pipeline.py", "load.py", "compare_trees.py", "bench_processes.py"}
+
+
 @pytest.mark.parametrize("script,args,shows", COMMANDS, ids=[f"{s} {' '.join(a[:2])}" for s, a, _ in COMMANDS])
 def test_benchmark_command_runs(script, args, shows):
     if script == "haproxy_stop.py" and not (shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")):
         pytest.skip("haproxy is not installed (.ci/run installs it: apt-get install haproxy)")
+    if script in NATIVE_ONLY:
+        native_core_or_skip()
     result = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / script), *args],
         cwd=REPO,

@@ -20,6 +20,7 @@ from typing import cast
 
 import trio
 
+from sudoku_server.net.balance import AcceptBalance, BalancedListener
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.metrics_http import serve_http
 from sudoku_server.net.server import SudokuServer
@@ -38,7 +39,7 @@ HURRY_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 LOG_QUEUE_RECORDS = 10000
 
 
-async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
+async def run_server(config: ServerConfig, sockets=None, on_ready=None, balance: AcceptBalance | None = None) -> None:
     """Serve until a stop signal, then shut down gracefully.
 
     Args:
@@ -46,6 +47,9 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
       sockets: listening stdlib sockets to serve (a pre-forked worker's,
         inherited from the supervisor); None binds ``config.host``/``port``.
       on_ready: called once the server accepts connections.
+      balance: with ``sockets``, the supervisor's table of open connections
+        per worker, its ``slot`` this worker's: the worker with the fewest
+        accepts first (``net.balance``).
 
     Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT drain (``--drain-grace``),
     stop accepting and let open connections finish within
@@ -56,9 +60,12 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None) -> None:
     Raises:
       OSError: the address cannot be bound (before anything is served).
     """
-    server = SudokuServer(config)
+    server = SudokuServer(config, balance=balance if sockets is not None else None)
+    listeners: list
     if sockets is None:
         listeners = await server.open_listeners()
+    elif balance is not None:
+        listeners = [BalancedListener(sock, balance) for sock in sockets]
     else:
         listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
     log.info("%s, %d solver thread(s)", server.version_text(), config.solver_threads)

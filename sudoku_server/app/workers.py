@@ -9,8 +9,12 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
   fork), then forks N workers. Each worker is the whole single-process
   server (``runtime.run_server``) on the inherited listening sockets: every
   guarantee of one process (fairness, limits, shutdown replies) holds per
-  worker. The kernel hands each new connection to whichever worker accepts
-  first, blind to their load.
+  worker. A new connection goes to the worker with the fewest open
+  connections: the workers publish their counts in a table in shared memory
+  (``net.balance.AcceptBalance``, made before the fork), and one that is
+  ahead of another waits a few milliseconds before it accepts. (Left to the
+  kernel, whichever worker accepted first drained the backlog: 16
+  connections opened together landed 15/1 on two workers.)
 * A worker that dies is restarted after a back-off (0.5 s, doubling to 30 s;
   back to 0.5 s once a worker has lived 30 s), logged with its exit status
   and the real delay. When no worker is left alive, the one that died last
@@ -53,6 +57,7 @@ from dataclasses import dataclass, field
 import trio
 
 from sudoku_server.app.runtime import LOG_QUEUE_RECORDS, log_listen_error, run_server, setup_logging
+from sudoku_server.net.balance import AcceptBalance
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.metrics_http import serve_http
 
@@ -135,6 +140,7 @@ class _Child:
     kind: str  # "worker" or "metrics"
     started: float
     ready_fd: int | None = None  # read end: the worker writes one byte once it accepts
+    slot: int | None = None  # its entry in the table of open connections (net.balance)
     ready: bool = False
     retiring: bool = False  # replaced in a rolling restart: not restarted when it exits
 
@@ -174,6 +180,9 @@ class Supervisor:
         self._signals: list[int] = []
         self._wake_r = self._wake_w = -1
         self._metrics_dir: str | None = None
+        # Open connections per worker; a rolling restart runs up to twice the
+        # count at once (the old ones finishing their connections), plus one.
+        self.balance = AcceptBalance(2 * self.count + 1)
 
     # -- the parent ---------------------------------------------------------
 
@@ -322,6 +331,7 @@ class Supervisor:
                 continue
             if child.ready_fd is not None:
                 os.close(child.ready_fd)
+            self.balance.free_slot(child.slot)
             self._mark_dead(pid)
             dead.append((child, status))
         for child, status in dead:
@@ -421,17 +431,19 @@ class Supervisor:
     def _spawn_worker(self) -> int:
         _no_threads()
         ready_r, ready_w = os.pipe()
+        slot = self.balance.take_slot()
         pid = os.fork()
         if pid == 0:  # the worker
             os.close(ready_r)
             self._child_reset()
+            self.balance.slot = slot
             code = 1
             try:
-                code = _worker_main(self.config, self.sockets, ready_w, self.log_level, self.log_queue)
+                code = _worker_main(self.config, self.sockets, ready_w, self.log_level, self.log_queue, self.balance)
             finally:
                 os._exit(code)
         os.close(ready_w)
-        self._state.children[pid] = _Child(pid, "worker", time.monotonic(), ready_fd=ready_r)
+        self._state.children[pid] = _Child(pid, "worker", time.monotonic(), ready_fd=ready_r, slot=slot)
         log.info("worker %d started", pid)
         return pid
 
@@ -466,7 +478,9 @@ def _no_threads() -> None:
         raise RuntimeError(f"the supervisor would fork with {threading.active_count()} threads running")
 
 
-def _worker_main(config, sockets, ready_fd: int, log_level: str, log_queue: int) -> int:
+def _worker_main(
+    config, sockets, ready_fd: int, log_level: str, log_queue: int, balance: AcceptBalance | None = None
+) -> int:
     """A worker process: the whole server on the inherited sockets. Returns the exit status."""
     listener = setup_logging(log_level, records=log_queue, with_pid=True)
 
@@ -478,7 +492,7 @@ def _worker_main(config, sockets, ready_fd: int, log_level: str, log_queue: int)
             pass
 
     try:
-        trio.run(run_server, config, sockets, ready)
+        trio.run(run_server, config, sockets, ready, balance)
     except Exception:
         log.exception("worker %d failed", os.getpid())
         return 1

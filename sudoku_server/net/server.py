@@ -29,6 +29,7 @@ from collections.abc import Callable
 import trio
 
 from sudoku_server import __version__
+from sudoku_server.net.balance import NOT_ACCEPTING, AcceptBalance
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.connection import FINAL_FLUSH_SECONDS, RECEIVE_SIZE, Connection
 from sudoku_server.net.lifecycle import Admission
@@ -81,10 +82,17 @@ class SudokuServer:
       config: the settings.
       solve: the solver, ``solve(grid, *, check) -> Grid`` (a parameter so
         tests can pass a fake that spins while calling ``check()``).
+      balance: a pre-forked worker's share of the table of open connections
+        per worker (``net.balance``): this server publishes its count there,
+        and its listeners (``BalancedListener``) read it. None: one process.
     """
 
-    def __init__(self, config: ServerConfig, *, solve: Callable | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, *, solve: Callable | None = None, balance: AcceptBalance | None = None
+    ) -> None:
         self.config = config
+        self.balance = balance
+        self._accepted = 0  # streams accepted and not yet closed (published to the balance)
         self.solve = solve if solve is not None else _solver.solve
         #: Plain one-line puzzles go to the solver in bulk (BULK_PUZZLES):
         #: with the native core, whose searches call check() only after
@@ -148,7 +156,9 @@ class SudokuServer:
                         async with trio.open_nursery() as accept_nursery:
                             for listener in listeners:
                                 accept_nursery.start_soon(self._accept_loop, listener, handler_nursery)
+                            self._publish()
                             task_status.started(listeners)
+                    self._publish()  # not accepting any more: the other workers take every newcomer
                     for listener in listeners:
                         await listener.aclose()
                     log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
@@ -241,7 +251,15 @@ class SudokuServer:
                     suppressed += 1
                 await trio.sleep(ACCEPT_RETRY_SLEEP)
             else:
+                self._accepted += 1
+                self._publish()
                 handler_nursery.start_soon(self._handle, stream)
+
+    def _publish(self) -> None:
+        """Tell the other workers how many connections this one has open (``net.balance``)."""
+        if self.balance is not None:
+            accepting = self._accept_scope is not None and not self._accept_scope.cancel_called
+            self.balance.publish(self._accepted if accepting else NOT_ACCEPTING)
 
     def shutdown(self) -> None:
         """Stop accepting; connections go on for ``shutdown_grace`` s, then stop (PROTOCOL.md).
@@ -253,6 +271,7 @@ class SudokuServer:
         self._shutting_down = True
         if self._accept_scope is not None:
             self._accept_scope.cancel()
+        self._publish()
 
     @property
     def shutting_down(self) -> bool:
@@ -426,6 +445,8 @@ class SudokuServer:
         except Exception:
             log.exception("%s: unexpected error in the connection handler", peer)
         finally:
+            self._accepted -= 1
+            self._publish()
             await trio.aclose_forcefully(stream)
 
     def busy_line(self) -> bytes:
