@@ -78,6 +78,7 @@ COMMANDS = [
     ("bench_check_gaps.py", ["--hard", "1", "--budget", "1", "--no-large"], "forum-hardest RATE: median"),
     ("bench_ctext.py", ["--passes", "1", "--limit", "20"], "new text to text"),
     ("bench_session_lines.py", ["--passes", "1"], "µs a line"),
+    ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
 ]
 
 
