@@ -1652,6 +1652,10 @@ read_cells(PyObject *cells, int n, int *out)
     return 0;
 }
 
+/* The ints 0..MAXN, made once at import (held for the life of the process):
+ * a solution's tuple takes new references to them, without a call per cell. */
+static PyObject *SMALL_INTS[MAXN + 1];
+
 static PyObject *
 digits_tuple(const int *digits, int ncells)
 {
@@ -1660,11 +1664,14 @@ digits_tuple(const int *digits, int ncells)
     if (t == NULL)
         return NULL;
     for (i = 0; i < ncells; i++) {
-        PyObject *v = PyLong_FromLong(digits[i]);
-        if (v == NULL) {
+        PyObject *v;
+        if (UNLIKELY((unsigned)digits[i] > MAXN)) {
             Py_DECREF(t);
+            PyErr_SetString(PyExc_RuntimeError, "native solver: a cell outside 0..25 in a solution");
             return NULL;
         }
+        v = SMALL_INTS[digits[i]];
+        Py_INCREF(v);
         PyTuple_SET_ITEM(t, i, v);
     }
     return t;
@@ -2316,6 +2323,12 @@ PyInit__native(void)
     PyObject *m;
     static int tables;
     if (!tables) {
+        int i;
+        for (i = 0; i <= MAXN; i++) {
+            SMALL_INTS[i] = PyLong_FromLong(i);
+            if (SMALL_INTS[i] == NULL)
+                return NULL;
+        }
         e9_tables();
         line_tables();
         tables = 1;
