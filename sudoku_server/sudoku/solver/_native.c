@@ -549,11 +549,31 @@ static uint32_t PEERS9[27];    /* cell of a band -> its peers in that band */
 typedef struct {
     uint32_t F[27]; /* F[3 * d + b]: cells of band b where digit d + 1 is possible */
     uint32_t U[3];  /* cells of band b not yet placed */
+    /* M[d]: digit d + 1's segment matrices as of the end of the last
+     * propagation (then exact): lanes 0..2 band b's (bit 3 * row + box),
+     * lanes 3..5 stack k's (bit 3 * band + column); lanes 6 and 7 always
+     * 0x1FF, so that the eight lanes go through the same rules */
+    uint16_t M[9][8];
 } S9;
 
 /* Frames per search stack: a path places at most 81 digits and fixes at
  * most 54 band or stack configurations, plus the root and a spare. */
 #define E9_FRAMES (81 + 54 + 2)
+#ifndef E9_TRIADS
+#define E9_TRIADS 1
+#endif
+#ifndef E9_CONFIG_MAX
+#define E9_CONFIG_MAX 6
+#endif
+#ifndef E9_CONFIG_FIRST
+#define E9_CONFIG_FIRST 1
+#endif
+#ifndef E9_CONFIG_HARD
+#define E9_CONFIG_HARD (-1)
+#endif
+#ifndef E9_HARD
+#define E9_HARD 0
+#endif
 
 typedef struct {
     uint32_t below[27], above[27], eq[27]; /* cells whose digit in the bound is >, <, == d + 1 */
@@ -665,6 +685,82 @@ e9_init(S9 *s)
     for (i = 0; i < 27; i++)
         s->F[i] = BAND;
     s->U[0] = s->U[1] = s->U[2] = BAND;
+    for (i = 0; i < 9 * 8; i++)
+        s->M[i / 8][i % 8] = 0x1FF;
+}
+
+/* The three digits of a minirow (three cells of a row in one box) and of a
+ * minicolumn, on the segment matrices s->M (exact at a fixpoint of the
+ * per-digit rules). Every minirow holds exactly three digits, so: fewer than
+ * three digits possible in a segment is a contradiction; exactly three
+ * possible puts each of them there (it leaves the other segments of that
+ * row and box of its matrix); three digits forced into a segment (alone in
+ * their matrix row: on every permutation left) leave no room there for any
+ * other digit. Written as loops over the eight lanes, which compilers
+ * vectorise (SSE2 on x86-64). Digits whose masks shrink go to x->dirty.
+ * 1, or 0 on a contradiction. */
+static int
+e9_triads(Ctx *x, S9 *s)
+{
+    uint16_t one[8] = {0}, two[8] = {0}, three[8] = {0}, four[8] = {0};
+    uint16_t fone[8] = {0}, ftwo[8] = {0}, fthree[8] = {0}, ffour[8] = {0}, forced[9][8];
+    uint16_t exact[8], bad = 0, any = 0;
+    uint32_t dirty = 0;
+    int d, l;
+    for (d = 0; d < 9; d++) {
+        for (l = 0; l < 8; l++) {
+            uint16_t m = s->M[d][l], alone;
+            four[l] |= three[l] & m;
+            three[l] |= two[l] & m;
+            two[l] |= one[l] & m;
+            one[l] |= m;
+            alone = m & (uint16_t) ~(((m >> 1) & 0333) | ((m >> 2) & 0111) | ((m << 1) & 0666) | ((m << 2) & 0444));
+            forced[d][l] = alone;
+            ffour[l] |= fthree[l] & alone;
+            fthree[l] |= ftwo[l] & alone;
+            ftwo[l] |= fone[l] & alone;
+            fone[l] |= alone;
+        }
+    }
+    for (l = 0; l < 8; l++) {
+        bad |= (uint16_t)((three[l] ^ 0x1FF) | ffour[l]);
+        exact[l] = three[l] & (uint16_t)~four[l];
+        any |= (uint16_t)(exact[l] | fthree[l]);
+    }
+    if (UNLIKELY(bad))
+        return 0;
+    if (!any)
+        return 1;
+    for (d = 0; d < 9; d++) {
+        uint16_t rm[8], hit = 0;
+        for (l = 0; l < 8; l++) {
+            uint16_t m = s->M[d][l], e = m & exact[l];
+            uint16_t rows = (uint16_t)(((e | e >> 1 | e >> 2) & 0111) * 7);
+            uint16_t cols = (uint16_t)(((e | e >> 3 | e >> 6) & 7) * 0111);
+            rm[l] = (uint16_t)((((rows | cols) & ~e) | (fthree[l] & ~forced[d][l])) & m);
+            hit |= rm[l];
+        }
+        if (!hit)
+            continue;
+        for (l = 0; l < 6; l++) {
+            int b;
+            if (!rm[l])
+                continue;
+            for (b = 0; b < 3; b++) {
+                uint32_t cut = l < 3 ? (b == l ? SEGCELLS[rm[l]] : 0)
+                                     : ((((uint32_t)rm[l] >> (3 * b)) & 7) << (3 * (l - 3))) * 0x40201u;
+                uint32_t f = s->F[3 * d + b];
+                if (f & cut) {
+                    if (UNLIKELY(f & cut & ~s->U[b]))
+                        return 0;
+                    s->F[3 * d + b] = f & ~cut;
+                    dirty |= 1u << d;
+                }
+            }
+        }
+    }
+    x->dirty |= dirty;
+    return 1;
 }
 
 /* Propagate to a fixpoint: 1, or 0 on a contradiction. */
@@ -677,12 +773,13 @@ e9_propagate(Ctx *x, S9 *s)
         while (dirty) {
             int d = CTZ(dirty), b;
             uint32_t *F = &s->F[3 * d];
-            uint32_t f0 = F[0], f1 = F[1], f2 = F[2];
+            uint32_t f0 = F[0], f1 = F[1], f2 = F[2], a0, a1, a2, k0 = 0, k1 = 0, k2 = 0;
             dirty &= dirty - 1;
             /* bands and stacks in turn until neither changes anything; each
-             * step is idempotent, so a step that changes nothing ends it */
+             * step is idempotent, so a step that changes nothing ends it
+             * (and then a0..a2, k0..k2 are the matrices of f0..f2) */
             for (int first = 1;; first = 0) {
-                uint32_t a0, a1, a2, g0, g1, g2, t, k0, k1, k2, h0, h1, h2;
+                uint32_t g0, g1, g2, t, h0, h1, h2;
                 /* bands: rows x boxes */
                 a0 = PERM[ROWSEG[f0 & 511] | ROWSEG[(f0 >> 9) & 511] << 3 | ROWSEG[f0 >> 18] << 6];
                 a1 = PERM[ROWSEG[f1 & 511] | ROWSEG[(f1 >> 9) & 511] << 3 | ROWSEG[f1 >> 18] << 6];
@@ -714,6 +811,15 @@ e9_propagate(Ctx *x, S9 *s)
             F[0] = f0;
             F[1] = f1;
             F[2] = f2;
+            {
+                uint16_t *M = s->M[d];
+                M[0] = (uint16_t)a0;
+                M[1] = (uint16_t)a1;
+                M[2] = (uint16_t)a2;
+                M[3] = (uint16_t)k0;
+                M[4] = (uint16_t)k1;
+                M[5] = (uint16_t)k2;
+            }
             /* hidden singles: a row with one place left for d */
             for (b = 0; b < 3; b++) {
                 uint32_t f = F[b];
@@ -755,6 +861,12 @@ e9_propagate(Ctx *x, S9 *s)
         }
         dirty = x->dirty;
         x->dirty = 0;
+        if (dirty)
+            continue;
+        if (E9_TRIADS && x->nodes > E9_HARD && !e9_triads(x, s))
+            return 0;
+        dirty = x->dirty;
+        x->dirty = 0;
         if (!dirty)
             return 1;
     }
@@ -793,24 +905,6 @@ e9_cell_branch(const S9 *s, int cell, Branch *br)
     return 1;
 }
 
-/* Band b's (stack's) 3x3 segment matrix of digit index d. */
-static inline uint32_t
-e9_band_segs(const S9 *s, int d, int b)
-{
-    uint32_t f = s->F[3 * d + b];
-    return ROWSEG[f & 511] | ROWSEG[(f >> 9) & 511] << 3 | ROWSEG[f >> 18] << 6;
-}
-
-static inline uint32_t
-e9_stack_segs(const S9 *s, int d, int k)
-{
-    const uint32_t *F = &s->F[3 * d];
-    uint32_t t = ((F[0] | F[0] >> 9 | F[0] >> 18) & 511) | ((F[1] | F[1] >> 9 | F[1] >> 18) & 511) << 9 |
-                 ((F[2] | F[2] >> 9 | F[2] >> 18) & 511) << 18;
-    t >>= 3 * k;
-    return (t & 7) | ((t >> 6) & 070) | ((t >> 12) & 0700);
-}
-
 /* A configuration branch (after tdoku's): in the band or stack with the
  * fewest permutations left over its nine digits, a digit with the fewest
  * (two or more); one alternative per permutation. 0 when every band and
@@ -823,7 +917,7 @@ e9_config_branch(const S9 *s, Branch *br)
     for (u = 0; u < 6; u++) {
         int total = 0;
         for (d = 0; d < 9; d++) {
-            int c = PERMS[u < 3 ? e9_band_segs(s, d, u) : e9_stack_segs(s, d, u - 3)];
+            int c = PERMS[s->M[d][u]];
             counts[u][d] = (uint8_t)c;
             total += c;
         }
@@ -845,10 +939,10 @@ e9_config_branch(const S9 *s, Branch *br)
         /* only two ways: with more, a configuration is a weak guess here
          * (this propagation has no rule for the three digits of a
          * minirow, and the empty grid would search for ever) */
-        if (fewest != 2)
+        if (fewest > E9_CONFIG_MAX)
             return 0;
 
-        m = bu < 3 ? e9_band_segs(s, bd, bu) : e9_stack_segs(s, bd, bu - 3);
+        m = s->M[bd][bu];
         for (p = 0; p < 6; p++)
             if ((m & PERMBITS[p]) == PERMBITS[p]) {
                 br->cell[k] = PERMBITS[p];
@@ -875,6 +969,8 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
     (void)x;
     if (!(s->U[0] | s->U[1] | s->U[2]))
         return 0;
+    if (E9_CONFIG_FIRST && x->nodes > E9_CONFIG_HARD && e9_config_branch(s, br))
+        return 1;
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b];
