@@ -30,10 +30,14 @@
  *       permutation (this one lookup is hidden singles in rows and boxes,
  *       pointing and claiming, and more). The same table is applied to the
  *       bands and columns of each stack. Naked singles come from counting
- *       candidates per cell across the nine digit masks. Branches: a
- *       two-candidate cell with the most open peers; else a digit with two
- *       permutations left in a band or stack (the "configurations" tdoku
- *       branches on); else a digit with two places in a row or column.
+ *       candidates per cell across the nine digit masks. In the search, the
+ *       three digits of each minirow and minicolumn (tdoku's "triads"):
+ *       exactly three possible puts them there, three forced leave no room
+ *       for others (e9_triads, on the digits' segment matrices, which each
+ *       state keeps). Branches: a digit with the fewest permutations left
+ *       in the band or stack with the fewest (the "configurations" tdoku
+ *       branches on); else a two-candidate cell with the most open peers;
+ *       else a digit with two places in a row or column.
  *   eg  every geometry, from its units only. Cell-major: a 32-bit candidate
  *       mask per cell; naked singles through the peer lists, hidden singles
  *       per unit, locked candidates for every pair of units sharing two
@@ -64,7 +68,7 @@
  * Every buffer is of fixed size and belongs to one call (several threads
  * may search at once; the tables built at import and the prepared
  * geometries are read-only, and a geometry lives as long as its capsule): the 9x9
- * search stacks live on the C stack (about 64 KiB in all), the general
+ * search stacks live on the C stack (about 92 KiB in all), the general
  * engine's are allocated once per call (ncells + 2 frames per stack, about
  * 1.6 MiB each for 25x25).
  */
@@ -559,20 +563,19 @@ typedef struct {
 /* Frames per search stack: a path places at most 81 digits and fixes at
  * most 54 band or stack configurations, plus the root and a spare. */
 #define E9_FRAMES (81 + 54 + 2)
-#ifndef E9_TRIADS
-#define E9_TRIADS 1
-#endif
+/* The search branches first on a digit's configurations in a band or stack
+ * when it has at most this many left (else on a cell). Measured (issue 18,
+ * benchmarks/bench_tdoku.py): with the minirow rules, 2 and 6 search about
+ * the same number of nodes; 6 is as fast, and never falls back to the
+ * cell branches. */
 #ifndef E9_CONFIG_MAX
 #define E9_CONFIG_MAX 6
 #endif
-#ifndef E9_CONFIG_FIRST
-#define E9_CONFIG_FIRST 1
-#endif
-#ifndef E9_CONFIG_HARD
-#define E9_CONFIG_HARD (-1)
-#endif
-#ifndef E9_HARD
-#define E9_HARD 0
+/* The minirow rules (e9_triads) run from the first search node on, not at
+ * the root: most easy puzzles are solved by the cheaper rules alone there,
+ * and for them the rules cost about 5% (kaggle) while saving no node. */
+#ifndef E9_TRIADS_FROM_NODE
+#define E9_TRIADS_FROM_NODE 1
 #endif
 
 typedef struct {
@@ -863,7 +866,7 @@ e9_propagate(Ctx *x, S9 *s)
         x->dirty = 0;
         if (dirty)
             continue;
-        if (E9_TRIADS && x->nodes > E9_HARD && !e9_triads(x, s))
+        if (x->nodes >= E9_TRIADS_FROM_NODE && !e9_triads(x, s))
             return 0;
         dirty = x->dirty;
         x->dirty = 0;
@@ -908,7 +911,8 @@ e9_cell_branch(const S9 *s, int cell, Branch *br)
 /* A configuration branch (after tdoku's): in the band or stack with the
  * fewest permutations left over its nine digits, a digit with the fewest
  * (two or more); one alternative per permutation. 0 when every band and
- * stack is fixed, or that digit has more than two. */
+ * stack is fixed, or that digit has more than E9_CONFIG_MAX. Reads the
+ * segment matrices the last propagation left in s->M. */
 static int
 e9_config_branch(const S9 *s, Branch *br)
 {
@@ -936,9 +940,9 @@ e9_config_branch(const S9 *s, Branch *br)
                 fewest = counts[bu][d];
                 bd = d;
             }
-        /* only two ways: with more, a configuration is a weak guess here
-         * (this propagation has no rule for the three digits of a
-         * minirow, and the empty grid would search for ever) */
+        /* with the minirow rules (e9_triads) a configuration of three or
+         * more ways is a good guess too; without them it was a weak one
+         * (the empty grid searched for ever) */
         if (fewest > E9_CONFIG_MAX)
             return 0;
 
@@ -957,9 +961,10 @@ e9_config_branch(const S9 *s, Branch *br)
     return 1;
 }
 
-/* The branch of the constraint-led search: the two-candidate cell with the
- * most open peers; else a configuration with two ways (above); else a digit
- * with two places in a row or column; else the first cell with the fewest
+/* The branch of the constraint-led search: a configuration (above); else
+ * (every band and stack fixed, which propagation all but always finishes)
+ * the two-candidate cell with the most open peers; else a digit with two
+ * places in a row or column; else the first cell with the fewest
  * candidates. 0 when solved. */
 static int
 e9_choose(Ctx *x, const S9 *s, Branch *br)
@@ -969,7 +974,7 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
     (void)x;
     if (!(s->U[0] | s->U[1] | s->U[2]))
         return 0;
-    if (E9_CONFIG_FIRST && x->nodes > E9_CONFIG_HARD && e9_config_branch(s, br))
+    if (e9_config_branch(s, br))
         return 1;
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
