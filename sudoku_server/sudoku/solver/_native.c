@@ -766,9 +766,34 @@ e9_triads(Ctx *x, S9 *s)
     return 1;
 }
 
-/* Propagate to a fixpoint: 1, or 0 on a contradiction. */
-static int
-e9_propagate(Ctx *x, S9 *s)
+/* s->M from the masks (exact at a fixpoint of the per-digit rules, where
+ * every segment left lies on a permutation): after the root's propagation,
+ * which does not keep them. */
+static void
+e9_matrices(S9 *s)
+{
+    int d;
+    for (d = 0; d < 9; d++) {
+        const uint32_t *F = &s->F[3 * d];
+        uint16_t *M = s->M[d];
+        uint32_t t = ((F[0] | F[0] >> 9 | F[0] >> 18) & 511) | ((F[1] | F[1] >> 9 | F[1] >> 18) & 511) << 9 |
+                     ((F[2] | F[2] >> 9 | F[2] >> 18) & 511) << 18;
+        int b;
+        for (b = 0; b < 3; b++)
+            M[b] = (uint16_t)(ROWSEG[F[b] & 511] | ROWSEG[(F[b] >> 9) & 511] << 3 | ROWSEG[F[b] >> 18] << 6);
+        for (b = 0; b < 3; b++) {
+            uint32_t u = t >> (3 * b);
+            M[3 + b] = (uint16_t)((u & 7) | ((u >> 6) & 070) | ((u >> 12) & 0700));
+        }
+    }
+}
+
+/* Propagate to a fixpoint: 1, or 0 on a contradiction. With `keep`, the
+ * segment matrices s->M are kept up to date and the minirow rules run
+ * (from E9_TRIADS_FROM_NODE on); the root's propagation goes without
+ * (e9_matrices then), which saves easy puzzles the stores. */
+static inline int
+e9_propagate_(Ctx *x, S9 *s, const int keep)
 {
     uint32_t dirty = x->dirty;
     x->dirty = 0;
@@ -814,7 +839,7 @@ e9_propagate(Ctx *x, S9 *s)
             F[0] = f0;
             F[1] = f1;
             F[2] = f2;
-            {
+            if (keep) {
                 uint16_t *M = s->M[d];
                 M[0] = (uint16_t)a0;
                 M[1] = (uint16_t)a1;
@@ -866,13 +891,19 @@ e9_propagate(Ctx *x, S9 *s)
         x->dirty = 0;
         if (dirty)
             continue;
-        if (x->nodes >= E9_TRIADS_FROM_NODE && !e9_triads(x, s))
+        if (keep && x->nodes >= E9_TRIADS_FROM_NODE && !e9_triads(x, s))
             return 0;
         dirty = x->dirty;
         x->dirty = 0;
         if (!dirty)
             return 1;
     }
+}
+
+static int
+e9_propagate(Ctx *x, S9 *s)
+{
+    return e9_propagate_(x, s, 1);
 }
 
 static void
@@ -1011,8 +1042,6 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
         }
         return e9_cell_branch(s, at, br);
     }
-    if (e9_config_branch(s, br))
-        return 1;
     /* a digit with two places in a row */
     for (d = 0; d < 9; d++)
         for (b = 0; b < 3; b++) {
@@ -1825,12 +1854,16 @@ run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
         gil_release(x);
         x->released_once = 1;
     }
-    if (!e9_propagate(x, &root))
+    if (!e9_propagate_(x, &root, 0)) {
         r = 0;
-    else if (mode == MODE_FIRST)
-        r = e9_first(x, &root, fa, fb, &sol);
-    else
-        r = mode == MODE_ANY ? e9_any(x, &root, fa, &sol, 0, 0) : e9_count(x, &root, fa, limit, &sol, -1);
+    } else {
+        if (root.U[0] | root.U[1] | root.U[2])
+            e9_matrices(&root); /* a search follows: it reads them */
+        if (mode == MODE_FIRST)
+            r = e9_first(x, &root, fa, fb, &sol);
+        else
+            r = mode == MODE_ANY ? e9_any(x, &root, fa, &sol, 0, 0) : e9_count(x, &root, fa, limit, &sol, -1);
+    }
     if (!x->batch)
         gil_acquire(x);
     if (x->failed || r < 0)
