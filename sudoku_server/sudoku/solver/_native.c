@@ -688,8 +688,7 @@ e9_init(S9 *s)
     for (i = 0; i < 27; i++)
         s->F[i] = BAND;
     s->U[0] = s->U[1] = s->U[2] = BAND;
-    for (i = 0; i < 9 * 8; i++)
-        s->M[i / 8][i % 8] = 0x1FF;
+    /* s->M: set by e9_matrices when a search follows the root's propagation */
 }
 
 /* The three digits of a minirow (three cells of a row in one box) and of a
@@ -785,6 +784,7 @@ e9_matrices(S9 *s)
             uint32_t u = t >> (3 * b);
             M[3 + b] = (uint16_t)((u & 7) | ((u >> 6) & 070) | ((u >> 12) & 0700));
         }
+        M[6] = M[7] = 0x1FF;
     }
 }
 
