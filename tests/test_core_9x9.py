@@ -1,7 +1,7 @@
 """The native 9x9 engine held equal to the general engine (issue 18, the core level with tdoku).
 
 The native core has an engine specialised for the classic 9x9 (``e9`` in
-``_native.c``: digit masks per band, the minirow and minicolumn rules,
+``_native_9x9.h``: digit masks per band, the minirow and minicolumn rules,
 branches on band and stack configurations) and a general one that works from
 any list of units (``eg``). ``_native.prepare(9, units, classic9)`` picks one;
 preparing the classic units with ``classic9=False`` gives the general engine
