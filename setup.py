@@ -53,7 +53,7 @@ setup(
         Extension(
             "sudoku_server.sudoku.solver._native",
             sources=["sudoku_server/sudoku/solver/_native.c"],
-            depends=["sudoku_server/sudoku/solver/_native_search.h"],
+            depends=["sudoku_server/sudoku/solver/_native_search.h", "sudoku_server/sudoku/solver/_native_9x9.h"],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

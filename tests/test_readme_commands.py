@@ -94,6 +94,7 @@ COMMANDS = [
         ["--runs", "1", "--seconds", "0.5", "--limit", "40", "--connections", "4", "--window", "16", "--no-warm"],
         "pipe median ratio",
     ),
+    ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
 ]
 
 
