@@ -115,6 +115,7 @@ from sudoku_server.sudoku.techniques.fish import find_fish
 from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
 from sudoku_server.sudoku.techniques.links import find_strong_links
+from sudoku_server.sudoku.techniques.nested import find_dynamic_plus, find_nested_forcing_chains
 from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
@@ -191,6 +192,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
+    # SE 9.0+ and 9.5+ (:mod:`.nested`): named finders, not in the path yet (seconds per step in Python)
+    Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=False),
+    Technique("nested forcing chains", find_nested_forcing_chains, in_path=False),
     # named patterns, found by the path under a more general technique
     Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
     Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),
