@@ -27,8 +27,12 @@ level  rules inside the chain                             SE name     SE rating
                                                           FC)         length
 =====  =================================================  ==========  ==========
 
-Here they are the techniques ``dynamic forcing chains plus`` (level 1) and
-``nested forcing chains`` (levels 2, 3, 4: the step's rating says which).
+Here levels 1 and 2 are the techniques ``dynamic forcing chains plus`` and
+``nested forcing chains``; levels 3 and 4 are not implemented (SE needs them
+on most of the forum's 11+ puzzles; in Python a level-4 search would run a
+dynamic forcing-chain search at every standstill of some 500 chains).
+Both are named finders, not in the solving path: where the path has no
+technique left it still takes a search step (:mod:`.search`).
 A rule's eliminations become "off" nodes of the chain whose parents are the
 candidates the chain removed that the rule needed (SE's ``getRuleParents``:
 for a pointing, the digit's places removed from the box outside the line;
@@ -68,12 +72,12 @@ Nest = tuple[tuple[int, ...], int]
 #: One rule's hint on the working grid: (candidate ids it removes, ids of the removed candidates it needs, nest).
 Hit = tuple[list[int], list[int], Nest | None]
 
+#: A strong link the outer chain made: (candidate id a, candidate id b, the removed ids that made it).
+Link = tuple[int, int, tuple[int, ...]]
 #: What a nested chain adds in words, per level (the rules it may use inside).
 NESTED_NAMES = {
     1: "pointing, claiming, pairs and X-Wings",
     2: "forcing chains",
-    3: "cell and unit forcing chains",
-    4: "dynamic forcing chains",
 }
 
 
@@ -98,7 +102,9 @@ class Closure:
     pos: list[int] = field(default_factory=list)
 
 
-def _closure(x: Context, src: int, src_on: bool, level: int, base: tuple[list[int], list[int]] | None = None) -> Closure:
+def _closure(
+    x: Context, src: int, src_on: bool, level: int, base: tuple[list[int], list[int]] | None = None
+) -> Closure:
     """Follow one assumption dynamically, in SE's order, with the rules of ``level`` at each standstill.
 
     ``base`` is the grid the chain starts from (cell masks, per-digit
@@ -367,22 +373,19 @@ _RULES: tuple[Callable[[Context, list[int], list[int], list[int], list[int]], li
 )
 
 
-def _static_closure(
-    x: Context, cand: list[int], pos: list[int], src: int, src_on: bool
-) -> tuple[dict[Node, Node | None], Node | None]:
-    """Static X/Y implications from one node on a fixed grid, breadth first: (parents, the node's negation or None).
+def _static_reach(x: Context, cand: list[int], pos: list[int], src: int) -> dict[Node, Node | None]:
+    """Every node that candidate ``src`` being true implies on a fixed grid, breadth first: node -> its parent.
 
-    The grid does not change along the chain (SE's non-dynamic chaining):
-    on -> off for the cell's other candidates and the digit's other places
-    in each unit; off -> on for the other candidate of a bivalue cell and the
-    other place of the digit in a unit with two places.
+    The grid does not change along the chain (SE's static chaining): on ->
+    off for the cell's other candidates and the digit's other places in each
+    unit; off -> on for the other candidate of a bivalue cell and the other
+    place of the digit in a unit with two places. The source maps to None.
     """
     t = x.t
     N = t.N
     um, cell_units = t.unit_mask, t.cell_units
-    parent: dict[Node, Node | None] = {(src, src_on): None}
-    goal = (src, not src_on)
-    front = [(src, src_on)]
+    parent: dict[Node, Node | None] = {(src, True): None}
+    front = [(src, True)]
     while front:
         nxt = []
         for k, is_on in front:
@@ -393,13 +396,6 @@ def _static_closure(
                 for u in cell_units[c]:
                     others |= pos[d] & um[u]
                 outs.extend(d * N + cc for cc in cells_of(others & ~(1 << c)))
-                for kk in outs:
-                    node = (kk, False)
-                    if node not in parent:
-                        parent[node] = (k, True)
-                        if node == goal:
-                            return parent, node
-                        nxt.append(node)
             else:
                 outs = []
                 m = cand[c]
@@ -409,15 +405,66 @@ def _static_closure(
                     pm = pos[d] & um[u]
                     if popcount(pm) == 2:
                         outs.append(d * N + (pm & ~(1 << c)).bit_length() - 1)
-                for kk in outs:
-                    node = (kk, True)
-                    if node not in parent:
-                        parent[node] = (k, False)
-                        if node == goal:
-                            return parent, node
-                        nxt.append(node)
+            for kk in outs:
+                node = (kk, not is_on)
+                if node not in parent:
+                    parent[node] = (k, is_on)
+                    nxt.append(node)
         front = nxt
-    return parent, None
+    return parent
+
+
+def _new_links(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Link]:
+    """The strong links of the working grid that the source grid lacks: (a, b, the removed ids that made it).
+
+    A bivalue cell that had more candidates; a digit with two places left in a
+    unit where it had more.
+    """
+    t = x.t
+    N = t.N
+    out: list[Link] = []
+    for c in range(N):
+        m = cand[c]
+        if popcount(m) == 2 and src_cand[c] != m:
+            a, b = digits_of(m)
+            out.append((a * N + c, b * N + c, tuple(e * N + c for e in digits_of(src_cand[c] & ~m))))
+    for d in range(t.n):
+        p, sp = pos[d], src_pos[d]
+        if p == sp:
+            continue
+        for u in t.se_order:
+            um = t.unit_mask[u]
+            pm = p & um
+            if popcount(pm) == 2 and sp & um != pm:
+                a, b = cells_of(pm)
+                out.append((d * N + a, d * N + b, tuple(d * N + g for g in cells_of(sp & um & ~pm))))
+    return out
+
+
+def _why(
+    x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int], p: int, q: int
+) -> set[int]:
+    """The removed ids behind the strong link off(p) -> on(q) on the working grid (SE's rule parents)."""
+    N = x.t.N
+    cp, (dq, cq) = p % N, divmod(q, N)
+    if cp == cq:
+        return {e * N + cq for e in digits_of(src_cand[cq] & ~cand[cq])}
+    um = x.t.unit_mask
+    for u in x.t.cell_units[cq]:
+        if um[u] >> cp & 1 and popcount(pos[dq] & um[u]) == 2:
+            return {dq * N + g for g in cells_of(src_pos[dq] & um[u] & ~pos[dq])}
+    return set()
+
+
+def _path(par: dict[Node, Node | None], node: Node) -> list[Node]:
+    """The nodes from the BFS source to ``node``, source first."""
+    out = []
+    cur: Node | None = node
+    while cur is not None:
+        out.append(cur)
+        cur = par[cur]
+    out.reverse()
+    return out
 
 
 def _nested_chains(
@@ -425,53 +472,54 @@ def _nested_chains(
 ) -> list[Hit]:
     """The nested rule of ``level`` (2: forcing chains) on the working grid: its eliminations.
 
-    A forcing chain from a candidate to its own negation, static on the
-    working grid, removes the candidate (assumed true) or the cell's other
-    candidates (assumed false). Its parents: for each of its "on" nodes, the
-    candidates the outer chain removed that made the single (the cell's
-    other candidates for a bivalue cell, the digit's other places in the
-    unit for a conjugate pair).
+    A forcing chain from a candidate k to its own negation, static on the
+    working grid, removes k (assumed true) or the cell's other candidates
+    (assumed false). It counts only if it uses a strong link the outer chain
+    made (else it needs nothing the chain removed: SE drops it), and a chain
+    k -> off(a) -> on(b) -> not k through the new link a=b exists exactly when
+    on(a) and on(b) both turn k off (the graph is its own contrapositive:
+    k -> off(a) iff on(a) -> off(k)); likewise both turn k on for a chain from
+    k assumed false. So two breadth-first searches per new link find every
+    such chain, the shortest through each link. Parents: the removed
+    candidates behind each strong link of the chain; complexity: its nodes.
     """
-    t = x.t
-    N = t.N
-    um = t.unit_mask
-    out: list[Hit] = []
-    for c in range(N):
-        m = cand[c]
-        if popcount(m) < 2:
-            continue
-        for d in digits_of(m):
-            k = d * N + c
-            for src_on in (True, False):
-                par, absurd = _static_closure(x, cand, pos, k, src_on)
-                if absurd is None:
-                    continue
-                chain: list[Node] = []
-                node: Node | None = absurd
-                while node is not None:
-                    chain.append(node)
-                    node = par.get(node) if node != (k, src_on) else None
-                need: set[int] = set()
-                prev: Node | None = None
-                for kk, is_on in reversed(chain):
-                    if is_on and prev is not None:
-                        dd, cc = divmod(kk, N)
-                        pk, _ = prev
-                        if pk % N == cc:  # a bivalue cell: the cell's removed candidates
-                            need.update(e * N + cc for e in digits_of(src_cand[cc] & ~cand[cc]))
-                        else:
-                            for u in t.cell_units[cc]:
-                                if um[u] >> (pk % N) & 1:
-                                    need.update(dd * N + g for g in cells_of(src_pos[dd] & um[u] & ~pos[dd]))
-                                    break
-                    prev = (kk, is_on)
-                if not need:
-                    continue
-                removed = [k] if src_on else [e * N + c for e in digits_of(m & ~(1 << d))]
-                nest: Nest = ((2, k, int(src_on)), len(chain))
-                out.append((removed, sorted(need), nest))
-        x.check()
-    return out
+    N = x.t.N
+    links = _new_links(x, cand, pos, src_cand, src_pos)
+    if not links:
+        return []
+    reach: dict[int, dict[Node, Node | None]] = {}
+    for a, b, _ in links:
+        for e in (a, b):
+            if e not in reach:
+                reach[e] = _static_reach(x, cand, pos, e)
+    best: dict[tuple[int, bool], tuple[int, list[int], set[int]]] = {}
+    for a, b, made in links:
+        ra, rb = reach[a], reach[b]
+        for node in ra.keys() & rb.keys():
+            k, is_on = node
+            if k in (a, b) and not is_on:
+                continue
+            if is_on and popcount(cand[k % N]) < 2:
+                continue
+            pa, pb = _path(ra, node), _path(rb, node)
+            size = len(pa) + len(pb)
+            key = (k, is_on)
+            if key in best and best[key][0] <= size:
+                continue
+            need = set(made)
+            for path in (pa, pb):
+                for (p, p_on), (q, q_on) in zip(path, path[1:]):
+                    if q_on and not p_on:
+                        need |= _why(x, cand, pos, src_cand, src_pos, p, q)
+            if need:
+                d, c = divmod(k, N)
+                removed = [e * N + c for e in digits_of(cand[c] & ~(1 << d))] if is_on else [k]
+                best[key] = (size, removed, need)
+    x.check()
+    return [
+        (removed, sorted(need), ((2, k, int(is_on)), size))
+        for (k, is_on), (size, removed, need) in sorted(best.items())
+    ]
 
 
 def _weight(r: Closure, nodes: list[Node], seen_nests: set[tuple[int, ...]]) -> int:
@@ -606,16 +654,16 @@ def find_dynamic_plus(x: Context) -> Step | None:
     return None if found is None else _step(x, *found)
 
 
-def find_nested_forcing_chains(x: Context, levels: tuple[int, ...] = (2,)) -> Step | None:
-    """Nested forcing chains (SE 9.5 + length at level 2): dynamic chains with forcing chains inside.
+def find_nested_forcing_chains(x: Context) -> Step | None:
+    """Nested forcing chains (SE 9.5 + length): dynamic chains with forcing chains inside (level 2).
 
-    Level by level, the first that finds a conclusion gives the step.
+    As :func:`find_dynamic_plus`, and when none of its rules applies at a
+    standstill, a forcing chain (X- or XY-chain from a candidate to its own
+    negation) on the working grid that uses a strong link the chain made
+    removes candidates too (:func:`_nested_chains`).
     """
-    for level in levels:
-        found = _search(x, level)
-        if found is not None:
-            return _step(x, *found)
-    return None
+    found = _search(x, 2)
+    return None if found is None else _step(x, *found)
 
 
 def _step(x: Context, best: _Best, level: int) -> Step:
@@ -625,16 +673,27 @@ def _step(x: Context, best: _Best, level: int) -> Step:
     (se, cx, _, _), (kind, where, ks, kk, tgt_on) = best
     sym = x.sym
     name = "dynamic forcing chains plus" if level == 1 else "nested forcing chains"
-    helped = f" (with {NESTED_NAMES[level]} on the way)" if level > 1 else f" (with {NESTED_NAMES[1]} on the way)"
+    helped = f" (its singles helped by {NESTED_NAMES[level]} on the candidates left)"
     if kind == "absurd":
         d, c = divmod(where, N)
         focus = x.unit_name(t.box_unit[c])
         if tgt_on:
-            text = f": {cell_name(c, n)}={sym[d]} leads to a contradiction{helped}, so {cell_name(c, n)} is not {sym[d]}"
-            return x.step(
-                name, se, eliminations=((c, d + 1),), cells=(c,), digits=(d + 1,), explanation=text, focus=focus, nodes=cx
+            text = (
+                f": {cell_name(c, n)}={sym[d]} leads to a contradiction{helped}, so {cell_name(c, n)} is not {sym[d]}"
             )
-        text = f": {cell_name(c, n)} without {sym[d]} leads to a contradiction{helped}, so {cell_name(c, n)} is {sym[d]}"
+            return x.step(
+                name,
+                se,
+                eliminations=((c, d + 1),),
+                cells=(c,),
+                digits=(d + 1,),
+                explanation=text,
+                focus=focus,
+                nodes=cx,
+            )
+        text = (
+            f": {cell_name(c, n)} without {sym[d]} leads to a contradiction{helped}, so {cell_name(c, n)} is {sym[d]}"
+        )
         return x.step(
             name, se, placements=((c, d + 1),), cells=(c,), digits=(d + 1,), explanation=text, focus=focus, nodes=cx
         )
@@ -655,5 +714,9 @@ def _step(x: Context, best: _Best, level: int) -> Step:
     text = f": {cases} leads to {concl}{helped}"
     cells = tuple(sorted(set(branch_cells) | {c}))
     if tgt_on:
-        return x.step(name, se, placements=((c, d + 1),), cells=cells, digits=(d + 1,), explanation=text, focus=focus, nodes=cx)
-    return x.step(name, se, eliminations=((c, d + 1),), cells=cells, digits=(d + 1,), explanation=text, focus=focus, nodes=cx)
+        return x.step(
+            name, se, placements=((c, d + 1),), cells=cells, digits=(d + 1,), explanation=text, focus=focus, nodes=cx
+        )
+    return x.step(
+        name, se, eliminations=((c, d + 1),), cells=cells, digits=(d + 1,), explanation=text, focus=focus, nodes=cx
+    )
