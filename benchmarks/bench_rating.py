@@ -22,8 +22,9 @@ Sections (any combination; ``--all`` for the three datasets):
                   With ``--nested`` each puzzle is also solved with the path where
                   every search step is first offered to the named finders
                   "dynamic forcing chains plus" then "nested forcing chains"
-                  (SE 9.0+ and 9.5+, :mod:`sudoku_server.sudoku.techniques.nested`,
-                  not in the path): se, hardest, search steps left, seconds.
+                  (SE 9.0+, then 9.5+ and 10.0+: levels 1, 2, 3 of
+                  :mod:`sudoku_server.sudoku.techniques.nested`, not in the path):
+                  se, hardest, search steps left, seconds.
   --peer-python PY  also time hodoku-py (``hodoku.Solver().rate``) with that Python
                   (a venv with ``pip install hodoku-py``) on the first
                   ``--peer-limit`` puzzles of each timed set, in this same run,

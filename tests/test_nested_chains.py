@@ -80,3 +80,33 @@ def test_registered_as_named_finders_at_the_extreme_level() -> None:
     for name in ("dynamic forcing chains plus", "nested forcing chains"):
         assert not named[name].in_path
         assert LEVEL_OF[name] == "extreme"
+
+
+def test_level_3_a_cell_and_unit_forcing_chain_inside_finds_the_contradiction() -> None:
+    # forum 11+ row 2: r4c3=1 leads to no contradiction with levels 1 and 2 inside the chain, and to one with
+    # level 3 (static cell and unit forcing chains on the candidates left): SE 10.0 + length, 113 nodes -> 11.0
+    from sudoku_server.sudoku.check import no_check
+    from sudoku_server.sudoku.techniques.board import Context
+    from sudoku_server.sudoku.techniques.graph import length_bonus
+    from sudoku_server.sudoku.techniques.nested import _ancestors, _closure, _step
+
+    puzzle = "98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9"
+    grid = Grid.from_string(puzzle)
+    x = Context(Board.from_grid(grid), no_check)
+    k = 0 * 81 + 3 * 9 + 2  # digit 1 in r4c3
+    assert _closure(x, k, True, 1).absurd is None
+    assert _closure(x, k, True, 2).absurd is None
+    r = _closure(x, k, True, 3)
+    assert r.absurd is not None
+    seen: set[tuple[int, ...]] = set()
+    nodes = _ancestors(r, r.absurd[0], seen) + _ancestors(r, r.absurd[1], seen)
+    assert r.nests and seen  # nested chains were used, and counted once each
+    assert nodes == 113
+    se = round(10.0 + length_bonus(nodes - 2), 1)
+    assert se == 11.0
+    step = _step(x, ((se, nodes, 7, 0), ("absurd", k, [], k, True)), 3)
+    assert step.describe() == (
+        "nested forcing chains: r4c3=1 leads to a contradiction (its singles helped by cell and unit forcing"
+        " chains on the candidates left), so r4c3 is not 1: remove 1 from r4c3"
+    )
+    _sound(step, unique_solution(grid))

@@ -27,12 +27,13 @@ level  rules inside the chain                             SE name     SE rating
                                                           FC)         length
 =====  =================================================  ==========  ==========
 
-Here levels 1 and 2 are the techniques ``dynamic forcing chains plus`` and
-``nested forcing chains``; levels 3 and 4 are not implemented (SE needs them
-on most of the forum's 11+ puzzles; in Python a level-4 search would run a
-dynamic forcing-chain search at every standstill of some 500 chains).
-Both are named finders, not in the solving path: where the path has no
-technique left it still takes a search step (:mod:`.search`).
+Here level 1 is the technique ``dynamic forcing chains plus`` and levels 2
+and 3 are ``nested forcing chains`` (the step's rating says which level);
+level 4 is not implemented (in Python it would run a whole dynamic
+forcing-chain search at every standstill of some 500 chains). Both are
+named finders, not in the solving path: a level-3 search takes 5 to 10 s
+in Python, so where the path has no technique left it still takes a search
+step (:mod:`.search`) and RATE stays within its timeout.
 A rule's eliminations become "off" nodes of the chain whose parents are the
 candidates the chain removed that the rule needed (SE's ``getRuleParents``:
 for a pointing, the digit's places removed from the box outside the line;
@@ -48,8 +49,11 @@ complexity, then SE's kind order (double forcing, cell, unit, contradiction).
 Differences from SE, on purpose: the nested forcing chains of level 2 are
 the forcing chains from a candidate to its negation (SE's level-2 rule also
 contains X-, Y- and XY-cycles, whose eliminations those chains mostly reach
-too); a rule's elimination of a candidate the chain holds true is taken as
-a contradiction at once. Every step is still checked against the solution
+too), found through the strong links the outer chain made
+(:func:`_nested_chains`); the static branches of level 3 are followed to
+the end even past a contradiction (SE stops a branch there); a rule's
+elimination of a candidate the chain holds true is taken as a
+contradiction at once. Every step is still checked against the solution
 (:func:`..techniques.solve_steps`).
 """
 
@@ -78,6 +82,7 @@ Link = tuple[int, int, tuple[int, ...]]
 NESTED_NAMES = {
     1: "pointing, claiming, pairs and X-Wings",
     2: "forcing chains",
+    3: "cell and unit forcing chains",
 }
 
 
@@ -235,11 +240,13 @@ def _rules(
         hits = rule(x, cand, pos, src_cand, src_pos)
         if hits:
             return [hits]
-    if level >= 2:
+    if level == 2:
         hits = _nested_chains(x, level, cand, pos, src_cand, src_pos)
-        if hits:
-            return [hits]
-    return []
+    elif level == 3:
+        hits = _nested_multiple(x, cand, pos, src_cand, src_pos)
+    else:
+        hits = []
+    return [hits] if hits else []
 
 
 def _locking(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Hit]:
@@ -522,6 +529,74 @@ def _nested_chains(
     ]
 
 
+def _nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Hit]:
+    """Level 3's nested rule: static cell and unit forcing chains on the working grid (SE's multiple chains).
+
+    A cell with three candidates or more, or a digit's places in a unit (two
+    or more), whose every case implies the same node (static implications on
+    the working grid, :func:`_static_reach`) gives that node. Parents: the
+    candidates the outer chain removed from the cell (or the digit's places
+    removed from the unit) and those behind each strong link of the branches;
+    a conclusion without any is dropped (it needs nothing the chain did).
+    Complexity: the branches' nodes.
+    """
+    t = x.t
+    N = t.N
+    um = t.unit_mask
+    reach: dict[int, dict[Node, Node | None]] = {}
+
+    def of(k: int) -> dict[Node, Node | None]:
+        r = reach.get(k)
+        if r is None:
+            r = reach[k] = _static_reach(x, cand, pos, k)
+        return r
+
+    best: dict[Node, tuple[int, list[int], set[int], tuple[int, ...]]] = {}
+
+    def conclude(kind: int, where: int, srcs: list[int], own: set[int]) -> None:
+        branches = [of(k) for k in srcs]
+        common = set(branches[0])
+        for br in branches[1:]:
+            common &= br.keys()
+        for node in common:
+            kk, is_on = node
+            if kk in srcs:
+                continue
+            d, c = divmod(kk, N)
+            if is_on:
+                removed = [e * N + c for e in digits_of(cand[c] & ~(1 << d))]
+            else:
+                removed = [kk] if cand[c] >> d & 1 else []
+            if not removed:
+                continue
+            paths = [_path(br, node) for br in branches]
+            size = sum(len(p) for p in paths)
+            if node in best and best[node][0] <= size:
+                continue
+            need = set(own)
+            for path in paths:
+                for (p, p_on), (q, q_on) in zip(path, path[1:]):
+                    if q_on and not p_on:
+                        need |= _why(x, cand, pos, src_cand, src_pos, p, q)
+            if need:
+                best[node] = (size, removed, need, (3, kind, where, kk, int(is_on)))
+
+    for c in range(N):
+        m = cand[c]
+        if popcount(m) > 2:
+            own = {e * N + c for e in digits_of(src_cand[c] & ~m)}
+            conclude(0, c, [d * N + c for d in digits_of(m)], own)
+        x.check()
+    for d in range(t.n):
+        for u in t.se_order:
+            pm = pos[d] & um[u]
+            if popcount(pm) >= 2:
+                own = {d * N + g for g in cells_of(src_pos[d] & um[u] & ~pm)}
+                conclude(1, u, [d * N + cc for cc in cells_of(pm)], own)
+        x.check()
+    return [(removed, sorted(need), (key, size)) for _, (size, removed, need, key) in sorted(best.items())]
+
+
 def _weight(r: Closure, nodes: list[Node], seen_nests: set[tuple[int, ...]]) -> int:
     """SE's complexity of the branches ending at ``nodes``: distinct ancestors, plus each new nested chain's."""
     seen: set[Node] = set()
@@ -654,16 +729,21 @@ def find_dynamic_plus(x: Context) -> Step | None:
     return None if found is None else _step(x, *found)
 
 
-def find_nested_forcing_chains(x: Context) -> Step | None:
-    """Nested forcing chains (SE 9.5 + length): dynamic chains with forcing chains inside (level 2).
+def find_nested_forcing_chains(x: Context, levels: tuple[int, ...] = (2, 3)) -> Step | None:
+    """Nested forcing chains (SE 9.5 / 10.0 + length): dynamic chains with forcing chains inside (levels 2, 3).
 
     As :func:`find_dynamic_plus`, and when none of its rules applies at a
-    standstill, a forcing chain (X- or XY-chain from a candidate to its own
-    negation) on the working grid that uses a strong link the chain made
-    removes candidates too (:func:`_nested_chains`).
+    standstill: at level 2 a forcing chain (X- or XY-chain from a candidate
+    to its own negation) on the working grid that uses a strong link the
+    chain made (:func:`_nested_chains`); at level 3 a static cell or unit
+    forcing chain on the working grid (:func:`_nested_multiple`). The first
+    level (in ``levels``' order) that finds a conclusion gives the step.
     """
-    found = _search(x, 2)
-    return None if found is None else _step(x, *found)
+    for level in levels:
+        found = _search(x, level)
+        if found is not None:
+            return _step(x, *found)
+    return None
 
 
 def _step(x: Context, best: _Best, level: int) -> Step:
