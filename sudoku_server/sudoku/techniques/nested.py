@@ -529,6 +529,65 @@ def _nested_chains(
     ]
 
 
+def _tables(x: Context, cand: list[int], pos: list[int]) -> tuple[list[int], list[int]]:
+    """The static implications of a grid as bitsets over candidate ids: (on -> off, off -> on) per id.
+
+    The same links as :func:`_static_reach`, for breadth-first searches that
+    only need what is reached (:func:`_reach_bits`).
+    """
+    t = x.t
+    N, n = t.N, t.n
+    allc = 0
+    for d in range(n):
+        allc |= pos[d] << (d * N)
+    onoff = [0] * (n * N)
+    offon = [0] * (n * N)
+    peer_mask, cell_column, um = t.peer_mask, t.cell_column, t.unit_mask
+    for c in range(N):
+        m = cand[c]
+        if not m:
+            continue
+        col = cell_column[c] & allc
+        two = popcount(m) == 2
+        for d in digits_of(m):
+            k = d * N + c
+            onoff[k] = ((peer_mask[c] & pos[d]) << (d * N)) | (col & ~(1 << k))
+            if two:
+                offon[k] = col & ~(1 << k)
+    for d in range(n):
+        p = pos[d]
+        sh = d * N
+        for u in t.se_order:
+            pm = p & um[u]
+            if popcount(pm) == 2:
+                a, b = cells_of(pm)
+                offon[sh + a] |= 1 << (sh + b)
+                offon[sh + b] |= 1 << (sh + a)
+    return onoff, offon
+
+
+def _reach_bits(k: int, onoff: list[int], offon: list[int]) -> tuple[int, int]:
+    """The ids made on and off by candidate ``k`` being true (static, :func:`_tables`): (on bits, off bits)."""
+    on_vis = front = 1 << k
+    off_vis = 0
+    while front:
+        nxt = 0
+        while front:
+            low = front & -front
+            nxt |= onoff[low.bit_length() - 1]
+            front ^= low
+        nxt &= ~off_vis
+        off_vis |= nxt
+        front = 0
+        while nxt:
+            low = nxt & -nxt
+            front |= offon[low.bit_length() - 1]
+            nxt ^= low
+        front &= ~on_vis
+        on_vis |= front
+    return on_vis, off_vis
+
+
 def _nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Hit]:
     """Level 3's nested rule: static cell and unit forcing chains on the working grid (SE's multiple chains).
 
@@ -543,6 +602,8 @@ def _nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list
     t = x.t
     N = t.N
     um = t.unit_mask
+    onoff, offon = _tables(x, cand, pos)
+    bits: dict[int, tuple[int, int]] = {}
     reach: dict[int, dict[Node, Node | None]] = {}
 
     def of(k: int) -> dict[Node, Node | None]:
@@ -551,13 +612,26 @@ def _nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list
             r = reach[k] = _static_reach(x, cand, pos, k)
         return r
 
+    def bits_of_reach(k: int) -> tuple[int, int]:
+        r = bits.get(k)
+        if r is None:
+            r = bits[k] = _reach_bits(k, onoff, offon)
+        return r
+
     best: dict[Node, tuple[int, list[int], set[int], tuple[int, ...]]] = {}
 
     def conclude(kind: int, where: int, srcs: list[int], own: set[int]) -> None:
+        on_all = off_all = -1
+        for k in srcs:
+            on_b, off_b = bits_of_reach(k)
+            on_all &= on_b
+            off_all &= off_b
+            if not on_all and not off_all:
+                return
+        common = [(kk, True) for kk in cells_of(on_all)] + [(kk, False) for kk in cells_of(off_all)]
+        if not common:
+            return
         branches = [of(k) for k in srcs]
-        common = set(branches[0])
-        for br in branches[1:]:
-            common &= br.keys()
         for node in common:
             kk, is_on = node
             if kk in srcs:
