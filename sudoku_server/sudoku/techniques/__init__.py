@@ -97,7 +97,7 @@ of strong links on one digit), :mod:`.wings`, :mod:`.uniqueness`,
 :mod:`.graph` (the implication graph), :mod:`.chains`, :mod:`.forcing`
 (static cell and unit forcing chains), :mod:`.dynamic` (Nishio and dynamic
 forcing chains), :mod:`.nested` (dynamic forcing chains (+) and nested
-forcing chains), :mod:`.search` (the search step); this module holds the
+forcing chains; :mod:`.nested_rules`, the rules inside them), :mod:`.search` (the search step); this module holds the
 registry (:data:`TECHNIQUES`) and the entry points.
 
 **Soundness.** :func:`solve_steps` checks every step against the puzzle's
