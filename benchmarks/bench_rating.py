@@ -16,6 +16,15 @@ Sections (any combination; ``--all`` for the three datasets):
                   ``Rating.se`` within 0.3 of the published rating, mean absolute
                   error, Spearman rank correlation, confusion by 0.5 bucket,
                   ``hardest`` consistent with ``se``; RATE time per puzzle.
+  --forum11 N     N puzzles spread evenly over tdoku_forum_hardest_1905_11plus.txt
+                  (every one rated 11.0 or more by Sudoku Explainer): ``rate``'s
+                  se, method and hardest technique, seconds per puzzle (p50, max).
+                  With ``--nested`` each puzzle is also solved with the path where
+                  every search step is first offered to the named finders
+                  "dynamic forcing chains plus" then "nested forcing chains"
+                  (SE 9.0+, then 9.5+ and 10.0+: levels 1, 2, 3 of
+                  :mod:`sudoku_server.sudoku.techniques.nested`, not in the path):
+                  se, hardest, search steps left, seconds.
   --peer-python PY  also time hodoku-py (``hodoku.Solver().rate``) with that Python
                   (a venv with ``pip install hodoku-py``) on the first
                   ``--peer-limit`` puzzles of each timed set, in this same run,
@@ -30,6 +39,7 @@ TechniqueError and the benchmark stops).
 Usage:
   python3 benchmarks/bench_rating.py --all --hodoku HODOKU/hodoku_exemplars_1.0.txt
   python3 benchmarks/bench_rating.py --diabolical --limit 200
+  python3 benchmarks/bench_rating.py --forum11 20 --nested
   python3 benchmarks/bench_rating.py --qqwing --diabolical --peer-python VENV/bin/python --peer-limit 100
 
 HODOKU is wherever you keep HoDoKu's exemplar file (it is not shipped); VENV is
@@ -58,7 +68,7 @@ import datasets  # noqa: E402
 
 from sudoku_server.sudoku.grid import Grid  # noqa: E402
 from sudoku_server.sudoku.rating import rate  # noqa: E402
-from sudoku_server.sudoku.techniques import Board, find_step, unique_solution  # noqa: E402
+from sudoku_server.sudoku.techniques import Board, find_step, next_step_on, unique_solution  # noqa: E402
 
 # HoDoKu section -> the engine's finder for that technique
 HODOKU_SECTIONS = {
@@ -344,6 +354,72 @@ def peer_section(args, timed):
         proc.wait()
 
 
+def nested_path(grid):
+    """(hardest step, search steps left) of the path where a search step is first offered to the SE 9.0+ finders."""
+    board = Board.from_grid(grid)
+    solution = unique_solution(grid)
+    hardest, searches = None, 0
+    while True:
+        step = next_step_on(board, solution)
+        if step is None:
+            return hardest, searches
+        if step.technique == "search":
+            alt = find_step(board, "dynamic forcing chains plus") or find_step(board, "nested forcing chains")
+            if alt is not None:
+                verify(alt, solution)
+                step = alt
+            else:
+                searches += 1
+        if hardest is None or step.se > hardest.se:
+            hardest = step
+        board.apply(step)
+
+
+def forum11_section(args) -> None:
+    path = datasets.find("tdoku_forum_hardest_1905_11plus.txt", args.datasets)
+    if path is None:
+        print("forum 11+: dataset not found")
+        return
+    every = datasets.one_line_puzzles(path)
+    n = max(1, args.forum11)
+    picks = [(i * len(every)) // n for i in range(n)]
+    print(f"\n## forum 11+ ({len(picks)} of {len(every)} puzzles, spread evenly; SE rates every one 11.0 or more)")
+    head = "| # | rate se | method | hardest | s |"
+    if args.nested:
+        head += " nested se | hardest | searches left | s |"
+    print(head)
+    print("|" + " --- |" * (head.count("|") - 1))
+    ses, nses, times, ntimes = [], [], [], []
+    names, nnames = collections.Counter(), collections.Counter()
+    for i in picks:
+        grid = Grid.from_string(every[i])
+        t0 = time.perf_counter()
+        r = rate(grid)
+        dt = time.perf_counter() - t0
+        ses.append(r.se)
+        times.append(dt)
+        names[r.hardest.technique if r.hardest else "none"] += 1
+        row = f"| {i} | {r.se:.1f} | {r.method} | {r.hardest.technique if r.hardest else 'none'} | {dt:.2f} |"
+        if args.nested:
+            t0 = time.perf_counter()
+            hardest, left = nested_path(grid)
+            ndt = time.perf_counter() - t0
+            nses.append(hardest.se)
+            ntimes.append(ndt)
+            nnames[hardest.technique] += 1
+            row += f" {hardest.se:.1f} | {hardest.technique} | {left} | {ndt:.2f} |"
+        print(row, flush=True)
+    print(
+        f"\nrate: se min {min(ses):.1f}, median {statistics.median(ses):.1f}; hardest {dict(names)};"
+        f" seconds p50 {statistics.median(times):.2f}, max {max(times):.2f}"
+    )
+    if args.nested:
+        print(
+            f"nested path: se min {min(nses):.1f}, median {statistics.median(nses):.1f}; hardest {dict(nnames)};"
+            f" seconds p50 {statistics.median(ntimes):.2f}, max {max(ntimes):.2f}"
+        )
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hodoku", metavar="FILE", help="path of hodoku_exemplars_1.0.txt")
@@ -354,6 +430,8 @@ def main(argv=None) -> int:
         "--limit", type=int, default=0, help="at most this many puzzles per set (spread over qqwing's levels)"
     )
     ap.add_argument("--datasets", type=Path, help="directory of the dataset files")
+    ap.add_argument("--forum11", type=int, default=0, metavar="N", help="N puzzles of the forum 11+ set")
+    ap.add_argument("--nested", action="store_true", help="with --forum11: also the path with the SE 9.0+ finders")
     ap.add_argument("--peer-python", metavar="PY", help="a Python with hodoku-py installed")
     ap.add_argument("--peer-limit", type=int, default=100, help="puzzles per set timed with hodoku-py")
     args = ap.parse_args(argv)
@@ -369,6 +447,8 @@ def main(argv=None) -> int:
         qqwing_section(args, timed)
     if args.diabolical:
         diabolical_section(args, timed)
+    if args.forum11:
+        forum11_section(args)
     if args.peer_python and timed:
         peer_section(args, timed)
     return 0

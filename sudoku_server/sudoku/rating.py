@@ -105,7 +105,15 @@ _EXPERT = (
     "nice loop",
     "simple colouring",
 )
-_EXTREME = ("Nishio forcing chains", "cell forcing chains", "unit forcing chains", "dynamic forcing chains", "search")
+_EXTREME = (
+    "Nishio forcing chains",
+    "cell forcing chains",
+    "unit forcing chains",
+    "dynamic forcing chains",
+    "dynamic forcing chains plus",
+    "nested forcing chains",
+    "search",
+)
 
 #: Technique name (as in :attr:`Step.technique`) -> level name.
 LEVEL_OF = {name: level for level, names in zip(LEVELS, (_EASY, _MEDIUM, _HARD, _EXPERT, _EXTREME)) for name in names}

@@ -66,6 +66,12 @@ Cell and unit forcing chains follow the same static graph to the end;
 Nishio and dynamic forcing chains follow a working copy of the grid that
 loses every candidate turned off, so new singles count along the way.
 
+Past those, Sudoku Explainer has dynamic forcing chains (+) (9.0 + length)
+and nested forcing chains (9.5, 10.0, 10.5 + length, by what runs inside the
+chain): :mod:`.nested` has the first three levels as the named finders
+"dynamic forcing chains plus" (level 1) and "nested forcing chains" (levels
+2 and 3), outside the path (a level-3 search takes seconds in Python).
+
 Past dynamic forcing chains the grid still gets a step: a *search step*
 (technique ``"search"``), the digit of the solution in the cell with the
 fewest candidates, rated from the size of the search needed (clearly labelled, not an SE
@@ -90,7 +96,8 @@ of strong links on one digit), :mod:`.wings`, :mod:`.uniqueness`,
 :mod:`.als` (wings on an almost locked set), :mod:`.colouring`,
 :mod:`.graph` (the implication graph), :mod:`.chains`, :mod:`.forcing`
 (static cell and unit forcing chains), :mod:`.dynamic` (Nishio and dynamic
-forcing chains), :mod:`.search` (the search step); this module holds the
+forcing chains), :mod:`.nested` (dynamic forcing chains (+) and nested
+forcing chains; :mod:`.nested_rules`, the rules inside them), :mod:`.search` (the search step); this module holds the
 registry (:data:`TECHNIQUES`) and the entry points.
 
 **Soundness.** :func:`solve_steps` checks every step against the puzzle's
@@ -115,6 +122,7 @@ from sudoku_server.sudoku.techniques.fish import find_fish
 from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
 from sudoku_server.sudoku.techniques.links import find_strong_links
+from sudoku_server.sudoku.techniques.nested import find_dynamic_plus, find_nested_forcing_chains
 from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
@@ -191,6 +199,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
+    # SE 9.0+, 9.5+ and 10.0+ (:mod:`.nested`): named finders, not in the path (seconds per step in Python)
+    Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=False),
+    Technique("nested forcing chains", find_nested_forcing_chains, in_path=False),
     # named patterns, found by the path under a more general technique
     Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
     Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),
