@@ -560,18 +560,150 @@ static PyTypeObject DynType = {
     .tp_methods = Dyn_methods,
 };
 
+/* ---------------------------------------------------------------------------------------------
+ * Links: one implication table pair of graph.py (onoff, offon: per candidate id, the ids it turns
+ * off when on / on when off), for the breadth-first searches of chains.py. Built from the tables as
+ * bytes (each id's set as 96 little-endian bytes, 729 ids).
+ */
+
+typedef struct {
+    PyObject_HEAD
+    uint64_t onoff[NK][KW];
+    uint64_t offon[NK][KW];
+} LinksObject;
+
+static int read_table(PyObject *b, uint64_t (*out)[KW]) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(b, &view, PyBUF_SIMPLE) < 0) return -1;
+    if (view.len != (Py_ssize_t)(NK * KW * 8)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "a table is 729 sets of 96 bytes");
+        return -1;
+    }
+    const unsigned char *p = view.buf;
+    for (int k = 0; k < NK; k++)
+        for (int w = 0; w < KW; w++) {
+            uint64_t v = 0;
+            for (int i = 7; i >= 0; i--) v = (v << 8) | p[(k * KW + w) * 8 + i];
+            out[k][w] = v;
+        }
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+static int Links_init(LinksObject *self, PyObject *args, PyObject *kw) {
+    PyObject *a, *b;
+    (void)kw;
+    if (!PyArg_ParseTuple(args, "OO", &a, &b)) return -1;
+    if (read_table(a, self->onoff) < 0 || read_table(b, self->offon) < 0) return -1;
+    return 0;
+}
+
+#define MAXL 80
+
+/* graph.layers_from then graph.meet: (links, a, b, v) or None */
+static PyObject *Links_meet_from(LinksObject *self, PyObject *args) {
+    int src, start_on, depth;
+    if (!PyArg_ParseTuple(args, "ipi", &src, &start_on, &depth)) return NULL;
+    if (src < 0 || src >= NK || depth < 0 || depth >= MAXL) {
+        PyErr_SetString(PyExc_ValueError, "bad source or depth");
+        return NULL;
+    }
+    uint64_t layers[MAXL][KW];
+    uint64_t vis_on[KW], vis_off[KW], front[KW], nxt[KW];
+    memset(layers[0], 0, sizeof(layers[0]));
+    memset(vis_on, 0, sizeof(vis_on));
+    memset(vis_off, 0, sizeof(vis_off));
+    BIT_SET(layers[0], src);
+    if (start_on)
+        BIT_SET(vis_on, src);
+    else
+        BIT_SET(vis_off, src);
+    memcpy(front, layers[0], sizeof(front));
+    int nl = 1, on = start_on;
+    for (int step = 0; step < depth; step++) {
+        memset(nxt, 0, sizeof(nxt));
+        uint64_t(*table)[KW] = on ? self->onoff : self->offon;
+        for (int w = 0; w < KW; w++) {
+            uint64_t m = front[w];
+            while (m) {
+                int k = w * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                const uint64_t *t = table[k];
+                for (int j = 0; j < KW; j++) nxt[j] |= t[j];
+            }
+        }
+        uint64_t any = 0;
+        uint64_t *vis = on ? vis_off : vis_on;
+        for (int w = 0; w < KW; w++) {
+            nxt[w] &= ~vis[w];
+            vis[w] |= nxt[w];
+            any |= nxt[w];
+        }
+        if (!any) break;
+        memcpy(layers[nl++], nxt, sizeof(nxt));
+        memcpy(front, nxt, sizeof(nxt));
+        on = !on;
+    }
+    int best = -1, ba = 0, bb_ = 0, bv = 0;
+    for (int bb = 1; bb < nl; bb++) {
+        for (int aa = 1 - bb % 2; aa < bb; aa += 2) {
+            int hit = -1;
+            for (int w = 0; w < KW; w++) {
+                uint64_t m = layers[aa][w] & layers[bb][w];
+                if (m) {
+                    hit = w * 64 + __builtin_ctzll(m);
+                    break;
+                }
+            }
+            if (hit >= 0) {
+                if (best < 0 || aa + bb < best) {
+                    best = aa + bb;
+                    ba = aa;
+                    bb_ = bb;
+                    bv = hit;
+                }
+                break;
+            }
+        }
+    }
+    if (best < 0) Py_RETURN_NONE;
+    return Py_BuildValue("(iiii)", best, ba, bb_, bv);
+}
+
+static PyMethodDef Links_methods[] = {
+    {"meet_from", (PyCFunction)Links_meet_from, METH_VARARGS, "graph.meet(graph.layers_from(...)) natively."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject LinksType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sudoku_server.sudoku.techniques._engine.Links",
+    .tp_basicsize = sizeof(LinksObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One pair of implication tables of a 9x9 board state.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Links_init,
+    .tp_methods = Links_methods,
+};
+
 static struct PyModuleDef engine_module = {
     PyModuleDef_HEAD_INIT, "_engine", "Native dynamic forcing chains (see dynamic.py).", -1, NULL, NULL, NULL, NULL,
     NULL,
 };
 
 PyMODINIT_FUNC PyInit__engine(void) {
-    if (PyType_Ready(&DynType) < 0) return NULL;
+    if (PyType_Ready(&DynType) < 0 || PyType_Ready(&LinksType) < 0) return NULL;
     PyObject *m = PyModule_Create(&engine_module);
     if (!m) return NULL;
     Py_INCREF(&DynType);
     if (PyModule_AddObject(m, "Dyn", (PyObject *)&DynType) < 0) {
         Py_DECREF(&DynType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&LinksType);
+    if (PyModule_AddObject(m, "Links", (PyObject *)&LinksType) < 0) {
+        Py_DECREF(&LinksType);
         Py_DECREF(m);
         return NULL;
     }

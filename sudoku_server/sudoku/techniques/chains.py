@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, elims, popcount
 from sudoku_server.sudoku.techniques.graph import (
     Graph,
@@ -152,6 +153,33 @@ def _max_nodes_of(mode: str, kind: str, best: Key) -> int:
     return limit
 
 
+class _Meets:
+    """``meet(layers_from(k, start_on, onoff, offon, depth))`` of one table pair, natively when it can.
+
+    The layers themselves are only made (in Python) for a chain kept as the best so far.
+    """
+
+    __slots__ = ("links", "offon", "onoff", "x")
+
+    def __init__(self, x: Context, onoff: list[int], offon: list[int]) -> None:
+        self.x, self.onoff, self.offon = x, onoff, offon
+        self.links: object | None = None  # built on the first search
+
+    def meet(self, k: int, start_on: bool, depth: int) -> tuple[int, int, int, int] | None:
+        links = self.links
+        if links is None:
+            eng = native.engine(self.x.t.N, self.x.t.n)
+            links = self.links = (
+                eng.Links(native.table_bytes(self.onoff), native.table_bytes(self.offon)) if eng is not None else False
+            )
+        if links:
+            return cast("tuple[int, int, int, int] | None", links.meet_from(k, start_on, depth))  # type: ignore[attr-defined]
+        return meet(layers_from(k, start_on, self.onoff, self.offon, depth))
+
+    def layers(self, k: int, start_on: bool, depth: int) -> list[int]:
+        return layers_from(k, start_on, self.onoff, self.offon, depth)
+
+
 def _depth_for(nodes: int) -> int:
     return (nodes + 1) // 2
 
@@ -180,12 +208,13 @@ def find_chain(
         # single-digit chains depend on one digit's candidates: searched per
         # digit, remembered while that digit's candidates stay the same
         memo = x.b.memo
+        meets_x = _Meets(x, g.onoff_x, g.offon_x)
         for d in range(x.n):
             mk = ("xchain", "x" in cycles, forcing, d, x.pos[d])
             if mk in memo:
                 hit = cast("_Best | None", memo[mk])
             else:
-                hit = memo[mk] = _x_chains_of_digit(x, g, d, "x" in cycles, forcing)
+                hit = memo[mk] = _x_chains_of_digit(x, g, d, "x" in cycles, forcing, meets_x)
             if hit is not None and (best is None or hit[0] < best[0]):
                 best = hit
     for mode in modes:
@@ -197,6 +226,7 @@ def find_chain(
             onoff, offon = g.onoff_xy, g.offon_xy
         if best is not None and _chain_se(mode, "chain", 4) > best[0][0]:
             continue
+        meets: _Meets | None = None
         sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
             for k in sources:
@@ -217,14 +247,16 @@ def find_chain(
                             best = (key, _Cycle(mode, k, loop, removed))
                 if lim_f >= 4:
                     depth = _depth_for(lim_f)
+                    if meets is None:
+                        meets = _Meets(x, onoff, offon)
                     for start_on in (True, False):
-                        layers = layers_from(k, start_on, onoff, offon, depth)
-                        met = meet(layers)
+                        met = meets.meet(k, start_on, depth)
                         if met and met[0] + 1 <= lim_f:
                             nodes = met[0] + 1
                             typ = 1 if start_on else 2
                             key = (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], (k % g.N, k // g.N, typ))
                             if best is None or key < best[0]:
+                                layers = meets.layers(k, start_on, depth)
                                 best = (key, _Forcing(mode, k, start_on, nodes, layers, met))
             if best is not None:
                 break
@@ -233,7 +265,9 @@ def find_chain(
     return _chain_step(x, g, best)
 
 
-def _x_chains_of_digit(x: Context, g: Graph, d: int, cycles: bool, forcing: bool) -> _Best | None:
+def _x_chains_of_digit(
+    x: Context, g: Graph, d: int, cycles: bool, forcing: bool, meets: _Meets | None = None
+) -> _Best | None:
     """The best single-digit loop or forcing chain on digit d, or None (see :func:`find_chain`)."""
     onoff, offon = g.onoff_x, g.offon_x
     N = g.N
@@ -256,13 +290,15 @@ def _x_chains_of_digit(x: Context, g: Graph, d: int, cycles: bool, forcing: bool
         if lim_f < 4:
             continue
         depth = _depth_for(lim_f)
+        if meets is None:
+            meets = _Meets(x, onoff, offon)
         for typ, start_on in ((1, True), (2, False)):
-            layers = layers_from(k, start_on, onoff, offon, depth)
-            met = meet(layers)
+            met = meets.meet(k, start_on, depth)
             if met and met[0] + 1 <= lim_f:
                 nodes = met[0] + 1
                 key = (_chain_se("x", "chain", nodes), nodes, _SORT_KEY["x"], (c, d, typ))
                 if best is None or key < best[0]:
+                    layers = meets.layers(k, start_on, depth)
                     best = (key, _Forcing("x", k, start_on, nodes, layers, met))
     return best
 

@@ -5,47 +5,31 @@ followed on a copy of the grid that loses every candidate turned off, so new
 singles (in any unit of the geometry) appear along the way.
 
 The search runs natively when the C extension ``_engine`` (``_engine.c``) is
-built: the same closures node for node and the same order of conclusions, so
-the same steps (tests/test_engine_native.py runs both on samples of puzzles
-and compares every step). This module's Python is the oracle and the
-fallback; :data:`NATIVE` says which one runs (set it to False to force Python).
+built (:mod:`.native`): the same closures node for node and the same order of
+conclusions, so the same steps (tests/test_engine_native.py runs both on
+samples of puzzles and compares every step). This module's Python is the
+oracle and the fallback.
 """
 
 from __future__ import annotations
 
-import os
-from types import ModuleType
 from typing import cast
 
 from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, popcount
 from sudoku_server.sudoku.techniques.graph import length_bonus
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["NATIVE", "find_dynamic_forcing_chains", "find_nishio"]
-
-
-def _load_engine() -> ModuleType | None:
-    if os.environ.get("SUDOKU_SERVER_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from sudoku_server.sudoku.techniques import _engine  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return cast(ModuleType, _engine)
-
-
-_ENGINE = _load_engine()
-
-#: True when the native search (``_engine``) is used for 9x9 boards; False forces the Python oracle.
-NATIVE = _ENGINE is not None
+__all__ = ["find_dynamic_forcing_chains", "find_nishio"]
 
 
 def _native_board(x: Context) -> object | None:
-    """The native engine's view of this board, or None (no engine, NATIVE off, or not 9x9)."""
-    if not NATIVE or _ENGINE is None or x.t.N != 81 or x.t.n != 9:
+    """The native engine's view of this board (``_engine.Dyn``), or None (:func:`.native.engine`)."""
+    eng = native.engine(x.t.N, x.t.n)
+    if eng is None:
         return None
-    return _ENGINE.Dyn(x.cand, x.t.unit_mask, x.t.cell_units)
+    return eng.Dyn(x.cand, x.t.unit_mask, x.t.cell_units)
 
 #: A node: (candidate id, is_on).
 Node = tuple[int, bool]
