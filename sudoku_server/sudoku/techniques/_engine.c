@@ -566,11 +566,203 @@ static PyTypeObject DynType = {
  * bytes (each id's set as 96 little-endian bytes, 729 ids).
  */
 
+/* a static forcing closure: graph.bfs_layers(k, True, onoff, offon, stop_absurd=True) */
+typedef struct {
+    uint64_t von[KW], voff[KW];
+    uint16_t depth_on[NK], depth_off[NK]; /* layer index + 1 of each node, 0 = not reached */
+} SClo;
+
 typedef struct {
     PyObject_HEAD
     uint64_t onoff[NK][KW];
     uint64_t offon[NK][KW];
+    SClo *sclo[NK];
 } LinksObject;
+
+static void Links_dealloc(LinksObject *self) {
+    for (int k = 0; k < NK; k++) PyMem_Free(self->sclo[k]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static SClo *static_closure(LinksObject *self, int src) {
+    SClo *c = self->sclo[src];
+    if (c) return c;
+    c = PyMem_Malloc(sizeof(SClo));
+    if (!c) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memset(c, 0, sizeof(SClo));
+    uint64_t front[KW], nxt[KW];
+    memset(front, 0, sizeof(front));
+    BIT_SET(front, src);
+    BIT_SET(c->von, src);
+    c->depth_on[src] = 1;
+    int on = 1, layer = 1;
+    for (;;) {
+        uint64_t any = 0;
+        for (int w = 0; w < KW; w++) any |= front[w];
+        if (!any) break;
+        memset(nxt, 0, sizeof(nxt));
+        uint64_t(*table)[KW] = on ? self->onoff : self->offon;
+        for (int w = 0; w < KW; w++) {
+            uint64_t m = front[w];
+            while (m) {
+                int k = w * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                const uint64_t *t = table[k];
+                for (int j = 0; j < KW; j++) nxt[j] |= t[j];
+            }
+        }
+        uint64_t *vis = on ? c->voff : c->von, *other = on ? c->von : c->voff;
+        uint16_t *depth = on ? c->depth_off : c->depth_on;
+        int absurd = 0;
+        any = 0;
+        for (int w = 0; w < KW; w++) {
+            nxt[w] &= ~vis[w];
+            if (nxt[w] & other[w]) absurd = 1;
+            any |= nxt[w];
+        }
+        if (!any) break;
+        layer++;
+        for (int w = 0; w < KW; w++) {
+            vis[w] |= nxt[w];
+            uint64_t m = nxt[w];
+            while (m) {
+                int k = w * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                depth[k] = (uint16_t)layer;
+            }
+        }
+        if (absurd) break;
+        memcpy(front, nxt, sizeof(nxt));
+        on = !on;
+    }
+    self->sclo[src] = c;
+    return c;
+}
+
+typedef struct {
+    int nodes, sortkey, what, where, target, on, nb;
+    int branches[NCELL];
+} SBest;
+
+static int consider(LinksObject *self, SBest *b, const uint16_t *cand, const int *br, int nb, int sortkey, int what,
+                    int where) {
+    SClo *runs[NCELL];
+    uint64_t ons[KW], offs[KW];
+    for (int i = 0; i < nb; i++) {
+        runs[i] = static_closure(self, br[i]);
+        if (!runs[i]) return -1;
+    }
+    memcpy(ons, runs[0]->von, sizeof(ons));
+    memcpy(offs, runs[0]->voff, sizeof(offs));
+    for (int i = 1; i < nb; i++)
+        for (int w = 0; w < KW; w++) {
+            ons[w] &= runs[i]->von[w];
+            offs[w] &= runs[i]->voff[w];
+        }
+    for (int phase = 0; phase < 2; phase++) {
+        uint64_t *s = phase == 0 ? ons : offs;
+        for (int w = 0; w < KW; w++) {
+            uint64_t m = s[w];
+            while (m) {
+                int tk = w * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                if (phase == 0 && __builtin_popcount(cand[tk % NCELL]) < 2) continue;
+                int nodes = 0;
+                for (int i = 0; i < nb; i++) nodes += phase == 0 ? runs[i]->depth_on[tk] : runs[i]->depth_off[tk];
+                if (b->nodes < 0 || nodes < b->nodes || (nodes == b->nodes && sortkey < b->sortkey)) {
+                    b->nodes = nodes;
+                    b->sortkey = sortkey;
+                    b->what = what;
+                    b->where = where;
+                    b->target = tk;
+                    b->on = phase == 0;
+                    b->nb = nb;
+                    memcpy(b->branches, br, sizeof(int) * (size_t)nb);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* forcing.find_forcing_chains at one cell: (nodes, sortkey, what, where, target, on, branches) or None.
+ * args: cell, the 81 candidate masks as bytes (2 bytes little-endian each), the unit masks of the
+ * cell's units as (unit id, low 64 bits, high bits) ... given as a tuple of (u, cells tuple). */
+static PyObject *Links_forcing_cell(LinksObject *self, PyObject *args) {
+    int c;
+    Py_buffer cb;
+    PyObject *units;
+    if (!PyArg_ParseTuple(args, "iy*O", &c, &cb, &units)) return NULL;
+    if (cb.len != 2 * NCELL || c < 0 || c >= NCELL) {
+        PyBuffer_Release(&cb);
+        PyErr_SetString(PyExc_ValueError, "bad cell or candidates");
+        return NULL;
+    }
+    uint16_t cand[NCELL];
+    const unsigned char *p = cb.buf;
+    for (int i = 0; i < NCELL; i++) cand[i] = (uint16_t)(p[2 * i] | (p[2 * i + 1] << 8));
+    PyBuffer_Release(&cb);
+    unsigned m = cand[c];
+    if (!m || __builtin_popcount(m) < 3) Py_RETURN_NONE;
+    SBest b;
+    b.nodes = -1;
+    int br[NCELL], nb = 0;
+    for (int d = 0; d < NDIG; d++)
+        if (m >> d & 1) br[nb++] = d * NCELL + c;
+    if (consider(self, &b, cand, br, nb, 5, 0, c) < 0) return NULL;
+    PyObject *uf = PySequence_Fast(units, "units");
+    if (!uf) return NULL;
+    Py_ssize_t nu = PySequence_Fast_GET_SIZE(uf);
+    for (int d = 0; d < NDIG; d++) {
+        if (!(m >> d & 1)) continue;
+        for (Py_ssize_t i = 0; i < nu; i++) {
+            PyObject *pair = PySequence_Fast_GET_ITEM(uf, i);
+            int u;
+            PyObject *cells;
+            if (!PyArg_ParseTuple(pair, "iO", &u, &cells)) {
+                Py_DECREF(uf);
+                return NULL;
+            }
+            PyObject *cf = PySequence_Fast(cells, "cells");
+            if (!cf) {
+                Py_DECREF(uf);
+                return NULL;
+            }
+            nb = 0;
+            int first = -1;
+            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(cf); j++) {
+                long cc = PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, j));
+                if (cc < 0 || cc >= NCELL) continue;
+                if (cand[cc] >> d & 1) {
+                    if (first < 0 || cc < first) first = (int)cc;
+                    br[nb++] = d * NCELL + (int)cc;
+                }
+            }
+            Py_DECREF(cf);
+            if (nb < 2 || first != c) continue;
+            /* the branches in ascending cell order, as cells_of gives them */
+            for (int a = 1; a < nb; a++)
+                for (int z = a; z > 0 && br[z - 1] > br[z]; z--) {
+                    int tmp = br[z];
+                    br[z] = br[z - 1];
+                    br[z - 1] = tmp;
+                }
+            if (consider(self, &b, cand, br, nb, 6, 1, u) < 0) {
+                Py_DECREF(uf);
+                return NULL;
+            }
+        }
+    }
+    Py_DECREF(uf);
+    if (b.nodes < 0) Py_RETURN_NONE;
+    PyObject *bl = PyList_New(b.nb);
+    if (!bl) return NULL;
+    for (int i = 0; i < b.nb; i++) PyList_SET_ITEM(bl, i, PyLong_FromLong(b.branches[i]));
+    return Py_BuildValue("(iiiiiiN)", b.nodes, b.sortkey, b.what, b.where, b.target, b.on, bl);
+}
 
 static int read_table(PyObject *b, uint64_t (*out)[KW]) {
     Py_buffer view;
@@ -673,6 +865,7 @@ static PyObject *Links_meet_from(LinksObject *self, PyObject *args) {
 
 static PyMethodDef Links_methods[] = {
     {"meet_from", (PyCFunction)Links_meet_from, METH_VARARGS, "graph.meet(graph.layers_from(...)) natively."},
+    {"forcing_cell", (PyCFunction)Links_forcing_cell, METH_VARARGS, "The best static forcing chain at a cell."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -683,6 +876,7 @@ static PyTypeObject LinksType = {
     .tp_doc = "One pair of implication tables of a 9x9 board state.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Links_init,
+    .tp_dealloc = (destructor)Links_dealloc,
     .tp_methods = Links_methods,
 };
 

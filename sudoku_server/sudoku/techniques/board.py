@@ -319,9 +319,12 @@ class Context:
       check: the stop hook, called inside long searches.
       sym: how digits 1..n are written (``sym[d0]`` for 0-based d0).
       links: per 0-based digit, its oriented strong links (:mod:`.links`).
+      shared: what several finders build from this board state, built once
+        (the implication graph of :mod:`.graph` and the native tables made
+        from it, keyed by name).
     """
 
-    __slots__ = ("b", "cand", "check", "links", "n", "pos", "sym", "t", "values")
+    __slots__ = ("b", "cand", "check", "links", "n", "pos", "shared", "sym", "t", "values")
 
     def __init__(self, board: Board, check: Check) -> None:
         self.b = board
@@ -333,6 +336,7 @@ class Context:
         self.check = check
         self.sym = board.symbols or DIGIT_SYMBOLS
         self.links: dict[int, LinkTables] = {}
+        self.shared: dict[str, object] = {}
 
     def d(self, d0: int) -> str:
         """How 0-based digit d0 is written."""

@@ -13,17 +13,18 @@ from dataclasses import dataclass
 from typing import cast
 
 from sudoku_server.sudoku.grid import cell_name
-from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, elims, popcount
 from sudoku_server.sudoku.techniques.graph import (
     Graph,
     Path,
     bfs_layers,
     eureka,
+    graph_of,
     layers_from,
     length_bonus,
     meet,
     meet_path,
+    native_links,
     path_to,
     single_digit_text,
 )
@@ -159,19 +160,16 @@ class _Meets:
     The layers themselves are only made (in Python) for a chain kept as the best so far.
     """
 
-    __slots__ = ("links", "offon", "onoff", "x")
+    __slots__ = ("links", "name", "offon", "onoff", "x")
 
-    def __init__(self, x: Context, onoff: list[int], offon: list[int]) -> None:
-        self.x, self.onoff, self.offon = x, onoff, offon
+    def __init__(self, x: Context, name: str, onoff: list[int], offon: list[int]) -> None:
+        self.x, self.name, self.onoff, self.offon = x, name, onoff, offon
         self.links: object | None = None  # built on the first search
 
     def meet(self, k: int, start_on: bool, depth: int) -> tuple[int, int, int, int] | None:
         links = self.links
         if links is None:
-            eng = native.engine(self.x.t.N, self.x.t.n)
-            links = self.links = (
-                eng.Links(native.table_bytes(self.onoff), native.table_bytes(self.offon)) if eng is not None else False
-            )
+            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
         if links:
             return cast("tuple[int, int, int, int] | None", links.meet_from(k, start_on, depth))  # type: ignore[attr-defined]
         return meet(layers_from(k, start_on, self.onoff, self.offon, depth))
@@ -201,14 +199,14 @@ def find_chain(
     bidirectional (:func:`.graph.meet`) and deepened pass by pass, one SE
     length bucket at a time, so no search goes deeper than the best chain needs.
     """
-    g = Graph(x)
+    g = graph_of(x)
     check = x.check
     best: _Best | None = None
     if "x" in modes:
         # single-digit chains depend on one digit's candidates: searched per
         # digit, remembered while that digit's candidates stay the same
         memo = x.b.memo
-        meets_x = _Meets(x, g.onoff_x, g.offon_x)
+        meets_x = _Meets(x, "x", g.onoff_x, g.offon_x)
         for d in range(x.n):
             mk = ("xchain", "x" in cycles, forcing, d, x.pos[d])
             if mk in memo:
@@ -226,7 +224,7 @@ def find_chain(
             onoff, offon = g.onoff_xy, g.offon_xy
         if best is not None and _chain_se(mode, "chain", 4) > best[0][0]:
             continue
-        meets: _Meets | None = None
+        meets = _Meets(x, mode, onoff, offon)
         sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
             for k in sources:
@@ -247,8 +245,6 @@ def find_chain(
                             best = (key, _Cycle(mode, k, loop, removed))
                 if lim_f >= 4:
                     depth = _depth_for(lim_f)
-                    if meets is None:
-                        meets = _Meets(x, onoff, offon)
                     for start_on in (True, False):
                         met = meets.meet(k, start_on, depth)
                         if met and met[0] + 1 <= lim_f:
@@ -291,7 +287,7 @@ def _x_chains_of_digit(
             continue
         depth = _depth_for(lim_f)
         if meets is None:
-            meets = _Meets(x, onoff, offon)
+            meets = _Meets(x, "x", onoff, offon)
         for typ, start_on in ((1, True), (2, False)):
             met = meets.meet(k, start_on, depth)
             if met and met[0] + 1 <= lim_f:

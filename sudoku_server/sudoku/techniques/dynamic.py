@@ -31,6 +31,7 @@ def _native_board(x: Context) -> object | None:
         return None
     return eng.Dyn(x.cand, x.t.unit_mask, x.t.cell_units)
 
+
 #: A node: (candidate id, is_on).
 Node = tuple[int, bool]
 #: What one assumption leads to: the nodes made on and off (id -> True), the
