@@ -577,6 +577,9 @@ typedef struct {
     uint64_t onoff[NK][KW];
     uint64_t offon[NK][KW];
     SClo *sclo[NK];
+    int has_board;
+    uint16_t cand[NCELL];
+    u128 peer[NCELL];
 } LinksObject;
 
 static void Links_dealloc(LinksObject *self) {
@@ -863,9 +866,211 @@ static PyObject *Links_meet_from(LinksObject *self, PyObject *args) {
     return Py_BuildValue("(iiii)", best, ba, bb_, bv);
 }
 
+/* set_board(cand, peer_masks): the candidates (81 masks) and peer masks the cycle search needs */
+static PyObject *Links_set_board(LinksObject *self, PyObject *args) {
+    PyObject *cand, *peers;
+    if (!PyArg_ParseTuple(args, "OO", &cand, &peers)) return NULL;
+    PyObject *cf = PySequence_Fast(cand, "cand");
+    if (!cf) return NULL;
+    PyObject *pf = PySequence_Fast(peers, "peers");
+    if (!pf) {
+        Py_DECREF(cf);
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(cf) != NCELL || PySequence_Fast_GET_SIZE(pf) != NCELL) {
+        Py_DECREF(cf);
+        Py_DECREF(pf);
+        PyErr_SetString(PyExc_ValueError, "81 cells expected");
+        return NULL;
+    }
+    for (int c = 0; c < NCELL; c++) {
+        self->cand[c] = (uint16_t)(PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c)) & 0x1FF);
+        if (to_u128(PySequence_Fast_GET_ITEM(pf, c), &self->peer[c]) < 0) {
+            Py_DECREF(cf);
+            Py_DECREF(pf);
+            return NULL;
+        }
+    }
+    Py_DECREF(cf);
+    Py_DECREF(pf);
+    if (PyErr_Occurred()) return NULL;
+    self->has_board = 1;
+    Py_RETURN_NONE;
+}
+
+/* chains._find_cycle: (nodes, loop [(id, on)], removed [(cell, digit0)]) or None */
+static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
+    int src, limit;
+    if (!PyArg_ParseTuple(args, "ii", &src, &limit)) return NULL;
+    if (!self->has_board || src < 0 || src >= NK) {
+        PyErr_SetString(PyExc_ValueError, "no board, or a bad source");
+        return NULL;
+    }
+    const uint64_t *closers = self->offon[src];
+    uint64_t anyc = 0;
+    for (int w = 0; w < KW; w++) anyc |= closers[w];
+    static uint64_t layers[NNODE + 2][KW];
+    uint64_t vis_on[KW], vis_off[KW], front[KW];
+    memset(vis_on, 0, sizeof(vis_on));
+    memset(vis_off, 0, sizeof(vis_off));
+    memset(layers[0], 0, sizeof(layers[0]));
+    BIT_SET(layers[0], src);
+    BIT_SET(vis_on, src);
+    memcpy(front, layers[0], sizeof(front));
+    int nl = 1, on = 1, nodes = 1;
+    for (;;) {
+        uint64_t any = 0;
+        for (int w = 0; w < KW; w++) any |= front[w];
+        if (!any || nodes >= limit || nl >= NNODE) break;
+        uint64_t *nxt = layers[nl];
+        memset(nxt, 0, sizeof(layers[0]));
+        uint64_t(*table)[KW] = on ? self->onoff : self->offon;
+        for (int w = 0; w < KW; w++) {
+            uint64_t m = front[w];
+            while (m) {
+                int k = w * 64 + __builtin_ctzll(m);
+                m &= m - 1;
+                const uint64_t *t = table[k];
+                for (int j = 0; j < KW; j++) nxt[j] |= t[j];
+            }
+        }
+        uint64_t *vis = on ? vis_off : vis_on;
+        any = 0;
+        for (int w = 0; w < KW; w++) {
+            nxt[w] &= ~vis[w];
+            vis[w] |= nxt[w];
+            any |= nxt[w];
+        }
+        nodes++;
+        if (!any) break;
+        memcpy(front, nxt, sizeof(front));
+        nl++;
+        on = !on;
+    }
+    if (!anyc) Py_RETURN_NONE;
+    int path_k[NNODE + 2], path_on[NNODE + 2];
+    for (int i = 2; i < nl; i += 2) {
+        int cnodes = i + 2;
+        if (cnodes > limit) break;
+        for (int w = 0; w < KW; w++) {
+            uint64_t tm = closers[w];
+            while (tm) {
+                int tt = w * 64 + __builtin_ctzll(tm);
+                tm &= tm - 1;
+                for (int w2 = 0; w2 < KW; w2++) {
+                    uint64_t qs = self->onoff[tt][w2] & layers[i][w2];
+                    while (qs) {
+                        int q = w2 * 64 + __builtin_ctzll(qs);
+                        qs &= qs - 1;
+                        /* graph.path_to(layers[:i + 1], True, q): q's first on layer, then back */
+                        int idx = -1;
+                        for (int j = 0; j <= i; j += 2)
+                            if (BIT_GET(layers[j], q)) {
+                                idx = j;
+                                break;
+                            }
+                        if (idx < 0) continue;
+                        int np = 0;
+                        path_k[np] = q;
+                        path_on[np++] = 1;
+                        int cur = q;
+                        for (int j = idx - 1; j >= 0; j--) {
+                            int is_on = (j % 2) == 0;
+                            uint64_t(*tb)[KW] = is_on ? self->onoff : self->offon;
+                            int found = -1;
+                            for (int w3 = 0; w3 < KW && found < 0; w3++) {
+                                uint64_t m = layers[j][w3];
+                                while (m) {
+                                    int k = w3 * 64 + __builtin_ctzll(m);
+                                    m &= m - 1;
+                                    if (BIT_GET(tb[k], cur)) {
+                                        found = k;
+                                        break;
+                                    }
+                                }
+                            }
+                            if (found < 0) continue; /* path_to skips a layer with no parent */
+                            path_k[np] = found;
+                            path_on[np++] = is_on;
+                            cur = found;
+                        }
+                        int bad = 0;
+                        for (int j = 0; j < np; j++)
+                            if (path_k[j] == tt && !path_on[j]) bad = 1;
+                        if (bad) continue;
+                        /* the loop: path (source first) then off(tt); SE's cycle eliminations */
+                        u128 cells = 0, fwd[NDIG], back[NDIG];
+                        int has_fwd[NDIG];
+                        memset(fwd, 0, sizeof(fwd));
+                        memset(back, 0, sizeof(back));
+                        memset(has_fwd, 0, sizeof(has_fwd));
+                        int order[NDIG], nord = 0;
+                        for (int j = np - 1; j >= 0; j--) {
+                            int k = path_k[j], kon = path_on[j];
+                            int d = k / NCELL, c = k % NCELL;
+                            cells |= (u128)1 << c;
+                            if (kon) {
+                                if (!has_fwd[d]) {
+                                    has_fwd[d] = 1;
+                                    order[nord++] = d;
+                                }
+                                fwd[d] |= self->peer[c];
+                            } else
+                                back[d] |= self->peer[c];
+                        }
+                        {
+                            int d = tt / NCELL, c = tt % NCELL;
+                            cells |= (u128)1 << c;
+                            back[d] |= self->peer[c];
+                        }
+                        PyObject *removed = PyList_New(0);
+                        if (!removed) return NULL;
+                        for (int oi = 0; oi < nord; oi++) {
+                            int d = order[oi];
+                            u128 pd = 0;
+                            for (int c = 0; c < NCELL; c++)
+                                if (self->cand[c] >> d & 1) pd |= (u128)1 << c;
+                            u128 v = fwd[d] & back[d] & pd & ~cells;
+                            while (v) {
+                                int c = ctz128(v);
+                                v &= v - 1;
+                                PyObject *pr = Py_BuildValue("(ii)", c, d);
+                                if (!pr || PyList_Append(removed, pr) < 0) {
+                                    Py_XDECREF(pr);
+                                    Py_DECREF(removed);
+                                    return NULL;
+                                }
+                                Py_DECREF(pr);
+                            }
+                        }
+                        if (PyList_GET_SIZE(removed) == 0) {
+                            Py_DECREF(removed);
+                            continue;
+                        }
+                        PyObject *loop = PyList_New(np + 1);
+                        if (!loop) {
+                            Py_DECREF(removed);
+                            return NULL;
+                        }
+                        for (int j = 0; j < np; j++)
+                            PyList_SET_ITEM(loop, j,
+                                            Py_BuildValue("(iO)", path_k[np - 1 - j],
+                                                          path_on[np - 1 - j] ? Py_True : Py_False));
+                        PyList_SET_ITEM(loop, np, Py_BuildValue("(iO)", tt, Py_False));
+                        return Py_BuildValue("(iNN)", cnodes, loop, removed);
+                    }
+                }
+            }
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Links_methods[] = {
     {"meet_from", (PyCFunction)Links_meet_from, METH_VARARGS, "graph.meet(graph.layers_from(...)) natively."},
     {"forcing_cell", (PyCFunction)Links_forcing_cell, METH_VARARGS, "The best static forcing chain at a cell."},
+    {"set_board", (PyCFunction)Links_set_board, METH_VARARGS, "The candidates and peers for cycle()."},
+    {"cycle", (PyCFunction)Links_cycle, METH_VARARGS, "chains._find_cycle natively."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -174,6 +174,15 @@ class _Meets:
             return cast("tuple[int, int, int, int] | None", links.meet_from(k, start_on, depth))  # type: ignore[attr-defined]
         return meet(layers_from(k, start_on, self.onoff, self.offon, depth))
 
+    def cycle(self, g: Graph, k: int, limit: int) -> tuple[int, Path, list[tuple[int, int]]] | None:
+        """:func:`_find_cycle` from on(k)."""
+        links = self.links
+        if links is None:
+            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        if links:
+            return cast("tuple[int, Path, list[tuple[int, int]]] | None", links.cycle(k, limit))  # type: ignore[attr-defined]
+        return _find_cycle(self.x, g, k, self.onoff, self.offon, limit)
+
     def layers(self, k: int, start_on: bool, depth: int) -> list[int]:
         return layers_from(k, start_on, self.onoff, self.offon, depth)
 
@@ -237,7 +246,7 @@ def find_chain(
                 # loops through on(k), SE's way: a breadth-first tree from on(k)
                 # closed by a weak link to off(t), t a strong partner of k
                 if lim_c >= 4:
-                    cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
+                    cyc = meets.cycle(g, k, lim_c)
                     if cyc:
                         nodes, loop, removed = cyc
                         key = (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], (k % g.N, k // g.N, 0))
@@ -274,7 +283,9 @@ def _x_chains_of_digit(
         bk = best[0] if best else None
         lim_c = _max_nodes("x", "cycle", bk) if cycles and offon[k] else 0
         if lim_c >= 4:
-            cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
+            if meets is None:
+                meets = _Meets(x, "x", onoff, offon)
+            cyc = meets.cycle(g, k, lim_c)
             if cyc:
                 nodes, loop, removed = cyc
                 key = (_chain_se("x", "cycle", nodes), nodes, _SORT_KEY["x"], (c, d, 0))

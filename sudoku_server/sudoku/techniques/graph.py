@@ -140,7 +140,10 @@ def native_links(x: Context, name: str, onoff: list[int], offon: list[int]) -> o
     if key in x.shared:
         return x.shared[key]
     eng = native.engine(x.t.N, x.t.n)
-    links = eng.Links(native.table_bytes(onoff), native.table_bytes(offon)) if eng is not None else None
+    links = None
+    if eng is not None:
+        links = eng.Links(native.table_bytes(onoff), native.table_bytes(offon))
+        links.set_board(x.cand, x.t.peer_mask)
     x.shared[key] = links
     return links
 
