@@ -1085,9 +1085,108 @@ static PyTypeObject LinksType = {
     .tp_methods = Links_methods,
 };
 
+/* links_of(mode, cand, unit_masks, peer_masks): the Links of graph.Graph's table pair for a mode
+ * ("x": onoff_x, offon_x; "y": onoff_xy, offon_y; "xy": onoff_xy, offon_xy), built from the board
+ * (the same rules as graph.Graph), with the board set for cycle(). */
+static PyObject *links_of(PyObject *mod, PyObject *args) {
+    const char *mode;
+    PyObject *cand, *umasks, *peers;
+    (void)mod;
+    if (!PyArg_ParseTuple(args, "sOOO", &mode, &cand, &umasks, &peers)) return NULL;
+    int mx = strcmp(mode, "x") == 0, my = strcmp(mode, "y") == 0, mxy = strcmp(mode, "xy") == 0;
+    if (!mx && !my && !mxy) {
+        PyErr_SetString(PyExc_ValueError, "mode is x, y or xy");
+        return NULL;
+    }
+    LinksObject *self = (LinksObject *)PyType_GenericNew(&LinksType, NULL, NULL);
+    if (!self) return NULL;
+    PyObject *pair = PyTuple_Pack(2, cand, peers);
+    PyObject *r = pair ? Links_set_board(self, pair) : NULL;
+    Py_XDECREF(pair);
+    if (!r) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    Py_DECREF(r);
+    PyObject *uf = PySequence_Fast(umasks, "unit masks");
+    if (!uf) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    Py_ssize_t nu = PySequence_Fast_GET_SIZE(uf);
+    u128 um[MAXU];
+    if (nu > MAXU) {
+        Py_DECREF(uf);
+        Py_DECREF(self);
+        PyErr_SetString(PyExc_ValueError, "too many units");
+        return NULL;
+    }
+    for (Py_ssize_t u = 0; u < nu; u++)
+        if (to_u128(PySequence_Fast_GET_ITEM(uf, u), &um[u]) < 0) {
+            Py_DECREF(uf);
+            Py_DECREF(self);
+            return NULL;
+        }
+    Py_DECREF(uf);
+    u128 pos[NDIG];
+    memset(pos, 0, sizeof(pos));
+    for (int c = 0; c < NCELL; c++)
+        for (int d = 0; d < NDIG; d++)
+            if (self->cand[c] >> d & 1) pos[d] |= (u128)1 << c;
+    memset(self->onoff, 0, sizeof(self->onoff));
+    memset(self->offon, 0, sizeof(self->offon));
+    for (int c = 0; c < NCELL; c++) {
+        unsigned m = self->cand[c];
+        for (int d = 0; d < NDIG; d++) {
+            if (!(m >> d & 1)) continue;
+            int k = d * NCELL + c;
+            u128 sp = self->peer[c] & pos[d];
+            while (sp) {
+                int cc = ctz128(sp);
+                sp &= sp - 1;
+                BIT_SET(self->onoff[k], d * NCELL + cc);
+            }
+            if (!mx) {
+                unsigned o = m & ~(1u << d);
+                while (o) {
+                    int dd = __builtin_ctz(o);
+                    o &= o - 1;
+                    BIT_SET(self->onoff[k], dd * NCELL + c);
+                }
+            }
+        }
+    }
+    if (!my)
+        for (int d = 0; d < NDIG; d++)
+            for (Py_ssize_t u = 0; u < nu; u++) {
+                u128 p = pos[d] & um[u];
+                if (p && pop128(p) == 2) {
+                    int a = ctz128(p);
+                    int b = ctz128(p & (p - 1));
+                    BIT_SET(self->offon[d * NCELL + a], d * NCELL + b);
+                    BIT_SET(self->offon[d * NCELL + b], d * NCELL + a);
+                }
+            }
+    if (!mx)
+        for (int c = 0; c < NCELL; c++) {
+            unsigned m = self->cand[c];
+            if (__builtin_popcount(m) == 2) {
+                int a = __builtin_ctz(m), b = __builtin_ctz(m & (m - 1));
+                BIT_SET(self->offon[a * NCELL + c], b * NCELL + c);
+                BIT_SET(self->offon[b * NCELL + c], a * NCELL + c);
+            }
+        }
+    return (PyObject *)self;
+}
+
+static PyMethodDef engine_functions[] = {
+    {"links_of", links_of, METH_VARARGS, "The Links of one mode of a board's implication graph."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef engine_module = {
-    PyModuleDef_HEAD_INIT, "_engine", "Native dynamic forcing chains (see dynamic.py).", -1, NULL, NULL, NULL, NULL,
-    NULL,
+    PyModuleDef_HEAD_INIT, "_engine", "Native dynamic forcing chains (see dynamic.py).", -1, engine_functions, NULL, NULL,
+    NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__engine(void) {

@@ -8,7 +8,7 @@ of :mod:`.graph`, built from the geometry's units and peers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -174,6 +174,15 @@ class _Meets:
             return cast("tuple[int, int, int, int] | None", links.meet_from(k, start_on, depth))  # type: ignore[attr-defined]
         return meet(layers_from(k, start_on, self.onoff, self.offon, depth))
 
+    def meet_function(self) -> Callable[[int, bool, int], tuple[int, int, int, int] | None]:
+        """:meth:`meet` as a function (the native one itself when there is one: no Python call per source)."""
+        links = self.links
+        if links is None:
+            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        if links:
+            return cast("Callable[[int, bool, int], tuple[int, int, int, int] | None]", links.meet_from)  # type: ignore[attr-defined]
+        return self.meet
+
     def cycle(self, g: Graph, k: int, limit: int) -> tuple[int, Path, list[tuple[int, int]]] | None:
         """:func:`_find_cycle` from on(k)."""
         links = self.links
@@ -234,6 +243,7 @@ def find_chain(
         if best is not None and _chain_se(mode, "chain", 4) > best[0][0]:
             continue
         meets = _Meets(x, mode, onoff, offon)
+        meet_from = meets.meet_function()
         sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
             for k in sources:
@@ -255,7 +265,7 @@ def find_chain(
                 if lim_f >= 4:
                     depth = _depth_for(lim_f)
                     for start_on in (True, False):
-                        met = meets.meet(k, start_on, depth)
+                        met = meet_from(k, start_on, depth)
                         if met and met[0] + 1 <= lim_f:
                             nodes = met[0] + 1
                             typ = 1 if start_on else 2

@@ -135,15 +135,20 @@ def graph_of(x: Context) -> Graph:
 
 
 def native_links(x: Context, name: str, onoff: list[int], offon: list[int]) -> object | None:
-    """The native engine's copy of one table pair (``_engine.Links``), once per context; None without it."""
+    """The native engine's copy of one table pair (``_engine.Links``), once per context; None without it.
+
+    ``name`` is the pair: ``"x"`` (onoff_x, offon_x), ``"y"`` (onoff_xy,
+    offon_y) or ``"xy"`` (onoff_xy, offon_xy); ``onoff``/``offon`` are those
+    tables (the native copy is built from the board by the same rules).
+    """
     key = "links:" + name
     if key in x.shared:
         return x.shared[key]
     eng = native.engine(x.t.N, x.t.n)
     links = None
     if eng is not None:
-        links = eng.Links(native.table_bytes(onoff), native.table_bytes(offon))
-        links.set_board(x.cand, x.t.peer_mask)
+        # the tables are built natively from the board by the rules of Graph (the mode names the pair)
+        links = eng.links_of(name, x.cand, x.t.unit_mask, x.t.peer_mask)
     x.shared[key] = links
     return links
 
