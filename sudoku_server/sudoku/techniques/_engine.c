@@ -797,13 +797,7 @@ static int Links_init(LinksObject *self, PyObject *args, PyObject *kw) {
 #define MAXL 80
 
 /* graph.layers_from then graph.meet: (links, a, b, v) or None */
-static PyObject *Links_meet_from(LinksObject *self, PyObject *args) {
-    int src, start_on, depth;
-    if (!PyArg_ParseTuple(args, "ipi", &src, &start_on, &depth)) return NULL;
-    if (src < 0 || src >= NK || depth < 0 || depth >= MAXL) {
-        PyErr_SetString(PyExc_ValueError, "bad source or depth");
-        return NULL;
-    }
+static int meet_core(LinksObject *self, int src, int start_on, int depth, int out[4]) {
     uint64_t layers[MAXL][KW];
     uint64_t vis_on[KW], vis_off[KW], front[KW], nxt[KW];
     memset(layers[0], 0, sizeof(layers[0]));
@@ -862,8 +856,23 @@ static PyObject *Links_meet_from(LinksObject *self, PyObject *args) {
             }
         }
     }
-    if (best < 0) Py_RETURN_NONE;
-    return Py_BuildValue("(iiii)", best, ba, bb_, bv);
+    if (best < 0) return 0;
+    out[0] = best;
+    out[1] = ba;
+    out[2] = bb_;
+    out[3] = bv;
+    return 1;
+}
+
+static PyObject *Links_meet_from(LinksObject *self, PyObject *args) {
+    int src, start_on, depth, out[4];
+    if (!PyArg_ParseTuple(args, "ipi", &src, &start_on, &depth)) return NULL;
+    if (src < 0 || src >= NK || depth < 0 || depth >= MAXL) {
+        PyErr_SetString(PyExc_ValueError, "bad source or depth");
+        return NULL;
+    }
+    if (!meet_core(self, src, start_on, depth, out)) Py_RETURN_NONE;
+    return Py_BuildValue("(iiii)", out[0], out[1], out[2], out[3]);
 }
 
 /* set_board(cand, peer_masks): the candidates (81 masks) and peer masks the cycle search needs */
@@ -1066,11 +1075,131 @@ static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* One pass of chains.find_chain over its sources for one mode (the loop body there, natively):
+ * chain_pass(sources, cap, sortkey, se_cycle, se_chain, cycles, forcing, best) where se_cycle and
+ * se_chain give the rating in tenths per node count (0..64), best is None or (se10, nodes, sortkey,
+ * cell, digit, typ). Returns None when nothing beats best, else (se10, nodes, cell, digit, typ, info):
+ * info (loop, removed) for a cycle (typ 0), (links, a, b, v) for a forcing chain (typ 1: from on,
+ * 2: from off). */
+static int key_less(const int *a, const int *b) {
+    for (int i = 0; i < 6; i++)
+        if (a[i] != b[i]) return a[i] < b[i];
+    return 0;
+}
+
+static int max_nodes(const int *se, int sortkey, int has_best, const int *best) {
+    if (!has_best) return 64;
+    int limit = 0;
+    for (int nodes = 4; nodes < 65; nodes++) {
+        int key[3] = {se[nodes], nodes, sortkey};
+        int less = 0, decided = 0;
+        for (int i = 0; i < 3 && !decided; i++)
+            if (key[i] != best[i]) {
+                less = key[i] < best[i];
+                decided = 1;
+            }
+        if (decided && less)
+            limit = nodes;
+        else
+            break;
+    }
+    return limit;
+}
+
+static PyObject *Links_chain_pass(LinksObject *self, PyObject *args) {
+    PyObject *sources, *sec, *sef, *bestobj;
+    int cap, sortkey, cycles, forcing;
+    if (!PyArg_ParseTuple(args, "OiiOOppO", &sources, &cap, &sortkey, &sec, &sef, &cycles, &forcing, &bestobj))
+        return NULL;
+    int se_c[65], se_f[65];
+    PyObject *a = PySequence_Fast(sec, "se_cycle"), *b = PySequence_Fast(sef, "se_chain");
+    if (!a || !b || PySequence_Fast_GET_SIZE(a) != 65 || PySequence_Fast_GET_SIZE(b) != 65) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "65 ratings expected");
+        return NULL;
+    }
+    for (int i = 0; i < 65; i++) {
+        se_c[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(a, i));
+        se_f[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(b, i));
+    }
+    Py_DECREF(a);
+    Py_DECREF(b);
+    int best[6], has_best = 0;
+    if (bestobj != Py_None) {
+        if (!PyArg_ParseTuple(bestobj, "iiiiii", &best[0], &best[1], &best[2], &best[3], &best[4], &best[5]))
+            return NULL;
+        has_best = 1;
+    }
+    PyObject *sf = PySequence_Fast(sources, "sources");
+    if (!sf) return NULL;
+    PyObject *found = NULL; /* the info of the best found in this pass */
+    Py_ssize_t ns = PySequence_Fast_GET_SIZE(sf);
+    for (Py_ssize_t si = 0; si < ns; si++) {
+        int k = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(sf, si));
+        if (k < 0 || k >= NK) continue;
+        uint64_t anyc = 0;
+        for (int w = 0; w < KW; w++) anyc |= self->offon[k][w];
+        int lim_c = 0, lim_f = 0;
+        if (cycles && anyc) {
+            lim_c = max_nodes(se_c, sortkey, has_best, best);
+            if (lim_c > cap) lim_c = cap;
+        }
+        if (forcing) {
+            lim_f = max_nodes(se_f, sortkey, has_best, best);
+            if (lim_f > cap) lim_f = cap;
+        }
+        if (lim_c < 4 && lim_f < 4) continue;
+        int cell = k % NCELL, digit = k / NCELL;
+        if (lim_c >= 4) {
+            PyObject *cargs = Py_BuildValue("(ii)", k, lim_c);
+            PyObject *cyc = cargs ? Links_cycle(self, cargs) : NULL;
+            Py_XDECREF(cargs);
+            if (!cyc) {
+                Py_XDECREF(found);
+                Py_DECREF(sf);
+                return NULL;
+            }
+            if (cyc != Py_None) {
+                int nodes = (int)PyLong_AsLong(PyTuple_GET_ITEM(cyc, 0));
+                int key[6] = {se_c[nodes], nodes, sortkey, cell, digit, 0};
+                if (!has_best || key_less(key, best)) {
+                    memcpy(best, key, sizeof(key));
+                    has_best = 1;
+                    Py_XDECREF(found);
+                    found = Py_BuildValue("(OO)", PyTuple_GET_ITEM(cyc, 1), PyTuple_GET_ITEM(cyc, 2));
+                }
+            }
+            Py_DECREF(cyc);
+        }
+        if (lim_f >= 4) {
+            int depth = (lim_f + 1) / 2;
+            for (int so = 1; so >= 0; so--) {
+                int met[4];
+                if (!meet_core(self, k, so, depth, met)) continue;
+                if (met[0] + 1 > lim_f) continue;
+                int nodes = met[0] + 1;
+                int key[6] = {se_f[nodes], nodes, sortkey, cell, digit, so ? 1 : 2};
+                if (!has_best || key_less(key, best)) {
+                    memcpy(best, key, sizeof(key));
+                    has_best = 1;
+                    Py_XDECREF(found);
+                    found = Py_BuildValue("(iiii)", met[0], met[1], met[2], met[3]);
+                }
+            }
+        }
+    }
+    Py_DECREF(sf);
+    if (!found) Py_RETURN_NONE;
+    return Py_BuildValue("(iiiiiN)", best[0], best[1], best[3], best[4], best[5], found);
+}
+
 static PyMethodDef Links_methods[] = {
     {"meet_from", (PyCFunction)Links_meet_from, METH_VARARGS, "graph.meet(graph.layers_from(...)) natively."},
     {"forcing_cell", (PyCFunction)Links_forcing_cell, METH_VARARGS, "The best static forcing chain at a cell."},
     {"set_board", (PyCFunction)Links_set_board, METH_VARARGS, "The candidates and peers for cycle()."},
     {"cycle", (PyCFunction)Links_cycle, METH_VARARGS, "chains._find_cycle natively."},
+    {"chain_pass", (PyCFunction)Links_chain_pass, METH_VARARGS, "One pass of chains.find_chain natively."},
     {NULL, NULL, 0, NULL},
 };
 

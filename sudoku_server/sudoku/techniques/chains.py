@@ -245,7 +245,15 @@ def find_chain(
         meets = _Meets(x, mode, onoff, offon)
         meet_from = meets.meet_function()
         sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
+        links = native_links(x, mode, onoff, offon)
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
+            if links is not None:
+                # the loop below, natively: one call per pass (``check`` between passes)
+                check()
+                best = _native_pass(links, g, mode, sources, cap, mode in cycles, forcing and mode != "y", best)
+                if best is not None:
+                    break
+                continue
             for k in sources:
                 check()
                 bk = best[0] if best else None
@@ -278,6 +286,46 @@ def find_chain(
     if best is None:
         return None
     return _chain_step(x, g, best)
+
+
+_SE_TENTHS: dict[tuple[str, str], list[int]] = {}
+
+
+def _se_tenths(mode: str, kind: str) -> list[int]:
+    """:func:`_chain_se` in tenths for 0..64 nodes (what the native pass compares)."""
+    hit = _SE_TENTHS.get((mode, kind))
+    if hit is None:
+        hit = _SE_TENTHS[(mode, kind)] = [round(_chain_se(mode, kind, nodes) * 10) for nodes in range(65)]
+    return hit
+
+
+def _native_pass(
+    links: object, g: Graph, mode: str, sources: list[int], cap: int, cycles: bool, forcing: bool, best: _Best | None
+) -> _Best | None:
+    """One pass of :func:`find_chain`'s loop over ``sources`` by the native engine: the best so far after it."""
+    bk = None
+    if best is not None:
+        key = best[0]
+        bk = (round(key[0] * 10), key[1], key[2], *key[3])
+    r = links.chain_pass(  # type: ignore[attr-defined]
+        sources, cap, _SORT_KEY[mode], _se_tenths(mode, "cycle"), _se_tenths(mode, "chain"), cycles, forcing, bk
+    )
+    if r is None:
+        return best
+    _, nodes, cell, digit, typ, info = r
+    k = digit * g.N + cell
+    onoff, offon = (g.onoff_xy, g.offon_y) if mode == "y" else (g.onoff_xy, g.offon_xy)
+    if typ == 0:
+        loop, removed = info
+        return (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], (cell, digit, 0)), _Cycle(
+            mode, k, loop, removed
+        )
+    start_on = typ == 1
+    # the layers up to the meeting point (a breadth-first search's layers do not depend on its depth)
+    layers = layers_from(k, start_on, onoff, offon, info[2])
+    return (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], (cell, digit, typ)), _Forcing(
+        mode, k, start_on, nodes, layers, info
+    )
 
 
 def _x_chains_of_digit(
