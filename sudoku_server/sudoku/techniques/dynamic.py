@@ -13,7 +13,7 @@ oracle and the fallback.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from sudoku_server.sudoku.grid import cell_name
 from sudoku_server.sudoku.techniques import native
@@ -29,7 +29,7 @@ def _native_board(x: Context) -> object | None:
     eng = native.engine(x.t.N, x.t.n)
     if eng is None:
         return None
-    return eng.Dyn(x.cand, x.t.unit_mask, x.t.cell_units)
+    return cast(object, eng.Dyn(x.cand, x.t.unit_mask, x.t.cell_units))
 
 
 #: A node: (candidate id, is_on).
@@ -273,7 +273,7 @@ def _dynamic_native(x: Context, dyn: object) -> Step | None:
     iterates them), so the step is the same.
     """
     N = x.t.N
-    best: tuple[tuple[int, int, int, int, int], tuple[int, ...]] | None = None
+    best: tuple[tuple[int, int, int, int, int], tuple[Any, ...]] | None = None
     for c in range(N):
         x.check()
         r = dyn.scan_cell(c)  # type: ignore[attr-defined]
