@@ -1,5 +1,13 @@
-/* Native Nishio and dynamic forcing chains for the technique engine (9x9 grids, any units).
+/* The technique engine's native searches (9x9 grids, any units): Nishio and dynamic forcing chains
+ * (Dyn), the implication-graph searches of chains and static forcing chains (Links, links_of), and
+ * ALS wings (als_wing). Each mirrors a Python function that stays the oracle (dynamic.py, chains.py,
+ * graph.py, forcing.py, als.py); tests/test_engine_native.py holds them equal step for step.
  *
+ * One file over 1,000 lines because it is one extension module: its searches share the candidate
+ * and node bitset helpers, the static scratch buffers and the two object types (a board's closures,
+ * a board's implication tables); splitting it would need a private header and a second module.
+ *
+ * Dynamic forcing chains (the rest of this comment):
  * The same search as sudoku_server/sudoku/techniques/dynamic.py (the Python oracle, held equal step
  * for step by tests/test_engine_native.py): an assumption is followed on a working copy of the
  * candidates that loses every candidate turned off, in the same order (all pending "on" nodes
@@ -106,7 +114,7 @@ static int closure(DynObject *self, int src, int src_on, int nishio, int keep, C
     memset(on, 0, sizeof(on));
     memset(off, 0, sizeof(off));
     int non = 0, noff = 0, no = 0, nf = 0, io = 0, jo = 0;
-    int par[NDIG + 2];
+    int par[NDIG + 2] = {0};
     if (src_on) {
         BIT_SET(on, src);
         pend_on[non++] = (uint16_t)src;
