@@ -1088,7 +1088,8 @@ static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
  * se_chain give the rating in tenths per node count (0..64), best is None or (se10, nodes, sortkey,
  * cell, digit, typ). Returns None when nothing beats best, else (se10, nodes, cell, digit, typ, info):
  * info (loop, removed) for a cycle (typ 0), (links, a, b, v) for a forcing chain (typ 1: from on,
- * 2: from off). */
+ * 2: from off). With refresh (chains._x_chains_of_digit), the chain limit is taken again after the
+ * cycle search, from the best found so far. */
 static int key_less(const int *a, const int *b) {
     for (int i = 0; i < 6; i++)
         if (a[i] != b[i]) return a[i] < b[i];
@@ -1117,7 +1118,9 @@ static int max_nodes(const int *se, int sortkey, int has_best, const int *best) 
 static PyObject *Links_chain_pass(LinksObject *self, PyObject *args) {
     PyObject *sources, *sec, *sef, *bestobj;
     int cap, sortkey, cycles, forcing;
-    if (!PyArg_ParseTuple(args, "OiiOOppO", &sources, &cap, &sortkey, &sec, &sef, &cycles, &forcing, &bestobj))
+    int refresh = 0;
+    if (!PyArg_ParseTuple(args, "OiiOOppO|p", &sources, &cap, &sortkey, &sec, &sef, &cycles, &forcing, &bestobj,
+                          &refresh))
         return NULL;
     int se_c[65], se_f[65];
     PyObject *a = PySequence_Fast(sec, "se_cycle"), *b = PySequence_Fast(sef, "se_chain");
@@ -1179,6 +1182,10 @@ static PyObject *Links_chain_pass(LinksObject *self, PyObject *args) {
                 }
             }
             Py_DECREF(cyc);
+        }
+        if (refresh && forcing) { /* the single-digit loop takes the chain limit after the cycle */
+            lim_f = max_nodes(se_f, sortkey, has_best, best);
+            if (lim_f > cap) lim_f = cap;
         }
         if (lim_f >= 4) {
             int depth = (lim_f + 1) / 2;

@@ -300,7 +300,15 @@ def _se_tenths(mode: str, kind: str) -> list[int]:
 
 
 def _native_pass(
-    links: object, g: Graph, mode: str, sources: list[int], cap: int, cycles: bool, forcing: bool, best: _Best | None
+    links: object,
+    g: Graph,
+    mode: str,
+    sources: list[int],
+    cap: int,
+    cycles: bool,
+    forcing: bool,
+    best: _Best | None,
+    refresh: bool = False,
 ) -> _Best | None:
     """One pass of :func:`find_chain`'s loop over ``sources`` by the native engine: the best so far after it."""
     bk = None
@@ -308,13 +316,26 @@ def _native_pass(
         key = best[0]
         bk = (round(key[0] * 10), key[1], key[2], *key[3])
     r = links.chain_pass(  # type: ignore[attr-defined]
-        sources, cap, _SORT_KEY[mode], _se_tenths(mode, "cycle"), _se_tenths(mode, "chain"), cycles, forcing, bk
+        sources,
+        cap,
+        _SORT_KEY[mode],
+        _se_tenths(mode, "cycle"),
+        _se_tenths(mode, "chain"),
+        cycles,
+        forcing,
+        bk,
+        refresh,
     )
     if r is None:
         return best
     _, nodes, cell, digit, typ, info = r
     k = digit * g.N + cell
-    onoff, offon = (g.onoff_xy, g.offon_y) if mode == "y" else (g.onoff_xy, g.offon_xy)
+    if mode == "x":
+        onoff, offon = g.onoff_x, g.offon_x
+    elif mode == "y":
+        onoff, offon = g.onoff_xy, g.offon_y
+    else:
+        onoff, offon = g.onoff_xy, g.offon_xy
     if typ == 0:
         loop, removed = info
         return (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], (cell, digit, 0)), _Cycle(
@@ -336,6 +357,10 @@ def _x_chains_of_digit(
     N = g.N
     best: _Best | None = None
     p = x.pos[d]
+    links = native_links(x, "x", onoff, offon)
+    if links is not None:
+        # the loop below, natively (the chain limit taken after each cycle search, as there)
+        return _native_pass(links, g, "x", [d * N + c for c in cells_of(p)], 64, cycles, forcing, None, refresh=True)
     for c in cells_of(p):
         k = d * N + c
         bk = best[0] if best else None
