@@ -262,6 +262,12 @@ FINDERS = (
     "WXYZ-Wing",
     "VWXYZ-Wing",
     "UVWXYZ-Wing",
+    "naked pair",
+    "hidden pair",
+    "naked triple",
+    "hidden triple",
+    "naked quadruple",
+    "hidden quadruple",
 )
 
 

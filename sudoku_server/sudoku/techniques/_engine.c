@@ -1,7 +1,7 @@
 /* The technique engine's native searches (9x9 grids, any units): Nishio and dynamic forcing chains
  * (Dyn), the implication-graph searches of chains and static forcing chains (Links, links_of), and
- * ALS wings (als_wing). Each mirrors a Python function that stays the oracle (dynamic.py, chains.py,
- * graph.py, forcing.py, als.py); tests/test_engine_native.py holds them equal step for step.
+ * ALS wings (als_wing), naked and hidden subsets (subset). Each mirrors a Python function that stays the oracle (dynamic.py, chains.py,
+ * graph.py, forcing.py, als.py, subsets.py); tests/test_engine_native.py holds them equal step for step.
  *
  * One file over 1,000 lines because it is one extension module: its searches share the candidate
  * and node bitset helpers, the static scratch buffers and the two object types (a board's closures,
@@ -1516,7 +1516,117 @@ static PyObject *als_wing(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(iNNiiiii)", bse, vic, combo, by, bxd, bzd, bm, bu);
 }
 
+/* subsets.find_naked_subset / find_hidden_subset's search: subset(hidden, k, cand, se_order, units) ->
+ * None or (unit id, combo): the first k-subset with something to remove, units in se_order, combinations
+ * in itertools order (naked: cells of the unit holding at most k candidates; hidden: digits with at
+ * most k places in the unit). */
+static PyObject *subset(PyObject *mod, PyObject *args) {
+    int hidden, k;
+    PyObject *cand, *order, *units;
+    (void)mod;
+    if (!PyArg_ParseTuple(args, "piOOO", &hidden, &k, &cand, &order, &units)) return NULL;
+    if (k < 1 || k > 8) {
+        PyErr_SetString(PyExc_ValueError, "bad k");
+        return NULL;
+    }
+    uint16_t cd[NCELL];
+    PyObject *cf = PySequence_Fast(cand, "cand");
+    if (!cf) return NULL;
+    if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
+        Py_DECREF(cf);
+        PyErr_SetString(PyExc_ValueError, "81 cells expected");
+        return NULL;
+    }
+    for (int c = 0; c < NCELL; c++) cd[c] = (uint16_t)(PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c)) & 0x1FF);
+    Py_DECREF(cf);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *of = PySequence_Fast(order, "order");
+    if (!of) return NULL;
+    PyObject *uf = PySequence_Fast(units, "units");
+    if (!uf) {
+        Py_DECREF(of);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    for (Py_ssize_t oi = 0; oi < PySequence_Fast_GET_SIZE(of) && !result; oi++) {
+        long u = PyLong_AsLong(PySequence_Fast_GET_ITEM(of, oi));
+        if (u < 0 || u >= PySequence_Fast_GET_SIZE(uf)) continue;
+        PyObject *ucf = PySequence_Fast(PySequence_Fast_GET_ITEM(uf, u), "cells");
+        if (!ucf) break;
+        int cells[NCELL], nc = 0;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(ucf); j++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(ucf, j));
+            if (c >= 0 && c < NCELL && cd[c]) cells[nc++] = (int)c;
+        }
+        Py_DECREF(ucf);
+        if (nc <= k) continue;
+        int items[NCELL], ni = 0;
+        unsigned imask[NCELL]; /* naked: the cell's digits; hidden: the digit's places as unit positions */
+        if (!hidden) {
+            for (int i = 0; i < nc; i++)
+                if (__builtin_popcount(cd[cells[i]]) <= k) {
+                    imask[ni] = cd[cells[i]];
+                    items[ni++] = cells[i];
+                }
+        } else {
+            for (int d = 0; d < NDIG; d++) {
+                unsigned pm = 0;
+                for (int i = 0; i < nc; i++)
+                    if (cd[cells[i]] >> d & 1) pm |= 1u << i;
+                if (pm && __builtin_popcount(pm) <= k) {
+                    imask[ni] = pm;
+                    items[ni++] = d;
+                }
+            }
+        }
+        if (ni < k) continue;
+        int idx[9];
+        for (int i = 0; i < k; i++) idx[i] = i;
+        for (;;) {
+            unsigned m = 0;
+            for (int i = 0; i < k; i++) m |= imask[idx[i]];
+            if (__builtin_popcount(m) == (unsigned)k) {
+                int found = 0;
+                if (!hidden) {
+                    for (int i = 0; i < nc && !found; i++) {
+                        int in = 0;
+                        for (int j = 0; j < k; j++)
+                            if (items[idx[j]] == cells[i]) in = 1;
+                        if (!in && (cd[cells[i]] & m)) found = 1;
+                    }
+                } else {
+                    unsigned dm = 0;
+                    for (int j = 0; j < k; j++) dm |= 1u << items[idx[j]];
+                    for (int i = 0; i < nc && !found; i++)
+                        if ((m >> i & 1) && (cd[cells[i]] & ~dm)) found = 1;
+                }
+                if (found) {
+                    PyObject *combo = PyTuple_New(k);
+                    if (!combo) break;
+                    for (int j = 0; j < k; j++) PyTuple_SET_ITEM(combo, j, PyLong_FromLong(items[idx[j]]));
+                    result = Py_BuildValue("(lN)", u, combo);
+                    break;
+                }
+            }
+            int i = k - 1;
+            while (i >= 0 && idx[i] == ni - k + i) i--;
+            if (i < 0) break;
+            idx[i]++;
+            for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    Py_DECREF(of);
+    Py_DECREF(uf);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(result);
+        return NULL;
+    }
+    if (!result) Py_RETURN_NONE;
+    return result;
+}
+
 static PyMethodDef engine_functions[] = {
+    {"subset", subset, METH_VARARGS, "The search of subsets.find_naked_subset / find_hidden_subset."},
     {"als_wing", als_wing, METH_VARARGS, "The search of als.find_als_wing."},
     {"links_of", links_of, METH_VARARGS, "The Links of one mode of a board's implication graph."},
     {NULL, NULL, 0, NULL},
