@@ -268,6 +268,9 @@ FINDERS = (
     "hidden triple",
     "naked quadruple",
     "hidden quadruple",
+    "X-Wing",
+    "Swordfish",
+    "Jellyfish",
 )
 
 

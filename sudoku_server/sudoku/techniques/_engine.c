@@ -1,7 +1,8 @@
 /* The technique engine's native searches (9x9 grids, any units): Nishio and dynamic forcing chains
  * (Dyn), the implication-graph searches of chains and static forcing chains (Links, links_of), and
- * ALS wings (als_wing), naked and hidden subsets (subset). Each mirrors a Python function that stays the oracle (dynamic.py, chains.py,
- * graph.py, forcing.py, als.py, subsets.py); tests/test_engine_native.py holds them equal step for step.
+ * ALS wings (als_wing), naked and hidden subsets (subset), basic fish (fish). Each
+ * mirrors a Python function that stays the oracle (dynamic.py, chains.py,
+ * graph.py, forcing.py, als.py, subsets.py, fish.py); tests/test_engine_native.py holds them equal step for step.
  *
  * One file over 1,000 lines because it is one extension module: its searches share the candidate
  * and node bitset helpers, the static scratch buffers and the two object types (a board's closures,
@@ -1625,7 +1626,78 @@ static PyObject *subset(PyObject *mod, PyObject *args) {
     return result;
 }
 
+/* fish.find_fish's search on 9x9: fish(k, cand) -> None or (digit, by_rows, base lines): the first basic
+ * fish with something to remove, digits ascending, rows before columns, combinations in itertools order. */
+static PyObject *fish(PyObject *mod, PyObject *args) {
+    int k;
+    PyObject *cand;
+    (void)mod;
+    if (!PyArg_ParseTuple(args, "iO", &k, &cand)) return NULL;
+    if (k < 1 || k > 8) {
+        PyErr_SetString(PyExc_ValueError, "bad k");
+        return NULL;
+    }
+    uint16_t cd[NCELL];
+    PyObject *cf = PySequence_Fast(cand, "cand");
+    if (!cf) return NULL;
+    if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
+        Py_DECREF(cf);
+        PyErr_SetString(PyExc_ValueError, "81 cells expected");
+        return NULL;
+    }
+    for (int c = 0; c < NCELL; c++) cd[c] = (uint16_t)(PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c)) & 0x1FF);
+    Py_DECREF(cf);
+    if (PyErr_Occurred()) return NULL;
+    for (int d = 0; d < NDIG; d++) {
+        unsigned rows[NDIG], cols[NDIG];
+        int any = 0;
+        memset(rows, 0, sizeof(rows));
+        memset(cols, 0, sizeof(cols));
+        for (int c = 0; c < NCELL; c++)
+            if (cd[c] >> d & 1) {
+                rows[c / NDIG] |= 1u << (c % NDIG);
+                cols[c % NDIG] |= 1u << (c / NDIG);
+                any = 1;
+            }
+        if (!any) continue;
+        for (int br = 1; br >= 0; br--) {
+            unsigned *lines = br ? rows : cols, *other = br ? cols : rows;
+            int items[NDIG], ni = 0;
+            for (int i = 0; i < NDIG; i++)
+                if (lines[i] && __builtin_popcount(lines[i]) <= k) items[ni++] = i;
+            if (ni < k) continue;
+            int idx[9];
+            for (int i = 0; i < k; i++) idx[i] = i;
+            for (;;) {
+                unsigned cover = 0, bmask = 0;
+                for (int i = 0; i < k; i++) {
+                    cover |= lines[items[idx[i]]];
+                    bmask |= 1u << items[idx[i]];
+                }
+                if (__builtin_popcount(cover) == (unsigned)k) {
+                    int found = 0;
+                    for (int j = 0; j < NDIG && !found; j++)
+                        if ((cover >> j & 1) && (other[j] & ~bmask)) found = 1;
+                    if (found) {
+                        PyObject *base = PyTuple_New(k);
+                        if (!base) return NULL;
+                        for (int i = 0; i < k; i++) PyTuple_SET_ITEM(base, i, PyLong_FromLong(items[idx[i]]));
+                        return Py_BuildValue("(iON)", d, br ? Py_True : Py_False, base);
+                    }
+                }
+                int i = k - 1;
+                while (i >= 0 && idx[i] == ni - k + i) i--;
+                if (i < 0) break;
+                idx[i]++;
+                for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef engine_functions[] = {
+    {"fish", fish, METH_VARARGS, "The search of fish.find_fish on 9x9."},
     {"subset", subset, METH_VARARGS, "The search of subsets.find_naked_subset / find_hidden_subset."},
     {"als_wing", als_wing, METH_VARARGS, "The search of als.find_als_wing."},
     {"links_of", links_of, METH_VARARGS, "The Links of one mode of a board's implication graph."},
