@@ -175,7 +175,7 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
     the search stops: :mod:`.techniques.search`; ``qqwing`` is None off 9x9).
 
     Measured (CPU, one core, C solver core and native technique engine):
-    top1465 median 27 ms, max about 0.2 s (about 2 s with the Python
+    top1465 median 19 ms, max about 0.15 s (about 2 s with the Python
     engine); generated 16x16 (minimal) 0.15-0.45 s; generated 25x25 (320
     givens) 0.1-0.6 s.
 
