@@ -25,21 +25,31 @@ Sections (any combination; ``--all`` for the three datasets):
                   (SE 9.0+, then 9.5+ and 10.0+: levels 1, 2, 3 of
                   :mod:`sudoku_server.sudoku.techniques.nested`, not in the path):
                   se, hardest, search steps left, seconds.
+  --top1465       magictour_top1465.txt (``--stride K``: every K-th puzzle): RATE
+                  CPU time per puzzle, its p50/p90/p95/max, and the puzzles over
+                  100 ms.
+  --sixteen N     RATE on the generated 16x16 puzzles of seeds 0..N-1 (GENERATE
+                  size=16 seed=s): CPU time per puzzle.
   --peer-python PY  also time hodoku-py (``hodoku.Solver().rate``) with that Python
                   (a venv with ``pip install hodoku-py``) on the first
                   ``--peer-limit`` puzzles of each timed set, in this same run,
                   one puzzle after another (benchmarks/peer_hodoku.py); ours is
                   timed on the same puzzles for the ratio.
 
-RATE time is ``rating.rate(Grid.from_string(p))`` wall time (perf_counter): the
-uniqueness check, the whole path with every step checked against the solution,
-and the QQWing level. Every step of every path is checked (a wrong step raises
-TechniqueError and the benchmark stops).
+RATE time is ``rating.rate(Grid.from_string(p))`` CPU time of this process
+(time.process_time; the machine may be shared): the uniqueness check, the
+whole path with every step checked against the solution, and the QQWing
+level; printed as p50 / p90 / p95 / max. Every step of every path is checked
+(a wrong step raises TechniqueError and the benchmark stops). The first line
+names the solver core and the technique engine measured (``native``: the C
+extension ``_engine``; ``python``); a pure-Python measurement needs
+``--allow-python``.
 
 Usage:
   python3 benchmarks/bench_rating.py --all --hodoku HODOKU/hodoku_exemplars_1.0.txt
   python3 benchmarks/bench_rating.py --diabolical --limit 200
   python3 benchmarks/bench_rating.py --forum11 20 --nested
+  python3 benchmarks/bench_rating.py --top1465 --diabolical --sixteen 3
   python3 benchmarks/bench_rating.py --qqwing --diabolical --peer-python VENV/bin/python --peer-limit 100
 
 HODOKU is wherever you keep HoDoKu's exemplar file (it is not shipped); VENV is
@@ -60,15 +70,20 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE))  # datasets.py; the package is the installed one (or PYTHONPATH's)
 
 import datasets  # noqa: E402
 
+from sudoku_server import generate  # noqa: E402
+from sudoku_server.sudoku import solver  # noqa: E402
 from sudoku_server.sudoku.grid import Grid  # noqa: E402
 from sudoku_server.sudoku.rating import rate  # noqa: E402
 from sudoku_server.sudoku.techniques import Board, find_step, next_step_on, unique_solution  # noqa: E402
+
+try:  # a tree before issue 18 has no native technique engine
+    from sudoku_server.sudoku.techniques import native
+except ImportError:  # pragma: no cover - the BEFORE tree
+    native = None
 
 # HoDoKu section -> the engine's finder for that technique
 HODOKU_SECTIONS = {
@@ -206,13 +221,13 @@ def verify(step, solution) -> None:
 
 
 def time_rate(puzzles):
-    """(ratings, seconds per puzzle) of ``rate`` on one-line puzzles, in order."""
+    """(ratings, CPU seconds per puzzle) of ``rate`` on one-line puzzles (or grids), in order."""
     ratings, times = [], []
     for p in puzzles:
-        grid = Grid.from_string(p)
-        t0 = time.perf_counter()
+        grid = Grid.from_string(p) if isinstance(p, str) else p
+        t0 = time.process_time()
         r = rate(grid)
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
         ratings.append(r)
     return ratings, times
 
@@ -220,6 +235,41 @@ def time_rate(puzzles):
 def pct(times, q):
     s = sorted(times)
     return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def spread(times) -> str:
+    """``median X ms, p90 ..., p95 ..., max ...`` of CPU seconds."""
+    return (
+        f"median {1000 * statistics.median(times):.1f} ms, p90 {1000 * pct(times, 0.9):.1f} ms, "
+        f"p95 {1000 * pct(times, 0.95):.1f} ms, max {1000 * max(times):.1f} ms"
+    )
+
+
+def engine_name() -> str:
+    if native is None:
+        return "python (a tree without the native engine)"
+    return "native" if native.engine(81, 9) is not None else "python"
+
+
+def top1465_section(args, timed):
+    path = datasets.find("magictour_top1465.txt", args.datasets)
+    with datasets.open_text(path) as f:
+        rows = [line.split()[0] for line in f if line.strip()]
+    rows = rows[:: max(1, args.stride)]
+    if args.limit:
+        rows = rows[: args.limit]
+    ratings, times = time_rate(rows)
+    slow = sum(t > 0.1 for t in times)
+    print(f"\n## top1465 ({path.name}, {len(rows)} puzzles, every {max(1, args.stride)})\n")
+    print(f"RATE CPU time: {spread(times)}; over 100 ms: {slow}; steps checked: {sum(r.steps for r in ratings)}")
+    timed.append(("top1465", rows, times))
+
+
+def sixteen_section(args):
+    grids = [generate(16, seed=s).puzzle for s in range(args.sixteen)]
+    ratings, times = time_rate(grids)
+    print(f"\n## 16x16 (generated, seeds 0..{args.sixteen - 1})\n")
+    print(f"RATE CPU time: {spread(times)}; levels: {', '.join(r.level for r in ratings)}")
 
 
 def qqwing_section(args, timed):
@@ -243,10 +293,7 @@ def qqwing_section(args, timed):
     print("| --- |" + " ---: |" * len(levels))
     for a in levels:
         print(f"| {a} | " + " | ".join(str(conf[(a, b)]) for b in levels) + " |")
-    print(
-        f"\nRATE time: median {1000 * statistics.median(times):.1f} ms, p95 {1000 * pct(times, 0.95):.1f} ms, "
-        f"max {1000 * max(times):.1f} ms; steps checked: {sum(r.steps for r in ratings)}"
-    )
+    print(f"\nRATE CPU time: {spread(times)}; steps checked: {sum(r.steps for r in ratings)}")
     timed.append(("qqwing_levels", [p for p, _ in rows], times))
 
 
@@ -308,10 +355,7 @@ def diabolical_section(args, timed):
             print(f"| {a} | " + " | ".join(str(conf[(a, b)] or "") for b in buckets) + " |")
     hardest = collections.Counter(r.hardest.technique for r in ratings)
     print("\nHardest technique: " + ", ".join(f"{k} {v}" for k, v in hardest.most_common()))
-    print(
-        f"\nRATE time: median {1000 * statistics.median(times):.1f} ms, p95 {1000 * pct(times, 0.95):.1f} ms, "
-        f"max {1000 * max(times):.1f} ms; steps checked: {sum(r.steps for r in ratings)}"
-    )
+    print(f"\nRATE CPU time: {spread(times)}; steps checked: {sum(r.steps for r in ratings)}")
     timed.append(("diabolical", [p for p, _ in rows], times))
 
 
@@ -429,6 +473,10 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--limit", type=int, default=0, help="at most this many puzzles per set (spread over qqwing's levels)"
     )
+    ap.add_argument("--top1465", action="store_true", help="RATE CPU time on magictour_top1465")
+    ap.add_argument("--stride", type=int, default=1, help="--top1465: every K-th puzzle (1)")
+    ap.add_argument("--sixteen", type=int, default=0, metavar="N", help="RATE on generated 16x16 seeds 0..N-1")
+    ap.add_argument("--allow-python", action="store_true", help="measure even if the core or engine is pure Python")
     ap.add_argument("--datasets", type=Path, help="directory of the dataset files")
     ap.add_argument("--forum11", type=int, default=0, metavar="N", help="N puzzles of the forum 11+ set")
     ap.add_argument("--nested", action="store_true", help="with --forum11: also the path with the SE 9.0+ finders")
@@ -438,9 +486,17 @@ def main(argv=None) -> int:
     if args.all:
         args.qqwing = args.diabolical = True
     print(
-        f"Python {sys.version.split()[0]}; command: python3 benchmarks/bench_rating.py {' '.join(argv or sys.argv[1:])}"
+        f"Python {sys.version.split()[0]}; solver core: {solver.CORE}; technique engine: {engine_name()}; "
+        f"command: python3 benchmarks/bench_rating.py {' '.join(argv or sys.argv[1:])}"
     )
+    if (solver.CORE != "native" or engine_name() != "native") and not args.allow_python:
+        print("refusing a pure-Python measurement (build the extensions, or pass --allow-python)")
+        return 2
     timed = []
+    if args.top1465:
+        top1465_section(args, timed)
+    if args.sixteen:
+        sixteen_section(args)
     if args.hodoku:
         hodoku_section(args)
     if args.qqwing:

@@ -228,12 +228,14 @@ class _CpuGaps:
 
 def test_rating_the_hardest_puzzles_calls_check_every_few_milliseconds():
     # forum hardest #2 and #6: the chains, ALS wings, Nishio and dynamic forcing chains, a 9x9 search step
-    # (measured: at most 1.3 ms of work between two calls; 2.2-2.5 ms before, every 64 search nodes)
+    # (measured: at most 1.3 ms of work between two calls; 2.2-2.5 ms before, every 64 search nodes;
+    # with the native technique engine (issue 18) 0.45 ms, over 2,600 and 5,300 calls: the ratings take
+    # 0.13-0.16 s of CPU instead of 1-3 s, so there are fewer calls for the same gaps)
     rate(Grid.from_string(forum_hardest(1)[0]))  # the engine's modules and tables, loaded once
     for puzzle in (forum_hardest(6)[1], forum_hardest(6)[5]):
         with _CpuGaps() as check:
             rate(Grid.from_string(puzzle), check=check)
-        assert check.calls > 5000
+        assert check.calls > 1000
         assert check.longest < 0.006, puzzle
 
 

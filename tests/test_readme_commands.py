@@ -40,6 +40,7 @@ COMMANDS = [
     ),
     ("bench_rating.py", ["--qqwing", "--diabolical", "--limit", "4"], "QQWing"),
     ("bench_rating.py", ["--forum11", "1"], "forum 11+"),
+    ("bench_rating.py", ["--top1465", "--stride", "500", "--limit", "2", "--sixteen", "1"], "p95"),
     ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "count requests"),
     ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt"], "median ratio"),
     (

@@ -199,12 +199,13 @@ def _minimal(request: Minimal, call: _Call) -> Result:
 
 
 def _steps(request: Steps, call: _Call) -> Result:
-    from sudoku_server.sudoku.rating import rate
+    from sudoku_server.sudoku.rating import rating_of
     from sudoku_server.sudoku.techniques import solve_steps
 
     check_givens(request.grid)
-    rating = rate(request.grid, check=call.check)
-    return Stepped(tuple(solve_steps(request.grid, check=call.check)), rating)
+    # one path: the rating is read off the steps (``rate`` is the same path and ``rating_of``)
+    steps = tuple(solve_steps(request.grid, check=call.check))
+    return Stepped(steps, rating_of(request.grid, steps, check=call.check))
 
 
 def _generate(request: Generate, call: _Call) -> Result:
@@ -228,11 +229,12 @@ def _generate(request: Generate, call: _Call) -> Result:
         )
         if not request.rated:
             break
-        from sudoku_server.sudoku.rating import rate
+        from sudoku_server.sudoku.rating import rate_within
 
-        rating = rate(made.puzzle, check=call.check)
         low, high = request.se if request.se is not None else (0.0, 99.0)
-        if (request.level is None or rating.level == request.level) and low <= rating.se <= high:
+        # None: the path already shows another level or a rating above the band (the same choice as rate)
+        rating = rate_within(made.puzzle, level=request.level, se_high=high, check=call.check)
+        if rating is not None and (request.level is None or rating.level == request.level) and low <= rating.se:
             break
     return Generated(made, rating, request.full, request.format)
 

@@ -62,7 +62,7 @@ from sudoku_server.sudoku.grid import Grid
 if TYPE_CHECKING:  # the technique engine loads on the first rating, not with LEVELS
     from sudoku_server.sudoku.techniques import Board, Step
 
-__all__ = ["LEVELS", "LEVEL_OF", "QQWING_LEVELS", "Rating", "qqwing_level", "rate", "rating_of"]
+__all__ = ["LEVELS", "LEVEL_OF", "QQWING_LEVELS", "Rating", "qqwing_level", "rate", "rate_within", "rating_of"]
 
 #: The five levels for people, easiest first.
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
@@ -115,6 +115,36 @@ _EXTREME = (
     "search",
 )
 
+#: The easiest level of the steps each finder of the path can find (:data:`techniques.TECHNIQUES` names);
+#: a finder not listed counts as able to find an easy step (it is always run).
+_FINDER_LEVEL = {
+    "pointing": "medium",
+    "claiming": "medium",
+    "naked pair": "medium",
+    "hidden pair": "medium",
+    "naked triple": "medium",
+    "hidden triple": "medium",
+    "X-Wing": "hard",
+    "Swordfish": "hard",
+    "two strong links": "hard",
+    "XY-Wing": "hard",
+    "XYZ-Wing": "hard",
+    "unique rectangle": "hard",
+    "naked quadruple": "hard",
+    "Jellyfish": "hard",
+    "hidden quadruple": "hard",
+    "BUG": "hard",
+    "three strong links": "expert",
+    "four strong links": "expert",
+    "WXYZ-Wing": "expert",
+    "VWXYZ-Wing": "expert",
+    "UVWXYZ-Wing": "expert",
+    "chains": "expert",
+    "Nishio forcing chains": "extreme",
+    "forcing chains": "extreme",
+    "dynamic forcing chains": "extreme",
+}
+
 #: Technique name (as in :attr:`Step.technique`) -> level name.
 LEVEL_OF = {name: level for level, names in zip(LEVELS, (_EASY, _MEDIUM, _HARD, _EXPERT, _EXTREME)) for name in names}
 
@@ -152,8 +182,9 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
     more takes search steps, whose estimate reaches 11.0 at 1,024 nodes where
     the search stops: :mod:`.techniques.search`; ``qqwing`` is None off 9x9).
 
-    Measured (one core, C solver core): forum-hardest 9x9 about 1 s, up to
-    3.4 s; generated 16x16 (minimal) 0.15-0.45 s; generated 25x25 (320
+    Measured (CPU, one core, C solver core and native technique engine):
+    top1465 median 19 ms, max about 0.15 s (about 2 s with the Python
+    engine); generated 16x16 (minimal) 0.15-0.45 s; generated 25x25 (320
     givens) 0.1-0.6 s.
 
     Args:
@@ -171,6 +202,50 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
 
     solution = unique_solution(grid, check=check)
     steps = steps_on(Board.from_grid(grid), solution, check=check)
+    return rating_of(grid, steps, check=check)
+
+
+def rate_within(
+    grid: Grid, *, level: str | None = None, se_high: float = 99.0, check: Check | None = None
+) -> Rating | None:
+    """:func:`rate`, or None as soon as the path shows the puzzle is not at ``level`` or rates above ``se_high``.
+
+    For a search of a puzzle of one level (GENERATE level=...): the rating
+    of a puzzle it returns is :func:`rate`'s, and None means :func:`rate`
+    would have given another level or an SE rating above ``se_high``. The
+    path stops at the first step past the level or above ``se_high`` (the
+    level and ER only grow along the path). A puzzle that singles alone
+    solve is easy (they only remove candidates, so applying them in any order
+    ends in the same grid; the path then uses nothing else); for a harder
+    level it is turned down before its path is made.
+
+    Args, Raises: as :func:`rate`; ``level`` one of :data:`LEVELS` or None.
+    """
+    from sudoku_server.sudoku.techniques import TECHNIQUES, Board, path_step_upto, unique_solution
+
+    solution = unique_solution(grid, check=check)
+    wanted = LEVELS.index(level) if level is not None else len(LEVELS) - 1
+    board = Board.from_grid(grid)
+    if level is not None and wanted > 0 and grid.size == 9:
+        trial = board.copy()
+        if _qq_singles(trial, hidden=True) and trial.solved():
+            return None
+    # the last finder of the path that can find a step at the level or below: when every finder up to
+    # it fails, the path's step is of a later finder (a harder level) or the search step (extreme)
+    last = TECHNIQUES[-1].name
+    if level is not None:
+        for tech in TECHNIQUES:
+            if tech.in_path and LEVELS.index(_FINDER_LEVEL.get(tech.name, "easy")) <= wanted:
+                last = tech.name
+    steps = []
+    while not board.solved():
+        step = path_step_upto(board, solution, last, check=check)
+        if step is None:
+            return None
+        if step.se > se_high or LEVELS.index(LEVEL_OF.get(step.technique, "extreme")) > wanted:
+            return None
+        board.apply(step)
+        steps.append(step)
     return rating_of(grid, steps, check=check)
 
 

@@ -140,6 +140,7 @@ __all__ = [
     "find_step",
     "next_step",
     "next_step_on",
+    "path_step_upto",
     "search_step",
     "solve_steps",
     "steps_on",
@@ -236,17 +237,40 @@ def find_step(board: Board, technique: str, *, check: Check | None = None) -> St
     return tech.finder(Context(board, check or no_check))
 
 
-def _path_step(board: Board, check: Check) -> Step | None:
+def _path_step(board: Board, check: Check, last: str | None = None) -> Step | None:
     x = Context(board, check)
     nine = board.size == 9
     for tech in TECHNIQUES:
         if not tech.in_path or not (tech.any_size or nine):
+            if tech.name == last:
+                break
             continue
         check()
         step = tech.finder(x)
         if step is not None:
             return step
+        if tech.name == last:
+            break
     return None
+
+
+def path_step_upto(board: Board, solution: Sequence[int], last: str, *, check: Check | None = None) -> Step | None:
+    """The path's next step if one of the finders up to ``last`` (a :data:`TECHNIQUES` name) finds it, else None.
+
+    The finders run in the path's order and stop after ``last``: None means
+    the path's step, if the board is not solved, comes from a later finder or
+    is the search step. The step is checked against ``solution`` (as
+    :func:`next_step_on`).
+
+    Raises:
+      TechniqueError: the step contradicts the solution (a bug).
+    """
+    if board.solved():
+        return None
+    step = _path_step(board, check or no_check, last)
+    if step is not None:
+        _verify(step, solution, board)
+    return step
 
 
 def _verify(step: Step, solution: Sequence[int], board: Board) -> None:

@@ -2,7 +2,9 @@
 
 Sukaku Explainer's WXYZ-, VWXYZ- and UVWXYZ-Wings: k cells of one unit
 holding k + 1 digits and a bivalue cell. Defined on units: any unit of the
-geometry may hold the set, in Sudoku Explainer's scan order.
+geometry may hold the set, in Sudoku Explainer's scan order. The search runs
+natively on 9x9 when the extension is built (:mod:`.native`); the Python
+loop is its oracle.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, elims, popcount
 from sudoku_server.sudoku.techniques.links import common_peers
 from sudoku_server.sudoku.techniques.step import Step, and_list, rc, rcs
@@ -50,6 +53,19 @@ def find_als_wing(x: Context, k: int) -> Step | None:
     """
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
+    # ((se, -victims), ALS cells, bivalue cell, x, z, victims, ALS digits, unit)
+    best: tuple[tuple[float, int], tuple[int, ...], int, int, int, int, int, int] | None
+    eng = native.engine(t.N, n)
+    if eng is not None and all(list(cells) == sorted(cells) for cells in t.units):
+        # the same search natively (an ALS is told from another by its cells, as the tuples here)
+        x.check()
+        r = eng.als_wing(k, cand, [(u, t.units[u]) for u in t.se_order], t.peer_mask)
+        if r is None:
+            return None
+        se10, victim_cells, combo_, y_, xd_, zd_, m_, u_ = r
+        victims_ = sum(1 << c for c in victim_cells)
+        best = ((round(se10 / 10, 1), -len(victim_cells)), combo_, y_, xd_, zd_, victims_, m_, u_)
+        return _als_step(x, k, best)
     by_pair: dict[int, list[int]] = {}
     for c in range(t.N):
         m = cand[c]
@@ -57,8 +73,7 @@ def find_als_wing(x: Context, k: int) -> Step | None:
             by_pair.setdefault(m, []).append(c)
     if not by_pair:
         return None
-    # ((se, -victims), ALS cells, bivalue cell, x, z, victims, ALS digits, unit)
-    best: tuple[tuple[float, int], tuple[int, ...], int, int, int, int, int, int] | None = None
+    best = None
     seen_sets = set()
     for u in t.se_order:
         x.check()
@@ -97,6 +112,15 @@ def find_als_wing(x: Context, k: int) -> Step | None:
                         best = (hit, combo, y, xd, zd, victims, m, u)
     if best is None:
         return None
+    return _als_step(x, k, best)
+
+
+def _als_step(
+    x: Context, k: int, best: tuple[tuple[float, int], tuple[int, ...], int, int, int, int, int, int]
+) -> Step:
+    """The step of the best ALS wing found."""
+    n = x.t.n
+    cand = x.cand
     (se, _), combo, y, xd, zd, victims, m, u = best
     return x.step(
         _ALS_WING_NAMES[k],

@@ -281,19 +281,33 @@ class Board:
         self._pos = None
 
     def place(self, cell: int, digit: int) -> None:
-        """Write ``digit`` (1-based) in ``cell`` and remove it from the peers' candidates."""
+        """Write ``digit`` (1-based) in ``cell`` and remove it from the peers' candidates.
+
+        A cached :meth:`pos` is updated, as a new list (a context holding the
+        old one keeps seeing the state it was made for).
+        """
         self.values[cell] = digit
+        m = self.cand[cell]
         self.cand[cell] = 0
         bit = ~(1 << (digit - 1))
         cand = self.cand
         for p in self.t.peers[cell]:
             cand[p] &= bit
-        self._pos = None
+        if self._pos is not None:
+            pos = self._pos = list(self._pos)
+            off = ~(1 << cell)
+            while m:
+                low = m & -m
+                pos[low.bit_length() - 1] &= off
+                m ^= low
+            pos[digit - 1] &= ~self.t.peer_mask[cell]
 
     def eliminate(self, cell: int, digit: int) -> None:
-        """Remove candidate ``digit`` (1-based) from ``cell``."""
+        """Remove candidate ``digit`` (1-based) from ``cell`` (a cached :meth:`pos` is updated, as :meth:`place`)."""
         self.cand[cell] &= ~(1 << (digit - 1))
-        self._pos = None
+        if self._pos is not None:
+            pos = self._pos = list(self._pos)
+            pos[digit - 1] &= ~(1 << cell)
 
     def apply(self, step: Step) -> None:
         """Apply a step's placements, then its eliminations."""
@@ -319,9 +333,12 @@ class Context:
       check: the stop hook, called inside long searches.
       sym: how digits 1..n are written (``sym[d0]`` for 0-based d0).
       links: per 0-based digit, its oriented strong links (:mod:`.links`).
+      shared: what several finders build from this board state, built once
+        (the implication graph of :mod:`.graph` and the native tables made
+        from it, keyed by name).
     """
 
-    __slots__ = ("b", "cand", "check", "links", "n", "pos", "sym", "t", "values")
+    __slots__ = ("b", "cand", "check", "links", "n", "pos", "shared", "sym", "t", "values")
 
     def __init__(self, board: Board, check: Check) -> None:
         self.b = board
@@ -333,6 +350,7 @@ class Context:
         self.check = check
         self.sym = board.symbols or DIGIT_SYMBOLS
         self.links: dict[int, LinkTables] = {}
+        self.shared: dict[str, object] = {}
 
     def d(self, d0: int) -> str:
         """How 0-based digit d0 is written."""

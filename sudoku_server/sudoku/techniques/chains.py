@@ -8,7 +8,7 @@ of :mod:`.graph`, built from the geometry's units and peers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -19,10 +19,12 @@ from sudoku_server.sudoku.techniques.graph import (
     Path,
     bfs_layers,
     eureka,
+    graph_of,
     layers_from,
     length_bonus,
     meet,
     meet_path,
+    native_links,
     path_to,
     single_digit_text,
 )
@@ -152,6 +154,48 @@ def _max_nodes_of(mode: str, kind: str, best: Key) -> int:
     return limit
 
 
+class _Meets:
+    """``meet(layers_from(k, start_on, onoff, offon, depth))`` of one table pair, natively when it can.
+
+    The layers themselves are only made (in Python) for a chain kept as the best so far.
+    """
+
+    __slots__ = ("links", "name", "offon", "onoff", "x")
+
+    def __init__(self, x: Context, name: str, onoff: list[int], offon: list[int]) -> None:
+        self.x, self.name, self.onoff, self.offon = x, name, onoff, offon
+        self.links: object | None = None  # built on the first search
+
+    def meet(self, k: int, start_on: bool, depth: int) -> tuple[int, int, int, int] | None:
+        links = self.links
+        if links is None:
+            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        if links:
+            return cast("tuple[int, int, int, int] | None", links.meet_from(k, start_on, depth))  # type: ignore[attr-defined]
+        return meet(layers_from(k, start_on, self.onoff, self.offon, depth))
+
+    def meet_function(self) -> Callable[[int, bool, int], tuple[int, int, int, int] | None]:
+        """:meth:`meet` as a function (the native one itself when there is one: no Python call per source)."""
+        links = self.links
+        if links is None:
+            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        if links:
+            return cast("Callable[[int, bool, int], tuple[int, int, int, int] | None]", links.meet_from)  # type: ignore[attr-defined]
+        return self.meet
+
+    def cycle(self, g: Graph, k: int, limit: int) -> tuple[int, Path, list[tuple[int, int]]] | None:
+        """:func:`_find_cycle` from on(k)."""
+        links = self.links
+        if links is None:
+            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        if links:
+            return cast("tuple[int, Path, list[tuple[int, int]]] | None", links.cycle(k, limit))  # type: ignore[attr-defined]
+        return _find_cycle(self.x, g, k, self.onoff, self.offon, limit)
+
+    def layers(self, k: int, start_on: bool, depth: int) -> list[int]:
+        return layers_from(k, start_on, self.onoff, self.offon, depth)
+
+
 def _depth_for(nodes: int) -> int:
     return (nodes + 1) // 2
 
@@ -173,19 +217,20 @@ def find_chain(
     bidirectional (:func:`.graph.meet`) and deepened pass by pass, one SE
     length bucket at a time, so no search goes deeper than the best chain needs.
     """
-    g = Graph(x)
+    g = graph_of(x)
     check = x.check
     best: _Best | None = None
     if "x" in modes:
         # single-digit chains depend on one digit's candidates: searched per
         # digit, remembered while that digit's candidates stay the same
         memo = x.b.memo
+        meets_x = _Meets(x, "x", g.onoff_x, g.offon_x)
         for d in range(x.n):
             mk = ("xchain", "x" in cycles, forcing, d, x.pos[d])
             if mk in memo:
                 hit = cast("_Best | None", memo[mk])
             else:
-                hit = memo[mk] = _x_chains_of_digit(x, g, d, "x" in cycles, forcing)
+                hit = memo[mk] = _x_chains_of_digit(x, g, d, "x" in cycles, forcing, meets_x)
             if hit is not None and (best is None or hit[0] < best[0]):
                 best = hit
     for mode in modes:
@@ -197,8 +242,18 @@ def find_chain(
             onoff, offon = g.onoff_xy, g.offon_xy
         if best is not None and _chain_se(mode, "chain", 4) > best[0][0]:
             continue
+        meets = _Meets(x, mode, onoff, offon)
+        meet_from = meets.meet_function()
         sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
+        links = native_links(x, mode, onoff, offon)
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
+            if links is not None:
+                # the loop below, natively: one call per pass (``check`` between passes)
+                check()
+                best = _native_pass(links, g, mode, sources, cap, mode in cycles, forcing and mode != "y", best)
+                if best is not None:
+                    break
+                continue
             for k in sources:
                 check()
                 bk = best[0] if best else None
@@ -209,7 +264,7 @@ def find_chain(
                 # loops through on(k), SE's way: a breadth-first tree from on(k)
                 # closed by a weak link to off(t), t a strong partner of k
                 if lim_c >= 4:
-                    cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
+                    cyc = meets.cycle(g, k, lim_c)
                     if cyc:
                         nodes, loop, removed = cyc
                         key = (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], (k % g.N, k // g.N, 0))
@@ -218,13 +273,13 @@ def find_chain(
                 if lim_f >= 4:
                     depth = _depth_for(lim_f)
                     for start_on in (True, False):
-                        layers = layers_from(k, start_on, onoff, offon, depth)
-                        met = meet(layers)
+                        met = meet_from(k, start_on, depth)
                         if met and met[0] + 1 <= lim_f:
                             nodes = met[0] + 1
                             typ = 1 if start_on else 2
                             key = (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], (k % g.N, k // g.N, typ))
                             if best is None or key < best[0]:
+                                layers = meets.layers(k, start_on, depth)
                                 best = (key, _Forcing(mode, k, start_on, nodes, layers, met))
             if best is not None:
                 break
@@ -233,18 +288,87 @@ def find_chain(
     return _chain_step(x, g, best)
 
 
-def _x_chains_of_digit(x: Context, g: Graph, d: int, cycles: bool, forcing: bool) -> _Best | None:
+_SE_TENTHS: dict[tuple[str, str], list[int]] = {}
+
+
+def _se_tenths(mode: str, kind: str) -> list[int]:
+    """:func:`_chain_se` in tenths for 0..64 nodes (what the native pass compares)."""
+    hit = _SE_TENTHS.get((mode, kind))
+    if hit is None:
+        hit = _SE_TENTHS[(mode, kind)] = [round(_chain_se(mode, kind, nodes) * 10) for nodes in range(65)]
+    return hit
+
+
+def _native_pass(
+    links: object,
+    g: Graph,
+    mode: str,
+    sources: list[int],
+    cap: int,
+    cycles: bool,
+    forcing: bool,
+    best: _Best | None,
+    refresh: bool = False,
+) -> _Best | None:
+    """One pass of :func:`find_chain`'s loop over ``sources`` by the native engine: the best so far after it."""
+    bk = None
+    if best is not None:
+        key = best[0]
+        bk = (round(key[0] * 10), key[1], key[2], *key[3])
+    r = links.chain_pass(  # type: ignore[attr-defined]
+        sources,
+        cap,
+        _SORT_KEY[mode],
+        _se_tenths(mode, "cycle"),
+        _se_tenths(mode, "chain"),
+        cycles,
+        forcing,
+        bk,
+        refresh,
+    )
+    if r is None:
+        return best
+    _, nodes, cell, digit, typ, info = r
+    k = digit * g.N + cell
+    if mode == "x":
+        onoff, offon = g.onoff_x, g.offon_x
+    elif mode == "y":
+        onoff, offon = g.onoff_xy, g.offon_y
+    else:
+        onoff, offon = g.onoff_xy, g.offon_xy
+    if typ == 0:
+        loop, removed = info
+        return (_chain_se(mode, "cycle", nodes), nodes, _SORT_KEY[mode], (cell, digit, 0)), _Cycle(
+            mode, k, loop, removed
+        )
+    start_on = typ == 1
+    # the layers up to the meeting point (a breadth-first search's layers do not depend on its depth)
+    layers = layers_from(k, start_on, onoff, offon, info[2])
+    return (_chain_se(mode, "chain", nodes), nodes, _SORT_KEY[mode], (cell, digit, typ)), _Forcing(
+        mode, k, start_on, nodes, layers, info
+    )
+
+
+def _x_chains_of_digit(
+    x: Context, g: Graph, d: int, cycles: bool, forcing: bool, meets: _Meets | None = None
+) -> _Best | None:
     """The best single-digit loop or forcing chain on digit d, or None (see :func:`find_chain`)."""
     onoff, offon = g.onoff_x, g.offon_x
     N = g.N
     best: _Best | None = None
     p = x.pos[d]
+    links = native_links(x, "x", onoff, offon)
+    if links is not None:
+        # the loop below, natively (the chain limit taken after each cycle search, as there)
+        return _native_pass(links, g, "x", [d * N + c for c in cells_of(p)], 64, cycles, forcing, None, refresh=True)
     for c in cells_of(p):
         k = d * N + c
         bk = best[0] if best else None
         lim_c = _max_nodes("x", "cycle", bk) if cycles and offon[k] else 0
         if lim_c >= 4:
-            cyc = _find_cycle(x, g, k, onoff, offon, lim_c)
+            if meets is None:
+                meets = _Meets(x, "x", onoff, offon)
+            cyc = meets.cycle(g, k, lim_c)
             if cyc:
                 nodes, loop, removed = cyc
                 key = (_chain_se("x", "cycle", nodes), nodes, _SORT_KEY["x"], (c, d, 0))
@@ -256,13 +380,15 @@ def _x_chains_of_digit(x: Context, g: Graph, d: int, cycles: bool, forcing: bool
         if lim_f < 4:
             continue
         depth = _depth_for(lim_f)
+        if meets is None:
+            meets = _Meets(x, "x", onoff, offon)
         for typ, start_on in ((1, True), (2, False)):
-            layers = layers_from(k, start_on, onoff, offon, depth)
-            met = meet(layers)
+            met = meets.meet(k, start_on, depth)
             if met and met[0] + 1 <= lim_f:
                 nodes = met[0] + 1
                 key = (_chain_se("x", "chain", nodes), nodes, _SORT_KEY["x"], (c, d, typ))
                 if best is None or key < best[0]:
+                    layers = meets.layers(k, start_on, depth)
                     best = (key, _Forcing("x", k, start_on, nodes, layers, met))
     return best
 

@@ -3,18 +3,34 @@
 SE's ``Chaining(multiple, dynamic)``: the implications of an assumption are
 followed on a copy of the grid that loses every candidate turned off, so new
 singles (in any unit of the geometry) appear along the way.
+
+The search runs natively when the C extension ``_engine`` (``_engine.c``) is
+built (:mod:`.native`): the same closures node for node and the same order of
+conclusions, so the same steps (tests/test_engine_native.py runs both on
+samples of puzzles and compares every step). This module's Python is the
+oracle and the fallback.
 """
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, popcount
 from sudoku_server.sudoku.techniques.graph import length_bonus
 from sudoku_server.sudoku.techniques.step import Step
 
 __all__ = ["find_dynamic_forcing_chains", "find_nishio"]
+
+
+def _native_board(x: Context) -> object | None:
+    """The native engine's view of this board (``_engine.Dyn``), or None (:func:`.native.engine`)."""
+    eng = native.engine(x.t.N, x.t.n)
+    if eng is None:
+        return None
+    return cast(object, eng.Dyn(x.cand, x.t.unit_mask, x.t.cell_units))
+
 
 #: A node: (candidate id, is_on).
 Node = tuple[int, bool]
@@ -156,6 +172,16 @@ def _nishio_of_digit(x: Context, d: int) -> _Nishio | None:
     return best
 
 
+def _nishio_of_digit_native(x: Context, dyn: object, d: int) -> _Nishio | None:
+    """:func:`_nishio_of_digit` by the native engine (the same result)."""
+    x.check()
+    r = dyn.nishio_digit(d)  # type: ignore[attr-defined]
+    if r is None:
+        return None
+    nodes, c, typ = r
+    return (round(7.5 + length_bonus(nodes - 2), 1), nodes, (c, d, typ)), d * x.t.N + c, typ == 0
+
+
 def find_nishio(x: Context) -> Step | None:
     """Nishio forcing chains (SE 7.5 + length): one digit, assumed in a cell, leads to a contradiction.
 
@@ -168,13 +194,16 @@ def find_nishio(x: Context) -> Step | None:
     N, n = t.N, t.n
     best: _Nishio | None = None
     memo = x.b.memo
+    dyn: object | None = None
     for d in range(n):
         # one digit's candidates decide it: remembered while they stay the same
         mk = ("nishio", d, x.pos[d])
         if mk in memo:
             hit = cast("_Nishio | None", memo[mk])
         else:
-            hit = memo[mk] = _nishio_of_digit(x, d)
+            if dyn is None:
+                dyn = _native_board(x) or False
+            hit = memo[mk] = _nishio_of_digit_native(x, dyn, d) if dyn else _nishio_of_digit(x, d)
         if hit is not None and (best is None or hit[0] < best[0]):
             best = hit
     if best is None:
@@ -228,6 +257,61 @@ def find_dynamic_forcing_chains(x: Context) -> Step | None:
     Implications are followed on a working grid that loses every candidate
     turned off, so hidden and naked singles that appear along the way count.
     """
+    dyn = _native_board(x)
+    if dyn is not None:
+        return _dynamic_native(x, dyn)
+    return _dynamic_python(x)
+
+
+def _dynamic_native(x: Context, dyn: object) -> Step | None:
+    """:func:`find_dynamic_forcing_chains` by the native engine.
+
+    The engine scans cell by cell (``x.check`` between cells) and returns each
+    cell's best conclusion in the Python search's order of offers, except
+    that ties inside one set of common conclusions are left to this function,
+    which walks them in the order of the Python sets (as :func:`_dynamic_python`
+    iterates them), so the step is the same.
+    """
+    N = x.t.N
+    best: tuple[tuple[int, int, int, int, int], tuple[Any, ...]] | None = None
+    for c in range(N):
+        x.check()
+        r = dyn.scan_cell(c)  # type: ignore[attr-defined]
+        if r is not None:
+            key = (r[0], r[1], c, r[2], r[3])
+            if best is None or key < best[0]:
+                best = (key, r)
+    if best is None:
+        return None
+    nodes, sortkey, _group, phase, kind, where, aux, target, on, ties = best[1]
+    c = best[0][2]
+    payload: _Payload
+    if kind == 0:
+        payload = ("absurd", where, [], target, bool(on))
+    else:
+        which = 1 if phase == 0 else 0
+        if kind == 1:
+            srcs = [(where, 1), (where, 0)]
+            branches: list[int] = []
+        elif kind == 2:
+            branches = []
+            srcs = [(d * N + c, 1) for d in digits_of(x.cand[c])]
+        else:
+            branches = [aux * N + cc for cc in cells_of(x.pos[aux] & x.t.unit_mask[where])]
+            srcs = [(k, 1) for k in branches]
+        # the same sets, built the same way, as the Python search: the first tie in their order
+        common = set(dict.fromkeys(dyn.order(*srcs[0], which)))  # type: ignore[attr-defined]
+        for k, o in srcs[1:]:
+            common &= set(dict.fromkeys(dyn.order(k, o, which)))  # type: ignore[attr-defined]
+        tied = set(ties)
+        target = next(kk for kk in common if kk in tied)
+        payload = (("double", "cell", "unit")[kind - 1], where, branches, target, phase == 0)
+    se = round(8.5 + length_bonus(nodes - 2), 1)
+    return _dynamic_step(x, (se, nodes, sortkey, 0), payload)
+
+
+def _dynamic_python(x: Context) -> Step | None:
+    """:func:`find_dynamic_forcing_chains` in Python (the oracle)."""
     t, cand, pos = x.t, x.cand, x.pos
     N = t.N
     cache: dict[tuple[int, bool], Closure] = {}

@@ -8,7 +8,9 @@ unit ids (:attr:`.board.Tables.rows`, :attr:`.board.Tables.columns`).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, digits_of, elims, popcount
 from sudoku_server.sudoku.techniques.step import Step, and_list
 
@@ -23,7 +25,16 @@ def find_fish(x: Context, k: int) -> Step | None:
     t, pos = x.t, x.pos
     n = t.n
     rb = t.row_bits
-    for d in range(n):
+    digits: Sequence[int] = range(n)
+    only: tuple[bool, tuple[int, ...]] | None = None
+    eng = native.engine(t.N, n)
+    if eng is not None and t.rows == list(range(n)) and t.columns == list(range(n, 2 * n)):
+        # the search natively: the first digit, orientation and lines with something to remove
+        hit = eng.fish(k, x.cand)
+        if hit is None:
+            return None
+        digits, only = (hit[0],), (hit[1], tuple(hit[2]))
+    for d in digits:
         p = pos[d]
         if not p:
             continue
@@ -35,10 +46,15 @@ def find_fish(x: Context, k: int) -> Step | None:
                 cols[low.bit_length() - 1] |= 1 << r
                 bits ^= low
         for by_rows, lines in ((True, rows), (False, cols)):
+            if only is not None and by_rows != only[0]:
+                continue
             cand_lines = [(i, m) for i, m in enumerate(lines) if m and popcount(m) <= k]
             if len(cand_lines) < k:
                 continue
-            for combo in itertools.combinations(cand_lines, k):
+            combos: Iterable[tuple[tuple[int, int], ...]] = (
+                itertools.combinations(cand_lines, k) if only is None else (tuple((i, lines[i]) for i in only[1]),)
+            )
+            for combo in combos:
                 cover = 0
                 for _, m in combo:
                     cover |= m

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sudoku_server.sudoku.grid import cell_name
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, popcount
-from sudoku_server.sudoku.techniques.graph import Graph, Layers, bfs_layers, length_bonus
+from sudoku_server.sudoku.techniques.graph import Layers, bfs_layers, graph_of, length_bonus, native_links
 from sudoku_server.sudoku.techniques.step import Step
 
 __all__ = ["find_forcing_chains"]
@@ -32,10 +32,16 @@ def find_forcing_chains(x: Context) -> Step | None:
     for the places of a digit in a unit. The rating counts the nodes of all
     the branches.
     """
-    g = Graph(x)
+    g = graph_of(x)
     t, cand, pos = x.t, x.cand, x.pos
-    N, n = g.N, x.n
+    N = g.N
     onoff, offon = g.onoff_xy, g.offon_xy
+    links = native_links(x, "xy", onoff, offon)
+    if links is not None:
+        found = _forcing_native(x, links)
+        if found is None:
+            return None
+        return _forcing_step(x, *found)
     closures: dict[int, tuple[Layers, int, int]] = {}
 
     def closure(k: int) -> tuple[Layers, int, int]:
@@ -85,7 +91,36 @@ def find_forcing_chains(x: Context) -> Step | None:
     if best is None:
         return None
     key, what, unit, branches, tk, target_on = best
-    se, nodes = key[0], key[1]
+    return _forcing_step(x, key[0], key[1], what, unit, branches, tk, target_on)
+
+
+def _forcing_native(x: Context, links: object) -> tuple[float, int, str, int, list[int], int, bool] | None:
+    """The search of :func:`find_forcing_chains` by the native engine (the same conclusion; ``x.check`` per cell)."""
+    t = x.t
+    cand_bytes = b"".join([m.to_bytes(2, "little") for m in x.cand])
+    best: tuple[tuple[int, int], tuple[int, int, int, int, int, int, list[int]]] | None = None
+    units = t.units
+    for c in range(t.N):
+        m = x.cand[c]
+        if not m or popcount(m) < 3:
+            continue
+        x.check()
+        r = links.forcing_cell(c, cand_bytes, [(u, units[u]) for u in t.cell_units[c]])  # type: ignore[attr-defined]
+        if r is not None and (best is None or (r[0], r[1]) < best[0]):
+            best = ((r[0], r[1]), r)
+    if best is None:
+        return None
+    nodes, _, what, where, tk, on, branches = best[1]
+    se = round(8.0 + length_bonus(nodes - 2), 1)
+    return se, nodes, ("cell", "unit")[what], where, branches, tk, bool(on)
+
+
+def _forcing_step(
+    x: Context, se: float, nodes: int, what: str, unit: int, branches: list[int], tk: int, target_on: bool
+) -> Step:
+    """The step of a cell or unit forcing chain conclusion."""
+    t = x.t
+    N, n = t.N, t.n
     d, c = divmod(tk, N)
     sym = x.sym
     cases = ", ".join(f"{cell_name(k % N, n)}={sym[k // N]}" for k in branches)

@@ -15,7 +15,10 @@ chain's rating grows with its length by SE's rule (:func:`length_bonus`).
 
 from __future__ import annotations
 
+from typing import cast
+
 from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context
 
 __all__ = [
@@ -24,6 +27,7 @@ __all__ = [
     "Path",
     "bfs_layers",
     "eureka",
+    "graph_of",
     "layers_from",
     "length_bonus",
     "meet",
@@ -120,6 +124,33 @@ class Graph:
         self.offon_x, self.offon_y = offon_x, offon_y
         self.offon_xy = [a | b for a, b in zip(offon_x, offon_y)]
         self.ids = ids
+
+
+def graph_of(x: Context) -> Graph:
+    """The implication graph of the context's board state, built once per context (``x.shared``)."""
+    g = x.shared.get("graph")
+    if g is None:
+        g = x.shared["graph"] = Graph(x)
+    return cast(Graph, g)
+
+
+def native_links(x: Context, name: str, onoff: list[int], offon: list[int]) -> object | None:
+    """The native engine's copy of one table pair (``_engine.Links``), once per context; None without it.
+
+    ``name`` is the pair: ``"x"`` (onoff_x, offon_x), ``"y"`` (onoff_xy,
+    offon_y) or ``"xy"`` (onoff_xy, offon_xy); ``onoff``/``offon`` are those
+    tables (the native copy is built from the board by the same rules).
+    """
+    key = "links:" + name
+    if key in x.shared:
+        return x.shared[key]
+    eng = native.engine(x.t.N, x.t.n)
+    links = None
+    if eng is not None:
+        # the tables are built natively from the board by the rules of Graph (the mode names the pair)
+        links = eng.links_of(name, x.cand, x.t.unit_mask, x.t.peer_mask)
+    x.shared[key] = links
+    return links
 
 
 def _spread(front: int, table: list[int]) -> int:

@@ -1,13 +1,16 @@
 """Naked and hidden subsets: pairs (SE 3.0, 3.4), triples (3.6, 4.0), quadruples (5.0, 5.4).
 
 Defined on units: every unit of the geometry, in Sudoku Explainer's order
-(boxes, rows, columns, then any extra unit).
+(boxes, rows, columns, then any extra unit). On 9x9 the search runs natively
+when the extension is built (:mod:`.native`); the loops here are its oracle.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, elims, popcount
 from sudoku_server.sudoku.techniques.step import Step, and_list, rcs
 
@@ -18,18 +21,37 @@ _NAKED_SE = {2: 3.0, 3: 3.6, 4: 5.0}
 _HIDDEN_SE = {2: 3.4, 3: 4.0, 4: 5.4}
 
 
+def _native_subset(x: Context, hidden: bool, k: int) -> tuple[Sequence[int], tuple[int, ...] | None]:
+    """The units to search and the one combination to take (cells, or digits when hidden).
+
+    With the native engine (9x9): the unit and combination its search finds
+    first (the same as the loops below), or no unit at all; without it:
+    every unit in SE's order and every combination (None).
+    """
+    t = x.t
+    eng = native.engine(t.N, t.n)
+    if eng is None:
+        return t.se_order, None
+    hit = eng.subset(hidden, k, x.cand, t.se_order, t.units)
+    if hit is None:
+        return (), None
+    return (hit[0],), tuple(hit[1])
+
+
 def find_naked_subset(x: Context, k: int) -> Step | None:
     """k cells of a unit holding only k digits: those digits leave the unit's other cells."""
     t, cand = x.t, x.cand
     n = t.n
-    for u in t.se_order:
+    units, only = _native_subset(x, False, k)
+    for u in units:
         cells = [c for c in t.units[u] if cand[c]]
         if len(cells) <= k:
             continue
         small = [c for c in cells if popcount(cand[c]) <= k]
         if len(small) < k:
             continue
-        for combo in itertools.combinations(small, k):
+        combos: Iterable[tuple[int, ...]] = itertools.combinations(small, k) if only is None else (only,)
+        for combo in combos:
             m = 0
             for c in combo:
                 m |= cand[c]
@@ -55,7 +77,8 @@ def find_hidden_subset(x: Context, k: int) -> Step | None:
     """k digits with places in only k cells of a unit: those cells lose their other candidates."""
     t, pos, cand = x.t, x.pos, x.cand
     n = t.n
-    for u in t.se_order:
+    units, only = _native_subset(x, True, k)
+    for u in units:
         um = t.unit_mask[u]
         empty = sum(1 for c in t.units[u] if cand[c])
         if empty <= k:
@@ -67,7 +90,10 @@ def find_hidden_subset(x: Context, k: int) -> Step | None:
                 digs.append((d, m))
         if len(digs) < k:
             continue
-        for combo in itertools.combinations(digs, k):
+        combos: Iterable[tuple[tuple[int, int], ...]] = (
+            itertools.combinations(digs, k) if only is None else (tuple((d, pos[d] & um) for d in only),)
+        )
+        for combo in combos:
             m = 0
             dm = 0
             for d, pm in combo:
