@@ -1,4 +1,4 @@
-"""Build the optional native solver core, ``sudoku_server.sudoku.solver._native``.
+"""Build the optional native solver core, ``sudoku_server.sudoku.solver._native``, and ``techniques._nested``.
 
 Everything else about the package is in pyproject.toml. The extension is
 built when a C compiler and the Python headers are present; when the build
@@ -54,7 +54,11 @@ setup(
             "sudoku_server.sudoku.solver._native",
             sources=["sudoku_server/sudoku/solver/_native.c"],
             depends=["sudoku_server/sudoku/solver/_native_search.h", "sudoku_server/sudoku/solver/_native_9x9.h"],
-        )
+        ),
+        Extension(
+            "sudoku_server.sudoku.techniques._nested",
+            sources=["sudoku_server/sudoku/techniques/_nested.c"],
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

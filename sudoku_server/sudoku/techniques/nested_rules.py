@@ -14,11 +14,26 @@ Explainer's ``Chaining.java`` and the hints' ``getRuleParents``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from typing import Any
 
-from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, popcount
+from sudoku_server.sudoku.techniques.board import Context, Tables, cells_of, digits_of, popcount
 
-__all__ = ["Hit", "Link", "Nest", "Node", "nested_chains", "nested_multiple", "rules"]
+__all__ = ["NATIVE", "Hit", "Link", "Nest", "Node", "nested_chains", "nested_multiple", "rules"]
+
+_native: Any
+try:
+    from sudoku_server.sudoku.techniques import _nested
+
+    _native = _nested
+except ImportError:  # no C compiler at install time: the Python searches below
+    _native = None
+if os.environ.get("SUDOKU_SERVER_PURE_PYTHON", "") not in ("", "0"):
+    _native = None
+
+#: Whether level 3's static forcing searches run in C (``techniques/_nested.c``; the Python below is the oracle).
+NATIVE: bool = _native is not None
 
 #: A node: (candidate id = 0-based digit * N + cell, is_on).
 Node = tuple[int, bool]
@@ -390,7 +405,45 @@ def _reach_bits(k: int, onoff: list[int], offon: list[int]) -> tuple[int, int]:
     return on_vis, off_vis
 
 
+_GEO: dict[int, tuple[Tables, bytes | None]] = {}
+
+
+def _native_geometry(t: Tables) -> bytes | None:
+    """The geometry flattened for ``_nested.multiple`` (built once per :class:`Tables`), or None if too large."""
+    hit = _GEO.get(id(t))
+    if hit is None or hit[0] is not t:
+        geo: bytes | None = None
+        if t.n * t.N <= 8192:
+            peers = []
+            for c in range(t.N):
+                m = 0
+                for u in t.cell_units[c]:
+                    m |= t.unit_mask[u]
+                peers.append(cells_of(m & ~(1 << c)))
+            geo = _native.geometry(t.n, t.N, t.units, t.cell_units, peers, t.se_order)
+        hit = _GEO[id(t)] = (t, geo)
+    return hit[1]
+
+
 def nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Hit]:
+    """Level 3's nested rule (:func:`nested_multiple_python`), in C when the extension is built.
+
+    ``_nested.multiple`` runs the same searches on the cell masks and
+    returns the same hits in the same order (tests/test_nested_native.py).
+    """
+    geo = _native_geometry(x.t) if _native is not None else None
+    if geo is None:
+        return nested_multiple_python(x, cand, pos, src_cand, src_pos)
+    x.check()
+    return [
+        (removed, need, ((3, kind, where, kk, on), size))
+        for kk, on, size, removed, need, kind, where in _native.multiple(geo, cand, src_cand)
+    ]
+
+
+def nested_multiple_python(
+    x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]
+) -> list[Hit]:
     """Level 3's nested rule: static cell and unit forcing chains on the working grid (SE's multiple chains).
 
     A cell with three candidates or more, or a digit's places in a unit (two
