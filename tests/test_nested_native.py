@@ -1,7 +1,8 @@
 """The static forcing searches of nested forcing chains in C (techniques/_nested.c) against the Python oracle.
 
-``nested_rules.nested_multiple`` (level 3's rule inside a chain) runs in C
-when the extension is built; ``nested_multiple_python`` is the oracle. The
+``nested_rules.nested_multiple`` and ``nested_chains`` (the rules of levels
+3 and 2 inside a chain) run in C when the extension is built;
+``nested_multiple_python`` and ``nested_chains_python`` are the oracles. The
 candidate states are the working grids of real chains (forum 11+ row 2, a
 janko.at 16x16), so the hits compared are the ones a search meets; then the
 whole level-3 search and its step are compared with the C on and off.
@@ -57,6 +58,17 @@ def test_nested_multiple_equals_the_python_on_working_grids() -> None:
     assert hits > 100  # the states do have static cell and unit forcing chains
 
 
+def test_nested_chains_equals_the_python_on_working_grids() -> None:
+    x = Context(Board.from_grid(Grid.from_string(ROW2)), no_check)
+    states = _states(x, 1, 40, 4)
+    hits = 0
+    for cand, pos in states:
+        oracle = nr.nested_chains_python(x, 2, cand, pos, x.cand, x.pos)
+        assert nr.nested_chains(x, 2, cand, pos, x.cand, x.pos) == oracle
+        hits += len(oracle)
+    assert hits >= 40
+
+
 def test_nested_multiple_equals_the_python_on_a_16x16() -> None:
     with gzip.open(DATASETS / "gecode_16x16_janko55.txt.gz", "rt") as f:
         puzzle = f.read().split()[28]
@@ -67,7 +79,9 @@ def test_nested_multiple_equals_the_python_on_a_16x16() -> None:
     for cand, pos in states:
         oracle = nr.nested_multiple_python(x, cand, pos, x.cand, x.pos)
         assert nr.nested_multiple(x, cand, pos, x.cand, x.pos) == oracle
-        hits += len(oracle)
+        chains = nr.nested_chains_python(x, 2, cand, pos, x.cand, x.pos)
+        assert nr.nested_chains(x, 2, cand, pos, x.cand, x.pos) == chains
+        hits += len(oracle) + len(chains)
     assert hits
 
 

@@ -184,6 +184,7 @@ typedef struct {
     int32_t *bsize;    /* per node: best size, -1 none */
     uint64_t *bneed;   /* per node: W words */
     int32_t *bkind, *bwhere;
+    uint64_t *own;     /* W words */
 } Ctx;
 
 static int popc(uint32_t m) { return __builtin_popcount(m); }
@@ -373,109 +374,86 @@ static PyObject *bits_list(const uint64_t *b, int W) {
     return out;
 }
 
-static PyObject *multiple(PyObject *self, PyObject *args) {
-    (void)self;
-    Py_buffer gb;
-    PyObject *cand_o, *src_o;
-    if (!PyArg_ParseTuple(args, "y*OO", &gb, &cand_o, &src_o)) return NULL;
-    Geo g;
-    PyObject *result = NULL;
-    Ctx x;
-    memset(&x, 0, sizeof x);
-    if (geo_view(gb.buf, gb.len, &g) < 0) {
-        PyErr_SetString(PyExc_ValueError, "multiple: not a geometry from geometry()");
-        goto done;
+static void ctx_close(Ctx *x) {
+    if (x->par)
+        for (int i = 0; i < x->ids; i++) free(x->par[i]);
+    if (x->vis)
+        for (int i = 0; i < x->ids; i++) free(x->vis[i]);
+    free(x->vis);
+    free(x->common);
+    free(x->adj);
+    free(x->nadj);
+    free(x->par);
+    free(x->cand);
+    free(x->src);
+    free(x->queue);
+    free(x->need);
+    free(x->bsize);
+    free(x->bneed);
+    free(x->bkind);
+    free(x->bwhere);
+    free(x->own);
+}
+
+/* Parse (geo, cand, src_cand) into x (its tables built); -1 with an exception set. */
+static int ctx_open(Ctx *x, Geo *g, const Py_buffer *gb, PyObject *cand_o, PyObject *src_o) {
+    memset(x, 0, sizeof *x);
+    if (geo_view(gb->buf, gb->len, g) < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a geometry from geometry()");
+        return -1;
     }
-    x.g = &g;
-    x.n = g.n;
-    x.N = g.N;
-    x.ids = g.n * g.N;
-    x.W = (x.ids + 63) / 64;
-    x.NW = (2 * x.ids + 63) / 64;
-    x.S = g.n + g.P + g.CU + 1;
-    x.adj = malloc((size_t)x.ids * 2 * x.S * sizeof(int16_t));
-    x.nadj = calloc((size_t)x.ids * 2, sizeof(int16_t));
-    x.vis = calloc((size_t)x.ids, sizeof(uint64_t *));
-    x.common = calloc((size_t)x.NW, 8);
-    x.cand = calloc((size_t)g.N, 4);
-    x.src = calloc((size_t)g.N, 4);
-    x.par = calloc((size_t)x.ids, sizeof(int16_t *));
-    x.queue = calloc((size_t)x.ids * 2, sizeof(int16_t));
-    x.need = calloc((size_t)x.W, 8);
-    x.bsize = malloc((size_t)x.ids * 2 * 4);
-    x.bneed = calloc((size_t)x.ids * 2 * x.W, 8);
-    x.bkind = calloc((size_t)x.ids * 2, 4);
-    x.bwhere = calloc((size_t)x.ids * 2, 4);
-    uint64_t *own = calloc((size_t)x.W, 8);
-    if (!x.adj || !x.nadj || !x.vis || !x.common || !x.cand || !x.src || !x.par || !x.queue || !x.need || !x.bsize || !x.bneed || !x.bkind || !x.bwhere ||
-        !own) {
+    x->g = g;
+    x->n = g->n;
+    x->N = g->N;
+    x->ids = g->n * g->N;
+    x->W = (x->ids + 63) / 64;
+    x->NW = (2 * x->ids + 63) / 64;
+    x->S = g->n + g->P + g->CU + 1;
+    x->adj = malloc((size_t)x->ids * 2 * x->S * sizeof(int16_t));
+    x->nadj = calloc((size_t)x->ids * 2, sizeof(int16_t));
+    x->vis = calloc((size_t)x->ids, sizeof(uint64_t *));
+    x->common = calloc((size_t)x->NW, 8);
+    x->cand = calloc((size_t)g->N, 4);
+    x->src = calloc((size_t)g->N, 4);
+    x->par = calloc((size_t)x->ids, sizeof(int16_t *));
+    x->queue = calloc((size_t)x->ids * 2, sizeof(int16_t));
+    x->need = calloc((size_t)x->W, 8);
+    x->bsize = malloc((size_t)x->ids * 2 * 4);
+    x->bneed = calloc((size_t)x->ids * 2 * x->W, 8);
+    x->bkind = calloc((size_t)x->ids * 2, 4);
+    x->bwhere = calloc((size_t)x->ids * 2, 4);
+    x->own = calloc((size_t)x->W, 8);
+    if (!x->adj || !x->nadj || !x->vis || !x->common || !x->cand || !x->src || !x->par || !x->queue || !x->need ||
+        !x->bsize || !x->bneed || !x->bkind || !x->bwhere || !x->own) {
         PyErr_NoMemory();
-        goto done_own;
+        return -1;
     }
-    if (int_list(cand_o, "cand", (int32_t *)x.cand, g.N, g.N) < 0 ||
-        int_list(src_o, "src_cand", (int32_t *)x.src, g.N, g.N) < 0)
-        goto done_own;
-    uint32_t full = g.n == 32 ? 0xFFFFFFFFu : ((1u << g.n) - 1);
-    for (int c = 0; c < g.N; c++)
-        if ((x.cand[c] & ~full) || (x.src[c] & ~full)) {
-            PyErr_SetString(PyExc_ValueError, "multiple: a cell mask past the digits");
-            goto done_own;
+    if (int_list(cand_o, "cand", (int32_t *)x->cand, g->N, g->N) < 0 ||
+        int_list(src_o, "src_cand", (int32_t *)x->src, g->N, g->N) < 0)
+        return -1;
+    uint32_t full = g->n == 32 ? 0xFFFFFFFFu : ((1u << g->n) - 1);
+    for (int c = 0; c < g->N; c++)
+        if ((x->cand[c] & ~full) || (x->src[c] & ~full)) {
+            PyErr_SetString(PyExc_ValueError, "a cell mask past the digits");
+            return -1;
         }
-    for (int i = 0; i < x.ids * 2; i++) x.bsize[i] = -1;
-    build_adj(&x);
-    int srcs[MAX_DIGITS];
-    for (int c = 0; c < g.N; c++) {
-        uint32_t m = x.cand[c];
-        if (popc(m) <= 2) continue;
-        memset(own, 0, (size_t)x.W * 8);
-        uint32_t e = x.src[c] & ~m;
-        while (e) {
-            set_bit(own, __builtin_ctz(e) * g.N + c);
-            e &= e - 1;
-        }
-        int ns = 0;
-        for (uint32_t o = m; o; o &= o - 1) srcs[ns++] = __builtin_ctz(o) * g.N + c;
-        if (conclude(&x, 0, c, srcs, ns, own) < 0) {
-            PyErr_NoMemory();
-            goto done_own;
-        }
-    }
-    for (int d = 0; d < g.n; d++)
-        for (int i = 0; i < g.U; i++) {
-            int u = g.se_order[i];
-            const int32_t *cells = g.units + (Py_ssize_t)u * g.n;
-            /* the unit's cells ascending, as cells_of(pos[d] & unit_mask[u]) */
-            int sorted[MAX_DIGITS], ns = 0;
-            memset(own, 0, (size_t)x.W * 8);
-            for (int j = 0; j < g.n; j++) {
-                int cc = cells[j];
-                if (x.cand[cc] >> d & 1) {
-                    int at = ns++;
-                    while (at > 0 && sorted[at - 1] > cc) {
-                        sorted[at] = sorted[at - 1];
-                        at--;
-                    }
-                    sorted[at] = cc;
-                } else if (x.src[cc] >> d & 1) {
-                    set_bit(own, d * g.N + cc);
-                }
-            }
-            if (ns < 2) continue;
-            for (int j = 0; j < ns; j++) srcs[j] = d * g.N + sorted[j];
-            if (conclude(&x, 1, u, srcs, ns, own) < 0) {
-                PyErr_NoMemory();
-                goto done_own;
-            }
-        }
-    result = PyList_New(0);
-    for (int node = 0; result && node < x.ids * 2; node++) {
-        if (x.bsize[node] < 0) continue;
-        int kk = node >> 1, on = node & 1, d = kk / g.N, c = kk % g.N;
-        uint32_t rem = on ? (x.cand[c] & ~(1u << d)) : (x.cand[c] & (1u << d));
-        PyObject *removed = id_list(rem, g.N, c);
-        PyObject *need = removed ? bits_list(x.bneed + (Py_ssize_t)node * x.W, x.W) : NULL;
-        PyObject *item = need ? Py_BuildValue("(iiiNNii)", kk, on, (int)x.bsize[node], removed, need,
-                                              (int)x.bkind[node], (int)x.bwhere[node])
+    for (int i = 0; i < x->ids * 2; i++) x->bsize[i] = -1;
+    build_adj(x);
+    return 0;
+}
+
+/* The best conclusion per node as a list of (id, is_on, size, removed, need, kind, where), in node order. */
+static PyObject *results(Ctx *x) {
+    int N = x->N;
+    PyObject *result = PyList_New(0);
+    for (int node = 0; result && node < x->ids * 2; node++) {
+        if (x->bsize[node] < 0) continue;
+        int kk = node >> 1, on = node & 1, d = kk / N, c = kk % N;
+        uint32_t rem = on ? (x->cand[c] & ~(1u << d)) : (1u << d);
+        PyObject *removed = id_list(rem, N, c);
+        PyObject *need = removed ? bits_list(x->bneed + (Py_ssize_t)node * x->W, x->W) : NULL;
+        PyObject *item = need ? Py_BuildValue("(iiiNNii)", kk, on, (int)x->bsize[node], removed, need,
+                                              (int)x->bkind[node], (int)x->bwhere[node])
                               : NULL;
         if (!item) {
             Py_XDECREF(removed);
@@ -488,26 +466,172 @@ static PyObject *multiple(PyObject *self, PyObject *args) {
         }
         Py_DECREF(item);
     }
-done_own:
-    free(own);
+    return result;
+}
+
+static PyObject *multiple(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gb;
+    PyObject *cand_o, *src_o, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*OO", &gb, &cand_o, &src_o)) return NULL;
+    Geo geo;
+    Ctx x;
+    const Geo *gp = &geo;
+    if (ctx_open(&x, &geo, &gb, cand_o, src_o) < 0) goto done;
+    uint64_t *own = x.own;
+    int srcs[MAX_DIGITS];
+    for (int c = 0; c < gp->N; c++) {
+        uint32_t m = x.cand[c];
+        if (popc(m) <= 2) continue;
+        memset(own, 0, (size_t)x.W * 8);
+        uint32_t e = x.src[c] & ~m;
+        while (e) {
+            set_bit(own, __builtin_ctz(e) * gp->N + c);
+            e &= e - 1;
+        }
+        int ns = 0;
+        for (uint32_t o = m; o; o &= o - 1) srcs[ns++] = __builtin_ctz(o) * gp->N + c;
+        if (conclude(&x, 0, c, srcs, ns, own) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    for (int d = 0; d < gp->n; d++)
+        for (int i = 0; i < gp->U; i++) {
+            int u = gp->se_order[i];
+            const int32_t *cells = gp->units + (Py_ssize_t)u * gp->n;
+            /* the unit's cells ascending, as cells_of(pos[d] & unit_mask[u]) */
+            int sorted[MAX_DIGITS], ns = 0;
+            memset(own, 0, (size_t)x.W * 8);
+            for (int j = 0; j < gp->n; j++) {
+                int cc = cells[j];
+                if (x.cand[cc] >> d & 1) {
+                    int at = ns++;
+                    while (at > 0 && sorted[at - 1] > cc) {
+                        sorted[at] = sorted[at - 1];
+                        at--;
+                    }
+                    sorted[at] = cc;
+                } else if (x.src[cc] >> d & 1) {
+                    set_bit(own, d * gp->N + cc);
+                }
+            }
+            if (ns < 2) continue;
+            for (int j = 0; j < ns; j++) srcs[j] = d * gp->N + sorted[j];
+            if (conclude(&x, 1, u, srcs, ns, own) < 0) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+    result = results(&x);
 done:
-    if (x.par)
-        for (int i = 0; i < x.ids; i++) free(x.par[i]);
-    if (x.vis)
-        for (int i = 0; i < x.ids; i++) free(x.vis[i]);
-    free(x.vis);
-    free(x.common);
-    free(x.adj);
-    free(x.nadj);
-    free(x.par);
-    free(x.cand);
-    free(x.src);
-    free(x.queue);
-    free(x.need);
-    free(x.bsize);
-    free(x.bneed);
-    free(x.bkind);
-    free(x.bwhere);
+    ctx_close(&x);
+    PyBuffer_Release(&gb);
+    return result;
+}
+
+static int path_len(const int16_t *par, int node) {
+    int size = 0;
+    for (int cur = node; cur >= 0; cur = par[cur] - 1) size++;
+    return size;
+}
+
+static void path_why(Ctx *x, const int16_t *par, int node) {
+    for (int cur = node; par[cur] > 0; cur = par[cur] - 1) {
+        int pnode = par[cur] - 1;
+        if ((cur & 1) && !(pnode & 1)) why(x, pnode >> 1, cur >> 1);
+    }
+}
+
+/* nested_rules.nested_chains: forcing chains from a candidate to its negation through a strong link the chain made. */
+static PyObject *chains(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gb;
+    PyObject *cand_o, *src_o, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*OO", &gb, &cand_o, &src_o)) return NULL;
+    Geo geo;
+    Ctx x;
+    int *la = NULL, *lb = NULL;
+    uint64_t *made = NULL;
+    if (ctx_open(&x, &geo, &gb, cand_o, src_o) < 0) goto done;
+    int N = geo.N, n = geo.n, W = x.W, maxl = geo.N + geo.n * geo.U, nl = 0;
+    la = malloc((size_t)maxl * sizeof(int));
+    lb = malloc((size_t)maxl * sizeof(int));
+    made = calloc((size_t)maxl * W, 8);
+    if (!la || !lb || !made) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* _new_links */
+    for (int c = 0; c < N; c++) {
+        uint32_t m = x.cand[c];
+        if (popc(m) == 2 && x.src[c] != m) {
+            la[nl] = __builtin_ctz(m) * N + c;
+            lb[nl] = high_bit(m) * N + c;
+            for (uint32_t e = x.src[c] & ~m; e; e &= e - 1) set_bit(made + (Py_ssize_t)nl * W, __builtin_ctz(e) * N + c);
+            nl++;
+        }
+    }
+    for (int d = 0; d < n; d++) {
+        int same = 1;
+        for (int c = 0; c < N && same; c++) same = ((x.cand[c] ^ x.src[c]) >> d & 1) == 0;
+        if (same) continue;
+        for (int i = 0; i < geo.U; i++) {
+            const int32_t *cells = geo.units + (Py_ssize_t)geo.se_order[i] * n;
+            int cnt = 0, differs = 0, lo = -1, hi = -1;
+            for (int j = 0; j < n; j++) {
+                int cc = cells[j];
+                int has = x.cand[cc] >> d & 1, had = x.src[cc] >> d & 1;
+                if (has != had) differs = 1;
+                if (has) {
+                    cnt++;
+                    if (lo < 0 || cc < lo) lo = cc;
+                    if (cc > hi) hi = cc;
+                }
+            }
+            if (cnt != 2 || !differs) continue;
+            la[nl] = d * N + lo;
+            lb[nl] = d * N + hi;
+            for (int j = 0; j < n; j++) {
+                int cc = cells[j];
+                if ((x.src[cc] >> d & 1) && !(x.cand[cc] >> d & 1)) set_bit(made + (Py_ssize_t)nl * W, d * N + cc);
+            }
+            nl++;
+        }
+    }
+    for (int l = 0; l < nl; l++) {
+        int a = la[l], b = lb[l];
+        const int16_t *pa = reach(&x, a), *pb = reach(&x, b);
+        if (!pa || !pb) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        const uint64_t *va = x.vis[a], *vb = x.vis[b];
+        for (int w = 0; w < x.NW; w++)
+            for (uint64_t m = va[w] & vb[w]; m; m &= m - 1) {
+                int node = w * 64 + __builtin_ctzll(m);
+                int k = node >> 1, on = node & 1;
+                if ((k == a || k == b) && !on) continue;
+                if (on && popc(x.cand[k % N]) < 2) continue;
+                int size = path_len(pa, node) + path_len(pb, node);
+                if (x.bsize[node] >= 0 && x.bsize[node] <= size) continue;
+                memcpy(x.need, made + (Py_ssize_t)l * W, (size_t)W * 8);
+                path_why(&x, pa, node);
+                path_why(&x, pb, node);
+                int any = 0;
+                for (int i = 0; i < W; i++) any |= x.need[i] != 0;
+                if (any) {
+                    x.bsize[node] = size;
+                    memcpy(x.bneed + (Py_ssize_t)node * W, x.need, (size_t)W * 8);
+                }
+            }
+    }
+    result = results(&x);
+done:
+    free(la);
+    free(lb);
+    free(made);
+    ctx_close(&x);
     PyBuffer_Release(&gb);
     return result;
 }
@@ -518,6 +642,9 @@ static PyMethodDef methods[] = {
     {"multiple", multiple, METH_VARARGS,
      "multiple(geo, cand, src_cand) -> [(id, is_on, size, removed, need, kind, where)]: the static cell and unit "
      "forcing chains of the working grid (nested_rules.nested_multiple), in node order."},
+    {"chains", chains, METH_VARARGS,
+     "chains(geo, cand, src_cand) -> [(id, is_on, size, removed, need, 0, 0)]: the forcing chains from a candidate "
+     "to its negation through a strong link the chain made (nested_rules.nested_chains), in node order."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,3 +13,6 @@ def geometry(
 def multiple(
     geo: bytes, cand: Sequence[int], src_cand: Sequence[int]
 ) -> list[tuple[int, int, int, list[int], list[int], int, int]]: ...
+def chains(
+    geo: bytes, cand: Sequence[int], src_cand: Sequence[int]
+) -> list[tuple[int, int, int, list[int], list[int], int, int]]: ...

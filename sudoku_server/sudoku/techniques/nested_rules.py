@@ -291,7 +291,41 @@ def _path(par: dict[Node, Node | None], node: Node) -> list[Node]:
     return out
 
 
+_GEO: dict[int, tuple[Tables, bytes | None]] = {}
+
+
+def _native_geometry(t: Tables) -> bytes | None:
+    """The geometry flattened for ``_nested.multiple`` (built once per :class:`Tables`), or None if too large."""
+    hit = _GEO.get(id(t))
+    if hit is None or hit[0] is not t:
+        geo: bytes | None = None
+        if t.n * t.N <= 8192:
+            peers = []
+            for c in range(t.N):
+                m = 0
+                for u in t.cell_units[c]:
+                    m |= t.unit_mask[u]
+                peers.append(cells_of(m & ~(1 << c)))
+            geo = _native.geometry(t.n, t.N, t.units, t.cell_units, peers, t.se_order)
+        hit = _GEO[id(t)] = (t, geo)
+    return hit[1]
+
+
 def nested_chains(
+    x: Context, level: int, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]
+) -> list[Hit]:
+    """Level 2's nested rule (:func:`nested_chains_python`), in C when the extension is built (the same hits)."""
+    geo = _native_geometry(x.t) if _native is not None else None
+    if geo is None:
+        return nested_chains_python(x, level, cand, pos, src_cand, src_pos)
+    x.check()
+    return [
+        (removed, need, ((2, kk, on), size))
+        for kk, on, size, removed, need, _, _ in _native.chains(geo, cand, src_cand)
+    ]
+
+
+def nested_chains_python(
     x: Context, level: int, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]
 ) -> list[Hit]:
     """The nested rule of ``level`` (2: forcing chains) on the working grid: its eliminations.
@@ -403,26 +437,6 @@ def _reach_bits(k: int, onoff: list[int], offon: list[int]) -> tuple[int, int]:
         front &= ~on_vis
         on_vis |= front
     return on_vis, off_vis
-
-
-_GEO: dict[int, tuple[Tables, bytes | None]] = {}
-
-
-def _native_geometry(t: Tables) -> bytes | None:
-    """The geometry flattened for ``_nested.multiple`` (built once per :class:`Tables`), or None if too large."""
-    hit = _GEO.get(id(t))
-    if hit is None or hit[0] is not t:
-        geo: bytes | None = None
-        if t.n * t.N <= 8192:
-            peers = []
-            for c in range(t.N):
-                m = 0
-                for u in t.cell_units[c]:
-                    m |= t.unit_mask[u]
-                peers.append(cells_of(m & ~(1 << c)))
-            geo = _native.geometry(t.n, t.N, t.units, t.cell_units, peers, t.se_order)
-        hit = _GEO[id(t)] = (t, geo)
-    return hit[1]
 
 
 def nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Hit]:
