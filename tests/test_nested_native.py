@@ -17,15 +17,17 @@ import pytest
 
 from sudoku_server.sudoku.check import no_check
 from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.techniques import Board, unique_solution
+from sudoku_server.sudoku.techniques import Board, nested, unique_solution
 from sudoku_server.sudoku.techniques import nested_rules as nr
 from sudoku_server.sudoku.techniques.board import Context
 from sudoku_server.sudoku.techniques.nested import _closure, find_nested_forcing_chains
 
+native_rules1 = nr._native.rules1 if nr.NATIVE else None
 pytestmark = pytest.mark.skipif(not nr.NATIVE, reason="techniques._nested is not built")
 
 DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
 #: forum 11+ row 2 (tdoku_forum_hardest_1905_11plus.txt.gz): a level-3 step, r4c3 is not 1 (SE 11.0).
+ROW4876 = "98.7..6..5..6.......6.8..4.3...7......85..9.......8.3..2...1.7...54..8......2...1"  # forum 11+ row 4876: chains where each of the four level-1 rules acts
 ROW2 = "98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9"
 
 
@@ -69,6 +71,40 @@ def test_nested_chains_equals_the_python_on_working_grids() -> None:
     assert hits >= 40
 
 
+def _level1_python(x: Context, cand: list[int], pos: list[int]) -> list[nr.Hit]:
+    for rule in nr._RULES:
+        hits = rule(x, cand, pos, x.cand, x.pos)
+        if hits:
+            return hits
+    return []
+
+
+def test_level_1_rules_equal_the_python_where_chains_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the grids where level-1 chains (Python rules) ask for a rule: every one of the four rules gets its turn
+    x = Context(Board.from_grid(Grid.from_string(ROW4876)), no_check)
+    geo = nr._native_geometry(x.t)
+    assert geo is not None
+    asked: list[tuple[list[int], list[int]]] = []
+
+    def spy(
+        x_: Context, level: int, cand: list[int], pos: list[int], sc: list[int], sp: list[int]
+    ) -> list[list[nr.Hit]]:
+        asked.append((list(cand), list(pos)))
+        return real(x_, level, cand, pos, sc, sp)
+
+    real = nr.rules
+    monkeypatch.setattr(nested, "rules", spy)
+    monkeypatch.setattr(nr, "_native", None)
+    _states(x, 1, 1000, 1)
+    kinds = set()
+    for cand, pos in asked:
+        oracle = _level1_python(x, cand, pos)
+        assert native_rules1(geo, cand, x.cand) == oracle
+        if oracle:
+            kinds.add(next(r.__name__ for r in nr._RULES if r(x, cand, pos, x.cand, x.pos)))
+    assert kinds == {"_locking", "_hidden_pair", "_naked_pair", "_x_wing"}
+
+
 def test_nested_multiple_equals_the_python_on_a_16x16() -> None:
     with gzip.open(DATASETS / "gecode_16x16_janko55.txt.gz", "rt") as f:
         puzzle = f.read().split()[28]
@@ -81,7 +117,11 @@ def test_nested_multiple_equals_the_python_on_a_16x16() -> None:
         assert nr.nested_multiple(x, cand, pos, x.cand, x.pos) == oracle
         chains = nr.nested_chains_python(x, 2, cand, pos, x.cand, x.pos)
         assert nr.nested_chains(x, 2, cand, pos, x.cand, x.pos) == chains
-        hits += len(oracle) + len(chains)
+        level1 = _level1_python(x, cand, pos)
+        geo = nr._native_geometry(x.t)
+        assert geo is not None
+        assert nr._native.rules1(geo, cand, x.cand) == level1
+        hits += len(oracle) + len(chains) + len(level1)
     assert hits
 
 
@@ -134,4 +174,4 @@ def test_bad_arguments_raise_value_error() -> None:
     with pytest.raises(ValueError):
         _nested.multiple(geo, [1 << 9] * 81, [0] * 81)
     with pytest.raises(ValueError):
-        _nested.geometry(9, 81, [[0] * 9], [[0]] * 81, [[]] * 81, [5])
+        _nested.geometry(9, 81, [[0] * 9], [[0]] * 81, [[]] * 81, [5], [], [0] * 9, [0] * 9)

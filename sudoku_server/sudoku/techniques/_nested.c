@@ -29,27 +29,31 @@
 
 /* The flattened geometry: header words then the tables. */
 typedef struct {
-    int n, N, U, CU, P;
+    int n, N, U, CU, P, NI;
     const int32_t *units;      /* U * n cells */
     const int32_t *ncu;        /* N: units per cell */
     const int32_t *cell_units; /* N * CU, in se_order */
     const int32_t *npeer;      /* N */
     const int32_t *peers;      /* N * P, ascending */
     const int32_t *se_order;   /* U */
+    const int32_t *inter;      /* NI * 2: (box, line) of every box-line intersection, boxes in order */
+    const int32_t *rows;       /* n unit ids */
+    const int32_t *columns;    /* n unit ids */
 } Geo;
 
 static int geo_view(const char *buf, Py_ssize_t len, Geo *g) {
     const int32_t *w = (const int32_t *)buf;
-    if (len < 5 * 4) return -1;
+    if (len < 6 * 4) return -1;
     g->n = w[0];
     g->N = w[1];
     g->U = w[2];
     g->CU = w[3];
     g->P = w[4];
-    Py_ssize_t need = 5 + (Py_ssize_t)g->U * g->n + g->N + (Py_ssize_t)g->N * g->CU + g->N +
+    g->NI = w[5];
+    Py_ssize_t need = 6 + 2 * (Py_ssize_t)g->NI + 2 * (Py_ssize_t)g->n + (Py_ssize_t)g->U * g->n + g->N + (Py_ssize_t)g->N * g->CU + g->N +
                       (Py_ssize_t)g->N * g->P + g->U;
     if (len != need * 4) return -1;
-    const int32_t *p = w + 5;
+    const int32_t *p = w + 6;
     g->units = p;
     p += g->U * g->n;
     g->ncu = p;
@@ -61,6 +65,11 @@ static int geo_view(const char *buf, Py_ssize_t len, Geo *g) {
     g->peers = p;
     p += g->N * g->P;
     g->se_order = p;
+    p += g->U;
+    g->inter = p;
+    p += 2 * g->NI;
+    g->rows = p;
+    g->columns = p + g->n;
     return 0;
 }
 
@@ -102,17 +111,19 @@ static Py_ssize_t max_len(PyObject *seqs) {
 static PyObject *geometry(PyObject *self, PyObject *args) {
     (void)self;
     int n, N;
-    PyObject *units, *cell_units, *peers, *se_order;
-    if (!PyArg_ParseTuple(args, "iiOOOO", &n, &N, &units, &cell_units, &peers, &se_order)) return NULL;
-    Py_ssize_t U = PySequence_Size(units);
+    PyObject *units, *cell_units, *peers, *se_order, *inter, *rows, *columns;
+    if (!PyArg_ParseTuple(args, "iiOOOOOOO", &n, &N, &units, &cell_units, &peers, &se_order, &inter, &rows, &columns))
+        return NULL;
+    Py_ssize_t U = PySequence_Size(units), NI2 = PySequence_Size(inter);
     Py_ssize_t CU = max_len(cell_units), P = max_len(peers);
-    if (U < 0 || CU < 0 || P < 0) return NULL;
+    if (U < 0 || CU < 0 || P < 0 || NI2 < 0) return NULL;
     if (n < 1 || n > MAX_DIGITS || N < 1 || (long)n * N > MAX_IDS || PySequence_Size(cell_units) != N ||
-        PySequence_Size(peers) != N || PySequence_Size(se_order) != U) {
+        PySequence_Size(peers) != N || PySequence_Size(se_order) != U || NI2 % 2 || PySequence_Size(rows) != n ||
+        PySequence_Size(columns) != n) {
         PyErr_SetString(PyExc_ValueError, "geometry: unsupported size or inconsistent tables");
         return NULL;
     }
-    Py_ssize_t words = 5 + U * n + N + N * CU + N + N * P + U;
+    Py_ssize_t words = 6 + U * n + N + N * CU + N + N * P + U + NI2 + 2 * n;
     PyObject *out = PyBytes_FromStringAndSize(NULL, words * 4);
     if (!out) return NULL;
     int32_t *w = (int32_t *)PyBytes_AS_STRING(out);
@@ -122,7 +133,8 @@ static PyObject *geometry(PyObject *self, PyObject *args) {
     w[2] = (int32_t)U;
     w[3] = (int32_t)CU;
     w[4] = (int32_t)P;
-    int32_t *p = w + 5;
+    w[5] = (int32_t)(NI2 / 2);
+    int32_t *p = w + 6;
     for (Py_ssize_t u = 0; u < U; u++) {
         PyObject *s = PySequence_GetItem(units, u);
         int r = s ? int_list(s, "units", p + u * n, n, n) : -1;
@@ -148,16 +160,18 @@ static PyObject *geometry(PyObject *self, PyObject *args) {
         np[c] = r;
     }
     p += N + N * P;
-    if (int_list(se_order, "se_order", p, U, U) < 0) goto fail;
+    if (int_list(se_order, "se_order", p, U, U) < 0 || int_list(inter, "inter", p + U, NI2, NI2) < 0 ||
+        int_list(rows, "rows", p + U + NI2, n, n) < 0 || int_list(columns, "columns", p + U + NI2 + n, n, n) < 0)
+        goto fail;
     for (Py_ssize_t i = 0; i < U * n; i++)
-        if (w[5 + i] < 0 || w[5 + i] >= N) goto bad;
+        if (w[6 + i] < 0 || w[6 + i] >= N) goto bad;
     for (int c = 0; c < N; c++) {
         for (int i = 0; i < ncu[c]; i++)
             if (cu[c * CU + i] < 0 || cu[c * CU + i] >= U) goto bad;
         for (int i = 0; i < np[c]; i++)
             if (pe[c * P + i] < 0 || pe[c * P + i] >= N) goto bad;
     }
-    for (Py_ssize_t i = 0; i < U; i++)
+    for (Py_ssize_t i = 0; i < U + NI2 + 2 * n; i++)
         if (p[i] < 0 || p[i] >= U) goto bad;
     return out;
 bad:
@@ -636,6 +650,301 @@ done:
     return result;
 }
 
+/* ---- the level-1 rules on the working grid (nested_rules._locking, _hidden_pair, _naked_pair, _x_wing) ---- */
+
+#define MAXCW 16 /* cells up to 1,024 */
+
+typedef struct {
+    uint64_t w[MAXCW];
+} Cells;
+
+typedef struct {
+    const Geo *g;
+    int N, n, CW;
+    const uint32_t *cand, *src;
+    Cells *um, *pos, *spos;
+    PyObject *hits;
+    int *ra, *rb; /* id buffers: removed, needed */
+} Rules;
+
+static int cs_empty(const Cells *a, int CW) {
+    for (int i = 0; i < CW; i++)
+        if (a->w[i]) return 0;
+    return 1;
+}
+
+static int cs_count(const Cells *a, int CW) {
+    int k = 0;
+    for (int i = 0; i < CW; i++) k += __builtin_popcountll(a->w[i]);
+    return k;
+}
+
+/* out = a & b & ~c (c may be NULL) */
+static void cs_and(Cells *out, const Cells *a, const Cells *b, const Cells *c, int CW) {
+    for (int i = 0; i < CW; i++) out->w[i] = a->w[i] & b->w[i] & (c ? ~c->w[i] : ~0ull);
+}
+
+static int cs_eq(const Cells *a, const Cells *b, int CW) {
+    for (int i = 0; i < CW; i++)
+        if (a->w[i] != b->w[i]) return 0;
+    return 1;
+}
+
+/* the cells of a, ascending, as ids shift + cell, appended at buf[k...]; returns the new k */
+static int cs_ids(const Cells *a, int CW, int shift, int *buf, int k) {
+    for (int i = 0; i < CW; i++)
+        for (uint64_t m = a->w[i]; m; m &= m - 1) buf[k++] = shift + i * 64 + __builtin_ctzll(m);
+    return k;
+}
+
+static PyObject *ints(const int *v, int k) {
+    PyObject *out = PyList_New(k);
+    for (int i = 0; out && i < k; i++) {
+        PyObject *o = PyLong_FromLong(v[i]);
+        if (!o) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, o);
+    }
+    return out;
+}
+
+static int emit(Rules *r, int nrem, int nneed) {
+    PyObject *a = ints(r->ra, nrem), *b = a ? ints(r->rb, nneed) : NULL;
+    PyObject *hit = b ? PyTuple_Pack(3, a, b, Py_None) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    if (!hit) return -1;
+    int rc = PyList_Append(r->hits, hit);
+    Py_DECREF(hit);
+    return rc;
+}
+
+static int rule_locking(Rules *r) {
+    const Geo *g = r->g;
+    int CW = r->CW;
+    for (int d = 0; d < r->n; d++) {
+        const Cells *p = &r->pos[d];
+        if (cs_empty(p, CW)) continue;
+        Cells gone;
+        cs_and(&gone, &r->spos[d], &r->spos[d], p, CW);
+        if (cs_empty(&gone, CW)) continue;
+        int sh = d * r->N;
+        for (int i = 0; i < g->NI; i++) {
+            const Cells *bm = &r->um[g->inter[2 * i]], *lm = &r->um[g->inter[2 * i + 1]];
+            Cells im, part, rem, need;
+            cs_and(&im, bm, lm, NULL, CW);
+            for (int side = 0; side < 2; side++) {
+                const Cells *here = side ? lm : bm, *there = side ? bm : lm;
+                cs_and(&part, p, here, &im, CW);
+                Cells any;
+                cs_and(&any, p, here, NULL, CW);
+                if (cs_empty(&any, CW) || !cs_empty(&part, CW)) continue;
+                cs_and(&rem, p, there, &im, CW);
+                if (cs_empty(&rem, CW)) continue;
+                cs_and(&need, &gone, here, there, CW);
+                if (cs_empty(&need, CW)) continue;
+                if (emit(r, cs_ids(&rem, CW, sh, r->ra, 0), cs_ids(&need, CW, sh, r->rb, 0)) < 0) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int rule_hidden_pair(Rules *r) {
+    const Geo *g = r->g;
+    int CW = r->CW, N = r->N;
+    Cells m[MAX_DIGITS];
+    int dg[MAX_DIGITS];
+    for (int i = 0; i < g->U; i++) {
+        const Cells *um = &r->um[g->se_order[i]];
+        int k = 0;
+        for (int d = 0; d < r->n; d++) {
+            cs_and(&m[k], &r->pos[d], um, NULL, CW);
+            if (cs_count(&m[k], CW) == 2) dg[k++] = d;
+        }
+        for (int a = 0; a < k; a++)
+            for (int b = a + 1; b < k; b++) {
+                if (!cs_eq(&m[a], &m[b], CW)) continue;
+                uint32_t keep = (1u << dg[a]) | (1u << dg[b]);
+                int nr = 0;
+                for (int w = 0; w < CW; w++)
+                    for (uint64_t x = m[a].w[w]; x; x &= x - 1) {
+                        int c = w * 64 + __builtin_ctzll(x);
+                        for (uint32_t o = r->cand[c] & ~keep; o; o &= o - 1) r->ra[nr++] = __builtin_ctz(o) * N + c;
+                    }
+                if (!nr) continue;
+                int nn = 0;
+                Cells rest;
+                for (int t = 0; t < 2; t++) {
+                    int dd = t ? dg[b] : dg[a];
+                    cs_and(&rest, &r->spos[dd], um, &m[a], CW);
+                    nn = cs_ids(&rest, CW, dd * N, r->rb, nn);
+                }
+                if (nn && emit(r, nr, nn) < 0) return -1;
+            }
+    }
+    return 0;
+}
+
+static int rule_naked_pair(Rules *r) {
+    const Geo *g = r->g;
+    int CW = r->CW, N = r->N;
+    int cells[MAX_DIGITS];
+    for (int i = 0; i < g->U; i++) {
+        int u = g->se_order[i];
+        const Cells *um = &r->um[u];
+        int k = cs_ids(um, CW, 0, cells, 0), two[MAX_DIGITS], nt = 0;
+        for (int j = 0; j < k; j++)
+            if (popc(r->cand[cells[j]]) == 2) two[nt++] = cells[j];
+        for (int a = 0; a < nt; a++)
+            for (int b = a + 1; b < nt; b++) {
+                uint32_t mm = r->cand[two[a]];
+                if (r->cand[two[b]] != mm) continue;
+                Cells ab;
+                memset(&ab, 0, sizeof ab);
+                ab.w[two[a] >> 6] |= 1ull << (two[a] & 63);
+                ab.w[two[b] >> 6] |= 1ull << (two[b] & 63);
+                int nr = 0;
+                Cells rest;
+                for (uint32_t o = mm; o; o &= o - 1) {
+                    int dd = __builtin_ctz(o);
+                    cs_and(&rest, &r->pos[dd], um, &ab, CW);
+                    nr = cs_ids(&rest, CW, dd * N, r->ra, nr);
+                }
+                if (!nr) continue;
+                int nn = 0;
+                for (int t = 0; t < 2; t++) {
+                    int c = t ? two[b] : two[a];
+                    for (uint32_t o = r->src[c] & ~mm; o; o &= o - 1) r->rb[nn++] = __builtin_ctz(o) * N + c;
+                }
+                if (nn && emit(r, nr, nn) < 0) return -1;
+            }
+    }
+    return 0;
+}
+
+static int rule_x_wing(Rules *r) {
+    const Geo *g = r->g;
+    int CW = r->CW, n = r->n;
+    for (int orient = 0; orient < 2; orient++) {
+        const int32_t *bases = orient ? g->columns : g->rows, *covers = orient ? g->rows : g->columns;
+        for (int d = 0; d < n; d++) {
+            const Cells *p = &r->pos[d];
+            Cells gone, t;
+            cs_and(&gone, &r->spos[d], &r->spos[d], p, CW);
+            if (cs_empty(&gone, CW)) continue;
+            int pu[MAX_DIGITS], np = 0;
+            uint32_t pc[MAX_DIGITS];
+            for (int i = 0; i < n; i++) {
+                uint32_t cover = 0;
+                Cells line;
+                cs_and(&line, p, &r->um[bases[i]], NULL, CW);
+                for (int j = 0; j < n; j++) {
+                    cs_and(&t, &line, &r->um[covers[j]], NULL, CW);
+                    if (!cs_empty(&t, CW)) cover |= 1u << j;
+                }
+                if (cover && popc(cover) <= 2) {
+                    pu[np] = bases[i];
+                    pc[np++] = cover;
+                }
+            }
+            for (int a = 0; a < np; a++)
+                for (int b = a + 1; b < np; b++) {
+                    uint32_t cv = pc[a] | pc[b];
+                    if (popc(cv) != 2) continue;
+                    Cells cover_mask, base_mask, rem, need;
+                    memset(&cover_mask, 0, sizeof cover_mask);
+                    for (uint32_t o = cv; o; o &= o - 1)
+                        for (int w = 0; w < CW; w++) cover_mask.w[w] |= r->um[covers[__builtin_ctz(o)]].w[w];
+                    for (int w = 0; w < CW; w++) base_mask.w[w] = r->um[pu[a]].w[w] | r->um[pu[b]].w[w];
+                    cs_and(&rem, p, &cover_mask, &base_mask, CW);
+                    if (cs_empty(&rem, CW)) continue;
+                    cs_and(&need, &gone, &base_mask, &cover_mask, CW);
+                    if (cs_empty(&need, CW)) continue;
+                    if (emit(r, cs_ids(&rem, CW, d * r->N, r->ra, 0), cs_ids(&need, CW, d * r->N, r->rb, 0)) < 0)
+                        return -1;
+                }
+        }
+    }
+    return 0;
+}
+
+/* nested_rules.rules' first four rules: the hits of the first that has any, as [(removed, needs, None)]. */
+static PyObject *rules1(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer gb;
+    PyObject *cand_o, *src_o, *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*OO", &gb, &cand_o, &src_o)) return NULL;
+    Geo geo;
+    Rules r;
+    memset(&r, 0, sizeof r);
+    uint32_t *cand = NULL, *src = NULL;
+    if (geo_view(gb.buf, gb.len, &geo) < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a geometry from geometry()");
+        goto done;
+    }
+    r.g = &geo;
+    r.N = geo.N;
+    r.n = geo.n;
+    r.CW = (geo.N + 63) / 64;
+    if (r.CW > MAXCW) {
+        PyErr_SetString(PyExc_ValueError, "rules1: too many cells");
+        goto done;
+    }
+    cand = calloc((size_t)geo.N, 4);
+    src = calloc((size_t)geo.N, 4);
+    r.um = calloc((size_t)geo.U, sizeof(Cells));
+    r.pos = calloc((size_t)geo.n, sizeof(Cells));
+    r.spos = calloc((size_t)geo.n, sizeof(Cells));
+    r.ra = malloc((size_t)geo.n * geo.N * sizeof(int));
+    r.rb = malloc((size_t)geo.n * geo.N * sizeof(int));
+    if (!cand || !src || !r.um || !r.pos || !r.spos || !r.ra || !r.rb) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (int_list(cand_o, "cand", (int32_t *)cand, geo.N, geo.N) < 0 ||
+        int_list(src_o, "src_cand", (int32_t *)src, geo.N, geo.N) < 0)
+        goto done;
+    r.cand = cand;
+    r.src = src;
+    uint32_t full = geo.n == 32 ? 0xFFFFFFFFu : ((1u << geo.n) - 1);
+    for (int c = 0; c < geo.N; c++) {
+        if ((cand[c] & ~full) || (src[c] & ~full)) {
+            PyErr_SetString(PyExc_ValueError, "a cell mask past the digits");
+            goto done;
+        }
+        for (uint32_t o = cand[c]; o; o &= o - 1) r.pos[__builtin_ctz(o)].w[c >> 6] |= 1ull << (c & 63);
+        for (uint32_t o = src[c]; o; o &= o - 1) r.spos[__builtin_ctz(o)].w[c >> 6] |= 1ull << (c & 63);
+    }
+    for (int u = 0; u < geo.U; u++)
+        for (int j = 0; j < geo.n; j++) {
+            int c = geo.units[(Py_ssize_t)u * geo.n + j];
+            r.um[u].w[c >> 6] |= 1ull << (c & 63);
+        }
+    int (*const rules[4])(Rules *) = {rule_locking, rule_hidden_pair, rule_naked_pair, rule_x_wing};
+    for (int i = 0; i < 4; i++) {
+        r.hits = PyList_New(0);
+        if (!r.hits || rules[i](&r) < 0) goto done;
+        if (PyList_GET_SIZE(r.hits)) break;
+        Py_CLEAR(r.hits);
+    }
+    result = r.hits ? r.hits : PyList_New(0);
+    r.hits = NULL;
+done:
+    Py_XDECREF(r.hits);
+    free(cand);
+    free(src);
+    free(r.um);
+    free(r.pos);
+    free(r.spos);
+    free(r.ra);
+    free(r.rb);
+    PyBuffer_Release(&gb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"geometry", geometry, METH_VARARGS,
      "geometry(n, N, units, cell_units, peers, se_order) -> bytes: the flattened geometry for multiple()."},
@@ -645,6 +954,9 @@ static PyMethodDef methods[] = {
     {"chains", chains, METH_VARARGS,
      "chains(geo, cand, src_cand) -> [(id, is_on, size, removed, need, 0, 0)]: the forcing chains from a candidate "
      "to its negation through a strong link the chain made (nested_rules.nested_chains), in node order."},
+    {"rules1", rules1, METH_VARARGS,
+     "rules1(geo, cand, src_cand) -> [(removed, needs, None)]: the hits of the first of pointing/claiming, hidden "
+     "pair, naked pair, X-Wing that has any on the working grid (nested_rules.rules' level-1 part)."},
     {NULL, NULL, 0, NULL},
 };
 

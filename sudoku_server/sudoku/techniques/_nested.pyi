@@ -9,6 +9,9 @@ def geometry(
     cell_units: Sequence[Sequence[int]],
     peers: Sequence[Sequence[int]],
     se_order: Sequence[int],
+    inter: Sequence[int],
+    rows: Sequence[int],
+    columns: Sequence[int],
 ) -> bytes: ...
 def multiple(
     geo: bytes, cand: Sequence[int], src_cand: Sequence[int]
@@ -16,3 +19,4 @@ def multiple(
 def chains(
     geo: bytes, cand: Sequence[int], src_cand: Sequence[int]
 ) -> list[tuple[int, int, int, list[int], list[int], int, int]]: ...
+def rules1(geo: bytes, cand: Sequence[int], src_cand: Sequence[int]) -> list[tuple[list[int], list[int], None]]: ...

@@ -53,10 +53,16 @@ def rules(
     A hit counts only if it needs a candidate the chain removed (SE skips a
     rule that applies without the chain).
     """
-    for rule in _RULES:
-        hits = rule(x, cand, pos, src_cand, src_pos)
+    geo = _native_geometry(x.t) if _native is not None else None
+    if geo is not None:
+        hits = _native.rules1(geo, cand, src_cand)
         if hits:
             return [hits]
+    else:
+        for rule in _RULES:
+            hits = rule(x, cand, pos, src_cand, src_pos)
+            if hits:
+                return [hits]
     if level == 2:
         hits = nested_chains(x, level, cand, pos, src_cand, src_pos)
     elif level == 3:
@@ -306,7 +312,8 @@ def _native_geometry(t: Tables) -> bytes | None:
                 for u in t.cell_units[c]:
                     m |= t.unit_mask[u]
                 peers.append(cells_of(m & ~(1 << c)))
-            geo = _native.geometry(t.n, t.N, t.units, t.cell_units, peers, t.se_order)
+            inter = [u for b, line, _ in t.inter for u in (b, line)]
+            geo = _native.geometry(t.n, t.N, t.units, t.cell_units, peers, t.se_order, inter, t.rows, t.columns)
         hit = _GEO[id(t)] = (t, geo)
     return hit[1]
 
