@@ -287,12 +287,12 @@ PATH_EXAMPLES = [
 
 # (finder name, puzzle, steps of the path applied first, the line of the step it finds)
 FINDER_EXAMPLES = [
-    (  # forum 11+ row 0, after its path's two search steps (SE 9.0 + length 9.8; nested.py)
+    (  # forum 11+ row 0, after its path's first nine steps, eight nested (SE 9.0 + length 10.0; nested.py)
         "dynamic forcing chains plus",
         "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
-        2,
-        "dynamic forcing chains plus: r6c3=6 leads to a contradiction (its singles helped by pointing, claiming,"
-        " pairs and X-Wings on the candidates left), so r6c3 is not 6: remove 6 from r6c3",
+        9,
+        "dynamic forcing chains plus: r8c3=1 leads to a contradiction (its singles helped by pointing, claiming,"
+        " pairs and X-Wings on the candidates left), so r8c3 is not 1: remove 1 from r8c3",
     ),
     (  # forum 11+ row 20000 (SE 9.5 + length 10.7; tests/test_nested_chains.py)
         "nested forcing chains",

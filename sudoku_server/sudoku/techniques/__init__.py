@@ -199,9 +199,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
-    # SE 9.0+, 9.5+ and 10.0+ (:mod:`.nested`): named finders, not in the path (seconds per step in Python)
-    Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=False),
-    Technique("nested forcing chains", find_nested_forcing_chains, in_path=False),
+    # SE 9.0+, 9.5+ and 10.0+ (:mod:`.nested`, its inner searches in C: techniques/_nested.c), before the search step
+    Technique("dynamic forcing chains plus", find_dynamic_plus),
+    Technique("nested forcing chains", find_nested_forcing_chains),
     # named patterns, found by the path under a more general technique
     Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
     Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),
