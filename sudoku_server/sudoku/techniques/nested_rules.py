@@ -7,7 +7,13 @@ naked pair, X-Wing (level 1 and up), then forcing chains (level 2,
 :func:`nested_chains`) or static cell and unit forcing chains (level 3,
 :func:`nested_multiple`). Each hit names the candidates the chain removed
 that it needs (SE's ``getRuleParents``); a hit that needs none is dropped,
-as SE drops it (the rule applies without the chain). Sources: Sukaku
+as SE drops it (the rule applies without the chain). When the C extension
+``techniques/_nested.c`` is built, :func:`rules`, :func:`nested_chains` and
+:func:`nested_multiple` run there on the cell masks (``_native``; the
+geometry flattened once per :class:`~.board.Tables`), and the Python
+versions here (``_RULES``, :func:`nested_chains_python`,
+:func:`nested_multiple_python`) are the oracle: tests/test_nested_native.py
+holds them equal hit for hit. Sources: Sukaku
 Explainer's ``Chaining.java`` and the hints' ``getRuleParents``
 (github.com/1to9only/SukakuExplainer; read, not copied).
 """
