@@ -199,12 +199,13 @@ def _minimal(request: Minimal, call: _Call) -> Result:
 
 
 def _steps(request: Steps, call: _Call) -> Result:
-    from sudoku_server.sudoku.rating import rate
+    from sudoku_server.sudoku.rating import rating_of
     from sudoku_server.sudoku.techniques import solve_steps
 
     check_givens(request.grid)
-    rating = rate(request.grid, check=call.check)
-    return Stepped(tuple(solve_steps(request.grid, check=call.check)), rating)
+    # one path for both (rate() would walk it again: seconds on puzzles that need nested forcing chains)
+    steps = tuple(solve_steps(request.grid, check=call.check))
+    return Stepped(steps, rating_of(request.grid, steps, check=call.check))
 
 
 def _generate(request: Generate, call: _Call) -> Result:

@@ -153,8 +153,9 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
     the search stops: :mod:`.techniques.search`; ``qqwing`` is None off 9x9).
 
     Measured (one core, C solver core): forum-hardest 9x9 about 1 s, up to
-    3.4 s; generated 16x16 (minimal) 0.15-0.45 s; generated 25x25 (320
-    givens) 0.1-0.6 s.
+    3.4 s; those that need nested forcing chains (the forum's 11+ puzzles,
+    with ``techniques._nested`` built) 1-4 s; generated 16x16 (minimal)
+    0.15-0.45 s; generated 25x25 (320 givens) 0.1-0.6 s.
 
     Args:
       grid: the puzzle (``size * size`` ints row-major, 0 = empty).

@@ -1,22 +1,27 @@
-/* The static forcing searches inside a level-3 nested forcing chain, in C.
+/* The rules inside Sudoku Explainer's nested forcing chains, in C.
  *
- * sudoku_server.sudoku.techniques._nested: the hot inner rule of Sudoku
- * Explainer's nested forcing chains of level 3 (a static cell or unit forcing
- * chain on the working grid of a dynamic chain), the same computation as
- * nested_rules.nested_multiple in Python, which stays the oracle (a
- * differential test, tests/test_nested_native.py, holds them equal). Python
- * runs some 120,000 such breadth-first searches per level-3 search, about
- * 60 us each; here one is a few microseconds.
+ * sudoku_server.sudoku.techniques._nested: what a dynamic chain of
+ * techniques/nested.py runs on its working grid at each standstill
+ * (nested_rules.rules), the same computations as the Python of
+ * nested_rules.py, which stays the oracle (tests/test_nested_native.py holds
+ * them equal hit for hit): the level-1 rules, level 2's forcing chains
+ * through the strong links the chain made, and level 3's static cell and
+ * unit forcing chains, some 120,000 breadth-first searches per level-3
+ * search, each ~60 us in Python and a few microseconds here.
  *
  * Candidate id = 0-based digit * N + cell; a node = id * 2 + is_on, so the
  * nodes' natural order is Python's sorted order of (id, is_on) tuples.
+ * Cell masks: bit d for 0-based digit d; cand is the working grid, src_cand
+ * the grid the outer chain started from.
  *
- *   geometry(n, N, units, cell_units, peers, se_order) -> bytes
- *       the geometry flattened once (int32 words), for multiple().
- *   multiple(geo, cand, src_cand) -> list of (id, is_on, size, removed, need, kind, where)
- *       nested_multiple's conclusions in node order: cand and src_cand are
- *       the cell masks (bit d for 0-based digit d) of the working grid and of
- *       the grid the outer chain started from.
+ *   geometry(n, N, units, cell_units, peers, se_order, inter, rows, columns) -> bytes
+ *       the geometry flattened once (int32 words) for the others.
+ *   rules1(geo, cand, src_cand) -> [(removed, needs, None)]
+ *       the hits of the first of pointing/claiming, hidden pair, naked pair, X-Wing.
+ *   chains(geo, cand, src_cand) -> [(id, is_on, size, removed, need, 0, 0)]
+ *       nested_chains' conclusions, in node order.
+ *   multiple(geo, cand, src_cand) -> [(id, is_on, size, removed, need, kind, where)]
+ *       nested_multiple's conclusions, in node order.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
