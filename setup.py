@@ -1,12 +1,12 @@
 """Build the optional native solver core, ``sudoku_server.sudoku.solver._native``, and the
-technique engine's native forcing chains, ``sudoku_server.sudoku.techniques._engine``.
+technique engine's native searches, ``sudoku_server.sudoku.techniques._engine`` and ``._nested``.
 
-Everything else about the package is in pyproject.toml. The extension is
-built when a C compiler and the Python headers are present; when the build
-fails, one line says so and the package installs with the pure-Python core
-(the fallback MarkupSafe's and simplejson's setup.py use).
-``SUDOKU_SERVER_PURE_PYTHON=1`` at build time skips the extension; at run
-time it makes ``sudoku_server.sudoku.solver`` use the Python core.
+Everything else about the package is in pyproject.toml. Each extension is
+built when a C compiler and the Python headers are present; when a build
+fails, one line names it and the package installs with its Python
+fallback (the fallback MarkupSafe's and simplejson's setup.py use).
+``SUDOKU_SERVER_PURE_PYTHON=1`` at build time skips the extensions; at run
+time it makes the solver and the technique engine use their Python code.
 """
 
 import os
@@ -15,24 +15,20 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-NOTICE = "sudoku-server: the native solver core was not built ({}); using the pure-Python core"
+NOTICE = "sudoku-server: the native extension {} was not built ({}); its Python fallback is used"
 
 
 class OptionalBuildExt(build_ext):
     """build_ext that turns a failed or impossible build into a notice."""
 
-    failed = False
-
-    def notice(self, exc):
-        if not self.failed:
-            print(NOTICE.format(f"{type(exc).__name__}: {exc}"), file=sys.stderr)
-        self.failed = True
+    def notice(self, name, exc):
+        print(NOTICE.format(name, f"{type(exc).__name__}: {exc}"), file=sys.stderr)
 
     def run(self):
         try:
             super().run()
         except Exception as exc:  # no compiler at all (PlatformError), nothing to copy in place
-            self.notice(exc)
+            self.notice("(all)", exc)
 
     def build_extension(self, ext):
         if self.compiler.compiler_type == "unix":
@@ -40,7 +36,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as exc:  # CCompilerError, CompileError (no Python.h)...
-            self.notice(exc)
+            self.notice(ext.name, exc)
 
 
 def _pure_python() -> bool:
@@ -59,6 +55,10 @@ setup(
         Extension(
             "sudoku_server.sudoku.techniques._engine",
             sources=["sudoku_server/sudoku/techniques/_engine.c"],
+        ),
+        Extension(
+            "sudoku_server.sudoku.techniques._nested",
+            sources=["sudoku_server/sudoku/techniques/_nested.c"],
         ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},

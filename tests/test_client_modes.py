@@ -75,7 +75,8 @@ def test_rate_every_puzzle(server_address, tmp_path, standalone):
         b"RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques\n" * 3
         + b"RATE expert se=5.5 qqwing=expert hardest=WXYZ-Wing method=techniques\n"
         + b"RATE hard se=4.1 qqwing=expert hardest=two-string-kite method=techniques\n"
-        + b"RATE extreme se=10.4 qqwing=expert hardest=search method=search-estimate\n"  # the newspaper grid
+        # the newspaper grid: dynamic forcing chains (+) since the nested finders are in the path (search before)
+        + b"RATE extreme se=9.8 qqwing=expert hardest=dynamic-forcing-chains-plus method=techniques\n"
     )
     assert summary_pattern("6 puzzles: rated medium 3, hard 1, expert 1, extreme 1, 0 errors").fullmatch(
         result.stderr

@@ -287,12 +287,13 @@ PATH_EXAMPLES = [
 
 # (finder name, puzzle, steps of the path applied first, the line of the step it finds)
 FINDER_EXAMPLES = [
-    (  # forum 11+ row 0, after its path's two search steps (SE 9.0 + length 9.8; nested.py)
+    (  # magictour top1465 #77, after its path's first ten steps, none past dynamic forcing chains (SE 9.0 + length
+        # 9.7, 39 nodes; nested.py): the same board whether or not the finder is in the path
         "dynamic forcing chains plus",
-        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
-        2,
-        "dynamic forcing chains plus: r6c3=6 leads to a contradiction (its singles helped by pointing, claiming,"
-        " pairs and X-Wings on the candidates left), so r6c3 is not 6: remove 6 from r6c3",
+        "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5",
+        10,
+        "dynamic forcing chains plus: each place of 5 in column 8 leads to r1c3 is not 5 (its singles helped by"
+        " pointing, claiming, pairs and X-Wings on the candidates left): remove 5 from r1c3",
     ),
     (  # forum 11+ row 20000 (SE 9.5 + length 10.7; tests/test_nested_chains.py)
         "nested forcing chains",

@@ -68,9 +68,11 @@ loses every candidate turned off, so new singles count along the way.
 
 Past those, Sudoku Explainer has dynamic forcing chains (+) (9.0 + length)
 and nested forcing chains (9.5, 10.0, 10.5 + length, by what runs inside the
-chain): :mod:`.nested` has the first three levels as the named finders
-"dynamic forcing chains plus" (level 1) and "nested forcing chains" (levels
-2 and 3), outside the path (a level-3 search takes seconds in Python).
+chain): :mod:`.nested` has the first three levels as "dynamic forcing
+chains plus" (level 1) and "nested forcing chains" (levels 2 and 3), in the
+path after dynamic forcing chains when their inner searches run in C
+(``techniques/_nested.c`` built and the pure-Python switch off; else named
+finders only: in Python a puzzle that needs them takes 4 to 60 s).
 
 Past dynamic forcing chains the grid still gets a step: a *search step*
 (technique ``"search"``), the digit of the solution in the cell with the
@@ -123,6 +125,7 @@ from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
 from sudoku_server.sudoku.techniques.links import find_strong_links
 from sudoku_server.sudoku.techniques.nested import find_dynamic_plus, find_nested_forcing_chains
+from sudoku_server.sudoku.techniques.nested_rules import NATIVE as NESTED_NATIVE
 from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
@@ -200,9 +203,10 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
-    # SE 9.0+, 9.5+ and 10.0+ (:mod:`.nested`): named finders, not in the path (seconds per step in Python)
-    Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=False),
-    Technique("nested forcing chains", find_nested_forcing_chains, in_path=False),
+    # SE 9.0+, 9.5+ and 10.0+ (:mod:`.nested`), before the search step when their inner searches run in C
+    # (techniques/_nested.c); with the Python alone they take 4-60 s a puzzle, past RATE's timeout: named finders only
+    Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=NESTED_NATIVE),
+    Technique("nested forcing chains", find_nested_forcing_chains, in_path=NESTED_NATIVE),
     # named patterns, found by the path under a more general technique
     Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
     Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),

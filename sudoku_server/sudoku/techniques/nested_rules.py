@@ -7,18 +7,39 @@ naked pair, X-Wing (level 1 and up), then forcing chains (level 2,
 :func:`nested_chains`) or static cell and unit forcing chains (level 3,
 :func:`nested_multiple`). Each hit names the candidates the chain removed
 that it needs (SE's ``getRuleParents``); a hit that needs none is dropped,
-as SE drops it (the rule applies without the chain). Sources: Sukaku
+as SE drops it (the rule applies without the chain). When the C extension
+``techniques/_nested.c`` is built, :func:`rules`, :func:`nested_chains` and
+:func:`nested_multiple` run there on the cell masks (``_native``; the
+geometry flattened once per :class:`~.board.Tables`), and the Python
+versions here (``_RULES``, :func:`nested_chains_python`,
+:func:`nested_multiple_python`) are the oracle: tests/test_nested_native.py
+holds them equal hit for hit. Sources: Sukaku
 Explainer's ``Chaining.java`` and the hints' ``getRuleParents``
 (github.com/1to9only/SukakuExplainer; read, not copied).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from typing import Any
 
-from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, popcount
+from sudoku_server.sudoku.techniques.board import Context, Tables, cells_of, digits_of, popcount
 
-__all__ = ["Hit", "Link", "Nest", "Node", "nested_chains", "nested_multiple", "rules"]
+__all__ = ["NATIVE", "Hit", "Link", "Nest", "Node", "nested_chains", "nested_multiple", "rules"]
+
+_native: Any
+try:
+    from sudoku_server.sudoku.techniques import _nested
+
+    _native = _nested
+except ImportError:  # no C compiler at install time: the Python searches below
+    _native = None
+if os.environ.get("SUDOKU_SERVER_PURE_PYTHON", "") not in ("", "0"):
+    _native = None
+
+#: Whether level 3's static forcing searches run in C (``techniques/_nested.c``; the Python below is the oracle).
+NATIVE: bool = _native is not None
 
 #: A node: (candidate id = 0-based digit * N + cell, is_on).
 Node = tuple[int, bool]
@@ -38,10 +59,16 @@ def rules(
     A hit counts only if it needs a candidate the chain removed (SE skips a
     rule that applies without the chain).
     """
-    for rule in _RULES:
-        hits = rule(x, cand, pos, src_cand, src_pos)
+    geo = _native_geometry(x.t) if _native is not None else None
+    if geo is not None:
+        hits = _native.rules1(geo, cand, src_cand)
         if hits:
             return [hits]
+    else:
+        for rule in _RULES:
+            hits = rule(x, cand, pos, src_cand, src_pos)
+            if hits:
+                return [hits]
     if level == 2:
         hits = nested_chains(x, level, cand, pos, src_cand, src_pos)
     elif level == 3:
@@ -276,7 +303,42 @@ def _path(par: dict[Node, Node | None], node: Node) -> list[Node]:
     return out
 
 
+_GEO: dict[int, tuple[Tables, bytes | None]] = {}
+
+
+def _native_geometry(t: Tables) -> bytes | None:
+    """The geometry flattened for ``_nested.multiple`` (built once per :class:`Tables`), or None if too large."""
+    hit = _GEO.get(id(t))
+    if hit is None or hit[0] is not t:
+        geo: bytes | None = None
+        if t.n * t.N <= 8192:
+            peers = []
+            for c in range(t.N):
+                m = 0
+                for u in t.cell_units[c]:
+                    m |= t.unit_mask[u]
+                peers.append(cells_of(m & ~(1 << c)))
+            inter = [u for b, line, _ in t.inter for u in (b, line)]
+            geo = _native.geometry(t.n, t.N, t.units, t.cell_units, peers, t.se_order, inter, t.rows, t.columns)
+        hit = _GEO[id(t)] = (t, geo)
+    return hit[1]
+
+
 def nested_chains(
+    x: Context, level: int, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]
+) -> list[Hit]:
+    """Level 2's nested rule (:func:`nested_chains_python`), in C when the extension is built (the same hits)."""
+    geo = _native_geometry(x.t) if _native is not None else None
+    if geo is None:
+        return nested_chains_python(x, level, cand, pos, src_cand, src_pos)
+    x.check()
+    return [
+        (removed, need, ((2, kk, on), size))
+        for kk, on, size, removed, need, _, _ in _native.chains(geo, cand, src_cand)
+    ]
+
+
+def nested_chains_python(
     x: Context, level: int, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]
 ) -> list[Hit]:
     """The nested rule of ``level`` (2: forcing chains) on the working grid: its eliminations.
@@ -391,6 +453,24 @@ def _reach_bits(k: int, onoff: list[int], offon: list[int]) -> tuple[int, int]:
 
 
 def nested_multiple(x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]) -> list[Hit]:
+    """Level 3's nested rule (:func:`nested_multiple_python`), in C when the extension is built.
+
+    ``_nested.multiple`` runs the same searches on the cell masks and
+    returns the same hits in the same order (tests/test_nested_native.py).
+    """
+    geo = _native_geometry(x.t) if _native is not None else None
+    if geo is None:
+        return nested_multiple_python(x, cand, pos, src_cand, src_pos)
+    x.check()
+    return [
+        (removed, need, ((3, kind, where, kk, on), size))
+        for kk, on, size, removed, need, kind, where in _native.multiple(geo, cand, src_cand)
+    ]
+
+
+def nested_multiple_python(
+    x: Context, cand: list[int], pos: list[int], src_cand: list[int], src_pos: list[int]
+) -> list[Hit]:
     """Level 3's nested rule: static cell and unit forcing chains on the working grid (SE's multiple chains).
 
     A cell with three candidates or more, or a digit's places in a unit (two
