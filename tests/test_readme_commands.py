@@ -147,11 +147,7 @@ DOCUMENTS = [REPO / "benchmarks" / "RESULTS.md", REPO / "README.md", *sorted((RE
 
 
 def test_every_smoke_run_script_has_its_results_in_results_md():
-    # Issue 18's results wait in benchmarks/results18/ until they are merged into RESULTS.md.
-    results = "".join(
-        path.read_text(encoding="utf-8")
-        for path in [REPO / "benchmarks" / "RESULTS.md", *sorted((REPO / "benchmarks" / "results18").glob("*.md"))]
-    )
+    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
     missing = {script for script, _, _ in COMMANDS if f"python3 benchmarks/{script}" not in results}
     assert not missing, sorted(missing)
 

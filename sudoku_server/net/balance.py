@@ -5,7 +5,7 @@ kernel, a new connection goes to whichever worker calls ``accept()`` first,
 and a worker in its accept loop drains the whole backlog: 16 connections
 opened together landed 15/1, 13/3 or 12/4 on two workers, so one worker
 did most of the work and ``--workers 2`` gave 1.47x ``--workers 1``
-(benchmarks/results18/workers.md).
+(benchmarks/RESULTS.md, "Workers that scale (issue 18)").
 
 :class:`AcceptBalance` is a table of open connections per worker in memory
 shared by the supervisor and its workers (an anonymous shared ``mmap`` made
