@@ -72,6 +72,22 @@ def _owner(batch: _scheduler.Batch) -> Connection:
     return cast("Connection", batch.key)
 
 
+def own_seconds(wall: float, cpu: float, threads: int) -> float:
+    """A job's own solving time, in seconds, which the solve timeout bounds.
+
+    ``wall`` is the job's running time less its pauses, ``cpu`` its thread's
+    CPU time (``time.thread_time``) over the same span, ``threads`` the
+    solver threads. The solver threads share the interpreter lock, so a
+    thread running Python beside another one gets about half the wall time:
+    what it waited for the lock is not its own time. Its own time is its CPU
+    time, but at least its share of the wall time (``wall / threads``: a
+    puzzle on a machine starved by other processes still times out within
+    ``threads`` times the timeout) and at most the wall time. With one
+    solver thread it is the wall time.
+    """
+    return min(wall, max(cpu, wall / threads))
+
+
 class _Slow(BaseException):
     """Raised by a bulk job's ``check``: this puzzle takes more than the native
     core's first half-millisecond; it leaves the bulk for a job of its own."""
@@ -301,6 +317,7 @@ class SolverPool:
         """
         scheduler = self.scheduler
         timeout = self.config.solve_timeout
+        threads = max(1, self.config.solver_threads)
         time_slice = self.config.time_slice
         jobs = batch.jobs
         flushed = [time.monotonic()]  # when answers were last handed over
@@ -321,15 +338,16 @@ class SolverPool:
                     return jobs[index:]
                 flush(now)
             started = time.monotonic()
+            cpu_started = time.thread_time()
             paused = [0.0]  # seconds this job spent paused
 
             weight = pause_weight(job)
 
-            def check(job=job, started=started, paused=paused, weight=weight) -> None:
+            def check(job=job, started=started, cpu_started=cpu_started, paused=paused, weight=weight) -> None:
                 if batch.cancelled:
                     raise _Stopped()
                 now = time.monotonic()
-                if now - started - paused[0] > timeout:
+                if own_seconds(now - started - paused[0], time.thread_time() - cpu_started, threads) > timeout:
                     raise _TimedOut()
                 if scheduler.should_pause(batch, now, weight):
                     batch.pause_weight = weight
