@@ -9,6 +9,7 @@ Skipped when nginx or its stream module is missing (Debian packages
 
 from __future__ import annotations
 
+import collections
 import os
 import re
 import shutil
@@ -159,7 +160,12 @@ def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_p
         assert len(after) >= CLIENTS
         on_s1 = s1.served(after)
         assert all(r.local_port in on_s1 for r in after)
-        # Only connections that were open on the killed server may fail.
-        assert not any(r.local_port in on_s1 for r in lost), describe(before)
+        # Only connections that were open on the killed server may fail. The
+        # client ports wrap around in a run this long (6,000 connections): a
+        # lost request's port may come back for a later request that s1
+        # served, so s1 may log a port no more often than answered requests had it.
+        logged = collections.Counter(s1.client_ports())
+        answered = collections.Counter(r.local_port for r in requests if r.ok)
+        assert not any(logged[r.local_port] > answered[r.local_port] for r in lost), describe(before)
     finally:
         nginx.stop()
