@@ -42,6 +42,69 @@ Closure = tuple[dict[int, bool], dict[int, bool], dict[Node, tuple[Node, ...]], 
 _Nishio = tuple[tuple[float, int, tuple[int, int, int]], int, bool]
 
 
+def turned_off(k: int, N: int, cand: list[int], pos: list[int], x: Context, cell_links: bool = True) -> list[int]:
+    """The candidates that candidate ``k`` (digit * N + cell) being on turns off, in SE's order.
+
+    The cell's other candidates (unless ``cell_links`` is False: Nishio),
+    then the digit in each unit of the cell. ``cand`` (a digit mask per
+    cell) and ``pos`` (a cell mask per digit) are the working grid.
+    """
+    d, c = divmod(k, N)
+    unit_mask = x.t.unit_mask
+    out = []
+    m = cand[c] & ~(1 << d) if cell_links else 0
+    while m:
+        low = m & -m
+        out.append((low.bit_length() - 1) * N + c)
+        m ^= low
+    seen = {c}
+    for u in x.t.cell_units[c]:
+        pm = pos[d] & unit_mask[u]
+        while pm:
+            low = pm & -pm
+            cc = low.bit_length() - 1
+            pm ^= low
+            if cc not in seen:
+                seen.add(cc)
+                out.append(d * N + cc)
+    return out
+
+
+def turned_on(
+    k: int,
+    N: int,
+    cand: list[int],
+    pos: list[int],
+    base: tuple[list[int], list[int]],
+    x: Context,
+    cell_links: bool = True,
+) -> list[tuple[int, tuple[Node, ...]]]:
+    """The candidates that candidate ``k`` being off turns on, with their parents, in SE's order.
+
+    The cell's last other candidate (unless ``cell_links`` is False), then
+    the digit's last place in each unit of the cell. A parent list is
+    ``(k, off)`` then the candidates the working grid (``cand``, ``pos``) has
+    lost against ``base`` (the grid the chain started from) that made the
+    single: SE's hidden parents. Call it before ``k`` leaves ``cand``/``pos``.
+    """
+    d, c = divmod(k, N)
+    unit_mask = x.t.unit_mask
+    out: list[tuple[int, tuple[Node, ...]]] = []
+    m = cand[c]
+    if cell_links and popcount(m) == 2 and m >> d & 1:
+        od = (m & ~(1 << d)).bit_length() - 1
+        hidden = tuple((dd * N + c, False) for dd in digits_of(base[0][c] & ~m))
+        out.append((od * N + c, ((k, False), *hidden)))
+    for u in x.t.cell_units[c]:
+        pm = pos[d] & unit_mask[u] & ~(1 << c)
+        if pm and not pm & (pm - 1) and pos[d] >> c & 1:
+            cc = pm.bit_length() - 1
+            gone = base[1][d] & unit_mask[u] & ~pos[d]
+            hidden = tuple((d * N + g2, False) for g2 in cells_of(gone))
+            out.append((d * N + cc, ((k, False), *hidden)))
+    return out
+
+
 def _dynamic_closure(x: Context, src: int, src_on: bool, nishio: bool = False) -> Closure:
     """Follow the implications of one assumption dynamically, in SE's order (see :data:`Closure`).
 
@@ -52,10 +115,8 @@ def _dynamic_closure(x: Context, src: int, src_on: bool, nishio: bool = False) -
     check = x.check
     ticks = 0
     N = t.N
+    base = (x.cand, x.pos)
     cand = list(x.cand)
-    src_cand = x.cand
-    unit_mask = t.unit_mask
-    cell_units = t.cell_units
     # per digit bitboards of the working grid
     pos = list(x.pos)
     parents: dict[Node, tuple[Node, ...]] = {(src, src_on): ()}
@@ -77,25 +138,7 @@ def _dynamic_closure(x: Context, src: int, src_on: bool, nishio: bool = False) -
         if io < len(pend_on):
             k = pend_on[io]
             io += 1
-            d, c = divmod(k, N)
-            # other candidates of the cell, then the digit in box, row, column (and other units)
-            turned_off = []
-            m = cand[c] & ~(1 << d) if not nishio else 0
-            while m:
-                low = m & -m
-                turned_off.append((low.bit_length() - 1) * N + c)
-                m ^= low
-            seen = {c}
-            for u in cell_units[c]:
-                pm = pos[d] & unit_mask[u]
-                while pm:
-                    low = pm & -pm
-                    cc = low.bit_length() - 1
-                    pm ^= low
-                    if cc not in seen:
-                        seen.add(cc)
-                        turned_off.append(d * N + cc)
-            for kk in turned_off:
+            for kk in turned_off(k, N, cand, pos, x, not nishio):
                 if kk in on:
                     return on, off, parents, ((kk, True), (kk, False), (k, True))
                 if kk not in off:
@@ -106,25 +149,13 @@ def _dynamic_closure(x: Context, src: int, src_on: bool, nishio: bool = False) -
         if jo < len(pend_off):
             k = pend_off[jo]
             jo += 1
-            d, c = divmod(k, N)
-            turned_on: list[tuple[int, tuple[Node, ...]]] = []
-            m = cand[c]
-            if not nishio and popcount(m) == 2 and m >> d & 1:
-                od = (m & ~(1 << d)).bit_length() - 1
-                hidden = tuple((dd * N + c, False) for dd in digits_of(src_cand[c] & ~m))
-                turned_on.append((od * N + c, ((k, False), *hidden)))
-            for u in cell_units[c]:
-                pm = pos[d] & unit_mask[u] & ~(1 << c)
-                if pm and not pm & (pm - 1) and pos[d] >> c & 1:
-                    cc = pm.bit_length() - 1
-                    gone = x.pos[d] & unit_mask[u] & ~pos[d]
-                    hidden = tuple((d * N + g2, False) for g2 in cells_of(gone))
-                    turned_on.append((d * N + cc, ((k, False), *hidden)))
+            made = turned_on(k, N, cand, pos, base, x, not nishio)
             # the candidate leaves the working grid
+            d, c = divmod(k, N)
             if cand[c] >> d & 1:
                 cand[c] &= ~(1 << d)
                 pos[d] &= ~(1 << c)
-            for kk, par in turned_on:
+            for kk, par in made:
                 if kk in off:
                     parents.setdefault((kk, True), par)
                     return on, off, parents, ((kk, True), (kk, False), (k, False))

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 
 from sudoku_server.sudoku.grid import cell_name
 from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, popcount
+from sudoku_server.sudoku.techniques.dynamic import turned_off, turned_on
 from sudoku_server.sudoku.techniques.graph import length_bonus
 from sudoku_server.sudoku.techniques.nested_rules import Nest, Node, rules
 from sudoku_server.sudoku.techniques.step import Step
@@ -117,8 +118,6 @@ def _closure(
     src_cand, src_pos = base if base is not None else (x.cand, x.pos)
     cand = list(src_cand)
     pos = list(src_pos)
-    unit_mask = t.unit_mask
-    cell_units = t.cell_units
     r = Closure(cand=cand, pos=pos)
     on, off, parents = r.on, r.off, r.parents
     parents[(src, src_on)] = ()
@@ -139,24 +138,7 @@ def _closure(
         if io < len(pend_on):
             k = pend_on[io]
             io += 1
-            d, c = divmod(k, N)
-            turned_off = []
-            m = cand[c] & ~(1 << d)
-            while m:
-                low = m & -m
-                turned_off.append((low.bit_length() - 1) * N + c)
-                m ^= low
-            seen = {c}
-            for u in cell_units[c]:
-                pm = pos[d] & unit_mask[u]
-                while pm:
-                    low = pm & -pm
-                    cc = low.bit_length() - 1
-                    pm ^= low
-                    if cc not in seen:
-                        seen.add(cc)
-                        turned_off.append(d * N + cc)
-            for kk in turned_off:
+            for kk in turned_off(k, N, cand, pos, x):
                 if kk in on:
                     parents.setdefault((kk, False), ((k, True),))
                     r.absurd = ((kk, True), (kk, False))
@@ -169,24 +151,12 @@ def _closure(
         if jo < len(pend_off):
             k = pend_off[jo]
             jo += 1
+            made = turned_on(k, N, cand, pos, (src_cand, src_pos), x)
             d, c = divmod(k, N)
-            turned_on: list[tuple[int, tuple[Node, ...]]] = []
-            m = cand[c]
-            if popcount(m) == 2 and m >> d & 1:
-                od = (m & ~(1 << d)).bit_length() - 1
-                hidden = tuple((dd * N + c, False) for dd in digits_of(src_cand[c] & ~m))
-                turned_on.append((od * N + c, ((k, False), *hidden)))
-            for u in cell_units[c]:
-                pm = pos[d] & unit_mask[u] & ~(1 << c)
-                if pm and not pm & (pm - 1) and pos[d] >> c & 1:
-                    cc = pm.bit_length() - 1
-                    gone = src_pos[d] & unit_mask[u] & ~pos[d]
-                    hidden = tuple((d * N + g2, False) for g2 in cells_of(gone))
-                    turned_on.append((d * N + cc, ((k, False), *hidden)))
             if cand[c] >> d & 1:
                 cand[c] &= ~(1 << d)
                 pos[d] &= ~(1 << c)
-            for kk, par in turned_on:
+            for kk, par in made:
                 if kk in off:
                     parents.setdefault((kk, True), par)
                     r.absurd = ((kk, True), (kk, False))
