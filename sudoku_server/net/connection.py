@@ -453,15 +453,7 @@ class Connection(InlinePath):
                     await self._writer_wake.wait()
                 if not slots:
                     break
-                chunks: list[bytes] = []
-                replies = 0
-                while slots and slots[0].data is not None:
-                    slot = slots.popleft()
-                    assert slot.data is not None  # the loop's condition
-                    chunks.append(slot.data)
-                    replies += slot.count
-                data = b"".join(chunks)
-                chunks.clear()  # the joined copy is what the window counts while it is sent
+                data, replies = self.take_ready()
                 await self._send(data)
                 self._sent(data, len(data), replies)
         except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:

@@ -239,14 +239,7 @@ class InlinePath(ReplyWindow):
         if self._fd < 0 or self.gone or self.send_lock.locked():
             self._writer_wake.set()
             return
-        chunks: list[bytes] = []
-        count = 0
-        while slots and slots[0].data is not None:
-            slot = slots.popleft()
-            assert slot.data is not None  # the loop's condition
-            chunks.append(slot.data)
-            count += slot.count
-        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        data, count = self.take_ready()
         try:
             sent = os.write(self._fd, data)
         except OSError:  # would block, or an error the writer's send reports

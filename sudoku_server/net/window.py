@@ -75,6 +75,18 @@ class ReplyWindow:
             self._add_unsent(len(data))
             self._writer_wake.set()
 
+    def take_ready(self) -> tuple[bytes, int]:
+        """The ready replies at the head of the slots, taken off and joined, and how many replies they hold."""
+        slots = self.slots
+        chunks: list[bytes] = []
+        count = 0
+        while slots and slots[0].data is not None:
+            slot = slots.popleft()
+            assert slot.data is not None  # the loop's condition
+            chunks.append(slot.data)
+            count += slot.count
+        return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), count
+
     def _add_unsent(self, size: int) -> None:
         """``size`` more bytes of replies are ready; a full window holds the connection's solver work."""
         self.unsent += size
