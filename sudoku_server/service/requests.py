@@ -19,14 +19,16 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar, TypeVar
 
 from sudoku_server.errors import CommandError, escape, quote
 from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
+from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import LEVELS
+from sudoku_server.sudoku.variants import CLASSIC, Variant, variant_geometry
 
 #: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
 MAX_COUNT_LIMIT = 1000
@@ -72,12 +74,23 @@ class PuzzleRequest:
     Attributes:
       grid: the puzzle's givens (``size * size`` ints row-major, 0 = empty),
         or :data:`NO_GRID` while its puzzle has not arrived.
+      variant: the puzzle's rules (``rules=``, regions, cages, pencilmarks);
+        keyword only, :data:`~sudoku_server.sudoku.variants.CLASSIC` by default.
     """
 
     #: Answered by a search (a solver thread, under the scheduler), not at once.
     solver_work: ClassVar[bool] = True
 
     grid: Grid
+    variant: Variant = field(default=CLASSIC, kw_only=True)
+
+    @property
+    def geometry(self) -> Geometry:
+        """The geometry of the grid's box shape under the request's rules (cached).
+
+        Raises the errors of :func:`~sudoku_server.sudoku.variants.variant_geometry`.
+        """
+        return variant_geometry(self.variant, self.grid.box_rows, self.grid.box_cols)
 
     def on(self: _P, grid: Grid, expected: Grid | None = None) -> _P:
         """The same request about ``grid`` (``expected``: a dataset row's solution, kept by :class:`Solve` only)."""
@@ -171,6 +184,8 @@ class Generate:
       format: ``line`` or ``grid``.
       level: a named level the puzzle must rate at (:data:`sudoku_server.sudoku.rating.LEVELS`), or None.
       se: ``(low, high)``: the Sudoku Explainer band it must rate in, or None.
+      variant: the rules the puzzle must follow (``rules=``; jigsaw regions
+        or killer cages are made by the generator unless given).
     """
 
     solver_work: ClassVar[bool] = True
@@ -183,6 +198,7 @@ class Generate:
     format: str = "line"
     level: str | None = None
     se: tuple[float, float] | None = None
+    variant: Variant = CLASSIC
 
     @property
     def rated(self) -> bool:

@@ -66,8 +66,9 @@ class Geometry:
         (ValueError) a geometry with constraints rather than ignore them.
       cell_units: for each cell, the indices (into ``units``) of its units,
         ascending (three per cell for classic grids; any number here).
-      peers: for each cell, the sorted tuple of the other cells of its units
-        (20 per cell for 9x9).
+      peers: for each cell, the sorted tuple of the cells that must hold
+        another digit: the other cells of its units (20 per cell for 9x9),
+        plus the extra peers of peer rules and cages (:mod:`.variants`).
       unit_array: the units as one flat array of 16-bit cell indices
         (``len(units) * size`` of them, native byte order), for the C core.
       box_rows, box_cols: the shape of the square grid's boxes (3, 3); 0, 0
@@ -128,6 +129,7 @@ def from_units(
     box_rows: int = 0,
     box_cols: int = 0,
     constraints: Sequence[object] = (),
+    extra_peers: Sequence[tuple[int, int]] = (),
 ) -> Geometry:
     """A :class:`Geometry` of ``size * size`` cells from any list of units.
 
@@ -139,6 +141,10 @@ def from_units(
       box_rows, box_cols: the shape of the grid's boxes, for layouts and the
         ``boxes``/``box_of`` attributes (0, 0: none); the units decide the rules.
       constraints: rules that are not units (see :class:`Geometry`).
+      extra_peers: pairs of cells that must differ without sharing a unit
+        (a knight's move for anti-knight, the cells of a killer cage): they
+        join ``peers``, so whatever eliminates along peers sees them; the
+        constraint that put them there says which rule they come from.
 
     Raises:
       ValueError: a size out of 1..25, a unit of the wrong length or with a
@@ -161,7 +167,13 @@ def from_units(
     for u, unit in enumerate(units_t):
         for c in unit:
             cell_units[c].append(u)
-    peers = tuple(tuple(sorted({p for u in cell_units[c] for p in units_t[u]} - {c})) for c in range(ncells))
+    seen: list[set[int]] = [{p for u in cell_units[c] for p in units_t[u]} for c in range(ncells)]
+    for a, b in extra_peers:
+        if not (0 <= a < ncells and 0 <= b < ncells) or a == b:
+            raise ValueError(f"extra peers ({a}, {b}): two distinct cells of 0..{ncells - 1}")
+        seen[a].add(b)
+        seen[b].add(a)
+    peers = tuple(tuple(sorted(seen[c] - {c})) for c in range(ncells))
     rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
     columns = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
     row_of = tuple(i // size for i in range(ncells))
