@@ -383,6 +383,21 @@ def _query_fields(request: HttpRequest, verb: str) -> dict[str, object]:
     return fields
 
 
+def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
+    """``/static/...``: the page's files (StaticFiles), or ``404`` for all while the directory does not exist."""
+    directory = static_directory()
+    files = StaticFiles(directory=directory, check_dir=False)
+
+    async def static(scope: Any, receive: Any, send: Any) -> None:
+        if directory.is_dir():
+            await files(scope, receive, send)
+            return
+        body = json_api.dumps({"error": {"code": "command", "message": "no such path", "line": None}})
+        await front.reply(404, body)(scope, receive, send)
+
+    return static
+
+
 def create_app(front: HttpFront) -> Starlette:
     """The Starlette app of the HTTP front (docs/HTTP.md): the API, ``/healthz``, the OpenAPI document, the page."""
     config = front.config
@@ -409,8 +424,6 @@ def create_app(front: HttpFront) -> Starlette:
                     {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
                 ),
             )
-        if front.server.shutting_down:
-            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
         if front.in_progress >= config.max_connections:
             return front.error(
                 BusyError(f"{front.in_progress} HTTP requests in progress, try again later"),
@@ -421,6 +434,8 @@ def create_app(front: HttpFront) -> Starlette:
             call = json_api.read_fields(endpoint, fields)
         else:
             call = json_api.read_fields(endpoint, _query_fields(request, endpoint.verb), query=True)
+        if front.server.shutting_down:  # a request that came in after the server stopped accepting
+            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
         return await front.answer(endpoint, call, front.address_of(request))
 
     async def healthz(request: HttpRequest) -> Response:
@@ -462,7 +477,7 @@ def create_app(front: HttpFront) -> Starlette:
         Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
         Route("/api/v1/{name}", guarded(api), methods=["GET", "POST"]),
         Route("/", guarded(index), methods=["GET", "HEAD"]),
-        Mount("/static", StaticFiles(directory=static_directory(), check_dir=False), name="static"),
+        Mount("/static", _static_files(front), name="static"),
     ]
     handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)

@@ -337,7 +337,7 @@ def error_object(error: PuzzleError, puzzle: Puzzle | None = None) -> dict[str, 
     """``{"code": ..., "message": ..., "line": ...}``: the line protocol's code and words, and the line of the
     puzzle's text it is about (its first line, or the line a format error names; None when none)."""
     line: int | None = puzzle.first_line if puzzle is not None else None
-    match = _LINE.search(error.detail)
+    match = _LINE.search(error.detail) if error.code in ("format", "incomplete") else None
     if match is not None:
         line = int(match.group(1))
     out: dict[str, Any] = {"code": error.code, "message": error.detail, "line": line}
