@@ -426,7 +426,7 @@ def create_app(front: HttpFront) -> Starlette:
             )
         if front.in_progress >= config.max_connections:
             return front.error(
-                BusyError(f"{front.in_progress} HTTP requests in progress, try again later"),
+                BusyError(f"{front.in_progress} HTTP request{'s' if front.in_progress != 1 else ''} in progress, try again later"),
                 retry_after=RETRY_BUSY_SECONDS,
             )
         if request.method == "POST":
