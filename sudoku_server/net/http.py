@@ -25,7 +25,8 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+import urllib.parse
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,11 +48,13 @@ from sudoku_server.errors import (
     ShutdownError,
     SolveTimeoutError,
     TooLargeError,
+    quote,
 )
 from sudoku_server.net.inline import INLINE_GROUP
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
 from sudoku_server.service.answer import answer, answer_lines
 from sudoku_server.wire import json_api, openapi
+from sudoku_server.wire.json_api import PREFIX
 from sudoku_server.wire.proxy import is_trusted
 
 if TYPE_CHECKING:
@@ -322,14 +325,14 @@ class HttpFront:
 
     # -- clients ------------------------------------------------------------------------
 
-    def address_of(self, request: HttpRequest) -> str:
-        """The client's address: the peer's, or with ``--http-trusted-proxy`` the one its proxy names in
-        ``X-Forwarded-For`` (the rightmost address not itself a trusted proxy)."""
-        peer = request.client.host if request.client is not None else "?"
+    def address_of(self, peer: str, forwarded_for: list[str]) -> str:
+        """The client's address: the ``peer``'s, or with ``--http-trusted-proxy`` the one its proxy names in
+        ``X-Forwarded-For`` (``forwarded_for``: the header's values; the rightmost address not itself a
+        trusted proxy)."""
         trusted = self.config.http_trusted_proxies
         if not trusted or not is_trusted(peer, trusted):
             return peer
-        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        forwarded = ",".join(forwarded_for)
         for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
             if not is_trusted(hop, trusted):
                 return hop
@@ -377,8 +380,11 @@ class HttpFront:
         """Plain one-line puzzles go text to text in the native core (the server's own solver, native core)."""
         return self.server.bulk
 
-    async def answer(self, endpoint: json_api.Endpoint, call: json_api.Call, address: str) -> Response:
-        """The reply of one API call: its items answered (inline or through the pool), in order."""
+    async def answer(
+        self, endpoint: json_api.Endpoint, call: json_api.Call, address: str
+    ) -> tuple[int, bytes, int | None]:
+        """The reply of one API call, ``(status, JSON bytes, Retry-After seconds or None)``: its items answered
+        (inline or through the pool), in order."""
         client = self.client(address)
         self.in_progress += 1
         self.requests_total += 1
@@ -415,8 +421,8 @@ class HttpFront:
             self.release(client)
         if not call.batch:
             slot = slots[0]
-            return self.reply(slot.status, slot.data or b"{}", retry_after=slot.retry_after)
-        return self.reply(200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}")
+            return slot.status, slot.data or b"{}", slot.retry_after
+        return 200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}", None
 
     def _what(self, index: int, many: int) -> str:
         return "puzzle" if many == 1 else f"puzzle {index + 1} of {many}"
@@ -584,28 +590,36 @@ class HttpFront:
 # -- the app -----------------------------------------------------------------------------------
 
 
-async def _read_body(request: HttpRequest, limit: int) -> bytes:
-    """The request's body, at most ``limit`` bytes, within :data:`BODY_SECONDS`.
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+async def _read_body(receive: Receive, declared: bytes | None, limit: int) -> bytes:
+    """The request's body, at most ``limit`` bytes, within :data:`BODY_SECONDS` (ASGI ``receive``).
 
     Raises:
       TooLargeError: over ``limit`` (the rest read and discarded first, up to :data:`DISCARD_BYTES`).
       CommandError: the body did not arrive in time.
     """
-    declared = request.headers.get("content-length")
     chunks: list[bytes] = []
     size = 0
     over = declared is not None and declared.isdigit() and int(declared) > limit
     with trio.move_on_after(BODY_SECONDS) as scope:
-        async for chunk in request.stream():
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # the client went away
+            chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
                 over = True
             if over:
                 chunks.clear()
-                if size > DISCARD_BYTES:
-                    break
-                continue
-            chunks.append(chunk)
+            else:
+                chunks.append(chunk)
+            if not message.get("more_body", False) or size > DISCARD_BYTES:
+                break
     if over:
         raise TooLargeError(f"request body over {limit} bytes")
     if scope.cancelled_caught:
@@ -613,13 +627,105 @@ async def _read_body(request: HttpRequest, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _query_fields(request: HttpRequest, verb: str) -> dict[str, object]:
+def _query_fields(query: bytes, verb: str) -> dict[str, object]:
+    """The query string's fields (``?puzzle=...&any``: a field without ``=`` is the empty string).
+
+    Raises:
+      CommandError: a field given twice (the line protocol's words).
+    """
     fields: dict[str, object] = {}
-    for key, value in request.query_params.multi_items():
+    for key, value in urllib.parse.parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         if key in fields:
-            raise CommandError(f"{verb}: option {key!r} given twice; try HELP {verb}".replace("'", '"'))
+            raise CommandError(f"{verb}: option {quote(key)} given twice; try HELP {verb}")
         fields[key] = value
     return fields
+
+
+class ApiApp:
+    """The ASGI app of the HTTP front: ``GET``/``POST /api/v1/<verb>`` answered here, the rest by Starlette.
+
+    The API's requests take the short way (a plain ASGI function: body, fields, answer, one JSON reply with its
+    CORS header) rather than Starlette's middleware, request and response objects, which cost about a
+    quarter of a small request's CPU (benchmarks/results21/http.md); Starlette serves everything else
+    (``/healthz``, the OpenAPI document, the page, CORS preflights, 404 and 405).
+    """
+
+    def __init__(self, front: HttpFront, rest: Starlette) -> None:
+        self.front = front
+        self.rest = rest
+        origins = front.config.http_cors
+        self.any_origin = "*" in origins
+        self.origins = frozenset(origin.encode("latin-1") for origin in origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "POST") and scope["path"].startswith(PREFIX):
+            endpoint = json_api.ENDPOINTS.get(scope["path"][len(PREFIX) :])
+            if endpoint is not None:
+                await self.api(endpoint, scope, receive, send)
+                return
+        await self.rest(scope, receive, send)
+
+    async def api(self, endpoint: json_api.Endpoint, scope: Scope, receive: Receive, send: Send) -> None:
+        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json")]
+        origin = None
+        declared = None
+        forwarded = []
+        for name, value in scope["headers"]:
+            if name == b"origin":
+                origin = value
+            elif name == b"content-length":
+                declared = value
+            elif name == b"x-forwarded-for":
+                forwarded.append(value.decode("latin-1"))
+        if self.any_origin:
+            headers.append((b"access-control-allow-origin", b"*"))
+        elif origin is not None and origin in self.origins:
+            headers += [(b"access-control-allow-origin", origin), (b"vary", b"Origin")]
+        try:
+            status, body, retry = await self._answer(endpoint, scope, receive, declared, forwarded)
+        except PuzzleError as error:
+            status, reply = json_api.error_reply(error)
+            body, retry = json_api.dumps(reply), None
+        except Exception as error:
+            log.exception("HTTP %s %s: internal error", scope["method"], scope["path"])
+            status, reply = json_api.error_reply(
+                InternalError(f"{type(error).__name__} while answering {scope['path']}")
+            )
+            body, retry = json_api.dumps(reply), None
+        if retry is not None and status in json_api.RETRY_STATUSES:
+            headers.append((b"retry-after", str(retry).encode("ascii")))
+        headers.append((b"content-length", str(len(body)).encode("ascii")))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    async def _answer(
+        self, endpoint: json_api.Endpoint, scope: Scope, receive: Receive, declared: bytes | None, forwarded: list[str]
+    ) -> tuple[int, bytes, int | None]:
+        front = self.front
+        config = front.config
+        if front.in_progress >= config.max_connections:
+            n = front.in_progress
+            error = BusyError(f"{n} HTTP request{'s' if n != 1 else ''} in progress, try again later")
+            return (
+                json_api.status_of(error),
+                json_api.dumps({"error": json_api.error_object(error)}),
+                RETRY_BUSY_SECONDS,
+            )
+        if scope["method"] == "POST":
+            fields = json_api.read_body(await _read_body(receive, declared, config.http_max_body))
+            call = json_api.read_fields(endpoint, fields)
+        else:
+            call = json_api.read_fields(endpoint, _query_fields(scope["query_string"], endpoint.verb), query=True)
+        if front.server.shutting_down:  # a request that came in after the server stopped accepting
+            draining = json_api.draining_error()
+            return (
+                json_api.status_of(draining),
+                json_api.dumps({"error": json_api.error_object(draining)}),
+                RETRY_DRAINING_SECONDS,
+            )
+        client = scope.get("client")
+        address = front.address_of(client[0] if client else "?", forwarded)
+        return await front.answer(endpoint, call, address)
 
 
 def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
@@ -637,52 +743,30 @@ def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
     return static
 
 
-def create_app(front: HttpFront) -> Starlette:
-    """The Starlette app of the HTTP front (docs/HTTP.md): the API, ``/healthz``, the OpenAPI document, the page."""
+def create_app(front: HttpFront) -> ApiApp:
+    """The ASGI app of the HTTP front (docs/HTTP.md): the API (:class:`ApiApp`), and in Starlette ``/healthz``,
+    the OpenAPI document, the page, CORS preflights and the JSON 404 and 405."""
     config = front.config
 
     def guarded(handler: Callable[[HttpRequest], Awaitable[Response]]) -> Callable[[HttpRequest], Awaitable[Response]]:
         async def run(request: HttpRequest) -> Response:
             try:
                 return await handler(request)
-            except PuzzleError as error:
-                return front.error(error)
             except Exception as error:
                 log.exception("HTTP %s %s: internal error", request.method, request.url.path)
                 return front.error(InternalError(f"{type(error).__name__} while answering {request.url.path}"))
 
         return run
 
-    async def api(request: HttpRequest) -> Response:
-        name = request.path_params["name"]
-        endpoint = json_api.ENDPOINTS.get(name)
-        if endpoint is None:
-            return front.reply(
-                404,
-                json_api.dumps(
-                    {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
-                ),
-            )
-        if front.in_progress >= config.max_connections:
-            return front.error(
-                BusyError(
-                    f"{front.in_progress} HTTP request{'s' if front.in_progress != 1 else ''} in progress, try again later"
-                ),
-                retry_after=RETRY_BUSY_SECONDS,
-            )
-        if request.method == "POST":
-            fields = json_api.read_body(await _read_body(request, config.http_max_body))
-            call = json_api.read_fields(endpoint, fields)
-        else:
-            call = json_api.read_fields(endpoint, _query_fields(request, endpoint.verb), query=True)
-        if front.server.shutting_down:  # a request that came in after the server stopped accepting
-            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
-        return await front.answer(endpoint, call, front.address_of(request))
+    async def no_endpoint(request: HttpRequest) -> Response:
+        body = {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
+        return front.reply(404, json_api.dumps(body))
 
     async def healthz(request: HttpRequest) -> Response:
         server = front.server
         if server.draining or server.shutting_down:
-            return Response(b"draining\n", status_code=503, media_type="text/plain", headers={"Retry-After": str(5)})
+            headers = {"Retry-After": str(RETRY_DRAINING_SECONDS)}
+            return Response(b"draining\n", status_code=503, media_type="text/plain", headers=headers)
         return Response(b"ok\n", media_type="text/plain")
 
     async def openapi_json(request: HttpRequest) -> Response:
@@ -716,9 +800,9 @@ def create_app(front: HttpFront) -> Starlette:
     routes = [
         Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
         Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
-        Route("/api/v1/{name}", guarded(api), methods=["GET", "POST"]),
+        Route("/api/v1/{name}", guarded(no_endpoint), methods=["GET", "POST"]),  # ApiApp answers the endpoints
         Route("/", guarded(index), methods=["GET", "HEAD"]),
         Mount("/static", _static_files(front), name="static"),
     ]
     handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
-    return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
+    return ApiApp(front, Starlette(routes=routes, middleware=middleware, exception_handlers=handlers))
