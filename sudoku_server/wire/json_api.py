@@ -29,7 +29,6 @@ from sudoku_server.errors import (
     CommandError,
     DrainingError,
     PuzzleError,
-    PuzzleFormatError,
     SolutionMismatchError,
     quote,
 )
@@ -409,11 +408,6 @@ def draining_error() -> DrainingError:
     return DrainingError("server shutting down, use another")
 
 
-def format_error(detail: str) -> PuzzleFormatError:
-    """A format error (used for bodies that are not what an endpoint reads)."""
-    return PuzzleFormatError(detail)
-
-
 # -- schemas and the table -------------------------------------------------------------------
 
 
@@ -448,7 +442,6 @@ _RATING_PROPERTIES: dict[str, Any] = {
     "hardest": _nullable("string"),
     "method": {"type": "string"},
 }
-_PUZZLE_FIELD = "the puzzle's text in any layout the line protocol reads (docs/LAYOUTS.md)"
 
 #: THE endpoint table: name -> row (module docstring). Rows are added for new verbs.
 ENDPOINTS: dict[str, Endpoint] = {
