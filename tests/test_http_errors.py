@@ -254,3 +254,25 @@ async def test_healthz_503_while_draining_and_requests_after_the_stop():
         assert result[0].endswith(
             b'{"error":{"code":"draining","message":"server shutting down, use another","line":null}}'
         )
+
+
+async def test_503_shutdown_when_the_grace_ends_before_the_answer():
+    overrides = {"solve_timeout": 30.0, "solver_threads": 1, "shutdown_grace": 0.3}
+    async with running_http_server(solve=spinning_solve, **overrides) as (server, port):
+        async with trio.open_nursery() as nursery:
+            replies: list = []
+
+            async def slow() -> None:
+                replies.append(await afetch(port, "POST", "/api/v1/solve", {"puzzle": SLOW}))
+
+            nursery.start_soon(slow)
+            await trio.sleep(0.2)
+            started = trio.current_time()
+            server.shutdown()
+        assert trio.current_time() - started < 3
+        reply = replies[0]
+        assert (reply.status, reply.json) == (
+            503,
+            error("shutdown", "server shutting down before the puzzle was answered"),
+        )
+        assert reply.headers["retry-after"] == "5"
