@@ -276,3 +276,22 @@ async def test_503_shutdown_when_the_grace_ends_before_the_answer():
             error("shutdown", "server shutting down before the puzzle was answered"),
         )
         assert reply.headers["retry-after"] == "5"
+
+
+async def test_a_second_signal_answers_http_requests_at_once():
+    overrides = {"solve_timeout": 30.0, "solver_threads": 1, "shutdown_grace": 20.0}
+    async with running_http_server(solve=spinning_solve, **overrides) as (server, port):
+        async with trio.open_nursery() as nursery:
+            replies: list = []
+
+            async def slow() -> None:
+                replies.append(await afetch(port, "POST", "/api/v1/solve", {"puzzle": SLOW}))
+
+            nursery.start_soon(slow)
+            await trio.sleep(0.2)
+            started = trio.current_time()
+            server.shutdown()
+            await trio.sleep(0.1)
+            server.close_connections()
+        assert trio.current_time() - started < 3
+        assert (replies[0].status, replies[0].json["error"]["code"]) == (503, "shutdown")

@@ -487,7 +487,7 @@ class HttpFront:
         """Once the server stops accepting: the requests in progress get the shutdown grace, then ``503 shutdown``."""
         await self.server.accepting_stopped.wait()
         with trio.move_on_after(self.config.shutdown_grace):
-            while self.in_progress:
+            while self.in_progress and not self.server._hurry:  # a second signal: answer them now
                 await trio.sleep(0.01)
         if not self.in_progress:
             return
