@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import logging
+import math
 import socket
 import urllib.parse
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
@@ -82,21 +83,33 @@ async def serve_hypercorn(
 
 
 def _one_send_server() -> type:
-    """Hypercorn's ``TCPServer``, sending a reply's header block and its body in one ``send``.
+    """Hypercorn's ``TCPServer``, sending a reply's header block and its body in one ``send``, with one
+    keep-alive timer task per connection.
 
     Hypercorn's HTTP/1.1 protocol hands its connection the header block of a reply (h11's ``Response``) and
     the body as two pieces of data, which cost two ``send`` calls: on loopback each costs about as much
     as the rest of a small request (benchmarks/results21/http.md). The header block of a final reply (not
     ``1xx``: a ``100 Continue`` goes at once) is held until the next event of the connection (its body, the
-    empty end of message, or the close), and sent with it.
+    empty end of message, or the close), and sent with it. Hypercorn also cancels and starts a timer task
+    at each request (idle, busy, idle again); here one task per connection waits with a deadline that moves
+    (the keep-alive seconds while idle, none while a request is in progress), as Hypercorn's timer closes an
+    idle connection at the keep-alive time (its headers incomplete included) or at once when the server
+    stops, and a busy one once its request is answered. The two took a single request's server CPU from
+    about 490 to 400 µs (benchmarks/results21/http.md).
     """
-    from hypercorn.events import RawData
+    from hypercorn.events import RawData, Updated
     from hypercorn.trio.tcp_server import TCPServer
 
     class OneSendTCPServer(TCPServer):
         held = b""
+        idle_deadline: float | None = None  # when an idle connection closes (inf: a request in progress; None: new)
+        idle_scope: trio.CancelScope | None = None
+        close_when_idle = False  # the server stopped while a request was in progress
 
         async def protocol_send(self, event: Any) -> None:
+            if isinstance(event, Updated):
+                await self._idle_changed(event.idle)
+                return
             if isinstance(event, RawData):
                 if self.held:
                     event = RawData(data=self.held + event.data)
@@ -108,6 +121,31 @@ def _one_send_server() -> type:
                 held, self.held = self.held, b""
                 await super().protocol_send(RawData(data=held))
             await super().protocol_send(event)
+
+        async def _idle_changed(self, idle: bool) -> None:
+            """Hypercorn restarts a timer task at each change; here one task's deadline moves instead."""
+            if idle and self.close_when_idle:
+                with trio.CancelScope(shield=True):
+                    await self._initiate_server_close()
+                return
+            self.idle_deadline = trio.current_time() + self.config.keep_alive_timeout if idle else math.inf
+            if self.idle_scope is not None:
+                self.idle_scope.deadline = self.idle_deadline
+
+        async def _idle_timeout(self) -> None:
+            """The connection's one keep-alive timer (started once by ``run``): an idle connection is closed
+            at its deadline, or at once when the server stops; one with a request in progress when it is over."""
+            if self.idle_deadline is None:  # a new connection: idle until its first request's headers
+                self.idle_deadline = trio.current_time() + self.config.keep_alive_timeout
+            with trio.CancelScope(deadline=self.idle_deadline) as scope:
+                self.idle_scope = scope
+                await self.context.terminated.wait()
+            self.idle_scope = None
+            if not scope.cancelled_caught and self.idle_deadline == math.inf:
+                self.close_when_idle = True  # stopped during a request: closed once it is answered
+                return
+            with trio.CancelScope(shield=True):
+                await self._initiate_server_close()
 
     return OneSendTCPServer
 
