@@ -51,6 +51,10 @@ CLIENT_MAY_IMPORT = frozenset({"sudoku_server", "sudoku_server.wire.splitter"})
 CLIENT_OPTIONAL = frozenset({"tqdm"})
 #: Modules that do I/O or run an event loop: only these layers may import them.
 IO_MODULES = frozenset({"trio", "socket", "selectors", "select", "asyncio", "ssl"})
+#: The HTTP front's libraries (issue 21): ASGI servers and frameworks run event loops and do I/O, so only the
+#: network layer may import them (``net/http.py``, ``net/http_app.py``); the JSON API (``wire/json_api.py``)
+#: and its OpenAPI document (``wire/openapi.py``) stay pure.
+IO_MODULES |= frozenset({"starlette", "hypercorn", "h11", "anyio"})
 IO_LAYERS = frozenset({"net", "app", "client"})
 #: The entry point: only ``python -m sudoku_server`` (and the console script) call it.
 CLI = "sudoku_server.app.cli"
@@ -251,8 +255,8 @@ def test_the_checker_finds_each_kind_of_violation(tmp_path):
         ("sudoku_client.client", "sudoku_server.wire.session"),
     }, found
     assert found[("sudoku_server.sudoku.grid", "trio")] == (
-        "sudoku_server.sudoku.grid (line 5) imports trio: only net and app import asyncio, select, selectors,"
-        " socket, ssl, trio"
+        "sudoku_server.sudoku.grid (line 5) imports trio: only net and app import anyio, asyncio, h11, hypercorn,"
+        " select, selectors, socket, ssl, starlette, trio"
     )
     assert found[("sudoku_server.sudoku.grid", "sudoku_server.text.view")] == (
         "sudoku_server.sudoku.grid (line 3) imports sudoku_server.text.view:"

@@ -1,0 +1,503 @@
+"""The HTTP/JSON front (``--http-port``): Hypercorn's trio worker serving a Starlette app in the server's trio run.
+
+docs/HTTP.md is the API; docs/ARCHITECTURE.md "The HTTP front" says why
+Hypercorn and Starlette. The app (:func:`create_app`) reads a request's fields,
+has :mod:`sudoku_server.wire.json_api` make typed requests of them, and gives
+each request that needs the solver to the server's one
+:class:`~sudoku_server.net.pool.SolverPool` as an :class:`HttpJob`: an HTTP
+client is one client of the fair share (:class:`HttpClient`, keyed by its
+address: its budget, the wait bound and the solve timeout are a line
+connection's), so HTTP and line clients share the solver fairly. The JSON of
+a reply is rendered in the solver thread, as a line reply is.
+
+:mod:`sudoku_server.net.http_app` holds the app (``/healthz``, 200 or 503
+while draining, the OpenAPI document, the web page at ``/`` and
+``/static/...`` from the package's ``web/static`` directory, CORS, the body
+limit, the catch-all that answers any fault ``500 {"error": {"code":
+"internal"}}`` without a traceback) and the Hypercorn loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import trio
+from starlette.responses import Response
+
+from sudoku_server.errors import (
+    BusyError,
+    InternalError,
+    PuzzleError,
+    ShutdownError,
+    SolveTimeoutError,
+)
+from sudoku_server.net.http_app import RETRY_BUSY_SECONDS, RETRY_DRAINING_SECONDS, create_app, serve_hypercorn
+from sudoku_server.net.inline import INLINE_GROUP
+from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
+from sudoku_server.service.answer import answer, answer_lines
+from sudoku_server.wire import json_api, openapi
+from sudoku_server.wire.proxy import is_trusted
+
+if TYPE_CHECKING:
+    from sudoku_server.net.server import SudokuServer
+
+log = logging.getLogger("sudoku_server")
+
+#: Seconds an HTTP connection may stay idle between requests, or take to send a request's headers
+#: (Hypercorn's keep-alive timeout: its idle timer runs until the headers are read), before it is closed.
+#: A slow client sending one header byte a second (slowloris) so holds its connection 5 s at most.
+KEEP_ALIVE_SECONDS = 5.0
+#: Seconds a client's state (its budget) is kept after its last request; by then its budget is refilled.
+CLIENT_SWEEP_SECONDS = 30.0
+
+
+@dataclass(eq=False, slots=True)
+class HttpSlot(Slot):
+    """One HTTP request's reply (one puzzle of a batch): its JSON bytes, status, and an event once filled."""
+
+    status: int = 200
+    retry_after: int | None = None
+    event: trio.Event = field(default_factory=trio.Event)
+
+
+@dataclass(eq=False, slots=True)
+class HttpJob(Job):
+    """A request from the HTTP front: answered by the service, its result rendered as JSON (``wire.json_api``)."""
+
+    endpoint: json_api.Endpoint | None = None
+    abandoned: bool = False  # the HTTP request was cancelled (its client went away): nothing to compute
+
+    def _error(self, error: PuzzleError, budget: bool = False) -> bytes:
+        slot = self.slot
+        assert isinstance(slot, HttpSlot)
+        status, body = json_api.error_reply(error, self.puzzle, budget=budget)
+        slot.status = status
+        return json_api.dumps(body)
+
+    def work(self, check: Callable[[], None]) -> bytes:
+        """In a worker thread: answer the request, render its JSON; sets the slot's status."""
+        assert self.request is not None and self.endpoint is not None
+        slot = self.slot
+        assert isinstance(slot, HttpSlot)
+        if self.abandoned:
+            slot.status = 499
+            return b""
+        server = self.connection.server
+        result = answer(self.request, check=check, solvers=server.solvers, server=server, about=f"the {self.what}")
+        slot.status, body = json_api.render(self.endpoint, result, self.puzzle)
+        return json_api.dumps(body)
+
+    def timeout_reply(self, seconds: float) -> bytes:
+        return self._error(SolveTimeoutError(f"no answer within {seconds:g} s"))
+
+    def internal_reply(self, error: BaseException) -> bytes:
+        return self._error(InternalError(f"{type(error).__name__} while answering the {self.what}"))
+
+    def refused_reply(self, reason: str, budget: bool = False) -> bytes:
+        client = self.connection
+        assert isinstance(client, HttpClient) and isinstance(self.slot, HttpSlot)
+        self.slot.retry_after = client.front.budget_retry_after(client) if budget else RETRY_BUSY_SECONDS
+        return self._error(BusyError(f"{reason}; the {self.what} was not solved"), budget)
+
+    def shutdown_reply(self) -> bytes:
+        assert isinstance(self.slot, HttpSlot)
+        self.slot.retry_after = RETRY_DRAINING_SECONDS
+        return self._error(ShutdownError(f"server shutting down before the {self.what} was answered"))
+
+
+class _Slow(BaseException):
+    """Raised by the fast paths' ``check``: the puzzle searched past the native core's check interval (0.5 ms)."""
+
+
+def _too_slow() -> None:
+    raise _Slow()
+
+
+@dataclass(eq=False, slots=True)
+class HttpBulkJob(HttpJob):
+    """Plain one-line 9x9 puzzles of one request, solved text to text by the native core in one job.
+
+    ``members`` are the puzzles' own slots (its ``slot`` is the job's, filled when it ends: then each member
+    whose answer is known gets it). A puzzle that searches past 0.5 ms, or has an error to word, leaves the
+    bulk with those after it: each becomes an :class:`HttpJob` of its own, on its own slot (its own solve
+    timeout, pauses and error words), queued for the same client.
+    """
+
+    items: list[json_api.Item] = field(default_factory=list)
+    members: list[HttpSlot] = field(default_factory=list)
+    bodies: list[bytes | None] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)  # the puzzles' places in their request
+    many: int = 1  # puzzles in the request
+
+    def work(self, check: Callable[[], None]) -> bytes:
+        if self.abandoned:
+            return b""  # nobody waits for these answers
+        out: list[bytes | None] = []
+        lines = [(item.plain or "").encode("ascii") + b"\n" for item in self.items]
+        try:
+            answer_lines(lines, out, check=_too_slow, solvers=self.connection.server.solvers)
+        except _Slow:
+            pass
+        answered = out.index(None) if None in out else len(out)
+        self.bodies = [json_api.plain_solved(text[:81].decode("ascii")) for text in out[:answered]]  # type: ignore[index]
+        if answered < len(self.items):
+            client = self.connection
+            assert isinstance(client, HttpClient)
+            trio.from_thread.run_sync(client.front.spill, self, answered)
+        return b""
+
+    def _error(self, error: PuzzleError, budget: bool = False) -> bytes:
+        status, body = json_api.error_reply(error, None, budget=budget)
+        data = json_api.dumps(body)
+        for member in self.members[len(self.bodies) :]:
+            member.status = status
+        self.bodies += [data] * (len(self.members) - len(self.bodies))
+        return b""
+
+    def refused_reply(self, reason: str, budget: bool = False) -> bytes:
+        client = self.connection
+        assert isinstance(client, HttpClient)
+        retry = client.front.budget_retry_after(client) if budget else RETRY_BUSY_SECONDS
+        for member in self.members:
+            member.retry_after = retry
+        what = f"puzzles {self.what}"
+        return self._error(BusyError(f"{reason}; the {what} were not solved"), budget)
+
+    def shutdown_reply(self) -> bytes:
+        for member in self.members:
+            member.retry_after = RETRY_DRAINING_SECONDS
+        return self._error(ShutdownError(f"server shutting down before the puzzles {self.what} were answered"))
+
+    def fill_members(self) -> None:
+        """On the event loop, once the job ended: each puzzle answered (or refused) gets its reply."""
+        for member, body in zip(self.members, self.bodies):
+            member.data = body
+            member.event.set()
+
+
+class HttpClient:
+    """One HTTP client (an address) as the scheduler sees it: the key of its fair share and budget.
+
+    Implements what :class:`~sudoku_server.net.pool.SolverPool` asks of a
+    line connection: ``fill`` (a reply is ready), ``check_peer``,
+    ``output_full`` (never: an HTTP reply is held by its own request),
+    ``shutdown_line``, ``peer``, ``server``, ``solver_seconds``.
+    """
+
+    def __init__(self, front: HttpFront, address: str) -> None:
+        self.front = front
+        self.server = front.server
+        self.peer = address
+        self.solver_seconds = 0.0
+        self.requests = 0  # HTTP requests of this client in progress
+        self.last_seen = time.monotonic()
+
+    def fill(self, slot: Slot, data: bytes) -> None:
+        slot.data = data
+        if isinstance(slot.job, HttpBulkJob):
+            slot.job.fill_members()
+        if isinstance(slot, HttpSlot):
+            slot.event.set()
+
+    def check_peer(self) -> None:
+        """Nothing to check: a request whose client went away is cancelled by the HTTP server."""
+
+    def output_full(self, pending: int) -> bool:
+        return False
+
+    def shutdown_line(self, job: Job) -> bytes:
+        assert isinstance(job, HttpJob)
+        return job.shutdown_reply()
+
+    def split_bulk(self, job: Job, leftover: list) -> list[Job]:
+        raise AssertionError("HTTP requests never go in bulk")
+
+
+class HttpFront:
+    """The HTTP front of one server process: its clients, its app, and its Hypercorn server.
+
+    One unit because its clients, the requests in progress and the jobs it gives the pool (inline, in bulk,
+    spilled from a bulk) are one state that answering, the sweep and the stop all read and change.
+
+    Args:
+      server: the line server whose pool, scheduler, config and lifecycle it shares.
+    """
+
+    def __init__(self, server: SudokuServer) -> None:
+        self.server = server
+        self.config = server.config
+        self.clients: dict[str, HttpClient] = {}
+        self.in_progress = 0  # HTTP requests being answered, over all clients
+        self.done = trio.Event()  # serve() has returned
+        self.app = create_app(self)
+        self.openapi_body = json_api.dumps(openapi.document(server.version))
+
+    # -- clients ------------------------------------------------------------------------
+
+    def address_of(self, peer: str, forwarded_for: list[str]) -> str:
+        """The client's address: the ``peer``'s, or with ``--http-trusted-proxy`` the one its proxy names in
+        ``X-Forwarded-For`` (``forwarded_for``: the header's values; the rightmost address not itself a
+        trusted proxy)."""
+        trusted = self.config.http_trusted_proxies
+        if not trusted or not is_trusted(peer, trusted):
+            return peer
+        forwarded = ",".join(forwarded_for)
+        for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
+            if not is_trusted(hop, trusted):
+                return hop
+        return peer
+
+    def client(self, address: str) -> HttpClient:
+        client = self.clients.get(address)
+        if client is None:
+            client = self.clients[address] = HttpClient(self, address)
+            self.server.pool.open(client)  # type: ignore[arg-type]
+            self.server.pool.other_clients.add(client)
+        client.requests += 1
+        client.last_seen = time.monotonic()
+        return client
+
+    def release(self, client: HttpClient) -> None:
+        client.requests -= 1
+        client.last_seen = time.monotonic()
+
+    def sweep(self, now: float) -> None:
+        """Forget the clients idle for the budget window (their budget is full again by then)."""
+        idle = max(CLIENT_SWEEP_SECONDS, self.config.budget_window)
+        for address, client in list(self.clients.items()):
+            if not client.requests and now - client.last_seen > idle:
+                del self.clients[address]
+                self.server.pool.other_clients.discard(client)
+                self.server.pool.close(client)  # type: ignore[arg-type]
+
+    def budget_retry_after(self, client: HttpClient) -> int:
+        """Whole seconds until ``client``'s budget is above zero again (``Retry-After`` of a ``429``)."""
+        scheduler = self.server.pool.scheduler
+        try:
+            left = scheduler.budget_left(client, time.monotonic())
+        except KeyError:
+            return 1
+        rate = scheduler.budget_seconds / scheduler.budget_window if scheduler.budget_window > 0 else 0.0
+        if left > 0 or rate <= 0:
+            return 1
+        return max(1, math.ceil(-left / rate + 0.001))
+
+    # -- answering ---------------------------------------------------------------------------
+
+    @property
+    def fast(self) -> bool:
+        """Plain one-line puzzles go text to text in the native core (the server's own solver, native core)."""
+        return self.server.bulk
+
+    async def answer(
+        self, endpoint: json_api.Endpoint, call: json_api.Call, address: str
+    ) -> tuple[int, bytes, int | None]:
+        """The reply of one API call, ``(status, JSON bytes, Retry-After seconds or None)``: its items answered
+        (inline or through the pool), in order."""
+        client = self.client(address)
+        self.in_progress += 1
+        jobs: list[HttpJob] = []
+        many = len(call.items)
+        slots = [HttpSlot() for _ in call.items]
+        try:
+            items = list(call.items)
+            start = self._inline(client, items, slots) if self.fast else 0
+            group: list[int] = []
+            for index in range(start, many):
+                item = items[index]
+                if item.plain is not None and self.fast:
+                    group.append(index)
+                    if len(group) >= BULK_PUZZLES:
+                        jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
+                        group = []
+                    continue
+                if group:
+                    jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
+                    group = []
+                job = self._submit(client, endpoint, json_api.parsed(item), slots[index], index, many)
+                if job is not None:
+                    jobs.append(job)
+            if group:
+                jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
+            for slot in slots:
+                if slot.data is None:
+                    await slot.event.wait()
+        finally:
+            for job in jobs:
+                job.abandoned = True
+            self.in_progress -= 1
+            self.release(client)
+        if not call.batch:
+            slot = slots[0]
+            return slot.status, slot.data or b"{}", slot.retry_after
+        return 200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}", None
+
+    def _what(self, index: int, many: int) -> str:
+        return "puzzle" if many == 1 else f"puzzle {index + 1} of {many}"
+
+    def _submit(
+        self,
+        client: HttpClient,
+        endpoint: json_api.Endpoint,
+        item: json_api.Item,
+        slot: HttpSlot,
+        index: int,
+        many: int,
+        counted: bool = False,
+    ) -> HttpJob | None:
+        """Answer ``item`` on ``slot``: its error now, or a job for the pool (returned); ``counted``: the
+        puzzle is already counted in STATS (it comes out of a bulk job)."""
+        if item.request is None:
+            assert item.error is not None
+            slot.status, error = json_api.error_reply(item.error)
+            slot.data = json_api.dumps(error)
+            slot.event.set()
+            return None
+        what = self._what(index, many) if item.puzzle is not None else endpoint.verb
+        job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)  # type: ignore[arg-type]
+        slot.job = job
+        self.server.pool.submit(job, 0 if counted else 1)
+        return job
+
+    def _submit_bulk(
+        self,
+        client: HttpClient,
+        endpoint: json_api.Endpoint,
+        items: list[json_api.Item],
+        slots: list[HttpSlot],
+        group: list[int],
+    ) -> HttpBulkJob:
+        what = f"{group[0] + 1} to {group[-1] + 1}"
+        slot = HttpSlot()
+        job = HttpBulkJob(
+            client,  # type: ignore[arg-type]
+            slot,
+            None,
+            None,
+            what,
+            endpoint=endpoint,
+            items=[items[i] for i in group],
+            members=[slots[i] for i in group],
+            indices=list(group),
+            many=len(items),
+        )
+        slot.job = job
+        self.server.pool.submit(job, len(group))
+        return job
+
+    def spill(self, job: HttpBulkJob, answered: int) -> None:
+        """On the event loop: the puzzles of a bulk job from ``answered`` on get jobs of their own (in order)."""
+        client = job.connection
+        assert isinstance(client, HttpClient)
+        assert job.endpoint is not None
+        for item, member, index in zip(job.items[answered:], job.members[answered:], job.indices[answered:]):
+            self._submit(client, job.endpoint, json_api.parsed(item), member, index, job.many, counted=True)
+
+    def _inline(self, client: HttpClient, items: list[json_api.Item], slots: list[HttpSlot]) -> int:
+        """Solve the plain puzzles at the front of ``items`` on the event loop, as the line protocol's inline
+        path does (``--inline-budget`` of solving per request, each puzzle stopped at the native core's 0.5 ms
+        check interval), charged to the client's budget. Returns how many items were answered."""
+        budget = self.config.inline_seconds
+        if budget <= 0 or not items or items[0].plain is None:
+            return 0
+        scheduler = self.server.pool.scheduler
+        started = time.monotonic()
+        if scheduler.budget_left(client, started) <= 0:
+            return 0
+        count = 0
+        while count < len(items) and items[count].plain is not None and count < INLINE_GROUP * 8:
+            count += 1
+        out: list[bytes | None] = []
+        spent = 0.0
+        solvers = self.server.solvers
+        while len(out) < count and spent < budget:
+            done = len(out)
+            lines = [(item.plain or "").encode("ascii") + b"\n" for item in items[done : done + INLINE_GROUP]]
+            try:
+                answer_lines(lines, out, check=_too_slow, solvers=solvers)
+            except _Slow:
+                spent = time.monotonic() - started
+                break
+            spent = time.monotonic() - started
+            if None in out:
+                break
+        answered = out.index(None) if None in out else len(out)
+        if spent > 0:
+            scheduler.charge(client, spent, started + spent)
+            self.server.stats.solver_seconds += spent
+            client.solver_seconds += spent
+        stats = self.server.stats
+        stats.puzzles += answered
+        if answered:
+            stats.solve_times.extend([spent / answered] * answered)
+        for index in range(answered):
+            slot = slots[index]
+            slot.data = json_api.plain_solved(out[index][:81].decode("ascii"))  # type: ignore[index]
+        return answered
+
+    def reply(self, status: int, body: bytes, *, retry_after: int | None = None) -> Response:
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None and status in (429, 503) else None
+        return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+    def error(self, error: PuzzleError, *, retry_after: int | None = None) -> Response:
+        status, body = json_api.error_reply(error)
+        return self.reply(status, json_api.dumps(body), retry_after=retry_after)
+
+    # -- serving ------------------------------------------------------------------------------
+
+    async def serve(self, sockets: Sequence[socket.socket], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Serve the app on ``sockets`` (bound and listening) until the server stops accepting.
+
+        Then Hypercorn stops accepting, closes idle connections, and gives the requests in progress
+        the shutdown grace (and the final flush) before it cancels them. Supports ``nursery.start``.
+        """
+        from hypercorn.config import Config
+
+        config = Config()
+        config.keep_alive_timeout = KEEP_ALIVE_SECONDS
+        config.graceful_timeout = self.config.shutdown_grace + 1.0
+        config.accesslog = None
+        config.errorlog = logging.getLogger("sudoku_server.http")
+        config.include_server_header = False
+        try:
+            async with trio.open_nursery() as nursery:
+
+                async def hypercorn(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                    await serve_hypercorn(self.app, config, sockets, self.server.accepting_stopped, task_status)
+                    nursery.cancel_scope.cancel()  # every connection closed
+
+                nursery.start_soon(self._sweep)
+                await nursery.start(hypercorn)
+                for sock in sockets:
+                    name = sock.getsockname()
+                    host = f"[{name[0]}]" if ":" in name[0] else name[0]
+                    log.info("HTTP on http://%s:%d/ (API /api/v1/, health /healthz)", host, name[1])
+                task_status.started()
+                await self._stop_after_grace()
+        finally:
+            self.done.set()
+
+    async def _stop_after_grace(self) -> None:
+        """Once the server stops accepting: the requests in progress get the shutdown grace, then ``503 shutdown``."""
+        await self.server.accepting_stopped.wait()
+        with trio.move_on_after(self.config.shutdown_grace):
+            while self.in_progress and not self.server._hurry:  # a second signal: answer them now
+                await trio.sleep(0.01)
+        if not self.in_progress:
+            return
+        log.info("shutdown grace over: answering %d HTTP request(s) 503 shutdown", self.in_progress)
+        self.server.stopping = True
+        for client in list(self.clients.values()):
+            for job in self.server.pool.close(client):  # type: ignore[arg-type]
+                client.fill(job.slot, client.shutdown_line(job))
+
+    async def _sweep(self) -> None:
+        while True:
+            await trio.sleep(CLIENT_SWEEP_SECONDS / 3)
+            self.sweep(time.monotonic())
