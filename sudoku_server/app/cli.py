@@ -106,6 +106,23 @@ def _close_grace(text: str) -> float | None:
     return check_seconds(value, text)
 
 
+def _cors(text: str) -> str:
+    """--http-cors: an origin (``*``, ``https://example.org``) or ``off``."""
+    text = text.strip()
+    if not text:
+        raise argparse.ArgumentTypeError("must be an origin such as https://example.org, * or off")
+    return text
+
+
+def http_cors(values: list[str] | None) -> tuple[str, ...]:
+    """The CORS origins of ``--http-cors`` (repeated): ``("*",)`` when not given, ``()`` for ``off``."""
+    if not values:
+        return ("*",)
+    if any(value.lower() == "off" for value in values):
+        return ()
+    return tuple(values)
+
+
 #: --workers: 1..MAX_WORKERS, or "auto" for one per CPU.
 _workers = _number(int, 1, workers.MAX_WORKERS, extra="auto")
 
@@ -269,6 +286,41 @@ def build_parser() -> argparse.ArgumentParser:
         " is closed 3 s after it was accepted (default: off)",
     )
     p.add_argument(
+        "--http-port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="also serve HTTP/JSON on this port, same --host: the API under /api/v1/ (solve, count, generate,"
+        " rate, hint, steps; docs/HTTP.md), its OpenAPI document /api/v1/openapi.json, /healthz (503 while"
+        " draining) and the web page at / ; the same solver, fair share, budgets and timeouts (default: off)",
+    )
+    p.add_argument(
+        "--http-max-body",
+        type=_positive_int,
+        default=d.http_max_body,
+        metavar="BYTES",
+        help="largest HTTP request body, more is answered 413 (default: %(default)s)",
+    )
+    p.add_argument(
+        "--http-cors",
+        type=_cors,
+        default=None,
+        metavar="ORIGIN|off",
+        action="append",
+        help="an origin the API allows to call it from a browser (Access-Control-Allow-Origin); repeat for"
+        " several; 'off' for no CORS headers (default: *, any origin: the API has no state and no credentials)",
+    )
+    p.add_argument(
+        "--http-trusted-proxy",
+        type=_trusted_proxy,
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="a reverse proxy in front of the HTTP port (10.0.0.5, 10.0.0.0/24); repeat for several. Its"
+        " X-Forwarded-For names the client (for the fair share and budgets); from any other peer the header"
+        " is ignored (default: none, the peer is the client)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["debug", "info", "warning", "error"],
@@ -310,6 +362,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         budget_seconds=args.connection_budget,
         budget_window=args.budget_window,
         inline_seconds=args.inline_budget,
+        http_port=args.http_port,
+        http_max_body=args.http_max_body,
+        http_cors=http_cors(args.http_cors),
+        http_trusted_proxies=tuple(args.http_trusted_proxy),
     )
 
 

@@ -22,6 +22,7 @@ import trio
 
 from sudoku_server.net.balance import AcceptBalance, BalancedListener
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.http_bind import listen_sockets
 from sudoku_server.net.metrics_http import serve_http
 from sudoku_server.net.server import SudokuServer
 
@@ -39,7 +40,9 @@ HURRY_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 LOG_QUEUE_RECORDS = 10000
 
 
-async def run_server(config: ServerConfig, sockets=None, on_ready=None, balance: AcceptBalance | None = None) -> None:
+async def run_server(
+    config: ServerConfig, sockets=None, on_ready=None, balance: AcceptBalance | None = None, http_sockets=None
+) -> None:
     """Serve until a stop signal, then shut down gracefully.
 
     Args:
@@ -50,6 +53,8 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None, balance:
       balance: with ``sockets``, the supervisor's table of open connections
         per worker, its ``slot`` this worker's: the worker with the fewest
         accepts first (``net.balance``).
+      http_sockets: with ``sockets``, the supervisor's listening sockets of
+        ``--http-port``; None binds ``config.http_port`` here (when set).
 
     Signals: SIGTERM, SIGINT, SIGHUP and SIGQUIT drain (``--drain-grace``),
     stop accepting and let open connections finish within
@@ -68,6 +73,13 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None, balance:
         listeners = [BalancedListener(sock, balance) for sock in sockets]
     else:
         listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
+    if sockets is None and config.http_port is not None:
+        try:
+            http_sockets = listen_sockets(config.host, config.http_port)
+        except OSError as error:
+            for listener in listeners:
+                await listener.aclose()
+            raise HttpPortError(error) from error
     log.info("%s, %d solver thread(s)", server.version_text(), config.solver_threads)
     metrics_http = None
     if config.metrics_port is not None and sockets is None:
@@ -107,7 +119,7 @@ async def run_server(config: ServerConfig, sockets=None, on_ready=None, balance:
             if sockets is not None:
                 nursery.start_soon(_watch_supervisor, server, os.getppid())
             try:
-                await nursery.start(functools.partial(server.serve, listeners=listeners))
+                await nursery.start(functools.partial(server.serve, listeners=listeners, http_sockets=http_sockets))
                 if on_ready is not None:
                     on_ready()
                 await server.stopped.wait()
@@ -227,12 +239,18 @@ class MetricsPortError(OSError):
     """The ``--metrics-port`` cannot be bound (``args[0]``: the OSError)."""
 
 
+class HttpPortError(OSError):
+    """The ``--http-port`` cannot be bound (``args[0]``: the OSError)."""
+
+
 def log_listen_error(config: ServerConfig, error: OSError) -> None:
     """Log why the server cannot listen: the address, the option to change and, if in use, a hint."""
     port: int | None
     option, port = "--port", config.port
     if isinstance(error, MetricsPortError):
         option, port, error = "--metrics-port", config.metrics_port, error.args[0]
+    elif isinstance(error, HttpPortError):
+        option, port, error = "--http-port", config.http_port, error.args[0]
     where = f"{config.host or 'all interfaces'} port {port}"
     hint = f" (is another server running? choose another with {option})" if error.errno == errno.EADDRINUSE else ""
     log.error("cannot listen on %s: %s%s", where, error.strerror or error, hint)

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from sudoku_server.app.runtime import LOG_QUEUE_RECORDS, log_listen_error, run_server, setup_logging
+from sudoku_server.app.runtime import LOG_QUEUE_RECORDS, HttpPortError, log_listen_error, run_server, setup_logging
 from sudoku_server.net.balance import AcceptBalance
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.metrics_http import serve_http
@@ -176,6 +176,7 @@ class Supervisor:
         self.log_level = log_level
         self.log_queue = log_queue
         self.sockets: list[socket.socket] = []
+        self.http_sockets: list[socket.socket] = []  # --http-port: every worker serves them too
         self._state = _State()
         self._signals: list[int] = []
         self._wake_r = self._wake_w = -1
@@ -197,6 +198,13 @@ class Supervisor:
         for sock in self.sockets:
             host, port = sock.getsockname()[:2]
             log.info("listening on %s:%d", f"[{host}]" if ":" in host else host, port)
+        if cfg.http_port is not None:
+            try:
+                self.http_sockets = bind(cfg.host, cfg.http_port)
+            except OSError as error:
+                for sock in self.sockets:
+                    sock.close()
+                raise HttpPortError(error) from error
         if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             self._metrics_dir = tempfile.mkdtemp(prefix="sudoku-server-metrics-")
             os.environ["PROMETHEUS_MULTIPROC_DIR"] = self._metrics_dir
@@ -213,7 +221,7 @@ class Supervisor:
                 self._spawn_metrics()
             self._loop()
         finally:
-            for sock in self.sockets:
+            for sock in self.sockets + self.http_sockets:
                 sock.close()
             if self._metrics_dir is not None:
                 shutil.rmtree(self._metrics_dir, ignore_errors=True)
@@ -259,9 +267,10 @@ class Supervisor:
                 if self.sockets and now >= state.close_sockets_at:
                     # The workers stop accepting now too: once every copy is
                     # closed the kernel refuses new connections (PROTOCOL.md).
-                    for sock in self.sockets:
+                    for sock in self.sockets + self.http_sockets:
                         sock.close()
                     self.sockets = []
+                    self.http_sockets = []
                 if not state.children:
                     return
                 if now > state.stop_deadline:
@@ -439,7 +448,9 @@ class Supervisor:
             self.balance.slot = slot
             code = 1
             try:
-                code = _worker_main(self.config, self.sockets, ready_w, self.log_level, self.log_queue, self.balance)
+                code = _worker_main(
+                    self.config, self.sockets, ready_w, self.log_level, self.log_queue, self.balance, self.http_sockets
+                )
             finally:
                 os._exit(code)
         os.close(ready_w)
@@ -454,7 +465,7 @@ class Supervisor:
             self._child_reset()
             code = 1
             try:
-                for sock in self.sockets:
+                for sock in self.sockets + self.http_sockets:
                     sock.close()
                 code = _metrics_main(self.config, self.log_level)
             finally:
@@ -479,7 +490,13 @@ def _no_threads() -> None:
 
 
 def _worker_main(
-    config, sockets, ready_fd: int, log_level: str, log_queue: int, balance: AcceptBalance | None = None
+    config,
+    sockets,
+    ready_fd: int,
+    log_level: str,
+    log_queue: int,
+    balance: AcceptBalance | None = None,
+    http_sockets=None,
 ) -> int:
     """A worker process: the whole server on the inherited sockets. Returns the exit status."""
     listener = setup_logging(log_level, records=log_queue, with_pid=True)
@@ -492,7 +509,7 @@ def _worker_main(
             pass
 
     try:
-        trio.run(run_server, config, sockets, ready, balance)
+        trio.run(run_server, config, sockets, ready, balance, http_sockets)
     except Exception:
         log.exception("worker %d failed", os.getpid())
         return 1

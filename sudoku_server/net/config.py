@@ -67,6 +67,12 @@ class ServerConfig:
         keeps accepting and answers ``PING`` with ``ERROR draining`` (so a
         load balancer takes it out), before it stops accepting.
       metrics_port: serve Prometheus metrics over HTTP on this port (None: off).
+      http_port: serve the HTTP/JSON API, ``/healthz`` and the web page on this port, same host (None: off;
+        docs/HTTP.md).
+      http_max_body: bytes of an HTTP request body at most; more is answered ``413``.
+      http_cors: the origins the API allows (``Access-Control-Allow-Origin``); ``("*",)`` any; ``()`` no CORS.
+      http_trusted_proxies: the networks whose ``X-Forwarded-For`` names the HTTP client (``--http-trusted-proxy``);
+        empty: the peer's address is the client's.
       inline_seconds: seconds of solving a connection's plain one-line puzzles may take on the event loop
         per read, before the rest go to the solver threads (``--inline-budget``; 0: every puzzle goes to
         the threads, as before issue 18). ARCHITECTURE.md "The request path".
@@ -95,3 +101,7 @@ class ServerConfig:
     drain_grace: float = 0.0
     metrics_port: int | None = None
     inline_seconds: float = DEFAULT_INLINE_SECONDS
+    http_port: int | None = None
+    http_max_body: int = 1024 * 1024
+    http_cors: tuple[str, ...] = ("*",)
+    http_trusted_proxies: tuple[Network, ...] = ()

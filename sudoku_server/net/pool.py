@@ -144,6 +144,20 @@ class Job:
         result = answer(self.request, check=check, solvers=server.solvers, server=server, about=f"the {self.what}")
         return replies.render(result, self.ending, self.puzzle)
 
+    # The replies the pool gives on its own (another front, HTTP, renders them its own way).
+
+    def timeout_reply(self, seconds: float) -> bytes:
+        """The reply of a request that used its solve timeout (``seconds``)."""
+        return replies.timeout_line(seconds, self.ending)
+
+    def internal_reply(self, error: BaseException) -> bytes:
+        """The reply of a request whose work failed outside the service (a fault: logged by the caller)."""
+        return replies.internal_line(error, f"the {self.what}", self.ending)
+
+    def refused_reply(self, reason: str, budget: bool = False) -> bytes:
+        """The reply of a request the scheduler refused (``budget``: its client's budget is used)."""
+        return b"".join(replies.not_solved_line(reason, what, self.ending) for what in self.each())
+
 
 class Signal:
     """Wake one waiting task (a reset-on-wait event)."""
@@ -194,6 +208,7 @@ class SolverPool:
         self._wake = Signal()
         self._resume: dict[int, trio.Event] = {}
         self._nursery: trio.Nursery | None = None
+        self.other_clients: set = set()  # clients that are not line connections (net.http's, one per address)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Dispatch until cancelled. Supports ``nursery.start``.
@@ -250,10 +265,7 @@ class SolverPool:
                     event.set()
             else:
                 for job in decision.jobs:
-                    job.connection.fill(
-                        job.slot,
-                        b"".join(replies.not_solved_line(decision.reason, what, job.ending) for what in job.each()),
-                    )
+                    job.connection.fill(job.slot, job.refused_reply(decision.reason, decision.budget))
 
     async def _run_batch(self, batch: _scheduler.Batch) -> None:
         results: list[tuple] = []
@@ -371,12 +383,12 @@ class SolverPool:
             try:
                 data = job.work(check)
             except _TimedOut:
-                data = replies.timeout_line(timeout, job.ending)
+                data = job.timeout_reply(timeout)
             except _Stopped:
                 return []
             except Exception as error:
                 log.exception("%s: internal error on the %s", job.connection.peer, job.what)
-                data = replies.internal_line(error, f"the {job.what}", job.ending)
+                data = job.internal_reply(error)
             except BaseException:
                 # trio.Cancelled out of a pause (the server is stopping): the
                 # batch ends here; the jobs get their shutdown answers.
@@ -458,7 +470,7 @@ class SolverPool:
 
     def cancel_all(self) -> None:
         """Stop every batch (the server stops): workers end within a ``check`` call."""
-        for connection in list(self.server.connections):
+        for connection in [*self.server.connections, *self.other_clients]:
             for job in self.close(connection):
                 connection.fill(job.slot, connection.shutdown_line(job))
         for event in self._resume.values():

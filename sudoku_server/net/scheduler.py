@@ -130,6 +130,7 @@ class Refuse:
     key: Hashable
     jobs: list[Any]
     reason: str
+    budget: bool = False  # the connection's budget is used (not the wait bound)
 
 
 Decision = Start | Resume | Refuse
@@ -361,11 +362,13 @@ class Scheduler:
             self._refill(client, now)
             if client.tokens <= 0:
                 self._unqueue(head)
-                return self._refuse(
+                refusal = self._refuse(
                     head,
                     client,
                     f"connection budget used ({self.budget_seconds:g} solver seconds per {self.budget_window:g} s)",
                 )
+                refusal.budget = True
+                return refusal
             if self.running >= self.workers:
                 return None
             self._unqueue(head)

@@ -102,6 +102,8 @@ class SudokuServer:
         self.stats = Counts()
         self.metrics = Metrics(self.stats, self._gauges)
         self.connections: set = set()
+        self.accepting_stopped = trio.Event()  # the server stopped accepting (the HTTP front stops too)
+        self.http = None  # the HTTP front (net.http.HttpFront) when serving http_sockets
         self.pool = SolverPool(self)
         self.stopping = False
         self.draining = False
@@ -128,12 +130,13 @@ class SudokuServer:
             log.info("listening on %s:%d", host, name[1])
         return listeners
 
-    async def serve(self, *, listeners=None, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def serve(self, *, listeners=None, http_sockets=None, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until :meth:`shutdown` or cancellation.
 
         Args:
           listeners: already bound listeners (from :meth:`open_listeners`);
             None binds the configured address here.
+          http_sockets: listening sockets for the HTTP front (``--http-port``, :mod:`.http`), or None.
 
         Supports ``nursery.start``: reports the list of listeners once they
         are bound (``listeners[0].socket.getsockname()`` gives the port).
@@ -147,6 +150,8 @@ class SudokuServer:
             async with trio.open_nursery() as pool_nursery:
                 await pool_nursery.start(self.pool.run)
                 pool_nursery.start_soon(self._sync_metrics)
+                if http_sockets:
+                    self.http = await start_http(self, http_sockets, pool_nursery)
                 async with trio.open_nursery() as handler_nursery:
                     self._handler_nursery = handler_nursery
                     with trio.CancelScope() as accept_scope:
@@ -163,6 +168,8 @@ class SudokuServer:
                         await listener.aclose()
                     log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
                     handler_nursery.start_soon(self._stop_after_grace, handler_nursery)
+                if self.http is not None:
+                    await self.http.done.wait()  # its requests in progress get the shutdown grace too
                 pool_nursery.cancel_scope.cancel()
         finally:
             for listener in listeners:
@@ -269,6 +276,7 @@ class SudokuServer:
         stops and what is left is answered ``ERROR shutdown``.
         """
         self._shutting_down = True
+        self.accepting_stopped.set()
         if self._accept_scope is not None:
             self._accept_scope.cancel()
         self._publish()
@@ -464,6 +472,18 @@ class SudokuServer:
                     pass
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
+
+
+async def start_http(server: SudokuServer, sockets, nursery: trio.Nursery):
+    """Start the HTTP front (:class:`sudoku_server.net.http.HttpFront`) of ``server`` on ``sockets``; returns it.
+
+    Starlette and Hypercorn are imported here, when ``--http-port`` is used.
+    """
+    from sudoku_server.net.http import HttpFront
+
+    front = HttpFront(server)
+    await nursery.start(front.serve, sockets)
+    return front
 
 
 async def read_proxy_header(stream: trio.SocketStream):

@@ -1,0 +1,468 @@
+"""The HTTP/JSON front (``--http-port``): Hypercorn's trio worker serving a Starlette app in the server's trio run.
+
+docs/HTTP.md is the API; docs/ARCHITECTURE.md "The HTTP front" says why
+Hypercorn and Starlette. The app (:func:`create_app`) reads a request's fields,
+has :mod:`sudoku_server.wire.json_api` make typed requests of them, and gives
+each request that needs the solver to the server's one
+:class:`~sudoku_server.net.pool.SolverPool` as an :class:`HttpJob`: an HTTP
+client is one client of the fair share (:class:`HttpClient`, keyed by its
+address: its budget, the wait bound and the solve timeout are a line
+connection's), so HTTP and line clients share the solver fairly. The JSON of
+a reply is rendered in the solver thread, as a line reply is.
+
+Also here: ``/healthz`` (200, 503 while draining), the OpenAPI document, the
+web page (``/`` and ``/static/...`` from the package's ``web/static``
+directory), CORS, the body limit (413 after the rest was read and discarded),
+and the catch-all that answers any fault ``500 {"error": {"code":
+"internal"}}`` without a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import logging
+import math
+import socket
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import trio
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request as HttpRequest
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from sudoku_server.errors import (
+    BusyError,
+    CommandError,
+    InternalError,
+    PuzzleError,
+    ShutdownError,
+    SolveTimeoutError,
+    TooLargeError,
+)
+from sudoku_server.net.pool import Job, Slot
+from sudoku_server.service.answer import answer
+from sudoku_server.wire import json_api, openapi
+from sudoku_server.wire.proxy import is_trusted
+
+if TYPE_CHECKING:
+    from sudoku_server.net.server import SudokuServer
+
+log = logging.getLogger("sudoku_server")
+
+#: Seconds an HTTP connection may stay idle between requests, or take to send a request's headers
+#: (Hypercorn's keep-alive timeout: its idle timer runs until the headers are read), before it is closed.
+#: A slow client sending one header byte a second (slowloris) so holds its connection 5 s at most.
+KEEP_ALIVE_SECONDS = 5.0
+#: Seconds a request's body may take to arrive, in all; then ``400 command`` (a slow body holds no more).
+BODY_SECONDS = 10.0
+#: Bytes of an over-limit body read and discarded at most before the ``413`` (more: the connection closes).
+DISCARD_BYTES = 64 * 1024 * 1024
+#: Seconds a client's state (its budget) is kept after its last request; by then its budget is refilled.
+CLIENT_SWEEP_SECONDS = 30.0
+#: Seconds in a ``Retry-After`` of a ``503 busy`` (the queue's wait bound) and of a ``503 draining``/``shutdown``.
+RETRY_BUSY_SECONDS = 1
+RETRY_DRAINING_SECONDS = 5
+
+
+def static_directory() -> Path:
+    """The web page's files: the package's ``web/static`` directory (it may be missing or empty)."""
+    return Path(str(importlib.resources.files("sudoku_server") / "web" / "static"))
+
+
+@dataclass(eq=False, slots=True)
+class HttpSlot(Slot):
+    """One HTTP request's reply (one puzzle of a batch): its JSON bytes, status, and an event once filled."""
+
+    status: int = 200
+    retry_after: int | None = None
+    event: trio.Event = field(default_factory=trio.Event)
+
+
+@dataclass(eq=False, slots=True)
+class HttpJob(Job):
+    """A request from the HTTP front: answered by the service, its result rendered as JSON (``wire.json_api``)."""
+
+    endpoint: json_api.Endpoint | None = None
+    abandoned: bool = False  # the HTTP request was cancelled (its client went away): nothing to compute
+
+    def _error(self, error: PuzzleError, budget: bool = False) -> bytes:
+        slot = self.slot
+        assert isinstance(slot, HttpSlot)
+        status, body = json_api.error_reply(error, self.puzzle, budget=budget)
+        slot.status = status
+        return json_api.dumps(body)
+
+    def work(self, check: Callable[[], None]) -> bytes:
+        """In a worker thread: answer the request, render its JSON; sets the slot's status."""
+        assert self.request is not None and self.endpoint is not None
+        slot = self.slot
+        assert isinstance(slot, HttpSlot)
+        if self.abandoned:
+            slot.status = 499
+            return b""
+        server = self.connection.server
+        result = answer(self.request, check=check, solvers=server.solvers, server=server, about=f"the {self.what}")
+        slot.status, body = json_api.render(self.endpoint, result, self.puzzle)
+        return json_api.dumps(body)
+
+    def timeout_reply(self, seconds: float) -> bytes:
+        return self._error(SolveTimeoutError(f"no answer within {seconds:g} s"))
+
+    def internal_reply(self, error: BaseException) -> bytes:
+        return self._error(InternalError(f"{type(error).__name__} while answering the {self.what}"))
+
+    def refused_reply(self, reason: str, budget: bool = False) -> bytes:
+        client = self.connection
+        assert isinstance(client, HttpClient) and isinstance(self.slot, HttpSlot)
+        self.slot.retry_after = client.front.budget_retry_after(client) if budget else RETRY_BUSY_SECONDS
+        return self._error(BusyError(f"{reason}; the {self.what} was not solved"), budget)
+
+    def shutdown_reply(self) -> bytes:
+        assert isinstance(self.slot, HttpSlot)
+        self.slot.retry_after = RETRY_DRAINING_SECONDS
+        return self._error(ShutdownError(f"server shutting down before the {self.what} was answered"))
+
+
+class HttpClient:
+    """One HTTP client (an address) as the scheduler sees it: the key of its fair share and budget.
+
+    Implements what :class:`~sudoku_server.net.pool.SolverPool` asks of a
+    line connection: ``fill`` (a reply is ready), ``check_peer``,
+    ``output_full`` (never: an HTTP reply is held by its own request),
+    ``shutdown_line``, ``peer``, ``server``, ``solver_seconds``.
+    """
+
+    def __init__(self, front: HttpFront, address: str) -> None:
+        self.front = front
+        self.server = front.server
+        self.peer = address
+        self.solver_seconds = 0.0
+        self.requests = 0  # HTTP requests of this client in progress
+        self.last_seen = time.monotonic()
+
+    def fill(self, slot: Slot, data: bytes) -> None:
+        slot.data = data
+        if isinstance(slot, HttpSlot):
+            slot.event.set()
+
+    def check_peer(self) -> None:
+        """Nothing to check: a request whose client went away is cancelled by the HTTP server."""
+
+    def output_full(self, pending: int) -> bool:
+        return False
+
+    def shutdown_line(self, job: Job) -> bytes:
+        assert isinstance(job, HttpJob)
+        return job.shutdown_reply()
+
+    def split_bulk(self, job: Job, leftover: list) -> list[Job]:
+        raise AssertionError("HTTP requests never go in bulk")
+
+
+class HttpFront:
+    """The HTTP front of one server process: its clients, its app, and its Hypercorn server.
+
+    Args:
+      server: the line server whose pool, scheduler, config and lifecycle it shares.
+    """
+
+    def __init__(self, server: SudokuServer) -> None:
+        self.server = server
+        self.config = server.config
+        self.clients: dict[str, HttpClient] = {}
+        self.in_progress = 0  # HTTP requests being answered, over all clients
+        self.requests_total = 0
+        self.done = trio.Event()  # serve() has returned
+        self.app = create_app(self)
+        self.openapi_body = json_api.dumps(openapi.document(server.version))
+
+    # -- clients ------------------------------------------------------------------------
+
+    def address_of(self, request: HttpRequest) -> str:
+        """The client's address: the peer's, or with ``--http-trusted-proxy`` the one its proxy names in
+        ``X-Forwarded-For`` (the rightmost address not itself a trusted proxy)."""
+        peer = request.client.host if request.client is not None else "?"
+        trusted = self.config.http_trusted_proxies
+        if not trusted or not is_trusted(peer, trusted):
+            return peer
+        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
+            if not is_trusted(hop, trusted):
+                return hop
+        return peer
+
+    def client(self, address: str) -> HttpClient:
+        client = self.clients.get(address)
+        if client is None:
+            client = self.clients[address] = HttpClient(self, address)
+            self.server.pool.open(client)  # type: ignore[arg-type]
+            self.server.pool.other_clients.add(client)
+        client.requests += 1
+        client.last_seen = time.monotonic()
+        return client
+
+    def release(self, client: HttpClient) -> None:
+        client.requests -= 1
+        client.last_seen = time.monotonic()
+
+    def sweep(self, now: float) -> None:
+        """Forget the clients idle for the budget window (their budget is full again by then)."""
+        idle = max(CLIENT_SWEEP_SECONDS, self.config.budget_window)
+        for address, client in list(self.clients.items()):
+            if not client.requests and now - client.last_seen > idle:
+                del self.clients[address]
+                self.server.pool.other_clients.discard(client)
+                self.server.pool.close(client)  # type: ignore[arg-type]
+
+    def budget_retry_after(self, client: HttpClient) -> int:
+        """Whole seconds until ``client``'s budget is above zero again (``Retry-After`` of a ``429``)."""
+        scheduler = self.server.pool.scheduler
+        try:
+            left = scheduler.budget_left(client, time.monotonic())
+        except KeyError:
+            return 1
+        rate = scheduler.budget_seconds / scheduler.budget_window if scheduler.budget_window > 0 else 0.0
+        if left > 0 or rate <= 0:
+            return 1
+        return max(1, math.ceil(-left / rate + 0.001))
+
+    # -- answering ---------------------------------------------------------------------------
+
+    async def answer(self, endpoint: json_api.Endpoint, call: json_api.Call, address: str) -> Response:
+        """The reply of one API call: its items answered through the pool, in order."""
+        client = self.client(address)
+        self.in_progress += 1
+        self.requests_total += 1
+        jobs: list[HttpJob] = []
+        try:
+            slots: list[HttpSlot] = []
+            many = len(call.items)
+            for index, item in enumerate(call.items):
+                slot = HttpSlot()
+                slots.append(slot)
+                if item.request is None:
+                    assert item.error is not None
+                    slot.status, error = json_api.error_reply(item.error)
+                    slot.data = json_api.dumps(error)
+                    continue
+                what = ("puzzle" if many == 1 else f"puzzle {index + 1} of {many}") if item.puzzle else endpoint.verb
+                job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)  # type: ignore[arg-type]
+                slot.job = job
+                jobs.append(job)
+                self.server.pool.submit(job)
+            for slot in slots:
+                if slot.data is None:
+                    await slot.event.wait()
+        finally:
+            for job in jobs:
+                job.abandoned = True
+            self.in_progress -= 1
+            self.release(client)
+        if not call.batch:
+            slot = slots[0]
+            return self.reply(slot.status, slot.data or b"{}", retry_after=slot.retry_after)
+        return self.reply(200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}")
+
+    def reply(self, status: int, body: bytes, *, retry_after: int | None = None) -> Response:
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None and status in (429, 503) else None
+        return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+    def error(self, error: PuzzleError, *, retry_after: int | None = None) -> Response:
+        status, body = json_api.error_reply(error)
+        return self.reply(status, json_api.dumps(body), retry_after=retry_after)
+
+    # -- serving ------------------------------------------------------------------------------
+
+    async def serve(self, sockets: Sequence[socket.socket], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Serve the app on ``sockets`` (bound and listening) until the server stops accepting.
+
+        Then Hypercorn stops accepting, closes idle connections, and gives the requests in progress
+        the shutdown grace (and the final flush) before it cancels them. Supports ``nursery.start``.
+        """
+        from hypercorn.config import Config, Sockets
+        from hypercorn.trio.run import worker_serve
+        from hypercorn.utils import wrap_app
+
+        config = Config()
+        config.keep_alive_timeout = KEEP_ALIVE_SECONDS
+        config.graceful_timeout = self.config.shutdown_grace + 1.0
+        config.accesslog = None
+        config.errorlog = logging.getLogger("sudoku_server.http")
+        config.include_server_header = False
+        config.h2_max_concurrent_streams = 16
+        try:
+            async with trio.open_nursery() as nursery:
+
+                async def hypercorn(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                    await worker_serve(
+                        wrap_app(self.app, config.wsgi_max_body_size, "asgi"),  # type: ignore[arg-type]
+                        config,
+                        sockets=Sockets([], list(sockets), []),
+                        shutdown_trigger=self.server.accepting_stopped.wait,
+                        task_status=task_status,
+                    )
+                    nursery.cancel_scope.cancel()  # every connection closed
+
+                nursery.start_soon(self._sweep)
+                await nursery.start(hypercorn)
+                for sock in sockets:
+                    name = sock.getsockname()
+                    host = f"[{name[0]}]" if ":" in name[0] else name[0]
+                    log.info("HTTP on http://%s:%d/ (API /api/v1/, health /healthz)", host, name[1])
+                task_status.started()
+                await self._stop_after_grace()
+        finally:
+            self.done.set()
+
+    async def _stop_after_grace(self) -> None:
+        """Once the server stops accepting: the requests in progress get the shutdown grace, then ``503 shutdown``."""
+        await self.server.accepting_stopped.wait()
+        with trio.move_on_after(self.config.shutdown_grace):
+            while self.in_progress:
+                await trio.sleep(0.01)
+        if not self.in_progress:
+            return
+        log.info("shutdown grace over: answering %d HTTP request(s) 503 shutdown", self.in_progress)
+        self.server.stopping = True
+        for client in list(self.clients.values()):
+            for job in self.server.pool.close(client):  # type: ignore[arg-type]
+                client.fill(job.slot, client.shutdown_line(job))
+
+    async def _sweep(self) -> None:
+        while True:
+            await trio.sleep(CLIENT_SWEEP_SECONDS / 3)
+            self.sweep(time.monotonic())
+
+
+# -- the app -----------------------------------------------------------------------------------
+
+
+async def _read_body(request: HttpRequest, limit: int) -> bytes:
+    """The request's body, at most ``limit`` bytes, within :data:`BODY_SECONDS`.
+
+    Raises:
+      TooLargeError: over ``limit`` (the rest read and discarded first, up to :data:`DISCARD_BYTES`).
+      CommandError: the body did not arrive in time.
+    """
+    declared = request.headers.get("content-length")
+    chunks: list[bytes] = []
+    size = 0
+    over = declared is not None and declared.isdigit() and int(declared) > limit
+    with trio.move_on_after(BODY_SECONDS) as scope:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                over = True
+            if over:
+                chunks.clear()
+                if size > DISCARD_BYTES:
+                    break
+                continue
+            chunks.append(chunk)
+    if over:
+        raise TooLargeError(f"request body over {limit} bytes")
+    if scope.cancelled_caught:
+        raise CommandError(f"the request body did not arrive within {BODY_SECONDS:g} s")
+    return b"".join(chunks)
+
+
+def _query_fields(request: HttpRequest, verb: str) -> dict[str, object]:
+    fields: dict[str, object] = {}
+    for key, value in request.query_params.multi_items():
+        if key in fields:
+            raise CommandError(f"{verb}: option {key!r} given twice; try HELP {verb}".replace("'", '"'))
+        fields[key] = value
+    return fields
+
+
+def create_app(front: HttpFront) -> Starlette:
+    """The Starlette app of the HTTP front (docs/HTTP.md): the API, ``/healthz``, the OpenAPI document, the page."""
+    config = front.config
+
+    def guarded(handler: Callable[[HttpRequest], Awaitable[Response]]) -> Callable[[HttpRequest], Awaitable[Response]]:
+        async def run(request: HttpRequest) -> Response:
+            try:
+                return await handler(request)
+            except PuzzleError as error:
+                return front.error(error)
+            except Exception as error:
+                log.exception("HTTP %s %s: internal error", request.method, request.url.path)
+                return front.error(InternalError(f"{type(error).__name__} while answering {request.url.path}"))
+
+        return run
+
+    async def api(request: HttpRequest) -> Response:
+        name = request.path_params["name"]
+        endpoint = json_api.ENDPOINTS.get(name)
+        if endpoint is None:
+            return front.reply(
+                404,
+                json_api.dumps(
+                    {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
+                ),
+            )
+        if front.server.shutting_down:
+            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
+        if front.in_progress >= config.max_connections:
+            return front.error(
+                BusyError(f"{front.in_progress} HTTP requests in progress, try again later"),
+                retry_after=RETRY_BUSY_SECONDS,
+            )
+        if request.method == "POST":
+            fields = json_api.read_body(await _read_body(request, config.http_max_body))
+            call = json_api.read_fields(endpoint, fields)
+        else:
+            call = json_api.read_fields(endpoint, _query_fields(request, endpoint.verb), query=True)
+        return await front.answer(endpoint, call, front.address_of(request))
+
+    async def healthz(request: HttpRequest) -> Response:
+        server = front.server
+        if server.draining or server.shutting_down:
+            return Response(b"draining\n", status_code=503, media_type="text/plain", headers={"Retry-After": str(5)})
+        return Response(b"ok\n", media_type="text/plain")
+
+    async def openapi_json(request: HttpRequest) -> Response:
+        return Response(front.openapi_body, media_type="application/json")
+
+    async def index(request: HttpRequest) -> Response:
+        page = static_directory() / "index.html"
+        if not page.is_file():
+            return Response(b"the web page is not installed; the API is at /api/v1/\n", 404, media_type="text/plain")
+        return FileResponse(page, media_type="text/html")
+
+    async def not_found(request: HttpRequest, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        message = "no such path" if status == 404 else f"method {request.method} not allowed"
+        return front.reply(status, json_api.dumps({"error": {"code": "command", "message": message, "line": None}}))
+
+    async def internal(request: HttpRequest, exc: Exception) -> Response:
+        return front.error(InternalError(f"{type(exc).__name__} while answering {request.url.path}"))
+
+    middleware: list[Middleware] = []
+    if config.http_cors:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(config.http_cors),
+                allow_methods=["GET", "POST"],
+                allow_headers=["Content-Type"],
+                max_age=86400,
+            )
+        )
+    routes = [
+        Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
+        Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
+        Route("/api/v1/{name}", guarded(api), methods=["GET", "POST"]),
+        Route("/", guarded(index), methods=["GET", "HEAD"]),
+        Mount("/static", StaticFiles(directory=static_directory(), check_dir=False), name="static"),
+    ]
+    handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
+    return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)

@@ -1,0 +1,546 @@
+"""The JSON API, version 1 (docs/HTTP.md): fields in, typed requests out; typed results in, JSON objects out.
+
+Pure: no I/O, no trio. The HTTP front (:mod:`sudoku_server.net.http`) reads a
+request's fields (a JSON body, or the query string of a ``GET``), asks
+:func:`read_fields` for typed requests (:mod:`sudoku_server.service.requests`,
+through each type's one ``validate``, so the words of every error are the line
+protocol's), has them answered by the same service and scheduler as the line
+protocol, and sends what :func:`render` / :func:`error_reply` make of the
+results: ``(status, object)``.
+
+:data:`ENDPOINTS` is the endpoint table, one row per verb: its path
+(``/api/v1/<name>``), its line-protocol verb (whose flags and options are the
+JSON fields), the fields' JSON types, whether it takes a puzzle (and so a batch
+``{"puzzles": [...]}``), and its result's renderer and schema
+(:mod:`sudoku_server.wire.openapi` builds the OpenAPI document from it). A new
+verb is one more row.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sudoku_server.errors import (
+    BusyError,
+    CommandError,
+    DrainingError,
+    PuzzleError,
+    PuzzleFormatError,
+    SolutionMismatchError,
+    quote,
+)
+from sudoku_server.service.requests import Request
+from sudoku_server.service.results import Counted, Failed, Generated, Hinted, Rated, Result, Solved, Stepped
+from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
+from sudoku_server.text import Puzzle, bordered_lines, parse
+from sudoku_server.wire.replies import technique_word
+from sudoku_server.wire.verbs import VERBS, Verb
+
+if TYPE_CHECKING:
+    from sudoku_server.sudoku.rating import Rating
+    from sudoku_server.sudoku.techniques import Step
+
+#: Puzzles in one batch request (``{"puzzles": [...]}``) at most; more is ``400 command``.
+MAX_BATCH = 1000
+#: Bytes of a request body at most (``--http-max-body``'s default, 1 MiB); more is ``413 too-large``.
+DEFAULT_MAX_BODY = 1024 * 1024
+#: The API's path prefix.
+PREFIX = "/api/v1/"
+
+#: HTTP status of each error code (docs/HTTP.md "Errors"); ``busy`` is 503 unless the client's budget is used (429).
+STATUS = {
+    "format": 400,
+    "incomplete": 400,
+    "invalid": 400,
+    "command": 400,
+    "mismatch": 422,
+    "unsolvable": 422,
+    "multiple": 422,
+    "too-large": 413,
+    "busy": 503,
+    "draining": 503,
+    "shutdown": 503,
+    "timeout": 504,
+    "internal": 500,
+}
+#: The statuses of the errors that :func:`error_reply` sends with a ``Retry-After``.
+RETRY_STATUSES = frozenset({429, 503})
+#: Query-string words read as a true / false boolean (``?any``, ``?any=1``, ``?nudge=true``).
+TRUE_WORDS = frozenset({"", "1", "true", "yes", "on"})
+FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+_LINE = re.compile(r"\bline ([0-9]+)\b")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One JSON field of an endpoint: its name, JSON type (``string``, ``integer``, ``boolean``) and words."""
+
+    name: str
+    type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One row of :data:`ENDPOINTS`: a verb of the line protocol as ``/api/v1/<name>``.
+
+    Attributes:
+      name: the path's last part (``solve``).
+      verb: the line protocol's verb (``SOLVE``): its flags are the boolean fields,
+        its options the others, its request type builds the request.
+      fields: the JSON fields besides ``puzzle``/``puzzles``, in the verb's order.
+      summary: one line for the OpenAPI document.
+      render: ``(result, puzzle) -> object``: the reply object of a result that is not an error.
+      schema: the JSON schema of that reply object (:mod:`sudoku_server.wire.openapi`).
+    """
+
+    name: str
+    verb: str
+    fields: tuple[Field, ...]
+    summary: str
+    render: Callable[[Any, Puzzle | None], dict[str, Any]]
+    schema: dict[str, Any]
+
+    @property
+    def line_verb(self) -> Verb:
+        return VERBS[self.verb]
+
+    @property
+    def takes_puzzle(self) -> bool:
+        return self.line_verb.takes_puzzle
+
+
+# -- reading a request --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Item:
+    """One request of an API call (a batch has several): the typed request and its puzzle, or the error it got.
+
+    ``request`` is None when ``error`` is set (the puzzle's text is not a puzzle).
+    """
+
+    request: Request | None
+    puzzle: Puzzle | None = None
+    error: PuzzleError | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """What :func:`read_fields` read: the items, in order, and whether it was the batch form."""
+
+    items: tuple[Item, ...]
+    batch: bool = False
+
+
+def _text(value: object) -> str:
+    """A non-boolean option's value as the line protocol's word (a JSON number or a string)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TypeError
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool = False) -> Call:
+    """The typed requests of one API call.
+
+    Args:
+      endpoint: the row of :data:`ENDPOINTS`.
+      fields: the JSON body's object, or the query string's parameters (each a string).
+      query: the fields came from a query string (booleans as words: :data:`TRUE_WORDS`, :data:`FALSE_WORDS`).
+
+    Returns:
+      A :class:`Call`; a puzzle whose text is not a puzzle is an :class:`Item` with its error (format,
+      incomplete, invalid), answered in its place.
+
+    Raises:
+      CommandError: an unknown field, a value of the wrong type, a missing puzzle, a batch over
+        :data:`MAX_BATCH`, or a bad option (the line protocol's words: ``COUNT: limit must be 1 to 1000, not 0``).
+    """
+    verb = endpoint.line_verb
+    flags: list[str] = []
+    options: dict[str, str] = {}
+    puzzles: list[object] | None = None
+    batch = False
+    for key, value in fields.items():
+        if verb.takes_puzzle and key == "puzzle" and "puzzles" not in fields:
+            puzzles = [value]
+            continue
+        if verb.takes_puzzle and key == "puzzles" and not query and "puzzle" not in fields:
+            if not isinstance(value, list):
+                raise CommandError(f"{verb.name}: puzzles must be a list of puzzles (strings)")
+            if len(value) > MAX_BATCH:
+                raise CommandError(f"{verb.name}: at most {MAX_BATCH} puzzles in one request, not {len(value)}")
+            puzzles, batch = value, True
+            continue
+        if key in verb.flags:
+            if query and isinstance(value, str) and value.lower() in TRUE_WORDS | FALSE_WORDS:
+                value = value.lower() in TRUE_WORDS
+            if not isinstance(value, bool):
+                raise CommandError(f"{verb.name}: {key} must be true or false, not {_shown(value)}")
+            if value:
+                flags.append(key)
+            continue
+        if key in verb.options:
+            try:
+                options[key] = _text(value)
+            except TypeError:
+                raise CommandError(f"{verb.name}: {key} must be a number or a string, not {_shown(value)}") from None
+            continue
+        raise CommandError(f"{verb.name}: unknown option {quote(key)}; try HELP {verb.name}")
+    request = verb.request.validate(tuple(flags), options)
+    if not verb.takes_puzzle:
+        return Call((Item(request),))
+    if puzzles is None:
+        raise CommandError(f'{verb.name}: no puzzle: send {{"puzzle": "<text>"}} or {{"puzzles": [...]}}')
+    items = []
+    for value in puzzles:
+        if not isinstance(value, str):
+            raise CommandError(f"{verb.name}: a puzzle must be a string of its text, not {_shown(value)}")
+        try:
+            puzzle = parse(value)
+        except PuzzleError as error:
+            items.append(Item(None, None, error))
+            continue
+        items.append(Item(request.on(puzzle.grid, puzzle.expected), puzzle))
+    return Call(tuple(items), batch)
+
+
+def _shown(value: object) -> str:
+    """A JSON value in an error's words: its JSON text, escaped (at most 40 characters)."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def read_body(body: bytes) -> dict[str, object]:
+    """A request body's JSON object.
+
+    Raises:
+      CommandError: not UTF-8 JSON, or not an object (``the body must be a JSON object: ...``).
+    """
+    try:
+        value = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CommandError(f"the body is not JSON: {error}") from None
+    except RecursionError:
+        raise CommandError("the body is not JSON: nested too deep") from None
+    if not isinstance(value, dict):
+        raise CommandError(f"the body must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+# -- rendering a result ---------------------------------------------------------------
+
+
+def _symbols(puzzle: Puzzle | None, grid: Grid) -> str:
+    if puzzle is not None and puzzle.grid.symbols:
+        return puzzle.grid.symbols
+    return grid.symbols or DIGIT_SYMBOLS
+
+
+def one_line(grid: Grid, puzzle: Puzzle | None = None) -> str:
+    """The grid as one line of ``size * size`` symbols (the puzzle's own symbols), ``.`` for an empty cell."""
+    symbols = _symbols(puzzle, grid)
+    return "".join(symbols[v - 1] if v else "." for v in grid.cells)
+
+
+def _solved(result: Solved, puzzle: Puzzle | None) -> dict[str, Any]:
+    assert puzzle is not None
+    return {"solution": one_line(result.solution, puzzle), "text": puzzle.render(result.solution)}
+
+
+def _counted(result: Counted, puzzle: Puzzle | None) -> dict[str, Any]:
+    return {"count": result.count, "limit": result.limit, "unique": result.count == 1}
+
+
+def _rating(rating: Rating) -> dict[str, Any]:
+    return {
+        "level": rating.level,
+        "se": rating.se,
+        "qqwing": rating.qqwing,
+        "hardest": rating.hardest.technique if rating.hardest is not None else None,
+        "method": technique_word(rating.method),
+    }
+
+
+def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
+    made, rating = result.made, result.rating
+    return {
+        "puzzle": one_line(made.puzzle),
+        "text": "".join(line + "\n" for line in bordered_lines(made.puzzle)),
+        "size": made.size,
+        "seed": made.seed,
+        "givens": made.givens,
+        "symmetry": made.symmetry,
+        "minimal": made.minimal,
+        "full": result.full,
+        "level": rating.level if rating is not None else None,
+        "se": rating.se if rating is not None else None,
+    }
+
+
+def _rated(result: Rated, puzzle: Puzzle | None) -> dict[str, Any]:
+    return _rating(result.rating)
+
+
+def step_object(step: Step, *, nudge: bool = False) -> dict[str, Any]:
+    """A step as JSON: technique, words, SE rating, and the cells lit (placements, eliminations, pattern cells).
+
+    ``nudge``: only the technique and where to look (``focus``): no placement, elimination or cell.
+    """
+    n = step.size
+    if nudge:
+        return {
+            "technique": step.technique,
+            "text": step.nudge(),
+            "se": step.se,
+            "focus": step.focus or None,
+            "placements": [],
+            "eliminations": [],
+            "cells": [],
+        }
+    return {
+        "technique": step.technique,
+        "text": step.describe(),
+        "se": step.se,
+        "focus": step.focus or None,
+        "placements": [{"cell": cell_name(c, n), "digit": d} for c, d in step.placements],
+        "eliminations": [{"cell": cell_name(c, n), "digit": d} for c, d in step.eliminations],
+        "cells": [cell_name(c, n) for c in step.cells],
+    }
+
+
+def _hinted(result: Hinted, puzzle: Puzzle | None) -> dict[str, Any]:
+    if result.step is None:
+        return {
+            "technique": None,
+            "text": "none: the grid is complete",
+            "se": None,
+            "focus": None,
+            "placements": [],
+            "eliminations": [],
+            "cells": [],
+        }
+    return step_object(result.step, nudge=result.nudge)
+
+
+def _stepped(result: Stepped, puzzle: Puzzle | None) -> dict[str, Any]:
+    return {"steps": [step_object(step) for step in result.steps], **_rating(result.rating)}
+
+
+def error_object(error: PuzzleError, puzzle: Puzzle | None = None) -> dict[str, Any]:
+    """``{"code": ..., "message": ..., "line": ...}``: the line protocol's code and words, and the line of the
+    puzzle's text it is about (its first line, or the line a format error names; None when none)."""
+    line: int | None = puzzle.first_line if puzzle is not None else None
+    match = _LINE.search(error.detail)
+    if match is not None:
+        line = int(match.group(1))
+    out: dict[str, Any] = {"code": error.code, "message": error.detail, "line": line}
+    if isinstance(error, SolutionMismatchError) and error.cell is not None and puzzle is not None:
+        out["cell"] = cell_name(error.cell, puzzle.grid.size)
+    return out
+
+
+def status_of(error: PuzzleError, *, budget: bool = False) -> int:
+    """The HTTP status of an error (:data:`STATUS`); ``budget``: a ``busy`` because the client's budget is used: 429."""
+    if isinstance(error, BusyError) and budget:
+        return 429
+    return STATUS.get(error.code, 500)
+
+
+def error_reply(
+    error: PuzzleError, puzzle: Puzzle | None = None, *, budget: bool = False
+) -> tuple[int, dict[str, Any]]:
+    """``(status, {"error": {...}})`` for an error (:func:`error_object`, :func:`status_of`)."""
+    return status_of(error, budget=budget), {"error": error_object(error, puzzle)}
+
+
+def render(endpoint: Endpoint, result: Result, puzzle: Puzzle | None) -> tuple[int, dict[str, Any]]:
+    """``(status, object)`` of one result: 200 and the endpoint's reply object, or an error's (:func:`error_reply`)."""
+    if isinstance(result, Failed):
+        return error_reply(result.error, puzzle)
+    return 200, endpoint.render(result, puzzle)
+
+
+def batch_reply(replies: list[tuple[int, dict[str, Any]]]) -> tuple[int, dict[str, Any]]:
+    """The reply of a batch: 200 and ``{"results": [...]}``, each item a reply object or ``{"error": {...}}``."""
+    return 200, {"results": [body for _, body in replies]}
+
+
+def dumps(value: object) -> bytes:
+    """The JSON bytes of a reply (UTF-8, compact)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
+
+
+def draining_error() -> DrainingError:
+    """The error of a request that comes while the server stops (``503 draining``), in PING's words."""
+    return DrainingError("server shutting down, use another")
+
+
+def format_error(detail: str) -> PuzzleFormatError:
+    """A format error (used for bodies that are not what an endpoint reads)."""
+    return PuzzleFormatError(detail)
+
+
+# -- schemas and the table -------------------------------------------------------------------
+
+
+def _nullable(kind: str) -> dict[str, Any]:
+    return {"type": [kind, "null"]}
+
+
+_PLACEMENT = {
+    "type": "object",
+    "required": ["cell", "digit"],
+    "additionalProperties": False,
+    "properties": {"cell": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}, "digit": {"type": "integer"}},
+}
+STEP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["technique", "text", "se", "focus", "placements", "eliminations", "cells"],
+    "additionalProperties": False,
+    "properties": {
+        "technique": _nullable("string"),
+        "text": {"type": "string"},
+        "se": _nullable("number"),
+        "focus": _nullable("string"),
+        "placements": {"type": "array", "items": _PLACEMENT},
+        "eliminations": {"type": "array", "items": _PLACEMENT},
+        "cells": {"type": "array", "items": {"type": "string"}},
+    },
+}
+_RATING_PROPERTIES: dict[str, Any] = {
+    "level": {"type": "string"},
+    "se": {"type": "number"},
+    "qqwing": _nullable("string"),
+    "hardest": _nullable("string"),
+    "method": {"type": "string"},
+}
+_PUZZLE_FIELD = "the puzzle's text in any layout the line protocol reads (docs/LAYOUTS.md)"
+
+#: THE endpoint table: name -> row (module docstring). Rows are added for new verbs.
+ENDPOINTS: dict[str, Endpoint] = {
+    endpoint.name: endpoint
+    for endpoint in (
+        Endpoint(
+            "solve",
+            "SOLVE",
+            (Field("any", "boolean", "answer the first solution found, not the first in row-major order"),),
+            "Solve a puzzle: its solution as one line and in the puzzle's own layout",
+            _solved,
+            {
+                "type": "object",
+                "required": ["solution", "text"],
+                "additionalProperties": False,
+                "properties": {"solution": {"type": "string"}, "text": {"type": "string"}},
+            },
+        ),
+        Endpoint(
+            "count",
+            "COUNT",
+            (Field("limit", "integer", "count up to this many solutions (1 to 1000, default 2)"),),
+            "Count a puzzle's solutions up to a limit",
+            _counted,
+            {
+                "type": "object",
+                "required": ["count", "limit", "unique"],
+                "additionalProperties": False,
+                "properties": {
+                    "count": {"type": "integer", "minimum": 0},
+                    "limit": {"type": "integer", "minimum": 1},
+                    "unique": {"type": "boolean"},
+                },
+            },
+        ),
+        Endpoint(
+            "generate",
+            "GENERATE",
+            (
+                Field("full", "boolean", "a random solved grid instead of a puzzle"),
+                Field("size", "integer", "digits per unit: 4, 6, 9, 16 or 25 (default 9)"),
+                Field("symmetry", "string", "none, rot180, rot90, mirror, diagonal or random (default none)"),
+                Field("givens", "integer", "stop removing givens at this many (0: minimal)"),
+                Field("seed", "integer", "0 to 2**64 - 1; the same seed gives the same puzzle"),
+                Field("format", "string", "line or grid (the reply has both forms; kept for the line protocol)"),
+                Field("level", "string", "easy, medium, hard, expert or extreme (9x9)"),
+                Field("se", "string", "a Sudoku Explainer rating or band such as 7.0-7.5 (9x9)"),
+            ),
+            "Make a puzzle with one solution",
+            _generated,
+            {
+                "type": "object",
+                "required": ["puzzle", "text", "size", "seed", "givens", "symmetry", "minimal", "full", "level", "se"],
+                "additionalProperties": False,
+                "properties": {
+                    "puzzle": {"type": "string"},
+                    "text": {"type": "string"},
+                    "size": {"type": "integer"},
+                    "seed": {"type": "integer", "minimum": 0},
+                    "givens": {"type": "integer", "minimum": 0},
+                    "symmetry": {"type": "string"},
+                    "minimal": {"type": "boolean"},
+                    "full": {"type": "boolean"},
+                    "level": _nullable("string"),
+                    "se": _nullable("number"),
+                },
+            },
+        ),
+        Endpoint(
+            "rate",
+            "RATE",
+            (),
+            "Rate a puzzle: level, Sudoku Explainer rating, QQWing level, hardest technique",
+            _rated,
+            {
+                "type": "object",
+                "required": list(_RATING_PROPERTIES),
+                "additionalProperties": False,
+                "properties": _RATING_PROPERTIES,
+            },
+        ),
+        Endpoint(
+            "hint",
+            "HINT",
+            (Field("nudge", "boolean", "only the technique and where to look"),),
+            "The next logical step, with its placements and eliminations",
+            _hinted,
+            STEP_SCHEMA,
+        ),
+        Endpoint(
+            "steps",
+            "STEPS",
+            (),
+            "Every logical step from the puzzle to its solution, and the puzzle's rating",
+            _stepped,
+            {
+                "type": "object",
+                "required": ["steps", *_RATING_PROPERTIES],
+                "additionalProperties": False,
+                "properties": {"steps": {"type": "array", "items": STEP_SCHEMA}, **_RATING_PROPERTIES},
+            },
+        ),
+    )
+}
+
+__all__ = [
+    "DEFAULT_MAX_BODY",
+    "ENDPOINTS",
+    "MAX_BATCH",
+    "PREFIX",
+    "RETRY_STATUSES",
+    "STATUS",
+    "Call",
+    "Endpoint",
+    "Field",
+    "Item",
+    "error_object",
+    "error_reply",
+    "read_body",
+    "read_fields",
+    "render",
+]
