@@ -97,6 +97,8 @@ COMMANDS = [
         "pipe median ratio",
     ),
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
+    # Issue 21's web page (headless Chromium; fixed ports in 31500-31999)
+    ("bench_web.py", ["--rounds", "1", "--port", "31510", "--http-port", "31511"], "first load: "),
 ]
 
 
@@ -115,6 +117,7 @@ def test_the_fuzzer_runs_its_random_fallback_loop():
 
 #: Scripts that refuse to measure the pure-Python core (issue 18): skipped where the native core is not built.
 NATIVE_ONLY = {"bench_workers.py", "bench_pipeline.py", "load.py", "compare_trees.py", "bench_processes.py"}
+NATIVE_ONLY |= {"bench_web.py"}  # issue 21
 
 
 @pytest.mark.parametrize("script,args,shows", COMMANDS, ids=[f"{s} {' '.join(a[:2])}" for s, a, _ in COMMANDS])
