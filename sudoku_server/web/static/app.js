@@ -2,9 +2,10 @@
 // not empty, else on the grid (grid.js), and show the answer on the grid and in words.
 // After each action, <body data-done="N" data-action="solve" data-ms="12.3"> says that
 // action N is on screen and how long it took (performance.now(), click to the frame
-// after the change); window.sudokuTimings keeps every {action, ms}.
+// after the change), data-api-ms how much of it was spent waiting for the API;
+// window.sudokuTimings keeps every {action, ms, api}.
 
-import { call } from "./api.js";
+import { call, waited } from "./api.js";
 import { BOXES, Grid, symbolsFor } from "./grid.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -227,6 +228,7 @@ const STAYS = new Set(["apply", "back", "forward"]); // actions that keep the hi
 /** Run one action: clear the last answer, wait for it, then record how long until it was on screen. */
 async function run(name) {
   const start = performance.now();
+  waited.ms = 0;
   const buttons = document.querySelectorAll("button");
   errorBox.hidden = true;
   if (!STAYS.has(name)) {
@@ -243,8 +245,8 @@ async function run(name) {
   }
   await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
   const ms = performance.now() - start;
-  window.sudokuTimings.push({ action: name, ms });
-  Object.assign(document.body.dataset, { action: name, ms: ms.toFixed(1), done: ++done });
+  window.sudokuTimings.push({ action: name, ms, api: waited.ms });
+  Object.assign(document.body.dataset, { action: name, ms: ms.toFixed(1), apiMs: waited.ms.toFixed(1), done: ++done });
 }
 
 document.addEventListener("click", (event) => {
