@@ -66,5 +66,29 @@ def fetch(port: int, method: str, path: str, body=None, headers=None, conn=None)
 
 
 async def afetch(port: int, method: str, path: str, body=None, headers=None, conn=None) -> Reply:
-    """:func:`fetch` in a thread."""
-    return await trio.to_thread.run_sync(lambda: fetch(port, method, path, body, headers, conn))
+    """:func:`fetch` in a thread; an API reply is checked against the OpenAPI document (:func:`check_reply`)."""
+    reply = await trio.to_thread.run_sync(lambda: fetch(port, method, path, body, headers, conn))
+    check_reply(method, path, reply)
+    return reply
+
+
+_DOCUMENT: dict = {}
+
+
+def check_reply(method: str, path: str, reply: Reply) -> None:
+    """A reply of an API endpoint (``GET``/``POST`` ``/api/v1/<verb>``) matches the OpenAPI document's schema
+    for its status (and has ``Retry-After`` where the document says so)."""
+    import jsonschema
+
+    from sudoku_server.wire.openapi import document
+
+    if not _DOCUMENT:
+        _DOCUMENT.update(document("test"))
+    operation = _DOCUMENT["paths"].get(path.split("?", 1)[0], {}).get(method.lower())
+    if operation is None or not path.startswith("/api/v1/") or "openapi" in path:
+        return
+    response = operation["responses"][str(reply.status)]
+    schema = response["content"]["application/json"]["schema"]
+    jsonschema.Draft202012Validator({**schema, "components": _DOCUMENT["components"]}).validate(json.loads(reply.body))
+    if "headers" in response:
+        assert int(reply.headers["retry-after"]) >= 1

@@ -19,6 +19,7 @@ and the catch-all that answers any fault ``500 {"error": {"code":
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import logging
 import math
@@ -47,8 +48,9 @@ from sudoku_server.errors import (
     SolveTimeoutError,
     TooLargeError,
 )
-from sudoku_server.net.pool import Job, Slot
-from sudoku_server.service.answer import answer
+from sudoku_server.net.inline import INLINE_GROUP
+from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
+from sudoku_server.service.answer import answer, answer_lines
 from sudoku_server.wire import json_api, openapi
 from sudoku_server.wire.proxy import is_trusted
 
@@ -70,6 +72,69 @@ CLIENT_SWEEP_SECONDS = 30.0
 #: Seconds in a ``Retry-After`` of a ``503 busy`` (the queue's wait bound) and of a ``503 draining``/``shutdown``.
 RETRY_BUSY_SECONDS = 1
 RETRY_DRAINING_SECONDS = 5
+
+
+async def serve_hypercorn(
+    app: Any, config: Any, sockets: Sequence[socket.socket], stop: trio.Event, task_status=trio.TASK_STATUS_IGNORED
+) -> None:
+    """Hypercorn's trio worker (``hypercorn.trio.run.worker_serve``, less its lifespan, statsd and QUIC parts)
+    serving ``app`` on ``sockets`` until ``stop`` is set; then as Hypercorn's graceful shutdown: no new
+    connection, idle ones closed, the requests in progress given ``config.graceful_timeout`` seconds.
+
+    Its own loop so that each connection is a :class:`_OneSendTCPServer` (a reply in one send).
+    """
+    from hypercorn.trio.worker_context import WorkerContext
+    from hypercorn.typing import ConnectionState
+    from hypercorn.utils import wrap_app
+
+    context = WorkerContext(None)
+    handler = functools.partial(
+        _one_send_server(), wrap_app(app, config.wsgi_max_body_size, "asgi"), config, context, ConnectionState({})
+    )
+    listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
+    async with trio.open_nursery() as connections:
+        async with trio.open_nursery() as accepting:
+            accepting.start_soon(
+                functools.partial(trio.serve_listeners, handler, listeners, handler_nursery=connections)
+            )
+            task_status.started()
+            await stop.wait()
+            accepting.cancel_scope.cancel()
+        for listener in listeners:
+            await listener.aclose()
+        await context.terminated.set()  # idle keep-alive connections close now
+        connections.cancel_scope.deadline = trio.current_time() + config.graceful_timeout
+
+
+def _one_send_server() -> type:
+    """Hypercorn's ``TCPServer``, sending a reply's header block and its body in one ``send``.
+
+    Hypercorn's HTTP/1.1 protocol hands its connection the header block of a reply (h11's ``Response``) and
+    the body as two pieces of data, which cost two ``send`` calls: on loopback each costs about as much
+    as the rest of a small request (benchmarks/results21/http.md). The header block of a final reply (not
+    ``1xx``: a ``100 Continue`` goes at once) is held until the next event of the connection (its body, the
+    empty end of message, or the close), and sent with it.
+    """
+    from hypercorn.events import RawData
+    from hypercorn.trio.tcp_server import TCPServer
+
+    class OneSendTCPServer(TCPServer):
+        held = b""
+
+        async def protocol_send(self, event: Any) -> None:
+            if isinstance(event, RawData):
+                if self.held:
+                    event = RawData(data=self.held + event.data)
+                    self.held = b""
+                elif event.data.startswith(b"HTTP/1.1 ") and not event.data.startswith(b"HTTP/1.1 1"):
+                    self.held = event.data
+                    return
+            elif self.held:
+                held, self.held = self.held, b""
+                await super().protocol_send(RawData(data=held))
+            await super().protocol_send(event)
+
+    return OneSendTCPServer
 
 
 def static_directory() -> Path:
@@ -131,6 +196,75 @@ class HttpJob(Job):
         return self._error(ShutdownError(f"server shutting down before the {self.what} was answered"))
 
 
+class _Slow(BaseException):
+    """Raised by the fast paths' ``check``: the puzzle searched past the native core's check interval (0.5 ms)."""
+
+
+def _too_slow() -> None:
+    raise _Slow()
+
+
+@dataclass(eq=False, slots=True)
+class HttpBulkJob(HttpJob):
+    """Plain one-line 9x9 puzzles of one request, solved text to text by the native core in one job.
+
+    ``members`` are the puzzles' own slots (its ``slot`` is the job's, filled when it ends: then each member
+    whose answer is known gets it). A puzzle that searches past 0.5 ms, or has an error to word, leaves the
+    bulk with those after it: each becomes an :class:`HttpJob` of its own, on its own slot (its own solve
+    timeout, pauses and error words), queued for the same client.
+    """
+
+    items: list[json_api.Item] = field(default_factory=list)
+    members: list[HttpSlot] = field(default_factory=list)
+    bodies: list[bytes | None] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)  # the puzzles' places in their request
+    many: int = 1  # puzzles in the request
+
+    def work(self, check: Callable[[], None]) -> bytes:
+        out: list[bytes | None] = []
+        if not self.abandoned:
+            lines = [(item.plain or "").encode("ascii") + b"\n" for item in self.items]
+            try:
+                answer_lines(lines, out, check=_too_slow, solvers=self.connection.server.solvers)
+            except _Slow:
+                pass
+        answered = out.index(None) if None in out else len(out)
+        self.bodies = [json_api.plain_solved(text[:81].decode("ascii")) for text in out[:answered]]  # type: ignore[index]
+        if answered < len(self.items):
+            client = self.connection
+            assert isinstance(client, HttpClient)
+            trio.from_thread.run_sync(client.front.spill, self, answered)
+        return b""
+
+    def _error(self, error: PuzzleError, budget: bool = False) -> bytes:
+        status, body = json_api.error_reply(error, None, budget=budget)
+        data = json_api.dumps(body)
+        for member in self.members[len(self.bodies) :]:
+            member.status = status
+        self.bodies += [data] * (len(self.members) - len(self.bodies))
+        return b""
+
+    def refused_reply(self, reason: str, budget: bool = False) -> bytes:
+        client = self.connection
+        assert isinstance(client, HttpClient)
+        retry = client.front.budget_retry_after(client) if budget else RETRY_BUSY_SECONDS
+        for member in self.members:
+            member.retry_after = retry
+        what = f"puzzles {self.what}"
+        return self._error(BusyError(f"{reason}; the {what} were not solved"), budget)
+
+    def shutdown_reply(self) -> bytes:
+        for member in self.members:
+            member.retry_after = RETRY_DRAINING_SECONDS
+        return self._error(ShutdownError(f"server shutting down before the puzzles {self.what} were answered"))
+
+    def fill_members(self) -> None:
+        """On the event loop, once the job ended: each puzzle answered (or refused) gets its reply."""
+        for member, body in zip(self.members, self.bodies):
+            member.data = body
+            member.event.set()
+
+
 class HttpClient:
     """One HTTP client (an address) as the scheduler sees it: the key of its fair share and budget.
 
@@ -150,6 +284,8 @@ class HttpClient:
 
     def fill(self, slot: Slot, data: bytes) -> None:
         slot.data = data
+        if isinstance(slot.job, HttpBulkJob):
+            slot.job.fill_members()
         if isinstance(slot, HttpSlot):
             slot.event.set()
 
@@ -236,28 +372,39 @@ class HttpFront:
 
     # -- answering ---------------------------------------------------------------------------
 
+    @property
+    def fast(self) -> bool:
+        """Plain one-line puzzles go text to text in the native core (the server's own solver, native core)."""
+        return self.server.bulk
+
     async def answer(self, endpoint: json_api.Endpoint, call: json_api.Call, address: str) -> Response:
-        """The reply of one API call: its items answered through the pool, in order."""
+        """The reply of one API call: its items answered (inline or through the pool), in order."""
         client = self.client(address)
         self.in_progress += 1
         self.requests_total += 1
         jobs: list[HttpJob] = []
+        many = len(call.items)
+        slots = [HttpSlot() for _ in call.items]
         try:
-            slots: list[HttpSlot] = []
-            many = len(call.items)
-            for index, item in enumerate(call.items):
-                slot = HttpSlot()
-                slots.append(slot)
-                if item.request is None:
-                    assert item.error is not None
-                    slot.status, error = json_api.error_reply(item.error)
-                    slot.data = json_api.dumps(error)
+            items = list(call.items)
+            start = self._inline(client, items, slots) if self.fast else 0
+            group: list[int] = []
+            for index in range(start, many):
+                item = items[index]
+                if item.plain is not None and self.fast:
+                    group.append(index)
+                    if len(group) >= BULK_PUZZLES:
+                        jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
+                        group = []
                     continue
-                what = ("puzzle" if many == 1 else f"puzzle {index + 1} of {many}") if item.puzzle else endpoint.verb
-                job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)  # type: ignore[arg-type]
-                slot.job = job
-                jobs.append(job)
-                self.server.pool.submit(job)
+                if group:
+                    jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
+                    group = []
+                job = self._submit(client, endpoint, json_api.parsed(item), slots[index], index, many)
+                if job is not None:
+                    jobs.append(job)
+            if group:
+                jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
             for slot in slots:
                 if slot.data is None:
                     await slot.event.wait()
@@ -270,6 +417,107 @@ class HttpFront:
             slot = slots[0]
             return self.reply(slot.status, slot.data or b"{}", retry_after=slot.retry_after)
         return self.reply(200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}")
+
+    def _what(self, index: int, many: int) -> str:
+        return "puzzle" if many == 1 else f"puzzle {index + 1} of {many}"
+
+    def _submit(
+        self,
+        client: HttpClient,
+        endpoint: json_api.Endpoint,
+        item: json_api.Item,
+        slot: HttpSlot,
+        index: int,
+        many: int,
+    ) -> HttpJob | None:
+        """Answer ``item`` on ``slot``: its error now, or a job for the pool (returned)."""
+        if item.request is None:
+            assert item.error is not None
+            slot.status, error = json_api.error_reply(item.error)
+            slot.data = json_api.dumps(error)
+            slot.event.set()
+            return None
+        what = self._what(index, many) if item.puzzle is not None else endpoint.verb
+        job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)  # type: ignore[arg-type]
+        slot.job = job
+        self.server.pool.submit(job)
+        return job
+
+    def _submit_bulk(
+        self,
+        client: HttpClient,
+        endpoint: json_api.Endpoint,
+        items: list[json_api.Item],
+        slots: list[HttpSlot],
+        group: list[int],
+    ) -> HttpBulkJob:
+        what = f"{group[0] + 1} to {group[-1] + 1}"
+        slot = HttpSlot()
+        job = HttpBulkJob(
+            client,  # type: ignore[arg-type]
+            slot,
+            None,
+            None,
+            what,
+            endpoint=endpoint,
+            items=[items[i] for i in group],
+            members=[slots[i] for i in group],
+            indices=list(group),
+            many=len(items),
+        )
+        slot.job = job
+        self.server.pool.submit(job, len(group))
+        return job
+
+    def spill(self, job: HttpBulkJob, answered: int) -> None:
+        """On the event loop: the puzzles of a bulk job from ``answered`` on get jobs of their own (in order)."""
+        client = job.connection
+        assert isinstance(client, HttpClient)
+        assert job.endpoint is not None
+        for item, member, index in zip(job.items[answered:], job.members[answered:], job.indices[answered:]):
+            self._submit(client, job.endpoint, json_api.parsed(item), member, index, job.many)
+
+    def _inline(self, client: HttpClient, items: list[json_api.Item], slots: list[HttpSlot]) -> int:
+        """Solve the plain puzzles at the front of ``items`` on the event loop, as the line protocol's inline
+        path does (``--inline-budget`` of solving per request, each puzzle stopped at the native core's 0.5 ms
+        check interval), charged to the client's budget. Returns how many items were answered."""
+        budget = self.config.inline_seconds
+        if budget <= 0 or not items or items[0].plain is None:
+            return 0
+        scheduler = self.server.pool.scheduler
+        started = time.monotonic()
+        if scheduler.budget_left(client, started) <= 0:
+            return 0
+        count = 0
+        while count < len(items) and items[count].plain is not None and count < INLINE_GROUP * 8:
+            count += 1
+        out: list[bytes | None] = []
+        spent = 0.0
+        solvers = self.server.solvers
+        while len(out) < count and spent < budget:
+            done = len(out)
+            lines = [(item.plain or "").encode("ascii") + b"\n" for item in items[done : done + INLINE_GROUP]]
+            try:
+                answer_lines(lines, out, check=_too_slow, solvers=solvers)
+            except _Slow:
+                spent = time.monotonic() - started
+                break
+            spent = time.monotonic() - started
+            if None in out:
+                break
+        answered = out.index(None) if None in out else len(out)
+        if spent > 0:
+            scheduler.charge(client, spent, started + spent)
+            self.server.stats.solver_seconds += spent
+            client.solver_seconds += spent
+        stats = self.server.stats
+        stats.puzzles += answered
+        if answered:
+            stats.solve_times.extend([spent / answered] * answered)
+        for index in range(answered):
+            slot = slots[index]
+            slot.data = json_api.plain_solved(out[index][:81].decode("ascii"))  # type: ignore[index]
+        return answered
 
     def reply(self, status: int, body: bytes, *, retry_after: int | None = None) -> Response:
         headers = {"Retry-After": str(retry_after)} if retry_after is not None and status in (429, 503) else None
@@ -287,9 +535,7 @@ class HttpFront:
         Then Hypercorn stops accepting, closes idle connections, and gives the requests in progress
         the shutdown grace (and the final flush) before it cancels them. Supports ``nursery.start``.
         """
-        from hypercorn.config import Config, Sockets
-        from hypercorn.trio.run import worker_serve
-        from hypercorn.utils import wrap_app
+        from hypercorn.config import Config
 
         config = Config()
         config.keep_alive_timeout = KEEP_ALIVE_SECONDS
@@ -297,18 +543,11 @@ class HttpFront:
         config.accesslog = None
         config.errorlog = logging.getLogger("sudoku_server.http")
         config.include_server_header = False
-        config.h2_max_concurrent_streams = 16
         try:
             async with trio.open_nursery() as nursery:
 
                 async def hypercorn(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                    await worker_serve(
-                        wrap_app(self.app, config.wsgi_max_body_size, "asgi"),  # type: ignore[arg-type]
-                        config,
-                        sockets=Sockets([], list(sockets), []),
-                        shutdown_trigger=self.server.accepting_stopped.wait,
-                        task_status=task_status,
-                    )
+                    await serve_hypercorn(self.app, config, sockets, self.server.accepting_stopped, task_status)
                     nursery.cancel_scope.cancel()  # every connection closed
 
                 nursery.start_soon(self._sweep)
@@ -383,6 +622,21 @@ def _query_fields(request: HttpRequest, verb: str) -> dict[str, object]:
     return fields
 
 
+def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
+    """``/static/...``: the page's files (StaticFiles), or ``404`` for all while the directory does not exist."""
+    directory = static_directory()
+    files = StaticFiles(directory=directory, check_dir=False)
+
+    async def static(scope: Any, receive: Any, send: Any) -> None:
+        if directory.is_dir():
+            await files(scope, receive, send)
+            return
+        body = json_api.dumps({"error": {"code": "command", "message": "no such path", "line": None}})
+        await front.reply(404, body)(scope, receive, send)
+
+    return static
+
+
 def create_app(front: HttpFront) -> Starlette:
     """The Starlette app of the HTTP front (docs/HTTP.md): the API, ``/healthz``, the OpenAPI document, the page."""
     config = front.config
@@ -409,11 +663,11 @@ def create_app(front: HttpFront) -> Starlette:
                     {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
                 ),
             )
-        if front.server.shutting_down:
-            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
         if front.in_progress >= config.max_connections:
             return front.error(
-                BusyError(f"{front.in_progress} HTTP requests in progress, try again later"),
+                BusyError(
+                    f"{front.in_progress} HTTP request{'s' if front.in_progress != 1 else ''} in progress, try again later"
+                ),
                 retry_after=RETRY_BUSY_SECONDS,
             )
         if request.method == "POST":
@@ -421,6 +675,8 @@ def create_app(front: HttpFront) -> Starlette:
             call = json_api.read_fields(endpoint, fields)
         else:
             call = json_api.read_fields(endpoint, _query_fields(request, endpoint.verb), query=True)
+        if front.server.shutting_down:  # a request that came in after the server stopped accepting
+            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
         return await front.answer(endpoint, call, front.address_of(request))
 
     async def healthz(request: HttpRequest) -> Response:
@@ -462,7 +718,7 @@ def create_app(front: HttpFront) -> Starlette:
         Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
         Route("/api/v1/{name}", guarded(api), methods=["GET", "POST"]),
         Route("/", guarded(index), methods=["GET", "HEAD"]),
-        Mount("/static", StaticFiles(directory=static_directory(), check_dir=False), name="static"),
+        Mount("/static", _static_files(front), name="static"),
     ]
     handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
     return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)

@@ -33,7 +33,7 @@ from sudoku_server.errors import (
     SolutionMismatchError,
     quote,
 )
-from sudoku_server.service.requests import Request
+from sudoku_server.service.requests import Request, Solve
 from sudoku_server.service.results import Counted, Failed, Generated, Hinted, Rated, Result, Solved, Stepped
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.text import Puzzle, bordered_lines, parse
@@ -73,6 +73,8 @@ RETRY_STATUSES = frozenset({429, 503})
 TRUE_WORDS = frozenset({"", "1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 _LINE = re.compile(r"\bline ([0-9]+)\b")
+#: A plain one-line 9x9 puzzle (as ``text.reader``'s plain lines, and the native core's ``solve_lines``).
+PLAIN = re.compile(r"[0-9._]{81}")
 
 
 @dataclass(frozen=True)
@@ -121,12 +123,33 @@ class Endpoint:
 class Item:
     """One request of an API call (a batch has several): the typed request and its puzzle, or the error it got.
 
-    ``request`` is None when ``error`` is set (the puzzle's text is not a puzzle).
+    ``request`` is None when ``error`` is set (the puzzle's text is not a puzzle). ``plain``: the text of a
+    plain one-line 9x9 puzzle to solve (81 of ``1-9 0 . _``), not parsed yet (``request`` then holds no grid
+    and ``puzzle`` is None): the front solves it text to text in the native core, or has :func:`parsed` make
+    the usual item of it.
     """
 
     request: Request | None
     puzzle: Puzzle | None = None
     error: PuzzleError | None = None
+    plain: str | None = None
+
+
+def parsed(item: Item) -> Item:
+    """The item of a ``plain`` item read by the text layer (its request with the grid, or its error)."""
+    if item.plain is None:
+        return item
+    assert isinstance(item.request, Solve)
+    try:
+        puzzle = parse(item.plain)
+    except PuzzleError as error:
+        return Item(None, None, error)
+    return Item(item.request.on(puzzle.grid, puzzle.expected), puzzle)
+
+
+def plain_solved(solution: str) -> bytes:
+    """The JSON of a plain one-line puzzle's solution (``solution``: its 81 digits), as :func:`render` gives it."""
+    return b'{"solution":"%s","text":"%s\\n"}' % (solution.encode("ascii"), solution.encode("ascii"))
 
 
 @dataclass(frozen=True)
@@ -199,9 +222,13 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     if puzzles is None:
         raise CommandError(f'{verb.name}: no puzzle: send {{"puzzle": "<text>"}} or {{"puzzles": [...]}}')
     items = []
+    plain_ok = isinstance(request, Solve) and not request.any
     for value in puzzles:
         if not isinstance(value, str):
             raise CommandError(f"{verb.name}: a puzzle must be a string of its text, not {_shown(value)}")
+        if plain_ok and len(value) == 81 and PLAIN.fullmatch(value):
+            items.append(Item(request, plain=value))
+            continue
         try:
             puzzle = parse(value)
         except PuzzleError as error:
@@ -337,7 +364,7 @@ def error_object(error: PuzzleError, puzzle: Puzzle | None = None) -> dict[str, 
     """``{"code": ..., "message": ..., "line": ...}``: the line protocol's code and words, and the line of the
     puzzle's text it is about (its first line, or the line a format error names; None when none)."""
     line: int | None = puzzle.first_line if puzzle is not None else None
-    match = _LINE.search(error.detail)
+    match = _LINE.search(error.detail) if error.code in ("format", "incomplete") else None
     if match is not None:
         line = int(match.group(1))
     out: dict[str, Any] = {"code": error.code, "message": error.detail, "line": line}

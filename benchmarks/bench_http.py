@@ -1,0 +1,390 @@
+"""The HTTP/JSON front (issue 21): its server CPU per request, its latency under hostile load, slowloris clients.
+
+Three parts (``--parts``, all by default), each against a server started here
+(``python3 -m sudoku_server --port 0 --http-port 0``, from :data:`corecheck.NEUTRAL_CWD`):
+
+``cpu``
+    Single-puzzle ``POST /api/v1/solve`` requests over 16 keep-alive
+    connections (each its share of the dataset, one request at a time), 0 errors
+    allowed: the server's CPU per request (``/proc/PID/stat``) against the raw
+    in-process solve of the same puzzles (``sudoku.solver.solve``) measured in
+    this process in the same run (target: at most 40x). Then the batch form
+    (``{"puzzles": [...]}`` of up to 1000, one connection) against one pipelined
+    line connection carrying the same puzzles: server CPU per puzzle (target: at
+    most 3x). The sides alternate, ``--rounds`` times; medians.
+
+``hostile``
+    8 connections pipelining the 16 minimal 25x25 puzzles (frisch16) on the
+    line port, again and again, while a new HTTP client asks an easy 9x9 solve
+    every 0.1 s: its p99 (target: at most 1 s).
+
+``slowloris``
+    200 HTTP clients sending one header byte a second (reconnecting when
+    closed) for ``--seconds``: the server's RSS growth (target: at most 20 MB)
+    and the line port's easy-puzzle p99 with and without them (target: at most
+    100 ms with them).
+
+Usage::
+
+    python3 benchmarks/bench_http.py
+    python3 benchmarks/bench_http.py --parts cpu --limit 1465 --rounds 3
+    python3 benchmarks/bench_http.py --parts hostile,slowloris --seconds 10
+
+Standard library and the project only; the solver core is printed, and a
+pure-Python one is refused (exit status 2) unless ``--allow-python-core``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import corecheck  # benchmarks/corecheck.py, beside this script
+import datasets
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    """A server subprocess with ``--http-port``: its line port, HTTP port, CPU seconds and RSS."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", "--http-port", "0", *args],
+            cwd=corecheck.NEUTRAL_CWD,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.port = self.http_port = 0
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            if "listening on 127.0.0.1:" in line:
+                self.port = int(line.rsplit(":", 1)[1])
+            if "HTTP on http://127.0.0.1:" in line:
+                self.http_port = int(line.split("127.0.0.1:", 1)[1].split("/", 1)[0])
+                break
+        if not self.http_port:
+            raise SystemExit("the server did not start")
+        threading.Thread(target=lambda: [None for _ in self.proc.stderr or ()], daemon=True).start()
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the server process used so far."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss_kb(self) -> int:
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def post(conn: http.client.HTTPConnection, path: str, body: dict) -> tuple[int, dict]:
+    conn.request("POST", path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+    response = conn.getresponse()
+    return response.status, json.loads(response.read())
+
+
+# -- cpu ----------------------------------------------------------------------------------
+
+
+def raw_solve(puzzles: list[str]) -> float:
+    """Seconds of CPU per puzzle of the in-process solve (the native core, no text, no socket)."""
+    from sudoku_server.sudoku import solver
+    from sudoku_server.sudoku.grid import Grid
+
+    grids = [Grid.from_string(p) for p in puzzles]
+    started = time.process_time()
+    for grid in grids:
+        solver.solve(grid)
+    return (time.process_time() - started) / len(grids)
+
+
+def http_singles(server: Server, puzzles: list[str], connections: int = 16) -> tuple[float, int]:
+    """Server CPU seconds per single-puzzle request over ``connections`` keep-alive connections; errors."""
+    errors = [0]
+    shares = [puzzles[i::connections] for i in range(connections)]
+
+    def one(share: list[str]) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=60)
+        for puzzle in share:
+            status, reply = post(conn, "/api/v1/solve", {"puzzle": puzzle})
+            if status != 200 or len(reply.get("solution", "")) != 81:
+                errors[0] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=one, args=(share,)) for share in shares]
+    before = server.cpu()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return (server.cpu() - before) / len(puzzles), errors[0]
+
+
+def http_batch(server: Server, puzzles: list[str], size: int = 1000) -> tuple[float, int]:
+    """Server CPU seconds per puzzle of the batch form (``size`` a request, one connection); errors."""
+    errors = 0
+    conn = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=60)
+    before = server.cpu()
+    for i in range(0, len(puzzles), size):
+        status, reply = post(conn, "/api/v1/solve", {"puzzles": puzzles[i : i + size]})
+        results = reply.get("results", [])
+        errors += (
+            (status != 200)
+            + sum(1 for r in results if "solution" not in r)
+            + (len(results) != len(puzzles[i : i + size]))
+        )
+    used = server.cpu() - before
+    conn.close()
+    return used / len(puzzles), errors
+
+
+def line_pipelined(server: Server, puzzles: list[str]) -> tuple[float, int]:
+    """Server CPU seconds per puzzle of one pipelined line connection; errors."""
+    data = ("\n".join(puzzles) + "\n").encode()
+    before = server.cpu()
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    sender = threading.Thread(target=lambda: (sock.sendall(data), sock.shutdown(socket.SHUT_WR)))
+    sender.start()
+    chunks = []
+    while chunk := sock.recv(1 << 16):
+        chunks.append(chunk)
+    sender.join()
+    sock.close()
+    used = server.cpu() - before
+    lines = b"".join(chunks).split(b"\n")[: len(puzzles)]
+    return used / len(puzzles), sum(1 for line in lines if len(line) != 81)
+
+
+def part_cpu(opts: argparse.Namespace) -> None:
+    path = datasets.find(opts.dataset)
+    if path is None:
+        raise SystemExit(f"no dataset {opts.dataset}")
+    puzzles = datasets.one_line_puzzles(path, opts.limit)
+    server = Server()
+    try:
+        corecheck.require_native(corecheck.server_core("127.0.0.1", server.port), opts.allow_python_core, "server")
+        http_singles(server, puzzles[:200])  # warm up (imports, first allocations)
+        raws, singles, batches, lines = [], [], [], []
+        errors = 0
+        for _ in range(opts.rounds):
+            raws.append(raw_solve(puzzles))
+            cpu, bad = http_singles(server, puzzles)
+            singles.append(cpu)
+            errors += bad
+            cpu, bad = line_pipelined(server, puzzles)
+            lines.append(cpu)
+            errors += bad
+            cpu, bad = http_batch(server, puzzles)
+            batches.append(cpu)
+            errors += bad
+    finally:
+        server.stop()
+    raw, single, batch, line = (statistics.median(v) for v in (raws, singles, batches, lines))
+    print(f"dataset {opts.dataset}: {len(puzzles)} puzzles, {opts.rounds} round(s), medians; errors {errors}")
+    print("| measure | µs per puzzle | ratio | target |")
+    print("|---|---:|---:|---|")
+    print(f"| raw in-process solve (this process) | {raw * 1e6:.1f} | 1 | |")
+    print(
+        f"| HTTP single requests, 16 keep-alive connections (server CPU) | {single * 1e6:.1f} | "
+        f"{single / raw:.1f}x raw | <= 40x |"
+    )
+    print(f"| line protocol, one pipelined connection (server CPU) | {line * 1e6:.1f} | {line / raw:.1f}x raw | |")
+    print(f"| HTTP batch form, 1000 a request (server CPU) | {batch * 1e6:.1f} | {batch / line:.2f}x line | <= 3x |")
+
+
+# -- hostile ----------------------------------------------------------------------------------
+
+
+def probe_http(port: int) -> float:
+    """Seconds for a new HTTP client's easy solve (connect, POST, answer)."""
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    status, reply = post(conn, "/api/v1/solve", {"puzzle": EASY})
+    conn.close()
+    if status != 200:
+        return float("inf")
+    return time.perf_counter() - started
+
+
+def probe_line(port: int) -> float:
+    """Seconds for a new line client's easy solve."""
+    started = time.perf_counter()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(EASY.encode() + b"\n")
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    if len(data) != 82:
+        return float("inf")
+    return time.perf_counter() - started
+
+
+def probes(fn, port: int, seconds: float, spacing: float = 0.1) -> list[float]:
+    """``fn(port)`` every ``spacing`` s (each in its own thread) for ``seconds``: the latencies."""
+    results: list[float] = []
+    threads = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        thread = threading.Thread(target=lambda: results.append(fn(port)))
+        thread.start()
+        threads.append(thread)
+        time.sleep(spacing)
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+def part_hostile(opts: argparse.Namespace) -> None:
+    path = datasets.find("gecode_25x25_frisch16.txt")
+    assert path is not None
+    with datasets.open_text(path) as f:
+        big = [line.strip() for line in f if len(line.strip()) == 625]
+    payload = ("\n".join(big) + "\n").encode()
+    server = Server()
+    stop = threading.Event()
+
+    def attacker() -> None:
+        while not stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+                    sock.sendall(payload)
+                    sock.shutdown(socket.SHUT_WR)
+                    while not stop.is_set() and sock.recv(65536):
+                        pass
+            except OSError:
+                time.sleep(0.1)
+
+    try:
+        probe_http(server.http_port)
+        attackers = [threading.Thread(target=attacker, daemon=True) for _ in range(8)]
+        for thread in attackers:
+            thread.start()
+        time.sleep(1.0)
+        latencies = probes(probe_http, server.http_port, opts.seconds)
+        stop.set()
+    finally:
+        server.stop()
+    print(f"hostile: 8 line connections pipelining frisch16 25x25; {len(latencies)} HTTP easy solves, one per 0.1 s")
+    print("| measure | p50 | p99 | max | target |")
+    print("|---|---:|---:|---:|---|")
+    print(
+        f"| HTTP easy solve under hostile load | {statistics.median(latencies) * 1000:.0f} ms |"
+        f" {p99(latencies) * 1000:.0f} ms | {max(latencies) * 1000:.0f} ms | p99 <= 1000 ms |"
+    )
+
+
+# -- slowloris ------------------------------------------------------------------------------------
+
+
+def part_slowloris(opts: argparse.Namespace) -> None:
+    server = Server()
+    stop = threading.Event()
+    opened = [0]
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 4000 + b"\r\n\r\n"
+
+    def slow_client() -> None:
+        while not stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", server.http_port), timeout=5) as sock:
+                    opened[0] += 1
+                    for byte in request:
+                        if stop.is_set():
+                            return
+                        sock.sendall(bytes([byte]))
+                        stop.wait(1.0)
+            except OSError:
+                stop.wait(0.2)  # closed by the server's timeout: come back
+
+    try:
+        for _ in range(20):
+            probe_line(server.port)
+        baseline = probes(probe_line, server.port, opts.seconds / 2, 0.05)
+        rss_before = server.rss_kb()
+        clients = [threading.Thread(target=slow_client, daemon=True) for _ in range(200)]
+        for thread in clients:
+            thread.start()
+        peak = rss_before
+        sampler_stop = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak
+            while not sampler_stop.is_set():
+                peak = max(peak, server.rss_kb())
+                sampler_stop.wait(0.1)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        time.sleep(1.0)
+        loaded = probes(probe_line, server.port, opts.seconds, 0.05)
+        http_ok = probe_http(server.http_port)
+        stop.set()
+        sampler_stop.set()
+        sampler.join()
+    finally:
+        server.stop()
+    print(
+        f"slowloris: 200 HTTP clients sending one header byte a second for {opts.seconds:g} s"
+        f" ({opened[0]} connections opened); line easy solves every 50 ms"
+    )
+    print("| measure | value | target |")
+    print("|---|---:|---|")
+    print(f"| server RSS growth (peak - before) | {(peak - rss_before) / 1024:.1f} MB | <= 20 MB |")
+    print(
+        f"| line easy p99 without / with them | {p99(baseline) * 1000:.1f} ms / {p99(loaded) * 1000:.1f} ms |"
+        f" with <= 100 ms |"
+    )
+    print(f"| an HTTP easy solve meanwhile | {http_ok * 1000:.1f} ms | |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris")
+    parser.add_argument("--dataset", default="magictour_top1465.txt")
+    parser.add_argument("--limit", type=int, default=None, help="puzzles of the dataset (cpu)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternations of the sides (cpu)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="probe time (hostile, slowloris)")
+    corecheck.add_flag(parser)
+    opts = parser.parse_args(argv)
+    from sudoku_server.sudoku import solver
+
+    corecheck.require_native(solver.CORE, opts.allow_python_core, "this process")
+    print(f"machine: {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
+    parts = {"cpu": part_cpu, "hostile": part_hostile, "slowloris": part_slowloris}
+    for name in opts.parts.split(","):
+        parts[name.strip()](opts)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
