@@ -150,7 +150,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
 
 
 @pytest.fixture(scope="module")
-def browser(server: Server):  # -> selenium WebDriver
+def browser():  # -> selenium WebDriver
     chromium = _find("chromium", "chromium-browser")
     driver_path = _find("chromedriver")
     if chromium is None:
@@ -306,6 +306,29 @@ def test_hint_lights_a_cell_the_solution_confirms_and_apply_keeps_it(page: Page,
     page.shot("next-hint")
     assert page.text("#hint .words") == server.ask(f"HINT {applied}").removeprefix("HINT ")
     assert page.names(".lit") != lit
+
+
+def test_a_grid_with_blank_cells_is_read_onto_the_grid(page: Page, server: Server):
+    # blank empty cells, read by column: not a layout the page reads itself; Solve's answer lines it up
+    blank = NEWSPAPER.replace(".", " ")
+    givens = "".join(c for c in NEWSPAPER if c in "123456789.")
+    solution = solution_of(server, givens)
+    page.paste(blank)
+    page.click("Hint")
+    page.shot("hint")
+    lit = page.names(".lit")
+    assert lit, "no lit cell"
+    shown = page.line()  # the givens, and the hint's digit in its lit cell
+    for i, given in enumerate(givens):
+        name = f"r{i // 9 + 1}c{i % 9 + 1}"
+        assert shown[i] == (solution[i] if name in lit else given), name
+    assert page.names(".given") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, c in enumerate(givens) if c != "."]
+    assert page.text("#hint .words") == server.ask(f"HINT {givens}").removeprefix("HINT ")
+    page.click("Apply")
+    assert page.element('textarea[name="puzzle"]').get_attribute("value") == ""
+    page.click("Solve")
+    page.shot("solved")
+    assert page.line() == solution
 
 
 def test_steps_walk_forward_and_back(page: Page, server: Server):

@@ -53,9 +53,8 @@ function puzzleBody() {
 
 /**
  * The cells of a pasted puzzle in a plain layout (one line, or rows with spaces and
- * borders), row-major, to show its givens on the grid; null for any other layout
- * (the server reads them all; the grid then shows the answer alone). A solution,
- * when known, must agree with every given.
+ * borders), row-major ("." empty); null for any other layout. A solution, when
+ * known, must agree with every given.
  */
 function plainCells(text, solution = "") {
   const rows = text.split(/\r\n|\r|\n/).filter((row) => !/^\s*(#|\[|$)/.test(row));
@@ -70,19 +69,49 @@ function plainCells(text, solution = "") {
   return cells;
 }
 
-/** Show the pasted puzzle on the grid (with its solution, when known); false when its layout is not a plain one. */
-function showPasted(solution = "") {
-  const cells = plainCells(pasteBox.value, solution);
-  if (cells) grid.show(cells, solution);
-  else if (solution) grid.show(".".repeat(solution.length), solution);
+/**
+ * The cells of a pasted puzzle in any layout, from Solve's answer in that layout (the
+ * pasted lines with each empty cell filled): the answer's cells are the characters that
+ * spell the solution in order, its givens those the pasted text shares. Null when they
+ * do not line up (every character the answer changed must be a cell).
+ */
+function alignedCells(pasted, answer, solution) {
+  const norm = (ch) => (ch ?? "").normalize("NFKC").toUpperCase(); // full-width digits are digits
+  const [before, after] = [pasted, answer].map((text) => [...text.replace(/[\r\n]+$/, "")]);
+  const digits = [...solution.toUpperCase()];
+  if (before.length !== after.length) return null;
+  const cells = [];
+  for (let i = 0; i < after.length; i++) {
+    const ch = norm(after[i]);
+    if (ch === digits[cells.length]) cells.push(norm(before[i]) === ch ? ch : ".");
+    else if (norm(before[i]) !== ch) return null;
+  }
+  return cells.length === digits.length ? cells.join("") : null;
+}
+
+let pasteOnGrid = false; // the grid holds the pasted puzzle's givens
+
+/**
+ * Show the pasted puzzle on the grid, with the solution in its empty cells when `solved`
+ * (Solve's reply) is given. A layout that is not a plain one costs a Solve for its cells.
+ */
+async function showPasted(solved = null) {
+  let cells = plainCells(pasteBox.value, solved?.solution);
+  if (!cells) {
+    const reply = solved ?? (await call("solve", puzzleBody().body));
+    cells = reply.error ? null : alignedCells(pasteBox.value, reply.text, reply.solution);
+    if (!cells && !reply.error) grid.show(".".repeat(reply.solution.length), solved ? reply.solution : "");
+  }
+  if (cells) grid.show(cells, solved?.solution ?? "");
   sizeSelect.value = grid.size;
-  return cells !== null;
+  pasteOnGrid = cells !== null;
 }
 
 /** Show an error reply next to the grid, its cells in red; false when the reply is no error. */
 function failed(reply, pasted) {
   if (!reply.error) return false;
-  if (pasted) showPasted();
+  const cells = pasted ? plainCells(pasteBox.value) : null;
+  if (cells) grid.show(cells); // to light the cells the message names
   const { code, message } = reply.error;
   errorBox.querySelector(".code").textContent = code;
   errorBox.querySelector(".message").textContent = message;
@@ -100,7 +129,7 @@ async function solve() {
   const reply = await call("solve", body);
   if (failed(reply, pasted)) return;
   if (pasted) {
-    showPasted(reply.solution);
+    await showPasted(reply);
     answerBox.textContent = reply.text;
     answerBox.hidden = false;
   } else {
@@ -113,7 +142,7 @@ async function showHint() {
   const { body, pasted } = puzzleBody();
   const reply = await call("hint", body);
   if (failed(reply, pasted)) return;
-  if (pasted) showPasted();
+  if (pasted) await showPasted();
   hint = reply;
   grid.light(reply, symbolsFor(grid.size, grid.values()));
   const moves = (reply.placements?.length ?? 0) + (reply.eliminations?.length ?? 0);
@@ -133,8 +162,12 @@ async function apply() {
   }
   grid.keep();
   grid.unlight();
-  pasteBox.value = "";
   hideExtras();
+  if (pasteBox.value.trim() && !pasteOnGrid) {
+    say("Applied on the grid; the next Hint is still about the pasted text (its givens could not be read onto the grid).");
+    return;
+  }
+  pasteBox.value = "";
   say("Applied: the grid is the puzzle now.");
 }
 
@@ -142,7 +175,7 @@ async function showSteps(start = 1) {
   const { body, pasted } = puzzleBody();
   const reply = await call("steps", body);
   if (failed(reply, pasted)) return;
-  if (pasted) showPasted();
+  if (pasted) await showPasted();
   walk = { steps: reply.steps, at: 0, before: grid.snapshot(), symbols: symbolsFor(grid.size, grid.values()) };
   const list = stepsBox.querySelector("ol");
   list.replaceChildren(
@@ -176,7 +209,7 @@ async function rate() {
   const { body, pasted } = puzzleBody();
   const reply = await call("rate", body);
   if (failed(reply, pasted)) return;
-  if (pasted) showPasted();
+  if (pasted) await showPasted();
   say(`Level ${reply.level}, SE ${reply.se}, QQWing ${reply.qqwing}, hardest step: ${reply.hardest}.`);
 }
 
@@ -184,7 +217,7 @@ async function count() {
   const { body, pasted } = puzzleBody();
   const reply = await call("count", body);
   if (failed(reply, pasted)) return;
-  if (pasted) showPasted();
+  if (pasted) await showPasted();
   if (reply.count === 0) say("No solution.");
   else if (reply.unique) say("Exactly one solution.");
   else say(`${reply.count}${reply.count >= reply.limit ? "+" : ""} solutions (counting stops at ${reply.limit}).`);
