@@ -308,6 +308,30 @@ def test_hint_lights_a_cell_the_solution_confirms_and_apply_keeps_it(page: Page,
     assert page.names(".lit") != lit
 
 
+def test_a_hint_that_only_eliminates_is_applied_in_the_step_list(page: Page, server: Server):
+    page.paste(HINTED)
+    for _ in range(3):  # its first three steps place a digit each; the fourth is a pointing
+        page.click("Hint")
+        page.click("Apply")
+    grid = page.line()
+    page.click("Hint")
+    page.shot("eliminations")
+    words = server.ask(f"HINT {grid}").removeprefix("HINT ")
+    assert page.text("#hint .words") == words
+    cells = re.findall(r"r\d+c\d+", words.split("remove", 1)[1])
+    assert words.startswith("pointing") and cells
+    assert page.names(".elim") == cells
+    digit = re.search(r"remove (\d)", words).group(1)
+    assert [page.cell(name).get_attribute("title") for name in cells] == [f"not {digit}"] * len(cells)
+    assert page.names(".lit") == [] and page.line() == grid
+    page.click("Apply")
+    page.shot("applied-in-steps")
+    steps = server.replies(f"STEPS {grid}")
+    assert page.text("#steps .where") == f"step 2 of {len(steps) - 2}"
+    assert steps[1] == f"1. {words}"
+    assert page.text("#steps li.current") == steps[2].split(". ", 1)[1]
+
+
 def test_a_grid_with_blank_cells_is_read_onto_the_grid(page: Page, server: Server):
     # blank empty cells, read by column: not a layout the page reads itself; Solve's answer lines it up
     blank = NEWSPAPER.replace(".", " ")

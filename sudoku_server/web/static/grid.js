@@ -22,6 +22,12 @@ function typeable(size) {
   return size === 16 ? "0123456789ABCDEFG" : "123456789" + LETTERS;
 }
 
+/** Take a step's or an error's marks off a cell (its value and kind stay). */
+function unmark(input) {
+  input.classList.remove("lit", "elim", "involved", "focus", "bad");
+  for (const name of ["data-elim", "title", "placeholder"]) input.removeAttribute(name);
+}
+
 /** The name of a cell: r1c1 .. r9c9 (r16c16 on 16x16). */
 export const cellName = (row, col) => `r${row + 1}c${col + 1}`;
 
@@ -85,8 +91,8 @@ export class Grid {
     const empty = (ch) => ch === "." || ch === "_" || (ch === "0" && size <= 9);
     this.inputs.forEach((input, i) => {
       const given = cells[i] !== undefined && !empty(cells[i]);
-      input.classList.remove("given", "solved", "entered", "preview", "lit", "elim", "involved", "focus", "bad");
-      input.removeAttribute("data-elim");
+      unmark(input);
+      input.classList.remove("given", "solved", "entered", "preview");
       input.value = given ? cells[i].toUpperCase() : (solution[i] ?? "").toUpperCase();
       if (given) input.classList.add("given");
       else if (input.value) input.classList.add("solved");
@@ -111,8 +117,7 @@ export class Grid {
   restore(saved) {
     this.inputs.forEach((input, i) => {
       [input.value, input.className] = saved[i];
-      input.removeAttribute("data-elim");
-      input.removeAttribute("title");
+      unmark(input);
     });
   }
 
@@ -138,6 +143,7 @@ export class Grid {
       input.classList.add("elim");
       input.dataset.elim = (input.dataset.elim ?? "") + symbols[digit - 1];
       input.title = `not ${input.dataset.elim}`;
+      input.placeholder = input.dataset.elim; // shown struck through in the empty cell (style.css)
     }
     for (const name of step.cells ?? []) this.cell(name)?.classList.add("involved");
     for (const input of this.unit(step.focus)) input.classList.add("focus");
@@ -162,9 +168,8 @@ export class Grid {
   unlight() {
     for (const input of this.inputs) {
       if (input.classList.contains("preview")) input.value = "";
-      input.classList.remove("lit", "elim", "involved", "focus", "bad", "preview");
-      input.removeAttribute("data-elim");
-      input.removeAttribute("title");
+      input.classList.remove("preview");
+      unmark(input);
     }
   }
 
