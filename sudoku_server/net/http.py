@@ -10,44 +10,34 @@ address: its budget, the wait bound and the solve timeout are a line
 connection's), so HTTP and line clients share the solver fairly. The JSON of
 a reply is rendered in the solver thread, as a line reply is.
 
-Also here: ``/healthz`` (200, 503 while draining), the OpenAPI document, the
-web page (``/`` and ``/static/...`` from the package's ``web/static``
-directory), CORS, the body limit (413 after the rest was read and discarded),
-and the catch-all that answers any fault ``500 {"error": {"code":
-"internal"}}`` without a traceback.
+:mod:`sudoku_server.net.http_app` holds the app (``/healthz``, 200 or 503
+while draining, the OpenAPI document, the web page at ``/`` and
+``/static/...`` from the package's ``web/static`` directory, CORS, the body
+limit, the catch-all that answers any fault ``500 {"error": {"code":
+"internal"}}`` without a traceback) and the Hypercorn loop.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 import logging
 import math
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import trio
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request as HttpRequest
-from starlette.responses import FileResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import Response
 
 from sudoku_server.errors import (
     BusyError,
-    CommandError,
     InternalError,
     PuzzleError,
     ShutdownError,
     SolveTimeoutError,
-    TooLargeError,
 )
+from sudoku_server.net.http_app import RETRY_BUSY_SECONDS, RETRY_DRAINING_SECONDS, create_app, serve_hypercorn
 from sudoku_server.net.inline import INLINE_GROUP
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
 from sudoku_server.service.answer import answer, answer_lines
@@ -63,83 +53,8 @@ log = logging.getLogger("sudoku_server")
 #: (Hypercorn's keep-alive timeout: its idle timer runs until the headers are read), before it is closed.
 #: A slow client sending one header byte a second (slowloris) so holds its connection 5 s at most.
 KEEP_ALIVE_SECONDS = 5.0
-#: Seconds a request's body may take to arrive, in all; then ``400 command`` (a slow body holds no more).
-BODY_SECONDS = 10.0
-#: Bytes of an over-limit body read and discarded at most before the ``413`` (more: the connection closes).
-DISCARD_BYTES = 64 * 1024 * 1024
 #: Seconds a client's state (its budget) is kept after its last request; by then its budget is refilled.
 CLIENT_SWEEP_SECONDS = 30.0
-#: Seconds in a ``Retry-After`` of a ``503 busy`` (the queue's wait bound) and of a ``503 draining``/``shutdown``.
-RETRY_BUSY_SECONDS = 1
-RETRY_DRAINING_SECONDS = 5
-
-
-async def serve_hypercorn(
-    app: Any, config: Any, sockets: Sequence[socket.socket], stop: trio.Event, task_status=trio.TASK_STATUS_IGNORED
-) -> None:
-    """Hypercorn's trio worker (``hypercorn.trio.run.worker_serve``, less its lifespan, statsd and QUIC parts)
-    serving ``app`` on ``sockets`` until ``stop`` is set; then as Hypercorn's graceful shutdown: no new
-    connection, idle ones closed, the requests in progress given ``config.graceful_timeout`` seconds.
-
-    Its own loop so that each connection is a :class:`_OneSendTCPServer` (a reply in one send).
-    """
-    from hypercorn.trio.worker_context import WorkerContext
-    from hypercorn.typing import ConnectionState
-    from hypercorn.utils import wrap_app
-
-    context = WorkerContext(None)
-    handler = functools.partial(
-        _one_send_server(), wrap_app(app, config.wsgi_max_body_size, "asgi"), config, context, ConnectionState({})
-    )
-    listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
-    async with trio.open_nursery() as connections:
-        async with trio.open_nursery() as accepting:
-            accepting.start_soon(
-                functools.partial(trio.serve_listeners, handler, listeners, handler_nursery=connections)
-            )
-            task_status.started()
-            await stop.wait()
-            accepting.cancel_scope.cancel()
-        for listener in listeners:
-            await listener.aclose()
-        await context.terminated.set()  # idle keep-alive connections close now
-        connections.cancel_scope.deadline = trio.current_time() + config.graceful_timeout
-
-
-def _one_send_server() -> type:
-    """Hypercorn's ``TCPServer``, sending a reply's header block and its body in one ``send``.
-
-    Hypercorn's HTTP/1.1 protocol hands its connection the header block of a reply (h11's ``Response``) and
-    the body as two pieces of data, which cost two ``send`` calls: on loopback each costs about as much
-    as the rest of a small request (benchmarks/results21/http.md). The header block of a final reply (not
-    ``1xx``: a ``100 Continue`` goes at once) is held until the next event of the connection (its body, the
-    empty end of message, or the close), and sent with it.
-    """
-    from hypercorn.events import RawData
-    from hypercorn.trio.tcp_server import TCPServer
-
-    class OneSendTCPServer(TCPServer):
-        held = b""
-
-        async def protocol_send(self, event: Any) -> None:
-            if isinstance(event, RawData):
-                if self.held:
-                    event = RawData(data=self.held + event.data)
-                    self.held = b""
-                elif event.data.startswith(b"HTTP/1.1 ") and not event.data.startswith(b"HTTP/1.1 1"):
-                    self.held = event.data
-                    return
-            elif self.held:
-                held, self.held = self.held, b""
-                await super().protocol_send(RawData(data=held))
-            await super().protocol_send(event)
-
-    return OneSendTCPServer
-
-
-def static_directory() -> Path:
-    """The web page's files: the package's ``web/static`` directory (it may be missing or empty)."""
-    return Path(str(importlib.resources.files("sudoku_server") / "web" / "static"))
 
 
 @dataclass(eq=False, slots=True)
@@ -306,6 +221,9 @@ class HttpClient:
 class HttpFront:
     """The HTTP front of one server process: its clients, its app, and its Hypercorn server.
 
+    One unit because its clients, the requests in progress and the jobs it gives the pool (inline, in bulk,
+    spilled from a bulk) are one state that answering, the sweep and the stop all read and change.
+
     Args:
       server: the line server whose pool, scheduler, config and lifecycle it shares.
     """
@@ -322,14 +240,14 @@ class HttpFront:
 
     # -- clients ------------------------------------------------------------------------
 
-    def address_of(self, request: HttpRequest) -> str:
-        """The client's address: the peer's, or with ``--http-trusted-proxy`` the one its proxy names in
-        ``X-Forwarded-For`` (the rightmost address not itself a trusted proxy)."""
-        peer = request.client.host if request.client is not None else "?"
+    def address_of(self, peer: str, forwarded_for: list[str]) -> str:
+        """The client's address: the ``peer``'s, or with ``--http-trusted-proxy`` the one its proxy names in
+        ``X-Forwarded-For`` (``forwarded_for``: the header's values; the rightmost address not itself a
+        trusted proxy)."""
         trusted = self.config.http_trusted_proxies
         if not trusted or not is_trusted(peer, trusted):
             return peer
-        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        forwarded = ",".join(forwarded_for)
         for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
             if not is_trusted(hop, trusted):
                 return hop
@@ -377,8 +295,11 @@ class HttpFront:
         """Plain one-line puzzles go text to text in the native core (the server's own solver, native core)."""
         return self.server.bulk
 
-    async def answer(self, endpoint: json_api.Endpoint, call: json_api.Call, address: str) -> Response:
-        """The reply of one API call: its items answered (inline or through the pool), in order."""
+    async def answer(
+        self, endpoint: json_api.Endpoint, call: json_api.Call, address: str
+    ) -> tuple[int, bytes, int | None]:
+        """The reply of one API call, ``(status, JSON bytes, Retry-After seconds or None)``: its items answered
+        (inline or through the pool), in order."""
         client = self.client(address)
         self.in_progress += 1
         self.requests_total += 1
@@ -415,8 +336,8 @@ class HttpFront:
             self.release(client)
         if not call.batch:
             slot = slots[0]
-            return self.reply(slot.status, slot.data or b"{}", retry_after=slot.retry_after)
-        return self.reply(200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}")
+            return slot.status, slot.data or b"{}", slot.retry_after
+        return 200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}", None
 
     def _what(self, index: int, many: int) -> str:
         return "puzzle" if many == 1 else f"puzzle {index + 1} of {many}"
@@ -579,146 +500,3 @@ class HttpFront:
         while True:
             await trio.sleep(CLIENT_SWEEP_SECONDS / 3)
             self.sweep(time.monotonic())
-
-
-# -- the app -----------------------------------------------------------------------------------
-
-
-async def _read_body(request: HttpRequest, limit: int) -> bytes:
-    """The request's body, at most ``limit`` bytes, within :data:`BODY_SECONDS`.
-
-    Raises:
-      TooLargeError: over ``limit`` (the rest read and discarded first, up to :data:`DISCARD_BYTES`).
-      CommandError: the body did not arrive in time.
-    """
-    declared = request.headers.get("content-length")
-    chunks: list[bytes] = []
-    size = 0
-    over = declared is not None and declared.isdigit() and int(declared) > limit
-    with trio.move_on_after(BODY_SECONDS) as scope:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                over = True
-            if over:
-                chunks.clear()
-                if size > DISCARD_BYTES:
-                    break
-                continue
-            chunks.append(chunk)
-    if over:
-        raise TooLargeError(f"request body over {limit} bytes")
-    if scope.cancelled_caught:
-        raise CommandError(f"the request body did not arrive within {BODY_SECONDS:g} s")
-    return b"".join(chunks)
-
-
-def _query_fields(request: HttpRequest, verb: str) -> dict[str, object]:
-    fields: dict[str, object] = {}
-    for key, value in request.query_params.multi_items():
-        if key in fields:
-            raise CommandError(f"{verb}: option {key!r} given twice; try HELP {verb}".replace("'", '"'))
-        fields[key] = value
-    return fields
-
-
-def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
-    """``/static/...``: the page's files (StaticFiles), or ``404`` for all while the directory does not exist."""
-    directory = static_directory()
-    files = StaticFiles(directory=directory, check_dir=False)
-
-    async def static(scope: Any, receive: Any, send: Any) -> None:
-        if directory.is_dir():
-            await files(scope, receive, send)
-            return
-        body = json_api.dumps({"error": {"code": "command", "message": "no such path", "line": None}})
-        await front.reply(404, body)(scope, receive, send)
-
-    return static
-
-
-def create_app(front: HttpFront) -> Starlette:
-    """The Starlette app of the HTTP front (docs/HTTP.md): the API, ``/healthz``, the OpenAPI document, the page."""
-    config = front.config
-
-    def guarded(handler: Callable[[HttpRequest], Awaitable[Response]]) -> Callable[[HttpRequest], Awaitable[Response]]:
-        async def run(request: HttpRequest) -> Response:
-            try:
-                return await handler(request)
-            except PuzzleError as error:
-                return front.error(error)
-            except Exception as error:
-                log.exception("HTTP %s %s: internal error", request.method, request.url.path)
-                return front.error(InternalError(f"{type(error).__name__} while answering {request.url.path}"))
-
-        return run
-
-    async def api(request: HttpRequest) -> Response:
-        name = request.path_params["name"]
-        endpoint = json_api.ENDPOINTS.get(name)
-        if endpoint is None:
-            return front.reply(
-                404,
-                json_api.dumps(
-                    {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
-                ),
-            )
-        if front.in_progress >= config.max_connections:
-            return front.error(
-                BusyError(
-                    f"{front.in_progress} HTTP request{'s' if front.in_progress != 1 else ''} in progress, try again later"
-                ),
-                retry_after=RETRY_BUSY_SECONDS,
-            )
-        if request.method == "POST":
-            fields = json_api.read_body(await _read_body(request, config.http_max_body))
-            call = json_api.read_fields(endpoint, fields)
-        else:
-            call = json_api.read_fields(endpoint, _query_fields(request, endpoint.verb), query=True)
-        if front.server.shutting_down:  # a request that came in after the server stopped accepting
-            return front.error(json_api.draining_error(), retry_after=RETRY_DRAINING_SECONDS)
-        return await front.answer(endpoint, call, front.address_of(request))
-
-    async def healthz(request: HttpRequest) -> Response:
-        server = front.server
-        if server.draining or server.shutting_down:
-            return Response(b"draining\n", status_code=503, media_type="text/plain", headers={"Retry-After": str(5)})
-        return Response(b"ok\n", media_type="text/plain")
-
-    async def openapi_json(request: HttpRequest) -> Response:
-        return Response(front.openapi_body, media_type="application/json")
-
-    async def index(request: HttpRequest) -> Response:
-        page = static_directory() / "index.html"
-        if not page.is_file():
-            return Response(b"the web page is not installed; the API is at /api/v1/\n", 404, media_type="text/plain")
-        return FileResponse(page, media_type="text/html")
-
-    async def not_found(request: HttpRequest, exc: Exception) -> Response:
-        status = getattr(exc, "status_code", 404)
-        message = "no such path" if status == 404 else f"method {request.method} not allowed"
-        return front.reply(status, json_api.dumps({"error": {"code": "command", "message": message, "line": None}}))
-
-    async def internal(request: HttpRequest, exc: Exception) -> Response:
-        return front.error(InternalError(f"{type(exc).__name__} while answering {request.url.path}"))
-
-    middleware: list[Middleware] = []
-    if config.http_cors:
-        middleware.append(
-            Middleware(
-                CORSMiddleware,
-                allow_origins=list(config.http_cors),
-                allow_methods=["GET", "POST"],
-                allow_headers=["Content-Type"],
-                max_age=86400,
-            )
-        )
-    routes = [
-        Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
-        Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
-        Route("/api/v1/{name}", guarded(api), methods=["GET", "POST"]),
-        Route("/", guarded(index), methods=["GET", "HEAD"]),
-        Mount("/static", _static_files(front), name="static"),
-    ]
-    handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
-    return Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
