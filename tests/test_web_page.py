@@ -329,6 +329,7 @@ def test_a_hint_that_only_eliminates_is_applied_in_the_step_list(page: Page, ser
     assert page.names(".lit") == [] and page.line() == grid
     page.click("Apply")
     page.shot("applied-in-steps")
+    assert not page.element("#hint").is_displayed()
     steps = server.replies(f"STEPS {grid}")
     assert page.text("#steps .where") == f"step 2 of {len(steps) - 2}"
     assert steps[1] == f"1. {words}"

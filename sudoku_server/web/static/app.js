@@ -122,7 +122,8 @@ function failed(reply, pasted) {
 }
 
 /** A step in words: the API's text, which starts with its technique (a complete grid: no technique). */
-const words = (step) => (!step.technique || step.text.startsWith(step.technique) ? step.text : `${step.technique}: ${step.text}`);
+const words = (step) =>
+  !step.technique || step.text.startsWith(step.technique) ? step.text : `${step.technique}: ${step.text}`;
 
 async function solve() {
   const { body, pasted } = puzzleBody();
@@ -156,15 +157,20 @@ async function apply() {
   if (!hint) return;
   if (!hint.placements?.length) {
     // eliminations only: the API takes digits, not candidates, so the walk goes on in the step list
+    hint = null;
+    hintBox.hidden = true;
     await showSteps(2);
-    say("Its eliminations live in the step list: the walk goes on from the next step.");
+    say(
+      "Eliminations cannot be kept on the grid (the API takes digits, not candidates): " +
+        "the step list goes on from the next step.",
+    );
     return;
   }
   grid.keep();
   grid.unlight();
   hideExtras();
   if (pasteBox.value.trim() && !pasteOnGrid) {
-    say("Applied on the grid; the next Hint is still about the pasted text (its givens could not be read onto the grid).");
+    say("Applied on the grid; the next Hint is still about the pasted text (its givens did not fit the grid).");
     return;
   }
   pasteBox.value = "";
@@ -188,7 +194,8 @@ async function showSteps(start = 1) {
   );
   stepsBox.hidden = false;
   walkTo(Math.min(start, reply.steps.length));
-  say(`${reply.steps.length} steps` + (reply.level ? `, ${reply.level} (SE ${reply.se})` : "") + ": Back and Forward walk them.");
+  const rated = reply.level ? `, ${reply.level} (SE ${reply.se})` : "";
+  say(`${reply.steps.length} steps${rated}: Back and Forward walk them.`);
 }
 
 /** Show the grid after steps 1 .. at-1, with step `at` lit (0: the puzzle itself). */

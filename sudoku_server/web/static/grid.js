@@ -191,7 +191,8 @@ export class Grid {
     if (event.key in moves) {
       const next = at + moves[event.key];
       const sameRow = Math.floor(next / this.size) === Math.floor(at / this.size);
-      if (next >= 0 && next < this.inputs.length && (Math.abs(moves[event.key]) > 1 || sameRow)) this.inputs[next].focus();
+      const inside = next >= 0 && next < this.inputs.length && (Math.abs(moves[event.key]) > 1 || sameRow);
+      if (inside) this.inputs[next].focus();
       event.preventDefault();
     } else if (event.key === "Backspace" || event.key === "Delete" || event.key === "." || event.key === " ") {
       this.set(input, "");
