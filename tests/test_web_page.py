@@ -273,6 +273,27 @@ def solution_of(server: Server, puzzle: str) -> str:
 # -- the tests -----------------------------------------------------------------------------
 
 
+def test_the_first_load_is_small_and_all_from_the_server(browser, server: Server, shots: Path):
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        page = Page(browser, server, shots, "first_load")
+        entries = browser.execute_script(
+            "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+            ".map((e) => [e.name, e.transferSize])"
+        )
+    finally:
+        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    page.shot("loaded")
+    print(f"first load: {sum(size for _, size in entries)} bytes in {len(entries)} responses: {entries}")
+    # nothing from elsewhere (no CDN, no font service): the page works with no internet
+    assert {url.split("/")[2] for url, _ in entries} == {f"127.0.0.1:{server.http_port}"}
+    assert {url.rsplit("/", 1)[1] for url, _ in entries} == {"", "style.css", "app.js", "grid.js", "api.js"}
+    assert all(size > 0 for _, size in entries), entries  # every byte counted: none came from a cache
+    assert sum(size for _, size in entries) <= 100_000
+    assert browser.execute_script("return document.querySelectorAll('[data-cell]').length") == 81
+
+
 def test_paste_a_grid_and_solve(page: Page, server: Server):
     page.shot("empty")
     page.paste(NEWSPAPER)
