@@ -123,7 +123,7 @@ def test_dockerfile_runs_the_server_as_a_user_with_a_ping_health_check():
     assert docker["STOPSIGNAL"] == ["SIGTERM"]
     assert json.loads(docker["ENTRYPOINT"][0]) == ["sudoku-server"]
     args = server_args(json.loads(docker["CMD"][0]))
-    assert set(docker["EXPOSE"][0].split()) == {str(args.port), str(args.metrics_port)}
+    assert set(docker["EXPOSE"][0].split()) == {str(args.port), str(args.metrics_port), str(args.http_port)}
     assert stop_budget(args) < 10  # docker stop waits 10 s by default before SIGKILL
     health = docker["HEALTHCHECK"][0]
     assert "sudoku-client --ping --host 127.0.0.1 --port 9999" in health and "|| exit 1" in health
@@ -154,12 +154,13 @@ def test_kubernetes_deployment_and_service_fit_the_server():
     assert args.drain_grace == 2 and not args.proxy_protocol
     assert pod["spec"]["terminationGracePeriodSeconds"] > stop_budget(args)
     assert "lifecycle" not in container  # no preStop: the server drains itself (see the file's header)
-    for probe in ("readinessProbe", "livenessProbe"):
-        command = container[probe]["exec"]["command"]
-        assert command[:2] == ["sudoku-client", "--ping"], command
-        assert command[command.index("--port") + 1] == str(args.port)
+    # ready: the HTTP port's /healthz (503 while draining); live: PING on the line port
+    assert container["readinessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    command = container["livenessProbe"]["exec"]["command"]
+    assert command[:2] == ["sudoku-client", "--ping"], command
+    assert command[command.index("--port") + 1] == str(args.port)
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"sudoku": args.port, "metrics": args.metrics_port}
+    assert ports == {"sudoku": args.port, "metrics": args.metrics_port, "http": args.http_port}
     service = docs["Service"]["spec"]
     assert service["selector"] == pod["metadata"]["labels"] == docs["Deployment"]["spec"]["selector"]["matchLabels"]
     assert {p["targetPort"] for p in service["ports"]} == set(ports)
@@ -189,7 +190,9 @@ def test_probe_commands_parse_with_the_client():
     for doc in docs:
         if doc["kind"] == "Deployment":
             (container,) = doc["spec"]["template"]["spec"]["containers"]
-            probes += [container[p]["exec"]["command"] for p in ("readinessProbe", "livenessProbe")]
+            probes += [
+                container[p]["exec"]["command"] for p in ("readinessProbe", "livenessProbe") if "exec" in container[p]
+            ]
     for command in probes:
         assert command[0] == "sudoku-client"
         parser.parse_args(command[1:])

@@ -97,6 +97,8 @@ COMMANDS = [
         "pipe median ratio",
     ),
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
+    ("bench_http.py", ["--parts", "cpu", "--limit", "48", "--rounds", "1"], "HTTP batch form"),
+    ("bench_http.py", ["--parts", "hostile,slowloris", "--seconds", "1"], "line easy p99 without / with them"),
     # Issue 21's web page (headless Chromium; fixed ports in 31500-31999)
     ("bench_web.py", ["--rounds", "1", "--port", "31510", "--http-port", "31511"], "first load: "),
 ]
@@ -116,8 +118,15 @@ def test_the_fuzzer_runs_its_random_fallback_loop():
 
 
 #: Scripts that refuse to measure the pure-Python core (issue 18): skipped where the native core is not built.
-NATIVE_ONLY = {"bench_workers.py", "bench_pipeline.py", "load.py", "compare_trees.py", "bench_processes.py"}
-NATIVE_ONLY |= {"bench_web.py"}  # issue 21
+NATIVE_ONLY = {
+    "bench_workers.py",
+    "bench_pipeline.py",
+    "load.py",
+    "compare_trees.py",
+    "bench_processes.py",
+    "bench_http.py",
+    "bench_web.py",
+}
 
 
 @pytest.mark.parametrize("script,args,shows", COMMANDS, ids=[f"{s} {' '.join(a[:2])}" for s, a, _ in COMMANDS])
@@ -150,7 +159,9 @@ DOCUMENTS = [REPO / "benchmarks" / "RESULTS.md", REPO / "README.md", *sorted((RE
 
 
 def test_every_smoke_run_script_has_its_results_in_results_md():
-    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    # and in a wave's results files (benchmarks/resultsNN/*.md), which the lead merges into RESULTS.md
+    paths = [REPO / "benchmarks" / "RESULTS.md", *sorted((REPO / "benchmarks").glob("results*/*.md"))]
+    results = "\n".join(path.read_text(encoding="utf-8") for path in paths)
     missing = {script for script, _, _ in COMMANDS if f"python3 benchmarks/{script}" not in results}
     assert not missing, sorted(missing)
 
