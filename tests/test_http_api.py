@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import urllib.parse
 
+from conftest import REPO
 from httptools import afetch, running_http_server
 from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
-#: A puzzle with two solutions (the newspaper puzzle without its r1c1 given... and more): COUNT 2+.
+#: A puzzle with many solutions (one given): COUNT 2+.
 TWO = "." * 80 + "9"
 #: The newspaper puzzle with a second 7 in box 1 (r3c3): invalid.
 DUPLICATE = "7.....4...2..7..8...7..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
@@ -305,3 +306,24 @@ async def test_unknown_paths_and_methods_are_json_errors():
             405,
             {"error": {"code": "command", "message": "method DELETE not allowed", "line": None}},
         )
+
+
+async def test_a_large_batch_inline_and_in_bulk_matches_the_solver():
+    import sys
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import datasets
+
+    from sudoku_server.sudoku import solver
+    from sudoku_server.sudoku.grid import Grid
+
+    puzzles = datasets.one_line_puzzles(datasets.find("magictour_top1465.txt"), 300)
+    expected = [{"solution": solver.solve(Grid.from_string(p)).to_string(), "text": None} for p in puzzles]
+    for want in expected:
+        want["text"] = want["solution"] + "\n"
+    for inline in (0.002, 0.0):  # the inline path first, then bulk jobs only
+        async with running_http_server(inline_seconds=inline) as (server, port):
+            reply = await afetch(port, "POST", "/api/v1/solve", {"puzzles": puzzles})
+            assert reply.status == 200
+            assert reply.json == {"results": expected}
+            assert server.stats.puzzles == len(puzzles)

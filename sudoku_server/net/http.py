@@ -136,13 +136,14 @@ class HttpBulkJob(HttpJob):
     many: int = 1  # puzzles in the request
 
     def work(self, check: Callable[[], None]) -> bytes:
+        if self.abandoned:
+            return b""  # nobody waits for these answers
         out: list[bytes | None] = []
-        if not self.abandoned:
-            lines = [(item.plain or "").encode("ascii") + b"\n" for item in self.items]
-            try:
-                answer_lines(lines, out, check=_too_slow, solvers=self.connection.server.solvers)
-            except _Slow:
-                pass
+        lines = [(item.plain or "").encode("ascii") + b"\n" for item in self.items]
+        try:
+            answer_lines(lines, out, check=_too_slow, solvers=self.connection.server.solvers)
+        except _Slow:
+            pass
         answered = out.index(None) if None in out else len(out)
         self.bodies = [json_api.plain_solved(text[:81].decode("ascii")) for text in out[:answered]]  # type: ignore[index]
         if answered < len(self.items):
@@ -233,7 +234,6 @@ class HttpFront:
         self.config = server.config
         self.clients: dict[str, HttpClient] = {}
         self.in_progress = 0  # HTTP requests being answered, over all clients
-        self.requests_total = 0
         self.done = trio.Event()  # serve() has returned
         self.app = create_app(self)
         self.openapi_body = json_api.dumps(openapi.document(server.version))
@@ -302,7 +302,6 @@ class HttpFront:
         (inline or through the pool), in order."""
         client = self.client(address)
         self.in_progress += 1
-        self.requests_total += 1
         jobs: list[HttpJob] = []
         many = len(call.items)
         slots = [HttpSlot() for _ in call.items]
@@ -350,8 +349,10 @@ class HttpFront:
         slot: HttpSlot,
         index: int,
         many: int,
+        counted: bool = False,
     ) -> HttpJob | None:
-        """Answer ``item`` on ``slot``: its error now, or a job for the pool (returned)."""
+        """Answer ``item`` on ``slot``: its error now, or a job for the pool (returned); ``counted``: the
+        puzzle is already counted in STATS (it comes out of a bulk job)."""
         if item.request is None:
             assert item.error is not None
             slot.status, error = json_api.error_reply(item.error)
@@ -361,7 +362,7 @@ class HttpFront:
         what = self._what(index, many) if item.puzzle is not None else endpoint.verb
         job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)  # type: ignore[arg-type]
         slot.job = job
-        self.server.pool.submit(job)
+        self.server.pool.submit(job, 0 if counted else 1)
         return job
 
     def _submit_bulk(
@@ -396,7 +397,7 @@ class HttpFront:
         assert isinstance(client, HttpClient)
         assert job.endpoint is not None
         for item, member, index in zip(job.items[answered:], job.members[answered:], job.indices[answered:]):
-            self._submit(client, job.endpoint, json_api.parsed(item), member, index, job.many)
+            self._submit(client, job.endpoint, json_api.parsed(item), member, index, job.many, counted=True)
 
     def _inline(self, client: HttpClient, items: list[json_api.Item], slots: list[HttpSlot]) -> int:
         """Solve the plain puzzles at the front of ``items`` on the event loop, as the line protocol's inline
