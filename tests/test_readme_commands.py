@@ -99,6 +99,8 @@ COMMANDS = [
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
     ("bench_http.py", ["--parts", "cpu", "--limit", "48", "--rounds", "1"], "HTTP batch form"),
     ("bench_http.py", ["--parts", "hostile,slowloris", "--seconds", "1"], "line easy p99 without / with them"),
+    # Issue 21's web page (headless Chromium; fixed ports in 31500-31999)
+    ("bench_web.py", ["--rounds", "1", "--port", "31510", "--http-port", "31511"], "first load: "),
 ]
 
 
@@ -123,6 +125,7 @@ NATIVE_ONLY = {
     "compare_trees.py",
     "bench_processes.py",
     "bench_http.py",
+    "bench_web.py",
 }
 
 

@@ -1,0 +1,248 @@
+"""The web page's figures (issue 21): first load in bytes, and each action's time until it is on screen.
+
+    PYTHONPATH=/path/to/tree python3 benchmarks/bench_web.py [--rounds 20] [--port P --http-port H]
+
+Starts the server (``python3 -m sudoku_server --http-port``, from a folder
+with no checkout in it: corecheck.NEUTRAL_CWD) and drives the page at ``/`` in
+headless Chromium (Debian's ``chromium`` and ``chromedriver``, Selenium).
+
+* **First load**: the page loaded with the browser's cache off; the bytes of
+  every response (the Resource Timing API's ``transferSize``: headers and
+  body as sent) and of each body, per file and in all. The bound: 100 KB.
+* **Actions**: for ``--rounds`` classic 9x9 puzzles of each set, the page's
+  own measurement (``performance.now()`` from the click to the frame after
+  the answer is in the page: ``<body data-ms>``) of Solve, Count, Rate,
+  Hint, Apply, Steps, Forward, Back (the puzzle pasted), Generate (any
+  level) and Generate with a level (easy, medium, hard in turn: the server
+  makes puzzles from seed, seed + 1, ... until one has the level); and of
+  one key typed into the grid (keydown to the next frame, measured by a
+  listener this script adds). Sets: ``generated`` (puzzles the server makes
+  at levels easy to expert, the puzzles people solve) and ``top95``
+  (Norvig's hard list, ``puzzles/norvig_top95.txt``: their Steps and Rate
+  need chains and take longer). Median, p90 and max in ms per action, and
+  the page's own part (the wait for the API, request sent to reply read,
+  taken out: ``<body data-api-ms>``); the bound: 200 ms.
+
+It prints the solver core it measured and refuses the pure-Python core unless
+``--allow-python-core``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corecheck
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+#: The issue's bounds: first load in bytes, an action on screen in milliseconds.
+LOAD_BOUND = 100 * 1000
+ACTION_BOUND_MS = 200.0
+ACTIONS = ("Solve", "Count", "Rate", "Hint", "Apply", "Steps", "Forward", "Back", "Generate", "Generate level", "key")
+
+
+def start_server(port: int, http_port: int) -> tuple[subprocess.Popen, int, int]:
+    """The server on 127.0.0.1 (ports 0: any free one); returns it and its line and HTTP ports (from its log)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", str(port)]
+        + ["--http-port", str(http_port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=corecheck.NEUTRAL_CWD,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    ports: dict[str, int] = {}
+    ready = threading.Event()
+
+    def read() -> None:
+        assert proc.stderr is not None
+        for raw in proc.stderr:  # to the end: the log never fills the pipe
+            line = raw.decode("utf-8", "replace")
+            if match := re.search(r"listening on \S+:(\d+)", line):
+                ports["line"] = int(match.group(1))
+            if match := re.search(r"HTTP on http://\S+:(\d+)/", line):
+                ports["http"] = int(match.group(1))
+            if len(ports) == 2:
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(30) or len(ports) < 2:
+        proc.kill()
+        raise SystemExit("the server did not start (is --http-port in this tree?)")
+    return proc, ports["line"], ports["http"]
+
+
+def start_browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        raise SystemExit("needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(driver), options=options), chromium
+
+
+def first_load(driver, url: str) -> list[tuple[str, int, int]]:
+    """``(path, transfer bytes, body bytes)`` of every response of one load with the cache off."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    driver.get(url)
+    time.sleep(0.5)  # the modules and the stylesheet are in
+    entries = driver.execute_script(
+        "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+        ".map((e) => [new URL(e.name).pathname, e.transferSize, e.encodedBodySize])"
+    )
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    return [(path, int(sent), int(body)) for path, sent, body in entries]
+
+
+class Page:
+    def __init__(self, driver, url: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver, self.by = driver, By
+        driver.get(url)
+        while not driver.execute_script("return document.querySelectorAll('[data-cell]').length"):
+            time.sleep(0.01)
+
+    def done(self) -> int:
+        return int(self.driver.execute_script("return Number(document.body.dataset.done || 0)"))
+
+    def click(self, words: str) -> tuple[float, float]:
+        """Click the button with these words; (ms until on screen, of which ms waiting for the API)."""
+        before = self.done()
+        self.driver.find_element(self.by.XPATH, f"//button[text()='{words}']").click()
+        deadline = time.monotonic() + 60
+        while self.done() == before:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{words}: no answer within 60 s")
+            time.sleep(0.005)
+        ms, api = self.driver.execute_script("return [document.body.dataset.ms, document.body.dataset.apiMs]")
+        return float(ms), float(api)
+
+    def paste(self, text: str) -> None:
+        box = self.driver.find_element(self.by.CSS_SELECTOR, 'textarea[name="puzzle"]')
+        self.driver.execute_script("arguments[0].value = arguments[1]", box, text)
+
+    def select(self, name: str, value: str) -> None:
+        self.driver.execute_script(f"document.querySelector('select[name=\"{name}\"]').value = arguments[0]", value)
+
+    def key_ms(self) -> tuple[float, float]:
+        """Type a digit into an empty cell: ms from keydown to the frame after it (a listener of this script)."""
+        from selenium.webdriver.common.keys import Keys
+
+        self.driver.execute_script(
+            "window.keyTimes = [];"
+            "document.addEventListener('keydown', () => { const t = performance.now();"
+            " requestAnimationFrame(() => setTimeout(() => window.keyTimes.push(performance.now() - t), 0)); },"
+            " {capture: true, once: true});"
+        )
+        cell = self.driver.find_element(self.by.CSS_SELECTOR, "#grid input:not(.given)")
+        cell.click()
+        self.driver.switch_to.active_element.send_keys("5", Keys.BACKSPACE)
+        while not self.driver.execute_script("return window.keyTimes.length"):
+            time.sleep(0.005)
+        return float(self.driver.execute_script("return window.keyTimes[0]")), 0.0
+
+
+def puzzle_sets(rounds: int, line_port: int, seed: int) -> dict[str, list[str]]:
+    import socket
+
+    levels = ("easy", "medium", "hard", "expert")
+    request = "".join(f"GENERATE seed={seed + i} level={levels[i % 4]}\n" for i in range(rounds))
+    with socket.create_connection(("127.0.0.1", line_port), timeout=120) as sock:
+        sock.sendall(f"KEEPALIVE\n{request}QUIT\n".encode())
+        lines = sock.makefile("r").read().splitlines()
+    generated = [line for line in lines if re.fullmatch(r"[1-9.]{81}", line)]
+    top95 = [line.strip() for line in (PUZZLES / "norvig_top95.txt").read_text().splitlines() if line.strip()]
+    return {"generated": generated, "top95": random.Random(seed).sample(top95, min(rounds, len(top95)))}
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=20, help="puzzles per set (default 20)")
+    parser.add_argument("--port", type=int, default=0, help="the server's line port (default: any free one)")
+    parser.add_argument("--http-port", type=int, default=0, help="its HTTP port (default: any free one)")
+    parser.add_argument("--seed", type=int, default=1, help="first seed of the generated set (default 1)")
+    corecheck.add_flag(parser)
+    args = parser.parse_args()
+
+    proc, line_port, http_port = start_server(args.port, args.http_port)
+    driver = None
+    try:
+        corecheck.require_native(corecheck.server_core("127.0.0.1", line_port), args.allow_python_core, "the server")
+        driver, chromium = start_browser()
+        print(f"browser: {driver.capabilities.get('browserVersion')} ({chromium}), server: --http-port {http_port}")
+        url = f"http://127.0.0.1:{http_port}/"
+
+        loads = first_load(driver, url)
+        print("\nfirst load, cache off (bytes; transfer = headers + body as sent)\n")
+        print("| file | transfer | body |\n| --- | ---: | ---: |")
+        for path, sent, body in loads:
+            print(f"| {path} | {sent} | {body} |")
+        total = sum(sent for _, sent, _ in loads)
+        print(f"| all {len(loads)} | {total} | {sum(body for _, _, body in loads)} |")
+        print(f"first load: {total} bytes transferred (bound {LOAD_BOUND}): {'ok' if total <= LOAD_BOUND else 'OVER'}")
+
+        sets = puzzle_sets(args.rounds, line_port, args.seed)
+        page = Page(driver, url)
+        worst = 0.0
+        for name, puzzles in sets.items():
+            times: dict[str, list[tuple[float, float]]] = {action: [] for action in ACTIONS}
+            for i, puzzle in enumerate(puzzles):
+                for action in ("Solve", "Count", "Rate", "Hint", "Apply", "Steps", "Forward", "Back"):
+                    if action in ("Solve", "Count", "Rate", "Hint", "Steps"):
+                        page.paste(puzzle)
+                    times[action].append(page.click(action))
+                page.select("level", "")
+                times["Generate"].append(page.click("Generate"))
+                page.select("level", ("easy", "medium", "hard")[i % 3])
+                times["Generate level"].append(page.click("Generate"))
+                times["key"].append(page.key_ms())
+            print(f"\nset {name}: {len(puzzles)} puzzles, ms from the click (key: keydown) to the next frame\n")
+            print(
+                "| action | median | p90 | max | within 200 ms | page's part: median | max |\n"
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+            )
+            for action, pairs in times.items():
+                values = [ms for ms, _ in pairs]
+                own = [ms - api for ms, api in pairs]  # the page's own time: the wait for the API taken out
+                within = sum(v <= ACTION_BOUND_MS for v in values)
+                print(
+                    f"| {action} | {statistics.median(values):.1f} | {percentile(values, 0.9):.1f} |"
+                    f" {max(values):.1f} | {within}/{len(values)} | {statistics.median(own):.1f} | {max(own):.1f} |"
+                )
+                if name == "generated" and action != "Generate level":
+                    worst = max(worst, *values)
+        print(f"\ngenerated set: slowest action {worst:.1f} ms, Generate level aside (bound {ACTION_BOUND_MS:.0f} ms)")
+    finally:
+        if driver is not None:
+            driver.quit()
+        proc.kill()
+        proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
