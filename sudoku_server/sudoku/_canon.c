@@ -1,0 +1,477 @@
+/* The minlex canonical form of a 9x9 puzzle or solved grid: the native core of
+ * sudoku_server/sudoku/canon.py, which holds the Python oracle (minlex9) and the definition.
+ * tests/test_canon.py holds the two equal: the same form AND the same transformation, so this file
+ * walks the candidates in the same order as the Python code.
+ *
+ * Convention (dobrichev's patminlex, docs/PROTOCOL.md "CANON"): the smallest pattern first (a
+ * given = 1, an empty cell = 0, row-major), then, among the transformations giving it, the
+ * smallest string of digits relabelled in order of first appearance.
+ *
+ * Puzzles: rows are chosen one at a time (transposition and first row, then the rest of the
+ * band, then a band...), keeping only the candidates whose pattern row is the smallest; a
+ * candidate keeps its stack order and, per target stack, the mask of the 6 column orders still
+ * allowed (BESTV/BESTM: the smallest value of a 3-bit triplet over a mask of orders, and the
+ * orders giving it). Then the column orders left are walked, the digits compared against the best
+ * so far cell by cell (dobrichev's step 3).
+ *
+ * Solved grids: for each transposition, band and first two rows of the band, the column order is
+ * searched cell by cell of the second row: its value at a column is the place, in the first row,
+ * of its digit; that place is given the smallest free slot, and each choice is pruned against the
+ * best second row so far. The rest of the grid follows by sorting rows on their first column.
+ *
+ * Everything runs with the GIL held (static candidate buffers).
+ *
+ * Module functions:
+ *   minlex(cells: bytes[81] of 0..9) -> (form: bytes[81] of 0..9, transpose: int,
+ *       rows: bytes[9], cols: bytes[9], digits: bytes[9])  -- digits[d - 1] is what d becomes
+ *   minlex_text(line: bytes[81] of '1'-'9' and '.', '0', '_') -> bytes[81] ('.' for empty)
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+static const int PERM3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+static uint8_t BESTV[8][64]; /* smallest value of a triplet over the orders in a mask */
+static uint8_t BESTM[8][64]; /* the orders giving it */
+
+typedef struct {
+    uint8_t t, sp;
+    uint8_t rows[9];
+    uint8_t masks[3];
+} Cand;
+
+#define MAXC 15552 /* 2 transpositions x 1296 row orders x 6 stack orders */
+static Cand bufA[MAXC], bufB[MAXC];
+
+typedef struct {
+    uint8_t form[81];
+    int t;
+    uint8_t rows[9], cols[9], digits[9];
+} Result;
+
+static void init_tables(void) {
+    for (int trip = 0; trip < 8; trip++) {
+        int bits[3] = {(trip >> 2) & 1, (trip >> 1) & 1, trip & 1};
+        for (int mask = 0; mask < 64; mask++) {
+            int best = 8, keep = 0;
+            for (int p = 0; p < 6; p++) {
+                if (!((mask >> p) & 1)) continue;
+                int v = (bits[PERM3[p][0]] << 2) | (bits[PERM3[p][1]] << 1) | bits[PERM3[p][2]];
+                if (v < best) {
+                    best = v;
+                    keep = 1 << p;
+                } else if (v == best) {
+                    keep |= 1 << p;
+                }
+            }
+            BESTV[trip][mask] = (uint8_t)best;
+            BESTM[trip][mask] = (uint8_t)keep;
+        }
+    }
+}
+
+static void full_digits(const uint8_t labels[10], uint8_t digits[9]) {
+    int used[10] = {0};
+    for (int d = 1; d <= 9; d++)
+        if (labels[d]) used[labels[d]] = 1;
+    int free = 1;
+    for (int d = 1; d <= 9; d++) {
+        if (labels[d]) {
+            digits[d - 1] = labels[d];
+        } else {
+            while (used[free]) free++;
+            digits[d - 1] = (uint8_t)free;
+            used[free] = 1;
+        }
+    }
+}
+
+/* -- puzzles --------------------------------------------------------------------------- */
+
+static void puzzle_minlex(uint8_t g[2][9][9], Result *res) {
+    uint8_t trip[2][9][3];
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < 9; r++)
+            for (int s = 0; s < 3; s++)
+                trip[t][r][s] = (uint8_t)(((g[t][r][3 * s] != 0) << 2) | ((g[t][r][3 * s + 1] != 0) << 1) |
+                                          (g[t][r][3 * s + 2] != 0));
+    Cand *cur = bufA, *nxt = bufB;
+    int n = 0, top = 512;
+    int rows_best[9];
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < 9; r++)
+            for (int sp = 0; sp < 6; sp++) {
+                const int *st = PERM3[sp];
+                int v = (BESTV[trip[t][r][st[0]]][63] << 6) | (BESTV[trip[t][r][st[1]]][63] << 3) |
+                        BESTV[trip[t][r][st[2]]][63];
+                if (v > top) continue;
+                if (v < top) {
+                    top = v;
+                    n = 0;
+                }
+                Cand *c = &cur[n++];
+                c->t = (uint8_t)t;
+                c->sp = (uint8_t)sp;
+                c->rows[0] = (uint8_t)r;
+                c->masks[0] = BESTM[trip[t][r][st[0]]][63];
+                c->masks[1] = BESTM[trip[t][r][st[1]]][63];
+                c->masks[2] = BESTM[trip[t][r][st[2]]][63];
+            }
+    rows_best[0] = top;
+    for (int i = 1; i < 9; i++) {
+        int m = 0;
+        top = 512;
+        for (int k = 0; k < n; k++) {
+            const Cand *c = &cur[k];
+            int choices[6], nc = 0;
+            if (i % 3 == 0) {
+                int used = (1 << (c->rows[0] / 3)) | (i == 6 ? 1 << (c->rows[3] / 3) : 0);
+                for (int r = 0; r < 9; r++)
+                    if (!((used >> (r / 3)) & 1)) choices[nc++] = r;
+            } else {
+                int band = c->rows[i - 1] / 3;
+                for (int r = band * 3; r < band * 3 + 3; r++) {
+                    if (r == c->rows[i - 1] || (i % 3 == 2 && r == c->rows[i - 2])) continue;
+                    choices[nc++] = r;
+                }
+            }
+            const int *st = PERM3[c->sp];
+            for (int x = 0; x < nc; x++) {
+                int r = choices[x];
+                const uint8_t *tr = trip[c->t][r];
+                int t0 = tr[st[0]], t1 = tr[st[1]], t2 = tr[st[2]];
+                int v = (BESTV[t0][c->masks[0]] << 6) | (BESTV[t1][c->masks[1]] << 3) | BESTV[t2][c->masks[2]];
+                if (v > top) continue;
+                if (v < top) {
+                    top = v;
+                    m = 0;
+                }
+                Cand *o = &nxt[m++];
+                *o = *c;
+                o->rows[i] = (uint8_t)r;
+                o->masks[0] = BESTM[t0][c->masks[0]];
+                o->masks[1] = BESTM[t1][c->masks[1]];
+                o->masks[2] = BESTM[t2][c->masks[2]];
+            }
+        }
+        Cand *swap = cur;
+        cur = nxt;
+        nxt = swap;
+        n = m;
+        rows_best[i] = top;
+    }
+    int spots[81], ns = 0;
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++)
+            if ((rows_best[i] >> (8 - j)) & 1) spots[ns++] = i * 9 + j;
+    uint8_t best[81];
+    memset(best, 99, sizeof best);
+    int have = 0;
+    for (int k = 0; k < n; k++) {
+        const Cand *c = &cur[k];
+        const int *st = PERM3[c->sp];
+        for (int p0 = 0; p0 < 6; p0++) {
+            if (!((c->masks[0] >> p0) & 1)) continue;
+            for (int p1 = 0; p1 < 6; p1++) {
+                if (!((c->masks[1] >> p1) & 1)) continue;
+                for (int p2 = 0; p2 < 6; p2++) {
+                    if (!((c->masks[2] >> p2) & 1)) continue;
+                    int ps[3] = {p0, p1, p2};
+                    uint8_t cols[9];
+                    for (int j = 0; j < 9; j++) cols[j] = (uint8_t)(st[j / 3] * 3 + PERM3[ps[j / 3]][j % 3]);
+                    uint8_t labels[10] = {0};
+                    int next = 1, less = !have;
+                    for (int x = 0; x < ns; x++) {
+                        int spot = spots[x];
+                        int d = g[c->t][c->rows[spot / 9]][cols[spot % 9]];
+                        int lab = labels[d];
+                        if (!lab) lab = labels[d] = (uint8_t)next++;
+                        if (!less) {
+                            if (lab > best[x]) goto next_order;
+                            if (lab < best[x]) less = 1;
+                        }
+                        if (less) best[x] = (uint8_t)lab;
+                    }
+                    if (less) {
+                        have = 1;
+                        res->t = c->t;
+                        memcpy(res->rows, c->rows, 9);
+                        memcpy(res->cols, cols, 9);
+                        full_digits(labels, res->digits);
+                    }
+                next_order:;
+                }
+            }
+        }
+    }
+    memset(res->form, 0, 81);
+    for (int x = 0; x < ns; x++) res->form[spots[x]] = best[x];
+}
+
+/* -- solved grids ---------------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t (*g)[9];
+    int t, band, r0, r1, r2;
+    int f[9];        /* source column -> place of its second-row digit in the first row */
+    int tpos[9];     /* source column -> target column, or -1 */
+    int src_at[9];   /* target column -> source column, or -1 */
+    int spos[3];     /* source stack -> target stack, or -1 */
+    int have;        /* a best exists */
+    unsigned gen;    /* bumped at each new best */
+    uint8_t best[9][9];
+    Result *res;
+} GridSearch;
+
+static void grid_leaf(GridSearch *s, int eq) {
+    uint8_t label[10];
+    for (int c = 0; c < 9; c++) label[s->g[s->r0][c]] = (uint8_t)(s->tpos[c] + 1);
+    uint8_t first[9];
+    for (int r = 0; r < 9; r++) first[r] = label[s->g[r][s->src_at[0]]];
+    int order[9] = {s->r0, s->r1, s->r2};
+    int bands[2], nb = 0;
+    for (int b = 0; b < 3; b++)
+        if (b != s->band) bands[nb++] = b;
+    int low[2];
+    for (int x = 0; x < 2; x++) {
+        int b = bands[x], lo = 99;
+        for (int r = b * 3; r < b * 3 + 3; r++)
+            if (first[r] < lo) lo = first[r];
+        low[x] = lo;
+    }
+    if (low[1] < low[0]) {
+        int tmp = bands[0];
+        bands[0] = bands[1];
+        bands[1] = tmp;
+    }
+    for (int x = 0; x < 2; x++) {
+        int b = bands[x], *o = &order[3 + 3 * x];
+        o[0] = b * 3;
+        o[1] = b * 3 + 1;
+        o[2] = b * 3 + 2;
+        for (int a = 0; a < 3; a++) /* sort the band's rows on their first value */
+            for (int z = a + 1; z < 3; z++)
+                if (first[o[z]] < first[o[a]]) {
+                    int tmp = o[a];
+                    o[a] = o[z];
+                    o[z] = tmp;
+                }
+    }
+    uint8_t cand[9][9];
+    int less = !(s->have && eq);
+    memcpy(cand[0], s->best[0], 9); /* the first row is always 123456789 */
+    for (int i = 1; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            int v = label[s->g[order[i]][s->src_at[j]]];
+            if (!less) {
+                if (v > s->best[i][j]) return;
+                less = v < s->best[i][j];
+            }
+            cand[i][j] = (uint8_t)v;
+        }
+    if (!less) return;
+    for (int j = 0; j < 9; j++) cand[0][j] = (uint8_t)(j + 1);
+    memcpy(s->best, cand, sizeof cand);
+    s->have = 1;
+    s->gen++;
+    Result *res = s->res;
+    res->t = s->t;
+    for (int i = 0; i < 9; i++) {
+        res->rows[i] = (uint8_t)order[i];
+        res->cols[i] = (uint8_t)s->src_at[i];
+    }
+    uint8_t labels[10] = {0};
+    for (int d = 1; d <= 9; d++) labels[d] = label[d];
+    full_digits(labels, res->digits);
+}
+
+/* Place f(c): its target column, the smallest free slot if it has none. Returns 0-based target column. */
+static int grid_value(GridSearch *s, int c, int *undo_s, int *undo_c) {
+    int target = s->f[c];
+    if (s->tpos[target] >= 0) return s->tpos[target];
+    int st = target / 3;
+    if (s->spos[st] < 0) {
+        int used = 0;
+        for (int k = 0; k < 3; k++)
+            if (s->spos[k] >= 0) used |= 1 << s->spos[k];
+        int fr = 0;
+        while ((used >> fr) & 1) fr++;
+        s->spos[st] = fr;
+        *undo_s = st;
+    }
+    int ts = s->spos[st], j = ts * 3;
+    while (s->src_at[j] >= 0) j++;
+    s->tpos[target] = j;
+    s->src_at[j] = target;
+    *undo_c = target;
+    return j;
+}
+
+static void grid_dfs(GridSearch *s, int j, int eq) {
+    if (j == 9) {
+        grid_leaf(s, eq);
+        return;
+    }
+    int choices[9], nc = 0, forced = s->src_at[j] >= 0;
+    if (forced) {
+        choices[nc++] = s->src_at[j];
+    } else if (j % 3 == 0) {
+        for (int c = 0; c < 9; c++)
+            if (s->spos[c / 3] < 0) choices[nc++] = c;
+    } else {
+        int st = 0;
+        while (s->spos[st] != j / 3) st++;
+        for (int c = st * 3; c < st * 3 + 3; c++)
+            if (s->tpos[c] < 0) choices[nc++] = c;
+    }
+    for (int x = 0; x < nc; x++) {
+        int c = choices[x];
+        int placed_s = -1, placed_c = -1, undo_s = -1, undo_c = -1;
+        if (!forced) {
+            if (s->spos[c / 3] < 0) {
+                s->spos[c / 3] = j / 3;
+                placed_s = c / 3;
+            }
+            s->tpos[c] = j;
+            s->src_at[j] = c;
+            placed_c = c;
+        }
+        int v = grid_value(s, c, &undo_s, &undo_c) + 1;
+        int now_eq = eq && s->have;
+        int skip = 0;
+        if (now_eq) {
+            if (v > s->best[1][j])
+                skip = 1;
+            else
+                now_eq = v == s->best[1][j];
+        }
+        if (!skip) {
+            unsigned gen = s->gen;
+            grid_dfs(s, j + 1, now_eq);
+            if (s->gen != gen) eq = 1;
+        }
+        if (undo_c >= 0) {
+            s->src_at[s->tpos[undo_c]] = -1;
+            s->tpos[undo_c] = -1;
+        }
+        if (undo_s >= 0) s->spos[undo_s] = -1;
+        if (placed_c >= 0) {
+            s->src_at[s->tpos[placed_c]] = -1;
+            s->tpos[placed_c] = -1;
+        }
+        if (placed_s >= 0) s->spos[placed_s] = -1;
+    }
+}
+
+static void grid_minlex(uint8_t g[2][9][9], Result *res) {
+    GridSearch s;
+    memset(&s, 0, sizeof s);
+    s.res = res;
+    for (int t = 0; t < 2; t++) {
+        s.g = g[t];
+        s.t = t;
+        for (int band = 0; band < 3; band++)
+            for (int r0 = band * 3; r0 < band * 3 + 3; r0++)
+                for (int r1 = band * 3; r1 < band * 3 + 3; r1++) {
+                    if (r1 == r0) continue;
+                    s.band = band;
+                    s.r0 = r0;
+                    s.r1 = r1;
+                    s.r2 = band * 9 + 3 - r0 - r1; /* the band's third row: rows sum to 9 * band + 3 */
+                    int pos0[10];
+                    for (int c = 0; c < 9; c++) pos0[g[t][r0][c]] = c;
+                    for (int c = 0; c < 9; c++) s.f[c] = pos0[g[t][r1][c]];
+                    for (int k = 0; k < 9; k++) s.tpos[k] = s.src_at[k] = -1;
+                    s.spos[0] = s.spos[1] = s.spos[2] = -1;
+                    grid_dfs(&s, 0, s.have);
+                }
+    }
+    for (int i = 0; i < 9; i++) memcpy(&res->form[i * 9], s.best[i], 9);
+}
+
+/* -- the module ------------------------------------------------------------------------ */
+
+/* cells: 81 values 0..9. Returns 0, or -1 for a value out of range. */
+static int run(const uint8_t *cells, Result *res) {
+    uint8_t g[2][9][9];
+    int givens = 0;
+    for (int k = 0; k < 81; k++) {
+        if (cells[k] > 9) return -1;
+        g[0][k / 9][k % 9] = cells[k];
+        g[1][k % 9][k / 9] = cells[k];
+        givens += cells[k] != 0;
+    }
+    if (givens == 81)
+        grid_minlex(g, res);
+    else
+        puzzle_minlex(g, res);
+    return 0;
+}
+
+static PyObject *minlex(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    if (buf.len != 81) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "minlex takes 81 cell values");
+        return NULL;
+    }
+    Result res;
+    int bad = run((const uint8_t *)buf.buf, &res);
+    PyBuffer_Release(&buf);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "cell values are 0 to 9");
+        return NULL;
+    }
+    return Py_BuildValue("(y#iy#y#y#)", (const char *)res.form, (Py_ssize_t)81, res.t, (const char *)res.rows,
+                         (Py_ssize_t)9, (const char *)res.cols, (Py_ssize_t)9, (const char *)res.digits,
+                         (Py_ssize_t)9);
+}
+
+static PyObject *minlex_text(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+    uint8_t cells[81];
+    int bad = buf.len != 81;
+    for (int k = 0; k < 81 && !bad; k++) {
+        char ch = ((const char *)buf.buf)[k];
+        if (ch >= '1' && ch <= '9')
+            cells[k] = (uint8_t)(ch - '0');
+        else if (ch == '.' || ch == '0' || ch == '_')
+            cells[k] = 0;
+        else
+            bad = 1;
+    }
+    PyBuffer_Release(&buf);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "minlex_text takes 81 characters of 1-9 and . 0 _");
+        return NULL;
+    }
+    Result res;
+    run(cells, &res);
+    char out[81];
+    for (int k = 0; k < 81; k++) out[k] = res.form[k] ? (char)('0' + res.form[k]) : '.';
+    return PyBytes_FromStringAndSize(out, 81);
+}
+
+static PyMethodDef methods[] = {
+    {"minlex", minlex, METH_VARARGS,
+     "minlex(cells: bytes[81] of 0..9) -> (form, transpose, rows, cols, digits): the minlex form and the "
+     "transformation onto it"},
+    {"minlex_text", minlex_text, METH_VARARGS,
+     "minlex_text(line: bytes[81]) -> bytes[81]: the minlex form of a one-line 9x9 puzzle, '.' for empty"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_canon", "The minlex canonical form of 9x9 puzzles and grids (see canon.py).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__canon(void) {
+    init_tables();
+    return PyModule_Create(&module);
+}
