@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from sudoku_server.errors import DrainingError, InternalError, PuzzleError, SolutionMismatchError
 from sudoku_server.service.requests import (
+    Canon,
     Count,
     Generate,
     Help,
@@ -33,6 +34,7 @@ from sudoku_server.service.requests import (
     Quit,
     Rate,
     Request,
+    Same,
     Solve,
     Stats,
     Steps,
@@ -40,6 +42,8 @@ from sudoku_server.service.requests import (
 )
 from sudoku_server.service.results import (
     Bye,
+    Canonized,
+    Compared,
     Counted,
     Failed,
     Generated,
@@ -198,6 +202,20 @@ def _minimal(request: Minimal, call: _Call) -> Result:
     return MinimalChecked(redundant_givens(request.grid, check=call.check), request.grid.size)
 
 
+def _canon(request: Canon, call: _Call) -> Result:
+    from sudoku_server.sudoku.canon import canonical
+
+    return Canonized(canonical(request.grid), request.map)
+
+
+def _same(request: Same, call: _Call) -> Result:
+    from sudoku_server.sudoku.canon import equivalent
+
+    if request.first is None:
+        raise ValueError("SAME answered before its first puzzle")
+    return Compared(equivalent(request.first, request.grid))
+
+
 def _steps(request: Steps, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rating_of
     from sudoku_server.sudoku.techniques import solve_steps
@@ -277,6 +295,8 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Hint: _hint,
     Steps: _steps,
     Minimal: _minimal,
+    Canon: _canon,
+    Same: _same,
     Generate: _generate,
     Help: _help,
     Version: _version,

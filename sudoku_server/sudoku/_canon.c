@@ -402,7 +402,14 @@ static int run(const uint8_t *cells, Result *res) {
         g[1][k % 9][k / 9] = cells[k];
         givens += cells[k] != 0;
     }
-    if (givens == 81)
+    if (givens == 0) { /* every transformation gives the empty grid: the first one walked, the identity */
+        memset(res->form, 0, 81);
+        res->t = 0;
+        for (int k = 0; k < 9; k++) {
+            res->rows[k] = res->cols[k] = (uint8_t)k;
+            res->digits[k] = (uint8_t)(k + 1);
+        }
+    } else if (givens == 81)
         grid_minlex(g, res);
     else
         puzzle_minlex(g, res);

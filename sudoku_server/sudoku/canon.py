@@ -44,6 +44,7 @@ are 2x3). Other sizes raise :class:`~sudoku_server.errors.CommandError`.
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass
 from itertools import permutations, product
@@ -54,6 +55,8 @@ from sudoku_server.sudoku.grid import Grid
 
 #: The 6 orders of 3 things: order p puts item ``PERM3[p][k]`` at place k (as the native core numbers them).
 PERM3 = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+#: Cell values (bytes 0..25) -> their characters in a form: ``.`` then ``1-9``, ``A-P``.
+_TEXT = bytes.maketrans(bytes(range(26)), b".123456789ABCDEFGHIJKLMNOP")
 #: Sizes CANON and SAME take.
 CANON_SIZES = (4, 6, 9)
 
@@ -62,10 +65,9 @@ def _load_native() -> Any:
     if os.environ.get("SUDOKU_SERVER_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
-        from sudoku_server.sudoku import _canon
-    except ImportError:
+        return importlib.import_module("sudoku_server.sudoku._canon")
+    except ImportError:  # not built: no compiler, or a checkout without ``pip install -e .``
         return None
-    return _canon
 
 
 #: The native core (``sudoku_server.sudoku._canon``), or None when it is not built or turned off.
@@ -172,7 +174,7 @@ class Canonical:
 
     def text(self) -> str:
         """The form as one line: ``.`` for an empty cell, then the digits (``1-9``, ``A-P``)."""
-        return "".join(".123456789ABCDEFGHIJKLMNOP"[v] for v in self.grid.cells)
+        return bytes(self.grid.cells).translate(_TEXT).decode("ascii")
 
 
 def _check_size(grid: Grid, verb: str) -> None:
@@ -202,11 +204,10 @@ def canonical(grid: Grid, *, verb: str = "CANON", native: bool | None = None) ->
             raise RuntimeError("the native canon core is not built")
         form, transpose, rows, cols, labels = NATIVE.minlex(bytes(grid.cells))
         cells = tuple(form)
-        digits = tuple(labels)
-        transformation = Transformation(bool(transpose), tuple(rows), tuple(cols), digits)
+        transformation = Transformation(bool(transpose), tuple(rows), tuple(cols), tuple(labels))
     else:
         cells, transformation = minlex9(grid.cells)
-    return Canonical(Grid(cells, 3, 3), transformation)
+    return Canonical(Grid.trusted(cells, 3, 3), transformation)
 
 
 def equivalent(first: Grid, second: Grid) -> Transformation | None:
@@ -270,6 +271,9 @@ def minlex9(cells: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], Transf
         [list(cells[r * 9 : r * 9 + 9]) for r in range(9)],
         [[cells[c * 9 + r] for c in range(9)] for r in range(9)],
     )
+    if not any(cells):  # every transformation gives the empty grid: the first one walked, the identity
+        same = tuple(range(9))
+        return tuple(cells), Transformation(False, same, same, tuple(range(1, 10)))
     if all(cells):
         return _grid_minlex(grids)
     return _puzzle_minlex(grids)
@@ -360,7 +364,7 @@ def _grid_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...], T
         g = grids[t]
         for band in range(3):
             for r0, r1 in permutations(range(band * 3, band * 3 + 3), 2):
-                r2 = [r for r in range(band * 3, band * 3 + 3) if r not in (r0, r1)][0]
+                r2 = 9 * band + 3 - r0 - r1  # the band's third row: its rows sum to 9 * band + 3
                 pos0 = [0] * 10
                 for c in range(9):
                     pos0[g[r0][c]] = c
