@@ -218,6 +218,7 @@ typedef struct {
     int tpos[9];     /* source column -> target column, or -1 */
     int src_at[9];   /* target column -> source column, or -1 */
     int spos[3];     /* source stack -> target stack, or -1 */
+    int start[3];    /* the source columns of the first stack, in order */
     int have;        /* a best exists */
     unsigned gen;    /* bumped at each new best */
     uint8_t best[9][9];
@@ -316,6 +317,8 @@ static void grid_dfs(GridSearch *s, int j, int eq) {
     int choices[9], nc = 0, forced = s->src_at[j] >= 0;
     if (forced) {
         choices[nc++] = s->src_at[j];
+    } else if (j < 3) {
+        choices[nc++] = s->start[j];
     } else if (j % 3 == 0) {
         for (int c = 0; c < 9; c++)
             if (s->spos[c / 3] < 0) choices[nc++] = c;
@@ -364,28 +367,56 @@ static void grid_dfs(GridSearch *s, int j, int eq) {
     }
 }
 
+/* The roots (transposition, band, first two rows): the pure ones first (their second row starts 456,
+ * the others' 457), the others only when no root is pure; within a root, only the first stack's
+ * column orders giving that start (canon.py's _grid_minlex, the same order). */
 static void grid_minlex(uint8_t g[2][9][9], Result *res) {
     GridSearch s;
     memset(&s, 0, sizeof s);
     s.res = res;
-    for (int t = 0; t < 2; t++) {
+    int roots[36][5], nr = 0; /* t, band, r0, r1, impure */
+    int fs[36][9];
+    for (int pass = 0; pass < 2; pass++)
+        for (int t = 0; t < 2; t++)
+            for (int band = 0; band < 3; band++)
+                for (int r0 = band * 3; r0 < band * 3 + 3; r0++)
+                    for (int r1 = band * 3; r1 < band * 3 + 3; r1++) {
+                        if (r1 == r0) continue;
+                        int pos0[10], f[9];
+                        for (int c = 0; c < 9; c++) pos0[g[t][r0][c]] = c;
+                        for (int c = 0; c < 9; c++) f[c] = pos0[g[t][r1][c]];
+                        int pure = 0;
+                        for (int k = 0; k < 3; k++)
+                            if (f[3 * k] / 3 == f[3 * k + 1] / 3 && f[3 * k] / 3 == f[3 * k + 2] / 3) pure = 1;
+                        if (pure != (pass == 0)) continue;
+                        roots[nr][0] = t;
+                        roots[nr][1] = band;
+                        roots[nr][2] = r0;
+                        roots[nr][3] = r1;
+                        roots[nr][4] = !pure;
+                        memcpy(fs[nr], f, sizeof f);
+                        nr++;
+                    }
+    for (int x = 0; x < nr; x++) {
+        int t = roots[x][0], band = roots[x][1], r0 = roots[x][2], r1 = roots[x][3], impure = roots[x][4];
+        if (impure && s.have && s.best[1][2] == 6) break; /* a pure root gave 456...: the others give 457... */
         s.g = g[t];
         s.t = t;
-        for (int band = 0; band < 3; band++)
-            for (int r0 = band * 3; r0 < band * 3 + 3; r0++)
-                for (int r1 = band * 3; r1 < band * 3 + 3; r1++) {
-                    if (r1 == r0) continue;
-                    s.band = band;
-                    s.r0 = r0;
-                    s.r1 = r1;
-                    s.r2 = band * 9 + 3 - r0 - r1; /* the band's third row: rows sum to 9 * band + 3 */
-                    int pos0[10];
-                    for (int c = 0; c < 9; c++) pos0[g[t][r0][c]] = c;
-                    for (int c = 0; c < 9; c++) s.f[c] = pos0[g[t][r1][c]];
-                    for (int k = 0; k < 9; k++) s.tpos[k] = s.src_at[k] = -1;
-                    s.spos[0] = s.spos[1] = s.spos[2] = -1;
-                    grid_dfs(&s, 0, s.have);
-                }
+        s.band = band;
+        s.r0 = r0;
+        s.r1 = r1;
+        s.r2 = band * 9 + 3 - r0 - r1; /* the band's third row: rows sum to 9 * band + 3 */
+        memcpy(s.f, fs[x], sizeof s.f);
+        for (int c0 = 0; c0 < 9; c0++)
+            for (int c1 = c0 / 3 * 3; c1 < c0 / 3 * 3 + 3; c1++) {
+                if (c1 == c0 || (impure && s.f[c0] / 3 != s.f[c1] / 3)) continue;
+                s.start[0] = c0;
+                s.start[1] = c1;
+                s.start[2] = c0 / 3 * 9 + 3 - c0 - c1;
+                for (int k = 0; k < 9; k++) s.tpos[k] = s.src_at[k] = -1;
+                s.spos[0] = s.spos[1] = s.spos[2] = -1;
+                grid_dfs(&s, 0, s.have);
+            }
     }
     for (int i = 0; i < 9; i++) memcpy(&res->form[i * 9], s.best[i], 9);
 }

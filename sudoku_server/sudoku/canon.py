@@ -357,9 +357,18 @@ def _puzzle_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...],
 
 
 def _grid_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...], Transformation]:
-    """Solved grids: the column order searched on the second row, cell by cell, against the best so far."""
-    state: dict[str, Any] = {"best": None, "gen": 0, "winner": None}
+    """Solved grids: the column order searched on the second row, cell by cell, against the best so far.
 
+    A *root* is a transposition, a band and its first two rows (36). Its
+    second row starts ``456`` when the three columns of a stack take their
+    digits from one stack of the first row (a *pure* root), else ``457``:
+    the pure roots are walked first, and the others then only when no root
+    is pure. Within a root, only the first stack's column orders that give
+    that start are walked (the pair of columns sharing a stack of the first
+    row first, when the root is not pure).
+    """
+    state: dict[str, Any] = {"best": None, "gen": 0, "winner": None}
+    roots = []
     for t in range(2):
         g = grids[t]
         for band in range(3):
@@ -369,7 +378,18 @@ def _grid_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...], T
                 for c in range(9):
                     pos0[g[r0][c]] = c
                 f = [pos0[g[r1][c]] for c in range(9)]
-                _grid_search(state, g, t, (r0, r1, r2), band, pos0, f)
+                pure = any(f[3 * k] // 3 == f[3 * k + 1] // 3 == f[3 * k + 2] // 3 for k in range(3))
+                roots.append((not pure, t, band, (r0, r1, r2), f))
+    roots.sort(key=lambda root: root[0])  # stable: the pure roots first, each kind in its walking order
+    for impure, t, band, rows, f in roots:
+        if impure and state["best"] is not None and state["best"][1][2] == 6:
+            break  # a pure root gave 456...: the others give 457...
+        for c0 in range(9):
+            for c1 in range(c0 // 3 * 3, c0 // 3 * 3 + 3):
+                if c1 == c0 or (impure and f[c0] // 3 != f[c1] // 3):
+                    continue
+                c2 = c0 // 3 * 9 + 3 - c0 - c1
+                _grid_search(state, grids[t], t, rows, band, f, (c0, c1, c2))
     best, winner = state["best"], state["winner"]
     t, rows, src_at, labels = winner
     out = tuple(v for row in best for v in row)
@@ -382,9 +402,10 @@ def _grid_search(
     t: int,
     band_rows: tuple[int, int, int],
     band: int,
-    pos0: list[int],
     f: list[int],
+    start: tuple[int, int, int],
 ) -> None:
+    """Walk the column orders of one root whose first stack is ``start`` (source columns), best kept in ``state``."""
     tpos = [-1] * 9  # source column -> target column
     src_at = [-1] * 9  # target column -> source column
     spos = [-1] * 3  # source stack -> target stack
@@ -441,6 +462,8 @@ def _grid_search(
             return
         if src_at[j] >= 0:
             choices = [src_at[j]]
+        elif j < 3:
+            choices = [start[j]]
         elif j % 3 == 0:
             choices = [c for c in range(9) if spos[c // 3] < 0]
         else:
