@@ -243,3 +243,39 @@ def test_equivalent_is_the_composition():
         t = equivalent(first, second)
         assert t is not None and t.apply(first) == second
     assert equivalent(first, Grid(_cells("1" + "." * 80))) is None
+
+
+@NEEDS_NATIVE
+def test_plain_canon_lines_in_the_native_path():
+    """``CANON <81 cells>`` lines go the plain path (Session.take_plain, answer_lines): the same bytes."""
+    from sudoku_server.service.answer import answer_lines
+    from sudoku_server.sudoku.solver import solve
+
+    solution = "".join(map(str, solve(Grid(_cells(P1))).cells))
+    out: list[bytes | None] = []
+    answer_lines([f"CANON {P1}\n".encode(), f"{P1}\r\n".encode(), f"CANON {P1}\r\n".encode()], out)
+    assert out == [f"CANON {P1_FORM}\n".encode(), f"{solution}\r\n".encode(), f"CANON {P1_FORM}\r\n".encode()]
+    session = Session()
+    assert session.buffer_plain(f"CANON {P1}\n{P1}\ncanon {P1}\n".encode())
+    lines, first = session.take_plain(10)
+    assert (lines, first) == ([f"CANON {P1}\n".encode(), f"{P1}\n".encode()], 1)  # lower case: the usual path
+    event = session.plain_event(lines[0], 1)
+    assert type(event.request).__name__ == "Canon" and event.request.grid == Grid(_cells(P1))
+    assert replies.render(answer(event.request), event.ending, event.puzzle) == out[0]
+
+
+def test_canon_through_the_server(server_address):
+    import socket
+
+    lines = f"CANON {P1}\r\n{P1}\ncanon {P1}\nCANON map {P1}\nCANON {P1}\n"
+    with socket.create_connection(server_address, timeout=30) as sock:
+        sock.sendall(lines.encode())
+        sock.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    got = data.decode().splitlines()
+    assert got[0] == got[2] == got[4] == f"CANON {P1_FORM}"
+    assert data.startswith(f"CANON {P1_FORM}\r\n".encode())
+    assert len(got[1]) == 81 and got[1].isdigit()
+    assert got[3] == f"CANON {P1_FORM} map transpose=no rows=231987654 cols=897564312 digits=671538249"
