@@ -14,10 +14,14 @@
  * orders giving it). Then the column orders left are walked, the digits compared against the best
  * so far cell by cell (dobrichev's step 3).
  *
- * Solved grids: for each transposition, band and first two rows of the band, the column order is
- * searched cell by cell of the second row: its value at a column is the place, in the first row,
- * of its digit; that place is given the smallest free slot, and each choice is pruned against the
- * best second row so far. The rest of the grid follows by sorting rows on their first column.
+ * Solved grids: for each transposition, band and first two rows of the band (a root), the column
+ * order is searched cell by cell of the second row: its value at a column is the place, in the
+ * first row, of its digit; that place is given the smallest free slot, and each choice is pruned
+ * against the best second row so far. The rest of the grid follows by sorting rows on their first
+ * column. canon.py walks the same tree; here the starts (a root and its first stack's order) that
+ * cannot win are dropped before the walk, on the second row's values they force (the fourth, then
+ * all up to the first choice): a dropped start's every leaf is above a kept one's, so the first
+ * smallest leaf, the form and the transformation, are canon.py's.
  *
  * Everything runs with the GIL held (static candidate buffers).
  *
@@ -367,6 +371,61 @@ static void grid_dfs(GridSearch *s, int j, int eq) {
     }
 }
 
+static void grid_root(GridSearch *s, uint8_t g[2][9][9], const int *root, const int *f) {
+    int t = root[0], band = root[1];
+    s->g = g[t];
+    s->t = t;
+    s->band = band;
+    s->r0 = root[2];
+    s->r1 = root[3];
+    s->r2 = band * 9 + 3 - root[2] - root[3]; /* the band's third row: rows sum to 9 * band + 3 */
+    memcpy(s->f, f, sizeof s->f);
+}
+
+/* The second row's values a start forces (every choice single, from the first stack's order on), in
+ * vals; returns how many: the walk stops at the first column with a choice. */
+static int grid_prefix(GridSearch *s, uint8_t *vals, int most) {
+    for (int c = 0; c < 9; c++) s->tpos[c] = s->src_at[c] = -1;
+    s->spos[0] = s->spos[1] = s->spos[2] = -1;
+    for (int j = 0; j < most; j++) {
+        int c;
+        if (s->src_at[j] >= 0) {
+            c = s->src_at[j];
+        } else {
+            if (j < 3) {
+                c = s->start[j];
+            } else {
+                if (j % 3 == 0) return j; /* a new stack: a choice */
+                int st = 0, n = 0;
+                while (s->spos[st] != j / 3) st++;
+                c = -1;
+                for (int k = st * 3; k < st * 3 + 3; k++)
+                    if (s->tpos[k] < 0) {
+                        c = k;
+                        n++;
+                    }
+                if (n != 1) return j;
+            }
+            if (s->spos[c / 3] < 0) s->spos[c / 3] = j / 3;
+            s->tpos[c] = j;
+            s->src_at[j] = c;
+        }
+        int undo_s = -1, undo_c = -1;
+        vals[j] = (uint8_t)(grid_value(s, c, &undo_s, &undo_c) + 1);
+    }
+    return most;
+}
+
+/* The fourth value of the second row for the start (c0, c1, c2) (its first three: 456 when pure, else
+ * 457): the place of f(f(c0)), f(c0) being at column 3. */
+static int grid_fourth(const int *f, const int *start, int pure) {
+    int back = f[f[start[0]]];
+    for (int k = 0; k < 3; k++)
+        if (back == start[k]) return k + 1;
+    if (pure) return 7;                    /* the third stack, new: its first column */
+    return back == f[start[2]] ? 7 : 8;    /* f(c2) is at column 6; else the next free one */
+}
+
 /* The roots (transposition, band, first two rows): the pure ones first (their second row starts 456,
  * the others' 457), the others only when no root is pure; within a root, only the first stack's
  * column orders giving that start (canon.py's _grid_minlex, the same order). */
@@ -397,26 +456,59 @@ static void grid_minlex(uint8_t g[2][9][9], Result *res) {
                         memcpy(fs[nr], f, sizeof f);
                         nr++;
                     }
+    /* every start (root, first stack's order), with its forced prefix of the second row */
+    static int starts[36 * 18][4]; /* root, c0, c1, c2 */
+    static uint8_t prefix[36 * 18][9];
+    static int plen[36 * 18];
+    int ns = 0;
     for (int x = 0; x < nr; x++) {
-        int t = roots[x][0], band = roots[x][1], r0 = roots[x][2], r1 = roots[x][3], impure = roots[x][4];
-        if (impure && s.have && s.best[1][2] == 6) break; /* a pure root gave 456...: the others give 457... */
-        s.g = g[t];
-        s.t = t;
-        s.band = band;
-        s.r0 = r0;
-        s.r1 = r1;
-        s.r2 = band * 9 + 3 - r0 - r1; /* the band's third row: rows sum to 9 * band + 3 */
-        memcpy(s.f, fs[x], sizeof s.f);
+        int impure = roots[x][4];
+        if (impure && ns && !roots[0][4]) break; /* a pure root gives 456...: the others give 457... */
+        grid_root(&s, g, roots[x], fs[x]);
         for (int c0 = 0; c0 < 9; c0++)
             for (int c1 = c0 / 3 * 3; c1 < c0 / 3 * 3 + 3; c1++) {
                 if (c1 == c0 || (impure && s.f[c0] / 3 != s.f[c1] / 3)) continue;
-                s.start[0] = c0;
-                s.start[1] = c1;
-                s.start[2] = c0 / 3 * 9 + 3 - c0 - c1;
-                for (int k = 0; k < 9; k++) s.tpos[k] = s.src_at[k] = -1;
-                s.spos[0] = s.spos[1] = s.spos[2] = -1;
-                grid_dfs(&s, 0, s.have);
+                starts[ns][0] = x;
+                starts[ns][1] = s.start[0] = c0;
+                starts[ns][2] = s.start[1] = c1;
+                starts[ns][3] = s.start[2] = c0 / 3 * 9 + 3 - c0 - c1;
+                prefix[ns][3] = (uint8_t)grid_fourth(s.f, starts[ns] + 1, !impure);
+                ns++;
             }
+    }
+    /* the smallest forced prefix, over the length every start has forced: a start above it cannot win;
+     * first on the fourth value (the first three are 456 or 457 for all), then on as many as the
+     * starts left force */
+    int fourth = 99;
+    for (int k = 0; k < ns; k++)
+        if (prefix[k][3] < fourth) fourth = prefix[k][3];
+    int kept = 0;
+    for (int k = 0; k < ns; k++) {
+        if (prefix[k][3] != fourth) continue;
+        memcpy(starts[kept], starts[k], sizeof starts[k]);
+        grid_root(&s, g, roots[starts[kept][0]], fs[starts[kept][0]]);
+        s.start[0] = starts[kept][1];
+        s.start[1] = starts[kept][2];
+        s.start[2] = starts[kept][3];
+        plen[kept] = grid_prefix(&s, prefix[kept], 9);
+        kept++;
+    }
+    ns = kept;
+    int common = 9;
+    for (int k = 0; k < ns; k++)
+        if (plen[k] < common) common = plen[k];
+    int low = 0;
+    for (int k = 1; k < ns; k++)
+        if (memcmp(prefix[k], prefix[low], (size_t)common) < 0) low = k;
+    for (int k = 0; k < ns; k++) {
+        if (memcmp(prefix[k], prefix[low], (size_t)common) != 0) continue;
+        grid_root(&s, g, roots[starts[k][0]], fs[starts[k][0]]);
+        s.start[0] = starts[k][1];
+        s.start[1] = starts[k][2];
+        s.start[2] = starts[k][3];
+        for (int c = 0; c < 9; c++) s.tpos[c] = s.src_at[c] = -1;
+        s.spos[0] = s.spos[1] = s.spos[2] = -1;
+        grid_dfs(&s, 0, s.have);
     }
     for (int i = 0; i < 9; i++) memcpy(&res->form[i * 9], s.best[i], 9);
 }
