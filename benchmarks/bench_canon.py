@@ -6,7 +6,9 @@
 In process, one core: the native ``_canon.minlex`` on every puzzle of each
 set (sudoku17: 49,151 puzzles; top1465), then on their solutions (solved
 grids), and the Python core (``canon.minlex9``) on ``--python-limit`` of
-them; medians of ``--repeat`` runs, in puzzles per second. ``--socket``
+them; medians of ``--repeat`` runs, in puzzles per second; and the median
+rate of 500-call chunks (on a shared machine, what one core does while this
+process has it). ``--socket``
 starts a server (``python3 -m sudoku_server``, the installed package) and
 sends ``CANON <puzzle>`` for each, pipelined on one connection, timing until
 the last reply. ``--dedupe`` counts the distinct forms of each set (sudoku17
@@ -50,6 +52,26 @@ def rate(work, count: int, repeat: int) -> float:
         work()
         times.append(time.perf_counter() - started)
     return count / statistics.median(times)
+
+
+#: Items per timed chunk of :func:`chunk_rate`.
+CHUNK = 500
+
+
+def chunk_rate(minlex, items: list[bytes], repeat: int) -> tuple[float, float]:
+    """The median and upper-quartile rates of chunks of :data:`CHUNK` calls over ``repeat`` runs: on a shared
+    machine, the upper quartile is the rate of one core while this process has it (a chunk the scheduler
+    preempted is slow)."""
+    rates = []
+    for _ in range(repeat):
+        for start in range(0, len(items), CHUNK):
+            chunk = items[start : start + CHUNK]
+            started = time.perf_counter()
+            for item in chunk:
+                minlex(item)
+            rates.append(len(chunk) / (time.perf_counter() - started))
+    rates.sort()
+    return statistics.median(rates), rates[len(rates) * 3 // 4]
 
 
 def start_server() -> tuple[subprocess.Popen, int]:
@@ -132,7 +154,17 @@ def main() -> int:
             python_p = rate(lambda: [canon.minlex9(tuple(c)) for c in few], len(few), 1)
             python_g = rate(lambda: [canon.minlex9(tuple(g)) for g in few_grids], len(few_grids), 1)
             print(f"{name}: {n} puzzles, in process, one core (median of {args.repeat})")
-            print(f"  native  puzzles {native_p:10,.0f}/s   solved grids {native_g:10,.0f}/s")
+            chunk_p = chunk_rate(minlex, puzzles, args.repeat)
+            chunk_g = chunk_rate(minlex, grids, args.repeat)
+            print(f"  native  puzzles {native_p:10,.0f}/s   solved grids {native_g:10,.0f}/s   (whole runs)")
+            print(
+                f"  native  puzzles {chunk_p[0]:10,.0f}/s   solved grids {chunk_g[0]:10,.0f}/s"
+                f"   ({CHUNK}-call chunks, median)"
+            )
+            print(
+                f"  native  puzzles {chunk_p[1]:10,.0f}/s   solved grids {chunk_g[1]:10,.0f}/s"
+                f"   ({CHUNK}-call chunks, upper quartile)"
+            )
             print(
                 f"  python  puzzles {python_p:10,.0f}/s   solved grids {python_g:10,.0f}/s"
                 f"   (on {len(few)} and {len(few_grids)})"
