@@ -223,6 +223,8 @@ typedef struct {
     int src_at[9];   /* target column -> source column, or -1 */
     int spos[3];     /* source stack -> target stack, or -1 */
     int start[3];    /* the source columns of the first stack, in order */
+    int nst;         /* target stacks given a source stack: always the first nst */
+    int fill[3];     /* columns placed in each target stack: always its first fill[k] */
     int have;        /* a best exists */
     unsigned gen;    /* bumped at each new best */
     uint8_t best[9][9];
@@ -297,16 +299,10 @@ static int grid_value(GridSearch *s, int c, int *undo_s, int *undo_c) {
     if (s->tpos[target] >= 0) return s->tpos[target];
     int st = target / 3;
     if (s->spos[st] < 0) {
-        int used = 0;
-        for (int k = 0; k < 3; k++)
-            if (s->spos[k] >= 0) used |= 1 << s->spos[k];
-        int fr = 0;
-        while ((used >> fr) & 1) fr++;
-        s->spos[st] = fr;
+        s->spos[st] = s->nst++;
         *undo_s = st;
     }
-    int ts = s->spos[st], j = ts * 3;
-    while (s->src_at[j] >= 0) j++;
+    int ts = s->spos[st], j = ts * 3 + s->fill[ts]++;
     s->tpos[target] = j;
     s->src_at[j] = target;
     *undo_c = target;
@@ -337,11 +333,13 @@ static void grid_dfs(GridSearch *s, int j, int eq) {
         int placed_s = -1, placed_c = -1, undo_s = -1, undo_c = -1;
         if (!forced) {
             if (s->spos[c / 3] < 0) {
-                s->spos[c / 3] = j / 3;
+                s->spos[c / 3] = j / 3; /* j / 3 == nst: the stacks before it are given */
+                s->nst++;
                 placed_s = c / 3;
             }
             s->tpos[c] = j;
             s->src_at[j] = c;
+            s->fill[j / 3]++;
             placed_c = c;
         }
         int v = grid_value(s, c, &undo_s, &undo_c) + 1;
@@ -359,15 +357,23 @@ static void grid_dfs(GridSearch *s, int j, int eq) {
             if (s->gen != gen) eq = 1;
         }
         if (undo_c >= 0) {
+            s->fill[s->tpos[undo_c] / 3]--;
             s->src_at[s->tpos[undo_c]] = -1;
             s->tpos[undo_c] = -1;
         }
-        if (undo_s >= 0) s->spos[undo_s] = -1;
+        if (undo_s >= 0) {
+            s->spos[undo_s] = -1;
+            s->nst--;
+        }
         if (placed_c >= 0) {
+            s->fill[s->tpos[placed_c] / 3]--;
             s->src_at[s->tpos[placed_c]] = -1;
             s->tpos[placed_c] = -1;
         }
-        if (placed_s >= 0) s->spos[placed_s] = -1;
+        if (placed_s >= 0) {
+            s->spos[placed_s] = -1;
+            s->nst--;
+        }
     }
 }
 
@@ -387,6 +393,7 @@ static void grid_root(GridSearch *s, uint8_t g[2][9][9], const int *root, const 
 static int grid_prefix(GridSearch *s, uint8_t *vals, int most) {
     for (int c = 0; c < 9; c++) s->tpos[c] = s->src_at[c] = -1;
     s->spos[0] = s->spos[1] = s->spos[2] = -1;
+    s->nst = s->fill[0] = s->fill[1] = s->fill[2] = 0;
     for (int j = 0; j < most; j++) {
         int c;
         if (s->src_at[j] >= 0) {
@@ -406,9 +413,13 @@ static int grid_prefix(GridSearch *s, uint8_t *vals, int most) {
                     }
                 if (n != 1) return j;
             }
-            if (s->spos[c / 3] < 0) s->spos[c / 3] = j / 3;
+            if (s->spos[c / 3] < 0) {
+                s->spos[c / 3] = j / 3;
+                s->nst++;
+            }
             s->tpos[c] = j;
             s->src_at[j] = c;
+            s->fill[j / 3]++;
         }
         int undo_s = -1, undo_c = -1;
         vals[j] = (uint8_t)(grid_value(s, c, &undo_s, &undo_c) + 1);
@@ -508,6 +519,7 @@ static void grid_minlex(uint8_t g[2][9][9], Result *res) {
         s.start[2] = starts[k][3];
         for (int c = 0; c < 9; c++) s.tpos[c] = s.src_at[c] = -1;
         s.spos[0] = s.spos[1] = s.spos[2] = -1;
+        s.nst = s.fill[0] = s.fill[1] = s.fill[2] = 0;
         grid_dfs(&s, 0, s.have);
     }
     for (int i = 0; i < 9; i++) memcpy(&res->form[i * 9], s.best[i], 9);
