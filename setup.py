@@ -1,5 +1,6 @@
-"""Build the optional native solver core, ``sudoku_server.sudoku.solver._native``, and the
-technique engine's native searches, ``sudoku_server.sudoku.techniques._engine`` and ``._nested``.
+"""Build the optional native solver core, ``sudoku_server.sudoku.solver._native``, the
+technique engine's native searches, ``sudoku_server.sudoku.techniques._engine`` and ``._nested``,
+and the minlex canonical form of CANON and SAME, ``sudoku_server.sudoku._canon``.
 
 Everything else about the package is in pyproject.toml. Each extension is
 built when a C compiler and the Python headers are present; when a build
@@ -59,6 +60,10 @@ setup(
         Extension(
             "sudoku_server.sudoku.techniques._nested",
             sources=["sudoku_server/sudoku/techniques/_nested.c"],
+        ),
+        Extension(
+            "sudoku_server.sudoku._canon",
+            sources=["sudoku_server/sudoku/_canon.c"],
         ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},

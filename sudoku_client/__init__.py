@@ -20,6 +20,7 @@ Modules, each importing only those before it (and the standard library):
 * ``exchange``: the socket: sender thread, output, ``INTERACTIVE`` handshake,
   ``--ping`` and its PROXY v1 header;
 * ``interactive``: a terminal on standard input;
+* ``canon``: ``--canon`` and ``--dedupe`` (``CANON`` for each line of a file, pipelined);
 * ``cli``: argparse, ``--generate``'s lines, :func:`~sudoku_client.cli.main`;
 * ``client``: the former single module, re-exporting the names its users import.
 """

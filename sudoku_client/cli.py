@@ -26,6 +26,9 @@ Modes (docs/PROTOCOL.md "Commands"):
 
 * ``--count``: sends ``COUNT`` before each puzzle (on the puzzle's line for a
   one-line puzzle, on its own line before a grid) and prints the replies.
+* ``--canon`` and ``--dedupe``: a file of one-line puzzles; ``CANON`` for
+  each, and one canonical form per puzzle, or one line per equivalence
+  class (its first puzzle and its size): :mod:`sudoku_client.canon`.
 * ``--generate N``: sends N ``GENERATE`` lines (``seed=S``, ``S+1``... with
   ``--seed S``) and prints the puzzles, each after its ``#`` line.
 * A terminal on standard input: the client sends ``INTERACTIVE`` first and
@@ -60,6 +63,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from sudoku_client import canon
 from sudoku_client.common import (
     CHUNK_BYTES,
     DEFAULT_HOST,
@@ -192,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  sudoku-client --host sudoku.example --port 9999 puzzles/newspaper.txt\n"
             "  sudoku-client --count puzzles/norvig_top95.txt\n"
+            "  sudoku-client --dedupe puzzles/norvig_top95.txt\n"
             "  sudoku-client --generate 3 --symmetry rot180 --seed 42"
         ),
     )
@@ -248,6 +253,22 @@ def build_parser() -> argparse.ArgumentParser:
         help=(
             "rate each puzzle of the FILEs by the techniques people use: RATE before each"
             " one; prints RATE <level> se=<x.y> qqwing=<level> hardest=<technique> per puzzle"
+        ),
+    )
+    exclusive.add_argument(
+        "--canon",
+        action="store_true",
+        help=(
+            "the minlex canonical form of each puzzle of the FILEs (one one-line puzzle per line):"
+            " CANON for each; prints one form per puzzle, or the ERROR line"
+        ),
+    )
+    exclusive.add_argument(
+        "--dedupe",
+        action="store_true",
+        help=(
+            "the equivalence classes of the FILEs' puzzles (one one-line puzzle per line), by CANON:"
+            " prints one line per class, its first puzzle as it appeared and the class's size"
         ),
     )
     exclusive.add_argument(
@@ -381,6 +402,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.files:
             parser.error("--ping takes no FILE")
         return ping(args.host, args.port, args.timeout, args.proxy_header)
+    if args.canon or args.dedupe:
+        try:
+            inputs = open_sources(args.files)
+        except OSError as exc:
+            report("cannot read %s: %s" % (exc.filename, describe(exc)))
+            return EXIT_FAILURE
+        try:
+            return canon.run(args, inputs, dedupe=args.dedupe)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+        finally:
+            close_sources(inputs)
     mode = VERB_MODES["count"] if args.count else VERB_MODES["rate"] if args.rate else None
 
     sources: list[tuple[str, io.FileIO]] = []

@@ -23,9 +23,9 @@ _REPLY_LINE_KEEP = 2048
 
 
 #: First words of single-line replies (PROTOCOL.md "Replies", rule 1).
-REPLY_WORDS = frozenset(("PONG", "BYE", "VERSION", "COUNT", "INTERACTIVE", "RATE", "HINT", "MINIMAL"))
+REPLY_WORDS = frozenset(("PONG", "BYE", "VERSION", "COUNT", "INTERACTIVE", "RATE", "HINT", "MINIMAL", "CANON", "SAME"))
 #: Those that answer a puzzle (``COUNT 1 unique``, ``RATE ...``, ``MINIMAL yes``): counted as puzzles.
-PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT", "MINIMAL"))
+PUZZLE_REPLY_WORDS = frozenset(("COUNT", "RATE", "HINT", "MINIMAL", "CANON", "SAME"))
 #: First words of informational blocks, which end with a line ``END`` (rule 3).
 BLOCK_WORDS = frozenset(("HELP", "STAT", "STEPS"))
 #: Codes of ``ERROR`` replies after which the server closes the connection

@@ -150,15 +150,17 @@ KNOWN_VERBS = frozenset(
         "HINT",
         "STEPS",
         "MINIMAL",
+        "CANON",
+        "SAME",
     )
 )
-PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL"))
+PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL", "CANON", "SAME"))
 #: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
 #: the common cases, found by both readers without the line-by-line rules
 #: (what those make of it, 5 to 10 times sooner).
 PLAIN_ONE_LINE = re.compile(r"[0-9.]{81}(?:,[0-9]{81})?")
 #: Flags of the verbs that take a puzzle: words that are not the puzzle's start.
-_VERB_FLAGS = frozenset(("any",))
+_VERB_FLAGS = frozenset(("any", "map"))
 #: Grid sizes (cells per row).
 ROW_SIZES = (4, 6, 9, 16, 25)
 _BORDER_CHARS = frozenset("+-=|*")

@@ -42,6 +42,11 @@ COMMANDS = [
     ("bench_rating.py", ["--forum11", "1"], "forum 11+"),
     ("bench_rating.py", ["--top1465", "--stride", "500", "--limit", "2", "--sixteen", "1"], "p95"),
     ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "count requests"),
+    (
+        "bench_canon.py",
+        ["--limit", "20", "--repeat", "1", "--python-limit", "5", "--socket", "--dedupe", "--check", "2"],
+        "forms equal the reference",
+    ),
     ("bench_pipeline.py", ["--pairs", "1", "--dataset", "norvig_top95.txt"], "median ratio"),
     (
         "bench_pipeline.py",
@@ -126,6 +131,7 @@ NATIVE_ONLY = {
     "bench_processes.py",
     "bench_http.py",
     "bench_web.py",
+    "bench_canon.py",
 }
 
 
@@ -175,5 +181,6 @@ def test_the_documents_quote_no_benchmark_that_is_not_smoke_run():
         "reference_classic.py",
         "reference_naive.py",
         "reference_count.py",
+        "reference_minlex.py",
     }
     assert quoted <= run, sorted(quoted - run)

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from sudoku_server.errors import DrainingError, InternalError, PuzzleError, SolutionMismatchError
 from sudoku_server.service.requests import (
+    Canon,
     Count,
     Generate,
     Help,
@@ -33,6 +34,7 @@ from sudoku_server.service.requests import (
     Quit,
     Rate,
     Request,
+    Same,
     Solve,
     Stats,
     Steps,
@@ -40,6 +42,8 @@ from sudoku_server.service.requests import (
 )
 from sudoku_server.service.results import (
     Bye,
+    Canonized,
+    Compared,
     Counted,
     Failed,
     Generated,
@@ -198,6 +202,20 @@ def _minimal(request: Minimal, call: _Call) -> Result:
     return MinimalChecked(redundant_givens(request.grid, check=call.check), request.grid.size)
 
 
+def _canon(request: Canon, call: _Call) -> Result:
+    from sudoku_server.sudoku.canon import canonical
+
+    return Canonized(canonical(request.grid), request.map)
+
+
+def _same(request: Same, call: _Call) -> Result:
+    from sudoku_server.sudoku.canon import equivalent
+
+    if request.first is None:
+        raise ValueError("SAME answered before its first puzzle")
+    return Compared(equivalent(request.first, request.grid))
+
+
 def _steps(request: Steps, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rating_of
     from sudoku_server.sudoku.techniques import solve_steps
@@ -277,6 +295,8 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Hint: _hint,
     Steps: _steps,
     Minimal: _minimal,
+    Canon: _canon,
+    Same: _same,
     Generate: _generate,
     Help: _help,
     Version: _version,
@@ -366,6 +386,10 @@ def answer_lines(
 ) -> None:
     """The answers of plain one-line 9x9 puzzles, text to text in the native core (the server's bulk path).
 
+    A line may also be ``CANON `` and a plain puzzle (``Session.take_plain``
+    takes those too): its answer is ``CANON <form>`` and the line's
+    terminator, from the native canon core (None without it).
+
     :func:`sudoku_server.sudoku.solver.solve_lines`: appends to ``out`` one
     item per line, its answer's bytes (what :func:`answer_many` then
     ``wire.replies.render_many`` give it: the solution's 81 digits and the
@@ -379,4 +403,32 @@ def answer_lines(
     if not _solver.is_own_solve(solvers.solve):
         out.extend([None] * len(lines))
         return
-    _solver.solve_lines(lines, out, check=check)
+    if not any(line.startswith(_CANON) for line in lines):
+        _solver.solve_lines(lines, out, check=check)
+        return
+    run: list[bytes] = []  # plain puzzles to solve, in a row
+    for line in lines:
+        if not line.startswith(_CANON):
+            run.append(line)
+            continue
+        if run:
+            _solver.solve_lines(run, out, check=check)
+            run = []
+        out.append(_canon_line(line))
+    if run:
+        _solver.solve_lines(run, out, check=check)
+
+
+#: The verb of a plain line that is not a bare puzzle (``Session.take_plain``).
+_CANON = b"CANON "
+
+
+def _canon_line(line: bytes) -> bytes | None:
+    """``CANON <81 cells>`` and its terminator -> its reply (``CANON <form>`` and the terminator), native core only."""
+    from sudoku_server.sudoku import canon
+
+    if canon.NATIVE is None:
+        return None
+    body = line[len(_CANON) :]
+    form: bytes = canon.NATIVE.minlex_text(body[:81])
+    return _CANON + form + body[81:]

@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import ClassVar, TypeVar
 
 from sudoku_server.errors import CommandError, escape, quote
+from sudoku_server.sudoku import canon as _canon
 from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
@@ -168,6 +169,56 @@ class Minimal(PuzzleRequest):
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Minimal:
         return cls(grid)
+
+
+@dataclass(frozen=True)
+class Canon(PuzzleRequest):
+    """The minlex canonical form (``CANON [map] <puzzle>``; ``map``: also the transformation onto it)."""
+
+    map: bool = False
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Canon:
+        return cls(grid, map="map" in flags)
+
+    @property
+    def solver_work(self) -> bool:  # type: ignore[override]
+        """False for a 9x9 grid with the native core (microseconds: answered at once); else a solver job."""
+        return not (self.grid.size == 9 and _canon.CORE == "native")
+
+
+@dataclass(frozen=True)
+class Same(PuzzleRequest):
+    """Whether two puzzles are equivalent (``SAME <puzzle> <puzzle>``).
+
+    Takes two puzzles: the first one read goes to ``first`` and the request
+    waits for the second (:attr:`wants_more`), which becomes ``grid``.
+
+    Attributes:
+      first: the first puzzle's grid, or None while it has not arrived.
+    """
+
+    first: Grid | None = None
+
+    @property
+    def solver_work(self) -> bool:  # type: ignore[override]
+        """As :attr:`Canon.solver_work`, for both puzzles."""
+        first = self.first
+        return not (self.grid.size == 9 and first is not None and first.size == 9 and _canon.CORE == "native")
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Same:
+        return cls(grid)
+
+    @property
+    def wants_more(self) -> bool:
+        """True while the first puzzle has not arrived: the next puzzle read is the first, not the last."""
+        return self.first is None
+
+    def on(self, grid: Grid, expected: Grid | None = None) -> Same:
+        if self.first is None:
+            return dataclasses.replace(self, first=grid)
+        return dataclasses.replace(self, grid=grid)
 
 
 @dataclass(frozen=True)
@@ -329,7 +380,7 @@ class KeepAlive:
 
 
 #: The request types about one puzzle.
-PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal
+PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal | Canon | Same
 #: Every request type.
 Request = (
     Solve
@@ -338,6 +389,8 @@ Request = (
     | Hint
     | Steps
     | Minimal
+    | Canon
+    | Same
     | Generate
     | Help
     | Version

@@ -13,6 +13,7 @@ from sudoku_server.errors import PuzzleError
 from sudoku_server.sudoku.grid import Grid
 
 if TYPE_CHECKING:  # the technique engine loads when a technique is used, not with the results
+    from sudoku_server.sudoku.canon import Canonical, Transformation
     from sudoku_server.sudoku.generator import Generated as _Made
     from sudoku_server.sudoku.rating import Rating
     from sudoku_server.sudoku.techniques import Step
@@ -56,6 +57,21 @@ class MinimalChecked:
 
     redundant: tuple[int, ...]
     size: int
+
+
+@dataclass(frozen=True)
+class Canonized:
+    """A puzzle's minlex canonical form and the transformation onto it (``map``: the reply shows it)."""
+
+    form: Canonical
+    map: bool = False
+
+
+@dataclass(frozen=True)
+class Compared:
+    """``SAME``: a transformation mapping the first puzzle onto the second, or None when they are not equivalent."""
+
+    transformation: Transformation | None
 
 
 @dataclass(frozen=True)
@@ -139,6 +155,8 @@ Result = (
     | Hinted
     | Stepped
     | MinimalChecked
+    | Canonized
+    | Compared
     | Failed
     | Pong
     | Bye

@@ -34,6 +34,8 @@ from sudoku_server.errors import (
 )
 from sudoku_server.service.results import (
     Bye,
+    Canonized,
+    Compared,
     Counted,
     Failed,
     Generated,
@@ -216,6 +218,21 @@ def _minimal(result: MinimalChecked, ending: str, puzzle: Puzzle | None) -> byte
     return f"MINIMAL no {cells}{ending}".encode("ascii")
 
 
+def _canonized(result: Canonized, ending: str, puzzle: Puzzle | None) -> bytes:
+    """``CANON <form>``, with ``map`` then ``map transpose=no rows=... cols=... digits=...`` (PROTOCOL.md "CANON")."""
+    line = f"CANON {result.form.text()}"
+    if result.map:
+        line += f" map {result.form.transformation.describe()}"
+    return f"{line}{ending}".encode("ascii")
+
+
+def _compared(result: Compared, ending: str, puzzle: Puzzle | None) -> bytes:
+    """``SAME yes transpose=no rows=... cols=... digits=...`` (first onto second), or ``SAME no``."""
+    if result.transformation is None:
+        return f"SAME no{ending}".encode("ascii")
+    return f"SAME yes {result.transformation.describe()}{ending}".encode("ascii")
+
+
 def _stepped(result: Stepped, ending: str, puzzle: Puzzle | None) -> bytes:
     return block(steps_lines(result.steps, result.rating), ending)
 
@@ -275,6 +292,8 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Hinted: _hinted,
     Stepped: _stepped,
     MinimalChecked: _minimal,
+    Canonized: _canonized,
+    Compared: _compared,
     Failed: _failed,
     Pong: _pong,
     Bye: _bye,

@@ -23,11 +23,12 @@ input the same way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError
-from sudoku_server.service.requests import Interactive, PuzzleRequest, PuzzleRequestType, Quit, Request, Solve
+from sudoku_server.service.requests import Interactive, PuzzleRequest, PuzzleRequestType, Quit, Request, Same, Solve
 from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_caption
 from sudoku_server.wire import verbs
 from sudoku_server.wire.verbs import Command
@@ -220,6 +221,9 @@ class Splitter:
                 out.append(PuzzleRead(item, Solve(item.grid, expected=item.expected)))
             else:
                 command, request = waiting
+                if isinstance(request, Same) and request.wants_more:  # SAME's first puzzle: wait for the second
+                    self._waiting = (command, request.on(item.grid))
+                    continue
                 out.append(PuzzleRead(item, request.on(item.grid, item.expected), command))
 
     @staticmethod
@@ -266,6 +270,17 @@ class Splitter:
         # answer it without the verb.
         offset = command.puzzle_column
         before = len(out)
+        plain = self.reader.feed_plain_line(command.puzzle_text, ending, lineno)
+        if plain is not None:  # a plain 9x9 one-line puzzle (CANON <81 cells>...): read as such, no padding
+            self._add((plain,), out)
+            return
+        pair = _two_puzzles(command.puzzle_text) if isinstance(request, Same) else None
+        if pair is not None:  # SAME <puzzle> <puzzle>: each read in place, the first then the second
+            self._add(self.reader.feed_line(" " * offset + pair[0], ending, lineno), out)
+            self._add(
+                self.reader.feed_line(" " * (offset + pair[1]) + command.puzzle_text[pair[1] :], ending, lineno), out
+            )
+            return
         self._add(self.reader.feed_line(" " * offset + command.puzzle_text, ending, lineno), out)
         if self.reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
             self.reader.abort()
@@ -286,6 +301,21 @@ class Splitter:
                 puzzle = item.puzzle
                 puzzle.lines = [line[offset:] for line in puzzle.lines]
                 puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
+
+
+def _two_puzzles(text: str) -> tuple[str, int] | None:
+    """``(first, start)`` when ``text`` is two whole one-line puzzles separated by blanks, else None.
+
+    ``first`` is the first puzzle's text, ``start`` where the second starts in
+    ``text``. The first split whose two sides each read as one puzzle wins
+    (a one-line puzzle may hold blanks of its own: ``123 456 ...``).
+    """
+    for match in re.finditer(r"\s+", text.strip()):
+        head = len(text) - len(text.lstrip())
+        left, right = head + match.start(), head + match.end()
+        if verbs.reads_as_one_puzzle(text[:left]) and verbs.reads_as_one_puzzle(text[right:]):
+            return text[:left], right
+    return None
 
 
 def is_verb_caption(text: str) -> bool:

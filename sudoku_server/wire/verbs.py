@@ -161,6 +161,26 @@ VERBS: dict[str, Verb] = {
             request=_requests.Minimal,
         ),
         Verb(
+            "CANON",
+            "CANON [map] <puzzle>",
+            "the minlex canonical form of a 4x4, 6x6 or 9x9 puzzle or solved grid (dobrichev's: the smallest"
+            " pattern of givens, then the smallest digits relabelled in order of first appearance; '.' for"
+            " empty); with map, also the transformation onto it",
+            "CANON map <puzzle> -> CANON <81 characters> map transpose=no rows=... cols=... digits=...",
+            flags=("map",),
+            takes_puzzle=True,
+            request=_requests.Canon,
+        ),
+        Verb(
+            "SAME",
+            "SAME <puzzle> <puzzle>",
+            "whether two puzzles are the same up to transposition, band, row, stack and column orders and"
+            " relabelling: SAME yes and a transformation of the first onto the second, or SAME no",
+            "SAME <puzzle> <puzzle> -> SAME yes transpose=no rows=... cols=... digits=...",
+            takes_puzzle=True,
+            request=_requests.Same,
+        ),
+        Verb(
             "STATS",
             "STATS",
             "the server's counters, one 'STAT name value' line each, then END",
@@ -263,6 +283,11 @@ def unknown_option(command: Command) -> CommandError | None:
     if rest and not _one_puzzle(rest):
         return None
     return CommandError(f"{command.name}: unknown option {quote(token)}; try HELP {command.name}")
+
+
+def reads_as_one_puzzle(text: str) -> bool:
+    """True when ``text`` alone reads as one whole puzzle, with no error (``SAME <puzzle> <puzzle>``'s split)."""
+    return _one_puzzle(text)
 
 
 def _one_puzzle(text: str) -> bool:
