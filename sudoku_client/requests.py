@@ -150,9 +150,10 @@ KNOWN_VERBS = frozenset(
         "HINT",
         "STEPS",
         "MINIMAL",
+        "UNIQUE",
     )
 )
-PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL"))
+PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL", "UNIQUE"))
 #: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
 #: the common cases, found by both readers without the line-by-line rules
 #: (what those make of it, 5 to 10 times sooner).

@@ -76,10 +76,10 @@ def test_replies_keep_the_request_line_ending():
 
 
 def test_words_that_are_not_cells_get_unknown_verb():
-    assert events("hello\nHello, world!\nunique " + NEWSPAPER_LINE + "\n") == [
+    assert events("hello\nHello, world!\nuniquely " + NEWSPAPER_LINE + "\n") == [
         ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
         ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
-        ("reply", 'ERROR command unknown verb "UNIQUE"; try HELP\n'),
+        ("reply", 'ERROR command unknown verb "UNIQUELY"; try HELP\n'),
     ]
 
 

@@ -158,6 +158,15 @@ class Minimal(PuzzleRequest):
 
 
 @dataclass(frozen=True)
+class Unique(PuzzleRequest):
+    """Whether a puzzle has one solution; if not, where two differ and which clues fix it (``UNIQUE``)."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Unique:
+        return cls(grid)
+
+
+@dataclass(frozen=True)
 class Generate:
     """Make a puzzle (``GENERATE``).
 
@@ -313,7 +322,7 @@ class KeepAlive:
 
 
 #: The request types about one puzzle.
-PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal
+PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal | Unique
 #: Every request type.
 Request = (
     Solve
@@ -322,6 +331,7 @@ Request = (
     | Hint
     | Steps
     | Minimal
+    | Unique
     | Generate
     | Help
     | Version

@@ -14,6 +14,7 @@ from sudoku_server.sudoku.grid import Grid
 
 if TYPE_CHECKING:  # the technique engine loads when a technique is used, not with the results
     from sudoku_server.sudoku.generator import Generated as _Made
+    from sudoku_server.sudoku.clues import Uniqueness
     from sudoku_server.sudoku.rating import Rating
     from sudoku_server.sudoku.techniques import Step
 
@@ -56,6 +57,17 @@ class MinimalChecked:
 
     redundant: tuple[int, ...]
     size: int
+
+
+@dataclass(frozen=True)
+class UniqueChecked:
+    """UNIQUE's finding: ``uniqueness`` (two solutions, where they differ, the clues that fix it), or the
+    ``unsolvable`` detail (``no digit fits r1c5``) of a puzzle without a solution (``uniqueness`` is then None)."""
+
+    uniqueness: Uniqueness | None
+    size: int
+    symbols: str = ""
+    unsolvable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +151,7 @@ Result = (
     | Hinted
     | Stepped
     | MinimalChecked
+    | UniqueChecked
     | Failed
     | Pong
     | Bye

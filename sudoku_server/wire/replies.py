@@ -48,9 +48,10 @@ from sudoku_server.service.results import (
     Solved,
     StatsShown,
     Stepped,
+    UniqueChecked,
     VersionInfo,
 )
-from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, cell_name
 from sudoku_server.text import Puzzle, bordered_lines
 from sudoku_server.wire.verbs import VERBS
 
@@ -216,6 +217,34 @@ def _minimal(result: MinimalChecked, ending: str, puzzle: Puzzle | None) -> byte
     return f"MINIMAL no {cells}{ending}".encode("ascii")
 
 
+def unique_reply(result: UniqueChecked) -> str:
+    """UNIQUE's reply line (no ending), ASCII (docs/PROTOCOL.md "UNIQUE").
+
+    ``UNIQUE yes``; ``UNIQUE no unsolvable <detail>`` (the detail of ``ERROR
+    unsolvable``: ``no digit fits r1c5``); or ``UNIQUE no <first> <last> differ
+    r1c1 ... add r4c5=3 ...`` (``add-all`` instead of ``add`` when only the
+    clues together make it unique): the two solutions as ``size * size``
+    symbols of the puzzle's own alphabet (81 digits for 9x9).
+    """
+    if result.unsolvable is not None:
+        return f"UNIQUE no unsolvable {result.unsolvable}"
+    found = result.uniqueness
+    assert found is not None
+    if found.unique:
+        return "UNIQUE yes"
+    symbols = result.symbols or DIGIT_SYMBOLS
+    size = result.size
+    first = "".join(symbols[d - 1] for d in found.first)
+    last = "".join(symbols[d - 1] for d in found.last)
+    differ = " ".join(cell_name(cell, size) for cell in found.differ)
+    clues = " ".join(f"{cell_name(cell, size)}={symbols[digit - 1]}" for cell, digit in found.add)
+    return f"UNIQUE no {first} {last} differ {differ} {'add-all' if found.add_all else 'add'} {clues}"
+
+
+def _unique(result: UniqueChecked, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"{unique_reply(result)}{ending}".encode("ascii", "backslashreplace")
+
+
 def _stepped(result: Stepped, ending: str, puzzle: Puzzle | None) -> bytes:
     return block(steps_lines(result.steps, result.rating), ending)
 
@@ -275,6 +304,7 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Hinted: _hinted,
     Stepped: _stepped,
     MinimalChecked: _minimal,
+    UniqueChecked: _unique,
     Failed: _failed,
     Pong: _pong,
     Bye: _bye,
