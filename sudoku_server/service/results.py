@@ -13,8 +13,8 @@ from sudoku_server.errors import PuzzleError
 from sudoku_server.sudoku.grid import Grid
 
 if TYPE_CHECKING:  # the technique engine loads when a technique is used, not with the results
-    from sudoku_server.sudoku.generator import Generated as _Made
     from sudoku_server.sudoku.clues import Uniqueness
+    from sudoku_server.sudoku.generator import Generated as _Made
     from sudoku_server.sudoku.rating import Rating
     from sudoku_server.sudoku.techniques import Step
 
