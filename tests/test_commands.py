@@ -294,6 +294,8 @@ async def test_stats_block():
         "paused",
         "solve_ms_p50",
         "solve_ms_p99",
+        "pool_served",
+        "pool_fill_seconds",
     ]
     values = dict(line.split(" ")[1:] for line in lines[:-1])
     assert values["connections_total"] == "2" and values["puzzles"] == "1" and values["answers"] == "2"

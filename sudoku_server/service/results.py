@@ -36,12 +36,16 @@ class Counted:
 
 @dataclass(frozen=True)
 class Generated:
-    """A made puzzle (``made``: the generator's value) and, when a level or band was asked, its rating."""
+    """A made puzzle (``made``: the generator's value) and, when a level or band was asked, its rating.
+
+    ``pooled``: taken from a warm pool (made earlier in idle solver time, ``service.warm``).
+    """
 
     made: _Made
     rating: Rating | None = None
     full: bool = False
     format: str = "line"
+    pooled: bool = False
 
 
 @dataclass(frozen=True)

@@ -182,13 +182,17 @@ def _counted(result: Counted, ending: str, puzzle: Puzzle | None) -> bytes:
 
 
 def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
-    """``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``, then the puzzle (line or grid)."""
+    """``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``, then the puzzle (line or grid).
+
+    A puzzle from a warm pool ends the ``#`` line with ``pool=yes`` (the field is absent otherwise).
+    """
     made, rating = result.made, result.rating
     header = (
         f"# generated size={made.size} givens={made.givens} symmetry={made.symmetry}"
         f" seed={made.seed} minimal={'yes' if made.minimal else 'no'}"
         + (" full=yes" if result.full else "")
         + (f" level={rating.level} se={rating.se:.1f}" if rating is not None else "")
+        + (" pool=yes" if result.pooled else "")
     )
     if result.format == "grid":
         lines = [header, *bordered_lines(made.puzzle), ""]
