@@ -97,6 +97,13 @@ COMMANDS = [
         "pipe median ratio",
     ),
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
+    # Issue 20's UNIQUE / MINIMAL and warm pools.
+    ("bench_unique.py", ["--count", "5"], "| UNIQUE 16 | 5 |"),
+    (
+        "bench_warm_pool.py",
+        ["--after", ".", "--levels", "easy", "--wait", "1", "--requests", "2", "--idle", "0.5"],
+        "idle server (nobody asked for a level)",
+    ),
 ]
 
 
@@ -114,7 +121,15 @@ def test_the_fuzzer_runs_its_random_fallback_loop():
 
 
 #: Scripts that refuse to measure the pure-Python core (issue 18): skipped where the native core is not built.
-NATIVE_ONLY = {"bench_workers.py", "bench_pipeline.py", "load.py", "compare_trees.py", "bench_processes.py"}
+NATIVE_ONLY = {
+    "bench_workers.py",
+    "bench_pipeline.py",
+    "load.py",
+    "compare_trees.py",
+    "bench_processes.py",
+    "bench_unique.py",
+    "bench_warm_pool.py",
+}
 
 
 @pytest.mark.parametrize("script,args,shows", COMMANDS, ids=[f"{s} {' '.join(a[:2])}" for s, a, _ in COMMANDS])

@@ -1,0 +1,184 @@
+"""GENERATE by level with warm pools (issue 20): latency before and after, and the filling's CPU share.
+
+Two servers side by side, each ``python3 -m sudoku_server`` with
+``PYTHONPATH`` set to its tree (``--before TREE``, ``--after TREE``, each
+with its native core built), on 127.0.0.1 and free ports; the AFTER server
+with its default warm pools (``--warm-pool 32 --warm-pool-cpu 0.08``). For
+each level of ``--levels`` (hard, expert, extreme), in turn:
+
+  1. one ``GENERATE level=L`` to each server (on AFTER it starts the pool);
+  2. wait ``--wait`` seconds for that level (the pool fills in idle time),
+     reading the AFTER server's CPU time (``/proc/PID/stat``, user + system)
+     and its ``STAT pool_fill_seconds`` over the wait: the filling's share
+     of one core, and the whole process's;
+  3. ``--requests`` ``GENERATE level=L`` one after another on one
+     connection to AFTER, then the same to BEFORE: wall time of each reply
+     (``time.perf_counter``, send to last byte). Replies whose ``#`` line
+     says ``pool=yes`` are the requests "while the pool lasts".
+
+Then an idle check: a fresh AFTER server that nobody asks for a level,
+its CPU over ``--idle`` seconds.
+
+Columns: replies, from pool, median / p99 / max ms (all replies, and the
+pooled ones). The machine is shared: repeat for steadier figures.
+
+Usage:
+  python3 benchmarks/bench_warm_pool.py --before BEFORE_TREE --after AFTER_TREE
+  python3 benchmarks/bench_warm_pool.py --after . --levels hard --wait 20 --requests 32
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benchmarks' own helpers, not the package
+
+import corecheck
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(tree: str, extra: list[str]) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
+    argv = [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", str(port)]
+    argv += ["--log-level", "warning", *extra]
+    proc = subprocess.Popen(argv, env=env, cwd=corecheck.NEUTRAL_CWD, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit(f"the server of {tree} did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class Client:
+    """One held connection (KEEPALIVE): a request line, its reply (one line, or a ``#`` line and the puzzle)."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.file = self.sock.makefile("rb")
+        self.sock.sendall(b"KEEPALIVE\n")
+        self.file.readline()
+
+    def generate(self, level: str) -> tuple[float, bytes]:
+        started = time.perf_counter()
+        self.sock.sendall(f"GENERATE level={level}\n".encode())
+        header = self.file.readline()
+        self.file.readline()
+        return time.perf_counter() - started, header
+
+    def stats(self) -> dict[str, str]:
+        self.sock.sendall(b"STATS\n")
+        out = {}
+        while (line := self.file.readline().decode().strip()) != "END":
+            _, name, value = line.split(" ", 2)
+            out[name] = value
+        return out
+
+    def close(self) -> None:
+        self.sock.sendall(b"QUIT\n")
+        self.sock.close()
+
+
+def summary(name: str, seconds: list[float]) -> str:
+    if not seconds:
+        return f"| {name} | 0 | - | - | - |"
+    ms = sorted(s * 1000 for s in seconds)
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    return f"| {name} | {len(ms)} | {statistics.median(ms):.2f} | {p99:.2f} | {ms[-1]:.2f} |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--before", default=None, help="the tree before (none: AFTER only)")
+    parser.add_argument("--after", default=".", help="the tree after (default: .)")
+    parser.add_argument("--levels", default="hard,expert,extreme", help="levels, comma-separated")
+    parser.add_argument("--wait", type=float, nargs="*", default=[20.0, 40.0, 60.0], help="seconds per level")
+    parser.add_argument("--requests", type=int, default=32, help="requests per level and server (default 32)")
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle check (default 10)")
+    corecheck.add_flag(parser)
+    args = parser.parse_args()
+    levels = args.levels.split(",")
+    waits = (args.wait * len(levels))[: len(levels)] if len(args.wait) < len(levels) else args.wait
+    servers = {"after": start(args.after, [])}
+    if args.before:
+        servers["before"] = start(args.before, [])
+    try:
+        for name, (_, port) in servers.items():
+            corecheck.require_native(corecheck.server_core("127.0.0.1", port), args.allow_python_core, name)
+        clients = {name: Client(port) for name, (_, port) in servers.items()}
+        after_pid = servers["after"][0].pid
+        print("| level | server | replies | from pool | median ms | p99 ms | max ms | pooled p99 ms |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        shares = []
+        for level, wait in zip(levels, waits):
+            for client in clients.values():
+                client.generate(level)
+            fill0, cpu0, wall0 = (
+                float(clients["after"].stats()["pool_fill_seconds"]),
+                cpu_seconds(after_pid),
+                time.monotonic(),
+            )
+            time.sleep(wait)
+            stats = clients["after"].stats()
+            wall = time.monotonic() - wall0
+            fill = (float(stats["pool_fill_seconds"]) - fill0) / wall
+            process = (cpu_seconds(after_pid) - cpu0) / wall
+            shares.append((level, wall, stats.get(f"pool_{level}", "0"), fill, process))
+            for name, client in clients.items():
+                replies = [client.generate(level) for _ in range(args.requests)]
+                pooled = sorted(s * 1000 for s, header in replies if b" pool=yes" in header)
+                all_ms = sorted(s * 1000 for s, _ in replies)
+                p99 = lambda ms: ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")  # noqa: E731
+                print(
+                    f"| {level} | {name} | {len(all_ms)} | {len(pooled)} | {statistics.median(all_ms):.2f}"
+                    f" | {p99(all_ms):.2f} | {all_ms[-1]:.2f} | {p99(pooled):.2f} |",
+                    flush=True,
+                )
+        print()
+        print("| level | wait s | pool ready after the wait | fill CPU share of one core | process CPU share |")
+        print("| --- | --- | --- | --- | --- |")
+        for level, wall, ready, fill, process in shares:
+            print(f"| {level} | {wall:.1f} | {ready} | {fill:.3f} | {process:.3f} |")
+        for client in clients.values():
+            client.close()
+    finally:
+        for proc, _ in servers.values():
+            proc.terminate()
+            proc.wait(timeout=10)
+    proc, port = start(args.after, [])
+    try:
+        cpu0 = cpu_seconds(proc.pid)
+        time.sleep(args.idle)
+        print(f"\nidle server (nobody asked for a level): {cpu_seconds(proc.pid) - cpu0:.3f} CPU s in {args.idle:g} s")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
