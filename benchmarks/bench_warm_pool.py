@@ -129,14 +129,15 @@ def main() -> int:
     try:
         for name, (_, port) in servers.items():
             corecheck.require_native(corecheck.server_core("127.0.0.1", port), args.allow_python_core, name)
-        clients = {name: Client(port) for name, (_, port) in servers.items()}
+        clients: dict[str, Client] = {}
         after_pid = servers["after"][0].pid
         print("| level | server | replies | from pool | median ms | p99 ms | max ms | pooled p99 ms |")
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         shares = []
         for level, wait in zip(levels, waits):
-            for client in clients.values():
-                client.generate(level)
+            for name, (_, port) in servers.items():
+                clients[name] = Client(port)
+                clients[name].generate(level)
             fill0, cpu0, wall0 = (
                 float(clients["after"].stats()["pool_fill_seconds"]),
                 cpu_seconds(after_pid),
@@ -148,8 +149,10 @@ def main() -> int:
             fill = (float(stats["pool_fill_seconds"]) - fill0) / wall
             process = (cpu_seconds(after_pid) - cpu0) / wall
             shares.append((level, wall, stats.get(f"pool_{level}", "0"), fill, process))
-            for name, client in clients.items():
+            for name, (_, port) in servers.items():
+                client = Client(port)  # a fresh connection: the first one may have been idle for --wait seconds
                 replies = [client.generate(level) for _ in range(args.requests)]
+                client.close()
                 pooled = sorted(s * 1000 for s, header in replies if b" pool=yes" in header)
                 all_ms = sorted(s * 1000 for s, _ in replies)
                 p99 = lambda ms: ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")  # noqa: E731

@@ -172,3 +172,20 @@ async def test_unique_over_a_socket():
         b"  example: UNIQUE <puzzle> -> UNIQUE no <81 digits> <81 digits> differ r1c2 r1c5 add r1c2=7\n"
         b"END\n"
     )
+
+
+async def test_the_readme_unique_example_is_what_the_server_prints():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    block = readme[readme.index("printf 'UNIQUE %s\\nMINIMAL %s\\n'") :].splitlines()
+    puzzles = root / "puzzles"
+    request = (
+        f"UNIQUE {(puzzles / 'inkala_without_r7c9.txt').read_text().strip()}\n"
+        f"MINIMAL {(puzzles / 'inkala.txt').read_text().strip()}\n"
+    )
+    with trio.fail_after(20):
+        async with running_server() as server:
+            reply = await exchange(server, request.encode())
+    assert reply == f"{block[1]}\n{block[2]}\n".encode()

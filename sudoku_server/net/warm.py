@@ -10,7 +10,7 @@ three rules kept by the ``check`` hook the domain calls at least once per
 millisecond of work:
 
 * **Lowest priority.** It runs only while the scheduler is idle (no batch
-  runs, none waits, no inline solving in the last time slice:
+  runs, none waits, no inline solving nor GENERATE in the last time slice:
   :attr:`Scheduler.idle <sudoku_server.net.scheduler.Scheduler.idle>`). It
   never takes a worker from the scheduler: a connection's batch starts at
   once, and the filler pauses at its next ``check`` (within a millisecond
@@ -93,6 +93,7 @@ class WarmFiller:
         self._wake = trio.Event()
         self._stop = False
         self._limiter = trio.CapacityLimiter(1)
+        self._asked_at = -math.inf
 
     def take(self, request: Generate, ending: str = "\n") -> bytes | None:
         """On the event loop: the reply to a GENERATE from its warm pool (``# ... pool=yes``), or None.
@@ -102,6 +103,7 @@ class WarmFiller:
         """
         if self.pools.target <= 0:
             return None
+        self._asked_at = time.monotonic()  # a client is here: the filler pauses for a time slice
         made = self.pools.take(request)
         self._wake.set()
         return None if made is None else replies.render(made, ending)
@@ -111,9 +113,11 @@ class WarmFiller:
         return self.pools.levels(), self.pools.served, self.cpu_seconds
 
     def idle(self) -> bool:
-        """True when the scheduler is idle (from any thread: plain attribute reads)."""
+        """True when the scheduler is idle and no GENERATE came in the last time slice (from any thread: plain
+        attribute reads)."""
         scheduler = self.scheduler
-        return scheduler.idle and time.monotonic() - scheduler.charged_at > self.time_slice
+        quiet = time.monotonic() - self.time_slice
+        return scheduler.idle and scheduler.charged_at < quiet and self._asked_at < quiet
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Fill until cancelled. Supports ``nursery.start``."""
