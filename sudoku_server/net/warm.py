@@ -129,8 +129,9 @@ class WarmFiller:
                     await self._wake.wait()
                     self._wake = trio.Event()
                     continue
-                if not self.idle() or self._refill() < 0:
-                    await trio.sleep(POLL_SECONDS)
+                tokens = self._refill()
+                if not self.idle() or tokens < 0:  # a client is served, or the CPU share is used: rest
+                    await trio.sleep(max(POLL_SECONDS, -tokens / self.share))
                     continue
                 made = await trio.to_thread.run_sync(self._make, key, abandon_on_cancel=True, limiter=self._limiter)
                 if isinstance(made, Generated):
