@@ -189,3 +189,12 @@ async def test_the_readme_unique_example_is_what_the_server_prints():
         async with running_server() as server:
             reply = await exchange(server, request.encode())
     assert reply == f"{block[1]}\n{block[2]}\n".encode()
+
+
+def test_count_cells_counts_as_count_solutions_does():
+    from sudoku_server.sudoku.solver import count_cells
+
+    for text in (SEVENTEEN, SIXTEEN, UNSOLVABLE, FOUR_OPEN, "11" + "." * 79):
+        grid = Grid.from_string(text)
+        for limit in (1, 2, 50):
+            assert count_cells(list(grid.cells), grid, limit) == count_solutions(grid, limit)

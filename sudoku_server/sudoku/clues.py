@@ -126,9 +126,9 @@ def uniqueness(grid: Grid, *, check: Check | None = None) -> Uniqueness:
 
 
 def _count(cells: list[int], grid: Grid, limit: int, check: Check | None) -> int:
-    from sudoku_server.sudoku.solver import count_solutions
+    from sudoku_server.sudoku.solver import count_cells
 
-    return count_solutions(Grid.trusted(tuple(cells), grid.box_rows, grid.box_cols, grid.symbols), limit, check=check)
+    return count_cells(cells, grid, limit, check=check)
 
 
 def _single_clues(cells: list[int], grid: Grid, check: Check | None) -> tuple[list[tuple[int, int]], dict[int, int]]:
