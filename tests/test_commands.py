@@ -76,10 +76,10 @@ def test_replies_keep_the_request_line_ending():
 
 
 def test_words_that_are_not_cells_get_unknown_verb():
-    assert events("hello\nHello, world!\nunique " + NEWSPAPER_LINE + "\n") == [
+    assert events("hello\nHello, world!\nuniquely " + NEWSPAPER_LINE + "\n") == [
         ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
         ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
-        ("reply", 'ERROR command unknown verb "UNIQUE"; try HELP\n'),
+        ("reply", 'ERROR command unknown verb "UNIQUELY"; try HELP\n'),
     ]
 
 
@@ -294,6 +294,8 @@ async def test_stats_block():
         "paused",
         "solve_ms_p50",
         "solve_ms_p99",
+        "pool_served",
+        "pool_fill_seconds",
     ]
     values = dict(line.split(" ")[1:] for line in lines[:-1])
     assert values["connections_total"] == "2" and values["puzzles"] == "1" and values["answers"] == "2"

@@ -106,6 +106,13 @@ COMMANDS = [
     ("bench_http.py", ["--parts", "hostile,slowloris", "--seconds", "1"], "line easy p99 without / with them"),
     # Issue 21's web page (headless Chromium; fixed ports in 31500-31999)
     ("bench_web.py", ["--rounds", "1", "--port", "31510", "--http-port", "31511"], "first load: "),
+    # Issue 20's UNIQUE / MINIMAL and warm pools.
+    ("bench_unique.py", ["--count", "5"], "| UNIQUE 16 | 5 |"),
+    (
+        "bench_warm_pool.py",
+        ["--after", ".", "--levels", "easy", "--wait", "1", "--requests", "2", "--idle", "0.5"],
+        "idle server (nobody asked for a level)",
+    ),
 ]
 
 
@@ -132,6 +139,8 @@ NATIVE_ONLY = {
     "bench_http.py",
     "bench_web.py",
     "bench_canon.py",
+    "bench_unique.py",
+    "bench_warm_pool.py",
 }
 
 
@@ -168,6 +177,9 @@ def test_every_smoke_run_script_has_its_results_in_results_md():
     # and in a wave's results files (benchmarks/resultsNN/*.md), which the lead merges into RESULTS.md
     paths = [REPO / "benchmarks" / "RESULTS.md", *sorted((REPO / "benchmarks").glob("results*/*.md"))]
     results = "\n".join(path.read_text(encoding="utf-8") for path in paths)
+    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    # a wave's results files (benchmarks/resultsNN/*.md) until the lead merges them into RESULTS.md
+    results += "".join(path.read_text(encoding="utf-8") for path in sorted(REPO.glob("benchmarks/results*/*.md")))
     missing = {script for script, _, _ in COMMANDS if f"python3 benchmarks/{script}" not in results}
     assert not missing, sorted(missing)
 

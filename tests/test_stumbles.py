@@ -222,12 +222,23 @@ async def test_stats_after_pipelined_puzzles_counts_them():
 
 
 async def test_protocol_md_lists_every_stat_field():
-    values = stat_values((await ask(b"PING\nHELP fo\nSTATS\n")).split(b"\n", 2)[2])
+    # GENERATE level=easy starts that level's warm pool: its pool_easy field is sent too (issue 20)
+    reply = await ask(b"PING\nHELP fo\nGENERATE level=easy\nSTATS\n")
+    values = stat_values(reply.split(b"\n", 4)[4])
     text = (ROOT / "docs" / "PROTOCOL.md").read_text()
     section = text[text.index("### STATS") :]
     section = section[: section.index("\n## ")] if "\n## " in section else section
     documented = set(re.findall(r"^\| `([a-z_0-9<>]+)` \|", section, re.M))
-    sent = {name if not name.startswith("errors_") else "errors_<code>" for name in values}
+    pools = {"pool_served", "pool_fill_seconds"}
+    sent = {
+        "errors_<code>"
+        if name.startswith("errors_")
+        else "pool_<label>"
+        if name.startswith("pool_") and name not in pools
+        else name
+        for name in values
+    }
+    assert "pool_easy" in values
     assert sent == documented
 
 

@@ -73,6 +73,18 @@ _non_negative_float = _seconds(zero=True)
 _positive_int = _number(int, 1)
 _non_negative_int = _number(int, 0)
 _port = _number(int, 0, 65535)
+_warm_pool_size = _number(int, 0, 1024)
+
+
+def _warm_pool_cpu(text: str) -> float:
+    """An argparse type: ``--warm-pool-cpu FRACTION``, 0.001 to 1 (of one core)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a fraction of one core, 0.001 to 1, got {text}") from None
+    if not (math.isfinite(value) and 0.001 <= value <= 1):
+        raise argparse.ArgumentTypeError(f"must be a fraction of one core, 0.001 to 1, got {text}")
+    return value
 
 
 def _trusted_proxy(text: str) -> Network:
@@ -243,6 +255,23 @@ def build_parser() -> argparse.ArgumentParser:
         " 0: every puzzle goes to a thread (default: %(default)s)",
     )
     p.add_argument(
+        "--warm-pool",
+        type=_warm_pool_size,
+        default=d.warm_pool,
+        metavar="N",
+        help="puzzles kept ready per level for GENERATE level=... (and se= bands asked often) without a seed,"
+        " made in idle solver time; a pool starts at the first request for its level; 0: no pools"
+        " (default: %(default)s)",
+    )
+    p.add_argument(
+        "--warm-pool-cpu",
+        type=_warm_pool_cpu,
+        default=d.warm_pool_cpu,
+        metavar="FRACTION",
+        help="share of one core the warm pools' filling may use on average, over all workers, 0.001 to 1"
+        " (default: %(default)s)",
+    )
+    p.add_argument(
         "--drain-grace",
         type=_non_negative_float,
         default=d.drain_grace,
@@ -366,6 +395,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         http_max_body=args.http_max_body,
         http_cors=http_cors(args.http_cors),
         http_trusted_proxies=tuple(args.http_trusted_proxy),
+        warm_pool=args.warm_pool,
+        warm_pool_cpu=args.warm_pool_cpu,
     )
 
 

@@ -17,6 +17,9 @@ from sudoku_server.wire.session import DEFAULT_MAX_LINE_BYTES
 #: seconds (a day): anything longer (or infinite, or NaN) is refused at start,
 #: so that a stop signal always ends in bounded time.
 MAX_SECONDS = 86400.0
+#: Fraction of one core the warm pools' filling may use, over all worker processes (``--warm-pool-cpu``).
+DEFAULT_WARM_POOL_CPU = 0.08
+
 #: Seconds of inline solving per read of a connection (:attr:`ServerConfig.inline_seconds`): 2 ms, a tenth
 #: of the scheduler's time slice, about 200 top1465 puzzles or 700 kaggle ones with the native core.
 DEFAULT_INLINE_SECONDS = 0.002
@@ -76,6 +79,9 @@ class ServerConfig:
       inline_seconds: seconds of solving a connection's plain one-line puzzles may take on the event loop
         per read, before the rest go to the solver threads (``--inline-budget``; 0: every puzzle goes to
         the threads, as before issue 18). ARCHITECTURE.md "The request path".
+      warm_pool: puzzles kept ready per pool for GENERATE by level without a seed (``--warm-pool``; 0: no pools).
+      warm_pool_cpu: fraction of one core the filling may use on average, split between the worker
+        processes (``--warm-pool-cpu``). OPERATIONS.md "Warm pools".
     """
 
     host: str | None = None
@@ -105,3 +111,5 @@ class ServerConfig:
     http_max_body: int = 1024 * 1024
     http_cors: tuple[str, ...] = ("*",)
     http_trusted_proxies: tuple[Network, ...] = ()
+    warm_pool: int = 32
+    warm_pool_cpu: float = DEFAULT_WARM_POOL_CPU

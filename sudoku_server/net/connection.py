@@ -39,7 +39,7 @@ from sudoku_server.net.lifecycle import HeldBack, SessionClock
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Signal, Slot
 from sudoku_server.net.window import WINDOW_BYTES, WINDOW_REPLIES, puzzle_weight
 from sudoku_server.service.answer import answer
-from sudoku_server.service.requests import Help, Ping, Quit, Solve, Stats, Version
+from sudoku_server.service.requests import Generate, Help, Ping, Quit, Solve, Stats, Version
 from sudoku_server.text import Puzzle
 from sudoku_server.wire import replies
 from sudoku_server.wire.session import CloseConnection, Reply, RequestReceived, Session, TelnetReply
@@ -378,6 +378,10 @@ class Connection(InlinePath):
     def _add_request(self, event: RequestReceived) -> None:
         """Answer a request in its turn: solver work as a job, the others at once (``service.answer``)."""
         request, puzzle = event.request, event.puzzle
+        pooled = self.server.filler.take(request, event.ending) if isinstance(request, Generate) else None
+        if pooled is not None:  # a GENERATE by level answered from its warm pool
+            self.add_reply(pooled)
+            return
         if request.solver_work:  # a job for a solver thread; the others are answered at once
             what = f"puzzle at line {event.line}" if puzzle is not None else f"{name_of(request)} at line {event.line}"
             self.add_job(request, puzzle, what, event.ending)

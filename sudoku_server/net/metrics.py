@@ -93,9 +93,12 @@ class Metrics:
       counts: the process's :class:`Counts`.
       gauges: a function returning ``(open connections, queued, running,
         paused)`` now.
+      pools: a function returning the warm pools now: ``([(label, puzzles
+        ready), ...], puzzles served from them, the filler's CPU seconds)``;
+        None: no pools.
     """
 
-    def __init__(self, counts: Counts, gauges) -> None:
+    def __init__(self, counts: Counts, gauges, pools=None) -> None:
         import prometheus_client as prom
 
         self._prom = prom
@@ -127,6 +130,22 @@ class Metrics:
         self.queued = prom.Gauge("sudoku_queued", "Solver requests waiting for a worker", registry=reg, **mode)
         self.running = prom.Gauge("sudoku_running", "Batches being solved", registry=reg, **mode)
         self.paused = prom.Gauge("sudoku_paused", "Batches paused for other connections", registry=reg, **mode)
+        self._pools = pools
+        self.pool_ready = prom.Gauge(
+            "sudoku_warm_pool_puzzles",
+            "Puzzles ready in each warm pool (GENERATE by level)",
+            ["pool"],
+            registry=reg,
+            **mode,
+        )
+        self.pool_served = prom.Counter(
+            "sudoku_warm_pool_served", "GENERATE requests answered from a warm pool", registry=reg
+        )
+        self.pool_fill = prom.Counter(
+            "sudoku_warm_pool_fill_seconds", "CPU seconds spent filling the warm pools", registry=reg
+        )
+        self._pool_labels: set[str] = set()
+        self._pool_done = (0, 0.0)
         self._synced = Counts()
         self._synced.replies = {}
         self._lock = threading.Lock()  # the metrics endpoint's thread syncs too
@@ -164,6 +183,24 @@ class Metrics:
         self.queued.set(queued)
         self.running.set(running)
         self.paused.set(paused)
+        if self._pools is not None:
+            self._sync_pools()
+
+    def _sync_pools(self) -> None:
+        levels, served, fill = self._pools()
+        labels = set()
+        for label, ready in levels:
+            self.pool_ready.labels(label).set(ready)
+            labels.add(label)
+        for gone in self._pool_labels - labels:  # a pool dropped: it holds nothing now
+            self.pool_ready.labels(gone).set(0)
+        self._pool_labels |= labels
+        done_served, done_fill = self._pool_done
+        if served > done_served:
+            self.pool_served.inc(served - done_served)
+        if fill > done_fill:
+            self.pool_fill.inc(fill - done_fill)
+        self._pool_done = (max(served, done_served), max(fill, done_fill))
 
     def collecting_registry(self):
         """The registry to read: this process's, or all workers' merged."""
@@ -183,13 +220,16 @@ class Metrics:
     def totals(self) -> dict[str, Any]:
         """Merged values: ``{metric or sample name: value}``; replies by outcome; histogram buckets."""
         self.sync()
-        out: dict[str, Any] = {"replies": {}, "buckets": []}
+        out: dict[str, Any] = {"replies": {}, "buckets": [], "pools": {}}
         for family in self.collecting_registry().collect():
             for sample in family.samples:
                 if sample.name == "sudoku_replies_total":
                     out["replies"][sample.labels["outcome"]] = (
                         out["replies"].get(sample.labels["outcome"], 0) + sample.value
                     )
+                elif sample.name == "sudoku_warm_pool_puzzles":
+                    label = sample.labels["pool"]
+                    out["pools"][label] = out["pools"].get(label, 0) + sample.value
                 elif sample.name == "sudoku_solve_seconds_bucket":
                     out["buckets"].append((float(sample.labels["le"]), sample.value))
                 elif not sample.labels:

@@ -202,6 +202,7 @@ class Scheduler:
         self._paused_count = 0  # paused batches in the queue
         self._paused_weight = 0  # their pause weights (bounded by max_paused)
         self.running = 0  # batches holding a worker
+        self.charged_at = -math.inf  # when solving outside a batch (the inline path) was last charged
 
     # -- what the server reads --------------------------------------------
 
@@ -223,6 +224,16 @@ class Scheduler:
     def paused(self) -> int:
         """Batches paused in the middle of a job."""
         return self._paused_count
+
+    @property
+    def idle(self) -> bool:
+        """True when no batch runs and none waits: background work (the warm pools) may use a worker.
+
+        The lowest priority: read by that work's ``check`` hook (from its
+        thread, a plain attribute read), which pauses it as soon as a
+        connection has solver work.
+        """
+        return not self.running and not self._queued
 
     def should_yield(self, batch: Batch, now: float) -> bool:
         """True when ``batch`` has used its slice and others wait for a worker."""
@@ -259,6 +270,7 @@ class Scheduler:
     def charge(self, key: Hashable, seconds: float, now: float) -> None:
         """Connection ``key`` used ``seconds`` of solving outside a batch (on the event loop, the server's inline
         path): taken from its budget and added to its virtual time, as a batch's time is."""
+        self.charged_at = now
         client = self._clients.get(key)
         if client is None:
             return

@@ -35,6 +35,7 @@ from sudoku_server.net.connection import FINAL_FLUSH_SECONDS, RECEIVE_SIZE, Conn
 from sudoku_server.net.lifecycle import Admission
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.net.pool import SolverPool
+from sudoku_server.net.warm import warm_filler
 from sudoku_server.service.answer import PROTOCOL, Solvers
 from sudoku_server.service.results import VersionInfo
 from sudoku_server.sudoku import solver as _solver
@@ -100,11 +101,13 @@ class SudokuServer:
         self.bulk = solve is None and _solver.CORE == "native"
         self._solvers: Solvers | None = None
         self.stats = Counts()
-        self.metrics = Metrics(self.stats, self._gauges)
         self.connections: set = set()
         self.accepting_stopped = trio.Event()  # the server stopped accepting (the HTTP front stops too)
         self.http = None  # the HTTP front (net.http.HttpFront) when serving http_sockets
         self.pool = SolverPool(self)
+        #: GENERATE by level without a seed, made ahead in idle solver time (issue 20; net/warm.py).
+        self.filler = warm_filler(config, self.pool.scheduler)
+        self.metrics = Metrics(self.stats, self._gauges, self.filler.gauges)
         self.stopping = False
         self.draining = False
         self._per_address: dict[str, int] = collections.defaultdict(int)
@@ -149,6 +152,7 @@ class SudokuServer:
         try:
             async with trio.open_nursery() as pool_nursery:
                 await pool_nursery.start(self.pool.run)
+                await pool_nursery.start(self.filler.run)
                 pool_nursery.start_soon(self._sync_metrics)
                 if http_sockets:
                     self.http = await start_http(self, http_sockets, pool_nursery)
@@ -352,7 +356,10 @@ class SudokuServer:
             ("paused", int(totals.get("sudoku_paused", 0))),
             ("solve_ms_p50", round(p50 * 1000, 3) if p50 is not None else 0.0),
             ("solve_ms_p99", round(p99 * 1000, 3) if p99 is not None else 0.0),
+            ("pool_served", int(totals.get("sudoku_warm_pool_served_total", 0))),
+            ("pool_fill_seconds", float(totals.get("sudoku_warm_pool_fill_seconds_total", 0.0))),
         ]
+        pairs += [(f"pool_{label}", int(n)) for label, n in sorted(totals["pools"].items())]
         return pairs
 
     def stats_line(self) -> str:

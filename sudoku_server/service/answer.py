@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sudoku_server.errors import DrainingError, InternalError, PuzzleError, SolutionMismatchError
+from sudoku_server.errors import DrainingError, InternalError, PuzzleError, SolutionMismatchError, UnsolvableError
 from sudoku_server.service.requests import (
     Canon,
     Count,
@@ -38,6 +38,7 @@ from sudoku_server.service.requests import (
     Solve,
     Stats,
     Steps,
+    Unique,
     Version,
 )
 from sudoku_server.service.results import (
@@ -58,6 +59,7 @@ from sudoku_server.service.results import (
     Solved,
     StatsShown,
     Stepped,
+    UniqueChecked,
     VersionInfo,
 )
 from sudoku_server.sudoku import solver as _solver
@@ -216,6 +218,17 @@ def _same(request: Same, call: _Call) -> Result:
     return Compared(equivalent(request.first, request.grid))
 
 
+def _unique(request: Unique, call: _Call) -> Result:
+    from sudoku_server.sudoku.clues import uniqueness
+
+    grid = request.grid
+    try:
+        found = uniqueness(grid, check=call.check)
+    except UnsolvableError as error:
+        return UniqueChecked(None, grid.size, grid.symbols, unsolvable=error.detail)
+    return UniqueChecked(found, grid.size, grid.symbols)
+
+
 def _steps(request: Steps, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rating_of
     from sudoku_server.sudoku.techniques import solve_steps
@@ -297,6 +310,7 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Minimal: _minimal,
     Canon: _canon,
     Same: _same,
+    Unique: _unique,
     Generate: _generate,
     Help: _help,
     Version: _version,

@@ -222,6 +222,15 @@ class Same(PuzzleRequest):
 
 
 @dataclass(frozen=True)
+class Unique(PuzzleRequest):
+    """Whether a puzzle has one solution; if not, where two differ and which clues fix it (``UNIQUE``)."""
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Unique:
+        return cls(grid)
+
+
+@dataclass(frozen=True)
 class Generate:
     """Make a puzzle (``GENERATE``).
 
@@ -380,7 +389,7 @@ class KeepAlive:
 
 
 #: The request types about one puzzle.
-PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal | Canon | Same
+PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal | Canon | Same | Unique
 #: Every request type.
 Request = (
     Solve
@@ -391,6 +400,7 @@ Request = (
     | Minimal
     | Canon
     | Same
+    | Unique
     | Generate
     | Help
     | Version

@@ -14,6 +14,7 @@ from sudoku_server.sudoku.grid import Grid
 
 if TYPE_CHECKING:  # the technique engine loads when a technique is used, not with the results
     from sudoku_server.sudoku.canon import Canonical, Transformation
+    from sudoku_server.sudoku.clues import Uniqueness
     from sudoku_server.sudoku.generator import Generated as _Made
     from sudoku_server.sudoku.rating import Rating
     from sudoku_server.sudoku.techniques import Step
@@ -36,12 +37,16 @@ class Counted:
 
 @dataclass(frozen=True)
 class Generated:
-    """A made puzzle (``made``: the generator's value) and, when a level or band was asked, its rating."""
+    """A made puzzle (``made``: the generator's value) and, when a level or band was asked, its rating.
+
+    ``pooled``: taken from a warm pool (made earlier in idle solver time, ``service.warm``).
+    """
 
     made: _Made
     rating: Rating | None = None
     full: bool = False
     format: str = "line"
+    pooled: bool = False
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,17 @@ class Compared:
     """``SAME``: a transformation mapping the first puzzle onto the second, or None when they are not equivalent."""
 
     transformation: Transformation | None
+
+
+@dataclass(frozen=True)
+class UniqueChecked:
+    """UNIQUE's finding: ``uniqueness`` (two solutions, where they differ, the clues that fix it), or the
+    ``unsolvable`` detail (``no digit fits r1c5``) of a puzzle without a solution (``uniqueness`` is then None)."""
+
+    uniqueness: Uniqueness | None
+    size: int
+    symbols: str = ""
+    unsolvable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,6 +173,7 @@ Result = (
     | MinimalChecked
     | Canonized
     | Compared
+    | UniqueChecked
     | Failed
     | Pong
     | Bye

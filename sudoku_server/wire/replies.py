@@ -50,9 +50,10 @@ from sudoku_server.service.results import (
     Solved,
     StatsShown,
     Stepped,
+    UniqueChecked,
     VersionInfo,
 )
-from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, cell_name
 from sudoku_server.text import Puzzle, bordered_lines
 from sudoku_server.wire.verbs import VERBS
 
@@ -183,13 +184,17 @@ def _counted(result: Counted, ending: str, puzzle: Puzzle | None) -> bytes:
 
 
 def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
-    """``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``, then the puzzle (line or grid)."""
+    """``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``, then the puzzle (line or grid).
+
+    A puzzle from a warm pool ends the ``#`` line with ``pool=yes`` (the field is absent otherwise).
+    """
     made, rating = result.made, result.rating
     header = (
         f"# generated size={made.size} givens={made.givens} symmetry={made.symmetry}"
         f" seed={made.seed} minimal={'yes' if made.minimal else 'no'}"
         + (" full=yes" if result.full else "")
         + (f" level={rating.level} se={rating.se:.1f}" if rating is not None else "")
+        + (" pool=yes" if result.pooled else "")
     )
     if result.format == "grid":
         lines = [header, *bordered_lines(made.puzzle), ""]
@@ -231,6 +236,34 @@ def _compared(result: Compared, ending: str, puzzle: Puzzle | None) -> bytes:
     if result.transformation is None:
         return f"SAME no{ending}".encode("ascii")
     return f"SAME yes {result.transformation.describe()}{ending}".encode("ascii")
+
+
+def unique_reply(result: UniqueChecked) -> str:
+    """UNIQUE's reply line (no ending), ASCII (docs/PROTOCOL.md "UNIQUE").
+
+    ``UNIQUE yes``; ``UNIQUE no unsolvable <detail>`` (the detail of ``ERROR
+    unsolvable``: ``no digit fits r1c5``); or ``UNIQUE no <first> <last> differ
+    r1c1 ... add r4c5=3 ...`` (``add-all`` instead of ``add`` when only the
+    clues together make it unique): the two solutions as ``size * size``
+    symbols of the puzzle's own alphabet (81 digits for 9x9).
+    """
+    if result.unsolvable is not None:
+        return f"UNIQUE no unsolvable {result.unsolvable}"
+    found = result.uniqueness
+    assert found is not None
+    if found.unique:
+        return "UNIQUE yes"
+    symbols = result.symbols or DIGIT_SYMBOLS
+    size = result.size
+    first = "".join(symbols[d - 1] for d in found.first)
+    last = "".join(symbols[d - 1] for d in found.last)
+    differ = " ".join(cell_name(cell, size) for cell in found.differ)
+    clues = " ".join(f"{cell_name(cell, size)}={symbols[digit - 1]}" for cell, digit in found.add)
+    return f"UNIQUE no {first} {last} differ {differ} {'add-all' if found.add_all else 'add'} {clues}"
+
+
+def _unique(result: UniqueChecked, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"{unique_reply(result)}{ending}".encode("ascii", "backslashreplace")
 
 
 def _stepped(result: Stepped, ending: str, puzzle: Puzzle | None) -> bytes:
@@ -294,6 +327,7 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     MinimalChecked: _minimal,
     Canonized: _canonized,
     Compared: _compared,
+    UniqueChecked: _unique,
     Failed: _failed,
     Pong: _pong,
     Bye: _bye,

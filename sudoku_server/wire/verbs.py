@@ -152,6 +152,15 @@ VERBS: dict[str, Verb] = {
             request=_requests.Steps,
         ),
         Verb(
+            "UNIQUE",
+            "UNIQUE <puzzle>",
+            "whether a puzzle has one solution; if not, two of them (row-major first and last), the cells where"
+            " they differ, and the clues any one of which makes it unique (add-all: a set that does together)",
+            "UNIQUE <puzzle> -> UNIQUE no <81 digits> <81 digits> differ r1c2 r1c5 add r1c2=7",
+            takes_puzzle=True,
+            request=_requests.Unique,
+        ),
+        Verb(
             "MINIMAL",
             "MINIMAL <puzzle>",
             "whether a puzzle with one solution is minimal: the givens each of which could go alone,"

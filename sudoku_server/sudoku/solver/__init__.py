@@ -70,6 +70,7 @@ __all__ = [
     "PYTHON",
     "Check",
     "Core",
+    "count_cells",
     "count_solutions",
     "is_own_solve",
     "solve",
@@ -284,6 +285,21 @@ solve, solve_any, count_solutions = _CORE.solve, _CORE.solve_any, _CORE.count_so
 #: from the module attribute, which a test may replace with a slow solver
 #: (:func:`is_own_solve`).
 _OWN_SOLVE = solve
+
+
+def count_cells(cells: Sequence[int], like: Grid, limit: int = 2, *, check: Check | None = None) -> int:
+    """:func:`count_solutions` of ``cells`` (``size * size`` ints row-major, 0 = empty) in ``like``'s shape.
+
+    For a caller that counts many variants of one puzzle (UNIQUE counts one
+    per candidate clue): with the native core the cells go to C as they are,
+    a list included, with no :class:`Grid` built per call. Cells out of range
+    count as a grid breaking a rule would (0).
+    """
+    if CORE == "native":
+        prepared = _CLASSIC.get(like.box_rows * 32 + like.box_cols) or _classic(like)
+        if prepared is not None:
+            return _count(cells, prepared, limit, check)  # type: ignore[no-any-return]
+    return count_solutions(Grid(tuple(cells), like.box_rows, like.box_cols, like.symbols), limit, check=check)
 
 
 def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:

@@ -1,0 +1,154 @@
+"""Warm pools for GENERATE by level: which puzzles to keep ready, and handing them out. Pure.
+
+A ``GENERATE`` with a ``level`` or an ``se`` band and without a ``seed``
+may be answered from a pool of puzzles made beforehand in idle solver time
+(issue 20; docs/PROTOCOL.md "GENERATE", docs/OPERATIONS.md "Warm pools").
+:class:`WarmPools` decides what to keep: a pool per :class:`PoolKey` (the
+level, the band, the symmetry and the givens asked), started by the first
+request for a plain level (``GENERATE level=hard``) and by the
+:data:`OFTEN`-th for any other key (an ``se`` band, a symmetry, a number of
+givens), at most :data:`DEFAULT_MAX_POOLS` pools of ``target`` puzzles each
+(the least recently asked pool goes when a new one starts): bounded in
+memory (about 3 KB a puzzle with its rating, measured: under 1 MB in all). A seeded request has no key: it is made from
+its seed, never taken from a pool.
+
+No threads, no clock, no I/O: the network layer (``net/warm.py``) asks
+:meth:`WarmPools.wanted` what to make next, makes it with
+:func:`sudoku_server.service.answer.answer` in idle solver time, and
+:meth:`WarmPools.put` s it; connections :meth:`WarmPools.take` from it.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+from dataclasses import dataclass
+
+from sudoku_server.service.requests import Generate
+from sudoku_server.service.results import Generated
+
+#: Puzzles kept per pool (``--warm-pool``).
+DEFAULT_TARGET = 32
+#: Pools kept at once, at most: 4 levels and 4 other keys (bands, symmetries).
+DEFAULT_MAX_POOLS = 8
+#: Requests for a key other than a plain level before it gets a pool of its own.
+OFTEN = 3
+#: Keys whose requests are counted towards :data:`OFTEN`, at most (the oldest is forgotten).
+MAX_COUNTED = 64
+
+
+@dataclass(frozen=True)
+class PoolKey:
+    """What a pooled puzzle must match: a GENERATE request's level, band, symmetry and givens."""
+
+    level: str | None
+    se: tuple[float, float] | None
+    symmetry: str = "none"
+    givens: int | None = None
+
+    @property
+    def plain(self) -> bool:
+        """A level alone (``GENERATE level=hard``): pooled from its first request."""
+        return self.level is not None and self.se is None and self.symmetry == "none" and self.givens is None
+
+    @property
+    def label(self) -> str:
+        """The pool's name in STATS (``pool_<label>``) and the metrics: ``hard``, ``any_se7.0-7.5``, ``hard_rot180_g24``."""
+        parts = [self.level or "any"]
+        if self.se is not None:
+            parts.append(f"se{self.se[0]:.1f}-{self.se[1]:.1f}")
+        if self.symmetry != "none":
+            parts.append(self.symmetry)
+        if self.givens is not None:
+            parts.append(f"g{self.givens}")
+        return "_".join(parts)
+
+    def request(self) -> Generate:
+        """The seedless request a pooled puzzle answers (what the filler makes)."""
+        return Generate(symmetry=self.symmetry, givens=self.givens, level=self.level, se=self.se)
+
+
+def pool_key(request: Generate) -> PoolKey | None:
+    """The pool a request may be answered from, or None (a seed, no level nor band, not 9x9, ``full``)."""
+    if request.seed is not None or not request.rated or request.full or request.size != 9:
+        return None
+    return PoolKey(request.level, request.se, request.symmetry, request.givens)
+
+
+class WarmPools:
+    """The pools of one server process (module docstring).
+
+    Args:
+      target: puzzles per pool (0: no pools at all).
+      max_pools: pools kept at once.
+      often: requests for a key other than a plain level before it is pooled.
+    """
+
+    def __init__(self, target: int = DEFAULT_TARGET, max_pools: int = DEFAULT_MAX_POOLS, often: int = OFTEN) -> None:
+        self.target = target
+        self.max_pools = max_pools
+        self.often = often
+        #: The pools, least recently asked first.
+        self._pools: collections.OrderedDict[PoolKey, collections.deque[Generated]] = collections.OrderedDict()
+        self._asked: collections.OrderedDict[PoolKey, int] = collections.OrderedDict()
+        self.served = 0  # requests answered from a pool
+
+    def take(self, request: Generate) -> Generated | None:
+        """A pooled puzzle for ``request`` (marked ``pooled``, in the request's format), or None.
+
+        Counts the request: the first for a plain level, the :attr:`often`-th
+        for another key, starts that key's pool (empty: the next request of
+        that key still waits for its own puzzle).
+        """
+        key = pool_key(request)
+        if key is None or self.target <= 0:
+            return None
+        pool = self._pools.get(key)
+        if pool is None:
+            self._count(key)
+            return None
+        self._pools.move_to_end(key)
+        if not pool:
+            return None
+        self.served += 1
+        return dataclasses.replace(pool.popleft(), format=request.format, pooled=True)
+
+    def _count(self, key: PoolKey) -> None:
+        asked = self._asked.pop(key, 0) + 1
+        if key.plain or asked >= self.often:
+            self._pools[key] = collections.deque()
+            while len(self._pools) > self.max_pools:
+                self._pools.popitem(last=False)
+            return
+        self._asked[key] = asked
+        while len(self._asked) > MAX_COUNTED:
+            self._asked.popitem(last=False)
+
+    def wanted(self) -> PoolKey | None:
+        """The pool to make a puzzle for next: the emptiest below target (the most recently asked on a tie); None when
+        every pool is full or there is none (then nothing is made: a server nobody asked stays idle)."""
+        best: tuple[int, int] | None = None
+        chosen = None
+        for order, (key, pool) in enumerate(self._pools.items()):
+            if len(pool) >= self.target:
+                continue
+            rank = (len(pool), -order)
+            if best is None or rank < best:
+                best, chosen = rank, key
+        return chosen
+
+    def put(self, key: PoolKey, made: Generated) -> bool:
+        """Keep ``made`` in ``key``'s pool; False when that pool is gone or full (the puzzle is dropped)."""
+        pool = self._pools.get(key)
+        if pool is None or len(pool) >= self.target:
+            return False
+        pool.append(made)
+        return True
+
+    def drop(self, key: PoolKey) -> None:
+        """Forget ``key``'s pool (no puzzle could be made for it); a later request starts it again."""
+        self._pools.pop(key, None)
+
+    def levels(self) -> list[tuple[str, int]]:
+        """``(label, puzzles ready)`` of every pool, by label (STATS, the metrics)."""
+        return sorted(((key.label, len(pool)) for key, pool in self._pools.items()), key=lambda pair: pair[0])
