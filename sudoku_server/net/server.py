@@ -322,45 +322,8 @@ class SudokuServer:
         return len(self.connections), scheduler.queued_jobs, scheduler.running, scheduler.paused
 
     def stats_pairs(self) -> list[tuple]:
-        """The STATS fields, ``(name, value)`` in order (docs/PROTOCOL.md "STATS").
-
-        Counters are summed over every worker process, gauges over the live
-        ones, and the percentiles come from the merged solve-time histogram.
-        """
-        totals = self.metrics.totals()
-        replies = totals["replies"]
-        buckets = totals["buckets"]
-        total = totals.get("sudoku_solve_seconds_sum")
-        p50, p99 = quantile(buckets, 0.5, total), quantile(buckets, 0.99, total)
-        pairs = [
-            ("pid", os.getpid()),
-            ("uptime", int(time.time() - self.stats.started)),
-            ("version", __version__),
-            ("protocol", PROTOCOL),
-            ("core", _solver.CORE),
-            ("workers", self.config.workers),
-            ("solver_threads", self.config.solver_threads),
-            ("connections_current", int(totals.get("sudoku_connections_open", 0))),
-            ("connections_total", int(totals.get("sudoku_connections_total", 0))),
-            ("connections_rejected", int(totals.get("sudoku_connections_rejected_total", 0))),
-            ("puzzles", int(totals.get("sudoku_solver_requests_total", 0))),
-            ("answers", int(sum(replies.values()))),
-        ]
-        pairs += [
-            (f"errors_{code.replace('-', '_')}", int(n)) for code, n in sorted(replies.items()) if code != "answered"
-        ]
-        pairs += [
-            ("solver_seconds", float(totals.get("sudoku_solver_busy_seconds_total", 0.0))),
-            ("queued", int(totals.get("sudoku_queued", 0))),
-            ("running", int(totals.get("sudoku_running", 0))),
-            ("paused", int(totals.get("sudoku_paused", 0))),
-            ("solve_ms_p50", round(p50 * 1000, 3) if p50 is not None else 0.0),
-            ("solve_ms_p99", round(p99 * 1000, 3) if p99 is not None else 0.0),
-            ("pool_served", int(totals.get("sudoku_warm_pool_served_total", 0))),
-            ("pool_fill_seconds", float(totals.get("sudoku_warm_pool_fill_seconds_total", 0.0))),
-        ]
-        pairs += [(f"pool_{label}", int(n)) for label, n in sorted(totals["pools"].items())]
-        return pairs
+        """The STATS fields, ``(name, value)`` in order (docs/PROTOCOL.md "STATS"; :func:`stats_pairs`)."""
+        return stats_pairs(self)
 
     def stats_line(self) -> str:
         """One line of the current counters (the SIGUSR1 log line)."""
@@ -479,6 +442,46 @@ class SudokuServer:
                     pass
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
+
+
+def stats_pairs(server: SudokuServer) -> list[tuple]:
+    """The STATS fields of ``server``, ``(name, value)`` in order (docs/PROTOCOL.md "STATS").
+
+    Counters are summed over every worker process, gauges over the live
+    ones, and the percentiles come from the merged solve-time histogram.
+    """
+    totals = server.metrics.totals()
+    replies = totals["replies"]
+    buckets = totals["buckets"]
+    total = totals.get("sudoku_solve_seconds_sum")
+    p50, p99 = quantile(buckets, 0.5, total), quantile(buckets, 0.99, total)
+    pairs = [
+        ("pid", os.getpid()),
+        ("uptime", int(time.time() - server.stats.started)),
+        ("version", __version__),
+        ("protocol", PROTOCOL),
+        ("core", _solver.CORE),
+        ("workers", server.config.workers),
+        ("solver_threads", server.config.solver_threads),
+        ("connections_current", int(totals.get("sudoku_connections_open", 0))),
+        ("connections_total", int(totals.get("sudoku_connections_total", 0))),
+        ("connections_rejected", int(totals.get("sudoku_connections_rejected_total", 0))),
+        ("puzzles", int(totals.get("sudoku_solver_requests_total", 0))),
+        ("answers", int(sum(replies.values()))),
+    ]
+    pairs += [(f"errors_{code.replace('-', '_')}", int(n)) for code, n in sorted(replies.items()) if code != "answered"]
+    pairs += [
+        ("solver_seconds", float(totals.get("sudoku_solver_busy_seconds_total", 0.0))),
+        ("queued", int(totals.get("sudoku_queued", 0))),
+        ("running", int(totals.get("sudoku_running", 0))),
+        ("paused", int(totals.get("sudoku_paused", 0))),
+        ("solve_ms_p50", round(p50 * 1000, 3) if p50 is not None else 0.0),
+        ("solve_ms_p99", round(p99 * 1000, 3) if p99 is not None else 0.0),
+        ("pool_served", int(totals.get("sudoku_warm_pool_served_total", 0))),
+        ("pool_fill_seconds", float(totals.get("sudoku_warm_pool_fill_seconds_total", 0.0))),
+    ]
+    pairs += [(f"pool_{label}", int(n)) for label, n in sorted(totals["pools"].items())]
+    return pairs
 
 
 async def start_http(server: SudokuServer, sockets, nursery: trio.Nursery):
