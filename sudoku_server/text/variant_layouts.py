@@ -318,7 +318,9 @@ class BlockInProgress:
         return Rejected(error, ending or "\n")
 
     def incomplete(self, ending: str) -> Rejected:
-        """The input ended inside the block."""
+        """The input ended inside the block (its first bad row says more, when it has one)."""
+        if self.error is not None:
+            return self.error
         if self.complete:
             what = "before the sums of the cage block"
         else:
