@@ -167,8 +167,14 @@ class Splitter:
     @property
     def plain_ready(self) -> bool:
         """True when :meth:`feed_plain` would take a plain one-line puzzle now (no caption held, no verb
-        waiting, no puzzle being read)."""
-        return self._caption is None and self._waiting is None and not self.closed and self.reader.puzzle_start is None
+        waiting, no puzzle being read, no ``RULES`` in force: a plain line is then a classic puzzle)."""
+        return (
+            self._caption is None
+            and self._waiting is None
+            and not self.closed
+            and not self.rules
+            and self.reader.puzzle_start is None
+        )
 
     def took_plain(self, ending: str) -> None:
         """Plain one-line puzzles were read elsewhere (:meth:`feed_plain`'s lines, answered by the native core):
