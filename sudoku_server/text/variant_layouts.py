@@ -63,6 +63,8 @@ LAYOUT_PENCILMARK = "pencilmark"
 JIGSAW_LINE_SIZES: dict[int, int] = {2 * size * size: size for size in ROW_SIZES}
 #: A pencilmark line's length (9x9 only): 9 characters for each of 81 cells.
 PENCILMARK_LINE = SIZE * SIZE * SIZE
+#: Cells of a cage block's first row with its givens: N givens and N cage symbols (8, 12, 18, 32, 50).
+_CAGE_ROW_CELLS = frozenset(2 * size for size in ROW_SIZES)
 #: The start of a SudoCue killer line: ``3x3::k:`` or ``3x3:d:k:`` (killer-X).
 _SUDOCUE = re.compile(r"\s*3x3:(d?):k:")
 #: One ``symbol=sum`` pair of a cage block's last line.
@@ -200,18 +202,17 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
     size). Without: under ``killer`` rules, one word of ``N`` characters
     holding a character that is no digit or empty mark.
     """
-    if line.kind is not Kind.CELLS or "|" in line.body:
-        return None
-    words = line.body.split()
-    if len(words) == 2 and len(words[0]) == len(words[1]) and len(words[0]) in ROW_SIZES:
-        return len(words[0]), True
-    if (
-        "killer" in rules
-        and len(words) == 1
-        and len(words[0]) in ROW_SIZES
-        and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0])
-    ):
-        return len(words[0]), False
+    count = len(line.cells)
+    if count in _CAGE_ROW_CELLS:
+        if line.kind is not Kind.CELLS or "|" in line.body:
+            return None
+        words = line.body.split()
+        if len(words) == 2 and len(words[0]) == len(words[1]):
+            return len(words[0]), True
+    elif "killer" in rules and count in ROW_SIZES and line.kind is Kind.CELLS and "|" not in line.body:
+        words = line.body.split()
+        if len(words) == 1 and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0]):
+            return count, False
     return None
 
 
