@@ -239,3 +239,24 @@ async def test_rules_x_keeps_plain_lines_out_of_the_classic_bulk_path_over_a_soc
             assert await exchange(server, data) == (
                 f"RULES x\n{X_ANSWER}\n{X_ANSWER}\nRULES classic\n{INKALA_ANSWER}\n{INKALA_ANSWER}\n".encode()
             )
+
+
+def test_the_layouts_documents_examples_are_the_servers_answers():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "LAYOUTS.md").read_text(encoding="utf-8")
+    section = text[text.index("## Variant layouts") : text.index("## Sizes")]
+    examples = re.findall(r"\| `(SOLVE rules=\S+ \S+)` \| `(\S+)` \|", section)
+    assert {request.split()[1] for request, _ in examples} == {
+        "rules=x",
+        "rules=windoku",
+        "rules=antiknight",
+        "rules=antiking",
+        "rules=nonconsecutive",
+    }
+    for request, reply in examples:
+        assert replies(f"{request}\n".encode()) == f"{reply}\n".encode()
+    for block in re.findall(r"```\n([^`]*?)\n```\n→ `(\d+)`", section):  # the one-line layouts
+        assert replies(f"{block[0]}\n".encode()) == f"{block[1]}\n".encode()
+    assert len(re.findall(r"```\n([^`]*?)\n```\n→ `(\d+)`", section)) == 3  # jigsaw, SudoCue, pencilmarks
