@@ -203,14 +203,16 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
     holding a character that is no digit or empty mark.
     """
     count = len(line.cells)
+    if count not in _CAGE_ROW_CELLS and "#" in line.view:  # "#" may be a cage symbol (a comment elsewhere)
+        count = sum(len(word) for word in line.view.split())
     if count in _CAGE_ROW_CELLS:
-        if line.kind is not Kind.CELLS or "|" in line.body:
+        if line.kind is not Kind.CELLS or "|" in line.view:
             return None
-        words = line.body.split()
+        words = line.view.split()
         if len(words) == 2 and len(words[0]) == len(words[1]):
             return len(words[0]), True
-    elif "killer" in rules and count in ROW_SIZES and line.kind is Kind.CELLS and "|" not in line.body:
-        words = line.body.split()
+    elif "killer" in rules and count in ROW_SIZES and line.kind is Kind.CELLS and "|" not in line.view:
+        words = line.view.split()
         if len(words) == 1 and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0]):
             return count, False
     return None
@@ -265,7 +267,7 @@ class BlockInProgress:
             return True, None  # between the givens' grid and its regions, or a rule of the region grid
         if self.complete:  # a cage block: the sums line
             return self._sums(line, lineno)
-        if line.kind is not Kind.CELLS:
+        if line.kind is Kind.BLANK or (regions and line.kind is not Kind.CELLS):
             return line.kind is not Kind.FIELDS, self.cut(lineno, line.ending)
         size = self.size
         if regions:
@@ -275,11 +277,11 @@ class BlockInProgress:
             else:
                 self._bad_row(lineno, line.ending, f"expected {size} region symbols, found {len(cells)}")
         else:
-            words = line.body.split()
+            words = line.view.split()  # cage symbols may be "#", "-", "*" ...: the whole line, not its cells
             if len(words) == 1 + self.with_givens and all(len(word) == size for word in words):
                 if self.with_givens:
                     self.given_rows.append(words[0])
-                    self.given_cols.append(line.body.index(words[0]))
+                    self.given_cols.append(line.view.index(words[0]))
                 self._row(lineno, line.ending, words[-1])
             else:
                 form = f"{size} givens, a blank and {size} cage symbols" if self.with_givens else f"{size} cage symbols"
@@ -339,8 +341,8 @@ class BlockInProgress:
     def _sums(self, line: Line, lineno: int) -> tuple[bool, Event | None]:
         ending = line.ending or "\n"
         words = line.view.split()
-        if line.kind is not Kind.CELLS or not words or not all("=" in word for word in words):
-            return line.kind is not Kind.FIELDS and line.kind is not Kind.CELLS, self.cut(lineno, ending)
+        if not words or not all("=" in word for word in words):
+            return line.kind not in (Kind.FIELDS, Kind.CELLS), self.cut(lineno, ending)
         sums: dict[str, int] = {}
         for word in words:
             match = _SUM_PAIR.fullmatch(word)
