@@ -268,3 +268,16 @@ def test_the_session_waits_for_the_rest_of_a_block():
     assert session.incomplete  # the sums line is still to come
     (event,) = session.receive_data((CAGE_SUMS + "\n").encode())
     assert not session.incomplete and event.puzzle.layout == "cages"
+
+
+def test_interactive_reading_reports_a_bad_block_row_at_once_and_nothing_more():
+    reader = PuzzleReader(report_early=True)
+    reader.rules = frozenset({"killer"})
+    rows = [*CAGE_ROWS[:2], "aabbcdde", *CAGE_ROWS[3:], CAGE_SUMS]
+    out = [(number, reader.feed_line(row, "\n", number)) for number, row in enumerate(rows, start=1)]
+    reported = [(number, events) for number, events in out if events]
+    assert len(reported) == 1 and reported[0][0] == 3
+    (error,) = reported[0][1]
+    assert isinstance(error, Rejected)
+    assert error.error.detail == "line 3: expected a row of the cage block: 9 cage symbols"
+    assert reader.finish() == [] and reader.puzzle_start is None

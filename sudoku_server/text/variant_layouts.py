@@ -245,6 +245,7 @@ class BlockInProgress:
         self.endings: list[str] = []
         self.lines: list[int] = []  # the line number of each row
         self.error: Rejected | None = None  # the first bad row's error
+        self.reported = False  # its error was already sent (interactive reading)
 
     @property
     def what(self) -> str:
