@@ -80,9 +80,12 @@ CASES = {
     "x-grid": ("SOLVE rules=X\n" + rows(X), rows(X_ANSWER) + "\n"),
     "jigsaw-line": (f"{JIGSAW_GIVENS}{JIGSAW_REGIONS}\n", f"{JIGSAW_ANSWER}\n"),
     "jigsaw-grid": (f"RULES jigsaw\n{JIGSAW_GRID}\n", "RULES jigsaw\n" + rows(JIGSAW_ANSWER) + "\n"),
+    "jigsaw-4x4": (".......2...3.321aabbaacbcbddccdd\n", "1234341221434321\n"),  # 32 characters
+    "jigsaw-grid-verb": (f"SOLVE rules=jigsaw\n{JIGSAW_GRID}\n", rows(JIGSAW_ANSWER) + "\n"),
     "sudocue": (f"{SUDOCUE}\n", f"{KILLER_ANSWER}\n"),
     "sudocue-count": (f"COUNT {SUDOCUE}\n", "COUNT 1 unique\n"),
     "cage-block": (f"RULES killer\n{CAGE_BLOCK}", "RULES killer\n" + rows(KILLER_ANSWER) + "\n"),
+    "cage-block-verb": (f"COUNT rules=killer\n{CAGE_BLOCK}", "COUNT 1 unique\n"),
     "codingame": (f"{CODINGAME}\n", rows(KILLER_ANSWER) + "\n"),
     "pencilmark": (f"{INKALA_PENCILMARKS}\n", f"{INKALA_ANSWER}\n"),
     "pencilmark-crlf": (f"COUNT {INKALA_PENCILMARKS}\r\n", "COUNT 1 unique\r\n"),
