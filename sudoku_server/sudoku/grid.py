@@ -297,15 +297,19 @@ def find_duplicate(grid: Grid, geometry: Geometry | None = None) -> str | None:
 def check_givens(grid: Grid, geometry: Geometry | None = None) -> None:
     """Raise InvalidPuzzleError if two givens share a unit (see :func:`find_duplicate`) or break a rule.
 
-    For a variant geometry (one with ``constraints``) the givens are then
-    checked against its other rules (pencilmarks, anti-knight, anti-king,
-    nonconsecutive, killer cages), with the words of
-    :func:`.variants.broken_rule`: ``invalid 3 at r1c1 and r2c3 are a knight's
-    move apart``. Callers pass the request's geometry (``request.geometry``).
+    For a variant geometry (one with ``constraints``) the givens are first
+    checked against its rules that are not units (pencilmarks, anti-knight,
+    anti-king, nonconsecutive, killer cages), with the words of
+    :func:`.variants.broken_rule`, then the units: two 3s at r1c1 and r2c3
+    share box 1 too, and the anti-knight rule names them ``invalid 3 at r1c1
+    and r2c3 are a knight's move apart``. Callers pass the request's geometry
+    (``request.geometry``).
     """
-    problem = find_duplicate(grid, geometry)
-    if problem is None and geometry is not None and geometry.constraints:
+    problem = None
+    if geometry is not None and geometry.constraints:
         problem = variants.broken_rule(grid, geometry)
+    if problem is None:
+        problem = find_duplicate(grid, geometry)
     if problem is not None:
         raise InvalidPuzzleError(problem)
 

@@ -351,7 +351,8 @@ def broken_rule(grid: Grid, geometry: Geometry) -> str | None:
     """The first given that breaks a constraint of ``geometry`` (not a unit), described; None if none.
 
     The units' duplicates are :func:`~sudoku_server.sudoku.grid.find_duplicate`'s;
-    :func:`~sudoku_server.sudoku.grid.check_givens` asks both, units first.
+    :func:`~sudoku_server.sudoku.grid.check_givens` asks both, this first (two
+    3s a knight's move apart in one box break the anti-knight rule by name).
     Constraints are checked in the geometry's order (pencilmarks, then the
     pair rules in :data:`RULES` order, then the cages, as
     :func:`variant_geometry` lists them), pairs in ascending order of their
