@@ -301,8 +301,8 @@ def check_givens(grid: Grid, geometry: Geometry | None = None) -> None:
     checked against its rules that are not units (pencilmarks, anti-knight,
     anti-king, nonconsecutive, killer cages), with the words of
     :func:`.variants.broken_rule`, then the units: two 3s at r1c1 and r2c3
-    share box 1 too, and the anti-knight rule names them ``invalid 3 at r1c1
-    and r2c3 are a knight's move apart``. Callers pass the request's geometry
+    share box 1 too, and the anti-knight rule names them ``3 at r1c1 and r2c3
+    are a knight's move apart`` (``ERROR invalid 3 at ...`` on the wire). Callers pass the request's geometry
     (``request.geometry``).
     """
     problem = None
