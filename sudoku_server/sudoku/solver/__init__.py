@@ -65,7 +65,7 @@ from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
-from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
+from sudoku_server.sudoku.variants import Cages, Candidates, PairRule, broken_rule
 
 __all__ = [
     "CORE",
@@ -173,7 +173,15 @@ def _classic(grid: Grid) -> object:
 
 def _failure(grid: Grid, code: int, geometry: Geometry | None) -> Exception:
     """The exception for a grid the native core found no solution for (code
-    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``)."""
+    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``).
+
+    A variant's givens that break one of its other rules are named first, as
+    :func:`~sudoku_server.sudoku.grid.check_givens` names them (the native
+    core finds no solution for them)."""
+    if geometry is not None and geometry.constraints:
+        broken = broken_rule(grid, geometry)
+        if broken is not None:
+            return InvalidPuzzleError(broken)
     if code == _native.INVALID:
         problem = find_duplicate(grid, geometry)
         if problem is not None:
