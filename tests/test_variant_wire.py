@@ -86,6 +86,7 @@ CASES = {
     "sudocue-count": (f"COUNT {SUDOCUE}\n", "COUNT 1 unique\n"),
     "cage-block": (f"RULES killer\n{CAGE_BLOCK}", "RULES killer\n" + rows(KILLER_ANSWER) + "\n"),
     "cage-block-verb": (f"COUNT rules=killer\n{CAGE_BLOCK}", "COUNT 1 unique\n"),
+    "codingame-crlf": (CODINGAME.replace("\n", "\r\n") + "\r\n", rows(KILLER_ANSWER).replace("\n", "\r\n") + "\r\n"),
     "codingame": (f"{CODINGAME}\n", rows(KILLER_ANSWER) + "\n"),
     "pencilmark": (f"{INKALA_PENCILMARKS}\n", f"{INKALA_ANSWER}\n"),
     "pencilmark-crlf": (f"COUNT {INKALA_PENCILMARKS}\r\n", "COUNT 1 unique\r\n"),
