@@ -153,6 +153,7 @@ KNOWN_VERBS = frozenset(
         "CANON",
         "SAME",
         "UNIQUE",
+        "RULES",
     )
 )
 PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL", "CANON", "SAME", "UNIQUE"))

@@ -53,7 +53,9 @@ the first part of each search instead, process-wide).
 
 from __future__ import annotations
 
+import itertools
 import os
+from array import array
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, NamedTuple
 
@@ -63,6 +65,7 @@ from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
+from sudoku_server.sudoku.variants import Cages, Candidates, PairRule, broken_rule
 
 __all__ = [
     "CORE",
@@ -112,6 +115,39 @@ _PREPARED: dict[Hashable, object] = {}
 _CLASSIC: dict[int, object] = {}
 
 
+#: Prepared geometries kept at most (beyond it the oldest go): every killer,
+#: jigsaw or pencilmark puzzle is a geometry of its own.
+_PREPARED_MAX = 512
+
+
+def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
+    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints
+    (:mod:`..variants`): differ pairs beyond the units (the extra peers),
+    nonconsecutive pairs, cages (cell -> cage, totals), candidate masks.
+    None when a constraint is of a kind the native core does not know."""
+    arrays: dict[str, bytes] = {}
+    differ: list[int] = []
+    for constraint in geo.constraints:
+        if isinstance(constraint, PairRule):
+            flat = [c for pair in constraint.pairs for c in pair]
+            if constraint.differ:
+                differ += flat
+            else:
+                arrays["nonconsecutive"] = array("H", flat).tobytes()
+        elif isinstance(constraint, Cages):
+            arrays["cage_of"] = array("h", constraint.cage_of).tobytes()
+            arrays["totals"] = array("H", [cage.total for cage in constraint.cages]).tobytes()
+            for cage in constraint.cages:
+                differ += [c for pair in itertools.combinations(cage.cells, 2) for c in pair]
+        elif isinstance(constraint, Candidates):
+            arrays["candidates"] = array("I", constraint.masks).tobytes()
+        else:
+            return None
+    if differ:
+        arrays["differ"] = array("H", differ).tobytes()
+    return arrays
+
+
 def _prepare(geo: Geometry) -> object:
     """The prepared native geometry of ``geo``, or None when the native core does not take it."""
     try:
@@ -119,8 +155,13 @@ def _prepare(geo: Geometry) -> object:
     except KeyError:
         pass
     prepared = None
-    if not geo.constraints and geo.size <= _native.MAX_SIZE and 0 < len(geo.units) <= _native.MAX_UNITS:
-        prepared = _native.prepare(geo.size, geo.unit_array, geo.key == ("classic", 3, 3))
+    if geo.size <= _native.MAX_SIZE and 0 < len(geo.units) <= _native.MAX_UNITS:
+        arrays = _constraint_arrays(geo) if geo.constraints else {}
+        if arrays is not None:
+            prepared = _native.prepare(geo.size, geo.unit_array, geo.key == ("classic", 3, 3), **arrays)
+    if geo.constraints and len(_PREPARED) >= _PREPARED_MAX:
+        for key in [k for k in _PREPARED if not (isinstance(k, tuple) and k[:1] == ("classic",))][:64]:
+            del _PREPARED[key]
     _PREPARED[geo.key] = prepared
     return prepared
 
@@ -133,7 +174,15 @@ def _classic(grid: Grid) -> object:
 
 def _failure(grid: Grid, code: int, geometry: Geometry | None) -> Exception:
     """The exception for a grid the native core found no solution for (code
-    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``)."""
+    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``).
+
+    A variant's givens that break one of its other rules are named first, as
+    :func:`~sudoku_server.sudoku.grid.check_givens` names them (the native
+    core finds no solution for them)."""
+    if geometry is not None and geometry.constraints:
+        broken = broken_rule(grid, geometry)
+        if broken is not None:
+            return InvalidPuzzleError(broken)
     if code == _native.INVALID:
         problem = find_duplicate(grid, geometry)
         if problem is not None:
@@ -306,13 +355,22 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
     """Check a solution independently of the search; None when it is right.
 
     The rule every answer passes before it is sent: every unit holds each
-    digit once and every given is kept. The native core's ``verify`` (C, no
-    search code, from the geometry's units) answers the common case; a wrong
-    solution, a geometry it does not take, or no native core falls back to
-    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks 7").
+    digit once, every given is kept and, for a variant geometry, every other
+    rule holds (pairs, nonconsecutive, cages with sums, pencilmarks). The
+    native core's ``verify`` (C, no search code, from the geometry's units)
+    answers the common case of a geometry without constraints; a wrong
+    solution, a variant, or no native core goes to
+    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks
+    7", "r1c1 and r2c3 are a knight's move apart and both hold 3", "cage a
+    sums to 14, not 15").
     """
-    if _native is not None and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols):
-        prepared = _prepare(puzzle.geometry if geometry is None else geometry)
+    geo = puzzle.geometry if geometry is None else geometry
+    if (
+        _native is not None
+        and not geo.constraints
+        and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols)
+    ):
+        prepared = _prepare(geo)
         if prepared is not None and _native.verify(puzzle.cells, solution.cells, prepared):
             return None
     return verify_solution(puzzle, solution, geometry)
