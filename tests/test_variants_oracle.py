@@ -95,11 +95,11 @@ def _relabel(rng: random.Random, rules: tuple[str, ...]) -> list[int]:
     return [0, *digits]
 
 
-def _cages(rng: random.Random, cells: tuple[int, ...]) -> tuple[Cage, ...]:
+def _cages(rng: random.Random, cells: tuple[int, ...], size: int = 9) -> tuple[Cage, ...]:
     """Random cages of 1-4 orthogonally joined cells covering most of the grid, sums from ``cells``."""
-    free = set(range(81))
+    free = set(range(size * size))
     cages = []
-    order = list(range(81))
+    order = list(range(size * size))
     rng.shuffle(order)
     for start in order:
         if start not in free or rng.random() < 0.15:
@@ -111,7 +111,7 @@ def _cages(rng: random.Random, cells: tuple[int, ...]) -> tuple[Cage, ...]:
             options = [
                 n
                 for c in cage
-                for n in (c - 9, c + 9, c - 1 if c % 9 else -1, c + 1 if c % 9 < 8 else -1)
+                for n in (c - size, c + size, c - 1 if c % size else -1, c + 1 if c % size < size - 1 else -1)
                 if n in free and cells[n] not in {cells[x] for x in cage}
             ]
             if not options:
@@ -208,3 +208,40 @@ def test_made_puzzles_agree(rules: tuple[str, ...], pencil: bool) -> None:
         assert solver.verify(grid, answer, geometry) is None
         assert solver.verify(grid, _python.solve_any(grid, geometry=geometry), geometry) is None
     assert len(counts) >= 2, counts  # the set is not all of one kind
+
+
+@pytest.mark.parametrize(
+    ("rules", "box_rows", "box_cols"),
+    [
+        (("x",), 2, 2),
+        (("nonconsecutive",), 2, 2),
+        (("nonconsecutive",), 2, 3),
+        (("nonconsecutive",), 3, 2),
+        (("antiknight",), 2, 3),
+        (("x", "antiking"), 2, 3),
+        (("killer",), 2, 3),
+        (("x", "killer"), 2, 2),
+    ],
+    ids=lambda v: "+".join(v) if isinstance(v, tuple) else str(v),
+)
+def test_other_sizes_agree(rules: tuple[str, ...], box_rows: int, box_cols: int) -> None:
+    size = box_rows * box_cols
+    rng = random.Random(size * 100 + len(rules))
+    plain = Variant(rules=tuple(r for r in rules if r != "killer"))
+    empty = Grid.trusted((0,) * size * size, box_rows, box_cols)
+    found = solutions(empty.cells, variant_geometry(plain, box_rows, box_cols), limit=1)
+    if not found:  # no grid keeps these rules at this size (4x4 nonconsecutive, 6x6 x+antiknight...)
+        assert _python.count_solutions(empty, geometry=variant_geometry(plain, box_rows, box_cols)) == 0
+        return
+    first = found[0]
+    for _ in range(8):
+        cages = _cages(rng, first, size) if "killer" in rules else ()
+        givens = [0] * size * size
+        for i in rng.sample(range(size * size), rng.randint(0, size + 2)):
+            givens[i] = first[i]
+        grid = Grid.trusted(tuple(givens), box_rows, box_cols)
+        geometry = variant_geometry(Variant(rules=rules, cages=cages), box_rows, box_cols)
+        found = solutions(grid.cells, geometry)
+        assert _python.count_solutions(grid, geometry=geometry) == len(found)
+        if found:
+            assert _python.solve(grid, geometry=geometry).cells == smallest(grid.cells, geometry)
