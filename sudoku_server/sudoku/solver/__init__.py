@@ -290,13 +290,22 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
     """Check a solution independently of the search; None when it is right.
 
     The rule every answer passes before it is sent: every unit holds each
-    digit once and every given is kept. The native core's ``verify`` (C, no
-    search code, from the geometry's units) answers the common case; a wrong
-    solution, a geometry it does not take, or no native core falls back to
-    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks 7").
+    digit once, every given is kept and, for a variant geometry, every other
+    rule holds (pairs, nonconsecutive, cages with sums, pencilmarks). The
+    native core's ``verify`` (C, no search code, from the geometry's units)
+    answers the common case of a geometry without constraints; a wrong
+    solution, a variant, or no native core goes to
+    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks
+    7", "r1c1 and r2c3 are a knight's move apart and both hold 3", "cage a
+    sums to 14, not 15").
     """
-    if _native is not None and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols):
-        prepared = _prepare(puzzle.geometry if geometry is None else geometry)
+    geo = puzzle.geometry if geometry is None else geometry
+    if (
+        _native is not None
+        and not geo.constraints
+        and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols)
+    ):
+        prepared = _prepare(geo)
         if prepared is not None and _native.verify(puzzle.cells, solution.cells, prepared):
             return None
     return verify_solution(puzzle, solution, geometry)
