@@ -4,15 +4,13 @@ Pure and synchronous, like :mod:`.generator`, whose pieces it reuses: the
 SplitMix64 stream, the random full grid (:func:`.generator._full_grid`), the
 one-pass removal of givens (:func:`.generator._remove_givens`) and the
 uniqueness proofs (:class:`.generator._Proofs`). Those work on a compiled
-bitboard engine (:mod:`.solver._bitboard`); here the engine is the one of the
-variant's units and peers (a knight's move and the cells of a cage are
-peers), wrapped in :class:`RuleEngine` when the variant has rules that are
-not "differ": ``nonconsecutive`` (a digit removes its neighbours from the
-orthogonally adjacent cells) and ``killer`` (each cage keeps only the digits
-of the digit sets of its size and sum that its cells can still hold). The
-wrapper's propagation is sound (it removes only what no solution uses) and
-exact on a solved state, so the full-grid search, the existence searches of
-the proofs and the counts below answer for the variant's rules.
+bitboard engine (:mod:`.solver._bitboard`); here it is the engine of the
+variant's geometry: its units, its peers (a knight's move, the cells of a
+cage) and the constraints the pure-Python core knows
+(:mod:`.solver._constraints`: nonconsecutive pairs, cage sums), so the
+full-grid search, the existence searches of the proofs and the counts below
+answer for the variant's rules. Where the solver's native core takes the
+geometry itself, uniqueness is its ``count_solutions(limit=2)`` instead.
 
 **Randomness.** From ``rng = SplitMix64(seed)``, always, in this order: the
 symmetry pick, ``grid_key`` and ``order_key`` (as :func:`.generator.generate`
@@ -48,12 +46,12 @@ from typing import Any
 from sudoku_server.sudoku import generator as _gen
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check, no_check
-from sudoku_server.sudoku.geometry import BOX_SHAPES, Geometry, from_units
+from sudoku_server.sudoku.geometry import BOX_SHAPES, Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver._bitboard import Engine, engine
-from sudoku_server.sudoku.variants import Cage, Cages, PairRule, Variant, variant_geometry
+from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 
-__all__ = ["CAGE_SYMBOLS", "RuleEngine", "generate_variant", "random_cages", "random_regions"]
+__all__ = ["CAGE_SYMBOLS", "generate_variant", "random_cages", "random_regions"]
 
 #: The symbols of killer cages in a cage block, in the order of each cage's first cell.
 CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -66,111 +64,6 @@ _NODES_PER_CELL = 4
 
 #: Killer cages are drawn with 2 to this many cells (a lone cell may join one up to one more).
 _CAGE_MAX = 5
-
-
-def _solver_geometry(geo: Geometry) -> Geometry:
-    """``geo`` without its constraints: the same units and peers (the bitboard engine's input)."""
-    if not geo.constraints:
-        return geo
-    extra = [(c, p) for c in range(geo.ncells) for p in geo.peers[c] if c < p]
-    return from_units(
-        ("peers", geo.key),
-        geo.size,
-        geo.units,
-        geo.unit_names,
-        box_rows=geo.box_rows,
-        box_cols=geo.box_cols,
-        extra_peers=extra,
-    )
-
-
-class RuleEngine:
-    """A bitboard :class:`~sudoku_server.sudoku.solver._bitboard.Engine` with nonconsecutive and cage rules.
-
-    It has the engine's attributes (``n``, ``width``, ``full``, ``elim``,
-    ``pick``...) and a ``propagate(s, done, check) -> (s, done)`` that runs
-    the engine's propagation and the rules' eliminations in turn until
-    nothing changes ((0, 0) on a contradiction).
-
-    Args:
-      geo: the variant's geometry (units, peers, constraints).
-    """
-
-    def __init__(self, geo: Geometry) -> None:
-        base = engine(_solver_geometry(geo))
-        self.base = base
-        for name in ("geo", "n", "width", "ncells", "digit_mask", "cell_ones", "spare", "full", "elim", "pick"):
-            setattr(self, name, getattr(base, name))
-        self.digits = base.digits
-        self.state = base.state
-        n, w = geo.size, base.width
-        self.neighbours: list[tuple[int, ...]] = []
-        self.cages: list[tuple[tuple[int, ...], list[int]]] = []
-        for rule in geo.constraints:
-            if isinstance(rule, PairRule) and not rule.differ:
-                near: list[list[int]] = [[] for _ in range(geo.ncells)]
-                for a, b in rule.pairs:
-                    near[a].append(b * w)
-                    near[b].append(a * w)
-                self.neighbours = [tuple(x) for x in near]
-            elif isinstance(rule, Cages):
-                for cage in rule.cages:
-                    self.cages.append((tuple(c * w for c in cage.cells), digit_sets(n, len(cage.cells), cage.total)))
-        if not (self.neighbours or self.cages):
-            self.propagate = base.propagate  # type: ignore[method-assign]
-
-    def propagate(self, s: int, done: int, check: Check) -> tuple[int, int]:
-        base = self.base.propagate
-        while True:
-            s, done = base(s, done, check)
-            if not s:
-                return 0, 0
-            e = self._eliminations(s) & s
-            if not e:
-                return s, done
-            s ^= e
-
-    def _eliminations(self, s: int) -> int:
-        mask = self.digit_mask
-        e = 0
-        if self.neighbours:
-            w = self.width
-            for c, near in enumerate(self.neighbours):
-                m = (s >> (c * w)) & mask
-                if not m & (m - 1):
-                    off = ((m << 1) | (m >> 1)) & mask  # a digit's neighbours
-                elif m == (m & -m) * 5:
-                    off = (m & -m) << 1  # d - 1 or d + 1: never d
-                else:
-                    continue
-                for at in near:
-                    e |= off << at
-        for offsets, sets in self.cages:
-            cells = [(s >> at) & mask for at in offsets]
-            fixed = 0
-            union = 0
-            for m in cells:
-                union |= m
-                if not m & (m - 1):
-                    fixed |= m
-            allowed = 0
-            for digits in sets:
-                if fixed & ~digits or (digits & union) != digits:
-                    continue
-                if all(m & digits for m in cells):
-                    allowed |= digits
-            for at, m in zip(offsets, cells):
-                e |= (m & ~allowed) << at
-        return e
-
-
-def digit_sets(size: int, cells: int, total: int) -> list[int]:
-    """Every set of ``cells`` distinct digits of 1..size that sums to ``total``, as digit masks (bit ``d - 1``)."""
-    out = []
-    for combo in itertools.combinations(range(1, size + 1), cells):
-        if sum(combo) == total:
-            out.append(sum(1 << (d - 1) for d in combo))
-    return out
 
 
 def _connected(cells: set[int], size: int) -> bool:
@@ -416,7 +309,7 @@ def generate_variant(
             regions = random_regions(size, region_rng)
             base_variant = Variant(base_variant.rules, regions, (), (), base_variant.candidates)
         base_geo = variant_geometry(base_variant, box_rows, box_cols)
-        eng = RuleEngine(base_geo)
+        eng = engine(base_geo)
         solved = _full_grid(eng, grid_key, check)
         if solved:
             break
@@ -436,7 +329,7 @@ def generate_variant(
         if pure:
             while True:
                 check()
-                eng = RuleEngine(geo)
+                eng = engine(geo)
                 found = _two_solutions(eng, eng.full, check)
                 if len(found) < 2:
                     break
@@ -449,7 +342,7 @@ def generate_variant(
             return _gen.Generated(puzzle, solution, seed, "none", 0, True, made_variant)
     else:
         geo = variant_geometry(made_variant, box_rows, box_cols)
-    eng = RuleEngine(geo)
+    eng = engine(geo)
     cell_orbits = _gen.orbits(size, symmetry)
     order = _gen.permutation(_gen.SplitMix64(order_key), len(cell_orbits))
     count = _native_count(geo)
@@ -463,7 +356,7 @@ def generate_variant(
     return _gen.Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal, made_variant)
 
 
-def _full_grid(eng: RuleEngine, key: int, check: Check) -> int:
+def _full_grid(eng: Engine, key: int, check: Check) -> int:
     """A random solved state, or 0 when the attempts fail (a jigsaw layout may have no grid)."""
     for attempt in range(_ATTEMPTS):
         budget = _NODES_PER_CELL << min(attempt, 10)
