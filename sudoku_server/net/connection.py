@@ -351,6 +351,7 @@ class Connection(InlinePath):
                     and isinstance(event, RequestReceived)
                     and type(event.request) is Solve
                     and not event.request.any
+                    and event.request.variant.classic  # RULES x: a plain line under other rules
                     and event.puzzle is not None
                     and event.puzzle.plain
                 ):

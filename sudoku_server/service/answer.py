@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from sudoku_server.errors import DrainingError, InternalError, PuzzleError, SolutionMismatchError
+from sudoku_server.errors import CommandError, DrainingError, InternalError, PuzzleError, SolutionMismatchError
 from sudoku_server.service.requests import (
     Count,
     Generate,
@@ -33,6 +33,7 @@ from sudoku_server.service.requests import (
     Quit,
     Rate,
     Request,
+    Rules,
     Solve,
     Stats,
     Steps,
@@ -51,6 +52,7 @@ from sudoku_server.service.results import (
     Pong,
     Rated,
     Result,
+    RulesSet,
     Solved,
     StatsShown,
     Stepped,
@@ -58,7 +60,9 @@ from sudoku_server.service.results import (
 )
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name, check_givens
+from sudoku_server.sudoku.variants import Variant
 
 log = logging.getLogger("sudoku_server")
 
@@ -139,11 +143,30 @@ class _Call:
     server: Server
 
 
+def _variant_geometry(request: Solve | Count) -> Geometry:
+    """The geometry of a variant request, its givens checked under its rules.
+
+    Raises the errors of :func:`~sudoku_server.sudoku.variants.variant_geometry`
+    (a region of the wrong size, a cage no digits can sum to, a pencilmark
+    cell with no candidate) and InvalidPuzzleError for givens that break a
+    rule (two givens in one unit of the geometry).
+    """
+    geometry = request.geometry
+    check_givens(request.grid, geometry)
+    return geometry
+
+
 def _solve(request: Solve, call: _Call) -> Result:
     solvers = call.solvers
     grid = request.grid
-    solution = (solvers.solve_any if request.any else solvers.solve)(grid, check=call.check)
-    problem = _solver.verify(grid, solution)
+    solve = solvers.solve_any if request.any else solvers.solve
+    if request.variant.classic:  # classic puzzles: today's call, untouched
+        geometry = None
+        solution = solve(grid, check=call.check)
+    else:
+        geometry = _variant_geometry(request)
+        solution = solve(grid, check=call.check, geometry=geometry)
+    problem = _solver.verify(grid, solution, geometry)
     if problem is not None:
         raise RuntimeError(f"solver returned a wrong solution: {problem}")
     expected = request.expected
@@ -174,6 +197,10 @@ def mismatch(puzzle: Grid, expected: Grid, solution: Grid) -> SolutionMismatchEr
 
 
 def _count(request: Count, call: _Call) -> Result:
+    if not request.variant.classic:
+        geometry = _variant_geometry(request)
+        count = call.solvers.count_solutions(request.grid, request.limit, check=call.check, geometry=geometry)
+        return Counted(count, request.limit)
     check_givens(request.grid)
     return Counted(call.solvers.count_solutions(request.grid, request.limit, check=call.check), request.limit)
 
@@ -195,6 +222,8 @@ def _hint(request: Hint, call: _Call) -> Result:
 def _minimal(request: Minimal, call: _Call) -> Result:
     from sudoku_server.sudoku.clues import redundant_givens
 
+    if not request.variant.classic:
+        raise CommandError(f"MINIMAL: classic rules only, not {_rules_named(request.variant)}")
     return MinimalChecked(redundant_givens(request.grid, check=call.check), request.grid.size)
 
 
@@ -237,6 +266,17 @@ def _generate(request: Generate, call: _Call) -> Result:
         if rating is not None and (request.level is None or rating.level == request.level) and low <= rating.se:
             break
     return Generated(made, rating, request.full, request.format)
+
+
+def _rules_named(variant: Variant) -> str:
+    """The rules of a variant in words: ``x+antiknight``, ``pencilmarks``, ``killer with pencilmarks``."""
+    if variant.candidates is None:
+        return variant.words
+    return "pencilmarks" if not variant.rules else f"{variant.words} with pencilmarks"
+
+
+def _rules(request: Rules, call: _Call) -> Result:
+    return RulesSet(Variant(request.rules or ()).words)
 
 
 def _help(request: Help, call: _Call) -> Result:
@@ -285,6 +325,7 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Stats: _stats,
     Interactive: _interactive,
     KeepAlive: _keepalive,
+    Rules: _rules,
 }
 
 _STANDALONE = Standalone()

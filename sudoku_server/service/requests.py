@@ -28,7 +28,7 @@ from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import LEVELS
-from sudoku_server.sudoku.variants import CLASSIC, Variant, variant_geometry
+from sudoku_server.sudoku.variants import CLASSIC, RULES, Variant, check_fits, parse_rules, variant_geometry
 
 #: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
 MAX_COUNT_LIMIT = 1000
@@ -65,6 +65,22 @@ def _int_option(verb: str, options: Mapping[str, str], key: str, low: int, high:
     if not low <= value <= high:
         raise CommandError(f"{verb}: {key} must be {what}, not {value}")
     return value
+
+
+def rules_option(verb: str, options: Mapping[str, str]) -> Variant:
+    """The variant of ``rules=x+antiknight`` (:func:`~sudoku_server.sudoku.variants.parse_rules`); CLASSIC when absent.
+
+    Raises CommandError naming the verb and the word:
+    ``SOLVE: rules: unknown rule 'foo' (rules are classic, x, ...)``.
+    """
+    text = options.get("rules")
+    if text is None:
+        return CLASSIC
+    try:
+        rules = parse_rules(text)
+    except CommandError as error:
+        raise CommandError(f"{verb}: {error.detail}") from None
+    return Variant(rules) if rules else CLASSIC
 
 
 @dataclass(frozen=True)
@@ -113,7 +129,7 @@ class Solve(PuzzleRequest):
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Solve:
         """``SOLVE [any]``: no option takes a value."""
-        return cls(grid, any="any" in flags)
+        return cls(grid, any="any" in flags, variant=rules_option("SOLVE", options))
 
     def on(self: _S, grid: Grid, expected: Grid | None = None) -> _S:
         return dataclasses.replace(self, grid=grid, expected=expected)
@@ -129,7 +145,7 @@ class Count(PuzzleRequest):
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Count:
         """Raises CommandError: ``COUNT: limit must be 1 to 1000, not 0``."""
         limit = _int_option("COUNT", options, "limit", 1, MAX_COUNT_LIMIT, f"1 to {MAX_COUNT_LIMIT}")
-        return cls(grid, 2 if limit is None else limit)
+        return cls(grid, 2 if limit is None else limit, variant=rules_option("COUNT", options))
 
 
 @dataclass(frozen=True)
@@ -138,7 +154,7 @@ class Rate(PuzzleRequest):
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Rate:
-        return cls(grid)
+        return cls(grid, variant=rules_option("RATE", options))
 
 
 @dataclass(frozen=True)
@@ -149,7 +165,7 @@ class Hint(PuzzleRequest):
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Hint:
-        return cls(grid, nudge="nudge" in flags)
+        return cls(grid, nudge="nudge" in flags, variant=rules_option("HINT", options))
 
 
 @dataclass(frozen=True)
@@ -158,7 +174,7 @@ class Steps(PuzzleRequest):
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Steps:
-        return cls(grid)
+        return cls(grid, variant=rules_option("STEPS", options))
 
 
 @dataclass(frozen=True)
@@ -245,7 +261,67 @@ class Generate:
             raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")
         if (level or band) and size != 9:
             raise CommandError("GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)")
-        return cls(full, size, symmetry, givens, seed, fmt, level, band)
+        made = cls(full, size, symmetry, givens, seed, fmt, level, band)
+        regions = options.get("regions")
+        if "rules" in options or regions is not None:
+            made = made.under(rules_option("GENERATE", options).rules, regions)
+        return made
+
+    def under(self, rules: Sequence[str], regions: str | None = None) -> Generate:
+        """The same request under ``rules`` (``RULES``' default, or ``rules=``), with ``regions=`` if given.
+
+        ``regions``: ``size * size`` region symbols, row-major; they imply
+        ``jigsaw``. Raises CommandError: a rule that does not fit the size
+        (``GENERATE: rules: windoku needs a 9x9 grid, not 16x16``), regions
+        of the wrong length.
+        """
+        words = set(rules)
+        numbered, symbols = self.variant.regions, self.variant.region_symbols
+        if regions is not None:
+            ncells = self.size * self.size
+            if len(regions) != ncells:
+                raise CommandError(
+                    f"GENERATE: regions must be {ncells} region symbols for size={self.size}, not {len(regions)}"
+                )
+            order: dict[str, int] = {}
+            numbered = tuple(order.setdefault(symbol, len(order)) for symbol in regions)
+            symbols = tuple(order)
+        if numbered is not None:
+            words.add("jigsaw")
+        variant = Variant(tuple(r for r in RULES if r in words), regions=numbered, region_symbols=symbols)
+        if variant.classic:
+            variant = CLASSIC
+        try:
+            check_fits(variant.rules, self.size)
+        except CommandError as error:
+            raise CommandError(f"GENERATE: {error.detail}") from None
+        return dataclasses.replace(self, variant=variant)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """``RULES [list]``: the rules of this connection's puzzles from now on (``RULES classic``: the classic rules).
+
+    Attributes:
+      rules: the rule words in :data:`~sudoku_server.sudoku.variants.RULES`
+        order, without ``classic``; None for ``RULES`` alone, which asks for
+        the rules in force (the line router fills them in).
+    """
+
+    solver_work: ClassVar[bool] = False
+
+    rules: tuple[str, ...] | None = None
+
+    @classmethod
+    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Rules:
+        """Raises CommandError: ``RULES: rules: unknown rule 'foo' (rules are classic, x, ...)``."""
+        if "list" not in options:
+            return cls()
+        try:
+            rules = parse_rules(options["list"])
+        except CommandError as error:
+            raise CommandError(f"RULES: {error.detail.removeprefix('rules: ')}") from None
+        return cls(rules)
 
 
 @dataclass(frozen=True)
@@ -346,4 +422,5 @@ Request = (
     | Stats
     | Interactive
     | KeepAlive
+    | Rules
 )

@@ -75,6 +75,13 @@ class Stepped:
 
 
 @dataclass(frozen=True)
+class RulesSet:
+    """The rules of the connection's puzzles from now on, as ``rules=`` writes them (``x+antiknight``, ``classic``)."""
+
+    words: str
+
+
+@dataclass(frozen=True)
 class Failed:
     """The request has no answer but this error (its ``code`` and ``detail`` make the ERROR line)."""
 
@@ -147,4 +154,5 @@ Result = (
     | StatsShown
     | InteractiveOn
     | KeepAliveOn
+    | RulesSet
 )

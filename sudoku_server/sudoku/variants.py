@@ -357,12 +357,12 @@ def broken_rule(grid: Grid, geometry: Geometry) -> str | None:
     :func:`variant_geometry` lists them), pairs in ascending order of their
     cells:
 
-    - ``invalid 3 at r1c1 is not among its candidates 124`` (pencilmarks);
-    - ``invalid 3 at r1c1 and r2c3 are a knight's move apart``,
-      ``invalid 3 at r1c1 and r2c2 touch diagonally`` (:data:`PAIR_WORDS`);
-    - ``invalid 3 at r1c1 and 4 at r1c2 are consecutive neighbours``;
+    - ``3 at r1c1 is not among its candidates 124`` (pencilmarks);
+    - ``3 at r1c1 and r2c3 are a knight's move apart``,
+      ``3 at r1c1 and r2c2 touch diagonally`` (:data:`PAIR_WORDS`);
+    - ``3 at r1c1 and 4 at r1c2 are consecutive neighbours``;
     - ``duplicate 3 in cage a at r1c1 and r1c2``;
-    - ``invalid cage a: its givens sum to 17, more than its sum 15``, and for
+    - ``cage a: its givens sum to 17, more than its sum 15``, and for
       a cage whose cells are all given, ``..., not its sum 15``.
 
     The words are the detail of ``ERROR invalid`` (InvalidPuzzleError) except
@@ -379,7 +379,7 @@ def broken_rule(grid: Grid, geometry: Geometry) -> str | None:
             for i, (d, mask) in enumerate(zip(cells, constraint.masks)):
                 if d and not mask >> (d - 1) & 1:
                     return (
-                        f"invalid {grid.symbol(d)} at {cell_name(i, size)} is not among its candidates"
+                        f"{grid.symbol(d)} at {cell_name(i, size)} is not among its candidates"
                         f" {_digits(grid, mask, size)}"
                     )
         elif isinstance(constraint, PairRule):
@@ -389,10 +389,10 @@ def broken_rule(grid: Grid, geometry: Geometry) -> str | None:
                 if not da or not db:
                     continue
                 if constraint.differ and da == db:
-                    return f"invalid {grid.symbol(da)} at {cell_name(a, size)} and {cell_name(b, size)} {words}"
+                    return f"{grid.symbol(da)} at {cell_name(a, size)} and {cell_name(b, size)} {words}"
                 if not constraint.differ and abs(da - db) == 1:
                     return (
-                        f"invalid {grid.symbol(da)} at {cell_name(a, size)} and {grid.symbol(db)}"
+                        f"{grid.symbol(da)} at {cell_name(a, size)} and {grid.symbol(db)}"
                         f" at {cell_name(b, size)} {words}"
                     )
         elif isinstance(constraint, Cages):
@@ -409,9 +409,9 @@ def broken_rule(grid: Grid, geometry: Geometry) -> str | None:
                     first[d] = c
                     total += d
                 if total > cage.total:
-                    return f"invalid {name}: its givens sum to {total}, more than its sum {cage.total}"
+                    return f"{name}: its givens sum to {total}, more than its sum {cage.total}"
                 if len(first) == len(cage.cells) and total != cage.total:
-                    return f"invalid {name}: its givens sum to {total}, not its sum {cage.total}"
+                    return f"{name}: its givens sum to {total}, not its sum {cage.total}"
     return None
 
 

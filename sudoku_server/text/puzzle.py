@@ -16,6 +16,7 @@ from typing import overload
 
 from sudoku_server.errors import PuzzleError, SolutionMismatchError
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, SYMBOLS, Grid, cell_name
+from sudoku_server.sudoku.variants import Variant
 from sudoku_server.text.view import full_width
 
 #: The layouts a :class:`Puzzle` may have (docs/LAYOUTS.md): a grid with
@@ -131,6 +132,10 @@ class Puzzle:
         cells with full-width symbols too.
       plain: a plain 81-cell line (digits and ``.``/``0``/``_`` only): the
         answer is the solution's digits.
+      variant: for a variant layout (jigsaw, killer, pencilmark:
+        :mod:`.variant_layouts`), the rule it implies and its data (regions,
+        cages, candidates); None for the classic layouts. ``lines`` then
+        hold the givens only (the answer's template).
     """
 
     grid: Grid
@@ -143,6 +148,7 @@ class Puzzle:
     expected: Grid | None = None
     wide: bool = False
     plain: bool = False
+    variant: Variant | None = None
 
     @property
     def default_ending(self) -> str:

@@ -63,6 +63,7 @@ from sudoku_server.text.puzzle import (
 )
 from sudoku_server.text.rows import GridInProgress, read_symbols
 from sudoku_server.text.sizes import COMMON_LINE, ROW_SIZES, SIZE, listed
+from sudoku_server.text.variant_layouts import BlockInProgress, cage_row_size, line_puzzle
 from sudoku_server.text.view import mostly_wide, request_col
 from sudoku_server.text.wording import cut_line_error, line_count_error, not_a_cell_error, symbol_error
 
@@ -179,8 +180,13 @@ class PuzzleReader:
 
     def __init__(self, report_early: bool = False) -> None:
         self._grid: GridInProgress | None = None
+        self._block: BlockInProgress | None = None  # a cage block, or a jigsaw's region grid (.variant_layouts)
         self._last_ending = "\n"
         self._report_early = report_early
+        #: The rules of the puzzle to come (``jigsaw``: a grid of regions follows
+        #: a grid of givens; ``killer``: rows of cage symbols alone start a cage
+        #: block). The splitter sets it from ``rules=`` and ``RULES``.
+        self.rules: frozenset[str] = frozenset()
 
     @property
     def report_early(self) -> bool:
@@ -204,7 +210,7 @@ class PuzzleReader:
     @property
     def in_puzzle(self) -> bool:
         """True while a multi-line puzzle has started and is not complete."""
-        return self._grid is not None and not self.awaiting_optional_line
+        return (self._grid is not None and not self.awaiting_optional_line) or self._block is not None
 
     @property
     def awaiting_optional_line(self) -> bool:
@@ -214,11 +220,13 @@ class PuzzleReader:
     @property
     def puzzle_start(self) -> int | None:
         """The first line of the multi-line puzzle being read, or None."""
-        return self._grid.first_line if self._grid is not None else None
+        if self._grid is not None:
+            return self._grid.first_line
+        return self._block.first_line if self._block is not None else None
 
     def abort(self) -> None:
         """Drop the puzzle being read (telnet interrupt); no answer is given for it."""
-        self._grid = None
+        self._grid = self._block = None
 
     def cut_short(self, lineno: int, ending: str) -> list[Event]:
         """End the grid being read before its last row, as a blank line would.
@@ -229,6 +237,9 @@ class PuzzleReader:
         border, or nothing when it had only border lines.
         """
         grid = self._grid
+        block, self._block = self._block, None
+        if block is not None:
+            return [block.cut(lineno, ending)]
         if grid is None:
             return []
         if grid.complete:
@@ -261,7 +272,7 @@ class PuzzleReader:
         if ending:
             self._last_ending = ending
         grid = self._grid
-        if grid is None and len(line) == COMMON_LINE and ending and _PLAIN_LINE.fullmatch(line):
+        if grid is None and len(line) == COMMON_LINE and ending and self._block is None and _PLAIN_LINE.fullmatch(line):
             return [_plain_line_puzzle(line, ending, lineno)]  # the common case, 5x sooner
         classified = classify_line(line, ending, grid is not None and grid.tabbed and not grid.complete)
         events: list[Event] = []
@@ -277,7 +288,13 @@ class PuzzleReader:
         as it would be; for any other line nothing is read (None): give it to
         :meth:`feed_line`.
         """
-        if self._grid is None and len(line) == COMMON_LINE and ending and _PLAIN_LINE.fullmatch(line):
+        if (
+            self._grid is None
+            and len(line) == COMMON_LINE
+            and ending
+            and self._block is None
+            and _PLAIN_LINE.fullmatch(line)
+        ):
             self._last_ending = ending
             return _plain_line_puzzle(line, ending, lineno)
         return None
@@ -300,10 +317,16 @@ class PuzzleReader:
         """
         grid = self._grid
         self._grid = None
+        block, self._block = self._block, None
+        if block is not None:
+            return [block.incomplete(self._last_ending)]
         if grid is None or grid.reported:
             return []
         if grid.rows == grid.size:
-            return [grid.finish()]
+            event = grid.finish()
+            if isinstance(event, Puzzle) and "jigsaw" in self.rules:
+                return [BlockInProgress(grid.first_line, event.grid.size, event).incomplete(self._last_ending)]
+            return [event]
         if grid.rows == 0 and not grid.cut_at_end:
             return []  # only border lines: nothing was asked
         if grid.error is not None or grid.symbol_error() is not None:
@@ -314,12 +337,31 @@ class PuzzleReader:
 
     def _start_line(self, line: Line, lineno: int, events: list[Event]) -> None:
         """A line between puzzles: skip it, start a grid, read a one-line puzzle, or reject it."""
+        block = self._block
+        if block is not None:  # a cage block or a region grid: the line is its, or ends it
+            taken, event = block.feed(line, lineno)
+            if event is not None or not taken:
+                self._block = None
+            if event is not None:
+                events.append(event)
+            if not taken:
+                self._start_line(line, lineno, events)
+            return
         kind = line.kind
         if kind is Kind.BORDER:
             grid = self._grid = GridInProgress(lineno, framed=True)
             grid.add_border(line)
             return
         if kind is Kind.BLANK or kind is Kind.COMMENT:
+            return
+        variant = line_puzzle(line, lineno, self._last_ending)  # a jigsaw, SudoCue or pencilmark line
+        if variant is not None:
+            events.append(variant)
+            return
+        cage_row = cage_row_size(line, self.rules)
+        if cage_row is not None:
+            self._block = BlockInProgress(lineno, cage_row[0], with_givens=cage_row[1])
+            self._block.feed(line, lineno)
             return
         what = opening(line)
         ending = line.ending
@@ -472,6 +514,10 @@ class PuzzleReader:
         event = grid.finish(cut)
         if ending and isinstance(event, Rejected):
             event.ending = ending
+        if isinstance(event, Puzzle) and "jigsaw" in self.rules:
+            assert self._block is None
+            self._block = BlockInProgress(grid.first_line, event.grid.size, event)  # its regions follow
+            return
         events.append(event)
 
     def _report(self, grid: GridInProgress, events: list[Event]) -> None:

@@ -45,6 +45,7 @@ from sudoku_server.service.results import (
     Pong,
     Rated,
     Result,
+    RulesSet,
     Solved,
     StatsShown,
     Stepped,
@@ -266,6 +267,11 @@ def _keepalive(result: KeepAliveOn, ending: str, puzzle: Puzzle | None) -> bytes
     ).encode("ascii")
 
 
+def _rules(result: RulesSet, ending: str, puzzle: Puzzle | None) -> bytes:
+    """``RULES x+antiknight``, ``RULES classic``: the rules in force for the connection's next puzzles."""
+    return f"RULES {result.words}{ending}".encode("ascii")
+
+
 #: THE renderer table: result type -> ``(result, ending, puzzle) -> bytes``.
 RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Solved: _solved,
@@ -283,6 +289,7 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     StatsShown: _stats,
     InteractiveOn: _interactive,
     KeepAliveOn: _keepalive,
+    RulesSet: _rules,
 }
 
 

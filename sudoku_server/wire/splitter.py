@@ -23,11 +23,22 @@ input the same way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError
-from sudoku_server.service.requests import Interactive, PuzzleRequest, PuzzleRequestType, Quit, Request, Solve
+from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError, PuzzleFormatError
+from sudoku_server.service.requests import (
+    Generate,
+    Interactive,
+    PuzzleRequest,
+    PuzzleRequestType,
+    Quit,
+    Request,
+    Rules,
+    Solve,
+)
+from sudoku_server.sudoku.variants import RULES, Variant, check_fits
 from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_caption
 from sudoku_server.wire import verbs
 from sudoku_server.wire.verbs import Command
@@ -74,6 +85,10 @@ class Splitter:
     Attributes:
       reader: the puzzle reader lines not taken as commands go to.
       closed: True once ``QUIT``, EOT or :meth:`finish` ended the input.
+      rules: the rules ``RULES`` set for the puzzles that follow (words in
+        :data:`~sudoku_server.sudoku.variants.RULES` order; empty: classic).
+        A puzzle verb's ``rules=`` replaces them for its puzzle; the rules a
+        variant layout implies (jigsaw, killer, pencilmarks) add to either.
     """
 
     def __init__(self, reader: PuzzleReader | None = None) -> None:
@@ -82,6 +97,7 @@ class Splitter:
         self._waiting: tuple[Command, PuzzleRequestType] | None = None  # a verb waiting for its puzzle
         self._caption: tuple[LineRejected, int] | None = None  # prose of the last line: a caption if a puzzle follows
         self._rejected_caption: LineRejected | None = None  # set by _add for a caption-like line rejected on its own
+        self.rules: tuple[str, ...] = ()
 
     @property
     def waiting(self) -> Command | None:
@@ -140,7 +156,7 @@ class Splitter:
         no puzzle is being read, a line the reader takes as a plain line
         (``PuzzleReader.feed_plain_line``) is a bare puzzle, ``Solve(grid)``.
         """
-        if self._caption is not None or self._waiting is not None or self.closed:
+        if self._caption is not None or self._waiting is not None or self.closed or self.rules:
             return None
         puzzle = self.reader.feed_plain_line(text, ending, lineno)
         if puzzle is None:
@@ -151,8 +167,14 @@ class Splitter:
     @property
     def plain_ready(self) -> bool:
         """True when :meth:`feed_plain` would take a plain one-line puzzle now (no caption held, no verb
-        waiting, no puzzle being read)."""
-        return self._caption is None and self._waiting is None and not self.closed and self.reader.puzzle_start is None
+        waiting, no puzzle being read, no ``RULES`` in force: a plain line is then a classic puzzle)."""
+        return (
+            self._caption is None
+            and self._waiting is None
+            and not self.closed
+            and not self.rules
+            and self.reader.puzzle_start is None
+        )
 
     def took_plain(self, ending: str) -> None:
         """Plain one-line puzzles were read elsewhere (:meth:`feed_plain`'s lines, answered by the native core):
@@ -208,6 +230,8 @@ class Splitter:
     def _add(self, parsed: Iterable[Puzzle | Rejected], out: list[Item]) -> None:
         for item in parsed:
             waiting, self._waiting = self._waiting, None
+            if waiting is not None:
+                self.reader.rules = frozenset(self.rules)  # the verb's rules= applied to its puzzle only
             if isinstance(item, Rejected):
                 error = item.error
                 if item.text is not None and waiting is None:  # words, not cells: a typo of a verb, prose
@@ -217,10 +241,58 @@ class Splitter:
                 if item.text is not None and waiting is None and is_caption(item.text):
                     self._rejected_caption = rejected
             elif waiting is None:
-                out.append(PuzzleRead(item, Solve(item.grid, expected=item.expected)))
+                request: PuzzleRequestType = Solve(item.grid, expected=item.expected)
+                if self.rules or item.variant is not None:
+                    self._add_variant(item, request, self.rules, None, out)
+                else:
+                    out.append(PuzzleRead(item, request))
             else:
                 command, request = waiting
-                out.append(PuzzleRead(item, request.on(item.grid, item.expected), command))
+                request = request.on(item.grid, item.expected)
+                given = "rules" in command.options
+                if given or self.rules or item.variant is not None:
+                    self._add_variant(item, request, request.variant.rules if given else self.rules, command, out)
+                else:
+                    out.append(PuzzleRead(item, request, command))
+
+    @staticmethod
+    def _add_variant(
+        puzzle: Puzzle, request: PuzzleRequestType, rules: Sequence[str], command: Command | None, out: list[Item]
+    ) -> None:
+        """A puzzle under ``rules`` (``RULES``, or the verb's ``rules=``) and the rules its layout implies.
+
+        The request gets the merged :class:`~sudoku_server.sudoku.variants.Variant`;
+        a rule that does not fit the grid, or jigsaw or killer rules with no
+        regions or cages, is the puzzle's error, naming its line.
+        """
+        implied = puzzle.variant
+        words = set(rules)
+        if implied is not None:
+            words.update(implied.rules)
+            variant = dataclasses.replace(implied, rules=tuple(rule for rule in RULES if rule in words))
+        else:
+            variant = Variant(tuple(rule for rule in RULES if rule in words))
+        line = puzzle.first_line
+        ending = puzzle.default_ending
+        try:
+            check_fits(variant.rules, puzzle.grid.size)
+        except CommandError as unfit:
+            out.append(LineRejected(CommandError(f"line {line}: {unfit.detail}"), ending))
+            return
+        if "jigsaw" in variant.rules and variant.regions is None:
+            error = PuzzleFormatError(
+                f"line {line}: a jigsaw puzzle needs its regions: a line of givens then region symbols,"
+                " or a grid of region symbols after the grid"
+            )
+            out.append(LineRejected(error, ending))
+            return
+        if "killer" in variant.rules and not variant.cages:
+            error = PuzzleFormatError(f"line {line}: a killer puzzle needs its cages: a SudoCue line or a cage block")
+            out.append(LineRejected(error, ending))
+            return
+        if not variant.classic:
+            request = dataclasses.replace(request, variant=variant)
+        out.append(PuzzleRead(puzzle, request, command))
 
     @staticmethod
     def _is_command_line(text: str, lineno: int, ending: str) -> bool:
@@ -233,6 +305,7 @@ class Splitter:
     def _command(self, text: str, ending: str, lineno: int, out: list[Item]) -> None:
         pending, self._waiting = self._waiting, None
         if pending is not None:
+            self.reader.rules = frozenset(self.rules)
             command = pending[0]
             error = CommandError(f"{command.name} at line {command.line}: no puzzle followed it")
             out.append(LineRejected(error, command.ending))
@@ -253,12 +326,26 @@ class Splitter:
             return
         if command.ending == "":
             command.ending = "\n"
+        if isinstance(request, Rules):  # RULES: the rules of the puzzles that follow (RULES alone: which they are)
+            if request.rules is None:
+                request = Rules(self.rules)
+            else:
+                self.rules = request.rules
+                self.reader.rules = frozenset(request.rules)
+        elif isinstance(request, Generate) and self.rules and "rules" not in command.options:
+            try:
+                request = request.under(self.rules)
+            except CommandError as error:
+                out.append(LineRejected(error, command.ending))
+                return
         if not isinstance(request, PuzzleRequest):  # PING, HELP, GENERATE, QUIT, ...
             out.append(CommandRead(command, request))
             if isinstance(request, Quit):
                 self.closed = True
             return
         self._waiting = (command, request)
+        if "rules" in command.options:
+            self.reader.rules = frozenset(request.variant.rules)  # how its puzzle is read (jigsaw, killer)
         if command.puzzle_text is None:
             return  # the puzzle follows on the next lines
         # A one-line puzzle on the command's line: read it in place (padded,
@@ -270,6 +357,7 @@ class Splitter:
         if self.reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
             self.reader.abort()
             self._waiting = None
+            self.reader.rules = frozenset(self.rules)
             not_one_line = verbs.unknown_option(command) or CommandError(
                 f"{command.name}: the puzzle on its line must be a whole one-line puzzle;"
                 f" put a grid on the lines after {command.name}"
@@ -282,7 +370,7 @@ class Splitter:
                 out[before:] = [LineRejected(word, command.ending)]
             return
         for item in out[before:]:
-            if isinstance(item, PuzzleRead):
+            if isinstance(item, PuzzleRead) and item.puzzle.variant is None:  # a variant line's template is its own
                 puzzle = item.puzzle
                 puzzle.lines = [line[offset:] for line in puzzle.lines]
                 puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)

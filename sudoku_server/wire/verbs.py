@@ -67,6 +67,7 @@ class Verb:
       options: ``key`` of each ``key=value`` it takes.
       takes_puzzle: a puzzle follows (on the same line, or on the next lines).
       request: the request type it builds (``validate(flags, options)``).
+      argument: the key a lone word is given under (``RULES x`` -> ``list``), or "".
     """
 
     name: str
@@ -77,6 +78,7 @@ class Verb:
     options: tuple[str, ...] = ()
     takes_puzzle: bool = False
     request: Any = None
+    argument: str = ""
 
 
 VERBS: dict[str, Verb] = {
@@ -94,20 +96,21 @@ VERBS: dict[str, Verb] = {
         Verb("QUIT", "QUIT", "answer what came before, say BYE and close", "QUIT -> BYE", request=_requests.Quit),
         Verb(
             "SOLVE",
-            "SOLVE [any] <puzzle>",
+            "SOLVE [any] [rules=R] <puzzle>",
             "solve (the default for a bare puzzle); 'any' answers the first solution"
-            " found instead of the first in row-major order",
+            " found instead of the first in row-major order; rules=R: the variant rules (see RULES)",
             "SOLVE any 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
             flags=("any",),
+            options=("rules",),
             takes_puzzle=True,
             request=_requests.Solve,
         ),
         Verb(
             "COUNT",
-            "COUNT [limit=N] <puzzle>",
+            "COUNT [limit=N] [rules=R] <puzzle>",
             f"count solutions up to N (default 2, at most {MAX_COUNT_LIMIT})",
             "COUNT " + "." * 80 + "9 -> COUNT 2+ multiple",
-            options=("limit",),
+            options=("limit", "rules"),
             takes_puzzle=True,
             request=_requests.Count,
         ),
@@ -115,39 +118,42 @@ VERBS: dict[str, Verb] = {
             "GENERATE",
             "GENERATE [full] [size=9] [symmetry=none|rot180|rot90|mirror|diagonal|random]"
             " [givens=N] [seed=N] [format=line|grid] [level=easy|medium|hard|expert|extreme]"
-            " [se=MIN-MAX]",
+            " [se=MIN-MAX] [rules=R] [regions=S]",
             "a new puzzle with one solution, minimal under its symmetry (or stopped at N"
             " givens; size=25 stops at 320 unless givens= says otherwise, givens=0 for minimal),"
             " of a level or Sudoku Explainer band when asked; 'full' a random solved"
             " grid; the same seed gives the same puzzle",
             "GENERATE symmetry=rot180 seed=42",
             flags=("full",),
-            options=("size", "symmetry", "givens", "seed", "format", "level", "se"),
+            options=("size", "symmetry", "givens", "seed", "format", "level", "se", "rules", "regions"),
             request=_requests.Generate,
         ),
         Verb(
             "RATE",
-            "RATE <puzzle>",
+            "RATE [rules=R] <puzzle>",
             "how hard it is by the techniques people use: level, Sudoku Explainer rating, QQWing level"
             " (9x9; qqwing=none at other sizes), hardest step",
             "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
+            options=("rules",),
             takes_puzzle=True,
             request=_requests.Rate,
         ),
         Verb(
             "HINT",
-            "HINT [nudge] <puzzle>",
+            "HINT [nudge] [rules=R] <puzzle>",
             "the next logical step in words (with nudge: only the technique and where to look)",
             "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
             flags=("nudge",),
+            options=("rules",),
             takes_puzzle=True,
             request=_requests.Hint,
         ),
         Verb(
             "STEPS",
-            "STEPS <puzzle>",
+            "STEPS [rules=R] <puzzle>",
             "every step from the puzzle to its solution, one line each, then END",
             "STEPS <puzzle>",
+            options=("rules",),
             takes_puzzle=True,
             request=_requests.Steps,
         ),
@@ -159,6 +165,15 @@ VERBS: dict[str, Verb] = {
             "MINIMAL <puzzle> -> MINIMAL no r1c1 r5c6",
             takes_puzzle=True,
             request=_requests.Minimal,
+        ),
+        Verb(
+            "RULES",
+            "RULES [R]",
+            "the rules of this connection's puzzles from now on, a +-joined list of classic, x, windoku,"
+            " antiknight, antiking, nonconsecutive, jigsaw, killer (RULES classic resets; RULES alone shows them)",
+            "RULES x+antiknight -> RULES x+antiknight",
+            request=_requests.Rules,
+            argument="list",
         ),
         Verb(
             "STATS",
@@ -304,6 +319,9 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
             continue
         if verb.name == "HELP" and not flags and not options:
             options["verb"] = token
+            continue
+        if verb.argument and not eq and verb.argument not in options:
+            options[verb.argument] = token
             continue
         if verb.takes_puzzle and not eq:
             puzzle_column = pos + match.start()
