@@ -53,8 +53,9 @@ from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 
 __all__ = ["CAGE_SYMBOLS", "generate_variant", "random_cages", "random_regions"]
 
-#: The symbols of killer cages in a cage block, in the order of each cage's first cell.
-CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The symbols of killer cages in a cage block, in the order of each cage's first cell: letters,
+#: then marks that are neither digits, empty marks (``.`` ``0`` ``_``), ``=`` nor ``|``.
+CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&*+-/<>?@^~"
 
 #: Full-grid searches before a jigsaw layout is replaced; attempt k has a budget of
 #: ``4 * 2**min(k, 10) * cells`` nodes (peer and nonconsecutive rules leave few grids: the first
@@ -181,9 +182,10 @@ def random_cages(solution: Sequence[int], size: int, rng: _gen.SplitMix64) -> li
 
 def _killer_variant(variant: Variant, cages: Sequence[Sequence[int]], solution: Sequence[int]) -> Variant:
     ordered = sorted(cages, key=lambda cells: cells[0])
+    if len(ordered) > len(CAGE_SYMBOLS):
+        raise ValueError(f"{len(ordered)} cages, more than the {len(CAGE_SYMBOLS)} cage symbols")
     made = tuple(
-        Cage(tuple(cells), sum(solution[c] for c in cells), CAGE_SYMBOLS[k] if k < len(CAGE_SYMBOLS) else str(k + 1))
-        for k, cells in enumerate(ordered)
+        Cage(tuple(cells), sum(solution[c] for c in cells), CAGE_SYMBOLS[k]) for k, cells in enumerate(ordered)
     )
     return Variant(variant.rules, variant.regions, variant.region_symbols, made, variant.candidates)
 
