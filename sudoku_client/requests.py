@@ -150,6 +150,7 @@ KNOWN_VERBS = frozenset(
         "HINT",
         "STEPS",
         "MINIMAL",
+        "RULES",
     )
 )
 PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL"))

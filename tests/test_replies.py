@@ -97,7 +97,7 @@ def test_simple_replies():
 
 def test_help():
     assert render(HelpShown("count"), "\n") == (
-        b"HELP COUNT [limit=N] <puzzle>\n  count solutions up to N (default 2, at most 1000)\n"
+        b"HELP COUNT [limit=N] [rules=R] <puzzle>\n  count solutions up to N (default 2, at most 1000)\n"
         b"  example: COUNT " + b"." * 80 + b"9"
         b" -> COUNT 2+ multiple\nEND\n"
     )

@@ -82,6 +82,10 @@ Item = CommandRead | PuzzleRead | LineRejected
 class Splitter:
     """The line routing of one input stream (one connection, or one client run).
 
+    (One class over 250 lines because every routing step reads the same
+    state: the verb waiting for its puzzle, the caption held, the rules in
+    force; the variant merge is :func:`add_variant`.)
+
     Attributes:
       reader: the puzzle reader lines not taken as commands go to.
       closed: True once ``QUIT``, EOT or :meth:`finish` ended the input.
@@ -243,7 +247,7 @@ class Splitter:
             elif waiting is None:
                 request: PuzzleRequestType = Solve(item.grid, expected=item.expected)
                 if self.rules or item.variant is not None:
-                    self._add_variant(item, request, self.rules, None, out)
+                    add_variant(item, request, self.rules, None, out)
                 else:
                     out.append(PuzzleRead(item, request))
             else:
@@ -251,48 +255,9 @@ class Splitter:
                 request = request.on(item.grid, item.expected)
                 given = "rules" in command.options
                 if given or self.rules or item.variant is not None:
-                    self._add_variant(item, request, request.variant.rules if given else self.rules, command, out)
+                    add_variant(item, request, request.variant.rules if given else self.rules, command, out)
                 else:
                     out.append(PuzzleRead(item, request, command))
-
-    @staticmethod
-    def _add_variant(
-        puzzle: Puzzle, request: PuzzleRequestType, rules: Sequence[str], command: Command | None, out: list[Item]
-    ) -> None:
-        """A puzzle under ``rules`` (``RULES``, or the verb's ``rules=``) and the rules its layout implies.
-
-        The request gets the merged :class:`~sudoku_server.sudoku.variants.Variant`;
-        a rule that does not fit the grid, or jigsaw or killer rules with no
-        regions or cages, is the puzzle's error, naming its line.
-        """
-        implied = puzzle.variant
-        words = set(rules)
-        if implied is not None:
-            words.update(implied.rules)
-            variant = dataclasses.replace(implied, rules=tuple(rule for rule in RULES if rule in words))
-        else:
-            variant = Variant(tuple(rule for rule in RULES if rule in words))
-        line = puzzle.first_line
-        ending = puzzle.default_ending
-        try:
-            check_fits(variant.rules, puzzle.grid.size)
-        except CommandError as unfit:
-            out.append(LineRejected(CommandError(f"line {line}: {unfit.detail}"), ending))
-            return
-        if "jigsaw" in variant.rules and variant.regions is None:
-            error = PuzzleFormatError(
-                f"line {line}: a jigsaw puzzle needs its regions: a line of givens then region symbols,"
-                " or a grid of region symbols after the grid"
-            )
-            out.append(LineRejected(error, ending))
-            return
-        if "killer" in variant.rules and not variant.cages:
-            error = PuzzleFormatError(f"line {line}: a killer puzzle needs its cages: a SudoCue line or a cage block")
-            out.append(LineRejected(error, ending))
-            return
-        if not variant.classic:
-            request = dataclasses.replace(request, variant=variant)
-        out.append(PuzzleRead(puzzle, request, command))
 
     @staticmethod
     def _is_command_line(text: str, lineno: int, ending: str) -> bool:
@@ -374,6 +339,45 @@ class Splitter:
                 puzzle = item.puzzle
                 puzzle.lines = [line[offset:] for line in puzzle.lines]
                 puzzle.positions = Positions((li, col - offset) for li, col in puzzle.positions)
+
+
+def add_variant(
+    puzzle: Puzzle, request: PuzzleRequestType, rules: Sequence[str], command: Command | None, out: list[Item]
+) -> None:
+    """A puzzle under ``rules`` (``RULES``, or the verb's ``rules=``) and the rules its layout implies.
+
+    The request gets the merged :class:`~sudoku_server.sudoku.variants.Variant`;
+    a rule that does not fit the grid, or jigsaw or killer rules with no
+    regions or cages, is the puzzle's error, naming its line.
+    """
+    implied = puzzle.variant
+    words = set(rules)
+    if implied is not None:
+        words.update(implied.rules)
+        variant = dataclasses.replace(implied, rules=tuple(rule for rule in RULES if rule in words))
+    else:
+        variant = Variant(tuple(rule for rule in RULES if rule in words))
+    line = puzzle.first_line
+    ending = puzzle.default_ending
+    try:
+        check_fits(variant.rules, puzzle.grid.size)
+    except CommandError as unfit:
+        out.append(LineRejected(CommandError(f"line {line}: {unfit.detail}"), ending))
+        return
+    if "jigsaw" in variant.rules and variant.regions is None:
+        error = PuzzleFormatError(
+            f"line {line}: a jigsaw puzzle needs its regions: a line of givens then region symbols,"
+            " or a grid of region symbols after the grid"
+        )
+        out.append(LineRejected(error, ending))
+        return
+    if "killer" in variant.rules and not variant.cages:
+        error = PuzzleFormatError(f"line {line}: a killer puzzle needs its cages: a SudoCue line or a cage block")
+        out.append(LineRejected(error, ending))
+        return
+    if not variant.classic:
+        request = dataclasses.replace(request, variant=variant)
+    out.append(PuzzleRead(puzzle, request, command))
 
 
 def is_verb_caption(text: str) -> bool:
