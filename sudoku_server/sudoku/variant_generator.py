@@ -49,6 +49,7 @@ from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.geometry import BOX_SHAPES, Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver._bitboard import Engine, engine
+from sudoku_server.sudoku.solver._constraints import combinations
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 
 __all__ = ["CAGE_SYMBOLS", "generate_variant", "random_cages", "random_regions"]
@@ -65,6 +66,12 @@ _NODES_PER_CELL = 4
 
 #: Killer cages are drawn with 2 to this many cells (a lone cell may join one up to one more).
 _CAGE_MAX = 5
+#: The size a cage is drawn to grow to, one of these at random: small cages have few digit sets, so
+#: the searches that prove a pure killer unique stay short.
+_CAGE_SIZES = (2, 2, 3, 3, 3, 4, 4, 5)
+#: A pure killer's uniqueness search stops past this many nodes; the cage with the most digit sets is
+#: then split (more information: the next search is shorter) and the search starts again.
+_PROOF_NODES = 1000
 
 
 def _connected(cells: set[int], size: int) -> bool:
@@ -115,9 +122,7 @@ def random_regions(size: int, rng: _gen.SplitMix64) -> tuple[int, ...]:
         a_region = region[a]
         # a cell of b_region touching a_region, other than a's neighbour chain: any border cell
         border = sorted(
-            c
-            for c in members[b_region]
-            if any(region[nb] == a_region for nb in _orthogonal(*divmod(c, size), size))
+            c for c in members[b_region] if any(region[nb] == a_region for nb in _orthogonal(*divmod(c, size), size))
         )
         b = border[rng.below(len(border))]
         members[a_region].discard(a)
@@ -145,7 +150,7 @@ def random_cages(solution: Sequence[int], size: int, rng: _gen.SplitMix64) -> li
     for start in _gen.permutation(rng, ncells):
         if cage_of[start] >= 0:
             continue
-        want = 2 + rng.below(_CAGE_MAX - 1)
+        want = _CAGE_SIZES[rng.below(len(_CAGE_SIZES))]
         cage = [start]
         digits = {solution[start]}
         cage_of[start] = len(cages)
@@ -190,6 +195,17 @@ def _killer_variant(variant: Variant, cages: Sequence[Sequence[int]], solution: 
     return Variant(variant.rules, variant.regions, variant.region_symbols, made, variant.candidates)
 
 
+def _loosest(variant: Variant, size: int) -> int:
+    """The first cell of the cage with the most digit sets for its sum (the first such cage; 2 cells or more)."""
+    best, cell = 0, -1
+    for cage in variant.cages:
+        if len(cage.cells) > 1:
+            count = len(combinations(size, len(cage.cells), cage.total))
+            if count > best:
+                best, cell = count, cage.cells[0]
+    return cell
+
+
 def _split(cages: list[list[int]], cell: int, size: int) -> None:
     """Split the cage holding ``cell``: the cell and one neighbour in it (or the cell alone) become a cage."""
     for k, cage in enumerate(cages):
@@ -212,12 +228,18 @@ def _split(cages: list[list[int]], cell: int, size: int) -> None:
     cages.append(part)
 
 
-def _two_solutions(eng: Any, s: int, check: Check) -> list[int]:
-    """Up to two solved states of the (unpropagated) state ``s``: a depth-first search."""
+def _two_solutions(eng: Any, s: int, check: Check, budget: int) -> list[int] | None:
+    """Up to two solved states of the (unpropagated) state ``s``: a depth-first search.
+
+    None when the search passes ``budget`` nodes before it ends.
+    """
     found: list[int] = []
     stack = [(s, 0)]
     while stack:
         check()
+        budget -= 1
+        if budget < 0:
+            return None
         s, done = stack.pop()
         s, done = eng.propagate(s, done, check)
         if not s:
@@ -304,7 +326,9 @@ def generate_variant(
 
     base_variant = Variant(variant.rules, variant.regions, variant.region_symbols, (), variant.candidates)
     if killer:
-        base_variant = Variant(tuple(r for r in variant.rules if r != "killer"), variant.regions, variant.region_symbols)
+        base_variant = Variant(
+            tuple(r for r in variant.rules if r != "killer"), variant.regions, variant.region_symbols
+        )
     region_rng = _gen.SplitMix64(shape_key)
     while True:
         if "jigsaw" in variant.rules and variant.regions is None:
@@ -332,11 +356,14 @@ def generate_variant(
             while True:
                 check()
                 eng = engine(geo)
-                found = _two_solutions(eng, eng.full, check)
-                if len(found) < 2:
+                found = _two_solutions(eng, eng.full, check, _PROOF_NODES)
+                if found is None:
+                    differ = _loosest(made_variant, size)
+                elif len(found) < 2:
                     break
-                other = found[0] if found[0] != solved else found[1]
-                differ = next(c for c, (a, b) in enumerate(zip(eng.digits(other), solution_cells)) if a != b)
+                else:
+                    other = found[0] if found[0] != solved else found[1]
+                    differ = next(c for c, (a, b) in enumerate(zip(eng.digits(other), solution_cells)) if a != b)
                 _split(cages, differ, size)
                 made_variant = _killer_variant(variant, cages, solution_cells)
                 geo = variant_geometry(made_variant, box_rows, box_cols)
