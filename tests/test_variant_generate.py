@@ -12,11 +12,10 @@ import pytest
 from test_variant_wire import replies
 
 from sudoku_server.sudoku import solver
-from sudoku_server.sudoku.generator import generate
+from sudoku_server.sudoku.generator import SplitMix64, generate
 from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.variant_generator import generate_variant, random_cages, random_regions
-from sudoku_server.sudoku.generator import SplitMix64
 from sudoku_server.sudoku.variants import Variant, parse_rules, variant_geometry
 
 #: (request, reply): one seed per rule, exact bytes.

@@ -38,7 +38,6 @@ puzzles, keeping at least N.
 
 from __future__ import annotations
 
-import itertools
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
