@@ -301,14 +301,14 @@ def rating_of(
         hardest=hardest,
         steps=len(steps),
         method=method,
-        rules="classic" if classic else _rules_words(geometry),
-        notes=() if classic else rule_notes(geometry),
+        rules="classic" if geometry is None or classic else _rules_words(geometry),
+        notes=() if geometry is None or classic else rule_notes(geometry),
     )
 
 
-def _rules_words(geometry: Geometry | None) -> str:
+def _rules_words(geometry: Geometry) -> str:
     """The rules of a variant geometry as ``rules=`` writes them (its key holds them: :func:`variant_geometry`)."""
-    key = geometry.key if geometry is not None else ()
+    key = geometry.key
     if isinstance(key, tuple) and len(key) > 1 and key[0] == "variant" and isinstance(key[1], tuple):
         rules = list(key[1])
         if key[-1] is not None:

@@ -374,8 +374,8 @@ def generate_variant(
     cell_orbits = _gen.orbits(size, symmetry)
     order = _gen.permutation(_gen.SplitMix64(order_key), len(cell_orbits))
     count = _native_count(geo)
-    tests = _gen._Proofs(eng, solved, check) if count is None else _gen._Counts(count, solution, check)  # type: ignore[arg-type]
-    kept, minimal = _gen._remove_givens(eng, solved, [cell_orbits[i] for i in order], givens or 0, tests, check)  # type: ignore[arg-type]
+    tests = _gen._Proofs(eng, solved, check) if count is None else _gen._Counts(count, solution, check)
+    kept, minimal = _gen._remove_givens(eng, solved, [cell_orbits[i] for i in order], givens or 0, tests, check)
     puzzle = Grid(
         tuple(d if kept >> (c * eng.width) & eng.digit_mask else 0 for c, d in enumerate(solution_cells)),
         box_rows,
@@ -388,7 +388,7 @@ def _full_grid(eng: Engine, key: int, check: Check) -> int:
     """A random solved state, or 0 when the attempts fail (a jigsaw layout may have no grid)."""
     for attempt in range(_ATTEMPTS):
         budget = _NODES_PER_CELL << min(attempt, 10)
-        solved = _gen._full_grid_attempt(eng, _gen.SplitMix64(key + attempt), check, budget)  # type: ignore[arg-type]
+        solved = _gen._full_grid_attempt(eng, _gen.SplitMix64(key + attempt), check, budget)
         if solved:
             return solved
     return 0

@@ -394,7 +394,9 @@ def unique_solution(grid: Grid, *, check: Check | None = None, geometry: Geometr
         if d == first.cells[cell]:
             continue
         base[cell] = d
-        if count_solutions(Grid(tuple(base), grid.box_rows, grid.box_cols, grid.symbols), 1, check=check, geometry=geometry):
+        if count_solutions(
+            Grid(tuple(base), grid.box_rows, grid.box_cols, grid.symbols), 1, check=check, geometry=geometry
+        ):
             other = d
             break
     assert other is not None  # two solutions differ at ``cell``: another digit fits there
