@@ -50,7 +50,11 @@ setup(
         Extension(
             "sudoku_server.sudoku.solver._native",
             sources=["sudoku_server/sudoku/solver/_native.c"],
-            depends=["sudoku_server/sudoku/solver/_native_search.h", "sudoku_server/sudoku/solver/_native_9x9.h"],
+            depends=[
+                "sudoku_server/sudoku/solver/_native_search.h",
+                "sudoku_server/sudoku/solver/_native_9x9.h",
+                "sudoku_server/sudoku/solver/_native_variants.h",
+            ],
         ),
         Extension(
             "sudoku_server.sudoku.techniques._engine",

@@ -53,7 +53,9 @@ the first part of each search instead, process-wide).
 
 from __future__ import annotations
 
+import itertools
 import os
+from array import array
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, NamedTuple
 
@@ -63,6 +65,7 @@ from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
+from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
 
 __all__ = [
     "CORE",
@@ -111,6 +114,39 @@ _PREPARED: dict[Hashable, object] = {}
 _CLASSIC: dict[int, object] = {}
 
 
+#: Prepared geometries kept at most (beyond it the oldest go): every killer,
+#: jigsaw or pencilmark puzzle is a geometry of its own.
+_PREPARED_MAX = 512
+
+
+def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
+    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints
+    (:mod:`..variants`): differ pairs beyond the units (the extra peers),
+    nonconsecutive pairs, cages (cell -> cage, totals), candidate masks.
+    None when a constraint is of a kind the native core does not know."""
+    arrays: dict[str, bytes] = {}
+    differ: list[int] = []
+    for constraint in geo.constraints:
+        if isinstance(constraint, PairRule):
+            flat = [c for pair in constraint.pairs for c in pair]
+            if constraint.differ:
+                differ += flat
+            else:
+                arrays["nonconsecutive"] = array("H", flat).tobytes()
+        elif isinstance(constraint, Cages):
+            arrays["cage_of"] = array("h", constraint.cage_of).tobytes()
+            arrays["totals"] = array("H", [cage.total for cage in constraint.cages]).tobytes()
+            for cage in constraint.cages:
+                differ += [c for pair in itertools.combinations(cage.cells, 2) for c in pair]
+        elif isinstance(constraint, Candidates):
+            arrays["candidates"] = array("I", constraint.masks).tobytes()
+        else:
+            return None
+    if differ:
+        arrays["differ"] = array("H", differ).tobytes()
+    return arrays
+
+
 def _prepare(geo: Geometry) -> object:
     """The prepared native geometry of ``geo``, or None when the native core does not take it."""
     try:
@@ -118,8 +154,13 @@ def _prepare(geo: Geometry) -> object:
     except KeyError:
         pass
     prepared = None
-    if not geo.constraints and geo.size <= _native.MAX_SIZE and 0 < len(geo.units) <= _native.MAX_UNITS:
-        prepared = _native.prepare(geo.size, geo.unit_array, geo.key == ("classic", 3, 3))
+    if geo.size <= _native.MAX_SIZE and 0 < len(geo.units) <= _native.MAX_UNITS:
+        arrays = _constraint_arrays(geo) if geo.constraints else {}
+        if arrays is not None:
+            prepared = _native.prepare(geo.size, geo.unit_array, geo.key == ("classic", 3, 3), **arrays)
+    if geo.constraints and len(_PREPARED) >= _PREPARED_MAX:
+        for key in [k for k in _PREPARED if not (isinstance(k, tuple) and k[:1] == ("classic",))][:64]:
+            del _PREPARED[key]
     _PREPARED[geo.key] = prepared
     return prepared
 

@@ -176,7 +176,33 @@ typedef struct {
     uint32_t *fam_side;
     uint32_t *rest_start;  /* nfam + 1 into rest */
     uint16_t *rest;
+    /* Variant constraints (_native_variants.h; none for a geometry of units
+     * only). Extra "differ" pairs (anti-knight, anti-king, the cells of a
+     * cage) are in the peer lists above. */
+    int constrained;       /* any of the below */
+    int nnc;               /* nonconsecutive pairs */
+    uint16_t *nc_pair;     /* 2 * nnc cells */
+    int ncages;
+    uint32_t *cage_start;  /* ncages + 1 into cage_cells */
+    uint16_t *cage_cells;  /* each cage's cells, ascending */
+    int *cage_total;       /* ncages */
+    uint8_t *cage_combos;  /* ncages: 1 when its digit sets are listed, 0: bounds only */
+    uint32_t *combo_start; /* ncages + 1 into combo */
+    uint32_t *combo;       /* each cage's sets of distinct digits of its size and sum */
+    uint32_t *cand;        /* ncells initial candidates (pencilmarks), or NULL */
 } Geo;
+
+/* The variant constraints prepare() reads (arrays checked by the caller). */
+typedef struct {
+    const uint16_t *differ; /* 2 * ndiffer cells: pairs that must differ */
+    int ndiffer;
+    const uint16_t *nc; /* 2 * nnc cells: pairs that are not consecutive */
+    int nnc;
+    const int16_t *cage_of; /* ncells: a cell's cage, -1 none; NULL: no cages */
+    const uint16_t *totals; /* ncages */
+    int ncages;
+    const uint32_t *cand; /* ncells candidate masks, or NULL */
+} Extra;
 
 static void
 geo_free(Geo *g)
@@ -197,6 +223,14 @@ geo_free(Geo *g)
     PyMem_RawFree(g->fam_side);
     PyMem_RawFree(g->rest_start);
     PyMem_RawFree(g->rest);
+    PyMem_RawFree(g->nc_pair);
+    PyMem_RawFree(g->cage_start);
+    PyMem_RawFree(g->cage_cells);
+    PyMem_RawFree(g->cage_total);
+    PyMem_RawFree(g->cage_combos);
+    PyMem_RawFree(g->combo_start);
+    PyMem_RawFree(g->combo);
+    PyMem_RawFree(g->cand);
     PyMem_RawFree(g);
 }
 
@@ -225,12 +259,15 @@ geo_is_classic9(const Geo *g)
 /* Build a Geo from n and the units (nunits * n cells, each checked by the
  * caller to lie in 0..n*n-1 and to be distinct within its unit). NULL with
  * MemoryError set. */
+static int geo_constraints(Geo *g, const Extra *ex);
+
 static Geo *
-geo_build(int n, int nunits, const uint16_t *units)
+geo_build(int n, int nunits, const uint16_t *units, const Extra *ex)
 {
     Geo *g = PyMem_RawCalloc(1, sizeof(Geo));
     int ncells = n * n, c, u, v, i, j, k, total;
     uint8_t *member = NULL; /* member[u * ncells + c]: cell c is in unit u */
+    uint8_t *xadj = NULL;   /* xadj[c * ncells + p]: an extra differ pair */
     if (g == NULL)
         return (Geo *)PyErr_NoMemory();
     g->n = n;
@@ -243,7 +280,15 @@ geo_build(int n, int nunits, const uint16_t *units)
     for (u = 0; u < nunits; u++)
         for (i = 0; i < n; i++)
             member[u * ncells + units[u * n + i]] = 1;
-    /* each cell's units, then its peers (the other cells of its units) */
+    if (ex != NULL && ex->ndiffer > 0) {
+        GEO_ALLOC(xadj, ncells * ncells);
+        for (i = 0; i < ex->ndiffer; i++) {
+            xadj[ex->differ[2 * i] * ncells + ex->differ[2 * i + 1]] = 1;
+            xadj[ex->differ[2 * i + 1] * ncells + ex->differ[2 * i]] = 1;
+        }
+    }
+    /* each cell's units, then its peers (the other cells of its units, and
+     * its extra differ pairs) */
     GEO_ALLOC(g->cu_start, ncells + 1);
     GEO_ALLOC(g->cu, nunits * n);
     for (c = 0, k = 0; c < ncells; c++) {
@@ -260,6 +305,10 @@ geo_build(int n, int nunits, const uint16_t *units)
         for (p = 0; p < ncells; p++) {
             if (p == c)
                 continue;
+            if (xadj != NULL && xadj[c * ncells + p]) {
+                total++;
+                continue;
+            }
             for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
                 if (member[g->cu[j] * ncells + p]) {
                     total++;
@@ -274,6 +323,10 @@ geo_build(int n, int nunits, const uint16_t *units)
         for (p = 0; p < ncells; p++) {
             if (p == c)
                 continue;
+            if (xadj != NULL && xadj[c * ncells + p]) {
+                g->peer[k++] = (uint16_t)p;
+                continue;
+            }
             for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
                 if (member[g->cu[j] * ncells + p]) {
                     g->peer[k++] = (uint16_t)p;
@@ -408,10 +461,15 @@ geo_build(int n, int nunits, const uint16_t *units)
         PyMem_RawFree(used);
     }
     PyMem_RawFree(member);
-    g->classic9 = geo_is_classic9(g);
+    PyMem_RawFree(xadj);
+    member = xadj = NULL;
+    if (ex != NULL && !geo_constraints(g, ex))
+        goto nomem;
+    g->classic9 = !g->constrained && geo_is_classic9(g);
     return g;
 nomem:
     PyMem_RawFree(member);
+    PyMem_RawFree(xadj);
     geo_free(g);
     return (Geo *)PyErr_NoMemory();
 }
@@ -600,6 +658,9 @@ eg_remove(Ctx *x, SG *s, int p, uint32_t m, int *found)
     }
     return 1;
 }
+
+/* The variant constraints (nonconsecutive pairs, killer cages, pencilmarks). */
+#include "_native_variants.h"
 
 /* Intersections whose digits eg_locked computes once per call (each is in
  * two families); more than this (no classic grid has 256) are computed per
@@ -844,6 +905,10 @@ eg_propagate(Ctx *x, SG *s)
                 }
             }
         }
+        if (found)
+            continue;
+        if (g->constrained && !ev_propagate(x, s, &found))
+            goto fail;
         if (found)
             continue;
         if (!eg_locked(x, s, &found))
@@ -1254,6 +1319,14 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
                 root->c[p[j]] &= ~bit;
         }
     }
+    if (g->constrained && ev_givens_break(g, cells)) {
+        PyMem_RawFree(root);
+        PyMem_RawFree(fa);
+        return RESULT_INVALID;
+    }
+    if (g->cand != NULL) /* pencilmarks: every cell keeps to its candidates (a given too) */
+        for (i = 0; i < g->ncells; i++)
+            root->c[i] &= g->cand[i];
     x->qn = 0;
     for (i = 0; i < g->ncells; i++)
         if (eg_single(root->c[i]))
@@ -1371,53 +1444,122 @@ geo_capsule_free(PyObject *capsule)
     geo_free(PyCapsule_GetPointer(capsule, GEO_CAPSULE));
 }
 
-/* prepare(size, units, classic9) -> geometry */
-static PyObject *
-py_prepare(PyObject *self, PyObject *args)
+/* Check the constraint buffers of prepare() against n and fill ex; 0 with
+ * ValueError. */
+static int
+read_extra(int n, const Py_buffer *differ, const Py_buffer *nc, const Py_buffer *cage_of, const Py_buffer *totals,
+           const Py_buffer *cand, Extra *ex)
 {
-    int n, classic9, nunits, u, i;
-    Py_buffer buf;
+    int ncells = n * n, i, k;
+    memset(ex, 0, sizeof *ex);
+    if (differ->len % 4 || nc->len % 4 || cage_of->len % 2 || totals->len % 2 || cand->len % 4)
+        goto bad;
+    ex->differ = differ->buf;
+    ex->ndiffer = (int)(differ->len / 4);
+    ex->nc = nc->buf;
+    ex->nnc = (int)(nc->len / 4);
+    for (i = 0; i < 2 * ex->ndiffer; i += 2)
+        if (ex->differ[i] >= ncells || ex->differ[i + 1] >= ncells || ex->differ[i] == ex->differ[i + 1])
+            goto bad;
+    for (i = 0; i < 2 * ex->nnc; i += 2)
+        if (ex->nc[i] >= ncells || ex->nc[i + 1] >= ncells || ex->nc[i] == ex->nc[i + 1])
+            goto bad;
+    if (cage_of->len) {
+        int count[MAXCELLS];
+        if (cage_of->len != 2 * ncells || totals->len < 2 || totals->len / 2 > ncells)
+            goto bad;
+        ex->cage_of = cage_of->buf;
+        ex->totals = totals->buf;
+        ex->ncages = (int)(totals->len / 2);
+        memset(count, 0, sizeof count);
+        for (i = 0; i < ncells; i++) {
+            if (ex->cage_of[i] < -1 || ex->cage_of[i] >= ex->ncages)
+                goto bad;
+            if (ex->cage_of[i] >= 0)
+                count[ex->cage_of[i]]++;
+        }
+        for (k = 0; k < ex->ncages; k++)
+            if (count[k] < 1 || count[k] > n || ex->totals[k] > n * (n + 1) / 2)
+                goto bad;
+    } else if (totals->len) {
+        goto bad;
+    }
+    if (cand->len) {
+        if (cand->len != 4 * ncells)
+            goto bad;
+        ex->cand = cand->buf;
+    }
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "prepare: constraint arrays that do not fit the grid (see its docstring)");
+    return 0;
+}
+
+/* prepare(size, units, classic9, differ=b"", nonconsecutive=b"", cage_of=b"",
+ * totals=b"", candidates=b"") -> geometry */
+static PyObject *
+py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"size", "units", "classic9", "differ", "nonconsecutive", "cage_of", "totals",
+                               "candidates", NULL};
+    int n, classic9, nunits, u, i, ok;
+    Py_buffer buf, xb[5];
     uint16_t *units;
     uint8_t seen[MAXCELLS];
     Geo *g;
+    Extra ex;
     PyObject *capsule;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iy*p:prepare", &n, &buf, &classic9))
+    memset(xb, 0, sizeof xb);
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iy*p|y*y*y*y*y*:prepare", keywords, &n, &buf, &classic9, &xb[0],
+                                     &xb[1], &xb[2], &xb[3], &xb[4]))
         return NULL;
+#define RELEASE_ALL()                                                                                                  \
+    do {                                                                                                               \
+        int b_;                                                                                                        \
+        PyBuffer_Release(&buf);                                                                                        \
+        for (b_ = 0; b_ < 5; b_++)                                                                                     \
+            if (xb[b_].obj != NULL)                                                                                    \
+                PyBuffer_Release(&xb[b_]);                                                                             \
+    } while (0)
     if (n < 1 || n > MAXN || buf.len % (2 * n) != 0 || buf.len / (2 * n) < 1 || buf.len / (2 * n) > MAXUNITS) {
         PyErr_Format(PyExc_ValueError, "a geometry has size 1..%d and 1..%d units of size 16-bit cells", MAXN,
                      MAXUNITS);
-        PyBuffer_Release(&buf);
+        RELEASE_ALL();
         return NULL;
     }
     nunits = (int)(buf.len / (2 * n));
     units = PyMem_RawMalloc((size_t)buf.len);
     if (units == NULL) {
-        PyBuffer_Release(&buf);
+        RELEASE_ALL();
         return PyErr_NoMemory();
     }
     memcpy(units, buf.buf, (size_t)buf.len);
-    PyBuffer_Release(&buf);
     for (u = 0; u < nunits; u++) {
         memset(seen, 0, sizeof seen);
         for (i = 0; i < n; i++) {
             int c = units[u * n + i];
             if (c >= n * n || seen[c]) {
                 PyMem_RawFree(units);
+                RELEASE_ALL();
                 PyErr_Format(PyExc_ValueError, "unit %d: cells must be distinct, in 0..%d", u, n * n - 1);
                 return NULL;
             }
             seen[c] = 1;
         }
     }
-    g = geo_build(n, nunits, units);
+    ok = read_extra(n, &xb[0], &xb[1], &xb[2], &xb[3], &xb[4], &ex);
+    g = ok ? geo_build(n, nunits, units, &ex) : NULL;
     PyMem_RawFree(units);
+    RELEASE_ALL();
+#undef RELEASE_ALL
     if (g == NULL)
         return NULL;
     /* the 9x9 engine for the classic key only, and only on its units */
     if (classic9 && !g->classic9) {
         geo_free(g);
-        PyErr_SetString(PyExc_ValueError, "classic9: the units are not the classic 9x9 rows, columns and boxes");
+        PyErr_SetString(PyExc_ValueError,
+                        "classic9: the units are not the classic 9x9 rows, columns and boxes, or constraints given");
         return NULL;
     }
     g->classic9 = classic9;
@@ -1737,22 +1879,33 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             seen |= 1u << (sol[g->unit[u * n + i]] - 1);
         ok = seen == g->full;
     }
+    if (ok && g->constrained)
+        ok = ev_verify(g, sol);
     return PyBool_FromLong(ok);
 }
 
 static PyMethodDef methods[] = {
-    {"prepare", py_prepare, METH_VARARGS,
-     "prepare(size, units, classic9) -> geometry\n\n"
+    {"prepare", (PyCFunction)(void (*)(void))py_prepare, METH_VARARGS | METH_KEYWORDS,
+     "prepare(size, units, classic9, differ=b'', nonconsecutive=b'', cage_of=b'', totals=b'',\n"
+     "        candidates=b'') -> geometry\n\n"
      "The native form of a geometry: size digits per unit (1..25), units its\n"
      "units as 16-bit cell indices in native byte order (size per unit, 1..256\n"
      "units; Geometry.unit_array), classic9 true for the classic 9x9 key (the\n"
      "9x9 engine; ValueError when the units are not the classic ones).\n"
+     "Variant constraints, each a buffer in native byte order (ValueError when\n"
+     "one does not fit the grid): differ, pairs of cells (16-bit) that must\n"
+     "differ beyond the units (anti-knight, anti-king, cage cells);\n"
+     "nonconsecutive, pairs of cells (16-bit) whose digits do not differ by one;\n"
+     "cage_of, per cell (16-bit signed) its killer cage 0..k-1 or -1, with\n"
+     "totals, per cage (16-bit) the sum of its digits (1 to size cells each);\n"
+     "candidates, per cell (32-bit) the digits allowed, bit d-1 for digit d.\n"
      "Peers and intersections are computed here, once; keep the result."},
     {"verify", (PyCFunction)(void (*)(void))py_verify, METH_FASTCALL,
      "verify(puzzle_cells, solution_cells, geometry) -> bool\n\n"
      "True when the solution (size*size ints row-major) holds 1..size everywhere,\n"
-     "keeps every given of the puzzle (0 = empty) and holds every digit once in\n"
-     "each unit of the geometry. Independent of the search."},
+     "keeps every given of the puzzle (0 = empty), holds every digit once in\n"
+     "each unit of the geometry and keeps its constraints (differ pairs,\n"
+     "nonconsecutive pairs, cage sums, candidates). Independent of the search."},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
      "solve(cells, geometry, check=None) -> tuple | int\n\n"
      "The row-major-first solution of the grid (cells: size*size ints row-major,\n"
