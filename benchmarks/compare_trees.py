@@ -1,11 +1,12 @@
 """The request path of two source trees side by side: one connection pipelining a dataset.
 
     python3 benchmarks/compare_trees.py BEFORE_TREE AFTER_TREE [--dataset kaggle_bryanpark_first10000.csv] [--rounds 5]
+        [--ports P]
 
 Each tree is a checkout with its native core built in place (``python3
 setup.py build_ext --inplace``); each server runs as ``python -m
 sudoku_server`` with ``PYTHONPATH`` set to its tree, on 127.0.0.1 and a free
-port. Every round sends the whole dataset (its one-line 9x9 puzzles, one per line) on one connection to each server in turn, A B A B ...,
+port (``--ports P``: ports P and P + 1 instead). Every round sends the whole dataset (its one-line 9x9 puzzles, one per line) on one connection to each server in turn, A B A B ...,
 half-closes, and times until the last answer byte (wall seconds). Prints
 the median per tree and the median of the round-by-round ratios B/A, so the
 comparison holds while the machine's speed drifts. Used across issue 16's
@@ -31,9 +32,9 @@ import corecheck  # benchmarks/corecheck.py
 import datasets  # benchmarks/datasets.py: the shipped puzzles/datasets/*.gz
 
 
-def start(tree: str) -> tuple[subprocess.Popen[str], int]:
+def start(tree: str, port: int = 0) -> tuple[subprocess.Popen[str], int]:
     env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
-    argv = [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0"]
+    argv = [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, cwd=os.path.abspath(tree))
     assert proc.stderr is not None
     while True:
@@ -63,6 +64,7 @@ def main() -> int:
     parser.add_argument("after")
     parser.add_argument("--dataset", default="kaggle_bryanpark_first10000.csv")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--ports", type=int, default=0, help="listen on this port and the next (default: free ports)")
     corecheck.add_flag(parser)
     args = parser.parse_args()
     path = datasets.find(args.dataset)
@@ -70,7 +72,8 @@ def main() -> int:
         raise SystemExit(f"no dataset {args.dataset} in {datasets.DATASETS_DIR}")
     puzzles = datasets.one_line_puzzles(path)
     data = ("\n".join(puzzles) + "\n").encode()
-    servers = [start(args.before), start(args.after)]
+    ports = (args.ports, args.ports + 1) if args.ports else (0, 0)
+    servers = [start(args.before, ports[0]), start(args.after, ports[1])]
     try:
         for tree, (_, port) in zip((args.before, args.after), servers):
             corecheck.require_native(corecheck.server_core("127.0.0.1", port), args.allow_python_core, tree)

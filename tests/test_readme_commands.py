@@ -91,6 +91,7 @@ COMMANDS = [
     ("bench_check_gaps.py", ["--hard", "1", "--budget", "1", "--no-large"], "forum-hardest RATE: median"),
     ("bench_ctext.py", ["--passes", "1", "--limit", "20"], "new text to text"),
     ("bench_session_lines.py", ["--passes", "1"], "µs a line"),
+    ("bench_session_lines.py", ["--passes", "1", "--grids"], "µs a puzzle of 9 rows"),
     (
         "bench_request_path.py",
         ["--runs", "1", "--seconds", "0.5", "--limit", "40", "--connections", "4", "--window", "16", "--no-warm"],

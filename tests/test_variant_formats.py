@@ -243,3 +243,41 @@ def test_classic_lines_bring_no_variant_and_other_lengths_keep_their_errors():
     assert one(INKALA + "\n").variant is None
     assert error("1" * 160 + "\n") == "format line 1: expected 16, 36, 81, 256 or 625 cells, found 160"
     assert error("1" * 728 + "\n") == "format line 1: expected 16, 36, 81, 256 or 625 cells, found 728"
+
+
+def test_cage_symbols_may_be_marks_that_elsewhere_start_a_comment_or_a_border():
+    marks = str.maketrans({"b": "#", "c": "-", "d": "*"})  # GENERATE's symbols after the letters include these
+    block = [("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r].translate(marks) for r in range(9)]
+    puzzle = one("\n".join(block) + "\n" + CAGE_SUMS.translate(marks) + "\n")
+    variant = puzzle.variant
+    assert variant is not None and [cage.symbol for cage in variant.cages[:4]] == ["a", "#", "-", "*"]
+    assert variant.cages[1] == Cage((2, 3, 11, 20), 17, "#")
+    alone = one(
+        "\n".join(row.translate(marks) for row in CAGE_ROWS) + "\n" + CAGE_SUMS.translate(marks) + "\n", ("killer",)
+    )
+    assert alone.variant is not None and alone.variant.cages == variant.cages
+
+
+def test_the_session_waits_for_the_rest_of_a_block():
+    from sudoku_server.wire.session import Session
+
+    session = Session()
+    session.receive_data(b"RULES killer\n" + ("\n".join(CAGE_ROWS[:4]) + "\n").encode())
+    assert session.incomplete  # 4 of 9 rows: the sender is still sending
+    session.receive_data(("\n".join(CAGE_ROWS[4:]) + "\n").encode())
+    assert session.incomplete  # the sums line is still to come
+    (event,) = session.receive_data((CAGE_SUMS + "\n").encode())
+    assert not session.incomplete and event.puzzle.layout == "cages"
+
+
+def test_interactive_reading_reports_a_bad_block_row_at_once_and_nothing_more():
+    reader = PuzzleReader(report_early=True)
+    reader.rules = frozenset({"killer"})
+    rows = [*CAGE_ROWS[:2], "aabbcdde", *CAGE_ROWS[3:], CAGE_SUMS]
+    out = [(number, reader.feed_line(row, "\n", number)) for number, row in enumerate(rows, start=1)]
+    reported = [(number, events) for number, events in out if events]
+    assert len(reported) == 1 and reported[0][0] == 3
+    (error,) = reported[0][1]
+    assert isinstance(error, Rejected)
+    assert error.error.detail == "line 3: expected a row of the cage block: 9 cage symbols"
+    assert reader.finish() == [] and reader.puzzle_start is None

@@ -80,9 +80,12 @@ CASES = {
     "x-grid": ("SOLVE rules=X\n" + rows(X), rows(X_ANSWER) + "\n"),
     "jigsaw-line": (f"{JIGSAW_GIVENS}{JIGSAW_REGIONS}\n", f"{JIGSAW_ANSWER}\n"),
     "jigsaw-grid": (f"RULES jigsaw\n{JIGSAW_GRID}\n", "RULES jigsaw\n" + rows(JIGSAW_ANSWER) + "\n"),
+    "jigsaw-4x4": (".......2...3.321aabbaacbcbddccdd\n", "1234341221434321\n"),  # 32 characters
+    "jigsaw-grid-verb": (f"SOLVE rules=jigsaw\n{JIGSAW_GRID}\n", rows(JIGSAW_ANSWER) + "\n"),
     "sudocue": (f"{SUDOCUE}\n", f"{KILLER_ANSWER}\n"),
     "sudocue-count": (f"COUNT {SUDOCUE}\n", "COUNT 1 unique\n"),
     "cage-block": (f"RULES killer\n{CAGE_BLOCK}", "RULES killer\n" + rows(KILLER_ANSWER) + "\n"),
+    "cage-block-verb": (f"COUNT rules=killer\n{CAGE_BLOCK}", "COUNT 1 unique\n"),
     "codingame": (f"{CODINGAME}\n", rows(KILLER_ANSWER) + "\n"),
     "pencilmark": (f"{INKALA_PENCILMARKS}\n", f"{INKALA_ANSWER}\n"),
     "pencilmark-crlf": (f"COUNT {INKALA_PENCILMARKS}\r\n", "COUNT 1 unique\r\n"),
@@ -239,3 +242,24 @@ async def test_rules_x_keeps_plain_lines_out_of_the_classic_bulk_path_over_a_soc
             assert await exchange(server, data) == (
                 f"RULES x\n{X_ANSWER}\n{X_ANSWER}\nRULES classic\n{INKALA_ANSWER}\n{INKALA_ANSWER}\n".encode()
             )
+
+
+def test_the_layouts_documents_examples_are_the_servers_answers():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "LAYOUTS.md").read_text(encoding="utf-8")
+    section = text[text.index("## Variant layouts") : text.index("## Sizes")]
+    examples = re.findall(r"\| `(SOLVE rules=\S+ \S+)` \| `(\S+)` \|", section)
+    assert {request.split()[1] for request, _ in examples} == {
+        "rules=x",
+        "rules=windoku",
+        "rules=antiknight",
+        "rules=antiking",
+        "rules=nonconsecutive",
+    }
+    for request, reply in examples:
+        assert replies(f"{request}\n".encode()) == f"{reply}\n".encode()
+    for block in re.findall(r"```\n([^`]*?)\n```\n→ `(\d+)`", section):  # the one-line layouts
+        assert replies(f"{block[0]}\n".encode()) == f"{block[1]}\n".encode()
+    assert len(re.findall(r"```\n([^`]*?)\n```\n→ `(\d+)`", section)) == 3  # jigsaw, SudoCue, pencilmarks

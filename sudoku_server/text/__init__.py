@@ -9,6 +9,7 @@ so the modules may be rearranged freely. The modules, bottom up:
   drawing, full width, tab fields);
 - :mod:`.lines`: what one line is (border, row, one-line puzzle, prose...);
 - :mod:`.puzzle`: :class:`Puzzle` and its answer in the request's layout;
+- :mod:`.variant_layouts`: the jigsaw, killer and pencilmark layouts;
 - :mod:`.reader`: :class:`PuzzleReader`, lines into puzzles or errors; :func:`parse`.
 """
 

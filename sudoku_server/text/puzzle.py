@@ -115,7 +115,9 @@ class Puzzle:
 
     Attributes:
       grid: the givens (``size * size`` ints row-major, 0 = empty).
-      layout: ``"bordered"``, ``"rows"``, ``"line"`` or ``"csv"``.
+      layout: ``"bordered"``, ``"rows"``, ``"line"`` or ``"csv"``; for the
+        variant layouts (:mod:`.variant_layouts`) ``"jigsaw-line"``,
+        ``"jigsaw-grid"``, ``"sudocue"``, ``"cages"`` or ``"pencilmark"``.
       first_line: 1-based number of its first line in the stream.
       lines: the request's lines, without their terminators, in their own
         characters (a row read by column is padded with blanks up to its

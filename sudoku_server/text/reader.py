@@ -7,6 +7,9 @@ cells read by column), plain rows (``n`` lines of ``n`` cells; SadMan
 Software ``.sdk`` files are this under a ``[Puzzle]`` header), all cells on
 one line (with a ``# comment`` or a ``label:``), and dataset rows (Kaggle's
 ``quizzes,solutions`` CSV: the puzzle field and its expected solution).
+The variant layouts (a jigsaw line or region grid, a SudoCue killer line, a
+cage block, a pencilmark line) are :mod:`.variant_layouts`'; the region grid
+and cage rows alone are read under :attr:`PuzzleReader.rules` only.
 Between puzzles, blank lines, ``#`` comments (SudoCue ``#A``... metadata),
 ``[Section]`` headers and CSV header lines are skipped.
 
@@ -239,7 +242,7 @@ class PuzzleReader:
         grid = self._grid
         block, self._block = self._block, None
         if block is not None:
-            return [block.cut(lineno, ending)]
+            return [] if block.reported else [block.cut(lineno, ending)]
         if grid is None:
             return []
         if grid.complete:
@@ -319,7 +322,7 @@ class PuzzleReader:
         self._grid = None
         block, self._block = self._block, None
         if block is not None:
-            return [block.incomplete(self._last_ending)]
+            return [] if block.reported else [block.incomplete(self._last_ending)]
         if grid is None or grid.reported:
             return []
         if grid.rows == grid.size:
@@ -342,7 +345,10 @@ class PuzzleReader:
             taken, event = block.feed(line, lineno)
             if event is not None or not taken:
                 self._block = None
-            if event is not None:
+            if self._report_early and block.error is not None and not block.reported:
+                events.append(block.error)  # interactive reading: a bad row at once, nothing more for the block
+                block.reported = True
+            elif event is not None and not (block.reported and event is block.error):
                 events.append(event)
             if not taken:
                 self._start_line(line, lineno, events)

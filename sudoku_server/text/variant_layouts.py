@@ -63,6 +63,8 @@ LAYOUT_PENCILMARK = "pencilmark"
 JIGSAW_LINE_SIZES: dict[int, int] = {2 * size * size: size for size in ROW_SIZES}
 #: A pencilmark line's length (9x9 only): 9 characters for each of 81 cells.
 PENCILMARK_LINE = SIZE * SIZE * SIZE
+#: Cells of a cage block's first row with its givens: N givens and N cage symbols (8, 12, 18, 32, 50).
+_CAGE_ROW_CELLS = frozenset(2 * size for size in ROW_SIZES)
 #: The start of a SudoCue killer line: ``3x3::k:`` or ``3x3:d:k:`` (killer-X).
 _SUDOCUE = re.compile(r"\s*3x3:(d?):k:")
 #: One ``symbol=sum`` pair of a cage block's last line.
@@ -200,18 +202,19 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
     size). Without: under ``killer`` rules, one word of ``N`` characters
     holding a character that is no digit or empty mark.
     """
-    if line.kind is not Kind.CELLS or "|" in line.body:
-        return None
-    words = line.body.split()
-    if len(words) == 2 and len(words[0]) == len(words[1]) and len(words[0]) in ROW_SIZES:
-        return len(words[0]), True
-    if (
-        "killer" in rules
-        and len(words) == 1
-        and len(words[0]) in ROW_SIZES
-        and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0])
-    ):
-        return len(words[0]), False
+    count = len(line.cells)
+    if count not in _CAGE_ROW_CELLS and "#" in line.view:  # "#" may be a cage symbol (a comment elsewhere)
+        count = sum(len(word) for word in line.view.split())
+    if count in _CAGE_ROW_CELLS:
+        if line.kind is not Kind.CELLS or "|" in line.view:
+            return None
+        words = line.view.split()
+        if len(words) == 2 and len(words[0]) == len(words[1]):
+            return len(words[0]), True
+    elif "killer" in rules and count in ROW_SIZES and line.kind is Kind.CELLS and "|" not in line.view:
+        words = line.view.split()
+        if len(words) == 1 and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0]):
+            return count, False
     return None
 
 
@@ -242,6 +245,7 @@ class BlockInProgress:
         self.endings: list[str] = []
         self.lines: list[int] = []  # the line number of each row
         self.error: Rejected | None = None  # the first bad row's error
+        self.reported = False  # its error was already sent (interactive reading)
 
     @property
     def what(self) -> str:
@@ -264,7 +268,7 @@ class BlockInProgress:
             return True, None  # between the givens' grid and its regions, or a rule of the region grid
         if self.complete:  # a cage block: the sums line
             return self._sums(line, lineno)
-        if line.kind is not Kind.CELLS:
+        if line.kind is Kind.BLANK or (regions and line.kind is not Kind.CELLS):
             return line.kind is not Kind.FIELDS, self.cut(lineno, line.ending)
         size = self.size
         if regions:
@@ -274,11 +278,11 @@ class BlockInProgress:
             else:
                 self._bad_row(lineno, line.ending, f"expected {size} region symbols, found {len(cells)}")
         else:
-            words = line.body.split()
+            words = line.view.split()  # cage symbols may be "#", "-", "*" ...: the whole line, not its cells
             if len(words) == 1 + self.with_givens and all(len(word) == size for word in words):
                 if self.with_givens:
                     self.given_rows.append(words[0])
-                    self.given_cols.append(line.body.index(words[0]))
+                    self.given_cols.append(line.view.index(words[0]))
                 self._row(lineno, line.ending, words[-1])
             else:
                 form = f"{size} givens, a blank and {size} cage symbols" if self.with_givens else f"{size} cage symbols"
@@ -338,8 +342,8 @@ class BlockInProgress:
     def _sums(self, line: Line, lineno: int) -> tuple[bool, Event | None]:
         ending = line.ending or "\n"
         words = line.view.split()
-        if line.kind is not Kind.CELLS or not words or not all("=" in word for word in words):
-            return line.kind is not Kind.FIELDS and line.kind is not Kind.CELLS, self.cut(lineno, ending)
+        if not words or not all("=" in word for word in words):
+            return line.kind not in (Kind.FIELDS, Kind.CELLS), self.cut(lineno, ending)
         sums: dict[str, int] = {}
         for word in words:
             match = _SUM_PAIR.fullmatch(word)
