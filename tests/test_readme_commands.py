@@ -98,6 +98,8 @@ COMMANDS = [
         "pipe median ratio",
     ),
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
+    # Issue 19: GENERATE rules= per rule set, RATE on unit-rule variants beside classic
+    ("bench_variant_generate.py", ["--seeds", "1", "--rules", "x,jigsaw,killer", "--rate", "1"], "| killer |"),
 ]
 
 
