@@ -67,6 +67,9 @@ CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&*+-/<>?
 #: ``4 * 2**min(k, 10) * cells`` nodes (peer and nonconsecutive rules leave few grids: the first
 #: attempts of a seed may not reach one).
 _ATTEMPTS = 16
+#: The attempts on a random jigsaw layout before the next layout is drawn (a layout that takes more
+#: is replaced: with ``x`` on top, some layouts take minutes of search to show they have no grid).
+_LAYOUT_ATTEMPTS = 3
 _NODES_PER_CELL = 4
 
 #: Killer cages are drawn with 2 to this many cells (a lone cell may join one up to one more).
@@ -336,7 +339,8 @@ def generate_variant(
             base_variant = Variant(base_variant.rules, regions, (), (), base_variant.candidates)
         base_geo = variant_geometry(base_variant, box_rows, box_cols)
         eng = engine(base_geo)
-        solved = _full_grid(eng, grid_key, check)
+        drawn = "jigsaw" in variant.rules and variant.regions is None
+        solved = _full_grid(eng, grid_key, check, _LAYOUT_ATTEMPTS if drawn else _ATTEMPTS)
         if solved:
             break
         if "jigsaw" not in variant.rules or variant.regions is not None:
@@ -379,9 +383,9 @@ def generate_variant(
     return _gen.Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal, made_variant)
 
 
-def _full_grid(eng: Engine, key: int, check: Check) -> int:
+def _full_grid(eng: Engine, key: int, check: Check, attempts: int) -> int:
     """A random solved state, or 0 when the attempts fail (a jigsaw layout may have no grid)."""
-    for attempt in range(_ATTEMPTS):
+    for attempt in range(attempts):
         budget = _NODES_PER_CELL << min(attempt, 10)
         solved = _gen._full_grid_attempt(eng, _gen.SplitMix64(key + attempt), check, budget)
         if solved:
