@@ -190,6 +190,10 @@ typedef struct {
     uint32_t *combo_start; /* ncages + 1 into combo */
     uint32_t *combo;       /* each cage's sets of distinct digits of its size and sum */
     uint32_t *cand;        /* ncells initial candidates (pencilmarks), or NULL */
+    /* Grids of up to 128 cells with constraints: per cell, 2 words of cell
+     * bits: its peers (pbits), and itself with its nonconsecutive
+     * neighbours (nbits, NULL without that rule). */
+    uint64_t *pbits, *nbits;
 } Geo;
 
 /* The variant constraints prepare() reads (arrays checked by the caller). */
@@ -231,6 +235,8 @@ geo_free(Geo *g)
     PyMem_RawFree(g->combo_start);
     PyMem_RawFree(g->combo);
     PyMem_RawFree(g->cand);
+    PyMem_RawFree(g->pbits);
+    PyMem_RawFree(g->nbits);
     PyMem_RawFree(g);
 }
 
