@@ -97,6 +97,11 @@ COMMANDS = [
         "pipe median ratio",
     ),
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
+    (
+        "bench_variants.py",
+        ["--count", "2", "--cpsat", "1", "--rules", "x,antiking+nonconsecutive,killer"],
+        "| killer | 2 |",
+    ),
 ]
 
 

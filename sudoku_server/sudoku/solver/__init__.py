@@ -336,11 +336,18 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
     solution, a geometry it does not take, or no native core falls back to
     :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks 7").
     """
+    refused = False
     if _native is not None and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols):
         prepared = _prepare(puzzle.geometry if geometry is None else geometry)
-        if prepared is not None and _native.verify(puzzle.cells, solution.cells, prepared):
-            return None
-    return verify_solution(puzzle, solution, geometry)
+        if prepared is not None:
+            if _native.verify(puzzle.cells, solution.cells, prepared):
+                return None
+            refused = True
+    problem = verify_solution(puzzle, solution, geometry)
+    if problem is None and refused and geometry is not None and geometry.constraints:
+        # the units are kept: a pair rule, a cage sum or a pencilmark is not
+        return "the solution breaks a rule of the variant"
+    return problem
 
 
 #: An empty 9x9 grid: the key of the classic geometry :func:`solve_lines` prepares.
