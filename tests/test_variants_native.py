@@ -8,8 +8,8 @@ masks that keep the solution's digit) must get from the native core
 
 * ``solve``: the row-major-first solution, the same as a plain row-major
   backtracker (:func:`reference`, written here from the rules alone: cells in
-  row-major order, digits ascending, each rule checked as cells are set) and,
-  where the Python core takes the geometry, the same as the Python core;
+  row-major order, digits ascending, each rule checked as cells are set) and
+  the same as the Python core's (the oracle);
 * ``count_solutions(limit)`` for limits 1 and 2, the same as both;
 * ``solve_any``: a solution that keeps every rule (:func:`breaks`).
 
@@ -316,8 +316,10 @@ def test_native_equals_reference(case: tuple[Geometry, Grid]) -> None:
         return
     for limit in (1, 2):
         assert NATIVE.count_solutions(grid, limit, geometry=geo) == min(len(expected), limit)
+        assert solver.PYTHON.count_solutions(grid, limit, geometry=geo) == min(len(expected), limit)
     if expected:
         assert NATIVE.solve(grid, geometry=geo).cells == expected[0]
+        assert solver.PYTHON.solve(grid, geometry=geo).cells == expected[0]
         some = NATIVE.solve_any(grid, geometry=geo).cells
         assert breaks(geo, some) is None
         assert all(g in (0, d) for g, d in zip(grid.cells, some))

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError, quote
+from sudoku_server.sudoku import variants
 from sudoku_server.sudoku.geometry import BOX_SHAPES, VALID_BOXES, Geometry, cell_name, geometry
 
 __all__ = [
@@ -294,8 +295,21 @@ def find_duplicate(grid: Grid, geometry: Geometry | None = None) -> str | None:
 
 
 def check_givens(grid: Grid, geometry: Geometry | None = None) -> None:
-    """Raise InvalidPuzzleError if two givens share a unit (see :func:`find_duplicate`)."""
-    problem = find_duplicate(grid, geometry)
+    """Raise InvalidPuzzleError if two givens share a unit (see :func:`find_duplicate`) or break a rule.
+
+    For a variant geometry (one with ``constraints``) the givens are first
+    checked against its rules that are not units (pencilmarks, anti-knight,
+    anti-king, nonconsecutive, killer cages), with the words of
+    :func:`.variants.broken_rule`, then the units: two 3s at r1c1 and r2c3
+    share box 1 too, and the anti-knight rule names them ``invalid 3 at r1c1
+    and r2c3 are a knight's move apart``. Callers pass the request's geometry
+    (``request.geometry``).
+    """
+    problem = None
+    if geometry is not None and geometry.constraints:
+        problem = variants.broken_rule(grid, geometry)
+    if problem is None:
+        problem = find_duplicate(grid, geometry)
     if problem is not None:
         raise InvalidPuzzleError(problem)
 
@@ -303,10 +317,12 @@ def check_givens(grid: Grid, geometry: Geometry | None = None) -> None:
 def verify_solution(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:
     """Check a solution independently of the solver; None when it is right.
 
-    A solution is right when every unit of the geometry holds each digit once
-    and every given of ``puzzle`` is kept. Otherwise the first problem is
-    returned as text (``"row 3 lacks 7"``, ``"given 5 at r1c2 changed to 6"``),
-    units in the geometry's order.
+    A solution is right when every unit of the geometry holds each digit once,
+    every given of ``puzzle`` is kept and, for a variant, every other rule
+    holds (:func:`.variants.wrong_in_solution`). Otherwise the first problem
+    is returned as text (``"row 3 lacks 7"``, ``"given 5 at r1c2 changed to
+    6"``, ``"cage a sums to 14, not 15"``), units in the geometry's order,
+    then the constraints.
 
     Args:
       puzzle, solution: grids of the same shape (``size * size`` ints row-major).
@@ -327,6 +343,8 @@ def verify_solution(puzzle: Grid, solution: Grid, geometry: Geometry | None = No
         if values != full:
             missing = min(full - values)
             return f"{name} lacks {puzzle.symbol(missing)}"
+    if geo.constraints:
+        return variants.wrong_in_solution(puzzle, solution, geo)
     return None
 
 

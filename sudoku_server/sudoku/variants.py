@@ -33,9 +33,13 @@ import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sudoku_server.errors import CommandError, InvalidPuzzleError, PuzzleFormatError, quote
 from sudoku_server.sudoku.geometry import Geometry, cell_name, classic, from_units
+
+if TYPE_CHECKING:
+    from sudoku_server.sudoku.grid import Grid
 
 __all__ = [
     "CLASSIC",
@@ -45,10 +49,13 @@ __all__ = [
     "Candidates",
     "PairRule",
     "Variant",
+    "broken_rule",
+    "cage_name",
     "cage_sums",
     "check_fits",
     "parse_rules",
     "variant_geometry",
+    "wrong_in_solution",
 ]
 
 #: Every rule word ``rules=`` takes, in the canonical order of a rule list.
@@ -234,11 +241,16 @@ def _region_name(variant: Variant, k: int) -> str:
     return f"region {symbols[k]}" if k < len(symbols) else f"region {k + 1}"
 
 
+def cage_name(cage: Cage, index: int) -> str:
+    """How messages name a cage: ``cage a`` by its symbol, else ``cage 3`` (``index`` from 0)."""
+    return f"cage {cage.symbol or index + 1}"
+
+
 def _cages(variant: Variant, size: int) -> Cages:
     ncells = size * size
     cage_of = [-1] * ncells
     for k, cage in enumerate(variant.cages):
-        name = f"cage {cage.symbol or k + 1}"
+        name = cage_name(cage, k)
         if not cage.cells or len(cage.cells) > size or not all(0 <= c < ncells for c in cage.cells):
             raise PuzzleFormatError(f"{name} has {len(cage.cells)} cells; a cage holds 1 to {size}")
         low, high = cage_sums(size, len(cage.cells))
@@ -328,3 +340,126 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     return from_units(
         key, size, units, names, box_rows=shape[0], box_cols=shape[1], constraints=constraints, extra_peers=extra
     )
+
+
+def _digits(grid: Grid, mask: int, size: int) -> str:
+    """A candidate mask as its symbols, ascending: ``124``."""
+    return "".join(grid.symbol(d) for d in range(1, size + 1) if mask >> (d - 1) & 1)
+
+
+def broken_rule(grid: Grid, geometry: Geometry) -> str | None:
+    """The first given that breaks a constraint of ``geometry`` (not a unit), described; None if none.
+
+    The units' duplicates are :func:`~sudoku_server.sudoku.grid.find_duplicate`'s;
+    :func:`~sudoku_server.sudoku.grid.check_givens` asks both, this first (two
+    3s a knight's move apart in one box break the anti-knight rule by name).
+    Constraints are checked in the geometry's order (pencilmarks, then the
+    pair rules in :data:`RULES` order, then the cages, as
+    :func:`variant_geometry` lists them), pairs in ascending order of their
+    cells:
+
+    - ``invalid 3 at r1c1 is not among its candidates 124`` (pencilmarks);
+    - ``invalid 3 at r1c1 and r2c3 are a knight's move apart``,
+      ``invalid 3 at r1c1 and r2c2 touch diagonally`` (:data:`PAIR_WORDS`);
+    - ``invalid 3 at r1c1 and 4 at r1c2 are consecutive neighbours``;
+    - ``duplicate 3 in cage a at r1c1 and r1c2``;
+    - ``invalid cage a: its givens sum to 17, more than its sum 15``, and for
+      a cage whose cells are all given, ``..., not its sum 15``.
+
+    The words are the detail of ``ERROR invalid`` (InvalidPuzzleError) except
+    ``duplicate ...``, which is worded like the units' duplicates (also
+    ``ERROR invalid``). O(cells + pairs).
+
+    Args:
+      grid: the givens (``size * size`` ints row-major, 0 = empty).
+      geometry: the rules (:func:`variant_geometry`).
+    """
+    cells, size = grid.cells, geometry.size
+    for constraint in geometry.constraints:
+        if isinstance(constraint, Candidates):
+            for i, (d, mask) in enumerate(zip(cells, constraint.masks)):
+                if d and not mask >> (d - 1) & 1:
+                    return (
+                        f"invalid {grid.symbol(d)} at {cell_name(i, size)} is not among its candidates"
+                        f" {_digits(grid, mask, size)}"
+                    )
+        elif isinstance(constraint, PairRule):
+            words = PAIR_WORDS[constraint.rule]
+            for a, b in constraint.pairs:
+                da, db = cells[a], cells[b]
+                if not da or not db:
+                    continue
+                if constraint.differ and da == db:
+                    return f"invalid {grid.symbol(da)} at {cell_name(a, size)} and {cell_name(b, size)} {words}"
+                if not constraint.differ and abs(da - db) == 1:
+                    return (
+                        f"invalid {grid.symbol(da)} at {cell_name(a, size)} and {grid.symbol(db)}"
+                        f" at {cell_name(b, size)} {words}"
+                    )
+        elif isinstance(constraint, Cages):
+            for k, cage in enumerate(constraint.cages):
+                name = cage_name(cage, k)
+                first: dict[int, int] = {}
+                total = 0
+                for c in cage.cells:
+                    d = cells[c]
+                    if not d:
+                        continue
+                    if d in first:
+                        return f"duplicate {grid.symbol(d)} in {name} at {cell_name(first[d], size)} and {cell_name(c, size)}"
+                    first[d] = c
+                    total += d
+                if total > cage.total:
+                    return f"invalid {name}: its givens sum to {total}, more than its sum {cage.total}"
+                if len(first) == len(cage.cells) and total != cage.total:
+                    return f"invalid {name}: its givens sum to {total}, not its sum {cage.total}"
+    return None
+
+
+def wrong_in_solution(puzzle: Grid, solution: Grid, geometry: Geometry) -> str | None:
+    """The first constraint (not a unit) a full ``solution`` breaks, described; None when it keeps them all.
+
+    The independent check of a variant answer, after the units
+    (:func:`~sudoku_server.sudoku.grid.verify_solution` calls it); it
+    trusts no solver code. Words, constraints in the geometry's order:
+
+    - ``r1c1 holds 3, not among its candidates 124``;
+    - ``r1c1 and r2c3 are a knight's move apart and both hold 3``,
+      ``r1c1 and r2c2 touch diagonally and both hold 3``;
+    - ``r1c1 and r1c2 are consecutive neighbours and hold 3 and 4``;
+    - ``cage a holds 3 twice``; ``cage a sums to 14, not 15``.
+
+    Args:
+      puzzle: the givens (for the symbols).
+      solution: ``size * size`` digits row-major, no zeros.
+      geometry: the rules.
+    """
+    cells, size = solution.cells, geometry.size
+    for constraint in geometry.constraints:
+        if isinstance(constraint, Candidates):
+            for i, (d, mask) in enumerate(zip(cells, constraint.masks)):
+                if not mask >> (d - 1) & 1:
+                    return (
+                        f"{cell_name(i, size)} holds {puzzle.symbol(d)}, not among its candidates"
+                        f" {_digits(puzzle, mask, size)}"
+                    )
+        elif isinstance(constraint, PairRule):
+            words = PAIR_WORDS[constraint.rule]
+            for a, b in constraint.pairs:
+                da, db = cells[a], cells[b]
+                if constraint.differ and da == db:
+                    return f"{cell_name(a, size)} and {cell_name(b, size)} {words} and both hold {puzzle.symbol(da)}"
+                if not constraint.differ and abs(da - db) == 1:
+                    return (
+                        f"{cell_name(a, size)} and {cell_name(b, size)} {words}"
+                        f" and hold {puzzle.symbol(da)} and {puzzle.symbol(db)}"
+                    )
+        elif isinstance(constraint, Cages):
+            for k, cage in enumerate(constraint.cages):
+                digits = [cells[c] for c in cage.cells]
+                for d in digits:
+                    if digits.count(d) > 1:
+                        return f"{cage_name(cage, k)} holds {puzzle.symbol(d)} twice"
+                if sum(digits) != cage.total:
+                    return f"{cage_name(cage, k)} sums to {sum(digits)}, not {cage.total}"
+    return None

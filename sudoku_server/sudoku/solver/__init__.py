@@ -22,7 +22,9 @@ The cores:
 * ``"native"`` — ``sudoku_server.sudoku.solver._native``, a C extension (``_native.c``,
   its header comment has the design), built by ``pip install`` when a C
   compiler and the Python headers are present. A specialised engine for the
-  classic 9x9 geometry and a general one for any list of units up to 25x25.
+  classic 9x9 geometry and a general one for any list of units up to 25x25,
+  with the variant constraints (extra differ pairs, nonconsecutive pairs,
+  killer cages with sums, pencilmark candidates; ``_native_variants.h``).
   It takes plain arrays (the cells, and the geometry prepared once per key by
   ``_native.prepare``) and returns the solution's cells or a code; this module
   words the errors and builds the :class:`Grid`. It releases the interpreter lock while it
@@ -38,8 +40,11 @@ unless the environment variable ``SUDOKU_SERVER_PURE_PYTHON`` is set to
 anything but ``""`` or ``"0"`` when this module is first imported.
 :data:`NATIVE` and :data:`PYTHON` give each core's functions explicitly
 (``NATIVE`` is None when the extension is missing, :data:`NATIVE_MISSING`
-says why); geometries the native core does not take (constraints other
-than units, more units than ``_native.MAX_UNITS``) go to the Python core.
+says why); geometries the native core does not take (a constraint of a
+kind it does not know, more units than ``_native.MAX_UNITS``) go to the
+Python core. A prepared variant geometry is kept by key like the classic
+ones, the last :data:`_PREPARED_MAX` or so of them (each killer, jigsaw or
+pencilmark puzzle is a geometry of its own).
 
 Every function takes ``geometry=``: the rules as a list of units
 (:mod:`..geometry`); None, the default, is the classic geometry of the
@@ -331,10 +336,15 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
     """Check a solution independently of the search; None when it is right.
 
     The rule every answer passes before it is sent: every unit holds each
-    digit once and every given is kept. The native core's ``verify`` (C, no
-    search code, from the geometry's units) answers the common case; a wrong
-    solution, a geometry it does not take, or no native core falls back to
-    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks 7").
+    digit once, every given is kept and, for a variant geometry, every other
+    rule holds (pairs, nonconsecutive, cages with sums, pencilmarks). The
+    native core's ``verify`` (C, no search code, from the geometry's units
+    and constraints) answers the common case; a wrong solution, a geometry
+    it does not take, or no native core goes to
+    :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks
+    7", "r1c1 and r2c3 are a knight's move apart and both hold 3", "cage a
+    sums to 14, not 15"); should the two checks disagree on a wrong
+    solution, it is refused all the same.
     """
     refused = False
     if _native is not None and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols):
@@ -345,7 +355,7 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
             refused = True
     problem = verify_solution(puzzle, solution, geometry)
     if problem is None and refused and geometry is not None and geometry.constraints:
-        # the units are kept: a pair rule, a cage sum or a pencilmark is not
+        # the two independent checks disagree: refuse rather than send it
         return "the solution breaks a rule of the variant"
     return problem
 

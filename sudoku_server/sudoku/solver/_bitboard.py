@@ -47,6 +47,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from sudoku_server.sudoku.geometry import Geometry
+from sudoku_server.sudoku.solver._constraints import constrain
 
 __all__ = ["Engine", "engine"]
 
@@ -366,12 +367,14 @@ class Engine:
       n, ncells: digits per unit and cells of the grid.
       width: bits per cell, ``n + 1`` (the last is the spare bit, always 0).
       full: the state with every candidate.
+      root: where :meth:`state` starts: ``full``, or a pencilmark puzzle's candidates.
       cell_ones, spare: the lowest bit, the spare bit of every cell.
       digit_mask: ``(1 << n) - 1``.
       elim: ``elim[i + 1]``, for candidate bit ``i`` (digit d at cell c), the
         candidates that placing it removes: its cell's other digits and d in
         the peers. Indexed by ``bit.bit_length()``.
-      propagate(s, done, check) -> (s, done): the state after propagation,
+      propagate(s, done, check) -> (s, done): the state after propagation
+        (with the geometry's constraints, :mod:`._constraints`),
         or ``(0, 0)`` on a contradiction. ``done`` holds the singles whose
         consequences are already removed (a speed-up; 0 is always valid).
         For 16x16 and larger, ``check()`` is also called every round (a
@@ -388,6 +391,7 @@ class Engine:
         self.cell_ones = self._spread(c * w for c in range(geo.ncells))
         self.spare = self.cell_ones << n
         self.full = self.cell_ones * self.digit_mask
+        self.root = self.full
         own = [self.digit_mask << (c * w) for c in range(geo.ncells)]
         peer_ones = [self._spread(p * w for p in geo.peers[c]) for c in range(geo.ncells)]
         self.elim: Any
@@ -595,7 +599,7 @@ class Engine:
                 i = c * w + d
                 removed |= elim[i]
                 placed |= 1 << (i - 1)
-        return self.full ^ (self.full & removed), placed
+        return self.root ^ (self.root & removed), placed
 
     def digits(self, s: int) -> tuple[int, ...]:
         """The digit of every cell of a solved state, row-major."""
@@ -613,13 +617,17 @@ _ENGINES: dict[Hashable, Engine] = {}
 def engine(geo: Geometry) -> Engine:
     """The compiled :class:`Engine` of ``geo`` (built once per geometry key).
 
+    The constraints that are not units (nonconsecutive pairs, killer cage
+    sums, pencilmarks) are added by :func:`._constraints.constrain`.
+
     Raises:
-      ValueError: the geometry has constraints other than units (none is
-        known to the cores yet: they refuse rather than ignore them).
+      ValueError: a constraint the core does not know (it refuses rather
+        than ignores it).
     """
     found = _ENGINES.get(geo.key)
     if found is None:
+        found = Engine(geo)
         if geo.constraints:
-            raise ValueError(f"the solver does not know the constraints of geometry {geo.key!r}")
-        found = _ENGINES[geo.key] = Engine(geo)
+            constrain(found)
+        _ENGINES[geo.key] = found
     return found

@@ -255,17 +255,23 @@ def _propagated(grid: Grid, geometry: Geometry | None, check: Check) -> tuple[En
     """The engine for ``grid``'s shape and the state after propagating its givens: (engine, state, done).
 
     Raises:
-      InvalidPuzzleError: two givens share a unit.
+      InvalidPuzzleError: two givens share a unit or break another rule of
+        a variant (:func:`grid.check_givens`).
       UnsolvableError: propagation alone reaches a contradiction (the detail
         from :func:`_explain`).
     """
     rules = _engine(grid, geometry)
     if len(grid.cells) != rules.ncells:
         raise ValueError(f"a grid of {len(grid.cells)} cells, its geometry has {rules.ncells}")
+    if rules.geo.constraints:
+        # the rules that are not units (nonconsecutive givens, a cage's sum) would
+        # end in "no digit fits"; check_givens names the rule the givens break
+        check_givens(grid, rules.geo)
     s, givens = rules.state(grid.cells)
     if s & givens != givens:
         # a given removed by another: two share a unit; find_duplicate names them
         check_givens(grid, geometry)
+        raise UnsolvableError(_explain(grid, geometry))
     check()
     s, done = rules.propagate(s, givens, check)
     if not s:
