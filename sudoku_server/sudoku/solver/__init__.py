@@ -67,7 +67,7 @@ from typing import Any, NamedTuple
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.check import Check
 from sudoku_server.sudoku.geometry import Geometry
-from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
+from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
 from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
@@ -178,11 +178,15 @@ def _classic(grid: Grid) -> object:
 
 def _failure(grid: Grid, code: int, geometry: Geometry | None) -> Exception:
     """The exception for a grid the native core found no solution for (code
-    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``)."""
-    if code == _native.INVALID:
-        problem = find_duplicate(grid, geometry)
-        if problem is not None:
-            return InvalidPuzzleError(problem)
+    ``_native.NONE``) or with two givens in a unit or breaking a pair rule
+    (``_native.INVALID``): the Python core's words (:func:`grid.check_givens`
+    names a broken rule of a variant, a cage its givens overfill, or the
+    duplicate; else the explainer)."""
+    if code == _native.INVALID or (geometry is not None and geometry.constraints):
+        try:
+            check_givens(grid, geometry)
+        except InvalidPuzzleError as exc:
+            return exc
     return UnsolvableError(_explain(grid, geometry))
 
 
