@@ -24,8 +24,9 @@ How the puzzles are made (everything from ``random.Random(seed)``):
   the native core);
 * unit and peer rules: that solution's cells removed in random order while
   the count stays 1: a MINIMAL puzzle (no given can go);
-* jigsaw: first random regions (the boxes, then random swaps of two cells
-  that keep every region connected), then as above;
+* jigsaw: a solution of the other rules first, then regions it keeps (the
+  boxes, then random exchanges of two cells holding the same digit between
+  neighbouring regions, each region kept connected), then as above;
 * killer: pure killer, no givens: random connected cages of 2 to 5 cells
   with distinct digits of the solution cover the grid; while a second
   solution exists, the cage of the first cell where it differs is split in
@@ -82,16 +83,21 @@ def _connected(cells: Sequence[int]) -> bool:
     return len(seen) == len(want)
 
 
-def random_regions(rng: random.Random) -> tuple[int, ...]:
-    """Jigsaw regions: the boxes, then random exchanges of cells between neighbouring regions, each kept connected."""
+def random_regions(rng: random.Random, solution: Sequence[int]) -> tuple[int, ...]:
+    """Jigsaw regions that ``solution`` (a classic one) keeps: the boxes, then random exchanges of two cells
+    holding the same digit between neighbouring regions, each region kept connected."""
     regions = list(variant_geometry(Variant()).box_of)
-    for _ in range(400):
+    for _ in range(1500):
         a = rng.randrange(N * N)
         b = rng.choice(_orthogonal(a))
         ra, rb = regions[a], regions[b]
         if ra == rb:
             continue
-        back = [s for s in range(N * N) if regions[s] == rb and s != b and ra in {regions[p] for p in _orthogonal(s)}]
+        back = [
+            s
+            for s in range(N * N)
+            if regions[s] == rb and solution[s] == solution[a] and ra in {regions[p] for p in _orthogonal(s)}
+        ]
         if not back:
             continue
         s = rng.choice(back)
@@ -228,11 +234,16 @@ def make_set(rules: tuple[str, ...], count: int, seed: int) -> list[tuple[Geomet
         if "killer" in rules:
             out.append(make_killer(rng))
             continue
-        regions = random_regions(rng) if "jigsaw" in rules else None
-        geo = variant_geometry(Variant(rules, regions=regions))
-        solution = random_solution(geo, rng)
-        if solution is None:
-            continue
+        if "jigsaw" in rules:  # a classic solution first, then regions it keeps
+            solution = random_solution(variant_geometry(Variant(tuple(r for r in rules if r != "jigsaw"))), rng)
+            if solution is None:
+                continue
+            geo = variant_geometry(Variant(rules, regions=random_regions(rng, solution)))
+        else:
+            geo = variant_geometry(Variant(rules))
+            solution = random_solution(geo, rng)
+            if solution is None:
+                continue
         out.append((geo, minimal(solution, geo, rng), solution))
     return out
 
