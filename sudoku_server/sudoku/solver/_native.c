@@ -194,6 +194,9 @@ typedef struct {
     uint8_t *cage_combos;  /* ncages: 1 when its digit sets are listed, 0: bounds only */
     uint32_t *combo_start; /* ncages + 1 into combo */
     uint32_t *combo;       /* each cage's sets of distinct digits of its size and sum */
+    int16_t *cage_of;      /* ncells: a cell's cage or -1 */
+    uint32_t *cu_cage_start; /* ncages + 1 into cu_cage */
+    uint16_t *cu_cage;     /* the units each cage lies in */
     uint32_t *cand;        /* ncells initial candidates (pencilmarks), or NULL */
     /* Grids of up to 128 cells with constraints: per cell, 2 words of cell
      * bits: its peers (pbits), and itself with its nonconsecutive
@@ -240,6 +243,9 @@ geo_free(Geo *g)
     PyMem_RawFree(g->combo_start);
     PyMem_RawFree(g->combo);
     PyMem_RawFree(g->cand);
+    PyMem_RawFree(g->cage_of);
+    PyMem_RawFree(g->cu_cage_start);
+    PyMem_RawFree(g->cu_cage);
     PyMem_RawFree(g->pbits);
     PyMem_RawFree(g->nbits);
     PyMem_RawFree(g);

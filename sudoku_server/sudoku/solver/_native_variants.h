@@ -95,6 +95,25 @@ geo_constraints(Geo *g, const Extra *ex)
             g->cage_total[k] = ex->totals[k];
         }
         g->cage_start[ncages] = (uint32_t)at;
+        /* each cell's cage, and the units each cage lies in */
+        g->cage_of = PyMem_RawMalloc(sizeof(int16_t) * (size_t)ncells);
+        g->cu_cage_start = PyMem_RawCalloc((size_t)ncages + 1, sizeof(uint32_t));
+        g->cu_cage = PyMem_RawCalloc((size_t)ncages * (size_t)g->nunits + 1, sizeof(uint16_t));
+        if (g->cage_of == NULL || g->cu_cage_start == NULL || g->cu_cage == NULL)
+            return 0;
+        memcpy(g->cage_of, ex->cage_of, sizeof(int16_t) * (size_t)ncells);
+        for (k = 0, at = 0; k < ncages; k++) {
+            int u, size = (int)(g->cage_start[k + 1] - g->cage_start[k]);
+            g->cu_cage_start[k] = (uint32_t)at;
+            for (u = 0; u < g->nunits; u++) {
+                int i, inside = 0;
+                for (i = 0; i < n; i++)
+                    inside += g->cage_of[g->unit[u * n + i]] == k;
+                if (inside == size)
+                    g->cu_cage[at++] = (uint16_t)u;
+            }
+        }
+        g->cu_cage_start[ncages] = (uint32_t)at;
         /* the digit sets: two passes (count, then fill) over the subsets */
         if (n <= 16) {
             uint32_t set, top = 1u << n;
@@ -259,6 +278,17 @@ ev_cage(Ctx *x, SG *s, int k, int *found)
             if (eg_single(v))
                 x->queue[x->qn++] = at[i];
             *found = 1;
+        }
+    }
+    /* a digit every possible set needs: not elsewhere in a unit the cage
+     * lies in (a cage inside a row, column or box) */
+    if (required & ~placed) {
+        uint32_t a, need = required & ~placed;
+        for (a = g->cu_cage_start[k]; a < g->cu_cage_start[k + 1]; a++) {
+            const uint16_t *unit = g->unit + g->cu_cage[a] * g->n;
+            for (i = 0; i < g->n; i++)
+                if (g->cage_of[unit[i]] != k && !eg_remove(x, s, unit[i], need, found))
+                    return 0;
         }
     }
     /* a digit every possible set needs, with one place left */
