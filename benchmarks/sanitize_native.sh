@@ -3,7 +3,8 @@
 # Sanitizer, in a temporary copy of the package, and run the solver tests
 # (the differential suite against the Python core, the 9x9 engine against
 # the general one (test_core_9x9.py), the stop-hook tests, and
-# test_solver.py over both cores, the variant geometries of test_geometry.py)
+# test_solver.py over both cores, the variant geometries of test_geometry.py,
+# the variant constraints of test_variants_native.py)
 # under it. Any sanitizer report aborts the
 # run (halt_on_error) and fails it. Needs gcc (or clang) with libasan.
 #
@@ -33,4 +34,4 @@ LD_PRELOAD="$preload" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     SUDOKU_SERVER_REQUIRE_NATIVE=1 \
     python3 -m pytest -q -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py \
-        tests/test_solver_properties.py tests/test_geometry.py tests/test_core_9x9.py "$@"
+        tests/test_solver_properties.py tests/test_geometry.py tests/test_core_9x9.py tests/test_variants_native.py "$@"

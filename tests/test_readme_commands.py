@@ -116,6 +116,11 @@ COMMANDS = [
     ),
     # Issue 19: GENERATE rules= per rule set, RATE on unit-rule variants beside classic
     ("bench_variant_generate.py", ["--seeds", "1", "--rules", "x,jigsaw,killer", "--rate", "1"], "| killer |"),
+    (
+        "bench_variants.py",
+        ["--count", "2", "--cpsat", "1", "--rules", "x,antiking+nonconsecutive,killer"],
+        "| killer | 2 |",
+    ),
 ]
 
 

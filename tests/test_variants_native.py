@@ -8,8 +8,8 @@ masks that keep the solution's digit) must get from the native core
 
 * ``solve``: the row-major-first solution, the same as a plain row-major
   backtracker (:func:`reference`, written here from the rules alone: cells in
-  row-major order, digits ascending, each rule checked as cells are set) and,
-  where the Python core takes the geometry, the same as the Python core;
+  row-major order, digits ascending, each rule checked as cells are set) and
+  the same as the Python core's (the oracle);
 * ``count_solutions(limit)`` for limits 1 and 2, the same as both;
 * ``solve_any``: a solution that keeps every rule (:func:`breaks`).
 
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import random
+from array import array
 from collections.abc import Iterator
 
 import pytest
@@ -315,11 +316,75 @@ def test_native_equals_reference(case: tuple[Geometry, Grid]) -> None:
         return
     for limit in (1, 2):
         assert NATIVE.count_solutions(grid, limit, geometry=geo) == min(len(expected), limit)
+        assert solver.PYTHON.count_solutions(grid, limit, geometry=geo) == min(len(expected), limit)
     if expected:
         assert NATIVE.solve(grid, geometry=geo).cells == expected[0]
+        assert solver.PYTHON.solve(grid, geometry=geo).cells == expected[0]
         some = NATIVE.solve_any(grid, geometry=geo).cells
         assert breaks(geo, some) is None
         assert all(g in (0, d) for g, d in zip(grid.cells, some))
     else:
         with pytest.raises(PuzzleError):
             NATIVE.solve(grid, geometry=geo)
+
+
+def _solved(rules: tuple[str, ...], **data: object) -> tuple[Geometry, tuple[int, ...]]:
+    geo = variant_geometry(Variant(rules, **data))  # type: ignore[arg-type]
+    return geo, NATIVE.solve(Grid.trusted((0,) * 81, 3, 3), geometry=geo).cells
+
+
+@pytest.mark.parametrize("rules", [("antiknight",), ("antiking",), ("nonconsecutive",), ("x",), ("windoku",)])
+def test_verify_sees_each_broken_rule(rules: tuple[str, ...]) -> None:
+    geo, cells = _solved(rules)
+    empty = (0,) * 81
+    assert breaks(geo, cells) is None
+    assert solver.verify(Grid.trusted(empty, 3, 3), Grid.trusted(cells, 3, 3), geo) is None
+    # the classic solution of the empty grid breaks each of these rules
+    classic_cells = NATIVE.solve(Grid.trusted(empty, 3, 3)).cells
+    assert breaks(geo, classic_cells) is not None
+    assert solver.verify(Grid.trusted(empty, 3, 3), Grid.trusted(classic_cells, 3, 3), geo) is not None
+
+
+def test_verify_sees_a_cage_sum_and_a_candidate() -> None:
+    geo, cells = _solved(())
+    cage = Cage((0, 1), cells[0] + cells[1] + 1, "a")
+    killer = variant_geometry(Variant(("killer",), cages=(cage,)))
+    empty = Grid.trusted((0,) * 81, 3, 3)
+    assert solver.verify(empty, Grid.trusted(cells, 3, 3), killer) is not None
+    masks = tuple((1 << 9) - 1 if c else (1 << 9) - 1 - (1 << (cells[0] - 1)) for c in range(81))
+    pencil = variant_geometry(Variant(candidates=masks))
+    assert solver.verify(empty, Grid.trusted(cells, 3, 3), pencil) is not None
+
+
+def test_givens_that_break_a_pair_rule_are_invalid() -> None:
+    from sudoku_server.sudoku.solver import _native
+
+    for rules, cells in (
+        (("antiknight",), {0: 3, 11: 3}),
+        (("antiking",), {0: 3, 10: 3}),
+        (("nonconsecutive",), {0: 3, 1: 4}),
+    ):
+        geo = variant_geometry(Variant(rules))
+        given = tuple(cells.get(c, 0) for c in range(81))
+        prepared = solver._prepare(geo)
+        assert _native.solve(given, prepared) == _native.INVALID
+        assert NATIVE.count_solutions(Grid.trusted(given, 3, 3), 2, geometry=geo) == 0
+
+
+@pytest.mark.parametrize(
+    "arrays",
+    [
+        {"differ": bytes(array("H", [0, 81]))},
+        {"differ": bytes(array("H", [5, 5]))},
+        {"nonconsecutive": bytes(array("H", [0]))},
+        {"cage_of": bytes(array("h", [0] * 81)), "totals": bytes(array("H", [45]))},  # 81 cells in one cage
+        {"cage_of": bytes(array("h", [1] + [-1] * 80)), "totals": bytes(array("H", [5]))},  # cage 1 of 1
+        {"totals": bytes(array("H", [5]))},
+        {"candidates": bytes(array("I", [511] * 80))},
+    ],
+)
+def test_prepare_refuses_constraints_that_do_not_fit(arrays: dict[str, bytes]) -> None:
+    from sudoku_server.sudoku.solver import _native
+
+    with pytest.raises(ValueError):
+        _native.prepare(9, variant_geometry(Variant()).unit_array, False, **arrays)

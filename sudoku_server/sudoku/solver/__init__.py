@@ -24,7 +24,9 @@ The cores:
 * ``"native"`` — ``sudoku_server.sudoku.solver._native``, a C extension (``_native.c``,
   its header comment has the design), built by ``pip install`` when a C
   compiler and the Python headers are present. A specialised engine for the
-  classic 9x9 geometry and a general one for any list of units up to 25x25.
+  classic 9x9 geometry and a general one for any list of units up to 25x25,
+  with the variant constraints (extra differ pairs, nonconsecutive pairs,
+  killer cages with sums, pencilmark candidates; ``_native_variants.h``).
   It takes plain arrays (the cells, and the geometry prepared once per key by
   ``_native.prepare``) and returns the solution's cells or a code; this module
   words the errors and builds the :class:`Grid`. It releases the interpreter lock while it
@@ -40,8 +42,11 @@ unless the environment variable ``SUDOKU_SERVER_PURE_PYTHON`` is set to
 anything but ``""`` or ``"0"`` when this module is first imported.
 :data:`NATIVE` and :data:`PYTHON` give each core's functions explicitly
 (``NATIVE`` is None when the extension is missing, :data:`NATIVE_MISSING`
-says why); geometries the native core does not take (constraints other
-than units, more units than ``_native.MAX_UNITS``) go to the Python core.
+says why); geometries the native core does not take (a constraint of a
+kind it does not know, more units than ``_native.MAX_UNITS``) go to the
+Python core. A prepared variant geometry is kept by key like the classic
+ones, the last :data:`_PREPARED_MAX` or so of them (each killer, jigsaw or
+pencilmark puzzle is a geometry of its own).
 
 Every function takes ``geometry=``: the rules as a list of units
 (:mod:`..geometry`); None, the default, is the classic geometry of the
@@ -64,7 +69,7 @@ from typing import Any, NamedTuple
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.check import Check
 from sudoku_server.sudoku.geometry import Geometry
-from sudoku_server.sudoku.grid import Grid, find_duplicate, verify_solution
+from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
 from sudoku_server.sudoku.variants import Cages, Candidates, PairRule, broken_rule
@@ -176,19 +181,15 @@ def _classic(grid: Grid) -> object:
 
 def _failure(grid: Grid, code: int, geometry: Geometry | None) -> Exception:
     """The exception for a grid the native core found no solution for (code
-    ``_native.NONE``) or with two givens in a unit (``_native.INVALID``).
-
-    A variant's givens that break one of its other rules are named first, as
-    :func:`~sudoku_server.sudoku.grid.check_givens` names them (the native
-    core finds no solution for them)."""
-    if geometry is not None and geometry.constraints:
-        broken = broken_rule(grid, geometry)
-        if broken is not None:
-            return InvalidPuzzleError(broken)
-    if code == _native.INVALID:
-        problem = find_duplicate(grid, geometry)
-        if problem is not None:
-            return InvalidPuzzleError(problem)
+    ``_native.NONE``) or with two givens in a unit or breaking a pair rule
+    (``_native.INVALID``): the Python core's words (:func:`grid.check_givens`
+    names a broken rule of a variant, a cage its givens overfill, or the
+    duplicate; else the explainer)."""
+    if code == _native.INVALID or (geometry is not None and geometry.constraints):
+        try:
+            check_givens(grid, geometry)
+        except InvalidPuzzleError as exc:
+            return exc
     return UnsolvableError(_explain(grid, geometry))
 
 
@@ -359,23 +360,26 @@ def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> st
     The rule every answer passes before it is sent: every unit holds each
     digit once, every given is kept and, for a variant geometry, every other
     rule holds (pairs, nonconsecutive, cages with sums, pencilmarks). The
-    native core's ``verify`` (C, no search code, from the geometry's units)
-    answers the common case of a geometry without constraints; a wrong
-    solution, a variant, or no native core goes to
+    native core's ``verify`` (C, no search code, from the geometry's units
+    and constraints) answers the common case; a wrong solution, a geometry
+    it does not take, or no native core goes to
     :func:`grid.verify_solution`, which also says what is wrong ("row 3 lacks
     7", "r1c1 and r2c3 are a knight's move apart and both hold 3", "cage a
-    sums to 14, not 15").
+    sums to 14, not 15"); should the two checks disagree on a wrong
+    solution, it is refused all the same.
     """
-    geo = puzzle.geometry if geometry is None else geometry
-    if (
-        _native is not None
-        and not geo.constraints
-        and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols)
-    ):
-        prepared = _prepare(geo)
-        if prepared is not None and _native.verify(puzzle.cells, solution.cells, prepared):
-            return None
-    return verify_solution(puzzle, solution, geometry)
+    refused = False
+    if _native is not None and (puzzle.box_rows, puzzle.box_cols) == (solution.box_rows, solution.box_cols):
+        prepared = _prepare(puzzle.geometry if geometry is None else geometry)
+        if prepared is not None:
+            if _native.verify(puzzle.cells, solution.cells, prepared):
+                return None
+            refused = True
+    problem = verify_solution(puzzle, solution, geometry)
+    if problem is None and refused and geometry is not None and geometry.constraints:
+        # the two independent checks disagree: refuse rather than send it
+        return "the solution breaks a rule of the variant"
+    return problem
 
 
 #: An empty 9x9 grid: the key of the classic geometry :func:`solve_lines` prepares.

@@ -6,9 +6,12 @@
  * a limit, for any geometry of up to 25 digits per unit given as a LIST OF
  * UNITS (sudoku_server/sudoku/geometry.py). Plain values in, codes out:
  *
- *   prepare(size, units, classic9) -> geometry   once per geometry: the units
- *       as a flat array of 16-bit cells; peers, each cell's units and the
- *       intersections of units are computed here and kept in a capsule.
+ *   prepare(size, units, classic9[, constraints]) -> geometry   once per
+ *       geometry: the units as a flat array of 16-bit cells, and a variant's
+ *       constraints as flat arrays (differ pairs, nonconsecutive pairs,
+ *       cell -> cage and cage totals, candidate masks); peers, each cell's
+ *       units and the intersections of units are computed here and kept in
+ *       a capsule.
  *   solve(cells, geometry[, check]) -> tuple of ints, or NONE / INVALID
  *   solve_any(...), count_solutions(cells, geometry, limit[, check]),
  *   verify(puzzle, solution, geometry) -> bool
@@ -17,10 +20,11 @@
  * into Python except check(). Input is checked again here and no length or
  * value is trusted. Written for this project.
  *
- * One file (with its two headers) because CPython builds one extension from
+ * One file (with its three headers) because CPython builds one extension from
  * it and its parts share the per-call context (the lock, check(), the
- * clock) and the Branch type; the 9x9 engine is in _native_9x9.h and the
- * search drivers, written once for both engines, in _native_search.h.
+ * clock) and the Branch type; the 9x9 engine is in _native_9x9.h, the
+ * search drivers, written once for both engines, in _native_search.h, and
+ * the variant constraints of the general engine in _native_variants.h.
  *
  * Two engines share one search driver (_native_search.h, included once per
  * engine):
@@ -55,7 +59,8 @@
  *       1994). Branches: a two-candidate cell with the most open cells in
  *       its units, else the fewest alternatives over cells and digits of
  *       units (the minimum-column rule of exact cover, Knuth's "Dancing
- *       Links").
+ *       Links"). Variant constraints (a geometry with any: never e9) are
+ *       propagated by _native_variants.h once the units find nothing more.
  *
  * The row-major-first solution: the two interleaved searches of the Python
  * core (a branch and bound, and a row-major search under its bound). Some
@@ -189,7 +194,14 @@ typedef struct {
     uint8_t *cage_combos;  /* ncages: 1 when its digit sets are listed, 0: bounds only */
     uint32_t *combo_start; /* ncages + 1 into combo */
     uint32_t *combo;       /* each cage's sets of distinct digits of its size and sum */
+    int16_t *cage_of;      /* ncells: a cell's cage or -1 */
+    uint32_t *cu_cage_start; /* ncages + 1 into cu_cage */
+    uint16_t *cu_cage;     /* the units each cage lies in */
     uint32_t *cand;        /* ncells initial candidates (pencilmarks), or NULL */
+    /* Grids of up to 128 cells with constraints: per cell, 2 words of cell
+     * bits: its peers (pbits), and itself with its nonconsecutive
+     * neighbours (nbits, NULL without that rule). */
+    uint64_t *pbits, *nbits;
 } Geo;
 
 /* The variant constraints prepare() reads (arrays checked by the caller). */
@@ -231,6 +243,11 @@ geo_free(Geo *g)
     PyMem_RawFree(g->combo_start);
     PyMem_RawFree(g->combo);
     PyMem_RawFree(g->cand);
+    PyMem_RawFree(g->cage_of);
+    PyMem_RawFree(g->cu_cage_start);
+    PyMem_RawFree(g->cu_cage);
+    PyMem_RawFree(g->pbits);
+    PyMem_RawFree(g->nbits);
     PyMem_RawFree(g);
 }
 

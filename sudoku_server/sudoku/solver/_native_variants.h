@@ -53,6 +53,28 @@ geo_constraints(Geo *g, const Extra *ex)
         for (c = 0; c < ncells; c++)
             g->cand[c] = ex->cand[c] & g->full;
     }
+    if (g->constrained && ncells <= 128) {
+        g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
+        if (g->pbits == NULL)
+            return 0;
+        for (c = 0; c < ncells; c++) {
+            uint32_t j;
+            for (j = g->peer_start[c]; j < g->peer_start[c + 1]; j++)
+                g->pbits[2 * c + (g->peer[j] >> 6)] |= 1ull << (g->peer[j] & 63);
+        }
+        if (ex->nnc > 0) {
+            g->nbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
+            if (g->nbits == NULL)
+                return 0;
+            for (c = 0; c < ncells; c++)
+                g->nbits[2 * c + (c >> 6)] |= 1ull << (c & 63);
+            for (k = 0; k < ex->nnc; k++) {
+                int a = ex->nc[2 * k], b = ex->nc[2 * k + 1];
+                g->nbits[2 * a + (b >> 6)] |= 1ull << (b & 63);
+                g->nbits[2 * b + (a >> 6)] |= 1ull << (a & 63);
+            }
+        }
+    }
     if (ex->cage_of != NULL && ex->ncages > 0) {
         int ncages = ex->ncages;
         uint32_t ncombo = 0;
@@ -73,6 +95,25 @@ geo_constraints(Geo *g, const Extra *ex)
             g->cage_total[k] = ex->totals[k];
         }
         g->cage_start[ncages] = (uint32_t)at;
+        /* each cell's cage, and the units each cage lies in */
+        g->cage_of = PyMem_RawMalloc(sizeof(int16_t) * (size_t)ncells);
+        g->cu_cage_start = PyMem_RawCalloc((size_t)ncages + 1, sizeof(uint32_t));
+        g->cu_cage = PyMem_RawCalloc((size_t)ncages * (size_t)g->nunits + 1, sizeof(uint16_t));
+        if (g->cage_of == NULL || g->cu_cage_start == NULL || g->cu_cage == NULL)
+            return 0;
+        memcpy(g->cage_of, ex->cage_of, sizeof(int16_t) * (size_t)ncells);
+        for (k = 0, at = 0; k < ncages; k++) {
+            int u, size = (int)(g->cage_start[k + 1] - g->cage_start[k]);
+            g->cu_cage_start[k] = (uint32_t)at;
+            for (u = 0; u < g->nunits; u++) {
+                int i, inside = 0;
+                for (i = 0; i < n; i++)
+                    inside += g->cage_of[g->unit[u * n + i]] == k;
+                if (inside == size)
+                    g->cu_cage[at++] = (uint16_t)u;
+            }
+        }
+        g->cu_cage_start[ncages] = (uint32_t)at;
         /* the digit sets: two passes (count, then fill) over the subsets */
         if (n <= 16) {
             uint32_t set, top = 1u << n;
@@ -120,20 +161,6 @@ geo_constraints(Geo *g, const Extra *ex)
     return 1;
 }
 
-/* The digits a neighbour of a cell with candidates m may not hold under
- * nonconsecutive: those next to every digit of m (two digits at most). */
-static inline uint32_t
-ev_nc_forbid(uint32_t m, uint32_t full)
-{
-    uint32_t first = m & (~m + 1), rest = m & (m - 1), f;
-    f = ((first << 1) | (first >> 1)) & full;
-    if (!rest)
-        return f;
-    if (rest & (rest - 1))
-        return 0;
-    return f & ((rest << 1) | (rest >> 1));
-}
-
 /* The index of the highest set bit of m (m != 0). */
 static inline int
 ev_top(uint32_t m)
@@ -146,6 +173,21 @@ ev_top(uint32_t m)
         d++;
     return d;
 #endif
+}
+
+/* The digits a neighbour of a cell with candidates m may not hold under
+ * nonconsecutive (the two also differ: they share a row or a column):
+ * those e with m inside {e-1, e, e+1}, i.e. from the highest candidate
+ * less one to the lowest plus one (arc consistency on the pair). */
+static inline uint32_t
+ev_nc_forbid(uint32_t m, uint32_t full)
+{
+    int lo = CTZ(m), hi = ev_top(m), from, to;
+    if (hi - lo > 2)
+        return 0;
+    from = hi - 1 < 0 ? 0 : hi - 1;
+    to = lo + 1;
+    return ((2u << to) - (1u << from)) & full;
 }
 
 /* The sum of the k smallest (largest: high) digits of mask m; -1 when m
@@ -238,6 +280,17 @@ ev_cage(Ctx *x, SG *s, int k, int *found)
             *found = 1;
         }
     }
+    /* a digit every possible set needs: not elsewhere in a unit the cage
+     * lies in (a cage inside a row, column or box) */
+    if (required & ~placed) {
+        uint32_t a, need = required & ~placed;
+        for (a = g->cu_cage_start[k]; a < g->cu_cage_start[k + 1]; a++) {
+            const uint16_t *unit = g->unit + g->cu_cage[a] * g->n;
+            for (i = 0; i < g->n; i++)
+                if (g->cage_of[unit[i]] != k && !eg_remove(x, s, unit[i], need, found))
+                    return 0;
+        }
+    }
     /* a digit every possible set needs, with one place left */
     for (; required; required &= required - 1) {
         uint32_t bit = required & (~required + 1);
@@ -254,6 +307,70 @@ ev_cage(Ctx *x, SG *s, int k, int *found)
             s->c[at[place]] = fm[place] = bit;
             x->queue[x->qn++] = at[place];
             *found = 1;
+        }
+    }
+    return 1;
+}
+
+/* For each unit and digit, its places P in the unit (grids of up to 128
+ * cells): a cell that is a peer of every place cannot hold the digit (the
+ * pointing and claiming of locked candidates, for any peers: knight's
+ * moves, diagonal neighbours, cages); under nonconsecutive, a cell that is
+ * a place or a neighbour of every place cannot hold the digits next to it
+ * (they would leave the unit without a place). 0 on a contradiction. */
+static int
+ev_units(Ctx *x, SG *s, int *found)
+{
+    const Geo *g = x->geo;
+    int n = g->n, u, i, d;
+    for (u = 0; u < g->nunits; u++) {
+        const uint16_t *cells = g->unit + u * n;
+        uint64_t place[MAXN][2];
+        uint32_t placed = 0; /* digits already placed in the unit (their peers may not know yet) */
+        memset(place, 0, sizeof(place[0]) * (size_t)n);
+        for (i = 0; i < n; i++) {
+            int c = cells[i];
+            uint32_t m = s->c[c];
+            if (eg_single(m)) {
+                placed |= m;
+                continue;
+            }
+            for (; m; m &= m - 1) {
+                d = CTZ(m);
+                place[d][c >> 6] |= 1ull << (c & 63);
+            }
+        }
+        for (d = 0; d < n; d++) {
+            uint64_t w0 = place[d][0], w1 = place[d][1], p0 = ~0ull, p1 = ~0ull, q0 = ~0ull, q1 = ~0ull;
+            int count = __builtin_popcountll(w0) + __builtin_popcountll(w1);
+            if (count < 2 || count > 4 || (placed >> d & 1))
+                continue;
+            for (i = 0; i < 2; i++) {
+                uint64_t w = i ? w1 : w0;
+                for (; w; w &= w - 1) {
+                    int c = (i << 6) + __builtin_ctzll(w);
+                    p0 &= g->pbits[2 * c];
+                    p1 &= g->pbits[2 * c + 1];
+                    if (g->nbits != NULL) {
+                        q0 &= g->nbits[2 * c];
+                        q1 &= g->nbits[2 * c + 1];
+                    }
+                }
+            }
+            if (g->nbits == NULL)
+                q0 = q1 = 0;
+            for (i = 0; i < 2; i++) {
+                uint64_t w = i ? p1 : p0;
+                for (; w; w &= w - 1)
+                    if (!eg_remove(x, s, (i << 6) + __builtin_ctzll(w), 1u << d, found))
+                        return 0;
+                w = i ? q1 : q0;
+                for (; w; w &= w - 1) {
+                    uint32_t next = ((2u << d) | (1u << d >> 1)) & g->full & ~(1u << d);
+                    if (!eg_remove(x, s, (i << 6) + __builtin_ctzll(w), next, found))
+                        return 0;
+                }
+            }
         }
     }
     return 1;
@@ -279,6 +396,8 @@ ev_propagate(Ctx *x, SG *s, int *found)
     for (i = 0; i < g->ncages; i++)
         if (!ev_cage(x, s, i, found))
             return 0;
+    if (!*found && g->pbits != NULL)
+        return ev_units(x, s, found);
     return 1;
 }
 
