@@ -72,7 +72,7 @@ from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
-from sudoku_server.sudoku.variants import Cages, Candidates, PairRule, broken_rule
+from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
 
 __all__ = [
     "CORE",
