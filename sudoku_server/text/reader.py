@@ -358,16 +358,19 @@ class PuzzleReader:
             grid = self._grid = GridInProgress(lineno, framed=True)
             grid.add_border(line)
             return
-        if kind is Kind.BLANK or kind is Kind.COMMENT:
+        if kind is Kind.BLANK or (kind is Kind.COMMENT and "killer" not in self.rules):
             return
-        variant = line_puzzle(line, lineno, self._last_ending)  # a jigsaw, SudoCue or pencilmark line
-        if variant is not None:
-            events.append(variant)
-            return
-        cage_row = cage_row_size(line, self.rules)
+        if kind is not Kind.COMMENT:
+            variant = line_puzzle(line, lineno, self._last_ending)  # a jigsaw, SudoCue or pencilmark line
+            if variant is not None:
+                events.append(variant)
+                return
+        cage_row = cage_row_size(line, self.rules)  # under killer rules, "#abcdefgh" too ("#" a cage symbol)
         if cage_row is not None:
             self._block = BlockInProgress(lineno, cage_row[0], with_givens=cage_row[1])
             self._block.feed(line, lineno)
+            return
+        if kind is Kind.COMMENT:
             return
         what = opening(line)
         ending = line.ending
