@@ -233,6 +233,16 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
     return None
 
 
+def start_cage_block(line: Line, lineno: int, rules: Collection[str]) -> BlockInProgress | None:
+    """The cage block ``line`` (at ``lineno``) starts, its first row read (:func:`cage_row_size`); None: not one."""
+    row = cage_row_size(line, rules)
+    if row is None:
+        return None
+    block = BlockInProgress(lineno, row[0], with_givens=row[1])
+    block.feed(line, lineno)
+    return block
+
+
 def _may_be_cage_row(line: Line) -> bool:
     """A line of cells, or a ``#`` "comment" (``#`` is a cage symbol; a ``[Section]`` header is not a row)."""
     return line.kind is Kind.CELLS or (line.kind is Kind.COMMENT and line.view.lstrip().startswith("#"))
