@@ -1,4 +1,4 @@
-"""Fresh eyes on issue 19's variant layouts (findings f10, f11, f12), in exact bytes.
+"""Fresh eyes on issue 19's variant layouts (findings f10, f11, f12) and the client's --canon lines (f14).
 
 The tester's cases: a jigsaw region grid's errors name the region grid's own
 line (f10); a cage block of symbols alone whose first row starts with ``#``
@@ -6,13 +6,15 @@ line (f10); a cage block of symbols alone whose first row starts with ``#``
 stray word on a sums line, a sum or SudoCue number too large, a SudoCue
 line with no cage, and ``3X3::K:`` read in any case (f11). The text layer
 and the sans-I/O session are fed the bytes whole and one byte at a time;
-then one socket test.
+then one socket test. Last, ``--canon`` and ``--dedupe`` name an error by
+the line of the user's file, not the server's count of CANON requests (f14).
 """
 
 from __future__ import annotations
 
 import pytest
 import trio
+from clienttools import address_args, run_client
 from test_server import exchange, running_server
 from variant_examples import (
     CAGE_ROWS,
@@ -24,6 +26,7 @@ from variant_examples import (
     SUDOCUE,
 )
 
+from sudoku_client.canon import input_line_numbers
 from sudoku_server.service.answer import answer
 from sudoku_server.text import Puzzle, PuzzleReader, Rejected
 from sudoku_server.wire.replies import render
@@ -180,3 +183,31 @@ async def test_the_findings_over_a_socket():
             for name in names:  # one connection each: the errors name the lines of their own stream
                 request, reply = CASES[name]
                 assert await exchange(server, request.encode()) == reply.encode(), name
+
+
+# -- f14: the client's --canon and --dedupe --------------------------------------------
+
+
+def test_an_error_reply_names_the_input_line():
+    numbers = [2, 3, 19]  # the input lines sent as the server's requests 1, 2, 3
+    assert input_line_numbers(b"ERROR format line 3: expected 81 cells, found 80", numbers) == (
+        b"ERROR format line 19: expected 81 cells, found 80"
+    )
+    assert input_line_numbers(b"ERROR format line 4: x", numbers) == b"ERROR format line 4: x"  # out of range
+    assert input_line_numbers(b"CANON line 1", numbers) == b"CANON line 1"
+
+
+@pytest.mark.parametrize("mode", ["--canon", "--dedupe"])
+def test_canon_and_dedupe_name_the_files_line(server_address, tmp_path, mode):
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    path = tmp_path / "bank.txt"
+    path.write_text(f"# bank\n{puzzle}\n\n{puzzle[:80]}\n")
+    result = run_client(*address_args(server_address), mode, str(path))
+    error = b"ERROR format line 4: expected 81 cells, found 80"
+    if mode == "--canon":
+        form = b"........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7"
+        assert result.stdout == form + b"\n" + error + b"\n"
+    else:
+        assert result.stdout == puzzle.encode() + b" 1\n"
+        assert result.stderr == b"sudoku-client: line 4: " + error + b"\n"
+    assert result.returncode == 1
