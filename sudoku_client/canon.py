@@ -14,6 +14,9 @@ line per puzzle, in order (docs/PROTOCOL.md "CANON"):
   Nothing else: a line the server answers with an error goes to standard
   error (``sudoku-client: line 7: ERROR format ...``).
 
+An ``ERROR`` reply's line numbers are the input's (the server counts its
+``CANON`` requests, which skip blank and comment lines): :func:`input_line_numbers`.
+
 Standard error gets the progress bar (for more than ``PROGRESS_MIN_PUZZLES``
 puzzles, when it is a terminal and standard output is not) and the summary
 (``49151 puzzles: 49151 classes, 0 errors; 3.10 s, 15855 puzzles/s``).
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import select
 import socket
 import sys
@@ -48,6 +52,24 @@ from sudoku_client.progress import Progress
 
 #: The reply word of CANON.
 CANON_WORD = b"CANON "
+#: A line number in an ERROR reply: ``line 4``.
+_LINE_NUMBER = re.compile(rb"\b(line )([0-9]+)\b")
+
+
+def input_line_numbers(reply: bytes, numbers: Sequence[int]) -> bytes:
+    """An ERROR reply's ``line K`` (the server's K-th request) as the input's line ``numbers[K - 1]``.
+
+    ``numbers``: the input line number of each request sent, in order. Other
+    replies, and a number out of range, are returned as they are.
+    """
+    if not reply.startswith(b"ERROR "):
+        return reply
+
+    def renumbered(match: re.Match[bytes]) -> bytes:
+        k = int(match.group(2))
+        return match.group(1) + b"%d" % numbers[k - 1] if 1 <= k <= len(numbers) else match.group(0)
+
+    return _LINE_NUMBER.sub(renumbered, reply)
 
 
 def puzzle_lines(data: bytes) -> list[tuple[int, bytes]]:
@@ -136,8 +158,10 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
     out = sys.stdout.buffer
     errors = 0
     classes: dict[bytes, list[int]] = {}  # form -> [index of the first puzzle, size]
+    numbers = [number for number, _ in found]
     for (number, text), reply in zip(found, replies):
         if not reply.startswith(CANON_WORD):
+            reply = input_line_numbers(reply, numbers)
             errors += 1
             if dedupe:
                 report("line %d: %s" % (number, reply.decode("ascii", "replace")))

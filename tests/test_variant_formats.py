@@ -86,11 +86,11 @@ def test_a_region_grid_cut_short_or_with_a_bad_row_names_its_line():
     givens = "".join(JIGSAW_GIVENS[r * 9 : r * 9 + 9] + "\n" for r in range(9))
     regions = [JIGSAW_REGIONS[r * 9 : r * 9 + 9] + "\n" for r in range(9)]
     assert error(givens + "".join(regions[:3]), ("jigsaw",)) == (
-        "incomplete input ended inside the region grid (3 of 9 rows) that starts at line 1"
+        "incomplete input ended inside the region grid (3 of 9 rows) that starts at line 10"
     )
     events = read(givens + "".join(regions[:3]) + "\n" + "".join(regions[3:]), ("jigsaw",))
     assert isinstance(events[0], Rejected)
-    assert events[0].error.detail == "line 13: the region grid that starts at line 1 has 3 rows, expected 9"
+    assert events[0].error.detail == "line 13: the region grid that starts at line 10 has 3 rows, expected 9"
     bad = regions[:2] + ["aaabbbcc\n"] + regions[3:]
     assert error(givens + "".join(bad), ("jigsaw",)) == "format line 12: expected 9 region symbols, found 8"
 

@@ -66,7 +66,7 @@ from sudoku_server.text.puzzle import (
 )
 from sudoku_server.text.rows import GridInProgress, read_symbols
 from sudoku_server.text.sizes import COMMON_LINE, ROW_SIZES, SIZE, listed
-from sudoku_server.text.variant_layouts import BlockInProgress, cage_row_size, line_puzzle
+from sudoku_server.text.variant_layouts import BlockInProgress, line_puzzle, start_cage_block
 from sudoku_server.text.view import mostly_wide, request_col
 from sudoku_server.text.wording import cut_line_error, line_count_error, not_a_cell_error, symbol_error
 
@@ -358,16 +358,15 @@ class PuzzleReader:
             grid = self._grid = GridInProgress(lineno, framed=True)
             grid.add_border(line)
             return
-        if kind is Kind.BLANK or kind is Kind.COMMENT:
+        if kind is Kind.BLANK or (kind is Kind.COMMENT and "killer" not in self.rules):
             return
-        variant = line_puzzle(line, lineno, self._last_ending)  # a jigsaw, SudoCue or pencilmark line
+        variant = line_puzzle(line, lineno, self._last_ending)  # a jigsaw, SudoCue or pencilmark line (no comment)
         if variant is not None:
             events.append(variant)
             return
-        cage_row = cage_row_size(line, self.rules)
-        if cage_row is not None:
-            self._block = BlockInProgress(lineno, cage_row[0], with_givens=cage_row[1])
-            self._block.feed(line, lineno)
+        started = start_cage_block(line, lineno, self.rules)  # under killer rules "#abcdefgh" too ("#" a cage symbol)
+        if started is not None or kind is Kind.COMMENT:  # a comment under killer rules that is no cage row: skipped
+            self._block = started
             return
         what = opening(line)
         ending = line.ending

@@ -12,15 +12,17 @@ Each layout brings the data its rule needs and implies the rule
   lines and comments may stand between the two grids). Without the rule the
   second grid would be read as another puzzle.
 - **SudoCue killer line**: ``3x3::k:`` (``3x3:d:k:`` for killer-X: the
-  diagonals are units too), then 81 colon-separated numbers
+  diagonals are units too; in either case), then 81 colon-separated numbers
   ``sum * 256 + cage id`` (0, or a sum of 0: the cell is in no cage), and a
-  closing colon (may be left out). 9x9 only, as SudoCue's.
+  closing colon (may be left out). 9x9 only, as SudoCue's; at least one
+  cage.
 - **cage block**: ``N`` rows of ``N`` cage symbols, each row preceded by its
   ``N`` givens and a blank (the CodinGame form), then one line of
   ``symbol=sum`` pairs (``a=11 b=15``); ``.`` marks a cell in no cage. Rows
   of cage symbols alone (no givens) are read under rules that include
   ``killer`` only, and must hold a character that is no digit (a row of
-  digits is a row of givens).
+  digits is a row of givens); such a first row may start with ``#`` (a
+  cage symbol there, not a comment).
 - **pencilmark line** (Sukaku): 729 characters for 9x9, 9 per cell; the
   ``k``-th character of a cell is the digit ``k`` where ``k`` is still a
   candidate, ``.`` or ``0`` where it is not. A cell with one candidate is a
@@ -66,9 +68,12 @@ PENCILMARK_LINE = SIZE * SIZE * SIZE
 #: Cells of a cage block's first row with its givens: N givens and N cage symbols (8, 12, 18, 32, 50).
 _CAGE_ROW_CELLS = frozenset(2 * size for size in ROW_SIZES)
 #: The start of a SudoCue killer line: ``3x3::k:`` or ``3x3:d:k:`` (killer-X).
-_SUDOCUE = re.compile(r"\s*3x3:(d?):k:")
+_SUDOCUE = re.compile(r"\s*3x3:(d?):k:", re.IGNORECASE)
 #: One ``symbol=sum`` pair of a cage block's last line.
-_SUM_PAIR = re.compile(r"([^\s=]+)=([0-9]{1,4})")
+_SUM_PAIR = re.compile(r"([^\s=]+)=([0-9]+)")
+#: The most digits a cage sum (``symbol=sum``) and a SudoCue number may have.
+_SUM_DIGITS = 4
+_SUDOCUE_DIGITS = 6
 #: The characters that stand for "not a candidate" in a pencilmark line.
 _NOT_CANDIDATE = ".0"
 
@@ -146,9 +151,15 @@ def _sudocue(line: Line, lineno: int, last_ending: str, match: re.Match[str]) ->
     cages: dict[int, tuple[int, list[int]]] = {}  # id -> (sum, cells), in order of first appearance
     for cell, text in enumerate(fields):
         text = text.strip()
-        if not text.isascii() or not text.isdigit() or len(text) > 6:
+        if not text.isascii() or not text.isdigit():
             error = PuzzleFormatError(
                 f"line {lineno}: SudoCue number {cell + 1} ({cell_name(cell)}) is {quote(text, chr(39))}, not a number"
+            )
+            return Rejected(error, ending, None)
+        if len(text) > _SUDOCUE_DIGITS:
+            error = PuzzleFormatError(
+                f"line {lineno}: SudoCue number {cell + 1} ({cell_name(cell)}) has {len(text)} digits,"
+                f" too large (at most {_SUDOCUE_DIGITS})"
             )
             return Rejected(error, ending, None)
         total, cage_id = divmod(int(text), 256)
@@ -162,6 +173,9 @@ def _sudocue(line: Line, lineno: int, last_ending: str, match: re.Match[str]) ->
             )
             return Rejected(error, ending, None)
         known[1].append(cell)
+    if not cages:
+        error = PuzzleFormatError(f"line {lineno}: the SudoCue line has no cage (every number is under 256)")
+        return Rejected(error, ending, None)
     rules = ("x", "killer") if match.group(1) else ("killer",)
     variant = Variant(rules, cages=tuple(Cage(tuple(cells), total, str(k)) for k, (total, cells) in cages.items()))
     grid = Grid((0,) * ncells, *BOX_SHAPES[SIZE])
@@ -200,7 +214,8 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
 
     With givens: two blank-separated words of ``N`` characters (``N`` a row
     size). Without: under ``killer`` rules, one word of ``N`` characters
-    holding a character that is no digit or empty mark.
+    holding a character that is no digit or empty mark; it may start with
+    ``#`` (a cage symbol, so the line is then no comment).
     """
     count = len(line.cells)
     if count not in _CAGE_ROW_CELLS and "#" in line.view:  # "#" may be a cage symbol (a comment elsewhere)
@@ -211,11 +226,26 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
         words = line.view.split()
         if len(words) == 2 and len(words[0]) == len(words[1]):
             return len(words[0]), True
-    elif "killer" in rules and count in ROW_SIZES and line.kind is Kind.CELLS and "|" not in line.view:
+    elif "killer" in rules and count in ROW_SIZES and _may_be_cage_row(line) and "|" not in line.view:
         words = line.view.split()
         if len(words) == 1 and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0]):
             return count, False
     return None
+
+
+def start_cage_block(line: Line, lineno: int, rules: Collection[str]) -> BlockInProgress | None:
+    """The cage block ``line`` (at ``lineno``) starts, its first row read (:func:`cage_row_size`); None: not one."""
+    row = cage_row_size(line, rules)
+    if row is None:
+        return None
+    block = BlockInProgress(lineno, row[0], with_givens=row[1])
+    block.feed(line, lineno)
+    return block
+
+
+def _may_be_cage_row(line: Line) -> bool:
+    """A line of cells, or a ``#`` "comment" (``#`` is a cage symbol; a ``[Section]`` header is not a row)."""
+    return line.kind is Kind.CELLS or (line.kind is Kind.COMMENT and line.view.lstrip().startswith("#"))
 
 
 class BlockInProgress:
@@ -227,7 +257,8 @@ class BlockInProgress:
 
     Args:
       first_line: the 1-based line it starts at (the givens' grid's first
-        line for a region grid).
+        line for a region grid; errors name the region grid by its own
+        first row's line, :attr:`start`).
       size: cells per row.
       givens: for a region grid, the puzzle of the givens read before it;
         None for a cage block.
@@ -250,6 +281,18 @@ class BlockInProgress:
     @property
     def what(self) -> str:
         return "region grid" if self.givens is not None else "cage block"
+
+    @property
+    def start(self) -> int:
+        """The line of the block's first row (for a region grid, not of its givens' grid); :attr:`first_line` before."""
+        return self.lines[0] if self.lines else self.first_line
+
+    def _missing_regions(self) -> str:
+        """A region grid with no row yet: what is missing, after what."""
+        return (
+            f"the region grid ({self.size} rows of {self.size} region symbols) after the jigsaw givens' grid"
+            f" that starts at line {self.first_line}"
+        )
 
     @property
     def complete(self) -> bool:
@@ -313,10 +356,12 @@ class BlockInProgress:
                 f"line {lineno}: expected the cage sums (symbol=sum ...) after the cage block"
                 f" that starts at line {self.first_line}"
             )
+        elif not self.rows:
+            error = PuzzleFormatError(f"line {lineno}: expected {self._missing_regions()}")
         else:
             rows = len(self.rows)
             error = PuzzleFormatError(
-                f"line {lineno}: the {self.what} that starts at line {self.first_line}"
+                f"line {lineno}: the {self.what} that starts at line {self.start}"
                 f" has {rows} row{'s' if rows != 1 else ''}, expected {self.size}"
             )
         return Rejected(error, ending or "\n")
@@ -326,10 +371,12 @@ class BlockInProgress:
         if self.error is not None:
             return self.error
         if self.complete:
-            what = "before the sums of the cage block"
+            what = f"before the sums of the cage block that starts at line {self.start}"
+        elif not self.rows:
+            what = f"before {self._missing_regions()}"
         else:
-            what = f"inside the {self.what} ({len(self.rows)} of {self.size} rows)"
-        return Rejected(IncompletePuzzleError(f"input ended {what} that starts at line {self.first_line}"), ending)
+            what = f"inside the {self.what} ({len(self.rows)} of {self.size} rows) that starts at line {self.start}"
+        return Rejected(IncompletePuzzleError(f"input ended {what}"), ending)
 
     def _regions_puzzle(self) -> Puzzle:
         givens = self.givens
@@ -342,15 +389,21 @@ class BlockInProgress:
     def _sums(self, line: Line, lineno: int) -> tuple[bool, Event | None]:
         ending = line.ending or "\n"
         words = line.view.split()
-        if not words or not all("=" in word for word in words):
+        if not any("=" in word for word in words):  # no sums line: it starts what follows
             return line.kind not in (Kind.FIELDS, Kind.CELLS), self.cut(lineno, ending)
         sums: dict[str, int] = {}
-        for word in words:
+        for word in words:  # a sums line: each word a symbol=sum
             match = _SUM_PAIR.fullmatch(word)
             if match is None:
                 error = PuzzleFormatError(f"line {lineno}: cage sums: {quote(word, chr(39))} is not symbol=sum")
                 return True, Rejected(error, ending)
-            symbol, total = match.group(1), int(match.group(2))
+            symbol, digits = match.group(1), match.group(2)
+            if len(digits) > _SUM_DIGITS:
+                error = PuzzleFormatError(
+                    f"line {lineno}: cage {symbol}: its sum has {len(digits)} digits, too large (at most {_SUM_DIGITS})"
+                )
+                return True, Rejected(error, ending)
+            total = int(digits)
             if symbol in sums:
                 return True, Rejected(PuzzleFormatError(f"line {lineno}: cage {symbol} has two sums"), ending)
             sums[symbol] = total
