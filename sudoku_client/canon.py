@@ -12,7 +12,8 @@ line per puzzle, in order (docs/PROTOCOL.md "CANON"):
   order the classes first appear: the class's first puzzle as it appeared in
   the input, a blank, and how many puzzles of the input are in the class.
   Nothing else: a line the server answers with an error goes to standard
-  error (``sudoku-client: line 7: ERROR format ...``).
+  error (``sudoku-client: ERROR format line 7: ...``, the input's line
+  number: :func:`input_error`).
 
 Standard error gets the progress bar (for more than ``PROGRESS_MIN_PUZZLES``
 puzzles, when it is a terminal and standard output is not) and the summary
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import select
 import socket
 import sys
@@ -48,6 +50,31 @@ from sudoku_client.progress import Progress
 
 #: The reply word of CANON.
 CANON_WORD = b"CANON "
+
+#: Where a server's error names its own request line (``line 17`` or ``line 17, column 12``).
+_SERVER_PLACE = re.compile(rb"\bline [0-9]+(?:, column ([0-9]+))?")
+
+
+def input_error(reply: bytes, number: int) -> bytes:
+    """The server's ``ERROR`` reply to ``CANON <text>`` told about input line ``number`` instead.
+
+    The server counts the lines of the client's ``CANON`` requests, not of
+    the input, and its columns include ``CANON``: its place becomes the
+    input's line (and the column in the input's line). A reply about the
+    CANON command itself (``ERROR command CANON: unknown option "hello"``)
+    means the line is not a one-line puzzle: ``ERROR format line 17: not a
+    one-line puzzle``. One line number per error, the input's.
+    """
+    if reply.startswith(b"ERROR command CANON"):
+        return b"ERROR format line %d: not a one-line puzzle" % number
+
+    def place(match: re.Match[bytes]) -> bytes:
+        column = match.group(1)
+        if column is None:
+            return b"line %d" % number
+        return b"line %d, column %d" % (number, max(1, int(column) - len(CANON_WORD)))
+
+    return _SERVER_PLACE.sub(place, reply, count=1)
 
 
 def puzzle_lines(data: bytes) -> list[tuple[int, bytes]]:
@@ -139,10 +166,11 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
     for (number, text), reply in zip(found, replies):
         if not reply.startswith(CANON_WORD):
             errors += 1
+            error = input_error(reply, number)
             if dedupe:
-                report("line %d: %s" % (number, reply.decode("ascii", "replace")))
+                report(error.decode("ascii", "replace"))
             else:
-                out.write(reply + b"\n")
+                out.write(error + b"\n")
             continue
         form = reply[len(CANON_WORD) :]
         if dedupe:
