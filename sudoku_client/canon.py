@@ -12,10 +12,9 @@ line per puzzle, in order (docs/PROTOCOL.md "CANON"):
   order the classes first appear: the class's first puzzle as it appeared in
   the input, a blank, and how many puzzles of the input are in the class.
   Nothing else: a line the server answers with an error goes to standard
-  error (``sudoku-client: line 7: ERROR format ...``).
+  error (``sudoku-client: ERROR format line 7: ...``, the input's line
+  number: :func:`input_error`).
 
-An ``ERROR`` reply's line numbers are the input's (the server counts its
-``CANON`` requests, which skip blank and comment lines): :func:`input_line_numbers`.
 
 Standard error gets the progress bar (for more than ``PROGRESS_MIN_PUZZLES``
 puzzles, when it is a terminal and standard output is not) and the summary
@@ -53,23 +52,32 @@ from sudoku_client.progress import Progress
 #: The reply word of CANON.
 CANON_WORD = b"CANON "
 #: A line number in an ERROR reply: ``line 4``.
-_LINE_NUMBER = re.compile(rb"\b(line )([0-9]+)\b")
 
 
-def input_line_numbers(reply: bytes, numbers: Sequence[int]) -> bytes:
-    """An ERROR reply's ``line K`` (the server's K-th request) as the input's line ``numbers[K - 1]``.
+#: Where a server's error names its own request line (``line 17`` or ``line 17, column 12``).
+_SERVER_PLACE = re.compile(rb"\bline [0-9]+(?:, column ([0-9]+))?")
 
-    ``numbers``: the input line number of each request sent, in order. Other
-    replies, and a number out of range, are returned as they are.
+
+def input_error(reply: bytes, number: int) -> bytes:
+    """The server's ``ERROR`` reply to ``CANON <text>`` told about input line ``number`` instead.
+
+    The server counts the lines of the client's ``CANON`` requests, not of
+    the input, and its columns include ``CANON``: its place becomes the
+    input's line (and the column in the input's line). A reply about the
+    CANON command itself (``ERROR command CANON: unknown option "hello"``)
+    means the line is not a one-line puzzle: ``ERROR format line 17: not a
+    one-line puzzle``. One line number per error, the input's.
     """
-    if not reply.startswith(b"ERROR "):
-        return reply
+    if reply.startswith(b"ERROR command CANON"):
+        return b"ERROR format line %d: not a one-line puzzle" % number
 
-    def renumbered(match: re.Match[bytes]) -> bytes:
-        k = int(match.group(2))
-        return match.group(1) + b"%d" % numbers[k - 1] if 1 <= k <= len(numbers) else match.group(0)
+    def place(match: re.Match[bytes]) -> bytes:
+        column = match.group(1)
+        if column is None:
+            return b"line %d" % number
+        return b"line %d, column %d" % (number, max(1, int(column) - len(CANON_WORD)))
 
-    return _LINE_NUMBER.sub(renumbered, reply)
+    return _SERVER_PLACE.sub(place, reply, count=1)
 
 
 def puzzle_lines(data: bytes) -> list[tuple[int, bytes]]:
@@ -158,15 +166,14 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
     out = sys.stdout.buffer
     errors = 0
     classes: dict[bytes, list[int]] = {}  # form -> [index of the first puzzle, size]
-    numbers = [number for number, _ in found]
     for (number, text), reply in zip(found, replies):
         if not reply.startswith(CANON_WORD):
-            reply = input_line_numbers(reply, numbers)
             errors += 1
+            error = input_error(reply, number)
             if dedupe:
-                report("line %d: %s" % (number, reply.decode("ascii", "replace")))
+                report(error.decode("ascii", "replace"))
             else:
-                out.write(reply + b"\n")
+                out.write(error + b"\n")
             continue
         form = reply[len(CANON_WORD) :]
         if dedupe:

@@ -26,7 +26,6 @@ from variant_examples import (
     SUDOCUE,
 )
 
-from sudoku_client.canon import input_line_numbers
 from sudoku_server.service.answer import answer
 from sudoku_server.text import Puzzle, PuzzleReader, Rejected
 from sudoku_server.wire.replies import render
@@ -188,15 +187,6 @@ async def test_the_findings_over_a_socket():
 # -- f14: the client's --canon and --dedupe --------------------------------------------
 
 
-def test_an_error_reply_names_the_input_line():
-    numbers = [2, 3, 19]  # the input lines sent as the server's requests 1, 2, 3
-    assert input_line_numbers(b"ERROR format line 3: expected 81 cells, found 80", numbers) == (
-        b"ERROR format line 19: expected 81 cells, found 80"
-    )
-    assert input_line_numbers(b"ERROR format line 4: x", numbers) == b"ERROR format line 4: x"  # out of range
-    assert input_line_numbers(b"CANON line 1", numbers) == b"CANON line 1"
-
-
 @pytest.mark.parametrize("mode", ["--canon", "--dedupe"])
 def test_canon_and_dedupe_name_the_files_line(server_address, tmp_path, mode):
     puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -209,5 +199,5 @@ def test_canon_and_dedupe_name_the_files_line(server_address, tmp_path, mode):
         assert result.stdout == form + b"\n" + error + b"\n"
     else:
         assert result.stdout == puzzle.encode() + b" 1\n"
-        assert result.stderr == b"sudoku-client: line 4: " + error + b"\n"
+        assert result.stderr == b"sudoku-client: " + error + b"\n"
     assert result.returncode == 1

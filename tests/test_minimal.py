@@ -75,7 +75,7 @@ async def test_minimal_over_a_socket():
         b"MINIMAL yes\n"
         b"MINIMAL no r1c1 r9c9\n"
         b"ERROR invalid duplicate 1 in row 1 at r1c1 and r1c2\n"
-        b"HELP MINIMAL <puzzle>\n"
+        b"HELP MINIMAL [rules=R] <puzzle>\n"
         b"  whether a puzzle with one solution is minimal: the givens each of which could go alone,"
         b" the puzzle staying unique\n"
         b"  example: MINIMAL <puzzle> -> MINIMAL no r1c1 r5c6\n"

@@ -166,7 +166,7 @@ async def test_unique_over_a_socket():
         + FOUR_OPEN_REPLY.encode()
         + b" add-all r2c1=4 r2c4=2 r3c3=4\n"
         b'ERROR command UNIQUE: unknown option "any"; try HELP UNIQUE\n'
-        b"HELP UNIQUE <puzzle>\n"
+        b"HELP UNIQUE [rules=R] <puzzle>\n"
         b"  whether a puzzle has one solution; if not, two of them (row-major first and last), the cells where"
         b" they differ, and the clues any one of which makes it unique (add-all: a set that does together)\n"
         b"  example: UNIQUE <puzzle> -> UNIQUE no <81 digits> <81 digits> differ r1c2 r1c5 add r1c2=7\n"

@@ -147,7 +147,7 @@ ERRORS = {
         "ERROR invalid duplicate 3 in diagonal 1 at r1c1 and r5c5\n",
     ),
     "no candidate": ("." * 9 + INKALA_PENCILMARKS[9:] + "\n", "ERROR invalid r1c1 has no candidate\n"),
-    "minimal": (f"RULES x\nMINIMAL {X}\n", "RULES x\nERROR command MINIMAL: classic rules only, not x\n"),
+    "canon": (f"RULES x\nCANON {X}\n", "RULES x\nERROR command CANON: classic rules only, not x\n"),
 }
 ERRORS["cage block without the rule"] = (
     CAGE_BLOCK.splitlines()[0] + "\n",

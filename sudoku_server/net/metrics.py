@@ -192,9 +192,13 @@ class Metrics:
         for label, ready in levels:
             self.pool_ready.labels(label).set(ready)
             labels.add(label)
-        for gone in self._pool_labels - labels:  # a pool dropped: it holds nothing now
-            self.pool_ready.labels(gone).set(0)
-        self._pool_labels |= labels
+        for gone in self._pool_labels - labels:  # a pool dropped (evicted): its line goes
+            if self.multiprocess:
+                # prometheus_client cannot remove a label from the workers' files: it stays, at 0
+                self.pool_ready.labels(gone).set(0)
+            else:
+                self.pool_ready.remove(gone)
+        self._pool_labels = labels
         done_served, done_fill = self._pool_done
         if served > done_served:
             self.pool_served.inc(served - done_served)

@@ -157,7 +157,7 @@ class _Call:
     server: Server
 
 
-def _variant_geometry(request: Solve | Count | Rate | Hint | Steps) -> Geometry:
+def _variant_geometry(request: Solve | Count | Rate | Hint | Steps | Unique | Minimal) -> Geometry:
     """The geometry of a variant request, its givens checked under its rules.
 
     Raises the errors of :func:`~sudoku_server.sudoku.variants.variant_geometry`
@@ -244,14 +244,14 @@ def _hint(request: Hint, call: _Call) -> Result:
 def _minimal(request: Minimal, call: _Call) -> Result:
     from sudoku_server.sudoku.clues import redundant_givens
 
-    if not request.variant.classic:
-        raise CommandError(f"MINIMAL: classic rules only, not {_rules_named(request.variant)}")
-    return MinimalChecked(redundant_givens(request.grid, check=call.check), request.grid.size)
+    geometry = None if request.variant.classic else _variant_geometry(request)
+    return MinimalChecked(redundant_givens(request.grid, check=call.check, geometry=geometry), request.grid.size)
 
 
 def _canon(request: Canon, call: _Call) -> Result:
     from sudoku_server.sudoku.canon import canonical
 
+    _classic_only("CANON", request)
     return Canonized(canonical(request.grid), request.map)
 
 
@@ -260,6 +260,7 @@ def _same(request: Same, call: _Call) -> Result:
 
     if request.first is None:
         raise ValueError("SAME answered before its first puzzle")
+    _classic_only("SAME", request)
     return Compared(equivalent(request.first, request.grid))
 
 
@@ -267,8 +268,9 @@ def _unique(request: Unique, call: _Call) -> Result:
     from sudoku_server.sudoku.clues import uniqueness
 
     grid = request.grid
+    geometry = None if request.variant.classic else _variant_geometry(request)
     try:
-        found = uniqueness(grid, check=call.check)
+        found = uniqueness(grid, check=call.check, geometry=geometry)
     except UnsolvableError as error:
         return UniqueChecked(None, grid.size, grid.symbols, unsolvable=error.detail)
     return UniqueChecked(found, grid.size, grid.symbols)
@@ -347,6 +349,19 @@ def _made_geometry(made: GeneratedPuzzle) -> Geometry | None:
     if made.variant.classic:
         return None
     return variant_geometry(made.variant, made.puzzle.box_rows, made.puzzle.box_cols)
+
+
+def _classic_only(verb: str, request: Canon | Same) -> None:
+    """Refuse a CANON or SAME puzzle under other rules than classic (rules, regions, cages or pencilmarks).
+
+    Its transformations (transposition, band, row, stack and column orders,
+    relabelling) keep only the classic rules: a canonical form or an
+    equivalence found with them means nothing for a jigsaw, killer or
+    pencilmark puzzle. Raises CommandError:
+    ``CANON: classic rules only, not x``.
+    """
+    if not request.variant.classic:
+        raise CommandError(f"{verb}: classic rules only, not {_rules_named(request.variant)}")
 
 
 def _rules_named(variant: Variant) -> str:

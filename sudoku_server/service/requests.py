@@ -184,7 +184,7 @@ class Minimal(PuzzleRequest):
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Minimal:
-        return cls(grid)
+        return cls(grid, variant=rules_option("MINIMAL", options))
 
 
 @dataclass(frozen=True)
@@ -243,7 +243,7 @@ class Unique(PuzzleRequest):
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Unique:
-        return cls(grid)
+        return cls(grid, variant=rules_option("UNIQUE", options))
 
 
 @dataclass(frozen=True)

@@ -229,7 +229,8 @@ class Splitter:
         waiting, self._waiting = self._waiting, None
         if waiting is not None:
             command = waiting[0]
-            error = IncompletePuzzleError(f"input ended after {command.name} at line {command.line}, before its puzzle")
+            which = "its second puzzle" if _has_first(waiting[1]) else "its puzzle"
+            error = IncompletePuzzleError(f"input ended after {command.name} at line {command.line}, before {which}")
             out.append(LineRejected(error, command.ending))
         self.closed = True
 
@@ -255,7 +256,11 @@ class Splitter:
             else:
                 command, request = waiting
                 if isinstance(request, Same) and request.wants_more:  # SAME's first puzzle: wait for the second
-                    self._waiting = (command, request.on(item.grid))
+                    first = request.on(item.grid)
+                    if item.variant is not None or self.rules:  # kept so that SAME can refuse it (classic only)
+                        variant = Variant(tuple(self.rules)) if item.variant is None else item.variant
+                        first = dataclasses.replace(first, variant=variant)
+                    self._waiting = (command, first)
                     continue
                 request = request.on(item.grid, item.expected)
                 given = "rules" in command.options
@@ -277,7 +282,10 @@ class Splitter:
         if pending is not None:
             self.reader.rules = frozenset(self.rules)
             command = pending[0]
-            error = CommandError(f"{command.name} at line {command.line}: no puzzle followed it")
+            if _has_first(pending[1]):  # SAME with its first puzzle only
+                error = CommandError(f"{command.name} at line {command.line}: its second puzzle did not follow")
+            else:
+                error = CommandError(f"{command.name} at line {command.line}: no puzzle followed it")
             out.append(LineRejected(error, command.ending))
         before = len(out)
         try:
@@ -370,6 +378,11 @@ def _two_puzzles(text: str) -> tuple[str, int] | None:
         if verbs.reads_as_one_puzzle(text[:left]) and verbs.reads_as_one_puzzle(text[right:]):
             return text[:left], right
     return None
+
+
+def _has_first(request: object) -> bool:
+    """True for a SAME request whose first puzzle has arrived (it waits for its second)."""
+    return isinstance(request, Same) and request.first is not None
 
 
 def add_variant(

@@ -159,19 +159,21 @@ VERBS: dict[str, Verb] = {
         ),
         Verb(
             "UNIQUE",
-            "UNIQUE <puzzle>",
+            "UNIQUE [rules=R] <puzzle>",
             "whether a puzzle has one solution; if not, two of them (row-major first and last), the cells where"
             " they differ, and the clues any one of which makes it unique (add-all: a set that does together)",
             "UNIQUE <puzzle> -> UNIQUE no <81 digits> <81 digits> differ r1c2 r1c5 add r1c2=7",
+            options=("rules",),
             takes_puzzle=True,
             request=_requests.Unique,
         ),
         Verb(
             "MINIMAL",
-            "MINIMAL <puzzle>",
+            "MINIMAL [rules=R] <puzzle>",
             "whether a puzzle with one solution is minimal: the givens each of which could go alone,"
             " the puzzle staying unique",
             "MINIMAL <puzzle> -> MINIMAL no r1c1 r5c6",
+            options=("rules",),
             takes_puzzle=True,
             request=_requests.Minimal,
         ),
