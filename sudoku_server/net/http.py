@@ -355,7 +355,7 @@ class HttpFront:
         puzzle is already counted in STATS (it comes out of a bulk job)."""
         if item.request is None:
             assert item.error is not None
-            slot.status, error = json_api.error_reply(item.error)
+            slot.status, error = json_api.error_reply(item.error, item.puzzle)  # puzzle: a rule that does not fit it
             slot.data = json_api.dumps(error)
             slot.event.set()
             return None
