@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import urllib.parse
 
+import pytest
 from httptools import afetch, running_http_server
 from test_variant_wire import replies
 
@@ -198,3 +199,21 @@ async def test_minimal_exact():
             400,
             error("command", 'MINIMAL: unknown option "rules"; try HELP MINIMAL', None),
         )
+
+
+async def test_canon_and_same_of_9x9_grids_are_answered_at_once_as_on_the_line():
+    """As the line protocol's CANON and SAME (``solver_work`` false with the native canon core): no solver job."""
+    from sudoku_server.sudoku import canon
+
+    if canon.CORE != "native":
+        pytest.skip("the native canon core is not built: CANON is solver work then")
+    async with running_http_server() as (server, port):
+
+        def no_job(*args, **kwargs):
+            raise AssertionError("a solver job for CANON or SAME")
+
+        server.pool.submit = no_job
+        reply = await afetch(port, "POST", "/api/v1/canon", {"puzzles": [EASY, EASY_CANON]})
+        assert reply.json == {"results": [{"canon": EASY_CANON, "map": None}] * 2}
+        reply = await afetch(port, "POST", "/api/v1/same", {"puzzle": EASY, "other": EASY_CANON})
+        assert reply.json == {"same": True, "map": EASY_MAP}
