@@ -124,7 +124,12 @@ def _parameters(endpoint: Endpoint) -> list[dict[str, Any]]:
         description = field.description
         if field.type == "boolean":
             description += " (true, 1, yes, on or empty; false, 0, no, off)"
-        param: dict[str, Any] = {"name": field.name, "in": "query", "description": description, "schema": {"type": "string"}}
+        param: dict[str, Any] = {
+            "name": field.name,
+            "in": "query",
+            "description": description,
+            "schema": {"type": "string"},
+        }
         if field.name == endpoint.second:
             param["required"] = True
         params.append(param)
