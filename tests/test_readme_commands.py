@@ -114,6 +114,8 @@ COMMANDS = [
         ["--after", ".", "--levels", "easy", "--wait", "1", "--requests", "2", "--idle", "0.5"],
         "idle server (nobody asked for a level)",
     ),
+    # Issue 19: GENERATE rules= per rule set, RATE on unit-rule variants beside classic
+    ("bench_variant_generate.py", ["--seeds", "1", "--rules", "x,jigsaw,killer", "--rate", "1"], "| killer |"),
 ]
 
 

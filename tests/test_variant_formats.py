@@ -104,7 +104,7 @@ def test_jigsaw_regions_of_the_wrong_size_are_worded_by_the_geometry():
     ten = "j" + JIGSAW_REGIONS[1:]
     variant = one(JIGSAW_GIVENS + ten).variant
     assert variant is not None
-    with pytest.raises(PuzzleFormatError, match=r"^jigsaw regions: 10 or more regions, not 9$"):
+    with pytest.raises(PuzzleFormatError, match=r"^jigsaw regions: 10 region symbols, not 9$"):
         variant_geometry(variant)
 
 

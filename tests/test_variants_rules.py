@@ -153,3 +153,19 @@ def test_verify_names_the_rule_a_solution_breaks() -> None:
     assert (
         solver.verify(given, knight, variant_geometry(Variant(rules=("antiknight",)))) == "given 2 at r1c1 changed to 1"
     )
+
+
+def test_jigsaw_regions_name_the_symbol_count_and_a_one_cell_region():
+    """Too many region symbols say how many; a region of one cell says 'cell', not 'cells'."""
+    from sudoku_server.errors import PuzzleFormatError
+    from sudoku_server.sudoku.variants import Variant, variant_geometry
+
+    rows = [k // 9 for k in range(81)]
+    symbols = tuple("abcdefghij")
+    with pytest.raises(PuzzleFormatError) as ten:
+        variant_geometry(Variant(("jigsaw",), regions=(*rows[:80], 9), region_symbols=symbols))
+    assert ten.value.detail == "jigsaw regions: 10 region symbols, not 9"
+    one = [0] * 9 + [1] + [2 + min((k - 10) // 9, 6) for k in range(10, 81)]  # region b is r2c1 alone
+    with pytest.raises(PuzzleFormatError) as small:
+        variant_geometry(Variant(("jigsaw",), regions=tuple(one), region_symbols=symbols))
+    assert small.value.detail == "region b has 1 cell, not 9"

@@ -152,3 +152,13 @@ async def test_the_filler_never_delays_a_client():
     assert yields >= 20, yields
     # a COUNT of this puzzle takes about 1 ms; the filler adds at most one check's work (bounds for a noisy CI)
     assert statistics.median(times) < 0.02 and max(times) < 0.1, (statistics.median(times), max(times))
+
+
+def test_a_variant_request_is_never_answered_from_the_classic_pool():
+    """``GENERATE rules=x level=hard`` has no pool: a classic puzzle would break its rules."""
+    from sudoku_server.service.requests import Generate
+    from sudoku_server.service.warm import pool_key
+    from sudoku_server.sudoku.variants import Variant
+
+    assert pool_key(Generate(level="hard")) is not None
+    assert pool_key(Generate(level="hard", variant=Variant(("x",)))) is None

@@ -73,9 +73,10 @@ from sudoku_server.service.results import (
 )
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.generator import Generated as GeneratedPuzzle
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name, check_givens
-from sudoku_server.sudoku.variants import Variant
+from sudoku_server.sudoku.variants import Variant, variant_geometry
 
 log = logging.getLogger("sudoku_server")
 
@@ -156,7 +157,7 @@ class _Call:
     server: Server
 
 
-def _variant_geometry(request: Solve | Count) -> Geometry:
+def _variant_geometry(request: Solve | Count | Rate | Hint | Steps) -> Geometry:
     """The geometry of a variant request, its givens checked under its rules.
 
     Raises the errors of :func:`~sudoku_server.sudoku.variants.variant_geometry`
@@ -218,18 +219,26 @@ def _count(request: Count, call: _Call) -> Result:
     return Counted(call.solvers.count_solutions(request.grid, request.limit, check=call.check), request.limit)
 
 
+def _rules_geometry(request: Rate | Hint | Steps) -> Geometry | None:
+    """None for a classic request (its givens checked as today), else its variant's geometry, givens checked."""
+    if request.variant.classic:
+        check_givens(request.grid)
+        return None
+    return _variant_geometry(request)
+
+
 def _rate(request: Rate, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rate
 
-    check_givens(request.grid)
-    return Rated(rate(request.grid, check=call.check))
+    geometry = _rules_geometry(request)
+    return Rated(rate(request.grid, check=call.check, geometry=geometry))
 
 
 def _hint(request: Hint, call: _Call) -> Result:
     from sudoku_server.sudoku.techniques import next_step
 
-    check_givens(request.grid)
-    return Hinted(next_step(request.grid, check=call.check), request.nudge)
+    geometry = _rules_geometry(request)
+    return Hinted(next_step(request.grid, check=call.check, geometry=geometry), request.nudge)
 
 
 def _minimal(request: Minimal, call: _Call) -> Result:
@@ -269,10 +278,10 @@ def _steps(request: Steps, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rating_of
     from sudoku_server.sudoku.techniques import solve_steps
 
-    check_givens(request.grid)
+    geometry = _rules_geometry(request)
     # one path for both (rate() would walk it again: seconds on puzzles that need nested forcing chains)
-    steps = tuple(solve_steps(request.grid, check=call.check))
-    return Stepped(steps, rating_of(request.grid, steps, check=call.check))
+    steps = tuple(solve_steps(request.grid, check=call.check, geometry=geometry))
+    return Stepped(steps, rating_of(request.grid, steps, check=call.check, geometry=geometry))
 
 
 def _generate(request: Generate, call: _Call) -> Result:
@@ -286,24 +295,58 @@ def _generate(request: Generate, call: _Call) -> Result:
     base = request.seed if request.seed is not None else secrets.randbits(64)
     rating = None
     for k in range(generator.SEED_LIMIT):
-        made = generator.generate(
-            request.size,
-            symmetry=request.symmetry,
-            givens=request.givens,
-            seed=(base + k) % generator.SEED_LIMIT,
-            full=request.full,
-            check=call.check,
-        )
+        if request.variant.classic:
+            made = generator.generate(
+                request.size,
+                symmetry=request.symmetry,
+                givens=request.givens,
+                seed=(base + k) % generator.SEED_LIMIT,
+                full=request.full,
+                check=call.check,
+            )
+        else:
+            made = _generate_variant(request, (base + k) % generator.SEED_LIMIT, call.check)
         if not request.rated:
             break
         from sudoku_server.sudoku.rating import rate_within
 
         low, high = request.se if request.se is not None else (0.0, 99.0)
         # None: the path already shows another level or a rating above the band (the same choice as rate)
-        rating = rate_within(made.puzzle, level=request.level, se_high=high, check=call.check)
+        rating = rate_within(
+            made.puzzle, level=request.level, se_high=high, check=call.check, geometry=_made_geometry(made)
+        )
         if rating is not None and (request.level is None or rating.level == request.level) and low <= rating.se:
             break
     return Generated(made, rating, request.full, request.format)
+
+
+def _generate_variant(request: Generate, seed: int, check: Check | None) -> GeneratedPuzzle:
+    """:func:`~sudoku_server.sudoku.variant_generator.generate_variant` for a GENERATE with ``rules=``.
+
+    Raises CommandError for options the variant generator turns down
+    (``GENERATE: full makes a solved grid; killer cages need a puzzle``).
+    """
+    from sudoku_server.sudoku.variant_generator import generate_variant
+
+    try:
+        return generate_variant(
+            request.variant,
+            request.size,
+            symmetry=request.symmetry,
+            givens=request.givens,
+            seed=seed,
+            full=request.full,
+            check=check,
+        )
+    except ValueError as error:
+        raise CommandError(f"GENERATE: {error}") from None
+
+
+def _made_geometry(made: GeneratedPuzzle) -> Geometry | None:
+    """The geometry of a made puzzle's rules (None: classic)."""
+    if made.variant.classic:
+        return None
+    return variant_geometry(made.variant, made.puzzle.box_rows, made.puzzle.box_cols)
 
 
 def _rules_named(variant: Variant) -> str:

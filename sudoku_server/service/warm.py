@@ -69,8 +69,10 @@ class PoolKey:
 
 
 def pool_key(request: Generate) -> PoolKey | None:
-    """The pool a request may be answered from, or None (a seed, no level nor band, not 9x9, ``full``)."""
+    """The pool a request may be answered from, or None (a seed, no level nor band, not 9x9, ``full``, variant rules)."""
     if request.seed is not None or not request.rated or request.full or request.size != 9:
+        return None
+    if not request.variant.classic:  # pools hold classic puzzles only
         return None
     return PoolKey(request.level, request.se, request.symmetry, request.givens)
 

@@ -97,6 +97,7 @@ from sudoku_server.sudoku.geometry import BOX_SHAPES, classic
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver._bitboard import Engine
 from sudoku_server.sudoku.solver._python import _engine as _solver_engine
+from sudoku_server.sudoku.variants import CLASSIC, Variant
 
 __all__ = [
     "DEFAULT_GIVENS",
@@ -271,6 +272,8 @@ class Generated:
         orbit of givens, with a symmetry) can be removed keeping one
         solution; False for a full grid and when the ``givens`` floor kept
         an orbit from being tested.
+      variant: the rules the puzzle follows, with the jigsaw regions or
+        killer cages made for it (:mod:`.variant_generator`); CLASSIC here.
     """
 
     puzzle: Grid
@@ -279,6 +282,7 @@ class Generated:
     symmetry: str
     givens: int
     minimal: bool
+    variant: Variant = CLASSIC
 
     @property
     def size(self) -> int:
@@ -408,8 +412,8 @@ def _full_grid(engine: Engine, key: int, check: Check) -> int:
         attempt += 1
 
 
-def _full_grid_attempt(engine: Engine, rng: SplitMix64, check: Check) -> int:
-    """One depth-first search for a solved state, or 0 past its node budget.
+def _full_grid_attempt(engine: Engine, rng: SplitMix64, check: Check, nodes_per_cell: int = _NODES_PER_CELL) -> int:
+    """One depth-first search for a solved state, or 0 past its node budget (``nodes_per_cell * cells``).
 
     Branches on the open cell with the fewest candidates (the first in
     row-major order among equals), first on its candidate that comes first
@@ -422,7 +426,7 @@ def _full_grid_attempt(engine: Engine, rng: SplitMix64, check: Check) -> int:
     propagate, elim = engine.propagate, engine.elim
     key = rng.next()
     digit_orders: dict[int, list[int]] = {}
-    budget = _NODES_PER_CELL * engine.ncells
+    budget = nodes_per_cell * engine.ncells
     stack = [(full, 0)]
     while stack:
         check()

@@ -33,8 +33,8 @@ finds them in: :func:`qqwing_level` computes the level from three closures
 hardest technique the path needs (:data:`LEVEL_OF`):
 
 =========  ===============================================================
-easy       singles only: full house, hidden single, naked single
-medium     + pointing, claiming, naked and hidden pairs and triples
+easy       singles only: full house, hidden single, naked single; on variants nonconsecutive, cage combinations
+medium     + pointing, claiming, naked and hidden pairs and triples; rule of 45
 hard       + X-Wing, Swordfish, Jellyfish, quadruples, skyscraper,
            two-string kite, turbot fish, empty rectangle, XY-Wing,
            XYZ-Wing, unique rectangles, BUG
@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 
 if TYPE_CHECKING:  # the technique engine loads on the first rating, not with LEVELS
@@ -70,8 +71,8 @@ LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 #: QQWing's four levels, easiest first.
 QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
 
-_EASY = ("full house", "hidden single", "naked single")
-_MEDIUM = ("pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple")
+_EASY = ("full house", "hidden single", "naked single", "nonconsecutive", "cage combinations")
+_MEDIUM = ("pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple", "rule of 45")
 _HARD = (
     "X-Wing",
     "Swordfish",
@@ -118,6 +119,7 @@ _EXTREME = (
 #: The easiest level of the steps each finder of the path can find (:data:`techniques.TECHNIQUES` names);
 #: a finder not listed counts as able to find an easy step (it is always run).
 _FINDER_LEVEL = {
+    "rule of 45": "medium",
     "pointing": "medium",
     "claiming": "medium",
     "naked pair": "medium",
@@ -163,6 +165,10 @@ class Rating:
       steps: the number of steps on the path.
       method: ``"techniques"``, or ``"search estimate"`` when the path needed
         the search step (then ``se`` is an estimate, not an SE rating).
+      rules: the rules the path followed, as ``rules=`` writes them
+        (``classic``, ``x+antiknight``).
+      notes: the technique families left out of the path because they do
+        not apply to the rules, in words (:func:`.techniques.rule_notes`).
     """
 
     level: str
@@ -174,9 +180,11 @@ class Rating:
     hardest: Step | None
     steps: int
     method: str
+    rules: str = "classic"
+    notes: tuple[str, ...] = ()
 
 
-def rate(grid: Grid, *, check: Check | None = None) -> Rating:
+def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Rating:
     """Rate a puzzle with exactly one solution (any size; SE techniques past singles,
     intersections, subsets and fish are 9x9 only, so a larger puzzle that needs
     more takes search steps, whose estimate reaches 11.0 at 1,024 nodes where
@@ -192,6 +200,10 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
       grid: the puzzle (``size * size`` ints row-major, 0 = empty).
       check: called often (between steps and inside long searches); may
         block or raise, and what it raises propagates.
+      geometry: the puzzle's rules (a variant's geometry); None: classic.
+        On a variant the path uses the techniques that apply to its rules
+        (:func:`.techniques.rule_notes` names the families left out, in
+        ``Rating.notes``), ``qqwing`` is None, ``rules`` names the rules.
 
     Raises:
       InvalidPuzzleError: two givens share a unit.
@@ -201,13 +213,18 @@ def rate(grid: Grid, *, check: Check | None = None) -> Rating:
     """
     from sudoku_server.sudoku.techniques import Board, steps_on, unique_solution
 
-    solution = unique_solution(grid, check=check)
-    steps = steps_on(Board.from_grid(grid), solution, check=check)
-    return rating_of(grid, steps, check=check)
+    solution = unique_solution(grid, check=check, geometry=geometry)
+    steps = steps_on(Board.from_grid(grid, geometry), solution, check=check)
+    return rating_of(grid, steps, check=check, geometry=geometry)
 
 
 def rate_within(
-    grid: Grid, *, level: str | None = None, se_high: float = 99.0, check: Check | None = None
+    grid: Grid,
+    *,
+    level: str | None = None,
+    se_high: float = 99.0,
+    check: Check | None = None,
+    geometry: Geometry | None = None,
 ) -> Rating | None:
     """:func:`rate`, or None as soon as the path shows the puzzle is not at ``level`` or rates above ``se_high``.
 
@@ -224,10 +241,10 @@ def rate_within(
     """
     from sudoku_server.sudoku.techniques import TECHNIQUES, Board, path_step_upto, unique_solution
 
-    solution = unique_solution(grid, check=check)
+    solution = unique_solution(grid, check=check, geometry=geometry)
     wanted = LEVELS.index(level) if level is not None else len(LEVELS) - 1
-    board = Board.from_grid(grid)
-    if level is not None and wanted > 0 and grid.size == 9:
+    board = Board.from_grid(grid, geometry)
+    if level is not None and wanted > 0 and grid.size == 9 and board.t.geometry.classic:
         trial = board.copy()
         if _qq_singles(trial, hidden=True) and trial.solved():
             return None
@@ -247,11 +264,16 @@ def rate_within(
             return None
         board.apply(step)
         steps.append(step)
-    return rating_of(grid, steps, check=check)
+    return rating_of(grid, steps, check=check, geometry=geometry)
 
 
-def rating_of(grid: Grid, steps: Sequence[Step], *, check: Check | None = None) -> Rating:
-    """The :class:`Rating` of a puzzle from its path (as :func:`techniques.solve_steps` returns it)."""
+def rating_of(
+    grid: Grid, steps: Sequence[Step], *, check: Check | None = None, geometry: Geometry | None = None
+) -> Rating:
+    """The :class:`Rating` of a puzzle from its path (as :func:`techniques.solve_steps` returns it).
+
+    ``geometry``: the puzzle's rules, as for :func:`rate` (None: classic).
+    """
     er = ep = ed = 0.0
     hardest: Step | None = None
     level = 0
@@ -266,17 +288,33 @@ def rating_of(grid: Grid, steps: Sequence[Step], *, check: Check | None = None) 
             pearl_done = True
         level = max(level, LEVELS.index(LEVEL_OF.get(step.technique, "extreme")))
     method = "search estimate" if any(s.technique == "search" for s in steps) else "techniques"
+    classic = geometry is None or geometry.classic
+    if not classic:
+        from sudoku_server.sudoku.techniques import rule_notes
     return Rating(
         level=LEVELS[level],
         se=er,
         er=er,
         ep=ep,
         ed=ed,
-        qqwing=qqwing_level(grid, check=check) if grid.size == 9 else None,
+        qqwing=qqwing_level(grid, check=check) if grid.size == 9 and classic else None,
         hardest=hardest,
         steps=len(steps),
         method=method,
+        rules="classic" if geometry is None or classic else _rules_words(geometry),
+        notes=() if geometry is None or classic else rule_notes(geometry),
     )
+
+
+def _rules_words(geometry: Geometry) -> str:
+    """The rules of a variant geometry as ``rules=`` writes them (its key holds them: :func:`variant_geometry`)."""
+    key = geometry.key
+    if isinstance(key, tuple) and len(key) > 1 and key[0] == "variant" and isinstance(key[1], tuple):
+        rules = list(key[1])
+        if key[-1] is not None:
+            rules.append("pencilmarks")
+        return "+".join(rules) or "classic"
+    return "custom"
 
 
 # --------------------------------------------------------------------------

@@ -225,14 +225,16 @@ def _regions(variant: Variant, size: int) -> list[tuple[int, ...]]:
         raise PuzzleFormatError("a jigsaw puzzle needs its regions")
     if len(regions) != size * size:
         raise PuzzleFormatError(f"jigsaw regions give {len(regions)} cells, not {size * size}")
+    count = max(regions) + 1 if regions else 0
+    if min(regions, default=0) < 0 or count > size:
+        raise PuzzleFormatError(f"jigsaw regions: {count} region symbols, not {size}")
     cells: list[list[int]] = [[] for _ in range(size)]
     for cell, region in enumerate(regions):
-        if not 0 <= region < size:
-            raise PuzzleFormatError(f"jigsaw regions: {size + 1} or more regions, not {size}")
         cells[region].append(cell)
     for k, region_cells in enumerate(cells):
         if len(region_cells) != size:
-            raise PuzzleFormatError(f"{_region_name(variant, k)} has {len(region_cells)} cells, not {size}")
+            held = f"{len(region_cells)} cell" + ("" if len(region_cells) == 1 else "s")
+            raise PuzzleFormatError(f"{_region_name(variant, k)} has {held}, not {size}")
     return [tuple(rc) for rc in cells]
 
 

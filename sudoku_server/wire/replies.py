@@ -54,7 +54,8 @@ from sudoku_server.service.results import (
     UniqueChecked,
     VersionInfo,
 )
-from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, cell_name
+from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
+from sudoku_server.sudoku.variants import Variant
 from sudoku_server.text import Puzzle, bordered_lines
 from sudoku_server.wire.verbs import VERBS
 
@@ -138,18 +139,22 @@ def rate_reply(rating: Rating) -> str:
     ``RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques``;
     ``method=search-estimate`` when the path needed a search (the ``se``
     number is then an estimate, not a Sudoku Explainer rating);
-    ``qqwing=none`` off 9x9 (QQWing's levels are 9x9 levels).
+    ``qqwing=none`` off 9x9 (QQWing's levels are 9x9 levels) and on
+    variants, which end with the rules the path followed: ``rules=x+antiknight``.
     """
     method = technique_word(rating.method)
     return (
         f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing or 'none'}"
         f" hardest={technique_word(rating.hardest.technique) if rating.hardest else 'none'} method={method}"
+        + (f" rules={rating.rules}" if rating.rules != "classic" else "")
     )
 
 
 def steps_lines(steps: Sequence[Step], rating: Rating) -> list[str]:
-    """STEPS's block: a count line, one line per step in words, ``END``."""
+    """STEPS's block: a count line, on variants a ``note:`` line per technique family left out, one line per
+    step in words, ``END``."""
     lines = [f"STEPS {len(steps)} step{'s' if len(steps) != 1 else ''}, {rate_reply(rating)[5:]}"]
+    lines.extend(f"note: {note}" for note in rating.notes)
     lines.extend(f"{number}. {step.describe()}" for number, step in enumerate(steps, start=1))
     lines.append("END")
     return lines
@@ -188,20 +193,55 @@ def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
     """``# generated size=9 givens=24 symmetry=rot180 seed=42 minimal=yes``, then the puzzle (line or grid).
 
     A puzzle from a warm pool ends the ``#`` line with ``pool=yes`` (the field is absent otherwise).
+    A variant adds ``rules=x+antiknight`` to the ``#`` line (:func:`variant_puzzle_lines` has the puzzle).
     """
     made, rating = result.made, result.rating
+    variant = made.variant
     header = (
         f"# generated size={made.size} givens={made.givens} symmetry={made.symmetry}"
         f" seed={made.seed} minimal={'yes' if made.minimal else 'no'}"
         + (" full=yes" if result.full else "")
         + (f" level={rating.level} se={rating.se:.1f}" if rating is not None else "")
         + (" pool=yes" if result.pooled else "")
+        + (f" rules={variant.words}" if not variant.classic else "")
     )
-    if result.format == "grid":
+    if variant.regions is not None or variant.cages:
+        lines = [header, *variant_puzzle_lines(made.puzzle, variant, result.format)]
+    elif result.format == "grid":
         lines = [header, *bordered_lines(made.puzzle), ""]
     else:
         lines = [header, made.puzzle.to_string()]
     return "".join(line + ending for line in lines).encode("ascii")
+
+
+def variant_puzzle_lines(puzzle: Grid, variant: Variant, fmt: str = "line") -> list[str]:
+    """A made jigsaw or killer puzzle as GENERATE writes it (docs/PROTOCOL.md "GENERATE with rules").
+
+    Jigsaw: one line of the ``N * N`` givens then the ``N * N`` region
+    symbols (``format=grid``: ``N`` rows of givens, ``N`` rows of region
+    symbols, an empty line). Killer: the cage block, ``N`` rows of cage
+    symbols (``.``: a cell in no cage), each preceded by its row of givens
+    and a blank when the puzzle has givens, then the ``symbol=sum`` line and
+    an empty line.
+    """
+    n = puzzle.size
+    givens = puzzle.to_string()
+    given_rows = [givens[r * n : (r + 1) * n] for r in range(n)]
+    if variant.cages:
+        symbol = ["."] * (n * n)
+        for cage in variant.cages:
+            for c in cage.cells:
+                symbol[c] = cage.symbol
+        rows = ["".join(symbol[r * n : (r + 1) * n]) for r in range(n)]
+        if any(puzzle.cells):
+            rows = [f"{g} {row}" for g, row in zip(given_rows, rows)]
+        return [*rows, " ".join(f"{cage.symbol}={cage.total}" for cage in variant.cages), ""]
+    assert variant.regions is not None
+    names = variant.region_symbols or DIGIT_SYMBOLS
+    regions = "".join(names[k] for k in variant.regions)
+    if fmt == "grid":
+        return [*given_rows, *(regions[r * n : (r + 1) * n] for r in range(n)), ""]
+    return [givens + regions]
 
 
 def _rated(result: Rated, ending: str, puzzle: Puzzle | None) -> bytes:

@@ -9,7 +9,9 @@ The contract (both cores keep it exactly; the tests hold one against the other):
   with several solutions it may differ between cores and versions.
 * :func:`count_solutions` — how many solutions, counting no further than a limit.
 * Errors: :class:`InvalidPuzzleError` when two givens share a unit (the words
-  of :func:`grid.find_duplicate`: "duplicate 8 in box 1 at r1c1 and r3c3");
+  of :func:`grid.find_duplicate`: "duplicate 8 in box 1 at r1c1 and r3c3")
+  or, on a variant geometry, break another of its rules (the words of
+  :func:`grid.check_givens`: "invalid 3 at r1c1 and r2c3 are a knight's move apart");
   :class:`UnsolvableError` when there is no solution (the words of the Python
   core's explainer, run only on failure: "no digit fits r1c5", "no place for 4
   in row 3", "no solution exists").

@@ -21,7 +21,9 @@ of cell):
   union of the cells' candidates, every cell keeping a candidate of the
   set). Each cell keeps the digits of those sets; a digit in all of them
   with one place left in the cage goes there; no set left is a
-  contradiction.
+  contradiction. The rule of 45 adds sums of the same kind: the cells of
+  a unit outside the cages inside it (innies), the cells outside a unit of
+  the cages that cover it (outies, when they are peers of each other).
 
 Each rule removes only candidates no solution can use, so the answers of
 the search (the row-major-first solution) do not change; they are applied
@@ -39,6 +41,7 @@ from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
 
 if TYPE_CHECKING:
     from sudoku_server.sudoku.check import Check
+    from sudoku_server.sudoku.geometry import Geometry
     from sudoku_server.sudoku.solver._bitboard import Engine
 
 __all__ = ["combinations", "constrain"]
@@ -104,11 +107,41 @@ def _nonconsecutive(engine: Engine, pairs: tuple[tuple[int, int], ...]) -> _Prun
     return prune
 
 
+def _sums(geo: Geometry, cages: Cages) -> list[tuple[tuple[int, ...], int]]:
+    """The cages as (cells, sum), then the sums the rule of 45 implies (innies and outies of each unit).
+
+    A unit's digits sum to ``n(n+1)/2``: its cells outside the cages that lie
+    inside it sum to the rest (innies); the cells outside it of the cages
+    that cover it sum to the excess (outies), kept when they are all peers
+    of each other (so their digits differ, as a cage's do).
+    """
+    sums = [(cage.cells, cage.total) for cage in cages.cages]
+    known = {frozenset(cells) for cells, _total in sums}
+    whole = geo.size * (geo.size + 1) // 2
+    for unit in geo.units:
+        inside = set(unit)
+        touching = {cages.cage_of[c] for c in unit if cages.cage_of[c] >= 0}
+        within = [k for k in touching if inside.issuperset(cages.cages[k].cells)]
+        rest = inside.difference(*(cages.cages[k].cells for k in within))
+        implied = [(rest, whole - sum(cages.cages[k].total for k in within))]
+        if all(cages.cage_of[c] >= 0 for c in unit):
+            covered = set().union(*(cages.cages[k].cells for k in touching))
+            implied.append((covered - inside, sum(cages.cages[k].total for k in touching) - whole))
+        for cells, total in implied:
+            ordered = tuple(sorted(cells))
+            if not 0 < len(ordered) < geo.size or frozenset(ordered) in known:
+                continue
+            if all(b in geo.peers[a] for i, a in enumerate(ordered) for b in ordered[i + 1 :]):
+                known.add(frozenset(ordered))
+                sums.append((ordered, total))
+    return sums
+
+
 def _cages(engine: Engine, cages: Cages) -> _Prune:
-    """The sums of the killer cages as a state -> state function (0 on a contradiction)."""
+    """The sums of the killer cages (and the rule of 45's) as a state -> state function (0 on a contradiction)."""
     n, w, mask = engine.n, engine.width, engine.digit_mask
     plan = tuple(
-        (tuple(c * w for c in cage.cells), combinations(n, len(cage.cells), cage.total)) for cage in cages.cages
+        (tuple(c * w for c in cells), combinations(n, len(cells), total)) for cells, total in _sums(engine.geo, cages)
     )
 
     def prune(s: int) -> int:

@@ -114,6 +114,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sudoku_server.sudoku.check import Check, no_check
+from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, cell_name
 from sudoku_server.sudoku.techniques.als import find_als_wing
 from sudoku_server.sudoku.techniques.board import Board, Context, Tables, tables_of
@@ -131,6 +132,13 @@ from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
 from sudoku_server.sudoku.techniques.subsets import find_hidden_subset, find_naked_subset
 from sudoku_server.sudoku.techniques.uniqueness import find_bug, find_unique_rectangle
+from sudoku_server.sudoku.techniques.variant_rules import (
+    applies,
+    find_cage_combinations,
+    find_nonconsecutive,
+    find_rule_of_45,
+    rule_notes,
+)
 from sudoku_server.sudoku.techniques.wings import find_w_wing, find_xy_wing, find_xyz_wing
 
 __all__ = [
@@ -144,6 +152,7 @@ __all__ = [
     "next_step",
     "next_step_on",
     "path_step_upto",
+    "rule_notes",
     "search_step",
     "solve_steps",
     "steps_on",
@@ -178,6 +187,10 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("full house", find_full_house, True),
     Technique("hidden single", find_hidden_single, True),
     Technique("naked single", find_naked_single, True),
+    # the variant rules that are not units (:mod:`.variant_rules`): nothing to find on other grids
+    Technique("nonconsecutive", find_nonconsecutive, True),
+    Technique("cage combinations", find_cage_combinations, True),
+    Technique("rule of 45", find_rule_of_45, True),
     Technique("pointing", find_pointing, True),
     Technique("claiming", find_claiming, True),
     Technique("naked pair", functools.partial(find_naked_subset, k=2), True),
@@ -244,8 +257,10 @@ def find_step(board: Board, technique: str, *, check: Check | None = None) -> St
 def _path_step(board: Board, check: Check, last: str | None = None) -> Step | None:
     x = Context(board, check)
     nine = board.size == 9
+    geo = board.t.geometry
+    classic = geo.classic
     for tech in TECHNIQUES:
-        if not tech.in_path or not (tech.any_size or nine):
+        if not tech.in_path or not (tech.any_size or nine) or not (classic or applies(tech.name, geo)):
             if tech.name == last:
                 break
             continue
@@ -335,7 +350,7 @@ def steps_on(board: Board, solution: Sequence[int], *, check: Check | None = Non
 # The public entry points: puzzles with exactly one solution
 
 
-def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...]:
+def unique_solution(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> tuple[int, ...]:
     """The solution of a puzzle that must have exactly one.
 
     Returns:
@@ -352,8 +367,8 @@ def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...
     from sudoku_server.errors import MultipleSolutionsError
     from sudoku_server.sudoku.solver import count_solutions, solve
 
-    first = solve(grid, check=check)
-    if count_solutions(grid, 2, check=check) < 2:
+    first = solve(grid, check=check, geometry=geometry)
+    if count_solutions(grid, 2, check=check, geometry=geometry) < 2:
         return first.cells
     # the first empty cell (row-major) whose digit is not forced once the
     # cells before it take the first solution's digits: a binary search
@@ -368,7 +383,7 @@ def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...
     lo, hi = 0, len(empties)  # count(fixed(lo)) >= 2, count(fixed(hi)) == 1
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if count_solutions(fixed(mid), 2, check=check) >= 2:
+        if count_solutions(fixed(mid), 2, check=check, geometry=geometry) >= 2:
             lo = mid
         else:
             hi = mid
@@ -379,7 +394,9 @@ def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...
         if d == first.cells[cell]:
             continue
         base[cell] = d
-        if count_solutions(Grid(tuple(base), grid.box_rows, grid.box_cols, grid.symbols), 1, check=check):
+        if count_solutions(
+            Grid(tuple(base), grid.box_rows, grid.box_cols, grid.symbols), 1, check=check, geometry=geometry
+        ):
             other = d
             break
     assert other is not None  # two solutions differ at ``cell``: another digit fits there
@@ -390,7 +407,7 @@ def unique_solution(grid: Grid, *, check: Check | None = None) -> tuple[int, ...
     )
 
 
-def next_step(grid: Grid, *, check: Check | None = None) -> Step | None:
+def next_step(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Step | None:
     """The easiest logical step on a puzzle (the first of :func:`solve_steps`); None if it is full.
 
     Args:
@@ -398,17 +415,21 @@ def next_step(grid: Grid, *, check: Check | None = None) -> Step | None:
         candidates are the digits no peer holds.
       check: called between finders and inside long searches (well under a
         few milliseconds apart); whatever it raises propagates.
+      geometry: the puzzle's rules (a variant's geometry,
+        :func:`~sudoku_server.sudoku.variants.variant_geometry`); None: the
+        classic rules of the grid's box shape. Families that do not apply
+        to the rules stay out of the path (:func:`rule_notes` says which).
 
     Raises:
       InvalidPuzzleError, UnsolvableError, MultipleSolutionsError: as
         :func:`unique_solution` (a puzzle needs exactly one solution).
       TechniqueError: a step contradicted the solution (a bug).
     """
-    solution = unique_solution(grid, check=check)
-    return next_step_on(Board.from_grid(grid), solution, check=check)
+    solution = unique_solution(grid, check=check, geometry=geometry)
+    return next_step_on(Board.from_grid(grid, geometry), solution, check=check)
 
 
-def solve_steps(grid: Grid, *, check: Check | None = None) -> list[Step]:
+def solve_steps(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> list[Step]:
     """Every step from the puzzle to its solution, easiest technique first at each point.
 
     Args, Raises: as :func:`next_step`.
@@ -417,5 +438,5 @@ def solve_steps(grid: Grid, *, check: Check | None = None) -> list[Step]:
       list of :class:`Step`: applying them in order to the puzzle's
       candidates solves it; each was checked against the solution.
     """
-    solution = unique_solution(grid, check=check)
-    return steps_on(Board.from_grid(grid), solution, check=check)
+    solution = unique_solution(grid, check=check, geometry=geometry)
+    return steps_on(Board.from_grid(grid, geometry), solution, check=check)

@@ -73,6 +73,16 @@ def _unit_ids(geo: Geometry, which: Sequence[Sequence[int]], what: str) -> list[
     return ids
 
 
+def _regions(geo: Geometry) -> list[int]:
+    """The unit ids that play the boxes' part on a grid without boxes (jigsaw): the first
+    units after the rows and columns that cover every cell once (``region 1``..); none if they do not."""
+    n = geo.size
+    ids = list(range(2 * n, 3 * n))
+    if len(geo.units) < 3 * n or sorted(c for u in ids for c in geo.units[u]) != list(range(geo.ncells)):
+        raise ValueError("a geometry without boxes needs regions after its rows and columns")
+    return ids
+
+
 class Tables:
     """The units and peers of one geometry as bitboards (build them with :func:`tables_of`).
 
@@ -87,11 +97,13 @@ class Tables:
       unit_mask: per unit id, the bitboard of its cells.
       kind: per unit id, :data:`BOX`, :data:`ROW`, :data:`COLUMN` or :data:`OTHER`.
       rows, columns, boxes: the unit ids of the rows, columns and boxes in
-        order; lines: rows then columns; others: the remaining unit ids.
+        order (on a jigsaw grid the regions are the boxes: every box-line
+        argument holds for any unit that meets a line); lines: rows then
+        columns; others: the remaining unit ids.
       se_order: every unit id in Sudoku Explainer's scan order: boxes, rows,
         columns, then the others.
       cell_units: per cell, the ids of the units holding it, in ``se_order``.
-      box_unit: per cell, the unit id of its box (where a nudge points).
+      box_unit: per cell, the unit id of its box or region (where a nudge points).
       peers, peer_mask: per cell, the cells sharing a unit with it (sorted
         tuple; bitboard).
       row_of, col_of: per cell, its 0-based row and column.
@@ -120,7 +132,7 @@ class Tables:
         self.unit_mask = [sum(1 << c for c in u) for u in self.units]
         self.rows = _unit_ids(geo, geo.rows, "row")
         self.columns = _unit_ids(geo, geo.columns, "column")
-        self.boxes = _unit_ids(geo, geo.boxes, "box")
+        self.boxes = _unit_ids(geo, geo.boxes, "box") if geo.boxes else _regions(geo)
         self.lines = self.rows + self.columns
         named = set(self.lines) | set(self.boxes)
         self.others = [u for u in range(len(self.units)) if u not in named]
@@ -134,7 +146,11 @@ class Tables:
             for c in self.units[u]:
                 holders[c].append(u)
         self.cell_units = [tuple(us) for us in holders]
-        self.box_unit = [self.boxes[b] for b in geo.box_of]
+        box_unit = [-1] * N
+        for u in self.boxes:
+            for c in self.units[u]:
+                box_unit[c] = u
+        self.box_unit = box_unit
         self.peers: tuple[tuple[int, ...], ...] = tuple(tuple(p) for p in geo.peers)
         self.peer_mask = [sum(1 << p for p in self.peers[c]) for c in range(N)]
         self.row_of: tuple[int, ...] = tuple(geo.row_of)
@@ -244,12 +260,19 @@ class Board:
                 if values[p]:
                     m &= ~(1 << (values[p] - 1))
             cand.append(m)
+        for constraint in geo.constraints:
+            masks = getattr(constraint, "masks", None)  # a pencilmark puzzle's candidates (variants.Candidates)
+            if masks is not None:
+                cand = [m & k for m, k in zip(cand, masks)]
         return cls(t, values, cand, symbols)
 
     @classmethod
-    def from_grid(cls, grid: Grid) -> Board:
-        """The board of a puzzle: each empty cell's candidates are the digits no peer holds."""
-        return cls.from_cells(grid.geometry, grid.cells, grid.symbols)
+    def from_grid(cls, grid: Grid, geometry: Geometry | None = None) -> Board:
+        """The board of a puzzle: each empty cell's candidates are the digits no peer holds.
+
+        ``geometry``: the puzzle's rules; None for the classic geometry of its box shape.
+        """
+        return cls.from_cells(grid.geometry if geometry is None else geometry, grid.cells, grid.symbols)
 
     @property
     def size(self) -> int:

@@ -1,0 +1,303 @@
+"""Techniques of the variant rules that are not units: nonconsecutive neighbours, killer cages, the rule of 45.
+
+The unit and peer rules (``x``, ``windoku``, ``jigsaw``, ``antiknight``,
+``antiking``) need no technique of their own: every finder reads the
+geometry's units and peers (:mod:`.board`). The two rules below are not
+"differ" and get named steps:
+
+* ``nonconsecutive`` (:func:`find_nonconsecutive`): a digit e leaves a
+  cell's orthogonal neighbour when every digit the cell can hold is e - 1 or
+  e + 1 (a placed 5 removes 4 and 6 from its four neighbours; a cell {3,5}
+  removes 4).
+* ``killer``: **cage combinations** (:func:`find_cage_combinations`): the
+  sets of distinct digits of a cage's size that make its sum, placed in its
+  cells as their candidates allow; a candidate no such placement uses goes.
+  **Rule of 45** (:func:`find_rule_of_45`): a row, column or box holds
+  1 + 2 + ... + n (45 on 9x9), so a group of ``k`` consecutive rows or
+  columns, or a box, sums to ``45 k``; the cages wholly inside it leave its
+  other cells (the *innies*) a known sum, and the cages that cross its
+  border have their cells outside it (the *outies*) summing to those cages'
+  sums minus the innies'. A set of one to four innies or outies with a known
+  sum is treated as a cage whose digits may repeat where the cells are not
+  peers: a candidate no placement uses goes (one cell: its digit).
+
+Ratings are this server's own scale (Sudoku Explainer has no variants),
+chosen beside the singles they resemble: nonconsecutive 2.3 (a naked
+single's neighbour rule), cage combinations 2.0 + 0.1 per cell past two
+(at most 2.5), rule of 45 2.2 for one cell, + 0.2 per more cell.
+
+:func:`rule_notes` says which technique families do not apply to a rule set
+(:data:`UNIQUENESS`), and :func:`applies` keeps them out of the path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from sudoku_server.sudoku.geometry import Geometry
+from sudoku_server.sudoku.techniques.board import Context, cells_of
+from sudoku_server.sudoku.techniques.step import Step, rcs
+from sudoku_server.sudoku.variants import Cage, Cages, PairRule
+
+__all__ = [
+    "UNIQUENESS",
+    "applies",
+    "find_cage_combinations",
+    "find_nonconsecutive",
+    "find_rule_of_45",
+    "rule_notes",
+]
+
+#: The technique families that assume the puzzle's solution is unique under rows, columns and boxes
+#: only: a swap of digits that keeps every unit whole (unique rectangle) or the BUG argument.
+UNIQUENESS = ("unique rectangle", "BUG")
+
+#: Innie and outie sets of more cells than this are not searched (a placement per set is enumerated).
+_MAX_45 = 4
+
+
+def _rules(geo: Geometry) -> list[str]:
+    """The rule words behind a geometry's constraints (``antiknight``, ``nonconsecutive``, ``killer``)."""
+    out = []
+    for constraint in geo.constraints:
+        if isinstance(constraint, PairRule):
+            out.append(constraint.rule)
+        elif isinstance(constraint, Cages):
+            out.append("killer")
+        else:
+            out.append("pencilmarks")
+    return out
+
+
+def applies(technique: str, geo: Geometry) -> bool:
+    """Whether the path may use ``technique`` (a registry name) on ``geo``.
+
+    Unique rectangles need every rule to survive swapping two digits in the
+    rectangle's cells: true for any list of units (:attr:`.board.Tables.rectangles`
+    checks them), not for peer rules, nonconsecutive or cages; BUG is
+    argued for rows, columns and boxes only. Everything else applies to
+    every geometry (it reads the units and peers).
+    """
+    if technique == "unique rectangle":
+        return not geo.constraints
+    if technique == "BUG":
+        return geo.classic
+    return True
+
+
+def rule_notes(geo: Geometry) -> tuple[str, ...]:
+    """What the technique engine leaves out on ``geo``, in words (empty on a classic grid).
+
+    ``("unique rectangle: off (antiknight: swapping two digits may break the rule)",
+    "BUG: off (argued for rows, columns and boxes only)")``.
+    """
+    if geo.classic:
+        return ()
+    notes = []
+    rules = _rules(geo)
+    if rules:
+        notes.append(f"unique rectangle: off ({'+'.join(rules)}: swapping two digits may break the rule)")
+    notes.append("BUG: off (argued for rows, columns and boxes only)")
+    return tuple(notes)
+
+
+# -- nonconsecutive -----------------------------------------------------------------
+
+
+def _neighbours(geo: Geometry) -> list[list[int]] | None:
+    for constraint in geo.constraints:
+        if isinstance(constraint, PairRule) and constraint.rule == "nonconsecutive":
+            near: list[list[int]] = [[] for _ in range(geo.ncells)]
+            for a, b in constraint.pairs:
+                near[a].append(b)
+                near[b].append(a)
+            return near
+    return None
+
+
+def find_nonconsecutive(x: Context) -> Step | None:
+    """The first cell (row-major) whose digits rule out a digit in an orthogonal neighbour (module docstring)."""
+    near = _neighbours(x.t.geometry)
+    if near is None:
+        return None
+    full = x.t.full
+    cand, values = x.cand, x.values
+    for c in range(x.t.N):
+        m = 1 << (values[c] - 1) if values[c] else cand[c]
+        if not m:
+            continue
+        if not m & (m - 1):
+            off = ((m << 1) | (m >> 1)) & full
+        elif m == (m & -m) * 5:
+            off = (m & -m) << 1
+        else:
+            continue
+        gone = tuple(sorted((nb, d + 1) for nb in near[c] for d in cells_of(cand[nb] & off)))
+        if gone:
+            what = f"r{c // x.n + 1}c{c % x.n + 1}"
+            holds = f"holds {x.d(values[c] - 1)}" if values[c] else f"is {x.digit_set(m)}"
+            return x.step(
+                "nonconsecutive",
+                2.3,
+                eliminations=gone,
+                cells=(c,),
+                digits=tuple(d + 1 for d in cells_of(off)),
+                explanation=f": {what} {holds}, so its neighbours cannot hold {x.digit_set(off)}",
+                focus=f"the neighbours of {what}",
+            )
+    return None
+
+
+# -- killer -----------------------------------------------------------------------
+
+
+def _cages(geo: Geometry) -> tuple[Cage, ...]:
+    for constraint in geo.constraints:
+        if isinstance(constraint, Cages):
+            return constraint.cages
+    return ()
+
+
+def _placements(
+    cells: Sequence[int], masks: Sequence[int], total: int, peer_mask: Sequence[int], n: int
+) -> tuple[list[int], set[int]]:
+    """Per cell the digits (masks) some placement uses, and the digit sets of the placements.
+
+    A placement gives each cell a digit of its mask, different from the
+    digits of its peers among ``cells``, all summing to ``total``.
+    """
+    k = len(cells)
+    used = [0] * k
+    sets: set[int] = set()
+    chosen = [0] * k
+
+    def walk(i: int, rest: int) -> None:
+        if i == k:
+            if rest == 0:
+                digits = 0
+                for j in range(k):
+                    used[j] |= 1 << (chosen[j] - 1)
+                    digits |= 1 << (chosen[j] - 1)
+                sets.add(digits)
+            return
+        left = k - i - 1
+        m = masks[i]
+        for j in range(i):
+            if peer_mask[cells[i]] >> cells[j] & 1:
+                m &= ~(1 << (chosen[j] - 1))
+        while m:
+            low = m & -m
+            m ^= low
+            d = low.bit_length()
+            r = rest - d
+            if r < left or r > left * n:
+                continue
+            chosen[i] = d
+            walk(i + 1, r)
+
+    walk(0, total)
+    return used, sets
+
+
+def find_cage_combinations(x: Context) -> Step | None:
+    """The first cage whose sum rules out a candidate of its cells (module docstring)."""
+    cages = _cages(x.t.geometry)
+    cand, values, n = x.cand, x.values, x.n
+    for k, cage in enumerate(cages):
+        empty = [c for c in cage.cells if not values[c]]
+        if not empty:
+            continue
+        rest = cage.total - sum(values[c] for c in cage.cells)
+        used, sets = _placements(empty, [cand[c] for c in empty], rest, x.t.peer_mask, n)
+        gone = tuple(sorted((c, d + 1) for c, u in zip(empty, used) for d in cells_of(cand[c] & ~u)))
+        if not gone:
+            continue
+        placements: tuple[tuple[int, int], ...] = ()
+        if len(empty) == 1 and used[0]:
+            placements, gone = ((empty[0], used[0].bit_length()),), ()  # a cage of one cell left: its digit
+        name = cage.symbol or str(k + 1)
+        combos = " or ".join(x.digit_set(s) for s in sorted(sets))
+        placed = len(cage.cells) - len(empty)
+        left = f", {rest} in its {len(empty)} empty cells" if placed else ""
+        return x.step(
+            "cage combinations",
+            min(2.5, 2.0 + 0.1 * max(0, len(empty) - 2)),
+            placements=placements,
+            eliminations=gone,
+            cells=tuple(cage.cells),
+            explanation=f": cage {name} ({rcs(cage.cells, n)}) sums to {cage.total}{left}: {combos or 'no set'}",
+            focus=f"cage {name}",
+        )
+    return None
+
+
+def _groups(x: Context) -> Iterator[tuple[str, int, int]]:
+    """``(name, cells mask, units)``: rows and columns by runs of 1 to n - 1, then the boxes or regions."""
+    t = x.t
+    for ids, word in ((t.rows, "row"), (t.columns, "column")):
+        for length in range(1, t.n):
+            for first in range(t.n - length + 1):
+                mask = 0
+                for u in ids[first : first + length]:
+                    mask |= t.unit_mask[u]
+                name = f"{word} {first + 1}" if length == 1 else f"{word}s {first + 1}-{first + length}"
+                yield name, mask, length
+    for u in t.boxes:
+        yield t.unit_names[u], t.unit_mask[u], 1
+
+
+def find_rule_of_45(x: Context) -> Step | None:
+    """The first innie or outie set (fewest cells first) whose known sum rules out a candidate (module docstring)."""
+    geo = x.t.geometry
+    cages = _cages(geo)
+    if not cages:
+        return None
+    t, n = x.t, x.n
+    cand, values = x.cand, x.values
+    unit_sum = n * (n + 1) // 2
+    cage_masks = [sum(1 << c for c in cage.cells) for cage in cages]
+    caged = 0
+    for m in cage_masks:
+        caged |= m
+    found: list[tuple[int, str, str, int, int]] = []  # (cells, name, kind, mask, sum)
+    for name, region, units in _groups(x):
+        inside_sum = 0
+        inside = 0
+        crossing = []
+        for k, m in enumerate(cage_masks):
+            if m & region == m:
+                inside_sum += cages[k].total
+                inside |= m
+            elif m & region:
+                crossing.append(k)
+        innies = region & ~inside
+        if not innies:
+            continue
+        innie_sum = unit_sum * units - inside_sum
+        found.append((innies.bit_count(), name, "innies", innies, innie_sum))
+        if innies & ~caged == 0:
+            outies = 0
+            total = 0
+            for k in crossing:
+                outies |= cage_masks[k] & ~region
+                total += cages[k].total
+            found.append((outies.bit_count(), name, "outies", outies, total - innie_sum))
+    found.sort(key=lambda item: item[0])
+    for count, name, kind, mask, total in found:
+        if count > _MAX_45:
+            break
+        cells = cells_of(mask)
+        empty = [c for c in cells if not values[c]]
+        if not empty:
+            continue
+        rest = total - sum(values[c] for c in cells)
+        used, _ = _placements(empty, [cand[c] for c in empty], rest, t.peer_mask, n)
+        what = f": the {kind} of {name} ({rcs(cells, n)}) sum to {total}"
+        se = 2.2 + 0.2 * (len(empty) - 1)
+        if len(empty) == 1 and used[0] and not used[0] & (used[0] - 1):
+            c, d = empty[0], used[0].bit_length()
+            return x.step("rule of 45", se, placements=((c, d),), cells=tuple(cells), explanation=what, focus=name)
+        gone = tuple(sorted((c, d + 1) for c, u in zip(empty, used) for d in cells_of(cand[c] & ~u)))
+        if gone:
+            return x.step("rule of 45", se, eliminations=gone, cells=tuple(cells), explanation=what, focus=name)
+    return None

@@ -1,0 +1,131 @@
+"""An independent oracle for every variant geometry: OR-Tools CP-SAT.
+
+The model is written from the :class:`~sudoku_server.sudoku.geometry.Geometry`
+alone, sharing no code with the solver cores: one integer per cell in
+1..size (its domain the pencilmark candidates and the given, if any),
+``AddAllDifferent`` per unit, ``!=`` for the pairs of a peer rule
+(anti-knight, anti-king), ``a - b != 1`` and ``b - a != 1`` for
+nonconsecutive pairs, ``AddAllDifferent`` plus the sum for each killer cage.
+
+:func:`solutions` answers the solutions up to a limit (with ``limit=2``, 0, 1
+or 2 of them mean none, unique, several); :func:`smallest` the lexicographically
+smallest solution (row-major-first, the contract of ``solve``) by fixing
+prefixes: from any solution, ask for one that keeps the cells before ``i``
+and puts a smaller digit in cell ``i``; none means cell ``i`` is settled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ortools.sat.python import cp_model
+
+from sudoku_server.sudoku.geometry import Geometry
+from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
+
+__all__ = ["model_of", "smallest", "solutions"]
+
+
+def model_of(cells: Sequence[int], geometry: Geometry) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The CP-SAT model of a puzzle (``cells``: ``size * size`` ints row-major, 0 = empty) and its cell variables."""
+    size = geometry.size
+    masks = [geometry.all_digits] * geometry.ncells
+    pairs: list[tuple[str, tuple[tuple[int, int], ...]]] = []
+    cages = []
+    for constraint in geometry.constraints:
+        if isinstance(constraint, Candidates):
+            masks = list(constraint.masks)
+        elif isinstance(constraint, PairRule):
+            pairs.append((constraint.rule, constraint.pairs))
+        elif isinstance(constraint, Cages):
+            cages = list(constraint.cages)
+        else:
+            raise ValueError(f"the oracle does not know {constraint!r}")
+    model = cp_model.CpModel()
+    x = []
+    for i in range(geometry.ncells):
+        values = [d for d in range(1, size + 1) if masks[i] >> (d - 1) & 1]
+        if cells[i]:
+            values = [cells[i]] if cells[i] in values else []
+        name = f"r{i // size + 1}c{i % size + 1}"
+        if values:
+            x.append(model.NewIntVarFromDomain(cp_model.Domain.FromValues(values), name))
+        else:  # a given that is not a candidate: no solution (CP-SAT refuses an empty domain)
+            x.append(model.NewIntVar(1, size, name))
+            model.Add(x[-1] == 0)
+    for unit in geometry.units:
+        model.AddAllDifferent([x[c] for c in unit])
+    for rule, rule_pairs in pairs:
+        for a, b in rule_pairs:
+            if rule == "nonconsecutive":
+                model.Add(x[a] - x[b] != 1)
+                model.Add(x[b] - x[a] != 1)
+            else:
+                model.Add(x[a] != x[b])
+    for cage in cages:
+        model.AddAllDifferent([x[c] for c in cage.cells])
+        model.Add(sum(x[c] for c in cage.cells) == cage.total)
+    return model, x
+
+
+def _solver(seconds: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = seconds
+    return solver
+
+
+def solutions(cells: Sequence[int], geometry: Geometry, limit: int = 2, seconds: float = 60.0) -> list[tuple[int, ...]]:
+    """Up to ``limit`` solutions of the puzzle, each ``size * size`` digits row-major.
+
+    One CP-SAT solve per solution, each forbidding the ones found before
+    (``AddForbiddenAssignments``); the last one proves there is no other.
+
+    Raises:
+      TimeoutError: CP-SAT did not finish within ``seconds``.
+    """
+    model, x = model_of(cells, geometry)
+    found: list[tuple[int, ...]] = []
+    while len(found) < limit:
+        solver = _solver(seconds)
+        status = solver.Solve(model)
+        if status == cp_model.INFEASIBLE:
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise TimeoutError(f"CP-SAT: {solver.StatusName(status)}")
+        found.append(tuple(solver.Value(v) for v in x))
+        model.AddForbiddenAssignments(x, [found[-1]])
+    return found
+
+
+def smallest(cells: Sequence[int], geometry: Geometry, seconds: float = 60.0) -> tuple[int, ...] | None:
+    """The lexicographically smallest solution (row-major-first), or None when there is none.
+
+    Cells are settled in chunks of :data:`_CHUNK`, in row-major order: with
+    the cells before the chunk fixed to the answer so far, minimise the
+    chunk read as a number in base ``size + 1`` (small enough for CP-SAT's
+    64-bit objective).
+
+    Raises:
+      TimeoutError: one CP-SAT call did not finish within ``seconds``.
+    """
+    best: list[int] = []
+    base = geometry.size + 1
+    for start in range(0, geometry.ncells, _CHUNK):
+        model, x = model_of(cells, geometry)
+        for j, d in enumerate(best):
+            model.Add(x[j] == d)
+        chunk = x[start : start + _CHUNK]
+        model.Minimize(sum(v * base ** (len(chunk) - 1 - k) for k, v in enumerate(chunk)))
+        solver = _solver(seconds)
+        status = solver.Solve(model)
+        if status == cp_model.INFEASIBLE:
+            return None
+        if status != cp_model.OPTIMAL:
+            raise TimeoutError(f"CP-SAT: {solver.StatusName(status)}")
+        best += [solver.Value(v) for v in chunk]
+    return tuple(best)
+
+
+#: Cells settled per CP-SAT call in :func:`smallest`: 26 ** 13 < 2 ** 63.
+_CHUNK = 12
