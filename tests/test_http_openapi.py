@@ -42,6 +42,8 @@ CALLS: list[tuple[str, dict]] = [
     ("solve", {"puzzle": X, "rules": "x"}),
     ("count", {"puzzle": X, "rules": "x+foo"}),
     ("generate", {"size": 16, "rules": "windoku"}),
+    ("generate", {"rules": "killer", "seed": 1}),
+    ("generate", {"rules": "jigsaw+x", "seed": 2}),
     ("canon", {"puzzle": NEWSPAPER_LINE, "map": True}),
     ("canon", {"puzzles": [NEWSPAPER_LINE, "." * 256]}),
     ("same", {"puzzle": NEWSPAPER_LINE, "other": NEWSPAPER}),

@@ -10,7 +10,7 @@ import urllib.parse
 
 import pytest
 from httptools import afetch, running_http_server
-from test_variant_wire import ALL_RULES, CAGE_BLOCK, CODINGAME, JIGSAW_GRID, rows
+from test_variant_wire import ALL_RULES, CAGE_BLOCK, CODINGAME, JIGSAW_GRID, replies, rows
 from variant_examples import (
     ANTIKING,
     ANTIKNIGHT,
@@ -33,6 +33,8 @@ from sudoku_server.service.requests import Generate
 from sudoku_server.wire.json_api import ENDPOINTS, read_fields
 
 KNIGHT = ".." + "3" + "." * 10 + "3" + "." * 67
+#: The X puzzle's answer with a cell of each diagonal and a few others empty: quick to rate.
+X_NEAR = "".join("." if k in (2, 12, 22, 32, 40, 48, 58, 68, 78, 5, 15) else c for k, c in enumerate(X_ANSWER))
 DIAGONAL = "3" + "." * 39 + "3" + "." * 40
 
 
@@ -218,14 +220,53 @@ def test_generate_rules_and_regions_reach_its_request_as_on_the_line():
     assert item.request.variant.rules == ("windoku", "jigsaw")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="for the lead: GENERATE rules= is being finished on w-vtech (issue 19); on main today the generator"
-    " ignores the rules. Remove this mark when that branch merges.",
-)
-async def test_generate_with_x_rules_makes_a_unique_x_puzzle():
+async def test_generate_with_rules_makes_unique_puzzles_that_read_back():
+    """x, jigsaw and a pure killer: each made puzzle is unique under its rules when its ``text`` is sent back."""
     async with running_http_server() as (server, port):
         made = await afetch(port, "POST", "/api/v1/generate", {"rules": "x", "seed": 1})
         assert made.status == 200
+        assert (made.json["rules"], made.json["regions"], made.json["cages"]) == ("x", None, None)
         count = await afetch(port, "POST", "/api/v1/count", {"puzzle": made.json["puzzle"], "rules": "x"})
         assert count.json == {"count": 1, "limit": 2, "unique": True}
+        line = replies(b"GENERATE rules=x seed=1\n").decode().splitlines()
+        assert line[1] == made.json["puzzle"]
+
+        made = await afetch(port, "GET", "/api/v1/generate?rules=jigsaw&seed=3")
+        reply = made.json
+        assert reply["rules"] == "jigsaw" and reply["cages"] is None
+        assert reply["text"] == reply["puzzle"] + reply["regions"] + "\n"
+        assert reply["text"] == replies(b"GENERATE rules=jigsaw seed=3\n").decode().split("\n", 1)[1]
+        count = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply["text"]})
+        assert count.json == {"count": 1, "limit": 2, "unique": True}
+        # its regions go back in as the regions field: the same puzzle
+        again = await afetch(port, "POST", "/api/v1/generate", {"regions": reply["regions"], "seed": 3})
+        assert (again.json["puzzle"], again.json["regions"]) == (reply["puzzle"], reply["regions"])
+
+        made = await afetch(port, "POST", "/api/v1/generate", {"rules": "killer", "seed": 1})
+        reply = made.json
+        assert reply["rules"] == "killer" and reply["regions"] is None and reply["givens"] == 0
+        assert reply["text"] == replies(b"GENERATE rules=killer seed=1\n").decode().split("\n", 1)[1]
+        cells = sorted(cell for cage in reply["cages"] for cell in cage["cells"])
+        assert len(cells) == len(set(cells))  # cages do not overlap
+        first = reply["cages"][0]
+        assert (first["symbol"], reply["text"][0]) == ("a", "a") and "r1c1" in first["cells"]
+        assert f"a={first['sum']} " in reply["text"]
+        count = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply["text"], "rules": "killer"})
+        assert count.json == {"count": 1, "limit": 2, "unique": True}
+
+
+async def test_rate_hint_and_steps_under_rules_answer_as_the_line_protocol():
+    """The technique engine under the rules (issue 19): the same step, rating and step count as RATE, HINT and
+    STEPS with ``rules=`` on the line."""
+    async with running_http_server() as (server, port):
+        for rules, puzzle in (("x", X_NEAR), ("antiking", ANTIKING), ("windoku", WINDOKU)):
+            hint = (await afetch(port, "POST", "/api/v1/hint", {"puzzle": puzzle, "rules": rules})).json
+            assert replies(f"HINT rules={rules} {puzzle}\n".encode()).decode() == f"HINT {hint['text']}\n"
+            rate = (await afetch(port, "POST", "/api/v1/rate", {"puzzle": puzzle, "rules": rules})).json
+            line = replies(f"RATE rules={rules} {puzzle}\n".encode()).decode()
+            assert line.startswith(f"RATE {rate['level']} se={rate['se']:.1f} "), line
+            steps = (await afetch(port, "POST", "/api/v1/steps", {"puzzle": puzzle, "rules": rules})).json
+            lines = replies(f"STEPS rules={rules} {puzzle}\n".encode()).decode().splitlines()
+            assert lines[0].startswith(f"STEPS {len(steps['steps'])} steps, {steps['level']} se={steps['se']:.1f} ")
+            numbered = [line.split(" ", 1)[1] for line in lines if line.split(" ", 1)[0].rstrip(".").isdigit()]
+            assert [step["text"] for step in steps["steps"]] == numbered

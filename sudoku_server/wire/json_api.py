@@ -49,7 +49,7 @@ from sudoku_server.service.results import (
 )
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.text import Puzzle, bordered_lines, parse
-from sudoku_server.wire.replies import technique_word
+from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
 from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
 
@@ -349,10 +349,27 @@ def _rating(rating: Rating) -> dict[str, Any]:
 
 
 def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
+    """The made puzzle; with rules, ``rules`` names them and a jigsaw's ``regions`` (``N * N`` symbols, as the
+    ``regions`` field takes them) or a killer's ``cages`` come with it, and ``text`` is the puzzle as GENERATE
+    writes it (the 2·N² line of a jigsaw, the cage block of a killer), which ``solve`` reads back."""
     made, rating = result.made, result.rating
+    variant = made.variant
+    n = made.puzzle.size
+    if variant.regions is not None or variant.cages:
+        text = "".join(line + "\n" for line in variant_puzzle_lines(made.puzzle, variant, result.format))
+    else:
+        text = "".join(line + "\n" for line in bordered_lines(made.puzzle))
+    regions = None
+    if variant.regions is not None:
+        names = variant.region_symbols or DIGIT_SYMBOLS
+        regions = "".join(names[k] for k in variant.regions)
+    cages = [
+        {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, n) for c in cage.cells]}
+        for cage in variant.cages
+    ]
     return {
         "puzzle": one_line(made.puzzle),
-        "text": "".join(line + "\n" for line in bordered_lines(made.puzzle)),
+        "text": text,
         "size": made.size,
         "seed": made.seed,
         "givens": made.givens,
@@ -361,6 +378,9 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         "full": result.full,
         "level": rating.level if rating is not None else None,
         "se": rating.se if rating is not None else None,
+        "rules": variant.words,
+        "regions": regions,
+        "cages": cages if variant.cages else None,
     }
 
 
@@ -607,7 +627,21 @@ ENDPOINTS: dict[str, Endpoint] = {
             _generated,
             {
                 "type": "object",
-                "required": ["puzzle", "text", "size", "seed", "givens", "symmetry", "minimal", "full", "level", "se"],
+                "required": [
+                    "puzzle",
+                    "text",
+                    "size",
+                    "seed",
+                    "givens",
+                    "symmetry",
+                    "minimal",
+                    "full",
+                    "level",
+                    "se",
+                    "rules",
+                    "regions",
+                    "cages",
+                ],
                 "additionalProperties": False,
                 "properties": {
                     "puzzle": {"type": "string"},
@@ -620,6 +654,25 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "full": {"type": "boolean"},
                     "level": _nullable("string"),
                     "se": _nullable("number"),
+                    "rules": {"type": "string", "description": "the rules it follows, as rules= writes them"},
+                    "regions": {
+                        "type": ["string", "null"],
+                        "description": "jigsaw: the region symbols of the cells, row-major",
+                    },
+                    "cages": {
+                        "type": ["array", "null"],
+                        "description": "killer: the cages, each its symbol, sum and cells",
+                        "items": {
+                            "type": "object",
+                            "required": ["symbol", "sum", "cells"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "symbol": {"type": "string"},
+                                "sum": {"type": "integer"},
+                                "cells": _CELLS,
+                            },
+                        },
+                    },
                 },
             },
         ),
