@@ -28,6 +28,7 @@ mean together, with :mod:`.rows` keeping the grid being read and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from sudoku_server.errors import PuzzleError, PuzzleFormatError
 from sudoku_server.sudoku.grid import (
@@ -539,12 +540,14 @@ class PuzzleReader:
             self._report(grid, events)
 
 
-def parse(text: str) -> Puzzle:
+def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
     """Read exactly one puzzle written in any supported layout (docs/LAYOUTS.md).
 
     Args:
       text: the puzzle's lines (LF, CRLF or CR endings); blank lines and
         comments around it are allowed.
+      rules: the rules it is read under (:attr:`PuzzleReader.rules`: ``jigsaw``
+        reads a grid of regions after the grid, ``killer`` a cage block).
 
     Returns:
       Puzzle: the givens (``puzzle.grid``: ``size * size`` ints row-major,
@@ -556,6 +559,7 @@ def parse(text: str) -> Puzzle:
       IncompletePuzzleError: the text ends inside a puzzle.
     """
     reader = PuzzleReader()
+    reader.rules = frozenset(rules)
     events: list[Event] = []
     lines = text.splitlines(keepends=True)
     for number, raw in enumerate(lines, start=1):
