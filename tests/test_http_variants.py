@@ -169,10 +169,10 @@ ERRORS = [
     ),
     ("solve", {"puzzle": "." * 9 + INKALA_PENCILMARKS[9:]}, 400, error("invalid", "r1c1 has no candidate", 1)),
     (
-        "minimal",
+        "canon",
         {"puzzle": JIGSAW_GIVENS + JIGSAW_REGIONS},
         400,
-        error("command", "MINIMAL: classic rules only, not jigsaw", 1),
+        error("command", "CANON: classic rules only, not jigsaw", 1),
     ),
     (
         "generate",
