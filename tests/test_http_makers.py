@@ -194,11 +194,11 @@ async def test_minimal_exact():
             422,
             error("multiple", "the puzzle has more than one solution (r2c1 can be 4 or 6)", 1),
         )
+        # MINIMAL takes rules= (issue 19 fresh eyes): the easy puzzle breaks X's diagonals, as on the line
         reply = await afetch(port, "POST", "/api/v1/minimal", {"puzzle": EASY, "rules": "x"})
-        assert (reply.status, reply.json) == (
-            400,
-            error("command", 'MINIMAL: unknown option "rules"; try HELP MINIMAL', None),
-        )
+        line = replies(f"MINIMAL rules=x {EASY}\n".encode()).decode().rstrip("\n")
+        code, detail = line.removeprefix("ERROR ").split(" ", 1)
+        assert (reply.status, reply.json) == (422, error(code, detail, 1))
 
 
 async def test_canon_and_same_of_9x9_grids_are_answered_at_once_as_on_the_line():
