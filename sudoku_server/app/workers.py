@@ -59,6 +59,7 @@ import trio
 from sudoku_server.app.runtime import LOG_QUEUE_RECORDS, HttpPortError, log_listen_error, run_server, setup_logging
 from sudoku_server.net.balance import AcceptBalance
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.http_bind import listen_sockets
 from sudoku_server.net.metrics_http import serve_http
 
 log = logging.getLogger("sudoku_server")
@@ -84,31 +85,13 @@ TICK = 0.5
 
 
 def bind(host: str | None, port: int) -> list[socket.socket]:
-    """Listening TCP sockets for ``host`` (None: every interface, IPv4 and IPv6) and ``port``.
+    """Listening TCP sockets for ``host`` (None: every interface, IPv4 and IPv6) and ``port``
+    (:func:`~sudoku_server.net.http_bind.listen_sockets`, as for the HTTP port).
 
     Raises:
       OSError: the address cannot be bound.
     """
-    infos = socket.getaddrinfo(host, port, socket.AF_UNSPEC, socket.SOCK_STREAM, 0, socket.AI_PASSIVE)
-    sockets: list[socket.socket] = []
-    seen = set()
-    try:
-        for family, kind, proto, _, address in infos:
-            if (family, address) in seen:
-                continue
-            seen.add((family, address))
-            sock = socket.socket(family, kind, proto)
-            sockets.append(sock)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6:
-                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            sock.bind(address)
-            sock.listen(BACKLOG)
-    except OSError:
-        for sock in sockets:
-            sock.close()
-        raise
-    return sockets
+    return listen_sockets(host, port, BACKLOG)
 
 
 def supervise(config: ServerConfig, log_level: str = "info", log_queue: int = LOG_QUEUE_RECORDS) -> int:

@@ -1,4 +1,4 @@
-"""The HTTP port's listening sockets (``--http-port``), bound before the server runs.
+"""Listening sockets bound before the server runs: the HTTP port's (``--http-port``), and the line port's under ``--workers``.
 
 Apart from :mod:`sudoku_server.net.http` so that binding (at start, in the supervisor of ``--workers``) does not
 load Starlette and Hypercorn; the sockets go to Hypercorn already listening, and with ``--workers N`` every worker
