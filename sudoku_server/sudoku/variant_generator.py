@@ -71,6 +71,11 @@ _ATTEMPTS = 16
 #: is replaced: with ``x`` on top, some layouts take minutes of search to show they have no grid).
 _LAYOUT_ATTEMPTS = 3
 _NODES_PER_CELL = 4
+#: Random jigsaw layouts drawn before GENERATE gives up (a bound on the work, the same on every machine).
+_LAYOUTS = 64
+#: Search nodes (propagations of the pure-Python engine) one removal test may take: a removal whose
+#: proof of uniqueness needs more keeps its given (the puzzle is then not minimal).
+REMOVAL_BUDGET = 200
 
 #: Killer cages are drawn with 2 to this many cells (a lone cell may join one up to one more).
 _CAGE_MAX = 5
@@ -258,20 +263,6 @@ def _core_count(geo: Geometry) -> Callable[..., int]:
     return counted
 
 
-def _native_count(geo: Geometry) -> Callable[..., int] | None:
-    """The solver's count on ``geo`` when the native core takes that geometry itself, else None."""
-    if _solver.CORE == "python" or _solver._native is None:
-        return None
-    if _solver._prepare(geo) is None:
-        return None
-    count = _solver.count_solutions
-
-    def counted(grid: Grid, limit: int = 2, *, check: Check | None = None) -> int:
-        return count(grid, limit, check=check, geometry=geo)
-
-    return counted
-
-
 def generate_variant(
     variant: Variant,
     size: int = 9,
@@ -333,7 +324,7 @@ def generate_variant(
             tuple(r for r in variant.rules if r != "killer"), variant.regions, variant.region_symbols
         )
     region_rng = _gen.SplitMix64(shape_key)
-    while True:
+    for _layout in range(_LAYOUTS):
         if "jigsaw" in variant.rules and variant.regions is None:
             regions = random_regions(size, region_rng)
             base_variant = Variant(base_variant.rules, regions, (), (), base_variant.candidates)
@@ -345,6 +336,8 @@ def generate_variant(
             break
         if "jigsaw" not in variant.rules or variant.regions is not None:
             raise ValueError(f"no grid follows the rules {variant.words}")
+    else:
+        raise ValueError(f"no grid found on {_LAYOUTS} random layouts for the rules {variant.words}")
     solution_cells = eng.digits(solved)
     solution = Grid(solution_cells, box_rows, box_cols)
     made_variant = base_variant
@@ -372,9 +365,9 @@ def generate_variant(
     eng = engine(geo)
     cell_orbits = _gen.orbits(size, symmetry)
     order = _gen.permutation(_gen.SplitMix64(order_key), len(cell_orbits))
-    count = _native_count(geo)
-    tests = _gen._Proofs(eng, solved, check) if count is None else _gen._Counts(count, solution, check)
+    tests = _BudgetedProofs(eng, solved, check)
     kept, minimal = _gen._remove_givens(eng, solved, [cell_orbits[i] for i in order], givens or 0, tests, check)
+    minimal = minimal and not tests.refused
     puzzle = Grid(
         tuple(d if kept >> (c * eng.width) & eng.digit_mask else 0 for c, d in enumerate(solution_cells)),
         box_rows,
@@ -391,3 +384,62 @@ def _full_grid(eng: Engine, key: int, check: Check, attempts: int) -> int:
         if solved:
             return solved
     return 0
+
+
+def _exists_within(engine: Engine, s: int, done: int, solved: int, check: Check, budget: int) -> bool | None:
+    """:func:`.generator._exists` on at most ``budget`` search nodes: None when it needs more."""
+    propagate, pick, elim = engine.propagate, engine.pick, engine.elim
+    w, mask = engine.width, engine.digit_mask
+    stack = [(s, done)]
+    nodes = 0
+    while stack:
+        nodes += 1
+        if nodes > budget:
+            return None
+        check()
+        s, done = stack.pop()
+        s, done = propagate(s, done, check)
+        if not s:
+            continue
+        b = pick(s)
+        if not b:
+            return True
+        near = solved & s & (mask << ((b.bit_length() - 1) // w * w))
+        if near:
+            b = near
+        stack.append((s ^ b, done))
+        stack.append((s ^ (s & elim[b.bit_length()]), done))
+    return False
+
+
+class _BudgetedProofs(_gen._Proofs):
+    """The removal tests of :class:`.generator._Proofs`, each on at most :data:`REMOVAL_BUDGET` search nodes.
+
+    The budget counts nodes of the pure-Python engine, never time, so a seed
+    gives the same puzzle on every machine, under any load and with either
+    solver core. A removal whose proof needs more nodes keeps its given and
+    sets ``refused`` (the puzzle is then reported not minimal); every
+    removal made is proved, so the puzzle stays unique.
+    """
+
+    def __init__(self, engine: Engine, solved: int, check: Check, budget: int = REMOVAL_BUDGET) -> None:
+        super().__init__(engine, solved, check)
+        self.budget = budget
+        self.refused = False
+
+    def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
+        """Whether the givens ``rest`` have one solution, proved within the budget (False when not proved)."""
+        engine, solved, own, check = self.engine, self.solved, self.own, self.check
+        s, done = engine.propagate(engine.full ^ (rest ^ (rest & solved)), 0, check)
+        for c in orbit:
+            value = solved & own[c]
+            if s & own[c] == value:
+                continue  # forced by propagation
+            found = _exists_within(engine, s ^ value, done, solved, check, self.budget)
+            if found is None:
+                self.refused = True
+                return False
+            if found:
+                return False
+            s ^= s & own[c] & ~value  # no other digit here: fix it
+        return True
