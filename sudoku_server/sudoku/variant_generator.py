@@ -9,8 +9,16 @@ variant's geometry: its units, its peers (a knight's move, the cells of a
 cage) and the constraints the pure-Python core knows
 (:mod:`.solver._constraints`: nonconsecutive pairs, cage sums), so the
 full-grid search, the existence searches of the proofs and the counts below
-answer for the variant's rules. Where the solver's native core takes the
-geometry itself, uniqueness is its ``count_solutions(limit=2)`` instead.
+answer for the variant's rules.
+
+**Bounded removal.** Each removal test is the proof of
+:class:`.generator._Proofs` on at most :data:`REMOVAL_BUDGET` search nodes
+(:class:`_BudgetedProofs`) on whichever solver core: a count without a
+bound took seconds on near-minimal puzzles (nonconsecutive: 5-13 givens). A
+removal whose proof needs more nodes keeps its given and the result says
+``minimal=False``. Nodes, not time, so a seed gives the same puzzle on every
+machine, under any load, with either core. Random jigsaw layouts are
+bounded too (:data:`_LAYOUTS`).
 
 **Randomness.** From ``rng = SplitMix64(seed)``, always, in this order: the
 symmetry pick, ``grid_key`` and ``order_key`` (as :func:`.generator.generate`
@@ -75,7 +83,7 @@ _NODES_PER_CELL = 4
 _LAYOUTS = 64
 #: Search nodes (propagations of the pure-Python engine) one removal test may take: a removal whose
 #: proof of uniqueness needs more keeps its given (the puzzle is then not minimal).
-REMOVAL_BUDGET = 200
+REMOVAL_BUDGET = 40
 
 #: Killer cages are drawn with 2 to this many cells (a lone cell may join one up to one more).
 _CAGE_MAX = 5
