@@ -58,6 +58,7 @@ def _p(values: list[float], q: float) -> float:
 def bench_generate(rule_sets: list[str], seeds: int, spacing: int) -> None:
     times: dict[str, list[float]] = {r: [] for r in rule_sets}
     sizes: dict[str, list[int]] = {r: [] for r in rule_sets}
+    partial: dict[str, int] = dict.fromkeys(rule_sets, 0)
     for k in range(seeds):
         for rules in rule_sets:
             variant = Variant(parse_rules(rules))
@@ -68,14 +69,15 @@ def bench_generate(rule_sets: list[str], seeds: int, spacing: int) -> None:
             if solver.count_solutions(made.puzzle, 2, geometry=geo) != 1:
                 raise SystemExit(f"rules={rules} seed={k * spacing}: the puzzle is not unique")
             sizes[rules].append(len(made.variant.cages) if made.variant.cages else made.givens)
+            partial[rules] += not made.minimal
     print(f"\nGENERATE 9x9, {seeds} seeds (0, {spacing}, ...), ms per puzzle")
-    print("| rules | median | p90 | max | mean givens (killer: cages) |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| rules | median | p90 | max | mean givens (killer: cages) | minimal=no |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for rules in rule_sets:
         t = times[rules]
         print(
             f"| {rules} | {statistics.median(t):.1f} | {_p(t, 0.9):.1f} | {max(t):.1f}"
-            f" | {statistics.mean(sizes[rules]):.1f} |"
+            f" | {statistics.mean(sizes[rules]):.1f} | {partial[rules]} |"
         )
 
 

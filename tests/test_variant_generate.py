@@ -32,12 +32,12 @@ REPLIES = [
     ),
     (
         "GENERATE rules=antiknight seed=3",
-        "# generated size=9 givens=12 symmetry=none seed=3 minimal=yes rules=antiknight\n"
-        ".7..............5.8..5..........9...4.....7.8.................32........9.......6\n",
+        "# generated size=9 givens=13 symmetry=none seed=3 minimal=no rules=antiknight\n"
+        ".73.............5....5..6.......9...4.....7.8.................32........9......4.\n",
     ),
     (
         "GENERATE rules=antiking seed=4",
-        "# generated size=9 givens=20 symmetry=none seed=4 minimal=yes rules=antiking\n"
+        "# generated size=9 givens=20 symmetry=none seed=4 minimal=no rules=antiking\n"
         ".......3.2......1.7...............57..5.9....6..73..42....2.....68.57.......4...3\n",
     ),
     (
@@ -47,8 +47,8 @@ REPLIES = [
     ),
     (
         "GENERATE rules=jigsaw seed=6",
-        "# generated size=9 givens=16 symmetry=none seed=6 minimal=yes rules=jigsaw\n"
-        "2....3.....64..8.7.6...7...1.2..5.9...................7....2.............5......4"
+        "# generated size=9 givens=17 symmetry=none seed=6 minimal=no rules=jigsaw\n"
+        "2....3.....64..8.7.6...7...1.2..5.9...................7....2.........3...5......4"
         "111122333122112333112222343555666443555666644575686449775788949777788949788889999\n",
     ),
     (
@@ -68,8 +68,8 @@ REPLIES = [
     ),
     (
         "GENERATE rules=x+antiking seed=8",
-        "# generated size=9 givens=14 symmetry=none seed=8 minimal=yes rules=x+antiking\n"
-        "37................2.....................1...2.......6...4...8.....2.74...9...1.3.\n",
+        "# generated size=9 givens=13 symmetry=none seed=8 minimal=no rules=x+antiking\n"
+        "37................2.....................1...2.......6...43..8.....2.74...9.......\n",
     ),
     ("GENERATE rules=killer full", "ERROR command GENERATE: full makes a solved grid; killer cages need a puzzle\n"),
     (
@@ -114,7 +114,14 @@ def test_generated_puzzles_are_unique_and_reproducible(rules, seed):
         assert all(1 <= len(cage.cells) <= 6 for cage in made.variant.cages)
         assert sorted(c for cage in made.variant.cages for c in cage.cells) == list(range(81))
     else:
-        assert made.minimal
+        # removal tests are budgeted (variant_generator.REMOVAL_BUDGET): minimal=yes must be true, and a
+        # refused removal says minimal=no
+        assert made.givens == sum(1 for d in made.puzzle.cells if d)
+        if made.minimal:
+            for c, d in enumerate(made.puzzle.cells):
+                if d:
+                    fewer = made.puzzle.cells[:c] + (0,) + made.puzzle.cells[c + 1 :]
+                    assert solver.count_solutions(Grid(fewer, 3, 3), 2, geometry=geo) == 2
 
 
 def test_given_regions_are_kept():
