@@ -182,12 +182,7 @@ DOCUMENTS = [REPO / "benchmarks" / "RESULTS.md", REPO / "README.md", *sorted((RE
 
 
 def test_every_smoke_run_script_has_its_results_in_results_md():
-    # and in a wave's results files (benchmarks/resultsNN/*.md), which the lead merges into RESULTS.md
-    paths = [REPO / "benchmarks" / "RESULTS.md", *sorted((REPO / "benchmarks").glob("results*/*.md"))]
-    results = "\n".join(path.read_text(encoding="utf-8") for path in paths)
     results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
-    # a wave's results files (benchmarks/resultsNN/*.md) until the lead merges them into RESULTS.md
-    results += "".join(path.read_text(encoding="utf-8") for path in sorted(REPO.glob("benchmarks/results*/*.md")))
     missing = {script for script, _, _ in COMMANDS if f"python3 benchmarks/{script}" not in results}
     assert not missing, sorted(missing)
 

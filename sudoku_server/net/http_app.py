@@ -88,14 +88,14 @@ def _one_send_server() -> type:
 
     Hypercorn's HTTP/1.1 protocol hands its connection the header block of a reply (h11's ``Response``) and
     the body as two pieces of data, which cost two ``send`` calls: on loopback each costs about as much
-    as the rest of a small request (benchmarks/results21/http.md). The header block of a final reply (not
+    as the rest of a small request (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"). The header block of a final reply (not
     ``1xx``: a ``100 Continue`` goes at once) is held until the next event of the connection (its body, the
     empty end of message, or the close), and sent with it. Hypercorn also cancels and starts a timer task
     at each request (idle, busy, idle again); here one task per connection waits with a deadline that moves
     (the keep-alive seconds while idle, none while a request is in progress), as Hypercorn's timer closes an
     idle connection at the keep-alive time (its headers incomplete included) or at once when the server
     stops, and a busy one once its request is answered. The two took a single request's server CPU from
-    about 490 to 400 µs (benchmarks/results21/http.md).
+    about 490 to 400 µs (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)").
     """
     from hypercorn.events import RawData, Updated
     from hypercorn.trio.tcp_server import TCPServer
@@ -206,7 +206,7 @@ class ApiApp:
 
     The API's requests take the short way (a plain ASGI function: body, fields, answer, one JSON reply with its
     CORS header) rather than Starlette's middleware, request and response objects, which cost about a
-    quarter of a small request's CPU (benchmarks/results21/http.md); Starlette serves everything else
+    quarter of a small request's CPU (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"); Starlette serves everything else
     (``/healthz``, the OpenAPI document, the page, CORS preflights, 404 and 405).
     """
 
