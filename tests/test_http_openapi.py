@@ -8,6 +8,7 @@ import jsonschema
 from httptools import afetch, running_http_server
 from openapi_spec_validator import validate
 from test_formats import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from variant_examples import X
 
 from sudoku_server.wire.json_api import ENDPOINTS, STATUS
 
@@ -38,6 +39,19 @@ CALLS: list[tuple[str, dict]] = [
     ("hint", {"puzzle": NEWSPAPER_SOLUTION}),
     ("steps", {"puzzle": NEAR}),
     ("steps", {"puzzles": [NEAR, TWO]}),
+    ("solve", {"puzzle": X, "rules": "x"}),
+    ("count", {"puzzle": X, "rules": "x+foo"}),
+    ("generate", {"size": 16, "rules": "windoku"}),
+    ("generate", {"rules": "killer", "seed": 1}),
+    ("generate", {"rules": "jigsaw+x", "seed": 2}),
+    ("canon", {"puzzle": NEWSPAPER_LINE, "map": True}),
+    ("canon", {"puzzles": [NEWSPAPER_LINE, "." * 256]}),
+    ("same", {"puzzle": NEWSPAPER_LINE, "other": NEWSPAPER}),
+    ("same", {"puzzle": NEWSPAPER_LINE, "other": TWO}),
+    ("unique", {"puzzle": NEWSPAPER_LINE}),
+    ("unique", {"puzzles": [TWO, UNSOLVABLE, DUPLICATE]}),
+    ("minimal", {"puzzle": NEAR}),
+    ("minimal", {"puzzle": TWO}),
 ]
 
 

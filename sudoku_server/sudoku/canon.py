@@ -136,10 +136,16 @@ class Transformation:
 
     def describe(self) -> str:
         """``transpose=no rows=123456789 cols=123456789 digits=123456789`` (1-based, docs/PROTOCOL.md "CANON")."""
+        words = self.words()
         return (
-            f"transpose={'yes' if self.transpose else 'no'} rows={_word(self.rows, 1)}"
-            f" cols={_word(self.cols, 1)} digits={_word(self.digits, 0)}"
+            f"transpose={'yes' if self.transpose else 'no'} rows={words['rows']}"
+            f" cols={words['cols']} digits={words['digits']}"
         )
+
+    def words(self) -> dict[str, str]:
+        """``{"rows": "123456789", "cols": ..., "digits": ...}``: the orders and relabelling as :meth:`describe`
+        writes them (1-based rows and columns; ``digits``: what 1, 2, ... become)."""
+        return {"rows": _word(self.rows, 1), "cols": _word(self.cols, 1), "digits": _word(self.digits, 0)}
 
 
 def _word(values: tuple[int, ...], plus: int) -> str:

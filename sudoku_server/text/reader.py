@@ -28,6 +28,7 @@ mean together, with :mod:`.rows` keeping the grid being read and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from sudoku_server.errors import PuzzleError, PuzzleFormatError
 from sudoku_server.sudoku.grid import (
@@ -541,7 +542,7 @@ class PuzzleReader:
             self._report(grid, events)
 
 
-def parse(text: str) -> Puzzle:
+def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
     """Read exactly one puzzle written in any supported layout (docs/LAYOUTS.md).
 
     Args:
@@ -549,6 +550,8 @@ def parse(text: str) -> Puzzle:
         comments around it are allowed, and a caption (a line of prose
         directly above the puzzle, docs/LAYOUTS.md "Captions") is skipped as
         the line protocol skips it.
+      rules: the rules it is read under (:attr:`PuzzleReader.rules`: ``jigsaw``
+        reads a grid of regions after the grid, ``killer`` a cage block).
 
     Returns:
       Puzzle: the givens (``puzzle.grid``: ``size * size`` ints row-major,
@@ -562,6 +565,7 @@ def parse(text: str) -> Puzzle:
       IncompletePuzzleError: the text ends inside a puzzle.
     """
     reader = PuzzleReader()
+    reader.rules = frozenset(rules)
     events: list[tuple[int, Event]] = []  # (the line read when the event came, the event)
     lines = text.splitlines(keepends=True)
     for number, raw in enumerate(lines, start=1):

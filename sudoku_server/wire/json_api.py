@@ -33,13 +33,28 @@ from sudoku_server.errors import (
     quote,
 )
 from sudoku_server.service.requests import Request, Solve
-from sudoku_server.service.results import Counted, Failed, Generated, Hinted, Rated, Result, Solved, Stepped
+from sudoku_server.service.results import (
+    Canonized,
+    Compared,
+    Counted,
+    Failed,
+    Generated,
+    Hinted,
+    MinimalChecked,
+    Rated,
+    Result,
+    Solved,
+    Stepped,
+    UniqueChecked,
+)
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.text import Puzzle, bordered_lines, parse
-from sudoku_server.wire.replies import technique_word
+from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
+from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
 
 if TYPE_CHECKING:
+    from sudoku_server.sudoku.canon import Transformation
     from sudoku_server.sudoku.rating import Rating
     from sudoku_server.sudoku.techniques import Step
 
@@ -97,6 +112,7 @@ class Endpoint:
       summary: one line for the OpenAPI document.
       render: ``(result, puzzle) -> object``: the reply object of a result that is not an error.
       schema: the JSON schema of that reply object (:mod:`sudoku_server.wire.openapi`).
+      second: the field of a second puzzle (``other`` of ``same``: compared with each puzzle), or "".
     """
 
     name: str
@@ -105,6 +121,7 @@ class Endpoint:
     summary: str
     render: Callable[[Any, Puzzle | None], dict[str, Any]]
     schema: dict[str, Any]
+    second: str = ""
 
     @property
     def line_verb(self) -> Verb:
@@ -122,7 +139,8 @@ class Endpoint:
 class Item:
     """One request of an API call (a batch has several): the typed request and its puzzle, or the error it got.
 
-    ``request`` is None when ``error`` is set (the puzzle's text is not a puzzle). ``plain``: the text of a
+    ``request`` is None when ``error`` is set (the puzzle's text is not a puzzle; or, with ``puzzle`` set, its
+    rules do not fit it). ``plain``: the text of a
     plain one-line 9x9 puzzle to solve (81 of ``1-9 0 . _``), not parsed yet (``request`` then holds no grid
     and ``puzzle`` is None): the front solves it text to text in the native core, or has :func:`parsed` make
     the usual item of it.
@@ -178,18 +196,27 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
 
     Returns:
       A :class:`Call`; a puzzle whose text is not a puzzle is an :class:`Item` with its error (format,
-      incomplete, invalid), answered in its place.
+      incomplete, invalid; a ``rules`` that does not fit it, or jigsaw or killer rules without regions
+      or cages: the line protocol's words), answered in its place. Each puzzle is read under the request's
+      ``rules`` (a grid of regions after a jigsaw grid, a cage block), and its layout's rules (jigsaw and
+      SudoCue lines, cage blocks, pencilmarks) join them (:func:`~sudoku_server.wire.splitter.variant_request`).
 
     Raises:
       CommandError: an unknown field, a value of the wrong type, a missing puzzle, a batch over
-        :data:`MAX_BATCH`, or a bad option (the line protocol's words: ``COUNT: limit must be 1 to 1000, not 0``).
+        :data:`MAX_BATCH`, or a bad option (the line protocol's words: ``COUNT: limit must be 1 to 1000, not 0``,
+        ``SOLVE: rules: unknown rule 'foo' (rules are classic, x, ...)``).
+      PuzzleError: the endpoint's second puzzle (``other``) is not a puzzle (its error, as for a puzzle).
     """
     verb = endpoint.line_verb
     flags: list[str] = []
     options: dict[str, str] = {}
     puzzles: list[object] | None = None
+    second: object = None
     batch = False
     for key, value in fields.items():
+        if endpoint.second and key == endpoint.second:
+            second = value
+            continue
         if verb.takes_puzzle and key == "puzzle" and "puzzles" not in fields:
             puzzles = [value]
             continue
@@ -220,8 +247,10 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
         return Call((Item(request),))
     if puzzles is None:
         raise CommandError(f'{verb.name}: no puzzle: send {{"puzzle": "<text>"}} or {{"puzzles": [...]}}')
+    rules: tuple[str, ...] = request.variant.rules
+    other = _second(endpoint, second) if endpoint.second else None
     items = []
-    plain_ok = isinstance(request, Solve) and not request.any
+    plain_ok = isinstance(request, Solve) and not request.any and request.variant.classic
     for value in puzzles:
         if not isinstance(value, str):
             raise CommandError(f"{verb.name}: a puzzle must be a string of its text, not {_shown(value)}")
@@ -229,12 +258,37 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
             items.append(Item(request, plain=value))
             continue
         try:
-            puzzle = parse(value)
+            puzzle = parse(value, rules)
         except PuzzleError as error:
             items.append(Item(None, None, error))
             continue
-        items.append(Item(request.on(puzzle.grid, puzzle.expected), puzzle))
+        one = request.on(puzzle.grid, puzzle.expected)
+        if other is not None:
+            one = one.on(other)
+        if rules or puzzle.variant is not None:
+            try:
+                one = variant_request(puzzle, one, rules)
+            except PuzzleError as error:
+                items.append(Item(None, puzzle, error))
+                continue
+        items.append(Item(one, puzzle))
     return Call(tuple(items), batch)
+
+
+def _second(endpoint: Endpoint, value: object) -> Grid:
+    """The grid of the endpoint's second puzzle (``same``'s ``other``: each puzzle is compared with it, as
+    ``SAME <puzzle> <other>``: the map takes the puzzle onto it).
+
+    Raises:
+      CommandError: it is missing or not a string.
+      PuzzleError: its text is not a puzzle (the puzzle's error).
+    """
+    verb, name = endpoint.verb, endpoint.second
+    if value is None:
+        raise CommandError(f'{verb}: no {name} puzzle: send {{"puzzle": "<text>", "{name}": "<text>"}}')
+    if not isinstance(value, str):
+        raise CommandError(f"{verb}: {name} must be a string of its text, not {_shown(value)}")
+    return parse(value).grid
 
 
 def _shown(value: object) -> str:
@@ -295,10 +349,27 @@ def _rating(rating: Rating) -> dict[str, Any]:
 
 
 def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
+    """The made puzzle; with rules, ``rules`` names them and a jigsaw's ``regions`` (``N * N`` symbols, as the
+    ``regions`` field takes them) or a killer's ``cages`` come with it, and ``text`` is the puzzle as GENERATE
+    writes it (the 2·N² line of a jigsaw, the cage block of a killer), which ``solve`` reads back."""
     made, rating = result.made, result.rating
+    variant = made.variant
+    n = made.puzzle.size
+    if variant.regions is not None or variant.cages:
+        text = "".join(line + "\n" for line in variant_puzzle_lines(made.puzzle, variant, result.format))
+    else:
+        text = "".join(line + "\n" for line in bordered_lines(made.puzzle))
+    regions = None
+    if variant.regions is not None:
+        names = variant.region_symbols or DIGIT_SYMBOLS
+        regions = "".join(names[k] for k in variant.regions)
+    cages = [
+        {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, n) for c in cage.cells]}
+        for cage in variant.cages
+    ]
     return {
         "puzzle": one_line(made.puzzle),
-        "text": "".join(line + "\n" for line in bordered_lines(made.puzzle)),
+        "text": text,
         "size": made.size,
         "seed": str(made.seed),  # a string: a JSON number above 2**53 loses digits in a browser (a double)
         "givens": made.givens,
@@ -307,6 +378,9 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         "full": result.full,
         "level": rating.level if rating is not None else None,
         "se": rating.se if rating is not None else None,
+        "rules": variant.words,
+        "regions": regions,
+        "cages": cages if variant.cages else None,
     }
 
 
@@ -357,6 +431,44 @@ def _hinted(result: Hinted, puzzle: Puzzle | None) -> dict[str, Any]:
 
 def _stepped(result: Stepped, puzzle: Puzzle | None) -> dict[str, Any]:
     return {"steps": [step_object(step) for step in result.steps], **_rating(result.rating)}
+
+
+def _map(transformation: Transformation) -> dict[str, Any]:
+    """A transformation as JSON: ``{"transpose": false, "rows": "123456789", "cols": ..., "digits": ...}``
+    (docs/PROTOCOL.md "CANON": 1-based row and column orders; ``digits``: what 1, 2, ... become)."""
+    return {"transpose": transformation.transpose, **transformation.words()}
+
+
+def _canonized(result: Canonized, puzzle: Puzzle | None) -> dict[str, Any]:
+    return {"canon": result.form.text(), "map": _map(result.form.transformation) if result.map else None}
+
+
+def _compared(result: Compared, puzzle: Puzzle | None) -> dict[str, Any]:
+    found = result.transformation
+    return {"same": found is not None, "map": _map(found) if found is not None else None}
+
+
+def _unique(result: UniqueChecked, puzzle: Puzzle | None) -> dict[str, Any]:
+    found, size = result.uniqueness, result.size
+    out: dict[str, Any] = {
+        "unique": found is not None and found.unique,
+        "solutions": [],
+        "differ": [],
+        "add": [],
+        "add_all": False,
+        "unsolvable": result.unsolvable,
+    }
+    if found is not None and not found.unique:
+        symbols = result.symbols or DIGIT_SYMBOLS
+        out["solutions"] = ["".join(symbols[d - 1] for d in found.first), "".join(symbols[d - 1] for d in found.last)]
+        out["differ"] = [cell_name(cell, size) for cell in found.differ]
+        out["add"] = [{"cell": cell_name(cell, size), "digit": digit} for cell, digit in found.add]
+        out["add_all"] = found.add_all
+    return out
+
+
+def _minimal(result: MinimalChecked, puzzle: Puzzle | None) -> dict[str, Any]:
+    return {"minimal": not result.redundant, "redundant": [cell_name(cell, result.size) for cell in result.redundant]}
 
 
 def error_object(error: PuzzleError, puzzle: Puzzle | None = None) -> dict[str, Any]:
@@ -435,6 +547,25 @@ STEP_SCHEMA: dict[str, Any] = {
         "cells": {"type": "array", "items": {"type": "string"}},
     },
 }
+_MAP = {
+    "type": ["object", "null"],
+    "required": ["transpose", "rows", "cols", "digits"],
+    "additionalProperties": False,
+    "properties": {
+        "transpose": {"type": "boolean", "description": "the puzzle is transposed first"},
+        "rows": {"type": "string", "description": "for each row of the result, the row it comes from (1-based)"},
+        "cols": {"type": "string", "description": "for each column of the result, the column it comes from"},
+        "digits": {"type": "string", "description": "what digit 1, 2, ... becomes"},
+    },
+}
+_CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}}
+#: The ``rules`` field of the verbs that take the line protocol's ``rules=`` (docs/PROTOCOL.md "RULES").
+_RULES = Field(
+    "rules",
+    "string",
+    "variant rules, a +-joined list of classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw,"
+    " killer (default classic); jigsaw, killer and pencilmark layouts imply theirs",
+)
 _RATING_PROPERTIES: dict[str, Any] = {
     "level": {"type": "string"},
     "se": {"type": "number"},
@@ -450,7 +581,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "solve",
             "SOLVE",
-            (Field("any", "boolean", "answer the first solution found, not the first in row-major order"),),
+            (Field("any", "boolean", "answer the first solution found, not the first in row-major order"), _RULES),
             "Solve a puzzle: its solution as one line and in the puzzle's own layout",
             _solved,
             {
@@ -463,7 +594,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "count",
             "COUNT",
-            (Field("limit", "integer", "count up to this many solutions (1 to 1000, default 2)"),),
+            (Field("limit", "integer", "count up to this many solutions (1 to 1000, default 2)"), _RULES),
             "Count a puzzle's solutions up to a limit",
             _counted,
             {
@@ -494,12 +625,28 @@ ENDPOINTS: dict[str, Endpoint] = {
                 Field("format", "string", "line or grid (the reply has both forms; kept for the line protocol)"),
                 Field("level", "string", "easy, medium, hard, expert or extreme (9x9)"),
                 Field("se", "string", "a Sudoku Explainer rating or band such as 7.0-7.5 (9x9)"),
+                _RULES,
+                Field("regions", "string", "jigsaw regions: size * size region symbols, row-major (implies jigsaw)"),
             ),
             "Make a puzzle with one solution",
             _generated,
             {
                 "type": "object",
-                "required": ["puzzle", "text", "size", "seed", "givens", "symmetry", "minimal", "full", "level", "se"],
+                "required": [
+                    "puzzle",
+                    "text",
+                    "size",
+                    "seed",
+                    "givens",
+                    "symmetry",
+                    "minimal",
+                    "full",
+                    "level",
+                    "se",
+                    "rules",
+                    "regions",
+                    "cages",
+                ],
                 "additionalProperties": False,
                 "properties": {
                     "puzzle": {"type": "string"},
@@ -516,13 +663,32 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "full": {"type": "boolean"},
                     "level": _nullable("string"),
                     "se": _nullable("number"),
+                    "rules": {"type": "string", "description": "the rules it follows, as rules= writes them"},
+                    "regions": {
+                        "type": ["string", "null"],
+                        "description": "jigsaw: the region symbols of the cells, row-major",
+                    },
+                    "cages": {
+                        "type": ["array", "null"],
+                        "description": "killer: the cages, each its symbol, sum and cells",
+                        "items": {
+                            "type": "object",
+                            "required": ["symbol", "sum", "cells"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "symbol": {"type": "string"},
+                                "sum": {"type": "integer"},
+                                "cells": _CELLS,
+                            },
+                        },
+                    },
                 },
             },
         ),
         Endpoint(
             "rate",
             "RATE",
-            (),
+            (_RULES,),
             "Rate a puzzle: level, Sudoku Explainer rating, QQWing level, hardest technique",
             _rated,
             {
@@ -535,7 +701,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "hint",
             "HINT",
-            (Field("nudge", "boolean", "only the technique and where to look"),),
+            (Field("nudge", "boolean", "only the technique and where to look"), _RULES),
             "The next logical step, with its placements and eliminations",
             _hinted,
             STEP_SCHEMA,
@@ -543,7 +709,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "steps",
             "STEPS",
-            (),
+            (_RULES,),
             "Every logical step from the puzzle to its solution, and the puzzle's rating",
             _stepped,
             {
@@ -551,6 +717,67 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "required": ["steps", *_RATING_PROPERTIES],
                 "additionalProperties": False,
                 "properties": {"steps": {"type": "array", "items": STEP_SCHEMA}, **_RATING_PROPERTIES},
+            },
+        ),
+        Endpoint(
+            "canon",
+            "CANON",
+            (Field("map", "boolean", "also the transformation that maps the puzzle onto its form"),),
+            "The minlex canonical form of a 4x4, 6x6 or 9x9 puzzle or solved grid",
+            _canonized,
+            {
+                "type": "object",
+                "required": ["canon", "map"],
+                "additionalProperties": False,
+                "properties": {"canon": {"type": "string"}, "map": _MAP},
+            },
+        ),
+        Endpoint(
+            "same",
+            "SAME",
+            (Field("other", "string", "the puzzle to compare with (each puzzle of a batch is compared with it)"),),
+            "Whether two puzzles are the same up to the validity-preserving transformations, and a map of one onto"
+            " the other",
+            _compared,
+            {
+                "type": "object",
+                "required": ["same", "map"],
+                "additionalProperties": False,
+                "properties": {"same": {"type": "boolean"}, "map": _MAP},
+            },
+            second="other",
+        ),
+        Endpoint(
+            "unique",
+            "UNIQUE",
+            (),
+            "Whether a puzzle has one solution; if not, two solutions, where they differ, and the clues that fix it",
+            _unique,
+            {
+                "type": "object",
+                "required": ["unique", "solutions", "differ", "add", "add_all", "unsolvable"],
+                "additionalProperties": False,
+                "properties": {
+                    "unique": {"type": "boolean"},
+                    "solutions": {"type": "array", "maxItems": 2, "items": {"type": "string"}},
+                    "differ": _CELLS,
+                    "add": {"type": "array", "items": _PLACEMENT},
+                    "add_all": {"type": "boolean"},
+                    "unsolvable": _nullable("string"),
+                },
+            },
+        ),
+        Endpoint(
+            "minimal",
+            "MINIMAL",
+            (),
+            "Whether a puzzle with one solution is minimal: the givens each of which could go alone",
+            _minimal,
+            {
+                "type": "object",
+                "required": ["minimal", "redundant"],
+                "additionalProperties": False,
+                "properties": {"minimal": {"type": "boolean"}, "redundant": _CELLS},
             },
         ),
     )

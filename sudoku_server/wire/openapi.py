@@ -56,7 +56,7 @@ def _schema_name(endpoint: Endpoint) -> str:
 def _body_schema(endpoint: Endpoint) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for field in endpoint.fields:
-        kind: Any = field.type if field.type == "boolean" else [field.type, "string"]
+        kind: Any = field.type if field.type in ("boolean", "string") else [field.type, "string"]
         if field.name == "se":
             kind = ["string", "number"]
         properties[field.name] = {"type": kind, "description": field.description}
@@ -70,6 +70,8 @@ def _body_schema(endpoint: Endpoint) -> dict[str, Any]:
             "description": f"the batch form: up to {MAX_BATCH} puzzles, answered in order",
         }
         schema["oneOf"] = [{"required": ["puzzle"]}, {"required": ["puzzles"]}]
+        if endpoint.second:
+            schema["required"] = [endpoint.second]
     return schema
 
 
@@ -127,7 +129,15 @@ def _parameters(endpoint: Endpoint) -> list[dict[str, Any]]:
         description = field.description
         if field.type == "boolean":
             description += " (true, 1, yes, on or empty; false, 0, no, off)"
-        params.append({"name": field.name, "in": "query", "description": description, "schema": {"type": "string"}})
+        param: dict[str, Any] = {
+            "name": field.name,
+            "in": "query",
+            "description": description,
+            "schema": {"type": "string"},
+        }
+        if field.name == endpoint.second:
+            param["required"] = True
+        params.append(param)
     return params
 
 
@@ -186,7 +196,8 @@ def document(version: str) -> dict[str, Any]:
         "info": {
             "title": "sudoku-server JSON API",
             "version": version,
-            "description": "Solve, count, generate, rate and explain Sudoku puzzles (docs/HTTP.md). Errors carry"
+            "description": "Solve, count, generate, rate and explain Sudoku puzzles and their variants; canonical"
+            " forms, equivalence, uniqueness and minimality for puzzle makers (docs/HTTP.md). Errors carry"
             " the line protocol's codes and words.",
         },
         "paths": paths,

@@ -27,6 +27,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError, PuzzleFormatError
 from sudoku_server.service.requests import (
@@ -44,6 +45,8 @@ from sudoku_server.sudoku.variants import RULES, Variant, check_fits
 from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_caption
 from sudoku_server.wire import verbs
 from sudoku_server.wire.verbs import Command
+
+_R = TypeVar("_R", bound=PuzzleRequest)
 
 #: A line holding only this (Ctrl-D in telnet, which sends it as data) ends the input.
 EOT = "\x04"
@@ -377,9 +380,28 @@ def add_variant(
 ) -> None:
     """A puzzle under ``rules`` (``RULES``, or the verb's ``rules=``) and the rules its layout implies.
 
-    The request gets the merged :class:`~sudoku_server.sudoku.variants.Variant`;
-    a rule that does not fit the grid, or jigsaw or killer rules with no
-    regions or cages, is the puzzle's error, naming its line.
+    The request gets the merged variant (:func:`variant_request`); its error is the puzzle's, in its turn.
+    """
+    try:
+        request = variant_request(puzzle, request, rules)
+    except PuzzleError as error:
+        out.append(LineRejected(error, puzzle.default_ending))
+        return
+    out.append(PuzzleRead(puzzle, request, command))
+
+
+def variant_request(puzzle: Puzzle, request: _R, rules: Sequence[str]) -> _R:
+    """``request`` with the :class:`~sudoku_server.sudoku.variants.Variant` of ``rules`` and ``puzzle``'s layout.
+
+    Pure (the line router and the JSON API share it). The layout's rules
+    (jigsaw regions, killer cages, pencilmarks: ``puzzle.variant``) are
+    merged with ``rules`` (``RULES``, ``rules=``); a classic result leaves
+    the request as it is.
+
+    Raises:
+      CommandError: a rule that does not fit the grid, naming the puzzle's
+        line (``line 2: rules: windoku needs a 9x9 grid, not 16x16``).
+      PuzzleFormatError: jigsaw rules with no regions, killer rules with no cages.
     """
     implied = puzzle.variant
     words = set(rules)
@@ -389,26 +411,20 @@ def add_variant(
     else:
         variant = Variant(tuple(rule for rule in RULES if rule in words))
     line = puzzle.first_line
-    ending = puzzle.default_ending
     try:
         check_fits(variant.rules, puzzle.grid.size)
     except CommandError as unfit:
-        out.append(LineRejected(CommandError(f"line {line}: {unfit.detail}"), ending))
-        return
+        raise CommandError(f"line {line}: {unfit.detail}") from None
     if "jigsaw" in variant.rules and variant.regions is None:
-        error = PuzzleFormatError(
+        raise PuzzleFormatError(
             f"line {line}: a jigsaw puzzle needs its regions: a line of givens then region symbols,"
             " or a grid of region symbols after the grid"
         )
-        out.append(LineRejected(error, ending))
-        return
     if "killer" in variant.rules and not variant.cages:
-        error = PuzzleFormatError(f"line {line}: a killer puzzle needs its cages: a SudoCue line or a cage block")
-        out.append(LineRejected(error, ending))
-        return
-    if not variant.classic:
-        request = dataclasses.replace(request, variant=variant)
-    out.append(PuzzleRead(puzzle, request, command))
+        raise PuzzleFormatError(f"line {line}: a killer puzzle needs its cages: a SudoCue line or a cage block")
+    if variant.classic:
+        return request
+    return dataclasses.replace(request, variant=variant)
 
 
 def is_verb_caption(text: str) -> bool:
