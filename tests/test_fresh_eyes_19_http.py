@@ -195,3 +195,36 @@ async def test_f15_a_byte_that_is_not_utf8_is_named_as_a_byte():
         assert utf8.json["error"]["message"] == (
             "line 1, column 1: U+00E9 is not a digit 1-9 or an empty mark (. 0 _) at r1c1"
         )
+
+
+# -- f04 (checked on the merged tree: the plain one-line 9x9 fast path takes classic requests only) -------------
+
+
+async def test_f04_a_plain_line_with_rules_never_gets_a_classic_answer():
+    cases = [
+        (
+            "GET",
+            "/api/v1/solve?rules=x&puzzle=.2.4..7.......91.3..............5.9.............81.6...4.6..2..8........6.5......",
+            None,
+            "123456789456789123789123456214365897368972514597814632941638275832547961675291348",
+        ),
+        (
+            "POST",
+            "/api/v1/solve",
+            {
+                "rules": "windoku",
+                "puzzle": "...4....9....8.1.3........6.....7....1...5....9.31.....4.6..9.5.........8.5......",
+            },
+            "123456789456789123789123456534297861217865394698314572342678915971542638865931247",
+        ),
+        (
+            "GET",
+            "/api/v1/solve?rules=nonconsecutive&puzzle=.3......87......1..6....3....49..8......2......7..8....7...64......92753..97..18.",
+            None,
+            "135247968792683514468159372624971835381524697957368241573816429816492753249735186",
+        ),
+    ]
+    async with running_http_server() as (server, port):
+        for method, path, body, answer in cases:
+            reply = await afetch(port, method, path, body)
+            assert (reply.status, reply.json) == (200, {"solution": answer, "text": answer + "\n"}), path
