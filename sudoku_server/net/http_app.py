@@ -190,15 +190,31 @@ async def _read_body(receive: Receive, declared: bytes | None, limit: int) -> by
 def _query_fields(query: bytes, verb: str) -> dict[str, object]:
     """The query string's fields (``?puzzle=...&any``: a field without ``=`` is the empty string).
 
+    A ``%XX`` byte that is not UTF-8 reaches the text layer as a lone surrogate, reported as ``byte 0xXX``
+    as on the line port (docs/PROTOCOL.md), not as U+FFFD. A blank in ``rules`` is a ``+`` (a query string
+    decodes ``+`` to a blank, so ``?rules=x+antiknight`` means ``x+antiknight``, as the docs write it).
+
     Raises:
       CommandError: a field given twice (the line protocol's words).
     """
     fields: dict[str, object] = {}
-    for key, value in urllib.parse.parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+    text = query.decode("utf-8", "surrogateescape")
+    for key, value in urllib.parse.parse_qsl(text, keep_blank_values=True, errors="surrogateescape"):
         if key in fields:
             raise CommandError(f"{verb}: option {quote(key)} given twice; try HELP {verb}")
-        fields[key] = value
+        fields[key] = value.replace(" ", "+") if key == "rules" else value
     return fields
+
+
+def _without_body(send: Send) -> Send:
+    """``send`` for a ``HEAD``: the reply's start (its ``content-length`` that of the ``GET``), an empty body."""
+
+    async def head_send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return head_send
 
 
 class ApiApp:
@@ -218,9 +234,12 @@ class ApiApp:
         self.origins = frozenset(origin.encode("latin-1") for origin in origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in ("GET", "POST") and scope["path"].startswith(PREFIX):
+        if scope["type"] == "http" and scope["method"] in ("GET", "POST", "HEAD") and scope["path"].startswith(PREFIX):
             endpoint = json_api.ENDPOINTS.get(scope["path"][len(PREFIX) :])
             if endpoint is not None:
+                if scope["method"] == "HEAD":  # GET's status and headers, no body (RFC 9110 9.3.2)
+                    await self.api(endpoint, {**scope, "method": "GET"}, receive, _without_body(send))
+                    return
                 await self.api(endpoint, scope, receive, send)
                 return
         await self.rest(scope, receive, send)
@@ -341,7 +360,11 @@ def create_app(front: HttpFront) -> ApiApp:
     async def not_found(request: HttpRequest, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
         message = "no such path" if status == 404 else f"method {request.method} not allowed"
-        return front.reply(status, json_api.dumps({"error": {"code": "command", "message": message, "line": None}}))
+        response = front.reply(status, json_api.dumps({"error": {"code": "command", "message": message, "line": None}}))
+        allow = (getattr(exc, "headers", None) or {}).get("Allow")
+        if status == 405 and allow:
+            response.headers["Allow"] = ", ".join(sorted(word.strip() for word in allow.split(",")))
+        return response
 
     async def internal(request: HttpRequest, exc: Exception) -> Response:
         return front.error(InternalError(f"{type(exc).__name__} while answering {request.url.path}"))
@@ -360,7 +383,7 @@ def create_app(front: HttpFront) -> ApiApp:
     routes = [
         Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
         Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
-        Route("/api/v1/{name}", guarded(no_endpoint), methods=["GET", "POST"]),  # ApiApp answers the endpoints
+        Route("/api/v1/{name}", guarded(no_endpoint), methods=["GET", "HEAD", "POST"]),  # ApiApp answers the endpoints
         Route("/", guarded(index), methods=["GET", "HEAD"]),
         Mount("/static", _static_files(front), name="static"),
     ]

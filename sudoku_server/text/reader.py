@@ -53,6 +53,7 @@ from sudoku_server.text.lines import (
     classify_line,
     ends_grid,
     first_bad_column,
+    is_caption,
     looks_like_cells,
     opening,
     row_start,
@@ -545,7 +546,9 @@ def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
 
     Args:
       text: the puzzle's lines (LF, CRLF or CR endings); blank lines and
-        comments around it are allowed.
+        comments around it are allowed, and a caption (a line of prose
+        directly above the puzzle, docs/LAYOUTS.md "Captions") is skipped as
+        the line protocol skips it.
       rules: the rules it is read under (:attr:`PuzzleReader.rules`: ``jigsaw``
         reads a grid of regions after the grid, ``killer`` a cage block).
 
@@ -555,24 +558,40 @@ def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
 
     Raises:
       PuzzleFormatError: the text is not one puzzle; the message names the
-        line and what was expected ("line 4: expected 9 cells, found 8").
+        line and what was expected ("line 4: expected 9 cells, found 8"); a
+        second puzzle is "line 2: more than one puzzle", a line that is no
+        puzzle beside the puzzle gets its own error (naming its line).
       IncompletePuzzleError: the text ends inside a puzzle.
     """
     reader = PuzzleReader()
     reader.rules = frozenset(rules)
-    events: list[Event] = []
+    events: list[tuple[int, Event]] = []  # (the line read when the event came, the event)
     lines = text.splitlines(keepends=True)
     for number, raw in enumerate(lines, start=1):
         body = raw.rstrip("\r\n")
-        events.extend(reader.feed_line(body, raw[len(body) :], number))
-    events.extend(reader.finish())
-    if not events:
+        events.extend((number, event) for event in reader.feed_line(body, raw[len(body) :], number))
+    events.extend((len(lines), event) for event in reader.finish())
+    kept = [event for index, (_, event) in enumerate(events) if not _caption_above(events, index)]
+    if not kept:
         raise PuzzleFormatError("no puzzle found")
-    first = events[0]
+    first = kept[0]
     if isinstance(first, Rejected):
         raise first.error
-    if len(events) > 1:
-        raise PuzzleFormatError(
-            f"line {events[1].first_line if isinstance(events[1], Puzzle) else '?'}: more than one puzzle"
-        )
+    if len(kept) > 1:
+        second = kept[1]
+        if isinstance(second, Rejected):
+            raise second.error
+        raise PuzzleFormatError(f"line {second.first_line}: more than one puzzle")
     return first
+
+
+def _caption_above(events: list[tuple[int, Event]], index: int) -> bool:
+    """True when ``events[index]`` is a caption: a line of prose rejected on its own, directly above the line
+    where the next event, a puzzle, starts (as :class:`sudoku_server.wire.splitter` skips it)."""
+    number, event = events[index]
+    if not isinstance(event, Rejected) or event.text is None or not is_caption(event.text):
+        return False
+    if index + 1 >= len(events):
+        return False
+    following = events[index + 1][1]
+    return isinstance(following, Puzzle) and following.first_line == number + 1

@@ -371,7 +371,7 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         "puzzle": one_line(made.puzzle),
         "text": text,
         "size": made.size,
-        "seed": made.seed,
+        "seed": str(made.seed),  # a string: a JSON number above 2**53 loses digits in a browser (a double)
         "givens": made.givens,
         "symmetry": made.symmetry,
         "minimal": made.minimal,
@@ -616,7 +616,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                 Field("size", "integer", "digits per unit: 4, 6, 9, 16 or 25 (default 9)"),
                 Field("symmetry", "string", "none, rot180, rot90, mirror, diagonal or random (default none)"),
                 Field("givens", "integer", "stop removing givens at this many (0: minimal)"),
-                Field("seed", "integer", "0 to 2**64 - 1; the same seed gives the same puzzle"),
+                Field("seed", "integer", "0 to 2**64 - 1, digits in a string (exact in a browser) or an integer"),
                 Field("format", "string", "line or grid (the reply has both forms; kept for the line protocol)"),
                 Field("level", "string", "easy, medium, hard, expert or extreme (9x9)"),
                 Field("se", "string", "a Sudoku Explainer rating or band such as 7.0-7.5 (9x9)"),
@@ -647,7 +647,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "puzzle": {"type": "string"},
                     "text": {"type": "string"},
                     "size": {"type": "integer"},
-                    "seed": {"type": "integer", "minimum": 0},
+                    "seed": {"type": "string", "pattern": "^[0-9]+$"},  # digits: exact in a browser
                     "givens": {"type": "integer", "minimum": 0},
                     "symmetry": {"type": "string"},
                     "minimal": {"type": "boolean"},

@@ -108,6 +108,11 @@ def _responses(endpoint: Endpoint) -> dict[str, Any]:
     return responses
 
 
+def _without_content(responses: dict[str, Any]) -> dict[str, Any]:
+    """The responses of a ``HEAD``: those of the ``GET``, their headers kept and their bodies left out."""
+    return {status: {k: v for k, v in response.items() if k != "content"} for status, response in responses.items()}
+
+
 def _parameters(endpoint: Endpoint) -> list[dict[str, Any]]:
     params = []
     if endpoint.takes_puzzle:
@@ -157,6 +162,12 @@ def document(version: str) -> dict[str, Any]:
                 "summary": endpoint.summary + " (fields as query parameters)",
                 "parameters": _parameters(endpoint),
                 "responses": _responses(endpoint),
+            },
+            "head": {
+                "operationId": f"{endpoint.name}Head",
+                "summary": "The GET's status and headers, without its body",
+                "parameters": _parameters(endpoint),
+                "responses": _without_content(_responses(endpoint)),
             },
         }
     paths["/healthz"] = {

@@ -77,7 +77,9 @@ function plainCells(text, solution = "") {
  */
 function alignedCells(pasted, answer, solution) {
   const norm = (ch) => (ch ?? "").normalize("NFKC").toUpperCase(); // full-width digits are digits
-  const [before, after] = [pasted, answer].map((text) => [...text.replace(/[\r\n]+$/, "")]);
+  const lines = (text) => text.replace(/[\r\n]+$/, "").split(/\r\n|\r|\n/);
+  const rows = lines(answer).length; // the answer leaves out a caption or comments above the puzzle
+  const [before, after] = [lines(pasted).slice(-rows), lines(answer)].map((text) => [...text.join("\n")]);
   const digits = [...solution.toUpperCase()];
   if (before.length !== after.length) return null;
   const cells = [];
@@ -235,7 +237,7 @@ async function generate() {
   const level = $('select[name="level"]').value;
   const seed = $('input[name="seed"]').value.trim();
   if (level) body.level = level;
-  if (seed) body.seed = Number.isSafeInteger(Number(seed)) ? Number(seed) : seed;
+  if (seed) body.seed = seed; // a string of digits: a Number would round seeds above 2**53
   const reply = await call("generate", body);
   if (failed(reply, false)) return;
   pasteBox.value = "";
