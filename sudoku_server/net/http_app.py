@@ -89,8 +89,8 @@ def _one_send_server() -> type:
     Hypercorn's HTTP/1.1 protocol hands its connection the header block of a reply (h11's ``Response``) and
     the body as two pieces of data, which cost two ``send`` calls: on loopback each costs about as much
     as the rest of a small request (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"). The
-    header block of a final reply (not ``1xx``: a ``100 Continue`` goes at once) is held until the next event of the connection (its body, the
-    empty end of message, or the close), and sent with it. Hypercorn also cancels and starts a timer task
+    header block of a final reply (not ``1xx``: a ``100 Continue`` goes at once) is held until the next
+    event of the connection (its body, the empty end of message, or the close), and sent with it. Hypercorn also cancels and starts a timer task
     at each request (idle, busy, idle again); here one task per connection waits with a deadline that moves
     (the keep-alive seconds while idle, none while a request is in progress), as Hypercorn's timer closes an
     idle connection at the keep-alive time (its headers incomplete included) or at once when the server
