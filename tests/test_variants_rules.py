@@ -169,3 +169,12 @@ def test_jigsaw_regions_name_the_symbol_count_and_a_one_cell_region():
     with pytest.raises(PuzzleFormatError) as small:
         variant_geometry(Variant(("jigsaw",), regions=tuple(one), region_symbols=symbols))
     assert small.value.detail == "region b has 1 cell, not 9"
+
+
+def test_a_one_cell_cage_with_an_impossible_sum_is_worded_for_one_cell():
+    from sudoku_server.errors import InvalidPuzzleError
+    from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
+
+    with pytest.raises(InvalidPuzzleError) as one:
+        variant_geometry(Variant(("killer",), cages=(Cage((0,), 18, "a"),)))
+    assert one.value.detail == "cage a has 1 cell and sum 18: it is not a digit of 1-9"

@@ -49,3 +49,22 @@ def test_rules_x_solves_an_x_puzzle_and_a_broken_rule_shows_its_error(page: Page
     page.click("Solve")
     assert page.text("#error .code") == "command"
     assert page.element("#error .message").text.startswith("SOLVE: rules: unknown rule 'knights' (rules are classic")
+
+
+def test_generate_under_rules_makes_the_line_ports_puzzle_and_keeps_its_regions(page: Page, server: Server):
+    """Generate sends the Rules field; a jigsaw's regions stay in the text box, so Count reads the whole puzzle."""
+    set_rules(page, "x")
+    page.element('input[name="seed"]').send_keys("29")
+    page.click("Generate")
+    page.shot("x-generated")
+    assert page.line() == server.replies("GENERATE rules=x seed=29")[1]
+    page.click("Count")
+    assert page.text("#status") == "Exactly one solution."
+    set_rules(page, "jigsaw")
+    page.click("Generate")
+    page.shot("jigsaw-generated")
+    made = server.replies("GENERATE rules=jigsaw seed=29")[1]
+    assert page.line() == made[:81]
+    assert page.element('textarea[name="puzzle"]').get_attribute("value").strip() == made
+    page.click("Count")
+    assert page.text("#status") == "Exactly one solution."

@@ -257,10 +257,9 @@ def _cages(variant: Variant, size: int) -> Cages:
             raise PuzzleFormatError(f"{name} has {len(cage.cells)} cells; a cage holds 1 to {size}")
         low, high = cage_sums(size, len(cage.cells))
         if not low <= cage.total <= high:
-            raise InvalidPuzzleError(
-                f"{name} has {len(cage.cells)} cells and sum {cage.total}: no {len(cage.cells)} distinct digits"
-                f" of 1-{size} make it"
-            )
+            n = len(cage.cells)
+            made = f"no {n} distinct digits of 1-{size} make it" if n > 1 else f"it is not a digit of 1-{size}"
+            raise InvalidPuzzleError(f"{name} has {n} cell{'s' if n > 1 else ''} and sum {cage.total}: {made}")
         for c in cage.cells:
             if cage_of[c] >= 0:
                 other = variant.cages[cage_of[c]]

@@ -219,7 +219,7 @@ async function rate() {
   const reply = await call("rate", body);
   if (failed(reply, pasted)) return;
   if (pasted) await showPasted();
-  say(`Level ${reply.level}, SE ${reply.se}, QQWing ${reply.qqwing}, hardest step: ${reply.hardest}.`);
+  say(`Level ${reply.level}, SE ${reply.se}, QQWing ${reply.qqwing ?? "none"}, hardest step: ${reply.hardest}.`);
 }
 
 async function count() {
@@ -238,9 +238,12 @@ async function generate() {
   const seed = $('input[name="seed"]').value.trim();
   if (level) body.level = level;
   if (seed) body.seed = seed; // a string of digits: a Number would round seeds above 2**53
+  const rules = $('input[name="rules"]').value.trim();
+  if (rules) body.rules = rules; // a variant puzzle (issue 19)
   const reply = await call("generate", body);
   if (failed(reply, false)) return;
-  pasteBox.value = "";
+  // a jigsaw's regions or a killer's cages are not on the grid: the text box keeps the whole puzzle
+  pasteBox.value = reply.regions || reply.cages ? reply.text : "";
   grid.show(reply.puzzle);
   sizeSelect.value = grid.size;
   const rated = reply.level ? `, ${reply.level} (SE ${reply.se})` : "";
