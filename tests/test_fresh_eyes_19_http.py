@@ -228,3 +228,12 @@ async def test_f04_a_plain_line_with_rules_never_gets_a_classic_answer():
         for method, path, body, answer in cases:
             reply = await afetch(port, method, path, body)
             assert (reply.status, reply.json) == (200, {"solution": answer, "text": answer + "\n"}), path
+
+
+async def test_post_to_the_openapi_document_is_405_with_allow():
+    """Second fresh eyes: POST /api/v1/openapi.json was 404 "no endpoint"; it is a path with GET and HEAD."""
+    async with running_http_server() as (server, port):
+        reply = await afetch(port, "POST", "/api/v1/openapi.json", {"puzzle": "."})
+        assert reply.status == 405
+        assert reply.headers["allow"] == "GET, HEAD"
+        assert reply.json == {"error": {"code": "command", "message": "method POST not allowed", "line": None}}

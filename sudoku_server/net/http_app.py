@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request as HttpRequest
@@ -43,6 +44,8 @@ DISCARD_BYTES = 64 * 1024 * 1024
 #: Seconds in a ``Retry-After`` of a ``503 busy`` (the queue's wait bound) and of a ``503 draining``/``shutdown``.
 RETRY_BUSY_SECONDS = 1
 RETRY_DRAINING_SECONDS = 5
+#: Where the OpenAPI document is served (GET and HEAD only).
+OPENAPI_PATH = "/api/v1/openapi.json"
 
 
 def static_directory() -> Path:
@@ -341,6 +344,8 @@ def create_app(front: HttpFront) -> ApiApp:
         return run
 
     async def no_endpoint(request: HttpRequest) -> Response:
+        if request.url.path == OPENAPI_PATH:  # POST to the document: its GET route matched only partly
+            return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD"}))
         body = {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
         return front.reply(404, json_api.dumps(body))
 
@@ -385,7 +390,7 @@ def create_app(front: HttpFront) -> ApiApp:
         )
     routes = [
         Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
-        Route("/api/v1/openapi.json", guarded(openapi_json), methods=["GET", "HEAD"]),
+        Route(OPENAPI_PATH, guarded(openapi_json), methods=["GET", "HEAD"]),
         Route("/api/v1/{name}", guarded(no_endpoint), methods=["GET", "HEAD", "POST"]),  # ApiApp answers the endpoints
         Route("/", guarded(index), methods=["GET", "HEAD"]),
         Mount("/static", _static_files(front), name="static"),
