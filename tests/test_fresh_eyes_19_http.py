@@ -237,3 +237,11 @@ async def test_post_to_the_openapi_document_is_405_with_allow():
         assert reply.status == 405
         assert reply.headers["allow"] == "GET, HEAD"
         assert reply.json == {"error": {"code": "command", "message": "method POST not allowed", "line": None}}
+
+
+async def test_a_trailing_slash_is_no_path_not_a_redirect():
+    """Second fresh eyes: /api/v1/solve/ got Starlette's 307 redirect, which neither HTTP.md nor OpenAPI names."""
+    async with running_http_server() as (server, port):
+        reply = await afetch(port, "GET", "/api/v1/solve/?puzzle=1")
+        assert reply.status == 404
+        assert reply.json == {"error": {"code": "command", "message": "no such path", "line": None}}

@@ -396,4 +396,6 @@ def create_app(front: HttpFront) -> ApiApp:
         Mount("/static", _static_files(front), name="static"),
     ]
     handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
-    return ApiApp(front, Starlette(routes=routes, middleware=middleware, exception_handlers=handlers))
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
+    app.router.redirect_slashes = False  # /api/v1/solve/ is no path (404), not a 307 to /api/v1/solve
+    return ApiApp(front, app)
