@@ -245,3 +245,17 @@ async def test_a_trailing_slash_is_no_path_not_a_redirect():
         reply = await afetch(port, "GET", "/api/v1/solve/?puzzle=1")
         assert reply.status == 404
         assert reply.json == {"error": {"code": "command", "message": "no such path", "line": None}}
+
+
+async def test_rate_under_rules_names_them_as_the_line_does():
+    """Second fresh eyes: the JSON rating had no ``rules`` (the line's ``rules=x``) nor the notes STEPS prints."""
+    from variant_examples import X
+
+    async with running_http_server() as (server, port):
+        reply = await afetch(port, "POST", "/api/v1/rate", {"puzzle": X, "rules": "x"})
+        assert reply.status == 200
+        assert reply.json["rules"] == "x"
+        steps = await afetch(port, "POST", "/api/v1/steps", {"puzzle": X, "rules": "x"})
+        assert steps.json["notes"] == reply.json["notes"] != []
+        line = steps.json["notes"][0]
+        assert line.startswith("BUG: off")

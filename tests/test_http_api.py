@@ -87,6 +87,8 @@ async def test_every_endpoint_exact():
                     "qqwing": "expert",
                     "hardest": "dynamic forcing chains plus",
                     "method": "techniques",
+                    "rules": "classic",
+                    "notes": [],
                 },
             ),
             (
@@ -132,6 +134,8 @@ async def test_every_endpoint_exact():
                     "qqwing": "simple",
                     "hardest": "full house",
                     "method": "techniques",
+                    "rules": "classic",
+                    "notes": [],
                 },
             ),
             (

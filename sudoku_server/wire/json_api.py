@@ -345,6 +345,8 @@ def _rating(rating: Rating) -> dict[str, Any]:
         "qqwing": rating.qqwing,
         "hardest": rating.hardest.technique if rating.hardest is not None else None,
         "method": technique_word(rating.method),
+        "rules": rating.rules,
+        "notes": list(rating.notes),
     }
 
 
@@ -572,6 +574,12 @@ _RATING_PROPERTIES: dict[str, Any] = {
     "qqwing": _nullable("string"),
     "hardest": _nullable("string"),
     "method": {"type": "string"},
+    "rules": {"type": "string", "description": "the rules the path followed, as rules= writes them (classic)"},
+    "notes": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "technique families left out because they do not hold under the rules (STEPS' note: lines)",
+    },
 }
 
 #: THE endpoint table: name -> row (module docstring). Rows are added for new verbs.
