@@ -575,11 +575,7 @@ _RATING_PROPERTIES: dict[str, Any] = {
     "hardest": _nullable("string"),
     "method": {"type": "string"},
     "rules": {"type": "string", "description": "the rules the path followed, as rules= writes them (classic)"},
-    "notes": {
-        "type": "array",
-        "items": {"type": "string"},
-        "description": "technique families left out because they do not hold under the rules (STEPS' note: lines)",
-    },
+    "notes": {"type": "array", "items": {"type": "string"}, "description": "families left out under the rules"},
 }
 
 #: THE endpoint table: name -> row (module docstring). Rows are added for new verbs.
