@@ -464,7 +464,7 @@ def _full_grid_attempt(engine: Engine, rng: SplitMix64, check: Check, nodes_per_
     return 0
 
 
-def _exists(engine: Engine, s: int, done: int, solved: int, check: Check) -> bool:
+def _exists(engine: Engine, s: int, done: int, solved: int, check: Check, budget: int | None = None) -> bool | None:
     """Whether the (unpropagated) state ``s`` has a solution: a depth-first search.
 
     It branches on the solver's choice of cell (``pick``), trying first the
@@ -475,11 +475,19 @@ def _exists(engine: Engine, s: int, done: int, solved: int, check: Check) -> boo
     early, and when it does depends on the order). Tried and dropped, as they cost more
     nodes on 16x16: randomised restarts, a second cell choice interleaved,
     limited-discrepancy passes first, branching on the removed cell first.
+
+    With ``budget``, at most that many search nodes: None when it needs more
+    (the variant generator's bounded removal; a node count, not time, so a
+    seed makes the same puzzle on any machine).
     """
     propagate, pick, elim = engine.propagate, engine.pick, engine.elim
     w, mask = engine.width, engine.digit_mask
     stack = [(s, done)]
+    nodes = 0
     while stack:
+        nodes += 1
+        if budget is not None and nodes > budget:
+            return None
         check()
         s, done = stack.pop()
         s, done = propagate(s, done, check)

@@ -418,32 +418,6 @@ def _full_grid(eng: Engine, key: int, check: Check, attempts: int) -> int:
     return 0
 
 
-def _exists_within(engine: Engine, s: int, done: int, solved: int, check: Check, budget: int) -> bool | None:
-    """:func:`.generator._exists` on at most ``budget`` search nodes: None when it needs more."""
-    propagate, pick, elim = engine.propagate, engine.pick, engine.elim
-    w, mask = engine.width, engine.digit_mask
-    stack = [(s, done)]
-    nodes = 0
-    while stack:
-        nodes += 1
-        if nodes > budget:
-            return None
-        check()
-        s, done = stack.pop()
-        s, done = propagate(s, done, check)
-        if not s:
-            continue
-        b = pick(s)
-        if not b:
-            return True
-        near = solved & s & (mask << ((b.bit_length() - 1) // w * w))
-        if near:
-            b = near
-        stack.append((s ^ b, done))
-        stack.append((s ^ (s & elim[b.bit_length()]), done))
-    return False
-
-
 class _BudgetedProofs(_gen._Proofs):
     """The removal tests of :class:`.generator._Proofs`, each on at most :data:`REMOVAL_BUDGET` search nodes.
 
@@ -467,7 +441,7 @@ class _BudgetedProofs(_gen._Proofs):
             value = solved & own[c]
             if s & own[c] == value:
                 continue  # forced by propagation
-            found = _exists_within(engine, s ^ value, done, solved, check, self.budget)
+            found = _gen._exists(engine, s ^ value, done, solved, check, self.budget)
             if found is None:
                 self.refused = True
                 return False
