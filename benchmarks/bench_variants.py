@@ -55,9 +55,10 @@ from pathlib import Path
 from corecheck import add_flag, require_native
 
 from sudoku_server.sudoku import solver
+from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.variants import Cage, Cages, Candidates, PairRule, Variant, parse_rules, variant_geometry
+from sudoku_server.sudoku.variants import Cage, Variant, parse_rules, variant_geometry
 
 DEFAULT_RULES = "x,windoku,antiknight,antiking,nonconsecutive,jigsaw,x+antiknight,killer"
 N = 9
@@ -205,7 +206,11 @@ def other_solution(geo: Geometry, solution: tuple[int, ...]) -> tuple[int, ...] 
 
 
 def _cages_of(geo: Geometry) -> tuple[Cage, ...]:
-    return next(c for c in geo.constraints if isinstance(c, Cages)).cages
+    return tuple(
+        Cage(c.cells, c.total, name.removeprefix("cage "))
+        for c, name in zip(geo.constraints, geo.constraint_names)
+        if isinstance(c, Sum)
+    )
 
 
 def make_killer(rng: random.Random) -> tuple[Geometry, tuple[int, ...], tuple[int, ...]]:
@@ -265,17 +270,16 @@ def cpsat_solve(geo: Geometry, givens: Sequence[int], seconds: float = 60.0) -> 
     for unit in geo.units:
         model.AddAllDifferent([x[c] for c in unit])
     for constraint in geo.constraints:
-        if isinstance(constraint, PairRule):
+        if isinstance(constraint, AllDifferent):
+            model.AddAllDifferent([x[c] for c in constraint.cells])
+        elif isinstance(constraint, Relation):
+            allowed = [(a, b) for a in range(1, n + 1) for b in range(1, n + 1) if constraint.allows(a, b)]
             for a, b in constraint.pairs:
-                if constraint.differ:
-                    model.Add(x[a] != x[b])
-                else:
-                    model.Add(x[a] - x[b] != 1)
-                    model.Add(x[b] - x[a] != 1)
-        elif isinstance(constraint, Cages):
-            for cage in constraint.cages:
-                model.AddAllDifferent([x[c] for c in cage.cells])
-                model.Add(sum(x[c] for c in cage.cells) == cage.total)
+                model.AddAllowedAssignments([x[a], x[b]], allowed)
+        elif isinstance(constraint, Sum):
+            if constraint.distinct:
+                model.AddAllDifferent([x[c] for c in constraint.cells])
+            model.Add(sum(x[c] for c in constraint.cells) == constraint.total)
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = 1
     cp.parameters.max_time_in_seconds = seconds

@@ -1,11 +1,13 @@
 """An independent oracle for every variant geometry: OR-Tools CP-SAT.
 
 The model is written from the :class:`~sudoku_server.sudoku.geometry.Geometry`
-alone, sharing no code with the solver cores: one integer per cell in
-1..size (its domain the pencilmark candidates and the given, if any),
-``AddAllDifferent`` per unit, ``!=`` for the pairs of a peer rule
-(anti-knight, anti-king), ``a - b != 1`` and ``b - a != 1`` for
-nonconsecutive pairs, ``AddAllDifferent`` plus the sum for each killer cage.
+alone, sharing no code with the solver cores, and from the KINDS of its
+constraints (sudoku_server/sudoku/constraints.py), never from rule words, so
+a new rule needs no oracle code: one integer per cell in 1..size (its domain
+the ``Candidates`` masks and the given, if any), ``AddAllDifferent`` per unit
+and per ``AllDifferent``, ``AddAllowedAssignments`` of the table's digit pairs
+for each pair of a ``Relation``, the weighted sum (and ``AddAllDifferent``
+when ``distinct``) for each ``Sum``.
 
 :func:`solutions` answers the solutions up to a limit (with ``limit=2``, 0, 1
 or 2 of them mean none, unique, several); :func:`smallest` the lexicographically
@@ -20,8 +22,8 @@ from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
+from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
-from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
 
 __all__ = ["model_of", "smallest", "solutions"]
 
@@ -30,17 +32,9 @@ def model_of(cells: Sequence[int], geometry: Geometry) -> tuple[cp_model.CpModel
     """The CP-SAT model of a puzzle (``cells``: ``size * size`` ints row-major, 0 = empty) and its cell variables."""
     size = geometry.size
     masks = [geometry.all_digits] * geometry.ncells
-    pairs: list[tuple[str, tuple[tuple[int, int], ...]]] = []
-    cages = []
     for constraint in geometry.constraints:
         if isinstance(constraint, Candidates):
-            masks = list(constraint.masks)
-        elif isinstance(constraint, PairRule):
-            pairs.append((constraint.rule, constraint.pairs))
-        elif isinstance(constraint, Cages):
-            cages = list(constraint.cages)
-        else:
-            raise ValueError(f"the oracle does not know {constraint!r}")
+            masks = [m & a for m, a in zip(masks, constraint.masks)]
     model = cp_model.CpModel()
     x = []
     for i in range(geometry.ncells):
@@ -55,16 +49,25 @@ def model_of(cells: Sequence[int], geometry: Geometry) -> tuple[cp_model.CpModel
             model.Add(x[-1] == 0)
     for unit in geometry.units:
         model.AddAllDifferent([x[c] for c in unit])
-    for rule, rule_pairs in pairs:
-        for a, b in rule_pairs:
-            if rule == "nonconsecutive":
-                model.Add(x[a] - x[b] != 1)
-                model.Add(x[b] - x[a] != 1)
-            else:
-                model.Add(x[a] != x[b])
-    for cage in cages:
-        model.AddAllDifferent([x[c] for c in cage.cells])
-        model.Add(sum(x[c] for c in cage.cells) == cage.total)
+    for constraint in geometry.constraints:
+        if isinstance(constraint, AllDifferent):
+            model.AddAllDifferent([x[c] for c in constraint.cells])
+        elif isinstance(constraint, Relation):
+            allowed = [
+                (da, db)
+                for da in range(1, size + 1)
+                for db in range(1, size + 1)
+                if constraint.table[da - 1] >> (db - 1) & 1
+            ]
+            for a, b in constraint.pairs:
+                model.AddAllowedAssignments([x[a], x[b]], allowed)
+        elif isinstance(constraint, Sum):
+            if constraint.distinct:
+                model.AddAllDifferent([x[c] for c in constraint.cells])
+            weights = constraint.weights or (1,) * len(constraint.cells)
+            model.Add(sum(w * x[c] for c, w in zip(constraint.cells, weights)) == constraint.total)
+        elif not isinstance(constraint, Candidates):
+            raise ValueError(f"the oracle does not know the kind of {constraint!r}")
     return model, x
 
 

@@ -15,7 +15,9 @@ from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.generator import SplitMix64, generate
 from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.variant_generator import generate_variant, random_cages, random_regions
+from sudoku_server.sudoku.rules.jigsaw import random_regions
+from sudoku_server.sudoku.rules.killer import random_cages
+from sudoku_server.sudoku.variant_generator import generate_variant
 from sudoku_server.sudoku.variants import Variant, parse_rules, variant_geometry
 
 #: (request, reply): one seed per rule, exact bytes.

@@ -20,7 +20,7 @@ from sudoku_server.sudoku.techniques.board import tables_of
 from sudoku_server.sudoku.techniques.variant_rules import (
     applies,
     find_cage_combinations,
-    find_nonconsecutive,
+    find_relation,
     find_rule_of_45,
     rule_notes,
 )
@@ -167,7 +167,7 @@ def _board(rules: Variant, cells: dict[int, int]) -> Board:
 
 def test_nonconsecutive_finder():
     board = _board(Variant(("nonconsecutive",)), {40: 5})  # r5c5 = 5
-    step = find_nonconsecutive(Context(board, no_check))
+    step = find_relation(Context(board, no_check), "nonconsecutive")
     assert step is not None
     assert step.describe() == (
         "nonconsecutive: r5c5 holds 5, so its neighbours cannot hold {4,6}: remove 4 from r4c5, r5c4, r5c6, r6c5;"

@@ -34,9 +34,10 @@ from hypothesis import strategies as st
 
 from sudoku_server.errors import PuzzleError
 from sudoku_server.sudoku import solver
+from sudoku_server.sudoku.constraints import Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.variants import Cage, Cages, Candidates, PairRule, Variant, variant_geometry
+from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 
 if solver.NATIVE is None:
     if os.environ.get("SUDOKU_SERVER_REQUIRE_NATIVE", "") not in ("", "0"):
@@ -74,14 +75,13 @@ def breaks(geo: Geometry, cells: list[int] | tuple[int, ...]) -> str | None:
             if cells[p] == cells[c]:
                 return f"peers {c} {p}"
     for constraint in geo.constraints:
-        if isinstance(constraint, PairRule) and not constraint.differ:
+        if isinstance(constraint, Relation):
             for a, b in constraint.pairs:
-                if abs(cells[a] - cells[b]) == 1:
-                    return f"consecutive {a} {b}"
-        elif isinstance(constraint, Cages):
-            for cage in constraint.cages:
-                if sum(cells[c] for c in cage.cells) != cage.total:
-                    return f"cage {cage.symbol}"
+                if not constraint.allows(cells[a], cells[b]):
+                    return f"relation {a} {b}"
+        elif isinstance(constraint, Sum):
+            if sum(cells[c] for c in constraint.cells) != constraint.total:
+                return f"sum {constraint.source}"
         elif isinstance(constraint, Candidates):
             for c, mask in enumerate(constraint.masks):
                 if not mask >> (cells[c] - 1) & 1:
@@ -114,14 +114,14 @@ def reference(geo: Geometry, givens: list[int], limit: int) -> list[tuple[int, .
     cage_of: list[Cage | None] = [None] * ncells
     allowed = [(1 << n) - 1] * ncells
     for constraint in geo.constraints:
-        if isinstance(constraint, PairRule) and not constraint.differ:
+        if isinstance(constraint, Relation):  # the non-consecutive neighbours (the only relation these rules make)
             for a, b in constraint.pairs:
                 neighbours[a].append(b)
                 neighbours[b].append(a)
-        elif isinstance(constraint, Cages):
-            for cage in constraint.cages:
-                for c in cage.cells:
-                    cage_of[c] = cage
+        elif isinstance(constraint, Sum):
+            cage = Cage(constraint.cells, constraint.total)
+            for c in constraint.cells:
+                cage_of[c] = cage
         elif isinstance(constraint, Candidates):
             allowed = list(constraint.masks)
     cells = list(givens)

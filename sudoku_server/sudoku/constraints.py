@@ -30,7 +30,7 @@ words it (``cage a sums to 14, not 15``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -40,6 +40,9 @@ __all__ = [
     "Constraint",
     "Relation",
     "Sum",
+    "broken_givens",
+    "broken_solution",
+    "differ_table",
     "relation_table",
 ]
 
@@ -160,3 +163,76 @@ def relation_table(
                 if test(da, db):
                     masks[da - 1] |= 1 << (db - 1)
     return tuple(masks)
+
+
+def differ_table(size: int) -> tuple[int, ...]:
+    """The :class:`Relation` table of "the two digits differ" on ``size`` digits."""
+    full = (1 << size) - 1
+    return tuple(full ^ (1 << (d - 1)) for d in range(1, size + 1))
+
+
+def _repeat(constraint: Constraint, cells: tuple[int, ...], digits: Sequence[int]) -> Broken | None:
+    """The first digit two of ``cells`` hold (cell order): Broken on those two cells."""
+    first: dict[int, int] = {}
+    for c in cells:
+        d = digits[c]
+        if not d:
+            continue
+        if d in first:
+            return Broken(constraint, (first[d], c), getattr(constraint, "source", -1))
+        first[d] = c
+    return None
+
+
+def broken_givens(constraint: Constraint, digits: Sequence[int]) -> Broken | None:
+    """The first fact of ``constraint`` the givens ``digits`` (row-major, 0 = empty) already break, or None.
+
+    In order: :class:`Candidates`, the first given (row-major) outside its
+    mask (one cell); :class:`AllDifferent`, the first digit given twice (the
+    two cells, in the constraint's order); :class:`Relation`, the first pair
+    (in ``pairs`` order) whose two givens are not an allowed pair (``source``
+    the pair's); :class:`Sum`, for ``distinct`` a digit given twice, then the
+    givens' weighted sum over ``total`` or, with every cell given, other than
+    ``total`` (the given cells). O(cells).
+    """
+    if isinstance(constraint, Candidates):
+        for i, (d, mask) in enumerate(zip(digits, constraint.masks)):
+            if d and not mask >> (d - 1) & 1:
+                return Broken(constraint, (i,))
+        return None
+    if isinstance(constraint, AllDifferent):
+        return _repeat(constraint, constraint.cells, digits)
+    if isinstance(constraint, Relation):
+        for k, (a, b) in enumerate(constraint.pairs):
+            da, db = digits[a], digits[b]
+            if da and db and not constraint.table[da - 1] >> (db - 1) & 1:
+                return Broken(constraint, (a, b), constraint.source[k] if constraint.source else -1)
+        return None
+    if constraint.distinct:
+        twice = _repeat(constraint, constraint.cells, digits)
+        if twice is not None:
+            return twice
+    weights = constraint.weights or (1,) * len(constraint.cells)
+    given = tuple(c for c in constraint.cells if digits[c])
+    total = sum(w * digits[c] for c, w in zip(constraint.cells, weights))
+    if total > constraint.total or (len(given) == len(constraint.cells) and total != constraint.total):
+        return Broken(constraint, given, constraint.source)
+    return None
+
+
+def broken_solution(constraint: Constraint, digits: Sequence[int]) -> Broken | None:
+    """The first fact of ``constraint`` a full grid ``digits`` (row-major, no zeros) breaks, or None.
+
+    As :func:`broken_givens` with every cell given: a :class:`Sum` reports a
+    repeat (``distinct``), else a total other than ``total`` (all its cells).
+    """
+    if isinstance(constraint, Sum):
+        if constraint.distinct:
+            twice = _repeat(constraint, constraint.cells, digits)
+            if twice is not None:
+                return twice
+        weights = constraint.weights or (1,) * len(constraint.cells)
+        if sum(w * digits[c] for c, w in zip(constraint.cells, weights)) != constraint.total:
+            return Broken(constraint, constraint.cells, constraint.source)
+        return None
+    return broken_givens(constraint, digits)

@@ -95,6 +95,7 @@ from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.geometry import BOX_SHAPES, classic
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.seeded import SEED_LIMIT, SplitMix64, permutation
 from sudoku_server.sudoku.solver._bitboard import Engine
 from sudoku_server.sudoku.solver._python import _engine as _solver_engine
 from sudoku_server.sudoku.variants import CLASSIC, Variant
@@ -131,11 +132,6 @@ SYMMETRIES = ("none", "rot180", "rot90", "mirror", "diagonal")
 #: What ``symmetry="random"`` picks from (with the seed): the real symmetries.
 RANDOM_SYMMETRIES = ("rot180", "rot90", "mirror", "diagonal")
 
-#: Seeds are ints in ``range(SEED_LIMIT)`` (64 bits).
-SEED_LIMIT = 1 << 64
-
-_M64 = SEED_LIMIT - 1
-_GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment: 2**64 / golden ratio, odd
 
 #: A full-grid search that passes this many nodes per cell starts over with
 #: the next key (measured: 0.6 to 0.8 nodes per cell, sizes 4 to 25).
@@ -151,72 +147,6 @@ _FIRST_GROUP = 4
 #: several seeds past 12 s, 280 every seed past 12 s. ``givens=0`` still asks
 #: for a minimal puzzle.
 DEFAULT_GIVENS = {25: 320}
-
-
-class SplitMix64:
-    """The SplitMix64 generator: 64-bit state, 64-bit outputs.
-
-    ``next()`` adds the odd constant ``0x9E3779B97F4A7C15`` to the state
-    modulo ``2**64`` and returns the state through Stafford's "Mix13"
-    finalizer (Vigna's ``splitmix64.c``). Seeded with 1234567 its first
-    outputs are 6457827717110365317, 3203168211198807973,
-    9817491932198370423 (the published reference values).
-
-    Args:
-      seed: any int; taken modulo ``2**64``.
-    """
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _M64
-
-    def next(self) -> int:
-        """The next output, an int in ``0 .. 2**64 - 1``."""
-        self.state = z = (self.state + _GAMMA) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An int in ``0 .. n - 1`` from one output: ``next() * n >> 64``.
-
-        (Lemire's multiply-shift, without the rejection step: the bias is
-        below ``n / 2**64``.)
-        """
-        return (self.next() * n) >> 64
-
-
-def permutation(rng: SplitMix64, n: int) -> list[int]:
-    """A random order of ``0 .. n - 1`` (Fisher-Yates), from ``rng``.
-
-    Draws ``w = (n!.bit_length() + 127) // 64`` words and reads them as one
-    fraction ``x / 2**(64 w)`` (first word most significant); step ``i`` of
-    the shuffle (``i = n - 1 .. 1``) takes ``j = x * (i + 1) >> 64 w`` and
-    keeps the remainder as the next fraction. That is the mixed-radix
-    expansion of the fraction, so each of the ``n!`` orders comes out with
-    probability within ``2**-64`` of ``1 / n!``; integers only.
-    """
-    words = (_factorial_bits(n) + 127) // 64
-    x = 0
-    for _ in range(words):
-        x = (x << 64) | rng.next()
-    bits = 64 * words
-    low = (1 << bits) - 1
-    items = list(range(n))
-    for i in range(n - 1, 0, -1):
-        x *= i + 1
-        j = x >> bits
-        x &= low
-        items[i], items[j] = items[j], items[i]
-    return items
-
-
-def _factorial_bits(n: int) -> int:
-    f = 1
-    for k in range(2, n + 1):
-        f *= k
-    return f.bit_length()
 
 
 @functools.cache

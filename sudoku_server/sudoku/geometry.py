@@ -25,6 +25,8 @@ from array import array
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from sudoku_server.sudoku.constraints import Constraint
+
 __all__ = ["BOX_SHAPES", "VALID_BOXES", "Geometry", "cell_name", "classic", "from_units", "geometry"]
 
 #: Box shapes by grid size (rows x columns of one box): THE one list of the
@@ -60,10 +62,18 @@ class Geometry:
         for 9x9: rows, columns, boxes); every core works from this list.
       unit_names: parallel to ``units``: ``"row 1"``, ``"column 1"``,
         ``"box 1"``, later ``"diagonal 1"``, ``"region 3"``...
-      constraints: rules that are not units, empty for classic and the unit
-        variants: the place cages (killer) and peer rules (anti-knight) will
-        go, each a value its own module defines. The solver cores refuse
-        (ValueError) a geometry with constraints rather than ignore them.
+      constraints: the rules that are not units, as values of the constraint
+        vocabulary (:mod:`.constraints`: all-different, relation, sum,
+        candidates); empty for classic and the unit variants. Every engine
+        switches on their kinds; a core refuses (ValueError) a kind it does
+        not know rather than ignore it.
+      constraint_rules: parallel to ``constraints``: the word of the rule
+        each came from (:mod:`.rules`), which words its errors.
+      constraint_names: parallel to ``constraints``: the name messages give
+        it (``"cage a"``), "" for none.
+      rule_words: the words of the rules of the grid, in the registry's order
+        (``("x", "antiknight")``; ``"pencilmarks"`` last for a pencilmark
+        puzzle); empty for classic.
       cell_units: for each cell, the indices (into ``units``) of its units,
         ascending (three per cell for classic grids; any number here).
       peers: for each cell, the sorted tuple of the cells that must hold
@@ -86,7 +96,7 @@ class Geometry:
     ncells: int
     units: tuple[tuple[int, ...], ...]
     unit_names: tuple[str, ...]
-    constraints: tuple[object, ...]
+    constraints: tuple[Constraint, ...]
     cell_units: tuple[tuple[int, ...], ...]
     peers: tuple[tuple[int, ...], ...]
     unit_array: bytes = field(repr=False)
@@ -99,6 +109,9 @@ class Geometry:
     col_of: tuple[int, ...] = field(repr=False)
     box_of: tuple[int, ...] = field(repr=False)
     all_digits: int
+    constraint_rules: tuple[str, ...] = ()
+    constraint_names: tuple[str, ...] = ()
+    rule_words: tuple[str, ...] = ()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Geometry) and other.key == self.key
@@ -128,8 +141,11 @@ def from_units(
     *,
     box_rows: int = 0,
     box_cols: int = 0,
-    constraints: Sequence[object] = (),
+    constraints: Sequence[Constraint] = (),
     extra_peers: Sequence[tuple[int, int]] = (),
+    constraint_rules: Sequence[str] = (),
+    constraint_names: Sequence[str] = (),
+    rule_words: Sequence[str] = (),
 ) -> Geometry:
     """A :class:`Geometry` of ``size * size`` cells from any list of units.
 
@@ -141,6 +157,8 @@ def from_units(
       box_rows, box_cols: the shape of the grid's boxes, for layouts and the
         ``boxes``/``box_of`` attributes (0, 0: none); the units decide the rules.
       constraints: rules that are not units (see :class:`Geometry`).
+      constraint_rules, constraint_names: parallel to ``constraints`` (empty:
+        "" for each); rule_words: the rules' words (see :class:`Geometry`).
       extra_peers: pairs of cells that must differ without sharing a unit
         (a knight's move for anti-knight, the cells of a killer cage): they
         join ``peers``, so whatever eliminates along peers sees them; the
@@ -202,6 +220,9 @@ def from_units(
         col_of=col_of,
         box_of=box_of,
         all_digits=(1 << size) - 1,
+        constraint_rules=tuple(constraint_rules) or ("",) * len(constraints),
+        constraint_names=tuple(constraint_names) or ("",) * len(constraints),
+        rule_words=tuple(rule_words),
     )
 
 

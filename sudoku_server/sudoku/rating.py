@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING
 from sudoku_server.sudoku.check import Check
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rules import RULES
 
 if TYPE_CHECKING:  # the technique engine loads on the first rating, not with LEVELS
     from sudoku_server.sudoku.techniques import Board, Step
@@ -71,7 +72,13 @@ LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 #: QQWing's four levels, easiest first.
 QQWING_LEVELS = ("simple", "easy", "intermediate", "expert")
 
-_EASY = ("full house", "hidden single", "naked single", "nonconsecutive", "cage combinations")
+_EASY = (
+    "full house",
+    "hidden single",
+    "naked single",
+    *(rule.step.name for rule in RULES.values() if rule.step),  # a relation's step, named by its rule
+    "cage combinations",
+)
 _MEDIUM = ("pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple", "rule of 45")
 _HARD = (
     "X-Wing",

@@ -27,12 +27,12 @@ draws them), then ``shape_key``: jigsaw regions are drawn from
 ``SplitMix64(shape_key)``, killer cages from ``SplitMix64(shape_key + 1)``.
 So a seed gives the same puzzle on every machine.
 
-**Jigsaw regions** (:func:`random_regions`): the boxes, then random swaps of
+**Jigsaw regions** (:func:`.rules.jigsaw.random_regions`): the boxes, then random swaps of
 two cells across the border of two regions that keep both regions connected
 (``size * size * 3`` tries). A layout on which the full-grid search fails
 (some layouts have no solution) is replaced by the next one.
 
-**Killer cages** (:func:`random_cages`): cells in a random order; each cell
+**Killer cages** (:func:`.rules.killer.random_cages`): cells in a random order; each cell
 not yet in a cage starts one and grows to a random size of 2 to 5 through
 random orthogonal neighbours whose digits (in the full grid) are not yet in
 the cage; a cell left alone joins a neighbouring cage that does not hold its
@@ -41,9 +41,9 @@ digit when one has room (6 cells at most), else stays a cage of one. With
 must make the solution unique: while another solution exists, the cage of a
 cell where it differs (:func:`_differing_cell`, from the solver's counts on
 whichever core takes the geometry, so both cores make the same puzzle) is
-split in two (:func:`_split`), which always ends (cages of one cell fix
+split in two (:func:`.rules.killer.split`), which always ends (cages of one cell fix
 their digits). The cage sizes drawn favour 2 and 3 cells
-(:data:`_CAGE_SIZES`): small cages have few digit sets, so the counts stay
+(``rules.killer._CAGE_SIZES``): small cages have few digit sets, so the counts stay
 short. With ``givens=N > 0`` the cages stay as drawn and givens are removed
 from the full grid as for classic puzzles, keeping at least N.
 
@@ -63,14 +63,11 @@ from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.geometry import BOX_SHAPES, Geometry
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rules import RULES, Rule
 from sudoku_server.sudoku.solver._bitboard import Engine, engine
-from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
+from sudoku_server.sudoku.variants import Variant, variant_geometry
 
-__all__ = ["CAGE_SYMBOLS", "generate_variant", "random_cages", "random_regions"]
-
-#: The symbols of killer cages in a cage block, in the order of each cage's first cell: letters,
-#: then marks that are neither digits, empty marks (``.`` ``0`` ``_``), ``=`` nor ``|``.
-CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#$%&*+-/<>?@^~"
+__all__ = ["generate_variant"]
 
 #: Full-grid searches before a jigsaw layout is replaced; attempt k has a budget of
 #: ``4 * 2**min(k, 10) * cells`` nodes (peer and nonconsecutive rules leave few grids: the first
@@ -80,163 +77,11 @@ _ATTEMPTS = 16
 #: is replaced: with ``x`` on top, some layouts take minutes of search to show they have no grid).
 _LAYOUT_ATTEMPTS = 3
 _NODES_PER_CELL = 4
-#: Rule sets made of these rules keep exact (unbudgeted) removal tests: units on the boxes, as fast
-#: as classic (measured: x median 3 ms, windoku 16 ms); every other rule set has budgeted tests.
-_EXACT_RULES = frozenset({"x", "windoku"})
 #: Random jigsaw layouts drawn before GENERATE gives up (a bound on the work, the same on every machine).
 _LAYOUTS = 64
 #: Search nodes (propagations of the pure-Python engine) one removal test may take: a removal whose
 #: proof of uniqueness needs more keeps its given (the puzzle is then not minimal).
 REMOVAL_BUDGET = 40
-
-#: Killer cages are drawn with 2 to this many cells (a lone cell may join one up to one more).
-_CAGE_MAX = 5
-#: The size a cage is drawn to grow to, one of these at random: small cages have few digit sets, so
-#: the searches that prove a pure killer unique stay short.
-_CAGE_SIZES = (2, 2, 3, 3, 3, 4, 4, 5)
-
-
-def _connected(cells: set[int], size: int) -> bool:
-    start = next(iter(cells))
-    seen = {start}
-    todo = [start]
-    while todo:
-        c = todo.pop()
-        r, k = divmod(c, size)
-        for nb in _orthogonal(r, k, size):
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(cells)
-
-
-def _orthogonal(r: int, c: int, size: int) -> list[int]:
-    out = []
-    if r > 0:
-        out.append((r - 1) * size + c)
-    if r < size - 1:
-        out.append((r + 1) * size + c)
-    if c > 0:
-        out.append(r * size + c - 1)
-    if c < size - 1:
-        out.append(r * size + c + 1)
-    return out
-
-
-def random_regions(size: int, rng: _gen.SplitMix64) -> tuple[int, ...]:
-    """Random jigsaw regions of a ``size x size`` grid: per cell its region 0..size-1.
-
-    Each region is ``size`` orthogonally connected cells; regions are
-    numbered in the order they first appear (row-major). See the module
-    docstring for the method.
-    """
-    box_rows, box_cols = BOX_SHAPES[size]
-    ncells = size * size
-    region = [(c // size) // box_rows * (size // box_cols) + (c % size) // box_cols for c in range(ncells)]
-    members = [{c for c in range(ncells) if region[c] == k} for k in range(size)]
-    for _ in range(ncells * 3):
-        a = rng.below(ncells)
-        ra, ca = divmod(a, size)
-        others = [nb for nb in _orthogonal(ra, ca, size) if region[nb] != region[a]]
-        if not others:
-            continue
-        b_region = region[others[rng.below(len(others))]]
-        a_region = region[a]
-        # a cell of b_region touching a_region, other than a's neighbour chain: any border cell
-        border = sorted(
-            c for c in members[b_region] if any(region[nb] == a_region for nb in _orthogonal(*divmod(c, size), size))
-        )
-        b = border[rng.below(len(border))]
-        members[a_region].discard(a)
-        members[b_region].discard(b)
-        members[a_region].add(b)
-        members[b_region].add(a)
-        if _connected(members[a_region], size) and _connected(members[b_region], size):
-            region[a], region[b] = b_region, a_region
-        else:
-            members[a_region].discard(b)
-            members[b_region].discard(a)
-            members[a_region].add(a)
-            members[b_region].add(b)
-    order: dict[int, int] = {}
-    for k in region:
-        order.setdefault(k, len(order))
-    return tuple(order[k] for k in region)
-
-
-def random_cages(solution: Sequence[int], size: int, rng: _gen.SplitMix64) -> list[list[int]]:
-    """Random killer cages over a solution: lists of cells (module docstring), covering the grid."""
-    ncells = size * size
-    cage_of = [-1] * ncells
-    cages: list[list[int]] = []
-    for start in _gen.permutation(rng, ncells):
-        if cage_of[start] >= 0:
-            continue
-        want = _CAGE_SIZES[rng.below(len(_CAGE_SIZES))]
-        cage = [start]
-        digits = {solution[start]}
-        cage_of[start] = len(cages)
-        while len(cage) < want:
-            options = sorted(
-                {
-                    nb
-                    for c in cage
-                    for nb in _orthogonal(*divmod(c, size), size)
-                    if cage_of[nb] < 0 and solution[nb] not in digits
-                }
-            )
-            if not options:
-                break
-            nb = options[rng.below(len(options))]
-            cage.append(nb)
-            digits.add(solution[nb])
-            cage_of[nb] = len(cages)
-        cages.append(cage)
-    # lone cells join a neighbouring cage that has room and lacks their digit
-    for k, cage in enumerate(cages):
-        if len(cage) != 1:
-            continue
-        c = cage[0]
-        for nb in _orthogonal(*divmod(c, size), size):
-            other = cages[cage_of[nb]]
-            if other is not cage and len(other) <= _CAGE_MAX and solution[c] not in {solution[x] for x in other}:
-                other.append(c)
-                cage.clear()
-                cage_of[c] = cage_of[nb]
-                break
-    return [sorted(cage) for cage in cages if cage]
-
-
-def _killer_variant(variant: Variant, cages: Sequence[Sequence[int]], solution: Sequence[int]) -> Variant:
-    ordered = sorted(cages, key=lambda cells: cells[0])
-    if len(ordered) > len(CAGE_SYMBOLS):
-        raise ValueError(f"{len(ordered)} cages, more than the {len(CAGE_SYMBOLS)} cage symbols")
-    made = tuple(
-        Cage(tuple(cells), sum(solution[c] for c in cells), CAGE_SYMBOLS[k]) for k, cells in enumerate(ordered)
-    )
-    return Variant(variant.rules, variant.regions, variant.region_symbols, made, variant.candidates)
-
-
-def _split(cages: list[list[int]], cell: int, size: int) -> None:
-    """Split the cage holding ``cell``: the cell and one neighbour in it (or the cell alone) become a cage."""
-    for k, cage in enumerate(cages):
-        if cell in cage:
-            break
-    if len(cage) == 1:
-        raise AssertionError("a cage of one cell fixes its digit")
-    r, c = divmod(cell, size)
-    near = [nb for nb in _orthogonal(r, c, size) if nb in cage]
-    part = [cell]
-    rest = [x for x in cage if x != cell]
-    if len(cage) > 3 and near:
-        candidate = [cell, near[0]]
-        remaining = [x for x in cage if x not in candidate]
-        if _connected(set(remaining), size):
-            part, rest = sorted(candidate), remaining
-    if not _connected(set(rest), size):
-        part, rest = [cell], [x for x in cage if x != cell]
-    cages[k] = sorted(rest)
-    cages.append(part)
 
 
 def _differing_cell(count: Callable[..., int], solution: Grid, check: Check) -> int:
@@ -319,14 +164,19 @@ def generate_variant(
         return _gen.generate(size, symmetry=symmetry, givens=givens, seed=seed, full=full, check=check)
     if size not in _gen.SIZES:
         raise ValueError(f"size must be {_gen._SIZES_TEXT}, not {size}")
-    killer = "killer" in variant.rules
-    if killer and full:
-        raise ValueError("full makes a solved grid; killer cages need a puzzle")
-    if killer and givens is None:
+    rules = [RULES[word] for word in variant.rules]
+    late = next((rule for rule in rules if rule.making.from_solution is not None), None)  # cages
+    drawn = next((rule for rule in rules if rule.making.layout is not None and rule.data), None)  # regions
+    if drawn is not None and getattr(variant, drawn.data) is not None:
+        drawn = None
+    if late is not None and full:
+        raise ValueError(f"full makes a solved grid; {late.making.noun} need a puzzle")
+    if late is not None and givens is None:
         givens = 0
-    pure = killer and givens == 0
+    pure = late is not None and givens == 0
     if pure and symmetry != "none":
-        raise ValueError("symmetry places givens; a pure killer (givens=0) has none")
+        assert late is not None
+        raise ValueError(f"symmetry places givens; a pure {late.word} (givens=0) has none")
     if symmetry not in _gen.SYMMETRIES + ("random",):
         raise ValueError(f"symmetry must be none, rot180, rot90, mirror, diagonal or random, not {symmetry!r}")
     if full and (symmetry != "none" or givens is not None):
@@ -345,22 +195,22 @@ def generate_variant(
     box_rows, box_cols = BOX_SHAPES[size]
 
     base_variant = Variant(variant.rules, variant.regions, variant.region_symbols, (), variant.candidates)
-    if killer:
+    if late is not None:
         base_variant = Variant(
-            tuple(r for r in variant.rules if r != "killer"), variant.regions, variant.region_symbols
+            tuple(r for r in variant.rules if r != late.word), variant.regions, variant.region_symbols
         )
     region_rng = _gen.SplitMix64(shape_key)
     for _layout in range(_LAYOUTS):
-        if "jigsaw" in variant.rules and variant.regions is None:
-            regions = random_regions(size, region_rng)
+        if drawn is not None:
+            assert drawn.making.layout is not None
+            regions = drawn.making.layout(size, region_rng)
             base_variant = Variant(base_variant.rules, regions, (), (), base_variant.candidates)
         base_geo = variant_geometry(base_variant, box_rows, box_cols)
         eng = engine(base_geo)
-        drawn = "jigsaw" in variant.rules and variant.regions is None
-        solved = _full_grid(eng, grid_key, check, _LAYOUT_ATTEMPTS if drawn else _ATTEMPTS)
+        solved = _full_grid(eng, grid_key, check, _LAYOUT_ATTEMPTS if drawn is not None else _ATTEMPTS)
         if solved:
             break
-        if "jigsaw" not in variant.rules or variant.regions is not None:
+        if drawn is None:
             raise ValueError(f"no grid follows the rules {variant.words}")
     else:
         raise ValueError(f"no grid found on {_LAYOUTS} random layouts for the rules {variant.words}")
@@ -370,10 +220,9 @@ def generate_variant(
     if full:
         return _gen.Generated(solution, solution, seed, "none", ncells, False, made_variant)
 
-    if killer:
-        cage_rng = _gen.SplitMix64(shape_key + 1)
-        cages = random_cages(solution_cells, size, cage_rng)
-        made_variant = _killer_variant(variant, cages, solution_cells)
+    if late is not None:
+        made = _late_data(late, variant, solution_cells, size, shape_key)
+        made_variant = made[1]
         geo = variant_geometry(made_variant, box_rows, box_cols)
         if pure:
             while True:
@@ -381,8 +230,7 @@ def generate_variant(
                 differ = _differing_cell(_core_count(geo), solution, check)
                 if differ < 0:
                     break
-                _split(cages, differ, size)
-                made_variant = _killer_variant(variant, cages, solution_cells)
+                made_variant = _refined(late, variant, made[0], differ, size, solution_cells)
                 geo = variant_geometry(made_variant, box_rows, box_cols)
             puzzle = Grid((0,) * ncells, box_rows, box_cols)
             return _gen.Generated(puzzle, solution, seed, "none", 0, True, made_variant)
@@ -392,7 +240,7 @@ def generate_variant(
     cell_orbits = _gen.orbits(size, symmetry)
     order = _gen.permutation(_gen.SplitMix64(order_key), len(cell_orbits))
     tests: _gen._Proofs | _gen._Counts
-    if set(variant.rules) <= _EXACT_RULES:
+    if all(rule.making.exact for rule in rules):
         count = _native_count(geo)
         tests = _gen._Proofs(eng, solved, check) if count is None else _gen._Counts(count, solution, check)
         kept, minimal = _gen._remove_givens(eng, solved, [cell_orbits[i] for i in order], givens or 0, tests, check)
@@ -406,6 +254,26 @@ def generate_variant(
         box_cols,
     )
     return _gen.Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal, made_variant)
+
+
+def _late_data(
+    rule: Rule, variant: Variant, solution: Sequence[int], size: int, shape_key: int
+) -> tuple[list[list[int]], Variant]:
+    """The data ``rule`` draws over the solution (cages, from ``SplitMix64(shape_key + 1)``) and the variant with it."""
+    making = rule.making
+    assert making.from_solution is not None and making.variant_of is not None
+    lists = making.from_solution(solution, size, _gen.SplitMix64(shape_key + 1))
+    return lists, making.variant_of(variant, lists, solution)
+
+
+def _refined(
+    rule: Rule, variant: Variant, lists: list[list[int]], cell: int, size: int, solution: Sequence[int]
+) -> Variant:
+    """Split the list of ``rule``'s data holding ``cell`` (in place), and the variant with the lists."""
+    making = rule.making
+    assert making.split is not None and making.variant_of is not None
+    making.split(lists, cell, size)
+    return making.variant_of(variant, lists, solution)
 
 
 def _full_grid(eng: Engine, key: int, check: Check, attempts: int) -> int:

@@ -68,11 +68,11 @@ from typing import Any, NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum, differ_table, relation_table
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
-from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
 
 __all__ = [
     "CORE",
@@ -127,32 +127,62 @@ _CLASSIC: dict[int, object] = {}
 _PREPARED_MAX = 512
 
 
+# -- ADAPTER (issue 27): the vocabulary's kinds -> today's native keyword arrays. ------------------
+# The C core still takes one array per former rule (differ pairs, nonconsecutive arcs, cages with
+# totals, candidate masks); the native side of issue 27 replaces this adapter with plain arrays per
+# kind (relation tables, sums with combination masks). Until then a relation is taken only when its
+# table is "differ" or "not consecutive", a sum only when distinct, unweighted and disjoint from the
+# others; any other constraint leaves the geometry to the Python core (None).
+
+
+def _not_consecutive(size: int) -> tuple[int, ...]:
+    return relation_table(size, test=lambda a, b: abs(a - b) != 1)
+
+
 def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
-    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints
-    (:mod:`..variants`): differ pairs beyond the units (the extra peers),
-    nonconsecutive pairs, cages (cell -> cage, totals), candidate masks.
-    None when a constraint is of a kind the native core does not know."""
+    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints (the adapter above):
+    differ pairs beyond the units (the extra peers), nonconsecutive arcs, cages (cell -> cage,
+    totals), candidate masks. None when a constraint is one the native core does not take."""
     arrays: dict[str, bytes] = {}
     differ: list[int] = []
+    arcs: list[int] = []
+    cage_of = [-1] * geo.ncells
+    totals: list[int] = []
     for constraint in geo.constraints:
-        if isinstance(constraint, PairRule):
+        if isinstance(constraint, AllDifferent):
+            differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
+        elif isinstance(constraint, Relation):
             flat = [c for pair in constraint.pairs for c in pair]
-            if constraint.differ:
+            if constraint.table == differ_table(geo.size):
                 differ += flat
+            elif constraint.table == _not_consecutive(geo.size):
+                arcs += flat
             else:
-                arrays["nonconsecutive"] = array("H", flat).tobytes()
-        elif isinstance(constraint, Cages):
-            arrays["cage_of"] = array("h", constraint.cage_of).tobytes()
-            arrays["totals"] = array("H", [cage.total for cage in constraint.cages]).tobytes()
-            for cage in constraint.cages:
-                differ += [c for pair in itertools.combinations(cage.cells, 2) for c in pair]
+                return None
+        elif isinstance(constraint, Sum):
+            if not constraint.distinct or constraint.weights or any(cage_of[c] >= 0 for c in constraint.cells):
+                return None
+            for c in constraint.cells:
+                cage_of[c] = len(totals)
+            totals.append(constraint.total)
+            differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
         elif isinstance(constraint, Candidates):
+            if "candidates" in arrays:
+                return None
             arrays["candidates"] = array("I", constraint.masks).tobytes()
         else:
             return None
+    if arcs:
+        arrays["nonconsecutive"] = array("H", arcs).tobytes()
+    if totals:
+        arrays["cage_of"] = array("h", cage_of).tobytes()
+        arrays["totals"] = array("H", totals).tobytes()
     if differ:
         arrays["differ"] = array("H", differ).tobytes()
     return arrays
+
+
+# -- end of the ADAPTER --------------------------------------------------------------------------
 
 
 def _prepare(geo: Geometry) -> object:

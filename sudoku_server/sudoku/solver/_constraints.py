@@ -1,48 +1,66 @@
-"""The pure-Python core's constraints that are not units: nonconsecutive pairs, killer cages, pencilmarks.
+"""The pure-Python core's constraints that are not units, by kind: relations, sums, candidates.
 
 A variant geometry (:mod:`..variants`) is units plus peers plus
-``constraints``. The bitboard engine (:mod:`._bitboard`) already handles the
-units, and eliminates a placed digit from every peer, so the peer rules
-(anti-knight, anti-king: ``PairRule`` with ``differ``) and the "digits in a
-cage do not repeat" half of a killer cage need nothing more here: their pairs
-are extra peers of the geometry. This module adds the rest, on the same
-bitboard state (bit ``cell * (n + 1) + d - 1`` while digit d is a candidate
-of cell):
+``constraints``, values of the vocabulary (:mod:`...constraints`). The
+bitboard engine (:mod:`._bitboard`) already handles the units, and
+eliminates a placed digit from every peer, so an
+:class:`~...constraints.AllDifferent` that is not a unit (anti-knight,
+anti-king pairs) and the "digits do not repeat" half of a distinct
+:class:`~...constraints.Sum` need nothing more here: their cells are extra
+peers of the geometry. This module adds the rest, on the same bitboard
+state (bit ``cell * (n + 1) + d - 1`` while digit d is a candidate of cell):
 
-* **pencilmarks** (:class:`Candidates`): the root state keeps only each
-  cell's candidates (``Engine.root``); nothing to do during the search.
-* **nonconsecutive** pairs: a digit e leaves a cell's orthogonal neighbour
-  when every candidate of the cell is e - 1 or e + 1 (for a placed digit d:
-  d - 1 and d + 1 leave its neighbours). Computed for all cells at once, one
-  carry test per digit, one shift per direction of the pairs.
-* **killer cages** with sums: for each cage, the sets of distinct digits of
-  its size making its sum (precomputed per (size, sum), :func:`combinations`)
-  that fit its cells (every placed digit in the set, the set inside the
-  union of the cells' candidates, every cell keeping a candidate of the
-  set). Each cell keeps the digits of those sets; a digit in all of them
-  with one place left in the cage goes there; no set left is a
-  contradiction. The rule of 45 adds sums of the same kind: the cells of
-  a unit outside the cages inside it (innies), the cells outside a unit of
-  the cages that cover it (outies, when they are peers of each other).
+* :class:`~...constraints.Candidates` (pencilmarks): the root state keeps
+  only each cell's candidates (``Engine.root``); nothing to do during the search.
+* :class:`~...constraints.Relation`: a digit e leaves a cell's partner when
+  every candidate of the cell is a digit e cannot be paired with (for
+  non-consecutive neighbours: a placed d removes d - 1 and d + 1; a cell
+  {3,5} removes 4). Computed for all cells at once, one carry test per
+  digit, one shift per direction of the pairs; both ends of every pair
+  each round (the converse table from ``b``'s side).
+* distinct :class:`~...constraints.Sum` (killer cages): the sets of
+  distinct digits of its size making its sum (precomputed per (size, sum),
+  :func:`combinations`) that fit its cells (every placed digit in the set,
+  the set inside the union of the cells' candidates, every cell keeping a
+  candidate of the set). Each cell keeps the digits of those sets; a digit
+  in all of them with one place left goes there; no set left is a
+  contradiction. The rule of 45 adds sums of the same kind: the cells of a
+  unit outside the sums inside it (innies), the cells outside a unit of
+  the sums that cover it (outies, when they are peers of each other).
+  Sums that overlap, repeat digits or carry weights are refused (ValueError).
 
-Each rule removes only candidates no solution can use, so the answers of
-the search (the row-major-first solution) do not change; they are applied
-after the engine's own propagation, until nothing changes
-(:func:`constrain` wraps ``Engine.propagate``).
+Each removes only candidates no solution can use, so the answers of the
+search (the row-major-first solution) do not change; they are applied after
+the engine's own propagation, until nothing changes (:func:`constrain` wraps
+``Engine.propagate``).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
+from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 
 if TYPE_CHECKING:
     from sudoku_server.sudoku.check import Check
     from sudoku_server.sudoku.geometry import Geometry
-    from sudoku_server.sudoku.solver._bitboard import Engine
+
+
+class Engine(Protocol):
+    """What this module reads and sets of a bitboard engine (:class:`._bitboard.Engine`)."""
+
+    geo: Geometry
+    n: int
+    width: int
+    full: int
+    spare: int
+    cell_ones: int
+    digit_mask: int
+    root: int
+    propagate: Callable[[int, int, Check], tuple[int, int]]
+
 
 __all__ = ["combinations", "constrain"]
 
@@ -75,58 +93,80 @@ def combinations(size: int, cells: int, total: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def _nonconsecutive(engine: Engine, pairs: tuple[tuple[int, int], ...]) -> _Prune:
-    """The nonconsecutive rule on ``pairs`` as a state -> state function (0 on a contradiction)."""
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+
+def _direction(engine: Engine, table: tuple[int, ...], arcs: list[tuple[int, int]]) -> _Plan:
+    """The arcs ``a -> b`` of ``table``: per digit e (cells whose every candidate forbids e beside them,
+    shift to bit e - 1), and per cell distance the source cells' mask and the shift to the target."""
     n, w = engine.n, engine.width
-    full, spare, ones = engine.full, engine.spare, engine.cell_ones
-    digits = []  # (candidates other than e - 1 and e + 1 in every cell, shift from the spare bit to bit e - 1)
+    full, ones = engine.full, engine.cell_ones
+    digits = []
     for e in range(1, n + 1):
-        near = 0
-        if e >= 2:
-            near |= 1 << (e - 2)
-        if e < n:
-            near |= 1 << e
-        digits.append((full ^ (ones * near), n - (e - 1)))
-    by_delta: dict[int, tuple[int, int]] = {}
-    for a, b in pairs:
-        first, second = by_delta.get(b - a, (0, 0))
-        by_delta[b - a] = (first | engine.digit_mask << (a * w), second | engine.digit_mask << (b * w))
-    directions = tuple((delta * w, first, second) for delta, (first, second) in sorted(by_delta.items()))
+        near = 0  # the digits d of a cell that leave no room for e in its partner
+        for d in range(1, n + 1):
+            if not table[d - 1] >> (e - 1) & 1:
+                near |= 1 << (d - 1)
+        if near:
+            digits.append((full ^ (ones * near), n - (e - 1)))
+    by_delta: dict[int, int] = {}
+    for a, b in arcs:
+        by_delta[b - a] = by_delta.get(b - a, 0) | engine.digit_mask << (a * w)
+    return tuple(digits), tuple((delta * w, sources) for delta, sources in sorted(by_delta.items()))
+
+
+def _relation(engine: Engine, relation: Relation) -> _Prune:
+    """A relation on its pairs as a state -> state function: both ends of every pair, each round."""
+    spare, full = engine.spare, engine.full
+    pairs = list(relation.pairs)
+    back = [(b, a) for a, b in pairs]
+    converse = relation.converse
+    plans: tuple[_Plan, ...]
+    if converse == relation.table:  # symmetric: one carry test for both directions
+        plans = (_direction(engine, relation.table, pairs + back),)
+    else:
+        plans = (_direction(engine, relation.table, pairs), _direction(engine, converse, back))
 
     def prune(s: int) -> int:
-        z = 0
-        for keep, shift in digits:
-            z |= (spare ^ (((s & keep) + full) & spare)) >> shift
-        if not z:
-            return s
         e = 0
-        for bits, first, second in directions:
-            e |= ((z & first) << bits) | ((z & second) >> bits)
+        for digits, shifts in plans:
+            z = 0
+            for keep, shift in digits:
+                z |= (spare ^ (((s & keep) + full) & spare)) >> shift
+            if not z:
+                continue
+            for bits, sources in shifts:
+                e |= (z & sources) << bits if bits > 0 else (z & sources) >> -bits
         return s ^ (s & e)
 
     return prune
 
 
-def _sums(geo: Geometry, cages: Cages) -> list[tuple[tuple[int, ...], int]]:
-    """The cages as (cells, sum), then the sums the rule of 45 implies (innies and outies of each unit).
+def _sums(geo: Geometry, cages: list[Sum]) -> list[tuple[tuple[int, ...], int]]:
+    """The sums as (cells, total), then the sums the rule of 45 implies (innies and outies of each unit).
 
-    A unit's digits sum to ``n(n+1)/2``: its cells outside the cages that lie
-    inside it sum to the rest (innies); the cells outside it of the cages
+    A unit's digits sum to ``n(n+1)/2``: its cells outside the sums that lie
+    inside it sum to the rest (innies); the cells outside it of the sums
     that cover it sum to the excess (outies), kept when they are all peers
-    of each other (so their digits differ, as a cage's do).
+    of each other (so their digits differ, as a cage's do). ``cages`` are
+    distinct, unweighted and disjoint.
     """
-    sums = [(cage.cells, cage.total) for cage in cages.cages]
+    cage_of = [-1] * geo.ncells
+    for k, cage in enumerate(cages):
+        for c in cage.cells:
+            cage_of[c] = k
+    sums = [(cage.cells, cage.total) for cage in cages]
     known = {frozenset(cells) for cells, _total in sums}
     whole = geo.size * (geo.size + 1) // 2
     for unit in geo.units:
         inside = set(unit)
-        touching = {cages.cage_of[c] for c in unit if cages.cage_of[c] >= 0}
-        within = [k for k in touching if inside.issuperset(cages.cages[k].cells)]
-        rest = inside.difference(*(cages.cages[k].cells for k in within))
-        implied = [(rest, whole - sum(cages.cages[k].total for k in within))]
-        if all(cages.cage_of[c] >= 0 for c in unit):
-            covered = set().union(*(cages.cages[k].cells for k in touching))
-            implied.append((covered - inside, sum(cages.cages[k].total for k in touching) - whole))
+        touching = {cage_of[c] for c in unit if cage_of[c] >= 0}
+        within = [k for k in touching if inside.issuperset(cages[k].cells)]
+        rest = inside.difference(*(cages[k].cells for k in within))
+        implied = [(rest, whole - sum(cages[k].total for k in within))]
+        if all(cage_of[c] >= 0 for c in unit):
+            covered = set().union(*(cages[k].cells for k in touching))
+            implied.append((covered - inside, sum(cages[k].total for k in touching) - whole))
         for cells, total in implied:
             ordered = tuple(sorted(cells))
             if not 0 < len(ordered) < geo.size or frozenset(ordered) in known:
@@ -137,8 +177,8 @@ def _sums(geo: Geometry, cages: Cages) -> list[tuple[tuple[int, ...], int]]:
     return sums
 
 
-def _cages(engine: Engine, cages: Cages) -> _Prune:
-    """The sums of the killer cages (and the rule of 45's) as a state -> state function (0 on a contradiction)."""
+def _cages(engine: Engine, cages: list[Sum]) -> _Prune:
+    """The distinct sums (and the rule of 45's) as a state -> state function (0 on a contradiction)."""
     n, w, mask = engine.n, engine.width, engine.digit_mask
     plan = tuple(
         (tuple(c * w for c in cells), combinations(n, len(cells), total)) for cells, total in _sums(engine.geo, cages)
@@ -198,35 +238,39 @@ def _state_of(engine: Engine, masks: tuple[int, ...]) -> int:
 
 
 def constrain(engine: Engine) -> None:
-    """Teach ``engine`` its geometry's constraints (module docstring); classic engines are left alone.
+    """Teach ``engine`` its geometry's constraints, by kind (module docstring); classic engines are left alone.
 
-    Sets ``engine.root`` for pencilmarks and wraps ``engine.propagate`` with
-    the rules that need more than peers.
+    Sets ``engine.root`` for candidates and wraps ``engine.propagate`` with
+    the kinds that need more than peers.
 
     Raises:
-      ValueError: a constraint this core does not know, or a peer rule or
-        cage whose pairs are not peers of the geometry (it would be ignored).
+      ValueError: a kind this core does not take (a sum that repeats digits,
+        carries weights or overlaps another), or an all-different or distinct
+        sum whose cells are not peers of the geometry (it would be ignored).
     """
     geo = engine.geo
     prunes: list[_Prune] = []
+    cages: list[Sum] = []
+    caged: set[int] = set()
     for constraint in geo.constraints:
-        if isinstance(constraint, PairRule):
-            if constraint.differ:
-                pairs = constraint.pairs
-                if not all(b in geo.peers[a] for a, b in pairs):
-                    raise ValueError(f"the pairs of {constraint.rule} are not peers of geometry {geo.key!r}")
-            else:
-                prunes.append(_nonconsecutive(engine, constraint.pairs))
-        elif isinstance(constraint, Cages):
-            for cage in constraint.cages:
-                cells = cage.cells
-                if not all(b in geo.peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
-                    raise ValueError(f"the cells of a cage are not peers of geometry {geo.key!r}")
-            prunes.append(_cages(engine, constraint))
+        if isinstance(constraint, (AllDifferent, Sum)):
+            cells = constraint.cells
+            distinct = isinstance(constraint, AllDifferent) or constraint.distinct
+            if distinct and not all(b in geo.peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
+                raise ValueError(f"the cells of {constraint!r} are not peers of geometry {geo.key!r}")
+            if isinstance(constraint, Sum):
+                if not constraint.distinct or constraint.weights or caged.intersection(cells):
+                    raise ValueError(f"the Python core does not take the sum {constraint!r}")
+                caged.update(cells)
+                cages.append(constraint)
+        elif isinstance(constraint, Relation):
+            prunes.append(_relation(engine, constraint))
         elif isinstance(constraint, Candidates):
             engine.root &= _state_of(engine, constraint.masks)
         else:
             raise ValueError(f"the solver does not know the constraint {constraint!r} of geometry {geo.key!r}")
+    if cages:
+        prunes.append(_cages(engine, cages))
     if not prunes:
         return
     base = engine.propagate

@@ -133,9 +133,9 @@ from sudoku_server.sudoku.techniques.step import Step, TechniqueError
 from sudoku_server.sudoku.techniques.subsets import find_hidden_subset, find_naked_subset
 from sudoku_server.sudoku.techniques.uniqueness import find_bug, find_unique_rectangle
 from sudoku_server.sudoku.techniques.variant_rules import (
+    RULE_FINDERS,
     applies,
     find_cage_combinations,
-    find_nonconsecutive,
     find_rule_of_45,
     rule_notes,
 )
@@ -188,7 +188,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("hidden single", find_hidden_single, True),
     Technique("naked single", find_naked_single, True),
     # the variant rules that are not units (:mod:`.variant_rules`): nothing to find on other grids
-    Technique("nonconsecutive", find_nonconsecutive, True),
+    *(Technique(name, finder, True) for name, finder in RULE_FINDERS),  # a relation's step, named by its rule
     Technique("cage combinations", find_cage_combinations, True),
     Technique("rule of 45", find_rule_of_45, True),
     Technique("pointing", find_pointing, True),

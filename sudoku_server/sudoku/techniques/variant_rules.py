@@ -1,49 +1,55 @@
-"""Techniques of the variant rules that are not units: nonconsecutive neighbours, killer cages, the rule of 45.
+"""Techniques of the constraints that are not units, by kind: relations, sums, the rule of 45.
 
-The unit and peer rules (``x``, ``windoku``, ``jigsaw``, ``antiknight``,
-``antiking``) need no technique of their own: every finder reads the
-geometry's units and peers (:mod:`.board`). The two rules below are not
-"differ" and get named steps:
+The units and the all-different constraints (extra peers) need no technique
+of their own: every finder reads the geometry's units and peers
+(:mod:`.board`). The other kinds of the vocabulary (:mod:`...constraints`)
+get named steps:
 
-* ``nonconsecutive`` (:func:`find_nonconsecutive`): a digit e leaves a
-  cell's orthogonal neighbour when every digit the cell can hold is e - 1 or
-  e + 1 (a placed 5 removes 4 and 6 from its four neighbours; a cell {3,5}
-  removes 4).
-* ``killer``: **cage combinations** (:func:`find_cage_combinations`): the
-  sets of distinct digits of a cage's size that make its sum, placed in its
-  cells as their candidates allow; a candidate no such placement uses goes.
-  **Rule of 45** (:func:`find_rule_of_45`): a row, column or box holds
-  1 + 2 + ... + n (45 on 9x9), so a group of ``k`` consecutive rows or
-  columns, or a box, sums to ``45 k``; the cages wholly inside it leave its
-  other cells (the *innies*) a known sum, and the cages that cross its
-  border have their cells outside it (the *outies*) summing to those cages'
-  sums minus the innies'. A set of one to four innies or outies with a known
-  sum is treated as a cage whose digits may repeat where the cells are not
-  peers: a candidate no placement uses goes (one cell: its digit).
+* a :class:`~...constraints.Relation` (:func:`find_relation`), one registry
+  row per rule that declares step words (:data:`RULE_FINDERS`; the step is
+  named after the rule, ``nonconsecutive``): a digit e leaves a cell's
+  partner when no digit the cell can hold may stand beside e (a placed 5
+  removes 4 and 6 from its non-consecutive neighbours; a cell {3,5} removes 4).
+* a distinct :class:`~...constraints.Sum` (a cage): **cage combinations**
+  (:func:`find_cage_combinations`): the sets of distinct digits of a cage's
+  size that make its sum, placed in its cells as their candidates allow; a
+  candidate no such placement uses goes. **Rule of 45**
+  (:func:`find_rule_of_45`): a row, column or box holds 1 + 2 + ... + n (45
+  on 9x9), so a group of ``k`` consecutive rows or columns, or a box, sums
+  to ``45 k``; the cages wholly inside it leave its other cells (the
+  *innies*) a known sum, and the cages that cross its border have their
+  cells outside it (the *outies*) summing to those cages' sums minus the
+  innies'. A set of one to four innies or outies with a known sum is
+  treated as a cage whose digits may repeat where the cells are not peers:
+  a candidate no placement uses goes (one cell: its digit).
 
 Ratings are this server's own scale (Sudoku Explainer has no variants),
-chosen beside the singles they resemble: nonconsecutive 2.3 (a naked
-single's neighbour rule), cage combinations 2.0 + 0.1 per cell past two
-(at most 2.5), rule of 45 2.2 for one cell, + 0.2 per more cell.
+chosen beside the singles they resemble: a relation step as its rule says
+(2.3 for a naked single's neighbour rule), cage combinations 2.0 + 0.1 per
+cell past two (at most 2.5), rule of 45 2.2 for one cell, + 0.2 per more cell.
 
 :func:`rule_notes` says which technique families do not apply to a rule set
-(:data:`UNIQUENESS`), and :func:`applies` keeps them out of the path.
+(:data:`UNIQUENESS`; each rule declares the families it switches off), and
+:func:`applies` keeps them out of the path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 
+from sudoku_server.sudoku.constraints import Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
+from sudoku_server.sudoku.rules import RULES, StepWords, rule_of
 from sudoku_server.sudoku.techniques.board import Context, cells_of
 from sudoku_server.sudoku.techniques.step import Step, rcs
-from sudoku_server.sudoku.variants import Cage, Cages, PairRule
 
 __all__ = [
+    "RULE_FINDERS",
     "UNIQUENESS",
     "applies",
     "find_cage_combinations",
-    "find_nonconsecutive",
+    "find_relation",
     "find_rule_of_45",
     "rule_notes",
 ]
@@ -56,32 +62,25 @@ UNIQUENESS = ("unique rectangle", "BUG")
 _MAX_45 = 4
 
 
-def _rules(geo: Geometry) -> list[str]:
-    """The rule words behind a geometry's constraints (``antiknight``, ``nonconsecutive``, ``killer``)."""
-    out = []
-    for constraint in geo.constraints:
-        if isinstance(constraint, PairRule):
-            out.append(constraint.rule)
-        elif isinstance(constraint, Cages):
-            out.append("killer")
-        else:
-            out.append("pencilmarks")
-    return out
+def _off(geo: Geometry, family: str) -> list[str]:
+    """The words of ``geo``'s rules that switch ``family`` off, in the geometry's order."""
+    return [word for word in geo.rule_words if family in rule_of(word).off]
 
 
 def applies(technique: str, geo: Geometry) -> bool:
     """Whether the path may use ``technique`` (a registry name) on ``geo``.
 
-    Unique rectangles need every rule to survive swapping two digits in the
-    rectangle's cells: true for any list of units (:attr:`.board.Tables.rectangles`
-    checks them), not for peer rules, nonconsecutive or cages; BUG is
-    argued for rows, columns and boxes only. Everything else applies to
+    A family of :data:`UNIQUENESS` applies unless a rule of ``geo``
+    switches it off (:attr:`~...rules.Rule.off`: unique rectangles need every
+    rule to survive swapping two digits in the rectangle's cells, true for
+    any list of units but not for peer rules, relations or sums; BUG is
+    argued for rows, columns and boxes only). Everything else applies to
     every geometry (it reads the units and peers).
     """
-    if technique == "unique rectangle":
-        return not geo.constraints
-    if technique == "BUG":
-        return geo.classic
+    if technique in UNIQUENESS and not geo.classic:
+        if not geo.rule_words:  # a geometry built from units alone: only unique rectangles, and without constraints
+            return technique == "unique rectangle" and not geo.constraints
+        return not _off(geo, technique)
     return True
 
 
@@ -94,68 +93,99 @@ def rule_notes(geo: Geometry) -> tuple[str, ...]:
     if geo.classic:
         return ()
     notes = []
-    rules = _rules(geo)
+    if geo.rule_words:
+        rules, bug = _off(geo, "unique rectangle"), bool(_off(geo, "BUG"))
+    else:  # a geometry built from units alone
+        rules, bug = list(dict.fromkeys(word for word in geo.constraint_rules if word)), True
     if rules:
         notes.append(f"unique rectangle: off ({'+'.join(rules)}: swapping two digits may break the rule)")
-    notes.append("BUG: off (argued for rows, columns and boxes only)")
+    if bug:
+        notes.append("BUG: off (argued for rows, columns and boxes only)")
     return tuple(notes)
 
 
-# -- nonconsecutive -----------------------------------------------------------------
+# -- relations ----------------------------------------------------------------------
 
 
-def _neighbours(geo: Geometry) -> list[list[int]] | None:
-    for constraint in geo.constraints:
-        if isinstance(constraint, PairRule) and constraint.rule == "nonconsecutive":
-            near: list[list[int]] = [[] for _ in range(geo.ncells)]
-            for a, b in constraint.pairs:
-                near[a].append(b)
-                near[b].append(a)
-            return near
-    return None
+def _partners(geo: Geometry, word: str) -> list[tuple[list[list[int]], tuple[int, ...]]]:
+    """Per relation of rule ``word``: per cell its partners as ``a`` (through the table), and the table.
+
+    A symmetric table gives each cell its partners on both sides; otherwise
+    the converse side comes as a second entry.
+    """
+    out = []
+    for k, constraint in enumerate(geo.constraints):
+        if not isinstance(constraint, Relation) or geo.constraint_rules[k] != word:
+            continue
+        forward: list[list[int]] = [[] for _ in range(geo.ncells)]
+        backward: list[list[int]] = [[] for _ in range(geo.ncells)]
+        for a, b in constraint.pairs:
+            forward[a].append(b)
+            backward[b].append(a)
+        converse = constraint.converse
+        if converse == constraint.table:
+            out.append(([f + g for f, g in zip(forward, backward)], constraint.table))
+        else:
+            out += [(forward, constraint.table), (backward, converse)]
+    return out
 
 
-def find_nonconsecutive(x: Context) -> Step | None:
-    """The first cell (row-major) whose digits rule out a digit in an orthogonal neighbour (module docstring)."""
-    near = _neighbours(x.t.geometry)
-    if near is None:
+def find_relation(x: Context, word: str = "") -> Step | None:
+    """The first cell (row-major) whose digits rule out a digit in a partner under rule ``word``'s relation."""
+    sides = _partners(x.t.geometry, word)
+    if not sides:
         return None
+    step = rule_of(word).step
+    assert step is not None
     full = x.t.full
     cand, values = x.cand, x.values
-    for c in range(x.t.N):
-        m = 1 << (values[c] - 1) if values[c] else cand[c]
-        if not m:
-            continue
-        if not m & (m - 1):
-            off = ((m << 1) | (m >> 1)) & full
-        elif m == (m & -m) * 5:
-            off = (m & -m) << 1
-        else:
-            continue
-        gone = tuple(sorted((nb, d + 1) for nb in near[c] for d in cells_of(cand[nb] & off)))
-        if gone:
-            what = f"r{c // x.n + 1}c{c % x.n + 1}"
-            holds = f"holds {x.d(values[c] - 1)}" if values[c] else f"is {x.digit_set(m)}"
-            return x.step(
-                "nonconsecutive",
-                2.3,
-                eliminations=gone,
-                cells=(c,),
-                digits=tuple(d + 1 for d in cells_of(off)),
-                explanation=f": {what} {holds}, so its neighbours cannot hold {x.digit_set(off)}",
-                focus=f"the neighbours of {what}",
-            )
+    for near, table in sides:
+        for c in range(x.t.N):
+            m = 1 << (values[c] - 1) if values[c] else cand[c]
+            if not m:
+                continue
+            off = full
+            for d in cells_of(m):
+                off &= ~table[d]
+            if not off:
+                continue
+            gone = tuple(sorted((nb, d + 1) for nb in near[c] for d in cells_of(cand[nb] & off)))
+            if gone:
+                return _relation_step(x, step, c, m, off, gone)
     return None
 
 
-# -- killer -----------------------------------------------------------------------
+def _relation_step(x: Context, step: StepWords, c: int, m: int, off: int, gone: tuple[tuple[int, int], ...]) -> Step:
+    what = f"r{c // x.n + 1}c{c % x.n + 1}"
+    holds = f"holds {x.d(x.values[c] - 1)}" if x.values[c] else f"is {x.digit_set(m)}"
+    return x.step(
+        step.name,
+        step.rating,
+        eliminations=gone,
+        cells=(c,),
+        digits=tuple(d + 1 for d in cells_of(off)),
+        explanation=f": {what} {holds}, so its {step.partners} cannot hold {x.digit_set(off)}",
+        focus=f"the {step.partners} of {what}",
+    )
 
 
-def _cages(geo: Geometry) -> tuple[Cage, ...]:
-    for constraint in geo.constraints:
-        if isinstance(constraint, Cages):
-            return constraint.cages
-    return ()
+#: ``(step name, finder)``: one technique registry row per rule that declares step words, in
+#: :data:`~...rules.RULES` order (``techniques.TECHNIQUES`` places them beside the singles).
+RULE_FINDERS: tuple[tuple[str, Callable[[Context], Step | None]], ...] = tuple(
+    (rule.step.name, functools.partial(find_relation, word=rule.word)) for rule in RULES.values() if rule.step
+)
+
+
+# -- sums -------------------------------------------------------------------------
+
+
+def _cages(geo: Geometry) -> list[tuple[Sum, str]]:
+    """The distinct sums of ``geo`` and their names (``cage a``)."""
+    out: list[tuple[Sum, str]] = []
+    for k, constraint in enumerate(geo.constraints):
+        if isinstance(constraint, Sum) and constraint.distinct:
+            out.append((constraint, geo.constraint_names[k] or f"cage {len(out) + 1}"))
+    return out
 
 
 def _placements(
@@ -203,7 +233,7 @@ def find_cage_combinations(x: Context) -> Step | None:
     """The first cage whose sum rules out a candidate of its cells (module docstring)."""
     cages = _cages(x.t.geometry)
     cand, values, n = x.cand, x.values, x.n
-    for k, cage in enumerate(cages):
+    for cage, name in cages:
         empty = [c for c in cage.cells if not values[c]]
         if not empty:
             continue
@@ -215,7 +245,6 @@ def find_cage_combinations(x: Context) -> Step | None:
         placements: tuple[tuple[int, int], ...] = ()
         if len(empty) == 1 and used[0]:
             placements, gone = ((empty[0], used[0].bit_length()),), ()  # a cage of one cell left: its digit
-        name = cage.symbol or str(k + 1)
         combos = " or ".join(x.digit_set(s) for s in sorted(sets))
         placed = len(cage.cells) - len(empty)
         left = f", {rest} in its {len(empty)} empty cells" if placed else ""
@@ -225,8 +254,8 @@ def find_cage_combinations(x: Context) -> Step | None:
             placements=placements,
             eliminations=gone,
             cells=tuple(cage.cells),
-            explanation=f": cage {name} ({rcs(cage.cells, n)}) sums to {cage.total}{left}: {combos or 'no set'}",
-            focus=f"cage {name}",
+            explanation=f": {name} ({rcs(cage.cells, n)}) sums to {cage.total}{left}: {combos or 'no set'}",
+            focus=name,
         )
     return None
 
@@ -249,7 +278,7 @@ def _groups(x: Context) -> Iterator[tuple[str, int, int]]:
 def find_rule_of_45(x: Context) -> Step | None:
     """The first innie or outie set (fewest cells first) whose known sum rules out a candidate (module docstring)."""
     geo = x.t.geometry
-    cages = _cages(geo)
+    cages = [cage for cage, _name in _cages(geo)]
     if not cages:
         return None
     t, n = x.t, x.n

@@ -1,0 +1,257 @@
+"""What a rule is: :class:`Rule`, the data a puzzle carries (:class:`Variant`, :class:`Cage`), and :class:`Build`.
+
+A rule is data plus a few small functions (after sigh's Interactive Sudoku
+Solver, ``js/sudoku_constraint.js``, and python-chess' variant registry):
+
+- its **word** (``rules=x``) and the **data** it takes with the puzzle
+  (``"none"``, ``"regions"``, ``"cages"``, ``"candidates"``: the name of the
+  :class:`Variant` field that holds it);
+- where it **fits** (grid sizes);
+- what it **compiles to**: extra units (``"diagonal 1"``), or units that
+  replace the boxes (jigsaw regions), and constraints of the vocabulary
+  (:mod:`sudoku_server.sudoku.constraints`), each with the name messages
+  give it (``"cage a"``);
+- its **error words**: a kind reports a neutral :class:`~.constraints.Broken`
+  fact, the rule words it (:class:`Words`);
+- the technique families it **switches off** (``"unique rectangle"``,
+  ``"BUG"``), its technique **step words** (:class:`StepWords`);
+- how the **generator** makes its data (:class:`Making`);
+- its **keys in other formats** (f-puzzles) and what a page needs to **draw** it.
+
+Nothing here names a rule; the rule modules beside this one do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from sudoku_server.sudoku.constraints import Broken, Constraint
+from sudoku_server.sudoku.geometry import cell_name
+
+__all__ = [
+    "DATA_KINDS",
+    "Build",
+    "Cage",
+    "Making",
+    "Random",
+    "Rule",
+    "StepWords",
+    "Variant",
+    "Words",
+]
+
+#: The data a rule may take with its puzzle (each but "none" a :class:`Variant` field).
+DATA_KINDS = ("none", "regions", "cages", "candidates")
+
+
+@dataclass(frozen=True)
+class Cage:
+    """A cage: its cells hold distinct digits that sum to ``total``.
+
+    Attributes:
+      cells: the cage's cells, ascending (0-based, row-major), at least one.
+      total: the sum of its digits (1 .. the sum of the largest digits).
+      symbol: how the puzzle named it (``"a"`` in a cage block, the cage id
+        of a SudoCue line); messages say ``cage a``.
+    """
+
+    cells: tuple[int, ...]
+    total: int
+    symbol: str = ""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one puzzle, as a request carries them (a hashable value).
+
+    Attributes:
+      rules: rule words in the registry's order (:data:`~sudoku_server.sudoku.rules.RULES`),
+        without ``classic`` (empty: the classic rules).
+      regions: for a rule that takes regions, per cell (row-major) its region
+        0..size-1, numbered in the order the regions first appear; None otherwise.
+      region_symbols: the symbol the puzzle wrote for each region (messages
+        say ``region c``); empty: regions are named by number.
+      cages: for a rule that takes cages, the cages.
+      candidates: for a pencilmark puzzle, per cell the allowed digits (bit
+        ``d - 1``); None otherwise.
+    """
+
+    rules: tuple[str, ...] = ()
+    regions: tuple[int, ...] | None = None
+    region_symbols: tuple[str, ...] = ()
+    cages: tuple[Cage, ...] = ()
+    candidates: tuple[int, ...] | None = None
+
+    @property
+    def classic(self) -> bool:
+        """True for the classic rules and no pencilmarks (today's paths)."""
+        return not self.rules and self.candidates is None
+
+    @property
+    def words(self) -> str:
+        """The rules as ``rules=`` writes them: ``"x+antiknight"``, ``"classic"``."""
+        return "+".join(self.rules) or "classic"
+
+
+@dataclass(frozen=True)
+class Build:
+    """What a rule compiles from: the puzzle's variant and the grid's shape.
+
+    Attributes:
+      variant: the rules and their data.
+      size: digits per unit (9).
+      box_rows, box_cols: the classic box shape of the grid (3, 3).
+    """
+
+    variant: Variant
+    size: int
+    box_rows: int
+    box_cols: int
+
+    def region_name(self, k: int) -> str:
+        """``region c`` by the puzzle's symbol, else ``region 3`` (``k`` from 0)."""
+        symbols = self.variant.region_symbols
+        return f"region {symbols[k]}" if k < len(symbols) else f"region {k + 1}"
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a rule's error words see: the grid's digits and how to write them.
+
+    Attributes:
+      cells: the grid's cells (givens, or a full solution), row-major, 0 = empty.
+      symbol: digit -> the character the puzzle writes for it.
+      size: digits per unit.
+      name: the name of the broken constraint (``"cage a"``; "" when it has none).
+    """
+
+    cells: Sequence[int]
+    symbol: Callable[[int], str]
+    size: int
+    name: str = ""
+
+    def cell(self, c: int) -> str:
+        """``r1c1`` for cell 0."""
+        return cell_name(c, self.size)
+
+    def at(self, c: int) -> str:
+        """``3 at r1c1``: the digit of cell ``c`` and its place."""
+        return f"{self.symbol(self.cells[c])} at {self.cell(c)}"
+
+    def digits(self, mask: int) -> str:
+        """A candidate mask as its symbols, ascending: ``124``."""
+        return "".join(self.symbol(d) for d in range(1, self.size + 1) if mask >> (d - 1) & 1)
+
+
+@dataclass(frozen=True)
+class StepWords:
+    """The technique step a rule's relation gives (:mod:`..techniques.variant_rules`).
+
+    Attributes:
+      name: the step's name (``hardest=`` and ``STEPS`` say it).
+      rating: its rating on this server's scale.
+      partners: what the cells of a pair are to each other, plural (``"neighbours"``).
+    """
+
+    name: str
+    rating: float
+    partners: str
+
+
+class Random(Protocol):
+    """A seeded source of draws (:class:`~sudoku_server.sudoku.seeded.SplitMix64`)."""
+
+    def next(self) -> int: ...
+
+    def below(self, n: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Making:
+    """How the generator makes a rule's data (:mod:`..variant_generator`).
+
+    Attributes:
+      exact: rule sets made of rules with ``exact`` keep exact (unbudgeted)
+        removal tests (units on the boxes: as fast as classic).
+      layout: ``(size, rng) -> data`` drawn before the solution (random
+        regions); a layout may have no grid, and another is drawn.
+      from_solution: ``(solution, size, rng) -> lists of cells`` drawn over the
+        solution (cages); their totals come from the solution.
+      variant_of: ``(variant, lists of cells, solution) -> variant`` with that data.
+      split: ``(lists of cells, cell, size)``: split the list holding ``cell``
+        (so that a puzzle with no givens becomes unique).
+      noun: what it makes, for messages (``"killer cages"``).
+    """
+
+    exact: bool = False
+    layout: Callable[[int, Random], tuple[int, ...]] | None = None
+    from_solution: Callable[[Sequence[int], int, Random], list[list[int]]] | None = None
+    variant_of: Callable[[Variant, Sequence[Sequence[int]], Sequence[int]], Variant] | None = None
+    split: Callable[[list[list[int]], int, int], None] | None = None
+    noun: str = ""
+
+
+#: The units of a rule: (cells, name) pairs.
+Units = Sequence[tuple[tuple[int, ...], str]]
+#: The constraints of a rule: (constraint, name) pairs.
+Compiled = Sequence[tuple[Constraint, str]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule, as data (module docstring).
+
+    Attributes:
+      word: its word in ``rules=`` (``"x"``).
+      summary: one line for people (docs, ``GET /api/v1/rules``).
+      data: what it takes with the puzzle: one of :data:`DATA_KINDS`.
+      sizes: the grid sizes it fits (empty: every size).
+      units: ``build -> units`` it adds (after the boxes), or None.
+      replaces_boxes: its units take the boxes' place (jigsaw regions).
+      constraints: ``build -> constraints`` it compiles to, or None.
+      given_words: ``(broken, words) -> text`` for givens that break it
+        (the detail of ``ERROR invalid``), or None.
+      solution_words: ``(broken, words) -> text`` for a full grid that breaks it.
+      off: the technique families it switches off (``"unique rectangle"``, ``"BUG"``).
+      step: the step words of its relation, or None.
+      making: how the generator makes its data (None: it takes none).
+      missing: how a puzzle gives its data, for the error when it does not
+        (``"a line of givens then region symbols, ..."``).
+      formats: its keys in other formats, by format (``{"f-puzzles": ("antiknight",)}``).
+      draw: what a page needs to draw it (``{"kind": "diagonals"}``).
+    """
+
+    word: str
+    summary: str
+    data: str = "none"
+    sizes: frozenset[int] = frozenset()
+    units: Callable[[Build], Units] | None = None
+    replaces_boxes: bool = False
+    constraints: Callable[[Build], Compiled] | None = None
+    given_words: Callable[[Broken, Words], str] | None = None
+    solution_words: Callable[[Broken, Words], str] | None = None
+    off: tuple[str, ...] = ("BUG",)
+    step: StepWords | None = None
+    making: Making = field(default_factory=Making)
+    missing: str = ""
+    formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    draw: Mapping[str, object] = field(default_factory=dict)
+
+    def fits(self, size: int) -> bool:
+        """Whether the rule fits a grid of ``size`` digits per unit."""
+        return not self.sizes or size in self.sizes
+
+
+def pairs_of(size: int, steps: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The cell pairs ``(a, b)``, ``a < b``, ascending, one of the ``steps`` (row, column) apart."""
+    pairs = set()
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in steps:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < size and 0 <= cc < size:
+                    a, b = r * size + c, rr * size + cc
+                    pairs.add((min(a, b), max(a, b)))
+    return tuple(sorted(pairs))
