@@ -29,6 +29,7 @@ from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import LEVELS
+from sudoku_server.sudoku.rules import taking
 from sudoku_server.sudoku.variants import CLASSIC, RULES, Variant, check_fits, parse_rules, variant_geometry
 
 #: Largest ``COUNT limit=N``: counting is bounded by the solve timeout too.
@@ -347,7 +348,7 @@ class Generate:
             numbered = tuple(order.setdefault(symbol, len(order)) for symbol in regions)
             symbols = tuple(order)
         if numbered is not None:
-            words.add("jigsaw")
+            words.add(taking("regions").word)
         variant = Variant(tuple(r for r in RULES if r in words), regions=numbered, region_symbols=symbols)
         if variant.classic:
             variant = CLASSIC

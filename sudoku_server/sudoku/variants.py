@@ -41,7 +41,6 @@ from sudoku_server.sudoku.constraints import (
 )
 from sudoku_server.sudoku.geometry import Geometry, classic, from_units
 from sudoku_server.sudoku.rules import PENCILMARKS, RULES, Build, Cage, Variant, Words, check_fits, parse_rules, rule_of
-from sudoku_server.sudoku.rules.killer import cage_name, cage_sums
 
 __all__ = [
     "CLASSIC",
@@ -49,8 +48,6 @@ __all__ = [
     "Cage",
     "Variant",
     "broken_rule",
-    "cage_name",
-    "cage_sums",
     "check_fits",
     "parse_rules",
     "variant_geometry",

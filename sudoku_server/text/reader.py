@@ -68,7 +68,13 @@ from sudoku_server.text.puzzle import (
 )
 from sudoku_server.text.rows import GridInProgress, read_symbols
 from sudoku_server.text.sizes import COMMON_LINE, ROW_SIZES, SIZE, listed
-from sudoku_server.text.variant_layouts import BlockInProgress, line_puzzle, start_cage_block
+from sudoku_server.text.variant_layouts import (
+    BlockInProgress,
+    cage_rows_read,
+    line_puzzle,
+    regions_follow,
+    start_cage_block,
+)
 from sudoku_server.text.view import mostly_wide, request_col
 from sudoku_server.text.wording import cut_line_error, line_count_error, not_a_cell_error, symbol_error
 
@@ -329,7 +335,7 @@ class PuzzleReader:
             return []
         if grid.rows == grid.size:
             event = grid.finish()
-            if isinstance(event, Puzzle) and "jigsaw" in self.rules:
+            if isinstance(event, Puzzle) and regions_follow(self.rules):
                 return [BlockInProgress(grid.first_line, event.grid.size, event).incomplete(self._last_ending)]
             return [event]
         if grid.rows == 0 and not grid.cut_at_end:
@@ -360,7 +366,7 @@ class PuzzleReader:
             grid = self._grid = GridInProgress(lineno, framed=True)
             grid.add_border(line)
             return
-        if kind is Kind.BLANK or (kind is Kind.COMMENT and "killer" not in self.rules):
+        if kind is Kind.BLANK or (kind is Kind.COMMENT and not cage_rows_read(self.rules)):
             return
         variant = line_puzzle(line, lineno, self._last_ending)  # a jigsaw, SudoCue or pencilmark line (no comment)
         if variant is not None:
@@ -521,7 +527,7 @@ class PuzzleReader:
         event = grid.finish(cut)
         if ending and isinstance(event, Rejected):
             event.ending = ending
-        if isinstance(event, Puzzle) and "jigsaw" in self.rules:
+        if isinstance(event, Puzzle) and regions_follow(self.rules):
             assert self._block is None
             self._block = BlockInProgress(grid.first_line, event.grid.size, event)  # its regions follow
             return

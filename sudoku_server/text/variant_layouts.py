@@ -54,6 +54,22 @@ from sudoku_server.text.rows import read_symbols
 from sudoku_server.text.sizes import ROW_SIZES, SIZE
 from sudoku_server.text.wording import symbol_error
 
+#: The rules whose data these layouts read: regions (a grid of regions follows the givens' grid under
+#: it) and cages (rows of cage symbols alone start a cage block under it; "#" may start one).
+REGIONS_RULE = "jigsaw"
+CAGES_RULE = "killer"
+
+
+def regions_follow(rules: Collection[str]) -> bool:
+    """Whether a grid of region symbols follows a grid of givens under ``rules``."""
+    return REGIONS_RULE in rules
+
+
+def cage_rows_read(rules: Collection[str]) -> bool:
+    """Whether a row of cage symbols alone starts a cage block under ``rules`` (so ``#`` starts no comment)."""
+    return CAGES_RULE in rules
+
+
 #: Layouts of :attr:`Puzzle.layout` added here.
 LAYOUT_JIGSAW_LINE = "jigsaw-line"
 LAYOUT_JIGSAW_GRID = "jigsaw-grid"
@@ -134,7 +150,7 @@ def _jigsaw_line(line: Line, lineno: int, last_ending: str, size: int) -> Event:
     regions, region_symbols = numbered_regions([ch for _, ch in cells[ncells:]])
     box_rows, box_cols = BOX_SHAPES[size]
     grid = Grid(tuple(values), box_rows, box_cols, symbols)
-    variant = Variant(("jigsaw",), regions=regions, region_symbols=region_symbols)
+    variant = Variant((REGIONS_RULE,), regions=regions, region_symbols=region_symbols)
     return _digits_template(grid, line.ending, lineno, LAYOUT_JIGSAW_LINE, variant, symbols)
 
 
@@ -176,7 +192,7 @@ def _sudocue(line: Line, lineno: int, last_ending: str, match: re.Match[str]) ->
     if not cages:
         error = PuzzleFormatError(f"line {lineno}: the SudoCue line has no cage (every number is under 256)")
         return Rejected(error, ending, None)
-    rules = ("x", "killer") if match.group(1) else ("killer",)
+    rules = ("x", CAGES_RULE) if match.group(1) else (CAGES_RULE,)
     variant = Variant(rules, cages=tuple(Cage(tuple(cells), total, str(k)) for k, (total, cells) in cages.items()))
     grid = Grid((0,) * ncells, *BOX_SHAPES[SIZE])
     return _digits_template(grid, line.ending, lineno, LAYOUT_SUDOCUE, variant, "")
@@ -226,7 +242,7 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
         words = line.view.split()
         if len(words) == 2 and len(words[0]) == len(words[1]):
             return len(words[0]), True
-    elif "killer" in rules and count in ROW_SIZES and _may_be_cage_row(line) and "|" not in line.view:
+    elif cage_rows_read(rules) and count in ROW_SIZES and _may_be_cage_row(line) and "|" not in line.view:
         words = line.view.split()
         if len(words) == 1 and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0]):
             return count, False
@@ -382,7 +398,7 @@ class BlockInProgress:
         givens = self.givens
         assert givens is not None
         regions, symbols = numbered_regions([ch for row in self.rows for ch in row])
-        givens.variant = Variant(("jigsaw",), regions=regions, region_symbols=symbols)
+        givens.variant = Variant((REGIONS_RULE,), regions=regions, region_symbols=symbols)
         givens.layout = LAYOUT_JIGSAW_GRID
         return givens
 
@@ -450,5 +466,5 @@ class BlockInProgress:
             endings=self.endings,
             positions=positions,
             symbols=symbols,
-            variant=Variant(("killer",), cages=cages),
+            variant=Variant((CAGES_RULE,), cages=cages),
         )

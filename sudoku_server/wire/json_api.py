@@ -47,6 +47,7 @@ from sudoku_server.service.results import (
     Stepped,
     UniqueChecked,
 )
+from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.text import Puzzle, bordered_lines, parse
 from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
@@ -561,12 +562,13 @@ _MAP = {
     },
 }
 _CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}}
+_REG = _rules.taking("regions").word  # the rule that takes regions (regions= implies it)
 #: The ``rules`` field of the verbs that take the line protocol's ``rules=`` (docs/PROTOCOL.md "RULES").
 _RULES = Field(
     "rules",
     "string",
-    "variant rules, a +-joined list of classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw,"
-    " killer (default classic); jigsaw, killer and pencilmark layouts imply theirs",
+    f"variant rules, a +-joined list of {_rules.listed()} (default classic);"
+    f" {', '.join(rule.word for rule in _rules.with_data())} and pencilmark layouts imply theirs",
 )
 _RATING_PROPERTIES: dict[str, Any] = {
     "level": {"type": "string"},
@@ -625,7 +627,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                 Field("level", "string", "easy, medium, hard, expert or extreme (9x9)"),
                 Field("se", "string", "a Sudoku Explainer rating or band such as 7.0-7.5 (9x9)"),
                 _RULES,
-                Field("regions", "string", "jigsaw regions: size * size region symbols, row-major (implies jigsaw)"),
+                Field("regions", "string", f"{_REG} regions: size * size region symbols, row-major (implies {_REG})"),
             ),
             "Make a puzzle with one solution",
             _generated,
@@ -661,11 +663,11 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "rules": {"type": "string", "description": "the rules it follows, as rules= writes them"},
                     "regions": {
                         "type": ["string", "null"],
-                        "description": "jigsaw: the region symbols of the cells, row-major",
+                        "description": f"{_REG}: the region symbols of the cells, row-major",
                     },
                     "cages": {
                         "type": ["array", "null"],
-                        "description": "killer: the cages, each its symbol, sum and cells",
+                        "description": f"{_rules.taking('cages').word}: the cages, each its symbol, sum and cells",
                         "items": {
                             "type": "object",
                             "required": ["symbol", "sum", "cells"],

@@ -41,6 +41,7 @@ from sudoku_server.service.requests import (
     Same,
     Solve,
 )
+from sudoku_server.sudoku.rules import with_data
 from sudoku_server.sudoku.variants import RULES, Variant, check_fits
 from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_caption
 from sudoku_server.wire import verbs
@@ -428,13 +429,9 @@ def variant_request(puzzle: Puzzle, request: _R, rules: Sequence[str]) -> _R:
         check_fits(variant.rules, puzzle.grid.size)
     except CommandError as unfit:
         raise CommandError(f"line {line}: {unfit.detail}") from None
-    if "jigsaw" in variant.rules and variant.regions is None:
-        raise PuzzleFormatError(
-            f"line {line}: a jigsaw puzzle needs its regions: a line of givens then region symbols,"
-            " or a grid of region symbols after the grid"
-        )
-    if "killer" in variant.rules and not variant.cages:
-        raise PuzzleFormatError(f"line {line}: a killer puzzle needs its cages: a SudoCue line or a cage block")
+    for rule in with_data():
+        if rule.word in variant.rules and not getattr(variant, rule.data):
+            raise PuzzleFormatError(f"line {line}: a {rule.word} puzzle needs its {rule.data}: {rule.missing}")
     if variant.classic:
         return request
     return dataclasses.replace(request, variant=variant)

@@ -24,6 +24,7 @@ from typing import Any
 from sudoku_server.errors import CommandError, quote
 from sudoku_server.service import requests as _requests
 from sudoku_server.service.requests import MAX_COUNT_LIMIT, MAX_SEED, Generate, Request
+from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.generator import SIZES as GENERATE_SIZES
 from sudoku_server.text import PuzzleReader, Rejected
 
@@ -200,9 +201,9 @@ VERBS: dict[str, Verb] = {
         Verb(
             "RULES",
             "RULES [R]",
-            "the rules of this connection's puzzles from now on, a +-joined list of classic, x, windoku,"
-            " antiknight, antiking, nonconsecutive, jigsaw, killer (RULES classic resets; RULES alone shows them)",
-            "RULES x+antiknight -> RULES x+antiknight",
+            f"the rules of this connection's puzzles from now on, a +-joined list of {_rules.listed()}"
+            " (RULES classic resets; RULES alone shows them)",
+            f"RULES {_rules.EXAMPLE} -> RULES {_rules.EXAMPLE}",
             request=_requests.Rules,
             argument="list",
         ),

@@ -25,6 +25,7 @@ from sudoku_server.sudoku.rules.base import DATA_KINDS, Build, Cage, Making, Rul
 __all__ = [
     "CLASSIC_WORD",
     "DATA_KINDS",
+    "EXAMPLE",
     "PENCILMARKS",
     "RULES",
     "WORDS",
@@ -37,9 +38,11 @@ __all__ = [
     "Words",
     "canonical",
     "check_fits",
+    "listed",
     "parse_rules",
     "rule_of",
     "taking",
+    "with_data",
 ]
 
 #: Every rule ``rules=`` takes, by word, in the canonical order of a rule list.
@@ -59,6 +62,9 @@ RULES: dict[str, Rule] = {
 #: The pencilmark puzzle's rule (its layout brings it; not a ``rules=`` word).
 PENCILMARKS = pencilmarks.RULE
 
+#: A rule list for examples in help texts (``RULES x+antiknight``).
+EXAMPLE = "x+antiknight"
+
 #: The word of no rule at all (``rules=classic``).
 CLASSIC_WORD = "classic"
 
@@ -77,6 +83,16 @@ def taking(data: str) -> Rule:
         if rule.data == data:
             return rule
     raise KeyError(data)
+
+
+def with_data() -> tuple[Rule, ...]:
+    """The rules that take data with their puzzle (regions, cages), in :data:`RULES` order."""
+    return tuple(rule for rule in RULES.values() if rule.data != "none")
+
+
+def listed() -> str:
+    """The words ``rules=`` takes, for help texts: ``classic, x, windoku, ...``."""
+    return ", ".join(WORDS)
 
 
 def canonical(words: Iterable[str]) -> tuple[str, ...]:
