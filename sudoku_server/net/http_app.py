@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from sudoku_server.errors import BusyError, CommandError, InternalError, PuzzleError, TooLargeError, quote
 from sudoku_server.wire import json_api
 from sudoku_server.wire.json_api import PREFIX
+from sudoku_server.wire.rules_json import RULES_PATH, rules_document
 
 if TYPE_CHECKING:
     from sudoku_server.net.http import HttpFront
@@ -344,7 +345,7 @@ def create_app(front: HttpFront) -> ApiApp:
         return run
 
     async def no_endpoint(request: HttpRequest) -> Response:
-        if request.url.path == OPENAPI_PATH:  # POST to the document: its GET route matched only partly
+        if request.url.path in (OPENAPI_PATH, RULES_PATH):  # POST to a document: its GET route matched only partly
             return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD"}))
         body = {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
         return front.reply(404, json_api.dumps(body))
@@ -358,6 +359,11 @@ def create_app(front: HttpFront) -> ApiApp:
 
     async def openapi_json(request: HttpRequest) -> Response:
         return Response(front.openapi_body, media_type="application/json")
+
+    rules_body = json_api.dumps(rules_document())
+
+    async def rules_json(request: HttpRequest) -> Response:
+        return Response(rules_body, media_type="application/json")
 
     async def index(request: HttpRequest) -> Response:
         page = static_directory() / "index.html"
@@ -391,6 +397,7 @@ def create_app(front: HttpFront) -> ApiApp:
     routes = [
         Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
         Route(OPENAPI_PATH, guarded(openapi_json), methods=["GET", "HEAD"]),
+        Route(RULES_PATH, guarded(rules_json), methods=["GET", "HEAD"]),
         Route("/api/v1/{name}", guarded(no_endpoint), methods=["GET", "HEAD", "POST"]),  # ApiApp answers the endpoints
         Route("/", guarded(index), methods=["GET", "HEAD"]),
         Mount("/static", _static_files(front), name="static"),
