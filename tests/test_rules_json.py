@@ -72,6 +72,14 @@ EXPECTED = {
             "draw": {"kind": "cages", "sums": True},
             "formats": {"f-puzzles": ["killercage"]},
         },
+        {
+            "word": "disjoint",
+            "summary": "cells in the same position of every box hold different digits",
+            "data": "none",
+            "sizes": _ALL,
+            "draw": {"kind": "groups"},
+            "formats": {"f-puzzles": ["disjointgroups"]},
+        },
     ]
 }
 

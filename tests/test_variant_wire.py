@@ -39,7 +39,7 @@ from sudoku_server.sudoku.variants import CLASSIC
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import Reply, RequestReceived, Session
 
-ALL_RULES = "classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw, killer"
+ALL_RULES = "classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw, killer, disjoint"
 
 
 def rows(line: str) -> str:
@@ -215,7 +215,7 @@ def test_help_rules():
     assert replies(b"HELP RULES\n") == (
         b"HELP RULES [R]\n"
         b"  the rules of this connection's puzzles from now on, a +-joined list of classic, x, windoku, antiknight,"
-        b" antiking, nonconsecutive, jigsaw, killer (RULES classic resets; RULES alone shows them)\n"
+        b" antiking, nonconsecutive, jigsaw, killer, disjoint (RULES classic resets; RULES alone shows them)\n"
         b"  example: RULES x+antiknight -> RULES x+antiknight\n"
         b"END\n"
     )

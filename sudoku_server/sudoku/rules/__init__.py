@@ -18,7 +18,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sudoku_server.errors import CommandError, quote
-from sudoku_server.sudoku.rules import antiking, antiknight, jigsaw, killer, nonconsecutive, pencilmarks, windoku
+from sudoku_server.sudoku.rules import (
+    antiking,
+    antiknight,
+    disjoint,
+    jigsaw,
+    killer,
+    nonconsecutive,
+    pencilmarks,
+    windoku,
+)
 from sudoku_server.sudoku.rules import x as x_rule
 from sudoku_server.sudoku.rules.base import DATA_KINDS, Build, Cage, Making, Rule, StepWords, Variant, Words
 
@@ -56,6 +65,7 @@ RULES: dict[str, Rule] = {
         nonconsecutive.RULE,
         jigsaw.RULE,
         killer.RULE,
+        disjoint.RULE,
     )
 }
 
