@@ -252,7 +252,7 @@ def _canon(request: Canon, call: _Call) -> Result:
     from sudoku_server.sudoku.canon import canonical
 
     _classic_only("CANON", request)
-    return Canonized(canonical(request.grid), request.map)
+    return Canonized(canonical(request.grid, check=call.check), request.map)
 
 
 def _same(request: Same, call: _Call) -> Result:
@@ -261,7 +261,7 @@ def _same(request: Same, call: _Call) -> Result:
     if request.first is None:
         raise ValueError("SAME answered before its first puzzle")
     _classic_only("SAME", request)
-    return Compared(equivalent(request.first, request.grid))
+    return Compared(equivalent(request.first, request.grid, check=call.check))
 
 
 def _unique(request: Unique, call: _Call) -> Result:
@@ -506,10 +506,6 @@ def answer_lines(
 ) -> None:
     """The answers of plain one-line 9x9 puzzles, text to text in the native core (the server's bulk path).
 
-    A line may also be ``CANON `` and a plain puzzle (``Session.take_plain``
-    takes those too): its answer is ``CANON <form>`` and the line's
-    terminator, from the native canon core (None without it).
-
     :func:`sudoku_server.sudoku.solver.solve_lines`: appends to ``out`` one
     item per line, its answer's bytes (what :func:`answer_many` then
     ``wire.replies.render_many`` give it: the solution's 81 digits and the
@@ -523,32 +519,4 @@ def answer_lines(
     if not _solver.is_own_solve(solvers.solve):
         out.extend([None] * len(lines))
         return
-    if not any(line.startswith(_CANON) for line in lines):
-        _solver.solve_lines(lines, out, check=check)
-        return
-    run: list[bytes] = []  # plain puzzles to solve, in a row
-    for line in lines:
-        if not line.startswith(_CANON):
-            run.append(line)
-            continue
-        if run:
-            _solver.solve_lines(run, out, check=check)
-            run = []
-        out.append(_canon_line(line))
-    if run:
-        _solver.solve_lines(run, out, check=check)
-
-
-#: The verb of a plain line that is not a bare puzzle (``Session.take_plain``).
-_CANON = b"CANON "
-
-
-def _canon_line(line: bytes) -> bytes | None:
-    """``CANON <81 cells>`` and its terminator -> its reply (``CANON <form>`` and the terminator), native core only."""
-    from sudoku_server.sudoku import canon
-
-    if canon.NATIVE is None:
-        return None
-    body = line[len(_CANON) :]
-    form: bytes = canon.NATIVE.minlex_text(body[:81])
-    return _CANON + form + body[81:]
+    _solver.solve_lines(lines, out, check=check)
