@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from sudoku_server.errors import IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
-from sudoku_server.text import Puzzle
+from sudoku_server.text import Puzzle, oneline
 from sudoku_server.wire import replies
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
@@ -78,10 +78,10 @@ INTERACTIVE_AFTER = 1.0
 #: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
 #: a flood of empty lines costs a regex match, not a parse per line.
 _BLANK_RUN = re.compile(rb"(?:\r?\n)+")
-#: A plain one-line 9x9 puzzle as bytes, with its terminator (``text/reader.py``'s plain line,
-#: ``_PLAIN_LINE``; LF or CRLF): what :meth:`Session.take_plain` takes. A verb before it (``CANON ``)
-#: makes it a request of its own, parsed the usual way (issue 32: CANON runs under the scheduler).
-_PLAIN_BYTES = re.compile(rb"[0-9._]{81}\r?\n")
+#: A plain one-line 9x9 puzzle as bytes, with its terminator (``text.oneline``'s definition; LF or
+#: CRLF): what :meth:`Session.take_plain` takes. A verb before it (``CANON ``) makes it a request of
+#: its own, parsed the usual way (issue 32: CANON runs under the scheduler).
+_PLAIN_BYTES = oneline.PLAIN_BUFFERED
 
 
 @dataclass
