@@ -495,7 +495,7 @@ class _Reader:
                 events.append(Reply(last))
             return events
         lines = session.lineno
-        if self.c.services.fast and not self.c.reserve and session.buffer_plain(data, self.c.clock.waited):
+        if self.c.services.bulk and not self.c.reserve and session.buffer_plain(data, self.c.clock.waited):
             events = self._receive_buffered(room)  # plain one-line puzzles first, in C
         else:
             events = session.receive_data(data, self.c.clock.waited, room)
@@ -518,7 +518,7 @@ class _Reader:
         Plain one-line puzzles go in bulk, with the native core and the
         server's own solver (a test's fake solver gets them one by one).
         """
-        bulk = _Bulk(self.c) if self.c.services.fast else None
+        bulk = _Bulk(self.c) if self.c.services.bulk else None
         for event in events:
             if isinstance(event, TelnetReply):
                 await self.c.send(event.data)
@@ -568,7 +568,7 @@ class _Reader:
         (``Session.receive_more``); at most ``room`` requests in all. Returns the events to add, in order."""
         session = self.c.session
         events: list[Event] = []
-        if self.c.services.fast and not self.c.reserve:
+        if self.c.services.bulk and not self.c.reserve:
             lines, first = session.take_plain(room)
             window = self.c.window
             if lines and window.weight_per_request < NINE_WEIGHT:
@@ -593,7 +593,7 @@ class _Reader:
         is held (its client does not read) or its budget is used (the pool
         refuses its puzzles), nor once the server stops.
         """
-        if self.c.inline.budget <= 0 or self.c.gone or self.c.window.pending():
+        if self.c.inline.budget <= 0 or self.c.gone or not self.c.services.fast or self.c.window.pending():
             return False
         return self.c.pool.may_inline(self.c)
 
@@ -611,7 +611,7 @@ class _Reader:
         window.weight_per_request = max(window.weight_per_request, NINE_WEIGHT)  # as hold_weight counts a 9x9
         answered = 0
         if self._inline_ok():
-            answers, spent = self.c.inline.solve(lines, self.c.services.solvers)
+            answers, spent = self.c.inline.solve(lines)
             answered = len(answers)
             self.c.pool.charge_inline(self.c, spent, time.monotonic(), answered)
             if answered:

@@ -41,9 +41,10 @@ from sudoku_server.net.http_app import RETRY_BUSY_SECONDS, RETRY_DRAINING_SECOND
 from sudoku_server.net.inline import INLINE_GROUP
 from sudoku_server.net.lifecycle import ServerState
 from sudoku_server.net.pool import BULK_PUZZLES, Job, JobContext, Slot, busy_timeout_error
-from sudoku_server.service.answer import answer, answer_lines
+from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Solve
 from sudoku_server.text import Puzzle
+from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import json_api, openapi
 from sudoku_server.wire.proxy import is_trusted
 
@@ -147,7 +148,7 @@ class HttpBulkJob(HttpJob):
         out: list[bytes | None] = []
         lines = [(item.plain or "").encode("ascii") + b"\n" for item in self.items]
         try:
-            answer_lines(lines, out, check=_too_slow, solvers=context.solvers)
+            solve_plain(lines, out, check=_too_slow)
         except _Slow:
             pass
         answered = out.index(None) if None in out else len(out)
@@ -424,12 +425,11 @@ class HttpFront:
             count += 1
         out: list[bytes | None] = []
         spent = 0.0
-        solvers = self.server.solvers
         while len(out) < count and spent < budget:
             done = len(out)
             lines = [(item.plain or "").encode("ascii") + b"\n" for item in items[done : done + INLINE_GROUP]]
             try:
-                answer_lines(lines, out, check=_too_slow, solvers=solvers)
+                solve_plain(lines, out, check=_too_slow)
             except _Slow:
                 spent = time.monotonic() - started
                 break

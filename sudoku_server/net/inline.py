@@ -4,7 +4,7 @@ Two small parts a :class:`~sudoku_server.net.connection.Connection` owns
 (ARCHITECTURE.md "The request path"):
 
 * :class:`InlineSolver` lets the native core read, solve and write plain
-  one-line 9x9 puzzles on the event loop, a group at a time, within a
+  one-line 9x9 puzzles (``text.oneline.solve_plain``) on the event loop, a group at a time, within a
   budget of solving time per read (``--inline-budget``); a puzzle that
   searches past the core's check interval (0.5 ms), or that has an error
   to word, stops the run: it and those after it go to the solver pool. The
@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import trio
 
 from sudoku_server.net.pool import error_code
-from sudoku_server.service.answer import Solvers, answer_lines
+from sudoku_server.text.oneline import solve_plain
 
 __all__ = ["INLINE_FIRST_GROUP", "INLINE_GROUP", "RECEIVE_SIZE", "InlineSolver", "SocketIO", "count_replies"]
 
@@ -62,9 +62,7 @@ class InlineSolver:
     def __init__(self, budget: float) -> None:
         self.budget = budget
 
-    def solve(
-        self, lines: Sequence[bytes], solvers: Solvers, first_group: int = INLINE_FIRST_GROUP
-    ) -> tuple[list[bytes], float]:
+    def solve(self, lines: Sequence[bytes], first_group: int = INLINE_FIRST_GROUP) -> tuple[list[bytes], float]:
         """Answer ``lines`` (each with its terminator) from the first on while each is quick and the budget lasts.
 
         Returns ``(answers, seconds)``: the answers of the first
@@ -82,7 +80,7 @@ class InlineSolver:
         while len(out) < count and spent < budget:
             done = len(out)
             try:
-                answer_lines(lines[done : done + group], out, check=_too_slow, solvers=solvers)
+                solve_plain(lines[done : done + group], out, check=_too_slow)
             except _InlineSlow:
                 spent = time.monotonic() - started
                 break

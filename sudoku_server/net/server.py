@@ -123,7 +123,8 @@ class SudokuServer:
             self.admission,
             self.filler,
             solvers=lambda: self.solvers,
-            fast=lambda: self.bulk,
+            bulk=lambda: self.bulk,
+            fast=lambda: self.bulk and _solver.is_own_solve(self.solve),
             stats_pairs=self.stats_pairs,
             busy_line=self.busy_line,
         )

@@ -35,7 +35,9 @@ class FrontServices:
       admission: the places of ``--max-connections`` (line connections).
       filler: the warm pools' filler (``take(request, ending)``: a GENERATE answered from a pool, or None).
       solvers: what ``service.answer`` solves with now (tests swap the solver).
-      fast: True when plain one-line 9x9 puzzles may take the native text-to-text paths (inline, bulk).
+      bulk: True when plain one-line 9x9 puzzles that arrive together go to the pool as bulk jobs.
+      fast: True when they may be answered text to text in the native core (inline, in bulk, HTTP): with
+        the solver's own solve only (a test's replaced solver must see every line).
       stats_pairs: the STATS fields, ``(name, value)`` in order.
       busy_line: the reply that refuses a connection at the connection limit.
     """
@@ -50,6 +52,7 @@ class FrontServices:
         filler: Any,
         *,
         solvers: Callable[[], Solvers],
+        bulk: Callable[[], bool],
         fast: Callable[[], bool],
         stats_pairs: Callable[[], list[tuple[str, object]]],
         busy_line: Callable[[], bytes],
@@ -61,6 +64,7 @@ class FrontServices:
         self.admission = admission
         self.filler = filler
         self._solvers = solvers
+        self._bulk = bulk
         self._fast = fast
         self._stats_pairs = stats_pairs
         self.busy_line = busy_line
@@ -69,6 +73,11 @@ class FrontServices:
     def solvers(self) -> Solvers:
         """What ``service.answer`` solves with (the server's ``solve``, which tests may swap)."""
         return self._solvers()
+
+    @property
+    def bulk(self) -> bool:
+        """Plain one-line 9x9 puzzles that arrive together go to the pool as bulk jobs."""
+        return self._bulk()
 
     @property
     def fast(self) -> bool:

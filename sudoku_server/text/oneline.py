@@ -17,12 +17,20 @@ general machinery of :mod:`.reader`; each implements this definition:
 - the bundled client's copy (``sudoku_client/requests.py``,
   ``PLAIN_ONE_LINE``: it may not import the server; a test pins it).
 
+:func:`solve_plain` is the text layer's fast path for these lines: text to
+text in the native core (``sudoku.solver.solve_lines``), the same bytes as
+reading the line, ``service.answer`` and ``wire.replies.render``
+(``tests/test_ctext.py`` holds the two paths equal).
+
 Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+
+from sudoku_server.sudoku import solver as _solver
 
 __all__ = [
     "CELLS",
@@ -33,6 +41,7 @@ __all__ = [
     "TERMINATORS",
     "is_plain_line",
     "plain_values",
+    "solve_plain",
 ]
 
 #: Cells of a plain line (a 9x9 grid, row-major).
@@ -63,3 +72,18 @@ def is_plain_line(line: bytes) -> bool:
 def plain_values(text: str) -> tuple[int, ...]:
     """The 81 cell values of a plain line's text (0 for an empty mark), row-major."""
     return tuple(text.encode("ascii").translate(_VALUES))
+
+
+def solve_plain(lines: Sequence[bytes], out: list[bytes | None], *, check: Callable[[], None] | None = None) -> None:
+    """Plain lines, text to text in the native core: append each line's answer (or None) to ``out``.
+
+    :func:`sudoku_server.sudoku.solver.solve_lines`: a line's answer is the
+    solution's 81 digits and the line's own terminator; None for a line the
+    caller answers the usual way (not a plain line, an error to word, or no
+    native core). The caller decides that the server's own solver is in use
+    (a test's replaced solver must see every line: ``FrontServices.fast``).
+
+    Whatever ``check`` raises propagates; ``out`` then holds the answers of
+    the lines before the one it was raised in.
+    """
+    _solver.solve_lines(lines, out, check=check)
