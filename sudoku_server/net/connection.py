@@ -615,7 +615,7 @@ class _Reader:
             answered = len(answers)
             self.c.pool.charge_inline(self.c, spent, time.monotonic(), answered)
             if answered:
-                self.c.window.append(Slot(b"".join(answers), count=answered))
+                self.c.window.append(Slot(b"".join(answers), count=answered), wake=False)  # sent by flush_now
                 self.c.jobs += answered
                 if log.isEnabledFor(logging.DEBUG):
                     for index in range(answered):

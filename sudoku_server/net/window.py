@@ -106,13 +106,19 @@ class ReplyWindow:
         self.reader_wake = Signal()
         self._on_full = on_full
 
-    def append(self, slot: Slot) -> None:
-        """A slot in its turn, holding ``slot.count`` replies (its bytes, if known, count as unsent)."""
+    def append(self, slot: Slot, *, wake: bool = True) -> None:
+        """A slot in its turn, holding ``slot.count`` replies (its bytes, if known, count as unsent).
+
+        ``wake``: wake the writer for a reply known now; False when the reader
+        sends it itself before it waits (the inline path: one send per wake-up,
+        no task switch to the writer).
+        """
         self.slots.append(slot)
         self.unanswered += slot.count
         if slot.data is not None:
             self.add_unsent(len(slot.data))
-            self.writer_wake.set()
+            if wake:
+                self.writer_wake.set()
 
     def fill(self, slot: Slot, data: bytes) -> None:
         """A solver job's reply is ready (its puzzles no longer weigh)."""
