@@ -404,6 +404,7 @@ class _Reader:
 
     def __init__(self, connection: Connection) -> None:
         self.c = connection
+        self.spent = 0.0  # seconds of typed requests answered inline in this step
 
     async def _read(self) -> None:
         try:
@@ -519,6 +520,7 @@ class _Reader:
         server's own solver (a test's fake solver gets them one by one).
         """
         bulk = _Bulk(self.c) if self.c.services.bulk else None
+        self.spent = 0.0  # seconds of inline answers in this step (at most the inline budget, plus one)
         for event in events:
             if isinstance(event, TelnetReply):
                 await self.c.send(event.data)
@@ -628,6 +630,22 @@ class _Reader:
         session = self.c.session
         return [session.plain_event(lines[index], first + index) for index in range(answered, len(lines))]
 
+    def _answer_inline(self, event: RequestReceived) -> bool:
+        """Answer a typed request on the event loop while the connection may (:meth:`_inline_ok`) and this step's
+        inline budget lasts (``InlineSolver.answer``); True when answered, False for the pool."""
+        c = self.c
+        if self.spent >= c.inline.budget or not self._inline_ok():
+            return False
+        about = f"the puzzle at line {event.line}"
+        data, spent = c.inline.answer(event.request, event.puzzle, event.ending, c.services.context(), about)
+        self.spent += spent
+        c.pool.charge_inline(c, spent, time.monotonic(), 0 if data is None else 1)
+        if data is None:
+            return False
+        c.window.append(Slot(data), wake=False)  # sent by flush_now
+        c.jobs += 1
+        return True
+
     def _add_request(self, event: RequestReceived) -> None:
         """Answer a request in its turn: solver work as a job, the others at once (``service.answer``)."""
         request, puzzle = event.request, event.puzzle
@@ -635,6 +653,8 @@ class _Reader:
         if pooled is not None:  # a GENERATE by level answered from its warm pool
             self.c.add_reply(pooled)
             return
+        if request.inline_able and self._answer_inline(event):
+            return  # a quick SOLVE (a variant puzzle, a grid) answered on the event loop, within the budget
         if request.solver_work:  # a job for a solver thread; the others are answered at once
             what = f"puzzle at line {event.line}" if puzzle is not None else f"{name_of(request)} at line {event.line}"
             self.c.add_job(request, puzzle, what, event.ending)

@@ -8,7 +8,11 @@ Two small parts a :class:`~sudoku_server.net.connection.Connection` owns
   budget of solving time per read (``--inline-budget``); a puzzle that
   searches past the core's check interval (0.5 ms), or that has an error
   to word, stops the run: it and those after it go to the solver pool. The
-  HTTP front uses the same part for its plain puzzles.
+  HTTP front uses the same part for its plain puzzles. It answers a typed
+  SOLVE (a variant puzzle, a grid in another layout) on the event loop the
+  same way, through ``service.answer``, when the request says it may
+  (``inline_able``): one search of at most 0.5 ms (the native core's check
+  interval), else the request goes to the pool.
 * :class:`SocketIO` reads with a plain ``read`` while bytes wait, and sends
   with a plain ``write`` when no send is under way: one send per wake-up,
   no task switch to the writer, no trio stream machinery on the way.
@@ -25,10 +29,22 @@ from collections.abc import Sequence
 
 import trio
 
-from sudoku_server.net.pool import error_code
+from sudoku_server.net.pool import JobContext, error_code
+from sudoku_server.service.answer import answer
+from sudoku_server.service.requests import Request
+from sudoku_server.text import Puzzle
 from sudoku_server.text.oneline import solve_plain
+from sudoku_server.wire import replies
 
-__all__ = ["INLINE_FIRST_GROUP", "INLINE_GROUP", "RECEIVE_SIZE", "InlineSolver", "SocketIO", "count_replies"]
+__all__ = [
+    "INLINE_FIRST_GROUP",
+    "INLINE_GROUP",
+    "INLINE_REQUEST_SECONDS",
+    "RECEIVE_SIZE",
+    "InlineSolver",
+    "SocketIO",
+    "count_replies",
+]
 
 #: Bytes asked of the kernel per receive: the bound on what one parse step
 #: handles before the event loop serves others (4 KiB of one-line puzzles is
@@ -41,6 +57,9 @@ INLINE_FIRST_GROUP = 8
 #: Plain puzzles per native call of the inline path, at most: the bound on how far one call may run past
 #: ``inline_seconds`` (each puzzle stops at the core's 0.5 ms check interval: 8 ms at worst).
 INLINE_GROUP = 16
+#: Seconds a typed request answered on the event loop may search before it goes to the pool (the native
+#: core's check interval: it calls ``check`` once its search has run this long).
+INLINE_REQUEST_SECONDS = 0.0005
 
 
 class _InlineSlow(BaseException):
@@ -91,6 +110,30 @@ class InlineSolver:
         answered = out.index(None) if None in out else len(out)
         answers: list[bytes] = [text for text in out[:answered] if text is not None]
         return answers, spent
+
+    def answer(
+        self, request: Request, puzzle: Puzzle | None, ending: str, context: JobContext, about: str
+    ) -> tuple[bytes | None, float]:
+        """A typed request (``request.inline_able``) answered on the event loop: ``(reply, seconds)``.
+
+        The reply is ``service.answer``'s result rendered by ``wire.replies``,
+        as a solver thread would give it; None when its search ran past
+        :data:`INLINE_REQUEST_SECONDS` (it then goes to the pool). The
+        seconds spent are the caller's to charge (``SolverPool.charge_inline``).
+        """
+        started = time.monotonic()
+        deadline = started + INLINE_REQUEST_SECONDS
+
+        def check() -> None:
+            if time.monotonic() > deadline:
+                raise _InlineSlow()
+
+        try:
+            result = answer(request, check=check, solvers=context.solvers, server=context.server, about=about)
+        except _InlineSlow:
+            return None, time.monotonic() - started
+        data = replies.render(result, ending, puzzle)
+        return data, time.monotonic() - started
 
 
 class SocketIO:

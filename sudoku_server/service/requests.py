@@ -98,6 +98,8 @@ class PuzzleRequest:
     solver_work: ClassVar[bool] = True
     #: May be answered in bulk, text to text (a plain one-line classic SOLVE: :attr:`Solve.bulk_able`).
     bulk_able: ClassVar[bool] = False
+    #: May be answered on the event loop when its search is quick (a SOLVE: :attr:`Solve.inline_able`).
+    inline_able: ClassVar[bool] = False
     #: May be asked on a reserve connection (over ``--max-connections``: health checks).
     health_check: ClassVar[bool] = False
     #: Answered once every reply before it is sent (STATS counts them).
@@ -138,6 +140,11 @@ class Solve(PuzzleRequest):
     def bulk_able(self) -> bool:  # type: ignore[override]
         """True for a classic SOLVE that is not ``any``: a plain one-line puzzle of it may be answered in bulk."""
         return not self.any and self.variant.classic
+
+    @property
+    def inline_able(self) -> bool:  # type: ignore[override]
+        """True for a SOLVE that is not ``any``, whatever its rules: answered on the event loop when quick."""
+        return not self.any
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Solve:
@@ -267,6 +274,7 @@ class Generate:
 
     solver_work: ClassVar[bool] = True
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = False
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = True
@@ -375,6 +383,7 @@ class Rules:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = False
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
@@ -399,6 +408,7 @@ class Help:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = True
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
@@ -417,6 +427,7 @@ class Version:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = True
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
@@ -432,6 +443,7 @@ class Ping:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = True
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
@@ -447,6 +459,7 @@ class Quit:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = True
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
@@ -462,6 +475,7 @@ class Stats:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = True
     after_replies: ClassVar[bool] = True
     warm_pooled: ClassVar[bool] = False
@@ -477,6 +491,7 @@ class Interactive:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = False
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
@@ -492,6 +507,7 @@ class KeepAlive:
 
     solver_work: ClassVar[bool] = False
     bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
     health_check: ClassVar[bool] = False
     after_replies: ClassVar[bool] = False
     warm_pooled: ClassVar[bool] = False
