@@ -427,7 +427,8 @@ class _Reader:
             return data
         if self.c.clock.evicted is not None:
             return None
-        ready = self._read_now()
+        io = self.c.io
+        ready = None if io is not None and io.drained else self._read_now()  # a short read emptied the buffer
         if ready is not None:
             return ready
         self.c.flush_now()  # nothing more to read now: the replies ready go in one send before the wait

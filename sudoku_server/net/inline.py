@@ -147,6 +147,11 @@ class SocketIO:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
         self.fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else -1
+        #: The last read took less than it asked for: the kernel's buffer was emptied then, so the next
+        #: read without waiting would most likely find nothing (an ``EAGAIN`` system call, about a quarter
+        #: of a request-response answer's system calls: benchmarks/RESULTS.md, issue 28). The reader then
+        #: waits at once (trio's ``wait_readable`` reports bytes that arrived since without delay).
+        self.drained = False
 
     def read_now(self) -> bytes | None:
         """The bytes waiting on the socket (``b""``: end of stream), without waiting; None when none wait.
@@ -160,11 +165,14 @@ class SocketIO:
         if self.fd < 0:
             return None
         try:
-            return os.read(self.fd, RECEIVE_SIZE)
+            data = os.read(self.fd, RECEIVE_SIZE)
         except (BlockingIOError, InterruptedError):
+            self.drained = False
             return None
         except OSError as error:
             raise trio.BrokenResourceError(str(error)) from error
+        self.drained = 0 < len(data) < RECEIVE_SIZE
+        return data
 
     async def wait_and_read(self) -> bytes:
         """Wait until bytes (or the end of stream) wait on the socket, then read them (:meth:`read_now`).
