@@ -143,8 +143,9 @@ class Solve(PuzzleRequest):
 
     @property
     def inline_able(self) -> bool:  # type: ignore[override]
-        """True for a SOLVE that is not ``any``, whatever its rules: answered on the event loop when quick."""
-        return not self.any
+        """True for a SOLVE of a grid up to 9x9 that is not ``any``, whatever its rules: answered on the event loop
+        when its search is quick (larger grids take longer to set up than the inline path's bound)."""
+        return not self.any and self.grid.size <= 9
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Solve:
