@@ -307,25 +307,28 @@ def test_the_benchmark_runs():
 
 def test_a_replaced_solve_is_not_bypassed_by_the_c_text_path():
     # A test's slow solver set as `solver.solve` (tests/test_shutdown.py, test_hostile.py) must get
-    # every plain line: the C path gives solve's answers without calling it.
-    from sudoku_server.service.answer import Solvers, answer_lines
+    # every plain line: the C path gives solve's answers without calling it, so the server's fronts
+    # take the C path only with the solver's own solve (FrontServices.fast).
+    from sudoku_server.net.config import ServerConfig
+    from sudoku_server.net.server import SudokuServer
     from sudoku_server.sudoku import solver
 
     def replacement(grid, *, check=None):
         return solver.solve(grid, check=check)
 
     assert solver.is_own_solve(solver.solve) and not solver.is_own_solve(replacement)
-    out: list[bytes | None] = []
-    answer_lines([b"." * 81 + b"\n"], out, solvers=Solvers(solve=replacement))
-    assert out == [None]
+    server = SudokuServer(ServerConfig())
+    assert server.services.fast is solver.LINES_NATIVE
+    server.solve = replacement
+    assert server.services.fast is False
 
 
-def test_the_server_default_solvers_take_the_c_text_path():
-    from sudoku_server.service.answer import answer_lines
+def test_the_c_text_path_answers_a_plain_line():
     from sudoku_server.sudoku import solver
+    from sudoku_server.text.oneline import solve_plain
 
     out: list[bytes | None] = []
-    answer_lines([b"." * 81 + b"\n"], out)
+    solve_plain([b"." * 81 + b"\n"], out)
     if solver.LINES_NATIVE:
         assert out == [b"123456789456789123789123456214365897365897214897214365531642978642978531978531642\n"]
     else:

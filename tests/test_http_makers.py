@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import urllib.parse
 
-import pytest
 from httptools import afetch, running_http_server
 from test_variant_wire import replies
 
@@ -201,19 +200,20 @@ async def test_minimal_exact():
         assert (reply.status, reply.json) == (422, error(code, detail, 1))
 
 
-async def test_canon_and_same_of_9x9_grids_are_answered_at_once_as_on_the_line():
-    """As the line protocol's CANON and SAME (``solver_work`` false with the native canon core): no solver job."""
-    from sudoku_server.sudoku import canon
-
-    if canon.CORE != "native":
-        pytest.skip("the native canon core is not built: CANON is solver work then")
+async def test_canon_and_same_of_9x9_grids_are_solver_jobs_as_on_the_line():
+    """As the line protocol's CANON and SAME (issue 32): solver jobs under the scheduler and the solve timeout,
+    never on the event loop; the answers are those of the native canon core."""
     async with running_http_server() as (server, port):
+        submitted = []
+        submit = server.pool.submit
 
-        def no_job(*args, **kwargs):
-            raise AssertionError("a solver job for CANON or SAME")
+        def spy(job, puzzles=1):
+            submitted.append(type(job.request).__name__)
+            submit(job, puzzles)
 
-        server.pool.submit = no_job
+        server.pool.submit = spy
         reply = await afetch(port, "POST", "/api/v1/canon", {"puzzles": [EASY, EASY_CANON]})
         assert reply.json == {"results": [{"canon": EASY_CANON, "map": None}] * 2}
         reply = await afetch(port, "POST", "/api/v1/same", {"puzzle": EASY, "other": EASY_CANON})
         assert reply.json == {"same": True, "map": EASY_MAP}
+        assert submitted == ["Canon", "Canon", "Same"]

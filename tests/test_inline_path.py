@@ -102,15 +102,15 @@ async def test_a_puzzle_that_searches_past_the_check_interval_goes_to_the_pool_a
     # reliably, so the core's call is made here for the third line, as the core makes it.
     easy = kaggle(4)
     slow = (easy[2] + "\n").encode()
-    real = inline.answer_lines
+    real = inline.solve_plain
 
-    def answer_lines(lines, out, *, check=None, solvers):
+    def solve_plain(lines, out, *, check=None):
         for line in lines:
             if line == slow and check is not None:
                 check()  # raises: this puzzle leaves the inline path
-            real([line], out, check=check, solvers=solvers)
+            real([line], out, check=check)
 
-    monkeypatch.setattr(inline, "answer_lines", answer_lines)
+    monkeypatch.setattr(inline, "solve_plain", solve_plain)
     data = "".join(line + "\n" for line in easy).encode()
     reply, submitted = await answers(data, inline_seconds=LOOSE)
     assert reply == b"".join(solution(line) for line in easy)

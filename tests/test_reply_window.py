@@ -138,8 +138,8 @@ class RecordingPool:
 
 def make_connection() -> tuple[Connection, RecordingPool]:
     pool = RecordingPool()
-    server = SimpleNamespace(config=ServerConfig(), pool=pool)
-    return Connection(server, stream=None, peer="test"), pool  # type: ignore[arg-type]
+    services = SimpleNamespace(config=ServerConfig(), pool=pool)
+    return Connection(services, stream=None, peer="test"), pool  # type: ignore[arg-type]
 
 
 def steps_request(puzzle: str) -> RequestReceived:
@@ -157,12 +157,12 @@ async def test_the_window_counts_reply_bytes_whatever_the_verb():
     connection, pool = make_connection()
     assert WINDOW_BYTES == 16 * 1024
     connection.add_reply(b"x" * 10000)  # a HELP-sized reply... or a STEPS one
-    assert connection.unsent == 10000 and not connection.window_full and pool.calls == []
+    assert connection.window.unsent == 10000 and not connection.window.full and pool.calls == []
     assert connection.output_full(6384) and not connection.output_full(6383)  # a worker's answers not handed over
     connection.add_reply(b"y" * 6384)
-    assert connection.unsent == WINDOW_BYTES and connection.window_full
+    assert connection.window.unsent == WINDOW_BYTES and connection.window.full
     assert pool.calls == ["hold"]  # its solver work is held
-    assert connection.unanswered == 2  # 2 replies: far below the 64 the window allows by count
+    assert connection.window.unanswered == 2  # 2 replies: far below the 64 the window allows by count
 
 
 async def test_a_reply_larger_than_the_window_is_counted_whole():
@@ -170,37 +170,39 @@ async def test_a_reply_larger_than_the_window_is_counted_whole():
     event = steps_request(janko(1)[0])
     connection.add_job(event.request, event.puzzle, "puzzle at line 1", "\n")
     (job,) = pool.jobs
-    assert connection.held_weight == 809 and connection.unsent == 0
+    assert connection.window.held_weight == 809 and connection.window.unsent == 0
     connection.fill(job.slot, b"z" * 25000)  # a 25x25 STEPS reply: more than the window by itself
-    assert connection.unsent == 25000 and connection.held_weight == 0
-    assert connection.window_full and pool.calls == ["hold"]
+    assert connection.window.unsent == 25000 and connection.window.held_weight == 0
+    assert connection.window.full and pool.calls == ["hold"]
 
 
 async def test_parsed_puzzles_are_bounded_by_weight():
     connection, pool = make_connection()
     assert WINDOW_WEIGHT == 64 * 81
     assert [puzzle_weight(c) for c in (16, 36, 81, 256, 625)] == [3, 16, 81, 809, 4822]
-    assert connection._room() == 1  # before any puzzle: as if 25x25 (5184 // 4822)
+    assert connection.window.room() == 1  # before any puzzle: as if 25x25 (5184 // 4822)
     for puzzle in janko(5):
         event = steps_request(puzzle)
         connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.held_weight == 5 * 809 and connection.weight_per_request == 809
-    assert connection._room() == 1 and not connection.window_full  # (5184 - 4045) // 809
+    assert connection.window.held_weight == 5 * 809 and connection.window.weight_per_request == 809
+    assert connection.window.room() == 1 and not connection.window.full  # (5184 - 4045) // 809
     event = steps_request(janko(6)[5])
     connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.held_weight == 4854 and connection._room() == 1 and not connection.window_full  # 1 at least
+    assert (
+        connection.window.held_weight == 4854 and connection.window.room() == 1 and not connection.window.full
+    )  # 1 at least
     event = steps_request(janko(7)[6])
     connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.window_full  # 5663 of 5184: 7 16x16 puzzles at most
+    assert connection.window.full  # 5663 of 5184: 7 16x16 puzzles at most
     connection.fill(pool.jobs[0].slot, b"STEPS ...\n")
-    assert connection.held_weight == 4854 and not connection.window_full
+    assert connection.window.held_weight == 4854 and not connection.window.full
 
 
 async def test_a_9x9_pipeline_keeps_a_window_of_64_puzzles():
     connection, pool = make_connection()
     event = steps_request(NINE)
     connection.add_job(event.request, event.puzzle, "puzzle", "\n")
-    assert connection.weight_per_request == 81 and connection._room() == 63
+    assert connection.window.weight_per_request == 81 and connection.window.room() == 63
 
 
 # -- end to end -------------------------------------------------------------------------------
@@ -226,9 +228,9 @@ async def test_a_client_that_never_reads_holds_a_bounded_number_of_bytes():
                     await trio.sleep(0.05)
             await trio.sleep(0.3)
             # a STEPS reply on these 16x16 puzzles is 10.4-10.6 KB: one may cross the window
-            assert WINDOW_BYTES <= connection.unsent < WINDOW_BYTES + 11_000
-            assert connection.held_weight <= WINDOW_WEIGHT
-            computed = connection.answered + sum(1 for slot in connection.slots if slot.data is not None)
+            assert WINDOW_BYTES <= connection.window.unsent < WINDOW_BYTES + 11_000
+            assert connection.window.held_weight <= WINDOW_WEIGHT
+            computed = connection.answered + sum(1 for slot in connection.window.slots if slot.data is not None)
             assert computed < 12  # not all 40 computed ahead of a client that does not read
             # It reads now: every reply comes, in order.
             received = b""

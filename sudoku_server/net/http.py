@@ -39,13 +39,17 @@ from sudoku_server.errors import (
 )
 from sudoku_server.net.http_app import RETRY_BUSY_SECONDS, RETRY_DRAINING_SECONDS, create_app, serve_hypercorn
 from sudoku_server.net.inline import INLINE_GROUP
-from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
-from sudoku_server.service.answer import answer, answer_lines
+from sudoku_server.net.lifecycle import ServerState
+from sudoku_server.net.pool import BULK_PUZZLES, Job, JobContext, Slot, busy_timeout_error
+from sudoku_server.service.answer import answer
+from sudoku_server.service.requests import Solve
+from sudoku_server.text import Puzzle
+from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import json_api, openapi
 from sudoku_server.wire.proxy import is_trusted
 
 if TYPE_CHECKING:
-    from sudoku_server.net.server import SudokuServer
+    from sudoku_server.net.services import FrontServices
 
 log = logging.getLogger("sudoku_server")
 
@@ -80,7 +84,7 @@ class HttpJob(Job):
         slot.status = status
         return json_api.dumps(body)
 
-    def work(self, check: Callable[[], None]) -> bytes:
+    def work(self, check: Callable[[], None], context: JobContext) -> bytes:
         """In a worker thread: answer the request, render its JSON; sets the slot's status."""
         assert self.request is not None and self.endpoint is not None
         slot = self.slot
@@ -88,12 +92,15 @@ class HttpJob(Job):
         if self.abandoned:
             slot.status = 499
             return b""
-        server = self.connection.server
-        result = answer(self.request, check=check, solvers=server.solvers, server=server, about=f"the {self.what}")
+        result = answer(
+            self.request, check=check, solvers=context.solvers, server=context.server, about=f"the {self.what}"
+        )
         slot.status, body = json_api.render(self.endpoint, result, self.puzzle)
         return json_api.dumps(body)
 
-    def timeout_reply(self, seconds: float) -> bytes:
+    def timeout_reply(self, seconds: float, busy: bool = False) -> bytes:
+        if busy:
+            return self._error(busy_timeout_error(seconds))
         return self._error(SolveTimeoutError(f"no answer within {seconds:g} s"))
 
     def internal_reply(self, error: BaseException) -> bytes:
@@ -135,13 +142,13 @@ class HttpBulkJob(HttpJob):
     indices: list[int] = field(default_factory=list)  # the puzzles' places in their request
     many: int = 1  # puzzles in the request
 
-    def work(self, check: Callable[[], None]) -> bytes:
+    def work(self, check: Callable[[], None], context: JobContext) -> bytes:
         if self.abandoned:
             return b""  # nobody waits for these answers
         out: list[bytes | None] = []
         lines = [(item.plain or "").encode("ascii") + b"\n" for item in self.items]
         try:
-            answer_lines(lines, out, check=_too_slow, solvers=self.connection.server.solvers)
+            solve_plain(lines, out, check=_too_slow)
         except _Slow:
             pass
         answered = out.index(None) if None in out else len(out)
@@ -184,15 +191,14 @@ class HttpBulkJob(HttpJob):
 class HttpClient:
     """One HTTP client (an address) as the scheduler sees it: the key of its fair share and budget.
 
-    Implements what :class:`~sudoku_server.net.pool.SolverPool` asks of a
-    line connection: ``fill`` (a reply is ready), ``check_peer``,
-    ``output_full`` (never: an HTTP reply is held by its own request),
-    ``shutdown_line``, ``peer``, ``server``, ``solver_seconds``.
+    Implements :class:`~sudoku_server.net.pool.PoolClient`: ``fill`` (a reply
+    is ready), ``check_peer``, ``output_full`` (never: an HTTP reply is held by
+    its own request), ``shutdown_line``, ``split_bulk``, ``peer``,
+    ``solver_seconds``.
     """
 
     def __init__(self, front: HttpFront, address: str) -> None:
         self.front = front
-        self.server = front.server
         self.peer = address
         self.solver_seconds = 0.0
         self.requests = 0  # HTTP requests of this client in progress
@@ -208,14 +214,14 @@ class HttpClient:
     def check_peer(self) -> None:
         """Nothing to check: a request whose client went away is cancelled by the HTTP server."""
 
-    def output_full(self, pending: int) -> bool:
+    def output_full(self, extra: int = 0) -> bool:
         return False
 
     def shutdown_line(self, job: Job) -> bytes:
         assert isinstance(job, HttpJob)
         return job.shutdown_reply()
 
-    def split_bulk(self, job: Job, leftover: list) -> list[Job]:
+    def split_bulk(self, job: Job, leftover: list[tuple[Solve, Puzzle]]) -> list[Job]:
         raise AssertionError("HTTP requests never go in bulk")
 
 
@@ -229,7 +235,7 @@ class HttpFront:
       server: the line server whose pool, scheduler, config and lifecycle it shares.
     """
 
-    def __init__(self, server: SudokuServer) -> None:
+    def __init__(self, server: FrontServices) -> None:
         self.server = server
         self.config = server.config
         self.clients: dict[str, HttpClient] = {}
@@ -257,8 +263,7 @@ class HttpFront:
         client = self.clients.get(address)
         if client is None:
             client = self.clients[address] = HttpClient(self, address)
-            self.server.pool.open(client)  # type: ignore[arg-type]
-            self.server.pool.other_clients.add(client)
+            self.server.pool.open(client)
         client.requests += 1
         client.last_seen = time.monotonic()
         return client
@@ -273,8 +278,7 @@ class HttpFront:
         for address, client in list(self.clients.items()):
             if not client.requests and now - client.last_seen > idle:
                 del self.clients[address]
-                self.server.pool.other_clients.discard(client)
-                self.server.pool.close(client)  # type: ignore[arg-type]
+                self.server.pool.close(client)
 
     def budget_retry_after(self, client: HttpClient) -> int:
         """Whole seconds until ``client``'s budget is above zero again (``Retry-After`` of a ``429``)."""
@@ -293,7 +297,7 @@ class HttpFront:
     @property
     def fast(self) -> bool:
         """Plain one-line puzzles go text to text in the native core (the server's own solver, native core)."""
-        return self.server.bulk
+        return self.server.fast
 
     async def answer(
         self, endpoint: json_api.Endpoint, call: json_api.Call, address: str
@@ -366,7 +370,7 @@ class HttpFront:
             slot.data = json_api.dumps(body)
             slot.event.set()
             return None
-        job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)  # type: ignore[arg-type]
+        job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)
         slot.job = job
         self.server.pool.submit(job, 0 if counted else 1)
         return job
@@ -382,7 +386,7 @@ class HttpFront:
         what = f"{group[0] + 1} to {group[-1] + 1}"
         slot = HttpSlot()
         job = HttpBulkJob(
-            client,  # type: ignore[arg-type]
+            client,
             slot,
             None,
             None,
@@ -421,12 +425,11 @@ class HttpFront:
             count += 1
         out: list[bytes | None] = []
         spent = 0.0
-        solvers = self.server.solvers
         while len(out) < count and spent < budget:
             done = len(out)
             lines = [(item.plain or "").encode("ascii") + b"\n" for item in items[done : done + INLINE_GROUP]]
             try:
-                answer_lines(lines, out, check=_too_slow, solvers=solvers)
+                solve_plain(lines, out, check=_too_slow)
             except _Slow:
                 spent = time.monotonic() - started
                 break
@@ -434,14 +437,7 @@ class HttpFront:
             if None in out:
                 break
         answered = out.index(None) if None in out else len(out)
-        if spent > 0:
-            scheduler.charge(client, spent, started + spent)
-            self.server.stats.solver_seconds += spent
-            client.solver_seconds += spent
-        stats = self.server.stats
-        stats.puzzles += answered
-        if answered:
-            stats.solve_times.extend([spent / answered] * answered)
+        self.server.pool.charge_inline(client, spent, started + spent, answered)
         for index in range(answered):
             slot = slots[index]
             slot.data = json_api.plain_solved(out[index][:81].decode("ascii"))  # type: ignore[index]
@@ -475,7 +471,8 @@ class HttpFront:
             async with trio.open_nursery() as nursery:
 
                 async def hypercorn(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                    await serve_hypercorn(self.app, config, sockets, self.server.accepting_stopped, task_status)
+                    stopped = self.server.lifecycle.event(ServerState.CLOSING)
+                    await serve_hypercorn(self.app, config, sockets, stopped, task_status)
                     nursery.cancel_scope.cancel()  # every connection closed
 
                 nursery.start_soon(self._sweep)
@@ -491,16 +488,17 @@ class HttpFront:
 
     async def _stop_after_grace(self) -> None:
         """Once the server stops accepting: the requests in progress get the shutdown grace, then ``503 shutdown``."""
-        await self.server.accepting_stopped.wait()
+        lifecycle = self.server.lifecycle
+        await lifecycle.wait_for(ServerState.CLOSING)
         with trio.move_on_after(self.config.shutdown_grace):
-            while self.in_progress and not self.server._hurry:  # a second signal: answer them now
+            while self.in_progress and not lifecycle.hurried:  # a second signal: answer them now
                 await trio.sleep(0.01)
         if not self.in_progress:
             return
         log.info("shutdown grace over: answering %d HTTP request(s) 503 shutdown", self.in_progress)
-        self.server.stopping = True
+        lifecycle.advance(ServerState.STOPPING)
         for client in list(self.clients.values()):
-            for job in self.server.pool.close(client):  # type: ignore[arg-type]
+            for job in self.server.pool.close(client):
                 client.fill(job.slot, client.shutdown_line(job))
 
     async def _sweep(self) -> None:

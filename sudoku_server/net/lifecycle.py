@@ -1,5 +1,8 @@
 """A connection's session clock and its cut at shutdown: the timers of PROTOCOL.md "Connection lifecycle".
 
+:class:`ServerLifecycle` is the server's lifecycle as one state machine
+(:class:`ServerState`: serving, draining, closing, stopping, stopped).
+
 No I/O: :class:`SessionClock` keeps the times a :class:`~sudoku_server.net.connection.Connection`
 reads its deadlines from (seconds on trio's clock, passed in), and decides
 what a session that its timer ended is told; :class:`Admission` counts the
@@ -29,22 +32,22 @@ The rules (PROTOCOL.md "Sessions"):
 
 from __future__ import annotations
 
+import enum
 import itertools
 import logging
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
+import trio
 from trio import current_time as time_now
 
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.window import Signal, Slot
 from sudoku_server.wire import replies
 from sudoku_server.wire.session import Session
 
-if TYPE_CHECKING:
-    from sudoku_server.net.pool import Slot
-
-__all__ = ["Admission", "HeldBack", "SessionClock", "oldest_idle"]
+__all__ = ["Admission", "HeldBack", "ServerLifecycle", "ServerState", "SessionClock", "oldest_idle"]
 
 log = logging.getLogger("sudoku_server")
 
@@ -295,3 +298,93 @@ class HeldBack:
                 added += len(line) - len(slot.data)
                 slot.data = line
         return added
+
+
+class ServerState(enum.IntEnum):
+    """The server's lifecycle, in the only order it goes through (PROTOCOL.md "Connection lifecycle").
+
+    ``SERVING``: accepting and serving. ``DRAINING``: a stop signal came with a
+    drain grace: still accepting and serving, ``PING`` answers ``ERROR
+    draining``. ``CLOSING``: not accepting; the connections finish within the
+    shutdown grace. ``STOPPING``: the grace is over (or a second signal):
+    reading stops, what is left is answered ``ERROR shutdown``, a final flush.
+    ``STOPPED``: ``serve()`` has returned.
+    """
+
+    SERVING = 0
+    DRAINING = 1
+    CLOSING = 2
+    STOPPING = 3
+    STOPPED = 4
+
+
+class ServerLifecycle:
+    """The server's lifecycle as one state machine: its state, and a way to wait for a state.
+
+    States only go forward (:meth:`advance`). Each state has a trio event set
+    when it is reached (:meth:`event`; reaching one reaches those before it).
+
+    Attributes:
+      state: the current :class:`ServerState`.
+      drained: the server went through ``DRAINING`` (PING then answers
+        ``ERROR draining`` until the end).
+      hurried: a second signal asked to close every connection now (the
+        shutdown grace is cut short).
+    """
+
+    def __init__(self) -> None:
+        self.state = ServerState.SERVING
+        self.drained = False
+        self.hurried = False
+        self._events = {state: trio.Event() for state in ServerState}
+        self._events[ServerState.SERVING].set()
+        self._changed = Signal()
+
+    def advance(self, state: ServerState) -> bool:
+        """Move on to ``state`` (True), or stay where the server is when it is there or past it (False)."""
+        if state <= self.state:
+            return False
+        self.state = state
+        if state is ServerState.DRAINING:
+            self.drained = True
+        for each in ServerState:
+            if each <= state:
+                self._events[each].set()
+        self._changed.set()
+        return True
+
+    def hurry(self) -> None:
+        """A second signal: the shutdown grace ends now (the waiter of :meth:`changed` is woken)."""
+        self.hurried = True
+        self._changed.set()
+
+    def poke(self) -> None:
+        """Wake the waiter of :meth:`changed` (the last connection closed)."""
+        self._changed.set()
+
+    async def changed(self) -> None:
+        """Wait until the state changes, :meth:`hurry` or :meth:`poke` (one waiter)."""
+        await self._changed.wait()
+
+    def event(self, state: ServerState) -> trio.Event:
+        """The event set once ``state`` is reached (for a front that waits on an event, as Hypercorn does)."""
+        return self._events[state]
+
+    async def wait_for(self, state: ServerState) -> None:
+        """Wait until ``state`` (or a later one) is reached."""
+        await self._events[state].wait()
+
+    @property
+    def draining(self) -> bool:
+        """True once a stop signal came with a drain grace: PING answers ``ERROR draining``."""
+        return self.drained
+
+    @property
+    def closing(self) -> bool:
+        """True once the server stopped accepting (``CLOSING`` or later)."""
+        return self.state >= ServerState.CLOSING
+
+    @property
+    def stopping(self) -> bool:
+        """True once the shutdown grace is over (``STOPPING`` or later): what is left gets ``ERROR shutdown``."""
+        return self.state >= ServerState.STOPPING

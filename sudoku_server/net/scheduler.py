@@ -412,6 +412,13 @@ class Scheduler:
         client = self._clients.get(batch.key)
         self._enqueue(batch, client)
 
+    def resume_now(self, batch: Batch, now: float) -> None:
+        """The paused ``batch`` takes a worker back at once, out of turn: its job passed its wall-time bound and
+        only ends (``ERROR timeout``). Nothing happens when it has been resumed already."""
+        entry = self._queued.get(batch)
+        if entry is not None:
+            self._resume(entry, now)
+
     def finished(self, batch: Batch, now: float, unfinished: list[Any] | None = None) -> None:
         """``batch`` ended (done, cut at its slice, or cancelled); its worker is free.
 

@@ -13,7 +13,10 @@ admits them (``--max-connections`` with a reserve for health checks,
 :class:`~sudoku_server.net.connection.Connection` and shares one
 :class:`~sudoku_server.net.pool.SolverPool` between them. Its lifecycle
 follows PROTOCOL.md ("Connection lifecycle"): the drain grace, the shutdown
-grace, and the final flush of ``ERROR shutdown`` lines.
+grace, and the final flush of ``ERROR shutdown`` lines, as one state machine
+(:class:`~sudoku_server.net.lifecycle.ServerLifecycle`). The fronts (the line
+connections, the HTTP front) see the server only through
+:class:`~sudoku_server.net.services.FrontServices`.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from sudoku_server import __version__
 from sudoku_server.net.balance import NOT_ACCEPTING, AcceptBalance
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.net.connection import FINAL_FLUSH_SECONDS, RECEIVE_SIZE, Connection
-from sudoku_server.net.lifecycle import Admission
+from sudoku_server.net.lifecycle import Admission, ServerLifecycle, ServerState
 from sudoku_server.net.metrics import Counts, Metrics, quantile
 from sudoku_server.net.pool import SolverPool
+from sudoku_server.net.services import FrontServices
 from sudoku_server.net.warm import warm_filler
 from sudoku_server.service.answer import PROTOCOL, Solvers
 from sudoku_server.service.results import VersionInfo
@@ -77,7 +81,7 @@ class SudokuServer:
     """A sudoku-server bound to its config; run with :meth:`serve`.
 
     One unit because accepting, admitting, draining and stopping all read and
-    change the one set of open connections and the lifecycle flags.
+    change the one set of open connections and the lifecycle.
 
     Args:
       config: the settings.
@@ -101,23 +105,53 @@ class SudokuServer:
         self.bulk = solve is None and _solver.CORE == "native"
         self._solvers: Solvers | None = None
         self.stats = Counts()
-        self.connections: set = set()
-        self.accepting_stopped = trio.Event()  # the server stopped accepting (the HTTP front stops too)
+        self.connections: set[Connection] = set()
+        self.lifecycle = ServerLifecycle()
         self.http = None  # the HTTP front (net.http.HttpFront) when serving http_sockets
-        self.pool = SolverPool(self)
+        self.pool = SolverPool(config, self.stats, lambda: self.services.context(), self.lifecycle)
         #: GENERATE by level without a seed, made ahead in idle solver time (issue 20; net/warm.py).
         self.filler = warm_filler(config, self.pool.scheduler)
         self.metrics = Metrics(self.stats, self._gauges, self.filler.gauges)
-        self.stopping = False
-        self.draining = False
         self._per_address: dict[str, int] = collections.defaultdict(int)
         self.admission = Admission(self.connections, config.max_connections, PING_RESERVE, EVICT_IDLE_SECONDS)
+        #: What the fronts see of the server (the line connections, the HTTP front).
+        self.services = FrontServices(
+            config,
+            self.stats,
+            self.pool,
+            self.lifecycle,
+            self.admission,
+            self.filler,
+            solvers=lambda: self.solvers,
+            bulk=lambda: self.bulk,
+            fast=lambda: self.bulk and _solver.is_own_solve(self.solve),
+            stats_pairs=self.stats_pairs,
+            busy_line=self.busy_line,
+        )
         self._accept_scope: trio.CancelScope | None = None
         self._handler_nursery: trio.Nursery | None = None
-        self._shutting_down = False
-        self._closing_now = trio.Event()  # stop waiting for the shutdown grace
-        self._hurry = False  # a second signal: close every connection now
-        self.stopped = trio.Event()  # serve() has returned
+
+    # -- the lifecycle (one state machine: net.lifecycle.ServerState) ------------------------
+
+    @property
+    def draining(self) -> bool:
+        """True once a stop signal came with a drain grace: PING answers ``ERROR draining``."""
+        return self.lifecycle.draining
+
+    @property
+    def stopping(self) -> bool:
+        """True once the shutdown grace is over: what is left is answered ``ERROR shutdown``."""
+        return self.lifecycle.stopping
+
+    @property
+    def stopped(self) -> trio.Event:
+        """Set once :meth:`serve` has returned."""
+        return self.lifecycle.event(ServerState.STOPPED)
+
+    @property
+    def accepting_stopped(self) -> trio.Event:
+        """Set once the server stopped accepting (the HTTP front stops too)."""
+        return self.lifecycle.event(ServerState.CLOSING)
 
     async def open_listeners(self) -> list[trio.SocketListener]:
         """Bind the configured host and port; log ``listening on HOST:PORT`` for each.
@@ -155,12 +189,12 @@ class SudokuServer:
                 await pool_nursery.start(self.filler.run)
                 pool_nursery.start_soon(self._sync_metrics)
                 if http_sockets:
-                    self.http = await start_http(self, http_sockets, pool_nursery)
+                    self.http = await start_http(self.services, http_sockets, pool_nursery)
                 async with trio.open_nursery() as handler_nursery:
                     self._handler_nursery = handler_nursery
                     with trio.CancelScope() as accept_scope:
                         self._accept_scope = accept_scope
-                        if self._shutting_down:
+                        if self.lifecycle.closing:
                             accept_scope.cancel()
                         async with trio.open_nursery() as accept_nursery:
                             for listener in listeners:
@@ -178,7 +212,7 @@ class SudokuServer:
         finally:
             for listener in listeners:
                 await trio.aclose_forcefully(listener)
-            self.stopped.set()
+            self.lifecycle.advance(ServerState.STOPPED)
         log.info("server stopped")
 
     async def _sync_metrics(self) -> None:
@@ -190,19 +224,18 @@ class SudokuServer:
     async def _stop_after_grace(self, handler_nursery: trio.Nursery) -> None:
         """After the shutdown grace (or a second signal): answer what is left, close."""
         deadline = trio.current_time() + self.config.shutdown_grace
-        while self.connections and not self._hurry:
+        lifecycle = self.lifecycle
+        while self.connections and not lifecycle.hurried:
+            # A connection accepted just before the listener closed may start after the
+            # last one ended (seen under load in a rolling restart): it gets the grace too.
             with trio.move_on_at(deadline) as scope:
-                await self._closing_now.wait()  # a second signal, or the last connection done
+                await lifecycle.changed()  # a second signal, or the last connection done
             if scope.cancelled_caught:
                 break
-            if self.connections and not self._hurry:
-                # A connection accepted just before the listener closed started after the
-                # last one ended (seen under load in a rolling restart): it gets the grace too.
-                self._closing_now = trio.Event()
         if not self.connections:
             return
         log.info("shutdown grace over: answering %d connection(s) 'ERROR shutdown' and closing", len(self.connections))
-        self.stopping = True
+        lifecycle.advance(ServerState.STOPPING)
         for connection in list(self.connections):
             connection.shutdown()  # stop reading: what was not read is named in one line
         self.pool.cancel_all()
@@ -219,12 +252,14 @@ class SudokuServer:
         if grace <= 0 or self._handler_nursery is None:
             self.shutdown()
             return
-        self.draining = True  # before the log line: a reader of the log may rely on it
+        if not self.lifecycle.advance(ServerState.DRAINING):  # before the log line: a reader of the log may rely on it
+            return  # draining or closing already
         log.info("draining for %g s: PING answers ERROR draining", grace)
 
         async def drain() -> None:
             with trio.move_on_after(grace):
-                await self._closing_now.wait()  # a second signal ends the drain at once
+                while not self.lifecycle.hurried and not self.lifecycle.closing:
+                    await self.lifecycle.changed()  # a second signal ends the drain at once
             self.shutdown()
 
         self._handler_nursery.start_soon(drain)
@@ -232,8 +267,7 @@ class SudokuServer:
     def close_connections(self) -> None:
         """End every open connection now (a second SIGTERM/SIGINT); serve() then returns."""
         self.shutdown()
-        self._hurry = True
-        self._closing_now.set()
+        self.lifecycle.hurry()
 
     async def _accept_loop(self, listener: trio.SocketListener, handler_nursery: trio.Nursery) -> None:
         """Accept connections forever; when out of descriptors or memory, wait and retry.
@@ -279,8 +313,7 @@ class SudokuServer:
         puzzles before the signal gets them answered; at its end, reading
         stops and what is left is answered ``ERROR shutdown``.
         """
-        self._shutting_down = True
-        self.accepting_stopped.set()
+        self.lifecycle.advance(ServerState.CLOSING)
         if self._accept_scope is not None:
             self._accept_scope.cancel()
         self._publish()
@@ -288,7 +321,7 @@ class SudokuServer:
     @property
     def shutting_down(self) -> bool:
         """True once the server stopped accepting (after the drain grace)."""
-        return self._shutting_down
+        return self.lifecycle.closing
 
     @property
     def solvers(self) -> Solvers:
@@ -389,7 +422,7 @@ class SudokuServer:
                 )
                 await self._refuse(stream, peer, self.busy_line())
                 return
-            connection = Connection(self, stream, peer, initial=initial, reserve=reserve)
+            connection = Connection(self.services, stream, peer, initial=initial, reserve=reserve)
             self.connections.add(connection)
             self._per_address[address] += 1
             self.stats.connections_total += 1
@@ -403,8 +436,8 @@ class SudokuServer:
                 self._per_address[address] -= 1
                 if not self._per_address[address]:
                     del self._per_address[address]
-                if self._shutting_down and not self.connections:
-                    self._closing_now.set()
+                if self.lifecycle.closing and not self.connections:
+                    self.lifecycle.poke()  # the last connection is done: the shutdown grace need not wait
                 errors = " ".join(f"{code}={n}" for code, n in sorted(connection.errors.items()))
                 # Health checks (no solver work, no error) only at DEBUG: a
                 # load balancer's PING every 500 ms would fill the log.
@@ -484,8 +517,9 @@ def stats_pairs(server: SudokuServer) -> list[tuple]:
     return pairs
 
 
-async def start_http(server: SudokuServer, sockets, nursery: trio.Nursery):
-    """Start the HTTP front (:class:`sudoku_server.net.http.HttpFront`) of ``server`` on ``sockets``; returns it.
+async def start_http(server: FrontServices, sockets, nursery: trio.Nursery):
+    """Start the HTTP front (:class:`sudoku_server.net.http.HttpFront`) of a server (what it gives its fronts:
+    ``server``) on ``sockets``; returns it.
 
     Starlette and Hypercorn are imported here, when ``--http-port`` is used.
     """

@@ -1,21 +1,24 @@
-"""A connection's reply window: what a client that does not read may make the server hold.
+"""A connection's reply queue and window: what a client that does not read may make the server hold.
 
 Counted in replies, in the weight of parsed puzzles and in bytes of replies
 ready and unsent (PROTOCOL.md "Fairness and bounds"): the reader of
 :class:`~sudoku_server.net.connection.Connection` stops reading while it is
 full, and the pool holds the connection's solver work while its bytes are.
+
+:class:`ReplyWindow` is an object the connection owns (not a base class): the
+slots in request order and their counters. It imports nothing else of
+``net``; what it must tell the pool (the window is full in bytes) goes
+through the ``on_full`` callable it is given.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import collections
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from sudoku_server.text import Puzzle
-
-if TYPE_CHECKING:
-    import collections
-
-    from sudoku_server.net.pool import Signal, Slot, SolverPool
+import trio
 
 #: Replies a connection may have unanswered (queued, being solved or unsent)
 #: before its reader stops reading; the session parses no more requests than
@@ -44,36 +47,97 @@ def puzzle_weight(cells: int) -> int:
 
 #: Weight a request of a connection counts for before it has sent a puzzle (a 25x25 one's).
 FIRST_WEIGHT = puzzle_weight(25 * 25)
+#: A 9x9 puzzle's weight.
+NINE_WEIGHT = puzzle_weight(81)
+
+
+@dataclass(eq=False, slots=True)
+class Slot:
+    """One reply in request order (or a run of replies: a bulk job's): its bytes once known."""
+
+    data: bytes | None = None
+    job: Any = None  # the solver job that fills it (net.pool.Job; dropped once filled)
+    count: int = 1  # replies it holds
+    weight: int = 0  # weight of the parsed puzzles it holds until filled (the reply window)
+
+
+class Signal:
+    """Wake one waiting task (a reset-on-wait event)."""
+
+    def __init__(self) -> None:
+        self._event = trio.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+        self._event = trio.Event()
+
+    def clear(self) -> None:
+        if self._event.is_set():
+            self._event = trio.Event()
 
 
 class ReplyWindow:
-    """The window's counters and rules, mixed into :class:`~sudoku_server.net.connection.Connection`.
+    """One connection's replies in request order, and the window's counters and rules.
 
-    Attributes (set by the connection):
+    Args:
+      on_full: called when the bytes ready and unsent reach :data:`WINDOW_BYTES`
+        (the connection then holds its solver work: ``SolverPool.hold``).
+
+    Attributes:
+      slots: the replies in request order (:class:`Slot`).
       unanswered: replies not sent yet (a bulk slot holds several).
       unsent: bytes of ready replies not yet sent.
       held_weight: weight of parsed puzzles not answered yet (:func:`puzzle_weight`).
       weight_per_request: weight of its largest puzzle so far (0: none yet).
+      writer_wake: set when the writer has something to do (a reply ready).
+      reader_wake: set when the reader may go on (replies were sent).
     """
 
-    pool: SolverPool
-    slots: collections.deque[Slot]
-    unanswered: int
-    unsent: int
-    held_weight: int
-    weight_per_request: int
-    gone: bool
-    _writer_wake: Signal
+    def __init__(self, on_full: Callable[[], None]) -> None:
+        self.slots: collections.deque[Slot] = collections.deque()
+        self.unanswered = 0
+        self.unsent = 0
+        self.held_weight = 0
+        self.weight_per_request = 0
+        self.writer_wake = Signal()
+        self.reader_wake = Signal()
+        self._on_full = on_full
+
+    def append(self, slot: Slot, *, wake: bool = True) -> None:
+        """A slot in its turn, holding ``slot.count`` replies (its bytes, if known, count as unsent).
+
+        ``wake``: wake the writer for a reply known now; False when the reader
+        sends it itself before it waits (the inline path: one send per wake-up,
+        no task switch to the writer).
+        """
+        self.slots.append(slot)
+        self.unanswered += slot.count
+        if slot.data is not None:
+            self.add_unsent(len(slot.data))
+            if wake:
+                self.writer_wake.set()
 
     def fill(self, slot: Slot, data: bytes) -> None:
-        """A solver job's reply is ready (called by the pool)."""
-        if slot.data is None and not self.gone:
+        """A solver job's reply is ready (its puzzles no longer weigh)."""
+        if slot.data is None:
             slot.data = data
             slot.job = None  # the puzzle it held is no longer needed
             self.held_weight -= slot.weight
             slot.weight = 0
-            self._add_unsent(len(data))
-            self._writer_wake.set()
+            self.add_unsent(len(data))
+            self.writer_wake.set()
+
+    def pending(self) -> bool:
+        """True when a reply in the queue is not known yet (a solver job, a ``STATS`` to render)."""
+        return any(slot.data is None for slot in self.slots)
+
+    def head_ready(self) -> bool:
+        """True when the first reply of the queue is known (the writer may send)."""
+        slots = self.slots
+        return bool(slots) and slots[0].data is not None
 
     def take_ready(self) -> tuple[bytes, int]:
         """The ready replies at the head of the slots, taken off and joined, and how many replies they hold."""
@@ -87,20 +151,26 @@ class ReplyWindow:
             count += slot.count
         return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), count
 
-    def _add_unsent(self, size: int) -> None:
+    def sent(self, sent: int, count: int) -> None:
+        """``sent`` bytes holding ``count`` replies left for the socket."""
+        self.unsent -= sent
+        self.unanswered -= count
+        self.reader_wake.set()
+
+    def add_unsent(self, size: int) -> None:
         """``size`` more bytes of replies are ready; a full window holds the connection's solver work."""
         self.unsent += size
         if self.unsent >= WINDOW_BYTES:
-            self.pool.hold(self)  # type: ignore[arg-type]  # the Connection this is mixed into
+            self._on_full()
 
-    def _hold_weight(self, puzzles: list[Puzzle]) -> int:
-        """Count parsed puzzles in the window; returns their weight."""
+    def hold_weight(self, puzzles: Iterable[Any]) -> int:
+        """Count parsed puzzles (``text.Puzzle``) in the window; returns their weight."""
         weights = [puzzle_weight(len(puzzle.grid.cells)) for puzzle in puzzles]
         self.held_weight += sum(weights)
         self.weight_per_request = max([self.weight_per_request, *weights])
         return sum(weights)
 
-    def _room(self) -> int:
+    def room(self) -> int:
         """Requests the session may parse now: room left in the window's replies and weight (1 at least)."""
         weight = self.weight_per_request or FIRST_WEIGHT
         return max(1, min(WINDOW_REPLIES - self.unanswered, (WINDOW_WEIGHT - self.held_weight) // weight))
@@ -114,7 +184,12 @@ class ReplyWindow:
         return self.unsent + extra >= WINDOW_BYTES
 
     @property
-    def window_full(self) -> bool:
+    def bytes_full(self) -> bool:
+        """True while the bytes ready and unsent fill :data:`WINDOW_BYTES`."""
+        return self.unsent >= WINDOW_BYTES
+
+    @property
+    def full(self) -> bool:
         """True when the reader must wait: :data:`WINDOW_REPLIES` unanswered, :data:`WINDOW_WEIGHT` of
         puzzles held, or :data:`WINDOW_BYTES` unsent."""
         return self.unanswered >= WINDOW_REPLIES or self.held_weight >= WINDOW_WEIGHT or self.unsent >= WINDOW_BYTES

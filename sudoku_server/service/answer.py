@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -252,7 +252,7 @@ def _canon(request: Canon, call: _Call) -> Result:
     from sudoku_server.sudoku.canon import canonical
 
     _classic_only("CANON", request)
-    return Canonized(canonical(request.grid), request.map)
+    return Canonized(canonical(request.grid, check=call.check), request.map)
 
 
 def _same(request: Same, call: _Call) -> Result:
@@ -261,7 +261,7 @@ def _same(request: Same, call: _Call) -> Result:
     if request.first is None:
         raise ValueError("SAME answered before its first puzzle")
     _classic_only("SAME", request)
-    return Compared(equivalent(request.first, request.grid))
+    return Compared(equivalent(request.first, request.grid, check=call.check))
 
 
 def _unique(request: Unique, call: _Call) -> Result:
@@ -474,81 +474,20 @@ def answer_many(
 ) -> Iterator[Result]:
     """The results of many solve requests, in order, one at a time (the server's bulk path).
 
+    Each is answered by the one SOLVE handler, as :func:`answer` answers it.
+
     Args:
       requests: ``(request, about)`` pairs (``about`` as for :func:`answer`).
 
     Whatever ``check`` raises ends the iteration there: the results already
     yielded stand, the request it was raised in has none.
     """
-    # _solve, inlined: this loop runs once per puzzle of the bulk path (a few microseconds each)
-    solve, solve_any, verify = solvers.solve, solvers.solve_any, _solver.verify
+    call = _Call(check, solvers, _STANDALONE)
     for request, about in requests:
         try:
-            grid = request.grid
-            solution = (solve_any if request.any else solve)(grid, check=check)
-            problem = verify(grid, solution)
-            if problem is not None:
-                raise RuntimeError(f"solver returned a wrong solution: {problem}")
-            expected = request.expected
-            if expected is not None and expected.cells != solution.cells:
-                raise mismatch(grid, expected, solution)
+            yield _solve(request, call)
         except PuzzleError as error:
             yield Failed(error)
         except Exception as error:
             log.exception("internal error on %s", about)
             yield Failed(InternalError(f"{type(error).__name__} while solving {about}"))
-        else:
-            yield Solved(solution)
-
-
-def answer_lines(
-    lines: Sequence[bytes], out: list[bytes | None], *, check: Check | None = None, solvers: Solvers = DEFAULT_SOLVERS
-) -> None:
-    """The answers of plain one-line 9x9 puzzles, text to text in the native core (the server's bulk path).
-
-    A line may also be ``CANON `` and a plain puzzle (``Session.take_plain``
-    takes those too): its answer is ``CANON <form>`` and the line's
-    terminator, from the native canon core (None without it).
-
-    :func:`sudoku_server.sudoku.solver.solve_lines`: appends to ``out`` one
-    item per line, its answer's bytes (what :func:`answer_many` then
-    ``wire.replies.render_many`` give it: the solution's 81 digits and the
-    line's terminator) or None for a line the caller answers through
-    :func:`answer_many` (not a plain line, an error to word, or ``solvers``
-    other than the solver's own, e.g. a test's slow solver: then every line).
-
-    Whatever ``check`` raises propagates; ``out`` then holds the answers of
-    the lines before the one it was raised in.
-    """
-    if not _solver.is_own_solve(solvers.solve):
-        out.extend([None] * len(lines))
-        return
-    if not any(line.startswith(_CANON) for line in lines):
-        _solver.solve_lines(lines, out, check=check)
-        return
-    run: list[bytes] = []  # plain puzzles to solve, in a row
-    for line in lines:
-        if not line.startswith(_CANON):
-            run.append(line)
-            continue
-        if run:
-            _solver.solve_lines(run, out, check=check)
-            run = []
-        out.append(_canon_line(line))
-    if run:
-        _solver.solve_lines(run, out, check=check)
-
-
-#: The verb of a plain line that is not a bare puzzle (``Session.take_plain``).
-_CANON = b"CANON "
-
-
-def _canon_line(line: bytes) -> bytes | None:
-    """``CANON <81 cells>`` and its terminator -> its reply (``CANON <form>`` and the terminator), native core only."""
-    from sudoku_server.sudoku import canon
-
-    if canon.NATIVE is None:
-        return None
-    body = line[len(_CANON) :]
-    form: bytes = canon.NATIVE.minlex_text(body[:81])
-    return _CANON + form + body[81:]

@@ -24,7 +24,6 @@ from types import MappingProxyType
 from typing import ClassVar, TypeVar
 
 from sudoku_server.errors import CommandError, escape, quote
-from sudoku_server.sudoku import canon as _canon
 from sudoku_server.sudoku.generator import SEED_LIMIT, SIZES, SYMMETRIES
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
@@ -98,6 +97,16 @@ class PuzzleRequest:
 
     #: Answered by a search (a solver thread, under the scheduler), not at once.
     solver_work: ClassVar[bool] = True
+    #: May be answered in bulk, text to text (a plain one-line classic SOLVE: :attr:`Solve.bulk_able`).
+    bulk_able: ClassVar[bool] = False
+    #: May be answered on the event loop when its search is quick (a SOLVE: :attr:`Solve.inline_able`).
+    inline_able: ClassVar[bool] = False
+    #: May be asked on a reserve connection (over ``--max-connections``: health checks).
+    health_check: ClassVar[bool] = False
+    #: Answered once every reply before it is sent (STATS counts them).
+    after_replies: ClassVar[bool] = False
+    #: May be answered from a warm pool (GENERATE by level).
+    warm_pooled: ClassVar[bool] = False
 
     grid: Grid
     variant: Variant = field(default=CLASSIC, kw_only=True)
@@ -127,6 +136,17 @@ class Solve(PuzzleRequest):
 
     any: bool = False
     expected: Grid | None = None
+
+    @property
+    def bulk_able(self) -> bool:  # type: ignore[override]
+        """True for a classic SOLVE that is not ``any``: a plain one-line puzzle of it may be answered in bulk."""
+        return not self.any and self.variant.classic
+
+    @property
+    def inline_able(self) -> bool:  # type: ignore[override]
+        """True for a SOLVE of a grid up to 9x9 that is not ``any``, whatever its rules: answered on the event loop
+        when its search is quick (larger grids take longer to set up than the inline path's bound)."""
+        return not self.any and self.grid.size <= 9
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Solve:
@@ -198,11 +218,6 @@ class Canon(PuzzleRequest):
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Canon:
         return cls(grid, map="map" in flags)
 
-    @property
-    def solver_work(self) -> bool:  # type: ignore[override]
-        """False for a 9x9 grid with the native core (microseconds: answered at once); else a solver job."""
-        return not (self.grid.size == 9 and _canon.CORE == "native")
-
 
 @dataclass(frozen=True)
 class Same(PuzzleRequest):
@@ -216,12 +231,6 @@ class Same(PuzzleRequest):
     """
 
     first: Grid | None = None
-
-    @property
-    def solver_work(self) -> bool:  # type: ignore[override]
-        """As :attr:`Canon.solver_work`, for both puzzles."""
-        first = self.first
-        return not (self.grid.size == 9 and first is not None and first.size == 9 and _canon.CORE == "native")
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Same:
@@ -266,6 +275,11 @@ class Generate:
     """
 
     solver_work: ClassVar[bool] = True
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = False
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = True
 
     full: bool = False
     size: int = 9
@@ -370,6 +384,11 @@ class Rules:
     """
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = False
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     rules: tuple[str, ...] | None = None
 
@@ -390,6 +409,11 @@ class Help:
     """``HELP [verb]``: the verb list, or one verb's usage (``topic`` as typed, or None)."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = True
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     topic: str | None = None
 
@@ -404,6 +428,11 @@ class Version:
     """``VERSION``: the server's name, version, protocol and solver core."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = True
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Version:
@@ -415,6 +444,11 @@ class Ping:
     """``PING``: health check, answered without the solver."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = True
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Ping:
@@ -426,6 +460,11 @@ class Quit:
     """``QUIT``: answer what came before, say BYE and close."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = True
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Quit:
@@ -437,6 +476,11 @@ class Stats:
     """``STATS``: the server's counters."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = True
+    after_replies: ClassVar[bool] = True
+    warm_pooled: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Stats:
@@ -448,6 +492,11 @@ class Interactive:
     """``INTERACTIVE``: keep the session open for a person."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = False
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> Interactive:
@@ -459,6 +508,11 @@ class KeepAlive:
     """``KEEPALIVE``: a program holds this connection between requests (no close grace, not interactive)."""
 
     solver_work: ClassVar[bool] = False
+    bulk_able: ClassVar[bool] = False
+    inline_able: ClassVar[bool] = False
+    health_check: ClassVar[bool] = False
+    after_replies: ClassVar[bool] = False
+    warm_pooled: ClassVar[bool] = False
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE) -> KeepAlive:

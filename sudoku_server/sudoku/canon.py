@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import permutations, product
 from typing import Any
@@ -190,13 +191,17 @@ def _check_size(grid: Grid, verb: str) -> None:
         )
 
 
-def canonical(grid: Grid, *, verb: str = "CANON", native: bool | None = None) -> Canonical:
+def canonical(
+    grid: Grid, *, verb: str = "CANON", native: bool | None = None, check: Callable[[], None] | None = None
+) -> Canonical:
     """The minlex canonical form of ``grid`` (any puzzle: 0, 1 or many solutions, duplicates too).
 
     Args:
       grid: a 4x4, 6x6 or 9x9 grid (0 = empty).
       verb: the verb named in the error.
       native: True for the native core, False for the Python one, None for :data:`CORE` (9x9 only).
+      check: called regularly by the Python core's search (the solve timeout, a pause; it may raise);
+        the native core takes at most tens of milliseconds and does not call it.
 
     Raises:
       CommandError: ``CANON: a 16x16 puzzle has no canonical form here (4x4, 6x6 and 9x9 only)``.
@@ -212,11 +217,11 @@ def canonical(grid: Grid, *, verb: str = "CANON", native: bool | None = None) ->
         cells = tuple(form)
         transformation = Transformation(bool(transpose), tuple(rows), tuple(cols), tuple(labels))
     else:
-        cells, transformation = minlex9(grid.cells)
+        cells, transformation = minlex9(grid.cells, check)
     return Canonical(Grid.trusted(cells, 3, 3), transformation)
 
 
-def equivalent(first: Grid, second: Grid) -> Transformation | None:
+def equivalent(first: Grid, second: Grid, *, check: Callable[[], None] | None = None) -> Transformation | None:
     """A transformation mapping ``first`` onto ``second``, or None when they are not equivalent.
 
     Raises:
@@ -226,8 +231,8 @@ def equivalent(first: Grid, second: Grid) -> Transformation | None:
     _check_size(second, "SAME")
     if (first.box_rows, first.box_cols) != (second.box_rows, second.box_cols):
         return None
-    one = canonical(first, verb="SAME")
-    two = canonical(second, verb="SAME")
+    one = canonical(first, verb="SAME", check=check)
+    two = canonical(second, verb="SAME", check=check)
     if one.grid.cells != two.grid.cells:
         return None
     return one.transformation.then(two.transformation.inverse())
@@ -271,8 +276,13 @@ def _orders(mask: int) -> list[int]:
     return [p for p in range(6) if mask >> p & 1]
 
 
-def minlex9(cells: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], Transformation]:
-    """The minlex form of 81 cells (0 = empty) and the transformation onto it (the Python core)."""
+def minlex9(
+    cells: tuple[int, ...] | list[int], check: Callable[[], None] | None = None
+) -> tuple[tuple[int, ...], Transformation]:
+    """The minlex form of 81 cells (0 = empty) and the transformation onto it (the Python core; ``check``:
+    called once per candidate walked, as :func:`canonical` says)."""
+    if check is None:
+        check = _no_check
     grids = (
         [list(cells[r * 9 : r * 9 + 9]) for r in range(9)],
         [[cells[c * 9 + r] for c in range(9)] for r in range(9)],
@@ -281,11 +291,17 @@ def minlex9(cells: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], Transf
         same = tuple(range(9))
         return tuple(cells), Transformation(False, same, same, tuple(range(1, 10)))
     if all(cells):
-        return _grid_minlex(grids)
-    return _puzzle_minlex(grids)
+        return _grid_minlex(grids, check)
+    return _puzzle_minlex(grids, check)
 
 
-def _puzzle_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...], Transformation]:
+def _no_check() -> None:
+    pass
+
+
+def _puzzle_minlex(
+    grids: tuple[list[list[int]], ...], check: Callable[[], None]
+) -> tuple[tuple[int, ...], Transformation]:
     pattern = [[sum(1 << (8 - c) for c in range(9) if g[r][c]) for r in range(9)] for g in grids]
 
     def score(t: int, row: int, stacks: tuple[int, ...], masks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
@@ -314,6 +330,7 @@ def _puzzle_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...],
         nxt: list[tuple[int, tuple[int, ...], int, tuple[int, ...]]] = []
         top = 512
         for t, chosen, sp, masks in found:
+            check()
             if i % 3 == 0:
                 bands = {r // 3 for r in chosen}
                 choices = [r for r in range(9) if r // 3 not in bands]
@@ -332,6 +349,7 @@ def _puzzle_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...],
     best: list[int] | None = None
     winner: tuple[int, tuple[int, ...], tuple[int, ...], dict[int, int]] | None = None
     for t, chosen, sp, masks in found:
+        check()
         g = grids[t]
         stacks = PERM3[sp]
         for p0, p1, p2 in product(*(_orders(m) for m in masks)):
@@ -362,7 +380,9 @@ def _puzzle_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...],
     return tuple(out), Transformation(bool(t), chosen, cols, _full_digits(labels, 9))
 
 
-def _grid_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...], Transformation]:
+def _grid_minlex(
+    grids: tuple[list[list[int]], ...], check: Callable[[], None]
+) -> tuple[tuple[int, ...], Transformation]:
     """Solved grids: the column order searched on the second row, cell by cell, against the best so far.
 
     A *root* is a transposition, a band and its first two rows (36). Its
@@ -388,6 +408,7 @@ def _grid_minlex(grids: tuple[list[list[int]], ...]) -> tuple[tuple[int, ...], T
                 roots.append((not pure, t, band, (r0, r1, r2), f))
     roots.sort(key=lambda root: root[0])  # stable: the pure roots first, each kind in its walking order
     for impure, t, band, rows, f in roots:
+        check()
         if impure and state["best"] is not None and state["best"][1][2] == 6:
             break  # a pure root gave 456...: the others give 457...
         for c0 in range(9):

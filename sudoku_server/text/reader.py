@@ -27,7 +27,6 @@ mean together, with :mod:`.rows` keeping the grid being read and
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from sudoku_server.errors import PuzzleError, PuzzleFormatError
@@ -37,6 +36,7 @@ from sudoku_server.sudoku.grid import (
     Grid,
     symbol_table,
 )
+from sudoku_server.text import oneline
 from sudoku_server.text.lines import (
     BrokenRow,
     CutLine,
@@ -119,16 +119,15 @@ def _one_line_event(line: Line, lineno: int, one: OneLine, last_ending: str) -> 
 
 
 #: A plain 9x9 one-line puzzle: 81 digits and empty marks, nothing else
-#: (dataset files are mostly this). :meth:`PuzzleReader.feed_line` reads it
+#: (dataset files are mostly this; :mod:`.oneline` defines it). :meth:`PuzzleReader.feed_line` reads it
 #: without the general machinery; the result is the same (a test holds it).
-_PLAIN_LINE = re.compile(r"[0-9._]{%d}" % COMMON_LINE)
-_PLAIN_VALUES = bytes.maketrans(b"0123456789._", bytes(range(10)) + b"\x00\x00")
+_PLAIN_LINE = oneline.PLAIN_TEXT
 #: Every plain line's cells are at columns 0..80 of line 0 (never extended).
 _PLAIN_POSITIONS = Positions.on_one_line(range(COMMON_LINE))
 
 
 def _plain_line_puzzle(text: str, ending: str, lineno: int) -> Puzzle:
-    values = tuple(text.encode("ascii").translate(_PLAIN_VALUES))
+    values = oneline.plain_values(text)
     symbols = DIGIT_SYMBOLS[:SIZE]
     box_rows, box_cols = BOX_SHAPES[SIZE]
     return Puzzle(

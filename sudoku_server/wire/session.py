@@ -36,8 +36,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import IncompletePuzzleError, TooLargeError
-from sudoku_server.service.requests import Canon, Interactive, KeepAlive, Quit, Request, Solve
-from sudoku_server.text import Puzzle
+from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
+from sudoku_server.text import Puzzle, oneline
 from sudoku_server.wire import replies
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
@@ -78,12 +78,10 @@ INTERACTIVE_AFTER = 1.0
 #: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
 #: a flood of empty lines costs a regex match, not a parse per line.
 _BLANK_RUN = re.compile(rb"(?:\r?\n)+")
-#: A plain one-line 9x9 puzzle as bytes, with its terminator (``text/reader.py``'s plain line,
-#: ``_PLAIN_LINE``; LF or CRLF), bare or after ``CANON `` (its canonical form, issue 20): what
-#: :meth:`Session.take_plain` takes.
-_PLAIN_BYTES = re.compile(rb"(?:CANON )?[0-9._]{81}\r?\n")
-#: The verb of a plain line that is not a bare puzzle.
-_CANON = b"CANON "
+#: A plain one-line 9x9 puzzle as bytes, with its terminator (``text.oneline``'s definition; LF or
+#: CRLF): what :meth:`Session.take_plain` takes. A verb before it (``CANON ``) makes it a request of
+#: its own, parsed the usual way (issue 32: CANON runs under the scheduler).
+_PLAIN_BYTES = oneline.PLAIN_BUFFERED
 
 
 @dataclass
@@ -214,13 +212,10 @@ class _PlainLines:
     def plain_event(self, line: bytes, lineno: int) -> PuzzleReceived:
         """The event of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give it."""
         ending = "\r\n" if line.endswith(b"\r\n") else "\n"
-        canon = line.startswith(_CANON)
-        if canon:
-            line = line[len(_CANON) :]
         read = self._splitter.reader.feed_plain_line(line[:81].decode("ascii"), ending, lineno)
         assert read is not None  # take_plain took only plain lines
         self._splitter.reader.note_plain_lines(self._last_ending)  # the last taken line's, as take_plain left it
-        return PuzzleReceived(Canon(read.grid) if canon else Solve(read.grid), read, lineno, ending)
+        return PuzzleReceived(Solve(read.grid), read, lineno, ending)
 
 
 class Session(_PlainLines):
