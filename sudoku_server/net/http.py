@@ -37,7 +37,13 @@ from sudoku_server.errors import (
     ShutdownError,
     SolveTimeoutError,
 )
-from sudoku_server.net.http_app import RETRY_BUSY_SECONDS, RETRY_DRAINING_SECONDS, create_app, serve_hypercorn
+from sudoku_server.net import http_hypercorn
+from sudoku_server.net.http_app import (
+    BODY_SECONDS,
+    RETRY_BUSY_SECONDS,
+    RETRY_DRAINING_SECONDS,
+    create_app,
+)
 from sudoku_server.net.inline import INLINE_GROUP
 from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
 from sudoku_server.service.answer import answer, answer_lines
@@ -475,7 +481,15 @@ class HttpFront:
             async with trio.open_nursery() as nursery:
 
                 async def hypercorn(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                    await serve_hypercorn(self.app, config, sockets, self.server.accepting_stopped, task_status)
+                    await http_hypercorn.serve(
+                        self.app,
+                        config,
+                        sockets,
+                        self.server.accepting_stopped,
+                        body_seconds=BODY_SECONDS + 1.0,  # the API answers its own 400 at BODY_SECONDS
+                        write_seconds=self.config.idle_timeout,
+                        task_status=task_status,
+                    )
                     nursery.cancel_scope.cancel()  # every connection closed
 
                 nursery.start_soon(self._sweep)

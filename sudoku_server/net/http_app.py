@@ -1,20 +1,16 @@
-"""The HTTP front's ASGI app and its Hypercorn loop (``--http-port``; :mod:`sudoku_server.net.http` is the rest).
+"""The HTTP front's ASGI app (``--http-port``; :mod:`sudoku_server.net.http` is the rest).
 
 :class:`ApiApp` answers ``GET``/``POST /api/v1/<verb>`` itself (a plain ASGI function, the short way) and hands
 everything else to a Starlette app (``/healthz``, the OpenAPI document, the web page, CORS preflights, JSON 404
-and 405); :func:`serve_hypercorn` runs Hypercorn's trio worker on the HTTP port's sockets, each connection
-sending a reply in one ``send``.
+and 405); :mod:`sudoku_server.net.http_hypercorn` serves it on the HTTP port's sockets.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 import logging
-import math
-import socket
 import urllib.parse
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,109 +47,6 @@ OPENAPI_PATH = "/api/v1/openapi.json"
 def static_directory() -> Path:
     """The web page's files: the package's ``web/static`` directory (it may be missing or empty)."""
     return Path(str(importlib.resources.files("sudoku_server") / "web" / "static"))
-
-
-async def serve_hypercorn(
-    app: Any, config: Any, sockets: Sequence[socket.socket], stop: trio.Event, task_status=trio.TASK_STATUS_IGNORED
-) -> None:
-    """Hypercorn's trio worker (``hypercorn.trio.run.worker_serve``, less its lifespan, statsd and QUIC parts)
-    serving ``app`` on ``sockets`` until ``stop`` is set; then as Hypercorn's graceful shutdown: no new
-    connection, idle ones closed, the requests in progress given ``config.graceful_timeout`` seconds.
-
-    Its own loop so that each connection is a :class:`_OneSendTCPServer` (a reply in one send).
-    """
-    from hypercorn.trio.worker_context import WorkerContext
-    from hypercorn.typing import ConnectionState
-    from hypercorn.utils import wrap_app
-
-    context = WorkerContext(None)
-    handler = functools.partial(
-        _one_send_server(), wrap_app(app, config.wsgi_max_body_size, "asgi"), config, context, ConnectionState({})
-    )
-    listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
-    async with trio.open_nursery() as connections:
-        async with trio.open_nursery() as accepting:
-            accepting.start_soon(
-                functools.partial(trio.serve_listeners, handler, listeners, handler_nursery=connections)
-            )
-            task_status.started()
-            await stop.wait()
-            accepting.cancel_scope.cancel()
-        for listener in listeners:
-            await listener.aclose()
-        await context.terminated.set()  # idle keep-alive connections close now
-        connections.cancel_scope.deadline = trio.current_time() + config.graceful_timeout
-
-
-def _one_send_server() -> type:
-    """Hypercorn's ``TCPServer``, sending a reply's header block and its body in one ``send``, with one
-    keep-alive timer task per connection.
-
-    Hypercorn's HTTP/1.1 protocol hands its connection the header block of a reply (h11's ``Response``) and
-    the body as two pieces of data, which cost two ``send`` calls: on loopback each costs about as much
-    as the rest of a small request (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"). The
-    header block of a final reply (not ``1xx``: a ``100 Continue`` goes at once) is held until the next
-    event of the connection (its body, the empty end of message, or the close), and sent with it. Hypercorn also cancels and starts a timer task
-    at each request (idle, busy, idle again); here one task per connection waits with a deadline that moves
-    (the keep-alive seconds while idle, none while a request is in progress), as Hypercorn's timer closes an
-    idle connection at the keep-alive time (its headers incomplete included) or at once when the server
-    stops, and a busy one once its request is answered. The two took a single request's server CPU from
-    about 490 to 400 µs (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)").
-
-    Both reach into ``TCPServer``'s internals (``protocol_send``, ``_idle_timeout``), which is why
-    pyproject.toml pins Hypercorn below 0.19 (the versions tested); a newer release needs a look here first.
-    """
-    from hypercorn.events import RawData, Updated
-    from hypercorn.trio.tcp_server import TCPServer
-
-    class OneSendTCPServer(TCPServer):
-        held = b""
-        idle_deadline: float | None = None  # when an idle connection closes (inf: a request in progress; None: new)
-        idle_scope: trio.CancelScope | None = None
-        close_when_idle = False  # the server stopped while a request was in progress
-
-        async def protocol_send(self, event: Any) -> None:
-            if isinstance(event, Updated):
-                await self._idle_changed(event.idle)
-                return
-            if isinstance(event, RawData):
-                if self.held:
-                    event = RawData(data=self.held + event.data)
-                    self.held = b""
-                elif event.data.startswith(b"HTTP/1.1 ") and not event.data.startswith(b"HTTP/1.1 1"):
-                    self.held = event.data
-                    return
-            elif self.held:
-                held, self.held = self.held, b""
-                await super().protocol_send(RawData(data=held))
-            await super().protocol_send(event)
-
-        async def _idle_changed(self, idle: bool) -> None:
-            """Hypercorn restarts a timer task at each change; here one task's deadline moves instead."""
-            if idle and self.close_when_idle:
-                with trio.CancelScope(shield=True):
-                    await self._initiate_server_close()
-                return
-            self.idle_deadline = trio.current_time() + self.config.keep_alive_timeout if idle else math.inf
-            if self.idle_scope is not None:
-                self.idle_scope.deadline = self.idle_deadline
-
-        async def _idle_timeout(self) -> None:
-            """The connection's one keep-alive timer (started once by ``run``): an idle connection is closed
-            at its deadline, or at once when the server stops; one with a request in progress when it is over."""
-            if self.idle_deadline is None:  # a new connection: idle until its first request's headers
-                self.idle_deadline = trio.current_time() + self.config.keep_alive_timeout
-            with trio.CancelScope(deadline=self.idle_deadline) as scope:
-                self.idle_scope = scope
-                await self.context.terminated.wait()
-            self.idle_scope = None
-            if not scope.cancelled_caught and self.idle_deadline == math.inf:
-                self.close_when_idle = True  # stopped during a request: closed once it is answered
-                return
-            with trio.CancelScope(shield=True):
-                await self._initiate_server_close()
-
-    return OneSendTCPServer
 
 
 Scope = dict[str, Any]
