@@ -42,6 +42,40 @@ RETRY_BUSY_SECONDS = 1
 RETRY_DRAINING_SECONDS = 5
 #: Where the OpenAPI document is served (GET and HEAD only).
 OPENAPI_PATH = "/api/v1/openapi.json"
+#: The page's Content-Security-Policy: its scripts, styles and requests from this origin only (no inline script
+#: or style, no ``eval``), no plugin, no framing by any page (clickjacking).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+    " object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: Headers of every reply of the HTTP port (docs/HTTP.md "Security headers").
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode("ascii")),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+)
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every reply of the app it wraps (a header the app set wins)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                present = {name.lower() for name, _ in headers}
+                headers += [header for header in SECURITY_HEADERS if header[0] not in present]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def static_directory() -> Path:
@@ -86,7 +120,7 @@ async def _read_body(receive: Receive, declared: bytes | None, limit: int) -> by
     return b"".join(chunks)
 
 
-def _query_fields(query: bytes, verb: str) -> dict[str, object]:
+def _query_fields(query: bytes, endpoint: json_api.Endpoint) -> dict[str, object]:
     """The query string's fields (``?puzzle=...&any``: a field without ``=`` is the empty string).
 
     A ``%XX`` byte that is not UTF-8 reaches the text layer as a lone surrogate, reported as ``byte 0xXX``
@@ -94,13 +128,13 @@ def _query_fields(query: bytes, verb: str) -> dict[str, object]:
     decodes ``+`` to a blank, so ``?rules=x+antiknight`` means ``x+antiknight``, as the docs write it).
 
     Raises:
-      CommandError: a field given twice (the line protocol's words).
+      CommandError: a field given twice.
     """
     fields: dict[str, object] = {}
     text = query.decode("utf-8", "surrogateescape")
     for key, value in urllib.parse.parse_qsl(text, keep_blank_values=True, errors="surrogateescape"):
         if key in fields:
-            raise CommandError(f"{verb}: option {quote(key)} given twice; try HELP {verb}")
+            raise CommandError(f"{endpoint.verb}: field {quote(key)} given twice; {json_api.fields_help(endpoint)}")
         fields[key] = value.replace(" ", "+") if key == "rules" else value
     return fields
 
@@ -172,7 +206,11 @@ class ApiApp:
             body, retry = json_api.dumps(reply), None
         if retry is not None and status in json_api.RETRY_STATUSES:
             headers.append((b"retry-after", str(retry).encode("ascii")))
+        server = self.front.server
+        if server.shutting_down or (status == 503 and server.draining):
+            headers.append((b"connection", b"close"))  # the client reconnects (to the next process of a restart)
         headers.append((b"content-length", str(len(body)).encode("ascii")))
+        headers += SECURITY_HEADERS
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
@@ -193,7 +231,7 @@ class ApiApp:
             fields = json_api.read_body(await _read_body(receive, declared, config.http_max_body))
             call = json_api.read_fields(endpoint, fields)
         else:
-            call = json_api.read_fields(endpoint, _query_fields(scope["query_string"], endpoint.verb), query=True)
+            call = json_api.read_fields(endpoint, _query_fields(scope["query_string"], endpoint), query=True)
         if front.server.shutting_down:  # a request that came in after the server stopped accepting
             draining = json_api.draining_error()
             return (
@@ -245,7 +283,7 @@ def create_app(front: HttpFront) -> ApiApp:
     async def healthz(request: HttpRequest) -> Response:
         server = front.server
         if server.draining or server.shutting_down:
-            headers = {"Retry-After": str(RETRY_DRAINING_SECONDS)}
+            headers = {"Retry-After": str(RETRY_DRAINING_SECONDS), "Connection": "close"}
             return Response(b"draining\n", status_code=503, media_type="text/plain", headers=headers)
         return Response(b"ok\n", media_type="text/plain")
 
@@ -270,7 +308,7 @@ def create_app(front: HttpFront) -> ApiApp:
     async def internal(request: HttpRequest, exc: Exception) -> Response:
         return front.error(InternalError(f"{type(exc).__name__} while answering {request.url.path}"))
 
-    middleware: list[Middleware] = []
+    middleware: list[Middleware] = [Middleware(SecurityHeaders)]
     if config.http_cors:
         middleware.append(
             Middleware(

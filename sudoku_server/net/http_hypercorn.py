@@ -55,25 +55,43 @@ log = logging.getLogger("sudoku_server.http")
 #: The Hypercorn versions this module was tested with (``major.minor``); tests/test_http_hypercorn.py holds it.
 TESTED_HYPERCORN = ("0.17", "0.18")
 
-_REFUSED_BODY = b'{"error":{"code":"command","message":"HTTP/2 is not served on this port: use HTTP/1.1","line":null}}'
+
+def _refusal(status: bytes, message: bytes) -> bytes:
+    body = b'{"error":{"code":"command","message":"%s","line":null}}' % message
+    return b"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s" % (
+        status,
+        len(body),
+        body,
+    )
+
+
 #: The whole reply to an HTTP/2 client (the prior-knowledge preface ``PRI * HTTP/2.0``), then the connection closes.
-HTTP2_REFUSED = (
-    b"HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-type: application/json\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_REFUSED_BODY), _REFUSED_BODY)
+HTTP2_REFUSED = _refusal(b"505 HTTP Version Not Supported", b"HTTP/2 is not served on this port: use HTTP/1.1")
+#: The whole reply to a request with both Content-Length and Transfer-Encoding, then the connection closes (RFC 9112
+#: section 6.3: such a request may be an attempt at request smuggling; the server MUST close the connection).
+AMBIGUOUS_LENGTH_REFUSED = _refusal(
+    b"400 Bad Request", b"a request with both Content-Length and Transfer-Encoding is refused (RFC 9112 6.3)"
 )
 
 
-class _Http2Refused(Exception):
-    """The request is HTTP/2's prior-knowledge preface."""
+class _Refused(Exception):
+    """A request answered with ``reply`` (whole bytes) at once, and the connection closed."""
+
+    def __init__(self, reply: bytes, why: str) -> None:
+        super().__init__(why)
+        self.reply = reply
 
 
 class Http11Protocol(H11Protocol):
-    """Hypercorn's HTTP/1.1 protocol that never switches to HTTP/2."""
+    """Hypercorn's HTTP/1.1 protocol that never switches to HTTP/2, and refuses an ambiguous body length."""
 
     async def _check_protocol(self, event: h11.Request) -> None:
         if event.method == b"PRI" and event.target == b"*" and event.http_version == b"2.0":
-            raise _Http2Refused()
+            raise _Refused(HTTP2_REFUSED, "HTTP/2 refused (505)")
         # An Upgrade: h2c is not taken up: the request is answered in HTTP/1.1, as by a server that never heard of it.
+        names = {name for name, _ in event.headers}
+        if b"content-length" in names and b"transfer-encoding" in names:
+            raise _Refused(AMBIGUOUS_LENGTH_REFUSED, "both Content-Length and Transfer-Encoding (400)")
 
 
 class Connection(TCPServer):
@@ -167,11 +185,11 @@ class Connection(TCPServer):
                 break
             try:
                 await self.protocol.handle(RawData(bytes(data)))
-            except _Http2Refused:
-                log.info("HTTP connection %s: HTTP/2 refused (505)", self.peer)
+            except _Refused as refused:
+                log.info("HTTP connection %s closed: %s", self.peer, refused)
                 with trio.move_on_after(self.write_seconds):
                     try:
-                        await self.stream.send_all(HTTP2_REFUSED)
+                        await self.stream.send_all(refused.reply)
                     except (trio.BrokenResourceError, trio.ClosedResourceError):
                         pass
                 break
