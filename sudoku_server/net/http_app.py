@@ -29,7 +29,7 @@ from sudoku_server.wire import json_api
 from sudoku_server.wire.json_api import PREFIX
 
 if TYPE_CHECKING:
-    from sudoku_server.net.http import HttpFront
+    from sudoku_server.net.http import HttpFront, Stream
 
 log = logging.getLogger("sudoku_server")
 
@@ -193,13 +193,30 @@ class ApiApp:
             headers.append((b"access-control-allow-origin", b"*"))
         elif origin is not None and origin in self.origins:
             headers += [(b"access-control-allow-origin", origin), (b"vary", b"Origin")]
+        started = False
+
+        async def stream(data: bytes | None) -> None:
+            """A batch reply sent as it comes (chunked): ``None`` starts it, bytes are a piece of it."""
+            nonlocal started
+            if data is None:
+                started = True
+                await send({"type": "http.response.start", "status": 200, "headers": headers + list(SECURITY_HEADERS)})
+            else:
+                await send({"type": "http.response.body", "body": data, "more_body": True})
+
         try:
-            status, body, retry = await self._answer(endpoint, scope, receive, declared, forwarded)
+            answered = await self._answer(endpoint, scope, receive, declared, forwarded, stream)
+            if answered is None:  # streamed
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            status, body, retry = answered
         except PuzzleError as error:
             status, reply = json_api.error_reply(error)
             body, retry = json_api.dumps(reply), None
         except Exception as error:
             log.exception("HTTP %s %s: internal error", scope["method"], scope["path"])
+            if started:
+                raise  # the reply has begun: the connection closes (Hypercorn ends it)
             status, reply = json_api.error_reply(
                 InternalError(f"{type(error).__name__} while answering {scope['path']}")
             )
@@ -215,8 +232,14 @@ class ApiApp:
         await send({"type": "http.response.body", "body": body})
 
     async def _answer(
-        self, endpoint: json_api.Endpoint, scope: Scope, receive: Receive, declared: bytes | None, forwarded: list[str]
-    ) -> tuple[int, bytes, int | None]:
+        self,
+        endpoint: json_api.Endpoint,
+        scope: Scope,
+        receive: Receive,
+        declared: bytes | None,
+        forwarded: list[str],
+        stream: Stream,
+    ) -> tuple[int, bytes, int | None] | None:
         front = self.front
         config = front.config
         if front.in_progress >= config.max_connections:
@@ -241,7 +264,7 @@ class ApiApp:
             )
         client = scope.get("client")
         address = front.address_of(client[0] if client else "?", forwarded)
-        return await front.answer(endpoint, call, address)
+        return await front.answer(endpoint, call, address, stream)
 
 
 def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
