@@ -57,10 +57,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 class Server:
     """A server subprocess with ``--http-port``: its line port, HTTP port, CPU seconds and RSS."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, tree: str | None = None) -> None:
+        env = dict(os.environ)
+        if tree:  # the server of another checkout (a BEFORE tree), built in place
+            env["PYTHONPATH"] = tree
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", "--http-port", "0", *args],
             cwd=corecheck.NEUTRAL_CWD,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -179,11 +183,24 @@ def line_pipelined(server: Server, puzzles: list[str]) -> tuple[float, int]:
 
 
 def part_cpu(opts: argparse.Namespace) -> None:
+    for label, tree in trees(opts):
+        print(f"\n{label}:")
+        _part_cpu(opts, tree)
+
+
+def trees(opts: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """``[(label, tree)]``: this tree, and with ``--before PATH`` that one first (BEFORE, then AFTER)."""
+    if not opts.before:
+        return [("this tree", None)]
+    return [(f"BEFORE ({opts.before})", opts.before), ("AFTER (this tree)", None)]
+
+
+def _part_cpu(opts: argparse.Namespace, tree: str | None) -> None:
     path = datasets.find(opts.dataset)
     if path is None:
         raise SystemExit(f"no dataset {opts.dataset}")
     puzzles = datasets.one_line_puzzles(path, opts.limit)
-    server = Server()
+    server = Server(tree=tree)
     try:
         corecheck.require_native(corecheck.server_core("127.0.0.1", server.port), opts.allow_python_core, "server")
         http_singles(server, puzzles[:200])  # warm up (imports, first allocations)
@@ -382,9 +399,119 @@ def part_slowloris(opts: argparse.Namespace) -> None:
     print(f"| an HTTP easy solve meanwhile | {http_ok * 1000:.1f} ms | |")
 
 
+# -- body (issue 32) ---------------------------------------------------------------------------
+
+
+def probe_series(fn, port: int, stop: threading.Event, spacing: float = 0.02) -> list[float]:
+    """``fn(port)`` one after another (``spacing`` apart) until ``stop`` is set: the latencies."""
+    results: list[float] = []
+    while not stop.is_set():
+        results.append(fn(port))
+        time.sleep(spacing)
+    return results
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def part_body(opts: argparse.Namespace) -> None:
+    """A 1 MiB POST of one-digit lines (``{"puzzle": "1\\n1\\n..."}``), three times: another client's easy line
+    SOLVE (p99 against max(10x its unloaded p90, 250 ms)) and the server's RSS (peak and 3 s after, against its RSS
+    before: peak at most 64 MB more)."""
+    body = json.dumps({"puzzle": "1\n" * ((1024 * 1024 - 32) // 3)}).encode()  # just under the 1 MiB limit
+    for label, tree in trees(opts):
+        server = Server(tree=tree)
+        try:
+            for _ in range(20):
+                probe_line(server.port)
+            stop = threading.Event()
+            threading.Timer(opts.seconds / 2, stop.set).start()
+            unloaded = probe_series(probe_line, server.port, stop)
+            rss_before = server.rss_kb()
+            peak = [rss_before]
+            stop = threading.Event()
+            loaded: list[float] = []
+            prober = threading.Thread(target=lambda: loaded.extend(probe_series(probe_line, server.port, stop)))
+
+            def sample() -> None:
+                while not stop.is_set():
+                    peak[0] = max(peak[0], server.rss_kb())
+                    time.sleep(0.02)
+
+            sampler = threading.Thread(target=sample)
+            prober.start()
+            sampler.start()
+            statuses = []
+            started = time.perf_counter()
+            for _ in range(3):
+                conn = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=120)
+                conn.request("POST", "/api/v1/solve", body=body)
+                response = conn.getresponse()
+                response.read()
+                statuses.append(response.status)
+                conn.close()
+            posts = time.perf_counter() - started
+            time.sleep(0.5)
+            stop.set()
+            prober.join()
+            sampler.join()
+            time.sleep(3)
+            rss_after = server.rss_kb()
+        finally:
+            server.stop()
+        p90, p99_loaded = quantile(unloaded, 0.9), quantile(loaded, 0.99)
+        target = max(10 * p90, 0.25)
+        print(
+            f"| {label} | {statuses} in {posts:.2f} s | {p90 * 1000:.1f} ms | {p99_loaded * 1000:.1f} ms"
+            f" (max {max(loaded) * 1000:.0f} ms, {len(loaded)} probes) | <= {target * 1000:.0f} ms |"
+            f" {rss_before / 1024:.0f} MB | +{(peak[0] - rss_before) / 1024:.0f} MB | +{(rss_after - rss_before) / 1024:.0f} MB |"
+        )
+
+
+# -- reset (issue 32) ---------------------------------------------------------------------------
+
+
+def part_reset(opts: argparse.Namespace) -> None:
+    """A batch of the hardest puzzles' STEPS whose client resets after 1 s: the server's CPU from 1 s and from 4 s
+    after the reset (target: the job stops within 1 s; at most 25% of a core from 4 s on)."""
+    import struct
+
+    path = datasets.find(opts.dataset)
+    if path is None:
+        raise SystemExit(f"no dataset {opts.dataset}")
+    puzzles = datasets.one_line_puzzles(path, 40)
+    body = json.dumps({"puzzles": puzzles}).encode()
+    for label, tree in trees(opts):
+        server = Server(tree=tree)
+        try:
+            sock = socket.create_connection(("127.0.0.1", server.http_port))
+            sock.sendall(b"POST /api/v1/steps HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            time.sleep(1.0)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+            reset_cpu = server.cpu()
+            time.sleep(1.0)
+            one = server.cpu()
+            time.sleep(3.0)
+            four = server.cpu()
+            time.sleep(4.0)
+            eight = server.cpu()
+        finally:
+            server.stop()
+        print(
+            f"| {label} | {(one - reset_cpu) * 100:.0f}% | {(four - one) / 3 * 100:.0f}% |"
+            f" {(eight - four) / 4 * 100:.0f}% | <= 25% from 4 s |"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris")
+    parser.add_argument(
+        "--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris, body, reset"
+    )
+    parser.add_argument("--before", default=None, help="another checkout (built in place) measured first: BEFORE")
     parser.add_argument("--dataset", default="magictour_top1465.txt")
     parser.add_argument("--limit", type=int, default=None, help="puzzles of the dataset (cpu)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations of the sides (cpu)")
@@ -395,7 +522,13 @@ def main(argv: list[str] | None = None) -> int:
 
     corecheck.require_native(solver.CORE, opts.allow_python_core, "this process")
     print(f"machine: {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
-    parts = {"cpu": part_cpu, "hostile": part_hostile, "slowloris": part_slowloris}
+    parts = {
+        "cpu": part_cpu,
+        "hostile": part_hostile,
+        "slowloris": part_slowloris,
+        "body": part_body,
+        "reset": part_reset,
+    }
     for name in opts.parts.split(","):
         parts[name.strip()](opts)
     return 0

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import trio
-from starlette.responses import Response
 
 from sudoku_server.errors import (
     BusyError,
@@ -542,14 +541,6 @@ class HttpFront:
             slot = slots[index]
             slot.data = json_api.plain_solved(out[index][:81].decode("ascii"))  # type: ignore[index]
         return answered
-
-    def reply(self, status: int, body: bytes, *, retry_after: int | None = None) -> Response:
-        headers = {"Retry-After": str(retry_after)} if retry_after is not None and status in (429, 503) else None
-        return Response(body, status_code=status, media_type="application/json", headers=headers)
-
-    def error(self, error: PuzzleError, *, retry_after: int | None = None) -> Response:
-        status, body = json_api.error_reply(error)
-        return self.reply(status, json_api.dumps(body), retry_after=retry_after)
 
     # -- serving ------------------------------------------------------------------------------
 

@@ -1,12 +1,15 @@
 """The HTTP front's ASGI app (``--http-port``; :mod:`sudoku_server.net.http` is the rest).
 
-:class:`ApiApp` answers ``GET``/``POST /api/v1/<verb>`` itself (a plain ASGI function, the short way) and hands
-everything else to a Starlette app (``/healthz``, the OpenAPI document, the web page, CORS preflights, JSON 404
-and 405); :mod:`sudoku_server.net.http_hypercorn` serves it on the HTTP port's sockets.
+One Starlette app (:func:`create_app`): one router whose routes are an :class:`ApiEndpoint` per verb (a plain ASGI
+app, the short way), ``/healthz``, the OpenAPI document, the web page and its files; Starlette's CORS middleware and
+:class:`SecurityHeaders` on every reply; the JSON 404, 405 and 500. The endpoints are module-level and can be called
+alone (the front is ``request.app.state.front``). :mod:`sudoku_server.net.http_hypercorn` serves it on the HTTP
+port's sockets.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.resources
 import logging
 import urllib.parse
@@ -35,6 +38,9 @@ log = logging.getLogger("sudoku_server")
 
 #: Seconds a request's body may take to arrive, in all; then ``400 command`` (a slow body holds no more).
 BODY_SECONDS = 10.0
+#: Bytes of a request body read into fields on the event loop at most; a larger one is read in a worker thread
+#: (one at a time), so that parsing its puzzles (a 1 MiB body: up to 1,000 puzzles) never stalls other clients.
+PARSE_INLINE_BYTES = 16 * 1024
 #: Bytes of an over-limit body read and discarded at most before the ``413`` (more: the connection closes).
 DISCARD_BYTES = 64 * 1024 * 1024
 #: Seconds in a ``Retry-After`` of a ``503 busy`` (the queue's wait bound) and of a ``503 draining``/``shutdown``.
@@ -120,6 +126,11 @@ async def _read_body(receive: Receive, declared: bytes | None, limit: int) -> by
     return b"".join(chunks)
 
 
+def _read_call(endpoint: json_api.Endpoint, body: bytes) -> json_api.Call:
+    """A ``POST`` body's call (:func:`json_api.read_body`, :func:`json_api.read_fields`): pure, any thread."""
+    return json_api.read_fields(endpoint, json_api.read_body(body))
+
+
 def _query_fields(query: bytes, endpoint: json_api.Endpoint) -> dict[str, object]:
     """The query string's fields (``?puzzle=...&any``: a field without ``=`` is the empty string).
 
@@ -150,49 +161,31 @@ def _without_body(send: Send) -> Send:
     return head_send
 
 
-class ApiApp:
-    """The ASGI app of the HTTP front: ``GET``/``POST /api/v1/<verb>`` answered here, the rest by Starlette.
+class ApiEndpoint:
+    """``GET``/``HEAD``/``POST /api/v1/<name>``: one row of :data:`json_api.ENDPOINTS` as a plain ASGI app (a route
+    of the one Starlette router; CORS and the security headers are the app's middleware).
 
-    The API's requests take the short way (a plain ASGI function: body, fields, answer, one JSON reply with its
-    CORS header) rather than Starlette's middleware, request and response objects, which cost about a
-    quarter of a small request's CPU (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"); Starlette serves everything else
-    (``/healthz``, the OpenAPI document, the page, CORS preflights, 404 and 405).
+    A plain ASGI app rather than Starlette's request and response objects: those cost about a quarter of a small
+    request's CPU (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"). It can be called alone, with any
+    ``front`` that has ``config``, ``server``, ``in_progress``, ``address_of`` and ``answer``.
     """
 
-    def __init__(self, front: HttpFront, rest: Starlette) -> None:
+    def __init__(self, front: HttpFront, endpoint: json_api.Endpoint, parsing: trio.CapacityLimiter) -> None:
         self.front = front
-        self.rest = rest
-        origins = front.config.http_cors
-        self.any_origin = "*" in origins
-        self.origins = frozenset(origin.encode("latin-1") for origin in origins)
+        self.endpoint = endpoint
+        self.parsing = parsing  # large bodies are read in a worker thread, one at a time (shared by the endpoints)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in ("GET", "POST", "HEAD") and scope["path"].startswith(PREFIX):
-            endpoint = json_api.ENDPOINTS.get(scope["path"][len(PREFIX) :])
-            if endpoint is not None:
-                if scope["method"] == "HEAD":  # GET's status and headers, no body (RFC 9110 9.3.2)
-                    await self.api(endpoint, {**scope, "method": "GET"}, receive, _without_body(send))
-                    return
-                await self.api(endpoint, scope, receive, send)
-                return
-        await self.rest(scope, receive, send)
-
-    async def api(self, endpoint: json_api.Endpoint, scope: Scope, receive: Receive, send: Send) -> None:
-        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json")]
-        origin = None
+        if scope["method"] == "HEAD":  # GET's status and headers, no body (RFC 9110 9.3.2)
+            scope, send = {**scope, "method": "GET"}, _without_body(send)
         declared = None
         forwarded = []
         for name, value in scope["headers"]:
-            if name == b"origin":
-                origin = value
-            elif name == b"content-length":
+            if name == b"content-length":
                 declared = value
             elif name == b"x-forwarded-for":
                 forwarded.append(value.decode("latin-1"))
-        if self.any_origin:
-            headers.append((b"access-control-allow-origin", b"*"))
-        elif origin is not None and origin in self.origins:
-            headers += [(b"access-control-allow-origin", origin), (b"vary", b"Origin")]
+        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json")]
         started = False
 
         async def stream(data: bytes | None) -> None:
@@ -200,12 +193,12 @@ class ApiApp:
             nonlocal started
             if data is None:
                 started = True
-                await send({"type": "http.response.start", "status": 200, "headers": headers + list(SECURITY_HEADERS)})
+                await send({"type": "http.response.start", "status": 200, "headers": headers})
             else:
                 await send({"type": "http.response.body", "body": data, "more_body": True})
 
         try:
-            answered = await self._answer(endpoint, scope, receive, declared, forwarded, stream)
+            answered = await self._answer(self.endpoint, scope, receive, declared, forwarded, stream)
             if answered is None:  # streamed
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
@@ -227,7 +220,6 @@ class ApiApp:
         if server.shutting_down or (status == 503 and server.draining):
             headers.append((b"connection", b"close"))  # the client reconnects (to the next process of a restart)
         headers.append((b"content-length", str(len(body)).encode("ascii")))
-        headers += SECURITY_HEADERS
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
@@ -251,8 +243,11 @@ class ApiApp:
                 RETRY_BUSY_SECONDS,
             )
         if scope["method"] == "POST":
-            fields = json_api.read_body(await _read_body(receive, declared, config.http_max_body))
-            call = json_api.read_fields(endpoint, fields)
+            body = await _read_body(receive, declared, config.http_max_body)
+            if len(body) > PARSE_INLINE_BYTES:  # off the event loop, one at a time
+                call = await trio.to_thread.run_sync(_read_call, endpoint, body, limiter=self.parsing)
+            else:
+                call = _read_call(endpoint, body)
         else:
             call = json_api.read_fields(endpoint, _query_fields(scope["query_string"], endpoint), query=True)
         if front.server.shutting_down:  # a request that came in after the server stopped accepting
@@ -267,70 +262,107 @@ class ApiApp:
         return await front.answer(endpoint, call, address, stream)
 
 
-def _static_files(front: HttpFront) -> Callable[..., Awaitable[None]]:
-    """``/static/...``: the page's files (StaticFiles), or ``404`` for all while the directory does not exist."""
-    directory = static_directory()
-    files = StaticFiles(directory=directory, check_dir=False)
+def _front(request: HttpRequest) -> HttpFront:
+    return request.app.state.front
 
-    async def static(scope: Any, receive: Any, send: Any) -> None:
-        if directory.is_dir():
-            await files(scope, receive, send)
+
+def _guarded(handler: Callable[[HttpRequest], Awaitable[Response]]) -> Callable[[HttpRequest], Awaitable[Response]]:
+    """``handler``, its faults logged here and answered ``500 internal`` (no traceback to the client)."""
+
+    @functools.wraps(handler)
+    async def run(request: HttpRequest) -> Response:
+        try:
+            return await handler(request)
+        except Exception as error:
+            log.exception("HTTP %s %s: internal error", request.method, request.url.path)
+            return _error(InternalError(f"{type(error).__name__} while answering {request.url.path}"))
+
+    return run
+
+
+def _json(status: int, body: bytes) -> Response:
+    return Response(body, status_code=status, media_type="application/json")
+
+
+def _error(error: PuzzleError) -> Response:
+    status, body = json_api.error_reply(error)
+    return _json(status, json_api.dumps(body))
+
+
+@_guarded
+async def healthz(request: HttpRequest) -> Response:
+    """``GET /healthz``: ``200 ok``, or ``503 draining`` (``Retry-After: 5``, ``Connection: close``) from the stop
+    signal on."""
+    server = _front(request).server
+    if server.draining or server.shutting_down:
+        headers = {"Retry-After": str(RETRY_DRAINING_SECONDS), "Connection": "close"}
+        return Response(b"draining\n", status_code=503, media_type="text/plain", headers=headers)
+    return Response(b"ok\n", media_type="text/plain")
+
+
+@_guarded
+async def openapi_json(request: HttpRequest) -> Response:
+    """``GET /api/v1/openapi.json``: the OpenAPI document (:mod:`sudoku_server.wire.openapi`)."""
+    return Response(_front(request).openapi_body, media_type="application/json")
+
+
+@_guarded
+async def index(request: HttpRequest) -> Response:
+    """``GET /``: the web page (``web/static/index.html``), or ``404`` when it is not installed."""
+    page = static_directory() / "index.html"
+    if not page.is_file():
+        return Response(b"the web page is not installed; the API is at /api/v1/\n", 404, media_type="text/plain")
+    return FileResponse(page, media_type="text/html")
+
+
+@_guarded
+async def no_endpoint(request: HttpRequest) -> Response:
+    """``/api/v1/<name>`` that is no endpoint: ``404`` (a ``POST`` to the OpenAPI document: ``405``)."""
+    if request.url.path == OPENAPI_PATH:  # POST to the document: its GET route matched only partly
+        return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD"}))
+    return _json(404, json_api.dumps(_command(f"no endpoint {request.url.path}")))
+
+
+def _command(message: str) -> dict[str, Any]:
+    return {"error": {"code": "command", "message": message, "line": None}}
+
+
+async def not_found(request: HttpRequest, exc: Exception) -> Response:
+    """The JSON ``404`` (no such path) and ``405`` (with its ``Allow``) of every route."""
+    status = getattr(exc, "status_code", 404)
+    message = "no such path" if status == 404 else f"method {request.method} not allowed"
+    response = _json(status, json_api.dumps(_command(message)))
+    allow = (getattr(exc, "headers", None) or {}).get("Allow")
+    if status == 405 and allow:
+        response.headers["Allow"] = ", ".join(sorted(word.strip() for word in allow.split(",")))
+    return response
+
+
+async def internal(request: HttpRequest, exc: Exception) -> Response:
+    """Any other fault of a route: ``500 internal``, without its traceback."""
+    return _error(InternalError(f"{type(exc).__name__} while answering {request.url.path}"))
+
+
+class StaticFilesOr404:
+    """``/static/...``: the page's files (Starlette's ``StaticFiles``), or a JSON ``404`` for all while the
+    directory does not exist."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.files = StaticFiles(directory=directory, check_dir=False)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.directory.is_dir():
+            await self.files(scope, receive, send)
             return
-        body = json_api.dumps({"error": {"code": "command", "message": "no such path", "line": None}})
-        await front.reply(404, body)(scope, receive, send)
-
-    return static
+        await _json(404, json_api.dumps(_command("no such path")))(scope, receive, send)
 
 
-def create_app(front: HttpFront) -> ApiApp:
-    """The ASGI app of the HTTP front (docs/HTTP.md): the API (:class:`ApiApp`), and in Starlette ``/healthz``,
-    the OpenAPI document, the page, CORS preflights and the JSON 404 and 405."""
+def create_app(front: HttpFront) -> Starlette:
+    """The ASGI app of the HTTP front (docs/HTTP.md): one Starlette router (an :class:`ApiEndpoint` per row of
+    :data:`json_api.ENDPOINTS`, ``/healthz``, the OpenAPI document, the page and its files), Starlette's CORS
+    (``--http-cors``), the security headers on every reply, and the JSON 404, 405 and 500."""
     config = front.config
-
-    def guarded(handler: Callable[[HttpRequest], Awaitable[Response]]) -> Callable[[HttpRequest], Awaitable[Response]]:
-        async def run(request: HttpRequest) -> Response:
-            try:
-                return await handler(request)
-            except Exception as error:
-                log.exception("HTTP %s %s: internal error", request.method, request.url.path)
-                return front.error(InternalError(f"{type(error).__name__} while answering {request.url.path}"))
-
-        return run
-
-    async def no_endpoint(request: HttpRequest) -> Response:
-        if request.url.path == OPENAPI_PATH:  # POST to the document: its GET route matched only partly
-            return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD"}))
-        body = {"error": {"code": "command", "message": f"no endpoint {request.url.path}", "line": None}}
-        return front.reply(404, json_api.dumps(body))
-
-    async def healthz(request: HttpRequest) -> Response:
-        server = front.server
-        if server.draining or server.shutting_down:
-            headers = {"Retry-After": str(RETRY_DRAINING_SECONDS), "Connection": "close"}
-            return Response(b"draining\n", status_code=503, media_type="text/plain", headers=headers)
-        return Response(b"ok\n", media_type="text/plain")
-
-    async def openapi_json(request: HttpRequest) -> Response:
-        return Response(front.openapi_body, media_type="application/json")
-
-    async def index(request: HttpRequest) -> Response:
-        page = static_directory() / "index.html"
-        if not page.is_file():
-            return Response(b"the web page is not installed; the API is at /api/v1/\n", 404, media_type="text/plain")
-        return FileResponse(page, media_type="text/html")
-
-    async def not_found(request: HttpRequest, exc: Exception) -> Response:
-        status = getattr(exc, "status_code", 404)
-        message = "no such path" if status == 404 else f"method {request.method} not allowed"
-        response = front.reply(status, json_api.dumps({"error": {"code": "command", "message": message, "line": None}}))
-        allow = (getattr(exc, "headers", None) or {}).get("Allow")
-        if status == 405 and allow:
-            response.headers["Allow"] = ", ".join(sorted(word.strip() for word in allow.split(",")))
-        return response
-
-    async def internal(request: HttpRequest, exc: Exception) -> Response:
-        return front.error(InternalError(f"{type(exc).__name__} while answering {request.url.path}"))
-
     middleware: list[Middleware] = [Middleware(SecurityHeaders)]
     if config.http_cors:
         middleware.append(
@@ -342,14 +374,21 @@ def create_app(front: HttpFront) -> ApiApp:
                 max_age=86400,
             )
         )
+    parsing = trio.CapacityLimiter(1)
+    api = [
+        Route(PREFIX + name, ApiEndpoint(front, endpoint, parsing), methods=["GET", "HEAD", "POST"])
+        for name, endpoint in json_api.ENDPOINTS.items()
+    ]
     routes = [
-        Route("/healthz", guarded(healthz), methods=["GET", "HEAD"]),
-        Route(OPENAPI_PATH, guarded(openapi_json), methods=["GET", "HEAD"]),
-        Route("/api/v1/{name}", guarded(no_endpoint), methods=["GET", "HEAD", "POST"]),  # ApiApp answers the endpoints
-        Route("/", guarded(index), methods=["GET", "HEAD"]),
-        Mount("/static", _static_files(front), name="static"),
+        *api,
+        Route("/healthz", healthz, methods=["GET", "HEAD"]),
+        Route(OPENAPI_PATH, openapi_json, methods=["GET", "HEAD"]),
+        Route("/api/v1/{name}", no_endpoint, methods=["GET", "HEAD", "POST"]),
+        Route("/", index, methods=["GET", "HEAD"]),
+        Mount("/static", StaticFilesOr404(static_directory()), name="static"),
     ]
     handlers: dict[Any, Any] = {404: not_found, 405: not_found, Exception: internal}
     app = Starlette(routes=routes, middleware=middleware, exception_handlers=handlers)
     app.router.redirect_slashes = False  # /api/v1/solve/ is no path (404), not a 307 to /api/v1/solve
-    return ApiApp(front, app)
+    app.state.front = front
+    return app

@@ -570,7 +570,10 @@ def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
     for number, raw in enumerate(lines, start=1):
         body = raw.rstrip("\r\n")
         events.extend((number, event) for event in reader.feed_line(body, raw[len(body) :], number))
-    events.extend((len(lines), event) for event in reader.finish())
+        if len(events) >= 4:
+            break  # what is raised or returned is settled: the first two events kept, each caption seen with the next
+    else:
+        events.extend((len(lines), event) for event in reader.finish())
     kept = [event for index, (_, event) in enumerate(events) if not _caption_above(events, index)]
     if not kept:
         raise PuzzleFormatError("no puzzle found")
