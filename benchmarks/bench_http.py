@@ -24,11 +24,28 @@ Three parts (``--parts``, all by default), each against a server started here
     and the line port's easy-puzzle p99 with and without them (target: at most
     100 ms with them).
 
+``body`` (issue 32)
+    Three 1 MiB POSTs of one-digit lines (``{"puzzle": "1\\n1\\n..."}``, just under the body limit), one after
+    another, while a line client asks an easy solve every 20 ms: its p99 against max(10x its unloaded p90, 250 ms),
+    and the server's RSS (peak, and 3 s after, over its RSS before; target: peak at most 64 MB more).
+
+``reset`` (issue 32)
+    A STEPS batch of 200 hard puzzles whose client resets after 1 s: the server's CPU 0-1, 1-4 and 4-8 s after
+    the reset (target: the work stops within 1 s; at most 25% of a core from 4 s on).
+
+``unread`` (issue 32)
+    Six clients (six loopback addresses) POST a STEPS batch of 1,000 puzzles (about 10 MB of reply) each and
+    never read, under ``--idle-timeout 20``: the server's RSS 5, 25 and 75 s later (target: 50 MB in all at 75 s).
+
+``--before PATH`` runs the parts that take it (cpu, body, reset, unread) against another checkout first
+(``PYTHONPATH=PATH``, its C extensions built in place): BEFORE and AFTER in one run.
+
 Usage::
 
     python3 benchmarks/bench_http.py
     python3 benchmarks/bench_http.py --parts cpu --limit 1465 --rounds 3
     python3 benchmarks/bench_http.py --parts hostile,slowloris --seconds 10
+    python3 benchmarks/bench_http.py --parts cpu,body,reset --before /path/to/main
 
 Standard library and the project only; the solver core is printed, and a
 pure-Python one is refused (exit status 2) unless ``--allow-python-core``.
@@ -46,9 +63,12 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import corecheck  # benchmarks/corecheck.py, beside this script
 import datasets
+
+REPO = Path(__file__).resolve().parent.parent
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -421,6 +441,11 @@ def part_body(opts: argparse.Namespace) -> None:
     SOLVE (p99 against max(10x its unloaded p90, 250 ms)) and the server's RSS (peak and 3 s after, against its RSS
     before: peak at most 64 MB more)."""
     body = json.dumps({"puzzle": "1\n" * ((1024 * 1024 - 32) // 3)}).encode()  # just under the 1 MiB limit
+    print(
+        "| tree | statuses, time of the 3 POSTs | line easy p90 unloaded | p99 during | target | RSS before | peak |"
+        " 3 s after |"
+    )
+    print("|---|---|---:|---:|---|---:|---:|---:|")
     for label, tree in trees(opts):
         server = Server(tree=tree)
         try:
@@ -481,8 +506,10 @@ def part_reset(opts: argparse.Namespace) -> None:
     path = datasets.find(opts.dataset)
     if path is None:
         raise SystemExit(f"no dataset {opts.dataset}")
-    puzzles = datasets.one_line_puzzles(path, 40)
+    puzzles = datasets.one_line_puzzles(path, 200)
     body = json.dumps({"puzzles": puzzles}).encode()
+    print("| tree | server CPU 0-1 s after the reset | 1-4 s | 4-8 s | target |")
+    print("|---|---:|---:|---:|---|")
     for label, tree in trees(opts):
         server = Server(tree=tree)
         try:
@@ -506,10 +533,51 @@ def part_reset(opts: argparse.Namespace) -> None:
         )
 
 
+# -- unread (issue 32) ---------------------------------------------------------------------------
+
+
+def part_unread(opts: argparse.Namespace) -> None:
+    """Six clients (six addresses, 127.0.0.2 to .7) each POST a STEPS batch of 1,000 puzzles (a reply of about
+    10 MB) and never read it, under ``--idle-timeout 20``: the server's RSS over its RSS before, 5, 25 and 75 s
+    later (target: at most 50 MB in all at 75 s), and the server CPU those 75 s."""
+    rows = (REPO / "puzzles" / "kaggle_1000.csv").read_text().split("\n")[1:]
+    puzzles = [row.split(",")[0] for row in rows if row][:1000]
+    body = json.dumps({"puzzles": puzzles}).encode()
+    request = b"POST /api/v1/steps HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    print("| tree | RSS before | +5 s | +25 s | +75 s | server CPU in the 75 s | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for label, tree in trees(opts):
+        server = Server("--idle-timeout", "20", tree=tree)
+        socks = []
+        try:
+            before, cpu = server.rss_kb(), server.cpu()
+            for i in range(6):
+                sock = socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.bind((f"127.0.0.{i + 2}", 0))
+                sock.connect(("127.0.0.1", server.http_port))
+                sock.sendall(request)
+                socks.append(sock)
+            started = time.monotonic()
+            held = []
+            for mark in (5, 25, 75):
+                time.sleep(max(0.0, started + mark - time.monotonic()))
+                held.append((server.rss_kb() - before) / 1024)
+            used = server.cpu() - cpu
+        finally:
+            for sock in socks:
+                sock.close()
+            server.stop()
+        print(
+            f"| {label} | {before / 1024:.0f} MB | +{held[0]:.0f} MB | +{held[1]:.0f} MB | +{held[2]:.0f} MB |"
+            f" {used:.1f} s | <= 50 MB at 75 s |"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris, body, reset"
+        "--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris, body, reset, unread"
     )
     parser.add_argument("--before", default=None, help="another checkout (built in place) measured first: BEFORE")
     parser.add_argument("--dataset", default="magictour_top1465.txt")
@@ -528,6 +596,7 @@ def main(argv: list[str] | None = None) -> int:
         "slowloris": part_slowloris,
         "body": part_body,
         "reset": part_reset,
+        "unread": part_unread,
     }
     for name in opts.parts.split(","):
         parts[name.strip()](opts)
