@@ -37,7 +37,11 @@ Three parts (``--parts``, all by default), each against a server started here
     Six clients (six loopback addresses) POST a STEPS batch of 1,000 puzzles (about 10 MB of reply) each and
     never read, under ``--idle-timeout 20``: the server's RSS 5, 25 and 75 s later (target: 50 MB in all at 75 s).
 
-``--before PATH`` runs the parts that take it (cpu, body, reset, unread) against another checkout first
+``slowbody`` (issue 32)
+    500 connections (another process) sending ``GET /static/app.js`` with ``Content-Length: 100000000`` and one
+    body byte every 3 s: how many are still open after 20 s (target: none), and the line port's easy p99.
+
+``--before PATH`` runs the parts that take it (cpu, body, reset, unread, slowbody) against another checkout first
 (``PYTHONPATH=PATH``, its C extensions built in place): BEFORE and AFTER in one run.
 
 Usage::
@@ -419,6 +423,78 @@ def part_slowloris(opts: argparse.Namespace) -> None:
     print(f"| an HTTP easy solve meanwhile | {http_ok * 1000:.1f} ms | |")
 
 
+# -- slowbody (issue 32) -----------------------------------------------------------------------
+
+
+def slow_bodies(port: int, clients: int, seconds: float, still_open) -> None:
+    """In a child process: ``clients`` connections each sending ``GET /static/app.js`` with ``Content-Length:
+    100000000`` and one body byte every 3 s (never reopened); ``still_open.value``: those the server has not
+    closed after ``seconds``."""
+    import select
+
+    socks = []
+    for _ in range(clients):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            break
+        sock.sendall(b"GET /static/app.js HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\nx")
+        sock.setblocking(False)
+        socks.append(sock)
+    open_ = dict.fromkeys(socks, True)
+    end = time.monotonic() + seconds
+    next_byte = time.monotonic() + 3
+    while time.monotonic() < end:
+        readable, _, _ = select.select([s for s in socks if open_[s]], [], [], 0.5)
+        for sock in readable:
+            try:
+                while sock.recv(65536):
+                    pass
+                open_[sock] = False  # EOF: the server closed it
+            except BlockingIOError:
+                pass
+            except OSError:
+                open_[sock] = False
+        if time.monotonic() >= next_byte:
+            next_byte += 3
+            for sock in socks:
+                if open_[sock]:
+                    try:
+                        sock.send(b"x")
+                    except OSError:
+                        open_[sock] = False
+    still_open.value = sum(open_.values())
+    for sock in socks:
+        sock.close()
+
+
+def part_slowbody(opts: argparse.Namespace) -> None:
+    """500 slow-body connections on a static route (``slow_bodies``) for 20 s: how many the server still holds
+    (target: none, the documented body timeout is 10 s), and the line port's easy p99 without and with them."""
+    import multiprocessing
+
+    print("| tree | slow-body connections | still open after 20 s | line easy p99 without | with | target |")
+    print("|---|---:|---:|---:|---:|---|")
+    for label, tree in trees(opts):
+        server = Server(tree=tree)
+        still_open = multiprocessing.Value("i", -1)
+        try:
+            for _ in range(20):
+                probe_line(server.port)
+            baseline = probes(probe_line, server.port, 3, 0.05)
+            child = multiprocessing.Process(target=slow_bodies, args=(server.http_port, 500, 20.0, still_open))
+            child.start()
+            time.sleep(1.0)
+            loaded = probes(probe_line, server.port, 15, 0.05)
+            child.join()
+        finally:
+            server.stop()
+        print(
+            f"| {label} | 500 | {still_open.value} | {p99(baseline) * 1000:.1f} ms | {p99(loaded) * 1000:.1f} ms |"
+            " 0 open; p99 <= max(10x unloaded p90, 250 ms) |"
+        )
+
+
 # -- body (issue 32) ---------------------------------------------------------------------------
 
 
@@ -577,7 +653,9 @@ def part_unread(opts: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris, body, reset, unread"
+        "--parts",
+        default="cpu,hostile,slowloris",
+        help="comma-separated: cpu, hostile, slowloris, body, reset, unread, slowbody",
     )
     parser.add_argument("--before", default=None, help="another checkout (built in place) measured first: BEFORE")
     parser.add_argument("--dataset", default="magictour_top1465.txt")
@@ -597,6 +675,7 @@ def main(argv: list[str] | None = None) -> int:
         "body": part_body,
         "reset": part_reset,
         "unread": part_unread,
+        "slowbody": part_slowbody,
     }
     for name in opts.parts.split(","):
         parts[name.strip()](opts)
