@@ -202,3 +202,39 @@ def test_the_page_has_no_inline_script_or_style():
     assert "<style" not in page and " style=" not in page and " on" + "click=" not in page
     scripts = page.count("<script")
     assert scripts == page.count('<script type="module" src="static/') == 1
+
+
+#: STEPS of this puzzle takes about a second (top1465): a request in flight when the signal comes.
+SECOND_LONG = "7.8...3.....2.1...5.........4.....263...8.......1...9..9.6....4....7.5..........."
+
+
+def test_a_rolling_restart_answers_the_request_in_flight_and_closes_idle_keep_alive():
+    """``--workers 1`` and SIGHUP (a rolling restart): a keep-alive request in flight gets its 200 with
+    ``Connection: close``; an idle keep-alive connection is closed (EOF), not answered 503 later."""
+    import re
+    import signal
+
+    from conftest import start_server_process, stop_server_process
+
+    proc, host, _ = start_server_process("--http-port", "0", "--workers", "1", "--shutdown-grace", "10")
+    try:
+        assert proc.stderr is not None
+        port = None
+        while port is None:
+            match = re.search(r"HTTP on http://\S+:(\d+)/", proc.stderr.readline().decode())
+            port = int(match.group(1)) if match else None
+        body = ('{"puzzle": "' + SECOND_LONG + '"}').encode()
+        with socket.create_connection((host, port)) as idle, socket.create_connection((host, port)) as busy:
+            idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            idle.settimeout(10)
+            assert idle.recv(65536).endswith(b"\r\n\r\nok\n")  # kept alive
+            busy.sendall(b"POST /api/v1/steps HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGHUP)
+            answered = read_to_eof(busy)
+            assert read_to_eof(idle) == b""
+        head, _, rest = answered.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 ") and b"\r\nconnection: close" in head
+        assert rest.startswith(b'{"steps":[{"technique":')
+    finally:
+        stop_server_process(proc)
