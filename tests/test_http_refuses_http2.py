@@ -160,5 +160,10 @@ def test_the_three_frames_do_not_end_the_process(workers):
         with socket.create_connection((host, http_port), timeout=10) as sock:
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             assert _read_to_eof(sock).endswith(b"\r\n\r\nok\n")
+        proc.terminate()
+        log = proc.stderr.read().decode()
+        assert proc.wait(15) == 0
+        assert " died " not in log and "Traceback" not in log  # no worker restarted, nothing uncaught
+        assert log.count("HTTP/2 refused (505)") == (5 if workers else 1)
     finally:
         stop_server_process(proc)
