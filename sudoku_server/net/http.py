@@ -1,4 +1,4 @@
-"""The HTTP/JSON front (``--http-port``): Hypercorn's trio worker serving a Starlette app in the server's trio run.
+"""The HTTP/JSON front (``--http-port``): Hypercorn's HTTP/1.1 protocol serving a Starlette app in the server's trio run.
 
 docs/HTTP.md is the API; docs/ARCHITECTURE.md "The HTTP front" says why
 Hypercorn and Starlette. The app (:func:`create_app`) reads a request's fields,
@@ -8,13 +8,18 @@ each request that needs the solver to the server's one
 client is one client of the fair share (:class:`HttpClient`, keyed by its
 address: its budget, the wait bound and the solve timeout are a line
 connection's), so HTTP and line clients share the solver fairly. The JSON of
-a reply is rendered in the solver thread, as a line reply is.
+a reply is rendered in the solver thread, as a line reply is. A batch's
+puzzles go to the pool :data:`AHEAD_PUZZLES` at most ahead of what its reply
+has sent (the reply window), and a request whose client went away abandons
+its jobs.
 
 :mod:`sudoku_server.net.http_app` holds the app (``/healthz``, 200 or 503
 while draining, the OpenAPI document, the web page at ``/`` and
-``/static/...`` from the package's ``web/static`` directory, CORS, the body
-limit, the catch-all that answers any fault ``500 {"error": {"code":
-"internal"}}`` without a traceback) and the Hypercorn loop.
+``/static/...`` from the package's ``web/static`` directory, CORS, the
+security headers, the body limit, the catch-all that answers any fault ``500
+{"error": {"code": "internal"}}`` without a traceback);
+:mod:`sudoku_server.net.http_hypercorn` drives each connection (HTTP/1.1 only,
+its timeouts, its faults kept to itself).
 """
 
 from __future__ import annotations
