@@ -24,11 +24,32 @@ Three parts (``--parts``, all by default), each against a server started here
     and the line port's easy-puzzle p99 with and without them (target: at most
     100 ms with them).
 
+``body`` (issue 32)
+    Three 1 MiB POSTs of one-digit lines (``{"puzzle": "1\\n1\\n..."}``, just under the body limit), one after
+    another, while a line client asks an easy solve every 20 ms: its p99 against max(10x its unloaded p90, 250 ms),
+    and the server's RSS (peak, and 3 s after, over its RSS before; target: peak at most 64 MB more).
+
+``reset`` (issue 32)
+    A STEPS batch of 200 hard puzzles whose client resets after 1 s: the server's CPU 0-1, 1-4 and 4-8 s after
+    the reset (target: the work stops within 1 s; at most 25% of a core from 4 s on).
+
+``unread`` (issue 32)
+    Six clients (six loopback addresses) POST a STEPS batch of 1,000 puzzles (about 10 MB of reply) each and
+    never read, under ``--idle-timeout 20``: the server's RSS 5, 25 and 75 s later (target: 50 MB in all at 75 s).
+
+``slowbody`` (issue 32)
+    500 connections (another process) sending ``GET /static/app.js`` with ``Content-Length: 100000000`` and one
+    body byte every 3 s: how many are still open after 20 s (target: none), and the line port's easy p99.
+
+``--before PATH`` runs the parts that take it (cpu, body, reset, unread, slowbody) against another checkout first
+(``PYTHONPATH=PATH``, its C extensions built in place): BEFORE and AFTER in one run.
+
 Usage::
 
     python3 benchmarks/bench_http.py
     python3 benchmarks/bench_http.py --parts cpu --limit 1465 --rounds 3
     python3 benchmarks/bench_http.py --parts hostile,slowloris --seconds 10
+    python3 benchmarks/bench_http.py --parts cpu,body,reset --before /path/to/main
 
 Standard library and the project only; the solver core is printed, and a
 pure-Python one is refused (exit status 2) unless ``--allow-python-core``.
@@ -46,9 +67,12 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import corecheck  # benchmarks/corecheck.py, beside this script
 import datasets
+
+REPO = Path(__file__).resolve().parent.parent
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -57,10 +81,14 @@ TICKS = os.sysconf("SC_CLK_TCK")
 class Server:
     """A server subprocess with ``--http-port``: its line port, HTTP port, CPU seconds and RSS."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, tree: str | None = None) -> None:
+        env = dict(os.environ)
+        if tree:  # the server of another checkout (a BEFORE tree), built in place
+            env["PYTHONPATH"] = tree
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", "--http-port", "0", *args],
             cwd=corecheck.NEUTRAL_CWD,
+            env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -179,11 +207,24 @@ def line_pipelined(server: Server, puzzles: list[str]) -> tuple[float, int]:
 
 
 def part_cpu(opts: argparse.Namespace) -> None:
+    for label, tree in trees(opts):
+        print(f"\n{label}:")
+        _part_cpu(opts, tree)
+
+
+def trees(opts: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """``[(label, tree)]``: this tree, and with ``--before PATH`` that one first (BEFORE, then AFTER)."""
+    if not opts.before:
+        return [("this tree", None)]
+    return [(f"BEFORE ({opts.before})", opts.before), ("AFTER (this tree)", None)]
+
+
+def _part_cpu(opts: argparse.Namespace, tree: str | None) -> None:
     path = datasets.find(opts.dataset)
     if path is None:
         raise SystemExit(f"no dataset {opts.dataset}")
     puzzles = datasets.one_line_puzzles(path, opts.limit)
-    server = Server()
+    server = Server(tree=tree)
     try:
         corecheck.require_native(corecheck.server_core("127.0.0.1", server.port), opts.allow_python_core, "server")
         http_singles(server, puzzles[:200])  # warm up (imports, first allocations)
@@ -382,9 +423,241 @@ def part_slowloris(opts: argparse.Namespace) -> None:
     print(f"| an HTTP easy solve meanwhile | {http_ok * 1000:.1f} ms | |")
 
 
+# -- slowbody (issue 32) -----------------------------------------------------------------------
+
+
+def slow_bodies(port: int, clients: int, seconds: float, still_open) -> None:
+    """In a child process: ``clients`` connections each sending ``GET /static/app.js`` with ``Content-Length:
+    100000000`` and one body byte every 3 s (never reopened); ``still_open.value``: those the server has not
+    closed after ``seconds``."""
+    import select
+
+    socks = []
+    for _ in range(clients):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            break
+        sock.sendall(b"GET /static/app.js HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\nx")
+        sock.setblocking(False)
+        socks.append(sock)
+    open_ = dict.fromkeys(socks, True)
+    end = time.monotonic() + seconds
+    next_byte = time.monotonic() + 3
+    while time.monotonic() < end:
+        readable, _, _ = select.select([s for s in socks if open_[s]], [], [], 0.5)
+        for sock in readable:
+            try:
+                while sock.recv(65536):
+                    pass
+                open_[sock] = False  # EOF: the server closed it
+            except BlockingIOError:
+                pass
+            except OSError:
+                open_[sock] = False
+        if time.monotonic() >= next_byte:
+            next_byte += 3
+            for sock in socks:
+                if open_[sock]:
+                    try:
+                        sock.send(b"x")
+                    except OSError:
+                        open_[sock] = False
+    still_open.value = sum(open_.values())
+    for sock in socks:
+        sock.close()
+
+
+def part_slowbody(opts: argparse.Namespace) -> None:
+    """500 slow-body connections on a static route (``slow_bodies``) for 20 s: how many the server still holds
+    (target: none, the documented body timeout is 10 s), and the line port's easy p99 without and with them."""
+    import multiprocessing
+
+    print("| tree | slow-body connections | still open after 20 s | line easy p99 without | with | target |")
+    print("|---|---:|---:|---:|---:|---|")
+    for label, tree in trees(opts):
+        server = Server(tree=tree)
+        still_open = multiprocessing.Value("i", -1)
+        try:
+            for _ in range(20):
+                probe_line(server.port)
+            baseline = probes(probe_line, server.port, 3, 0.05)
+            child = multiprocessing.Process(target=slow_bodies, args=(server.http_port, 500, 20.0, still_open))
+            child.start()
+            time.sleep(1.0)
+            loaded = probes(probe_line, server.port, 15, 0.05)
+            child.join()
+        finally:
+            server.stop()
+        print(
+            f"| {label} | 500 | {still_open.value} | {p99(baseline) * 1000:.1f} ms | {p99(loaded) * 1000:.1f} ms |"
+            " 0 open; p99 <= max(10x unloaded p90, 250 ms) |"
+        )
+
+
+# -- body (issue 32) ---------------------------------------------------------------------------
+
+
+def probe_series(fn, port: int, stop: threading.Event, spacing: float = 0.02) -> list[float]:
+    """``fn(port)`` one after another (``spacing`` apart) until ``stop`` is set: the latencies."""
+    results: list[float] = []
+    while not stop.is_set():
+        results.append(fn(port))
+        time.sleep(spacing)
+    return results
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def part_body(opts: argparse.Namespace) -> None:
+    """A 1 MiB POST of one-digit lines (``{"puzzle": "1\\n1\\n..."}``), three times: another client's easy line
+    SOLVE (p99 against max(10x its unloaded p90, 250 ms)) and the server's RSS (peak and 3 s after, against its RSS
+    before: peak at most 64 MB more)."""
+    body = json.dumps({"puzzle": "1\n" * ((1024 * 1024 - 32) // 3)}).encode()  # just under the 1 MiB limit
+    print(
+        "| tree | statuses, time of the 3 POSTs | line easy p90 unloaded | p99 during | target | RSS before | peak |"
+        " 3 s after |"
+    )
+    print("|---|---|---:|---:|---|---:|---:|---:|")
+    for label, tree in trees(opts):
+        server = Server(tree=tree)
+        try:
+            for _ in range(20):
+                probe_line(server.port)
+            stop = threading.Event()
+            threading.Timer(opts.seconds / 2, stop.set).start()
+            unloaded = probe_series(probe_line, server.port, stop)
+            rss_before = server.rss_kb()
+            peak = [rss_before]
+            stop = threading.Event()
+            loaded: list[float] = []
+            prober = threading.Thread(target=lambda: loaded.extend(probe_series(probe_line, server.port, stop)))
+
+            def sample() -> None:
+                while not stop.is_set():
+                    peak[0] = max(peak[0], server.rss_kb())
+                    time.sleep(0.02)
+
+            sampler = threading.Thread(target=sample)
+            prober.start()
+            sampler.start()
+            statuses = []
+            started = time.perf_counter()
+            for _ in range(3):
+                conn = http.client.HTTPConnection("127.0.0.1", server.http_port, timeout=120)
+                conn.request("POST", "/api/v1/solve", body=body)
+                response = conn.getresponse()
+                response.read()
+                statuses.append(response.status)
+                conn.close()
+            posts = time.perf_counter() - started
+            time.sleep(0.5)
+            stop.set()
+            prober.join()
+            sampler.join()
+            time.sleep(3)
+            rss_after = server.rss_kb()
+        finally:
+            server.stop()
+        p90, p99_loaded = quantile(unloaded, 0.9), quantile(loaded, 0.99)
+        target = max(10 * p90, 0.25)
+        print(
+            f"| {label} | {statuses} in {posts:.2f} s | {p90 * 1000:.1f} ms | {p99_loaded * 1000:.1f} ms"
+            f" (max {max(loaded) * 1000:.0f} ms, {len(loaded)} probes) | <= {target * 1000:.0f} ms |"
+            f" {rss_before / 1024:.0f} MB | +{(peak[0] - rss_before) / 1024:.0f} MB | +{(rss_after - rss_before) / 1024:.0f} MB |"
+        )
+
+
+# -- reset (issue 32) ---------------------------------------------------------------------------
+
+
+def part_reset(opts: argparse.Namespace) -> None:
+    """A batch of the hardest puzzles' STEPS whose client resets after 1 s: the server's CPU from 1 s and from 4 s
+    after the reset (target: the job stops within 1 s; at most 25% of a core from 4 s on)."""
+    import struct
+
+    path = datasets.find(opts.dataset)
+    if path is None:
+        raise SystemExit(f"no dataset {opts.dataset}")
+    puzzles = datasets.one_line_puzzles(path, 200)
+    body = json.dumps({"puzzles": puzzles}).encode()
+    print("| tree | server CPU 0-1 s after the reset | 1-4 s | 4-8 s | target |")
+    print("|---|---:|---:|---:|---|")
+    for label, tree in trees(opts):
+        server = Server(tree=tree)
+        try:
+            sock = socket.create_connection(("127.0.0.1", server.http_port))
+            sock.sendall(b"POST /api/v1/steps HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            time.sleep(1.0)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+            reset_cpu = server.cpu()
+            time.sleep(1.0)
+            one = server.cpu()
+            time.sleep(3.0)
+            four = server.cpu()
+            time.sleep(4.0)
+            eight = server.cpu()
+        finally:
+            server.stop()
+        print(
+            f"| {label} | {(one - reset_cpu) * 100:.0f}% | {(four - one) / 3 * 100:.0f}% |"
+            f" {(eight - four) / 4 * 100:.0f}% | <= 25% from 4 s |"
+        )
+
+
+# -- unread (issue 32) ---------------------------------------------------------------------------
+
+
+def part_unread(opts: argparse.Namespace) -> None:
+    """Six clients (six addresses, 127.0.0.2 to .7) each POST a STEPS batch of 1,000 puzzles (a reply of about
+    10 MB) and never read it, under ``--idle-timeout 20``: the server's RSS over its RSS before, 5, 25 and 75 s
+    later (target: at most 50 MB in all at 75 s), and the server CPU those 75 s."""
+    rows = (REPO / "puzzles" / "kaggle_1000.csv").read_text().split("\n")[1:]
+    puzzles = [row.split(",")[0] for row in rows if row][:1000]
+    body = json.dumps({"puzzles": puzzles}).encode()
+    request = b"POST /api/v1/steps HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    print("| tree | RSS before | +5 s | +25 s | +75 s | server CPU in the 75 s | target |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for label, tree in trees(opts):
+        server = Server("--idle-timeout", "20", tree=tree)
+        socks = []
+        try:
+            before, cpu = server.rss_kb(), server.cpu()
+            for i in range(6):
+                sock = socket.socket()
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                sock.bind((f"127.0.0.{i + 2}", 0))
+                sock.connect(("127.0.0.1", server.http_port))
+                sock.sendall(request)
+                socks.append(sock)
+            started = time.monotonic()
+            held = []
+            for mark in (5, 25, 75):
+                time.sleep(max(0.0, started + mark - time.monotonic()))
+                held.append((server.rss_kb() - before) / 1024)
+            used = server.cpu() - cpu
+        finally:
+            for sock in socks:
+                sock.close()
+            server.stop()
+        print(
+            f"| {label} | {before / 1024:.0f} MB | +{held[0]:.0f} MB | +{held[1]:.0f} MB | +{held[2]:.0f} MB |"
+            f" {used:.1f} s | <= 50 MB at 75 s |"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--parts", default="cpu,hostile,slowloris", help="comma-separated: cpu, hostile, slowloris")
+    parser.add_argument(
+        "--parts",
+        default="cpu,hostile,slowloris",
+        help="comma-separated: cpu, hostile, slowloris, body, reset, unread, slowbody",
+    )
+    parser.add_argument("--before", default=None, help="another checkout (built in place) measured first: BEFORE")
     parser.add_argument("--dataset", default="magictour_top1465.txt")
     parser.add_argument("--limit", type=int, default=None, help="puzzles of the dataset (cpu)")
     parser.add_argument("--rounds", type=int, default=3, help="alternations of the sides (cpu)")
@@ -395,7 +668,15 @@ def main(argv: list[str] | None = None) -> int:
 
     corecheck.require_native(solver.CORE, opts.allow_python_core, "this process")
     print(f"machine: {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
-    parts = {"cpu": part_cpu, "hostile": part_hostile, "slowloris": part_slowloris}
+    parts = {
+        "cpu": part_cpu,
+        "hostile": part_hostile,
+        "slowloris": part_slowloris,
+        "body": part_body,
+        "reset": part_reset,
+        "unread": part_unread,
+        "slowbody": part_slowbody,
+    }
     for name in opts.parts.split(","):
         parts[name.strip()](opts)
     return 0

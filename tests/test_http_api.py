@@ -73,10 +73,25 @@ def full_house(cell: str, digit: int, unit: str, where: str) -> dict:
 async def test_every_endpoint_exact():
     async with running_http_server() as (server, port):
         cases = [
-            ("POST", "/api/v1/count", {"puzzle": TWO}, {"count": 2, "limit": 2, "unique": False}),
-            ("POST", "/api/v1/count", {"puzzle": NEWSPAPER_LINE}, {"count": 1, "limit": 2, "unique": True}),
-            ("GET", f"/api/v1/count?limit=1000&puzzle={TWO}", None, {"count": 1000, "limit": 1000, "unique": False}),
-            ("POST", "/api/v1/count", {"puzzle": UNSOLVABLE, "limit": 5}, {"count": 0, "limit": 5, "unique": False}),
+            ("POST", "/api/v1/count", {"puzzle": TWO}, {"count": 2, "limit": 2, "at_least": True, "unique": False}),
+            (
+                "POST",
+                "/api/v1/count",
+                {"puzzle": NEWSPAPER_LINE},
+                {"count": 1, "limit": 2, "at_least": False, "unique": True},
+            ),
+            (
+                "GET",
+                f"/api/v1/count?limit=1000&puzzle={TWO}",
+                None,
+                {"count": 1000, "limit": 1000, "at_least": True, "unique": False},
+            ),
+            (
+                "POST",
+                "/api/v1/count",
+                {"puzzle": UNSOLVABLE, "limit": 5},
+                {"count": 0, "limit": 5, "at_least": False, "unique": False},
+            ),
             (
                 "POST",
                 "/api/v1/rate",
@@ -198,7 +213,7 @@ async def test_generate_with_a_level_rates_it():
         assert (made["level"], made["se"], made["seed"], made["givens"]) == ("easy", 2.3, "6", 24)
         assert made["puzzle"] == ("7....2......9.46.8...713.9.9....6.1...1.......8.......62...7.3....6..8...7.4....2")
         count = await afetch(port, "POST", "/api/v1/count", {"puzzle": made["puzzle"]})
-        assert count.json == {"count": 1, "limit": 2, "unique": True}
+        assert count.json == {"count": 1, "limit": 2, "at_least": False, "unique": True}
 
 
 async def test_batch_answers_in_order_with_errors_in_place():
@@ -251,7 +266,12 @@ async def test_query_booleans_and_unknown_fields():
         cases = [
             ("GET", f"/api/v1/hint?nudge=maybe&puzzle={NEAR}", None, 'HINT: nudge must be true or false, not "maybe"'),
             ("POST", "/api/v1/hint", {"puzzle": NEAR, "nudge": 1}, "HINT: nudge must be true or false, not 1"),
-            ("POST", "/api/v1/count", {"puzzle": NEAR, "lmit": 3}, 'COUNT: unknown option "lmit"; try HELP COUNT'),
+            (
+                "POST",
+                "/api/v1/count",
+                {"puzzle": NEAR, "lmit": 3},
+                'COUNT: unknown field "lmit"; the fields of /api/v1/count are limit, rules, puzzle, puzzles',
+            ),
             ("POST", "/api/v1/count", {"puzzle": NEAR, "limit": 0}, "COUNT: limit must be 1 to 1000, not 0"),
             (
                 "POST",
@@ -263,13 +283,19 @@ async def test_query_booleans_and_unknown_fields():
                 "GET",
                 f"/api/v1/solve?puzzle={NEAR}&puzzle={NEAR}",
                 None,
-                'SOLVE: option "puzzle" given twice; try HELP SOLVE',
+                'SOLVE: field "puzzle" given twice; the fields of /api/v1/solve are any, rules, puzzle, puzzles',
             ),
             ("POST", "/api/v1/solve", {}, 'SOLVE: no puzzle: send {"puzzle": "<text>"} or {"puzzles": [...]}'),
             ("POST", "/api/v1/solve", {"puzzle": 5}, "SOLVE: a puzzle must be a string of its text, not 5"),
             ("POST", "/api/v1/solve", {"puzzles": "x"}, "SOLVE: puzzles must be a list of puzzles (strings)"),
             ("POST", "/api/v1/generate", {"size": 10}, "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
-            ("POST", "/api/v1/generate", {"puzzle": NEAR}, 'GENERATE: unknown option "puzzle"; try HELP GENERATE'),
+            (
+                "POST",
+                "/api/v1/generate",
+                {"puzzle": NEAR},
+                'GENERATE: unknown field "puzzle"; the fields of /api/v1/generate are full, size, symmetry, givens,'
+                " seed, format, level, se, rules, regions",
+            ),
             ("POST", "/api/v1/solve", b"[1]", "the body must be a JSON object, not list"),
             (
                 "POST",

@@ -1,4 +1,4 @@
-"""The HTTP port's keep-alive timer (one per connection, ``net.http_app``): a connection idle between requests, or
+"""The HTTP port's keep-alive timer (one per connection, ``net.http_hypercorn``): a connection idle between requests, or
 still sending its headers (slowloris), is closed after the keep-alive seconds; a stop closes idle connections at
 once and a busy one once its request is answered."""
 

@@ -48,17 +48,17 @@ CASES = [
     ("solve", {"puzzle": rows(X), "rules": "X"}, solved(X_ANSWER, rows(X_ANSWER) + "\n")),
     ("solve", {"puzzle": WINDOKU, "rules": "windoku"}, solved(WINDOKU_ANSWER)),
     ("solve", {"puzzle": ANTIKNIGHT, "rules": "antiknight"}, solved(ANTIKNIGHT_ANSWER)),
-    ("count", {"puzzle": ANTIKING, "rules": "antiking"}, {"count": 1, "limit": 2, "unique": True}),
+    ("count", {"puzzle": ANTIKING, "rules": "antiking"}, {"count": 1, "limit": 2, "at_least": False, "unique": True}),
     ("solve", {"puzzle": JIGSAW_GIVENS + JIGSAW_REGIONS}, solved(JIGSAW_ANSWER)),
     ("solve", {"puzzle": ".......2...3.321aabbaacbcbddccdd"}, solved("1234341221434321")),
     ("solve", {"puzzle": JIGSAW_GRID + "\n", "rules": "jigsaw"}, solved(JIGSAW_ANSWER, rows(JIGSAW_ANSWER) + "\n")),
     ("solve", {"puzzle": SUDOCUE}, solved(KILLER_ANSWER)),
-    ("count", {"puzzle": SUDOCUE}, {"count": 1, "limit": 2, "unique": True}),
+    ("count", {"puzzle": SUDOCUE}, {"count": 1, "limit": 2, "at_least": False, "unique": True}),
     ("solve", {"puzzle": CAGE_BLOCK, "rules": "killer"}, solved(KILLER_ANSWER, rows(KILLER_ANSWER) + "\n")),
-    ("count", {"puzzle": CAGE_BLOCK, "rules": "killer"}, {"count": 1, "limit": 2, "unique": True}),
+    ("count", {"puzzle": CAGE_BLOCK, "rules": "killer"}, {"count": 1, "limit": 2, "at_least": False, "unique": True}),
     ("solve", {"puzzle": CODINGAME}, solved(KILLER_ANSWER, rows(KILLER_ANSWER) + "\n")),
     ("solve", {"puzzle": INKALA_PENCILMARKS}, solved(INKALA_ANSWER)),
-    ("count", {"puzzle": INKALA_PENCILMARKS}, {"count": 1, "limit": 2, "unique": True}),
+    ("count", {"puzzle": INKALA_PENCILMARKS}, {"count": 1, "limit": 2, "at_least": False, "unique": True}),
     ("solve", {"puzzle": INKALA, "rules": "classic"}, solved(INKALA_ANSWER)),
     # a killer-X SudoCue line under x: its own cages and the diagonals have no solution together
     (
@@ -83,7 +83,7 @@ async def test_rules_in_a_query_string_and_the_batch_form():
         assert (reply.status, reply.json) == (200, solved(X_ANSWER))
         # the plain one-line X puzzle never takes the classic fast path: under classic rules it has other answers
         reply = await afetch(port, "POST", "/api/v1/count", {"puzzle": X})
-        assert reply.json == {"count": 2, "limit": 2, "unique": False}
+        assert reply.json == {"count": 2, "limit": 2, "at_least": True, "unique": False}
         reply = await afetch(port, "POST", "/api/v1/solve", {"puzzles": [X, DIAGONAL, X], "rules": "x"})
         invalid = {"error": {"code": "invalid", "message": "duplicate 3 in diagonal 1 at r1c1 and r5c5", "line": 1}}
         assert (reply.status, reply.json) == (200, {"results": [solved(X_ANSWER), invalid, solved(X_ANSWER)]})
@@ -227,7 +227,7 @@ async def test_generate_with_rules_makes_unique_puzzles_that_read_back():
         assert made.status == 200
         assert (made.json["rules"], made.json["regions"], made.json["cages"]) == ("x", None, None)
         count = await afetch(port, "POST", "/api/v1/count", {"puzzle": made.json["puzzle"], "rules": "x"})
-        assert count.json == {"count": 1, "limit": 2, "unique": True}
+        assert count.json == {"count": 1, "limit": 2, "at_least": False, "unique": True}
         line = replies(b"GENERATE rules=x seed=1\n").decode().splitlines()
         assert line[1] == made.json["puzzle"]
 
@@ -237,7 +237,7 @@ async def test_generate_with_rules_makes_unique_puzzles_that_read_back():
         assert reply["text"] == reply["puzzle"] + reply["regions"] + "\n"
         assert reply["text"] == replies(b"GENERATE rules=jigsaw seed=3\n").decode().split("\n", 1)[1]
         count = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply["text"]})
-        assert count.json == {"count": 1, "limit": 2, "unique": True}
+        assert count.json == {"count": 1, "limit": 2, "at_least": False, "unique": True}
         # its regions go back in as the regions field: the same puzzle
         again = await afetch(port, "POST", "/api/v1/generate", {"regions": reply["regions"], "seed": 3})
         assert (again.json["puzzle"], again.json["regions"]) == (reply["puzzle"], reply["regions"])
@@ -252,7 +252,7 @@ async def test_generate_with_rules_makes_unique_puzzles_that_read_back():
         assert (first["symbol"], reply["text"][0]) == ("a", "a") and "r1c1" in first["cells"]
         assert f"a={first['sum']} " in reply["text"]
         count = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply["text"], "rules": "killer"})
-        assert count.json == {"count": 1, "limit": 2, "unique": True}
+        assert count.json == {"count": 1, "limit": 2, "at_least": False, "unique": True}
 
 
 async def test_rate_hint_and_steps_under_rules_answer_as_the_line_protocol():

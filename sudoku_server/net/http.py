@@ -1,4 +1,4 @@
-"""The HTTP/JSON front (``--http-port``): Hypercorn's trio worker serving a Starlette app in the server's trio run.
+"""The HTTP/JSON front (``--http-port``): Hypercorn's HTTP/1.1 protocol serving a Starlette app in the server's trio run.
 
 docs/HTTP.md is the API; docs/ARCHITECTURE.md "The HTTP front" says why
 Hypercorn and Starlette. The app (:func:`create_app`) reads a request's fields,
@@ -8,13 +8,18 @@ each request that needs the solver to the server's one
 client is one client of the fair share (:class:`HttpClient`, keyed by its
 address: its budget, the wait bound and the solve timeout are a line
 connection's), so HTTP and line clients share the solver fairly. The JSON of
-a reply is rendered in the solver thread, as a line reply is.
+a reply is rendered in the solver thread, as a line reply is. A batch's
+puzzles go to the pool :data:`AHEAD_PUZZLES` at most ahead of what its reply
+has sent (the reply window), and a request whose client went away abandons
+its jobs.
 
 :mod:`sudoku_server.net.http_app` holds the app (``/healthz``, 200 or 503
 while draining, the OpenAPI document, the web page at ``/`` and
-``/static/...`` from the package's ``web/static`` directory, CORS, the body
-limit, the catch-all that answers any fault ``500 {"error": {"code":
-"internal"}}`` without a traceback) and the Hypercorn loop.
+``/static/...`` from the package's ``web/static`` directory, CORS, the
+security headers, the body limit, the catch-all that answers any fault ``500
+{"error": {"code": "internal"}}`` without a traceback);
+:mod:`sudoku_server.net.http_hypercorn` drives each connection (HTTP/1.1 only,
+its timeouts, its faults kept to itself).
 """
 
 from __future__ import annotations
@@ -23,12 +28,11 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import trio
-from starlette.responses import Response
 
 from sudoku_server.errors import (
     BusyError,
@@ -37,7 +41,13 @@ from sudoku_server.errors import (
     ShutdownError,
     SolveTimeoutError,
 )
-from sudoku_server.net.http_app import RETRY_BUSY_SECONDS, RETRY_DRAINING_SECONDS, create_app, serve_hypercorn
+from sudoku_server.net import http_hypercorn
+from sudoku_server.net.http_app import (
+    BODY_SECONDS,
+    RETRY_BUSY_SECONDS,
+    RETRY_DRAINING_SECONDS,
+    create_app,
+)
 from sudoku_server.net.inline import INLINE_GROUP
 from sudoku_server.net.lifecycle import ServerState
 from sudoku_server.net.pool import BULK_PUZZLES, Job, JobContext, Slot, busy_timeout_error
@@ -53,12 +63,25 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sudoku_server")
 
+#: How a batch reply is sent as it comes: ``stream(None)`` starts it (200), ``stream(data)`` sends a piece.
+Stream = Callable[[bytes | None], Awaitable[None]]
+
 #: Seconds an HTTP connection may stay idle between requests, or take to send a request's headers
 #: (Hypercorn's keep-alive timeout: its idle timer runs until the headers are read), before it is closed.
 #: A slow client sending one header byte a second (slowloris) so holds its connection 5 s at most.
 KEEP_ALIVE_SECONDS = 5.0
 #: Seconds a client's state (its budget) is kept after its last request; by then its budget is refilled.
 CLIENT_SWEEP_SECONDS = 30.0
+#: The reply window of a batch request: puzzles given to the solver ahead of the first one whose answer is not
+#: yet sent, at most. A client that does not read its reply (its socket full) so stops its work.
+AHEAD_PUZZLES = 128
+#: Bytes of a batch reply gathered before it is sent as it comes (``Transfer-Encoding: chunked``, in order); a
+#: batch whose whole reply is smaller goes in one piece with its ``Content-Length``.
+GATHER_BYTES = 256 * 1024
+
+
+class _Abandoned(BaseException):
+    """Raised by a job's ``check``: its HTTP request was given up (its client went away)."""
 
 
 @dataclass(eq=False, slots=True)
@@ -92,9 +115,19 @@ class HttpJob(Job):
         if self.abandoned:
             slot.status = 499
             return b""
-        result = answer(
-            self.request, check=check, solvers=context.solvers, server=context.server, about=f"the {self.what}"
-        )
+
+        def checked() -> None:
+            if self.abandoned:
+                raise _Abandoned()
+            check()
+
+        try:
+            result = answer(
+                self.request, check=checked, solvers=context.solvers, server=context.server, about=f"the {self.what}"
+            )
+        except _Abandoned:
+            slot.status = 499
+            return b""
         slot.status, body = json_api.render(self.endpoint, result, self.puzzle)
         return json_api.dumps(body)
 
@@ -141,6 +174,7 @@ class HttpBulkJob(HttpJob):
     bodies: list[bytes | None] = field(default_factory=list)
     indices: list[int] = field(default_factory=list)  # the puzzles' places in their request
     many: int = 1  # puzzles in the request
+    jobs: list[HttpJob] = field(default_factory=list)  # its request's jobs (the spilled ones join them)
 
     def work(self, check: Callable[[], None], context: JobContext) -> bytes:
         if self.abandoned:
@@ -300,47 +334,107 @@ class HttpFront:
         return self.server.fast
 
     async def answer(
-        self, endpoint: json_api.Endpoint, call: json_api.Call, address: str
-    ) -> tuple[int, bytes, int | None]:
+        self, endpoint: json_api.Endpoint, call: json_api.Call, address: str, stream: Stream | None = None
+    ) -> tuple[int, bytes, int | None] | None:
         """The reply of one API call, ``(status, JSON bytes, Retry-After seconds or None)``: its items answered
-        (inline or through the pool), in order."""
+        (inline or through the pool), in order.
+
+        A batch's items go to the pool :data:`AHEAD_PUZZLES` at most ahead of the first whose answer is not sent
+        (the reply window). Once its answers pass :data:`GATHER_BYTES`, a batch with a ``stream`` is sent as it
+        comes, in order, through it (``stream(None)`` starts the reply, ``stream(bytes)`` sends a piece; None is
+        returned): a client that does not read stops its own work. When the caller is cancelled (the client went
+        away), the request's jobs are abandoned: those queued are skipped, a running one stops at its next check.
+        """
         client = self.client(address)
         self.in_progress += 1
         jobs: list[HttpJob] = []
-        many = len(call.items)
         slots = [HttpSlot() for _ in call.items]
+        items = list(call.items)
         try:
-            items = list(call.items)
             start = self._inline(client, items, slots) if self.fast else 0
-            group: list[int] = []
-            for index in range(start, many):
-                item = items[index]
-                if item.plain is not None and self.fast:
-                    group.append(index)
-                    if len(group) >= BULK_PUZZLES:
-                        jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
-                        group = []
-                    continue
-                if group:
-                    jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
-                    group = []
-                job = self._submit(client, endpoint, json_api.parsed(item), slots[index], index, many)
-                if job is not None:
-                    jobs.append(job)
-            if group:
-                jobs.append(self._submit_bulk(client, endpoint, items, slots, group))
-            for slot in slots:
+            units = self._units(items, start, self.fast)
+            submitted = 0  # units given to the pool
+            if not call.batch:
+                for unit in units:
+                    self._submit_unit(client, endpoint, items, slots, unit, jobs)
+                slot = slots[0]
                 if slot.data is None:
                     await slot.event.wait()
+                return slot.status, slot.data or b"{}", slot.retry_after
+            parts: list[bytes] = [b'{"results":[']
+            gathered = len(parts[0])
+            streaming = False
+            for index, slot in enumerate(slots):
+                while submitted < len(units) and units[submitted][0] <= index + AHEAD_PUZZLES:
+                    self._submit_unit(client, endpoint, items, slots, units[submitted], jobs)
+                    submitted += 1
+                if slot.data is None:
+                    if streaming and len(parts) > 0 and stream is not None:
+                        await stream(b"".join(parts))  # what is ready goes while this one is answered
+                        parts.clear()
+                    await slot.event.wait()
+                data = (b"," if index else b"") + (slot.data or b"{}")
+                slot.data = b""  # sent or gathered: not held twice
+                parts.append(data)
+                gathered += len(data)
+                if stream is not None and not streaming and gathered > GATHER_BYTES:
+                    streaming = True
+                    await stream(None)
+                if streaming and stream is not None and sum(len(part) for part in parts) >= GATHER_BYTES // 4:
+                    await stream(b"".join(parts))
+                    parts.clear()
+            parts.append(b"]}")
+            if streaming and stream is not None:
+                await stream(b"".join(parts))
+                return None
+            return 200, b"".join(parts), None
         finally:
             for job in jobs:
                 job.abandoned = True
+                if isinstance(job, HttpBulkJob):
+                    for spilled in job.jobs:
+                        spilled.abandoned = True
             self.in_progress -= 1
             self.release(client)
-        if not call.batch:
-            slot = slots[0]
-            return slot.status, slot.data or b"{}", slot.retry_after
-        return 200, b'{"results":[' + b",".join(slot.data or b"{}" for slot in slots) + b"]}", None
+
+    @staticmethod
+    def _units(items: list[json_api.Item], start: int, fast: bool) -> list[tuple[int, list[int]]]:
+        """The pool's work for ``items[start:]``, in order: ``(first index, indices)``, a run of up to
+        :data:`BULK_PUZZLES` plain puzzles (one bulk job) or one item."""
+        units: list[tuple[int, list[int]]] = []
+        group: list[int] = []
+        for index in range(start, len(items)):
+            if items[index].plain is not None and fast:
+                group.append(index)
+                if len(group) >= BULK_PUZZLES:
+                    units.append((group[0], group))
+                    group = []
+                continue
+            if group:
+                units.append((group[0], group))
+                group = []
+            units.append((index, [index]))
+        if group:
+            units.append((group[0], group))
+        return units
+
+    def _submit_unit(
+        self,
+        client: HttpClient,
+        endpoint: json_api.Endpoint,
+        items: list[json_api.Item],
+        slots: list[HttpSlot],
+        unit: tuple[int, list[int]],
+        jobs: list[HttpJob],
+    ) -> None:
+        indices = unit[1]
+        if items[indices[0]].plain is not None and self.fast:
+            jobs.append(self._submit_bulk(client, endpoint, items, slots, indices))
+            return
+        index = indices[0]
+        job = self._submit(client, endpoint, json_api.parsed(items[index]), slots[index], index, len(items))
+        if job is not None:
+            jobs.append(job)
 
     def _what(self, index: int, many: int) -> str:
         return "puzzle" if many == 1 else f"puzzle {index + 1} of {many}"
@@ -364,7 +458,9 @@ class HttpFront:
             slot.event.set()
             return None
         what = self._what(index, many) if item.puzzle is not None else endpoint.verb
-        if not item.request.solver_work:  # CANON, SAME of 9x9 grids (native): microseconds, answered at once
+        if not item.request.solver_work and many == 1:
+            # CANON, SAME of 9x9 grids (native): microseconds mostly, tens of ms at worst (a symmetric grid), answered
+            # at once when alone; the puzzles of a batch go to the pool, so that a batch never holds the event loop
             result = answer(item.request, solvers=self.server.solvers, server=self.server, about=f"the {what}")
             slot.status, body = json_api.render(endpoint, result, item.puzzle)
             slot.data = json_api.dumps(body)
@@ -397,6 +493,7 @@ class HttpFront:
             indices=list(group),
             many=len(items),
         )
+        job.jobs = []
         slot.job = job
         self.server.pool.submit(job, len(group))
         return job
@@ -407,7 +504,10 @@ class HttpFront:
         assert isinstance(client, HttpClient)
         assert job.endpoint is not None
         for item, member, index in zip(job.items[answered:], job.members[answered:], job.indices[answered:]):
-            self._submit(client, job.endpoint, json_api.parsed(item), member, index, job.many, counted=True)
+            spilled = self._submit(client, job.endpoint, json_api.parsed(item), member, index, job.many, counted=True)
+            if spilled is not None:
+                spilled.abandoned = job.abandoned
+                job.jobs.append(spilled)
 
     def _inline(self, client: HttpClient, items: list[json_api.Item], slots: list[HttpSlot]) -> int:
         """Solve the plain puzzles at the front of ``items`` on the event loop, as the line protocol's inline
@@ -443,14 +543,6 @@ class HttpFront:
             slot.data = json_api.plain_solved(out[index][:81].decode("ascii"))  # type: ignore[index]
         return answered
 
-    def reply(self, status: int, body: bytes, *, retry_after: int | None = None) -> Response:
-        headers = {"Retry-After": str(retry_after)} if retry_after is not None and status in (429, 503) else None
-        return Response(body, status_code=status, media_type="application/json", headers=headers)
-
-    def error(self, error: PuzzleError, *, retry_after: int | None = None) -> Response:
-        status, body = json_api.error_reply(error)
-        return self.reply(status, json_api.dumps(body), retry_after=retry_after)
-
     # -- serving ------------------------------------------------------------------------------
 
     async def serve(self, sockets: Sequence[socket.socket], *, task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -472,7 +564,15 @@ class HttpFront:
 
                 async def hypercorn(task_status=trio.TASK_STATUS_IGNORED) -> None:
                     stopped = self.server.lifecycle.event(ServerState.CLOSING)
-                    await serve_hypercorn(self.app, config, sockets, stopped, task_status)
+                    await http_hypercorn.serve(
+                        self.app,
+                        config,
+                        sockets,
+                        stopped,
+                        body_seconds=BODY_SECONDS + 1.0,  # the API answers its own 400 at BODY_SECONDS
+                        write_seconds=self.config.idle_timeout,
+                        task_status=task_status,
+                    )
                     nursery.cancel_scope.cancel()  # every connection closed
 
                 nursery.start_soon(self._sweep)

@@ -27,7 +27,7 @@ mean together, with :mod:`.rows` keeping the grid being read and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from sudoku_server.errors import PuzzleError, PuzzleFormatError
 from sudoku_server.sudoku.grid import (
@@ -571,11 +571,14 @@ def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
     reader = PuzzleReader()
     reader.rules = frozenset(rules)
     events: list[tuple[int, Event]] = []  # (the line read when the event came, the event)
-    lines = text.splitlines(keepends=True)
-    for number, raw in enumerate(lines, start=1):
+    number = 0  # the lines read (a text of none: 0)
+    for number, raw in enumerate(_lines(text), start=1):
         body = raw.rstrip("\r\n")
         events.extend((number, event) for event in reader.feed_line(body, raw[len(body) :], number))
-    events.extend((len(lines), event) for event in reader.finish())
+        if len(events) >= 4:
+            break  # what is raised or returned is settled: the first two events kept, each caption seen with the next
+    else:
+        events.extend((number, event) for event in reader.finish())
     kept = [event for index, (_, event) in enumerate(events) if not _caption_above(events, index)]
     if not kept:
         raise PuzzleFormatError("no puzzle found")
@@ -588,6 +591,17 @@ def parse(text: str, rules: Iterable[str] = ()) -> Puzzle:
             raise second.error
         raise PuzzleFormatError(f"line {second.first_line}: more than one puzzle")
     return first
+
+
+def _lines(text: str, chunk: int = 64 * 1024) -> Iterator[str]:
+    """``text.splitlines(keepends=True)``, made a piece at a time (a long text is not split whole when its first
+    lines settle what it is). Each piece ends after a ``\\n``, which ends a line wherever it is."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start + chunk)
+        end = len(text) if end < 0 else end + 1
+        yield from text[start:end].splitlines(keepends=True)
+        start = end
 
 
 def _caption_above(events: list[tuple[int, Event]], index: int) -> bool:

@@ -25,11 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sudoku_server.errors import (
-    BusyError,
     CommandError,
-    DrainingError,
     PuzzleError,
-    SolutionMismatchError,
     quote,
 )
 from sudoku_server.service.requests import Request, Solve
@@ -50,6 +47,8 @@ from sudoku_server.service.results import (
 from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.text import Puzzle, bordered_lines, parse
+from sudoku_server.wire.json_body import MAX_DIGITS, read_body
+from sudoku_server.wire.json_errors import RETRY_STATUSES, STATUS, draining_error, error_object, error_reply, status_of
 from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
 from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
@@ -66,28 +65,9 @@ DEFAULT_MAX_BODY = 1024 * 1024
 #: The API's path prefix.
 PREFIX = "/api/v1/"
 
-#: HTTP status of each error code (docs/HTTP.md "Errors"); ``busy`` is 503 unless the client's budget is used (429).
-STATUS = {
-    "format": 400,
-    "incomplete": 400,
-    "invalid": 400,
-    "command": 400,
-    "mismatch": 422,
-    "unsolvable": 422,
-    "multiple": 422,
-    "too-large": 413,
-    "busy": 503,
-    "draining": 503,
-    "shutdown": 503,
-    "timeout": 504,
-    "internal": 500,
-}
-#: The statuses of the errors that :func:`error_reply` sends with a ``Retry-After``.
-RETRY_STATUSES = frozenset({429, 503})
 #: Query-string words read as a true / false boolean (``?any``, ``?any=1``, ``?nudge=true``).
 TRUE_WORDS = frozenset({"", "1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
-_LINE = re.compile(r"\bline ([0-9]+)\b")
 #: A plain one-line 9x9 puzzle (as ``text.reader``'s plain lines, and the native core's ``solve_lines``).
 PLAIN = re.compile(r"[0-9._]{81}")
 
@@ -214,14 +194,17 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     puzzles: list[object] | None = None
     second: object = None
     batch = False
+    integers = {field.name for field in endpoint.fields if field.type == "integer"}
+    if verb.takes_puzzle and "puzzle" in fields and "puzzles" in fields:
+        raise CommandError(f'{verb.name}: send "puzzle" (one) or "puzzles" (a list), not both')
     for key, value in fields.items():
         if endpoint.second and key == endpoint.second:
             second = value
             continue
-        if verb.takes_puzzle and key == "puzzle" and "puzzles" not in fields:
+        if verb.takes_puzzle and key == "puzzle":
             puzzles = [value]
             continue
-        if verb.takes_puzzle and key == "puzzles" and not query and "puzzle" not in fields:
+        if verb.takes_puzzle and key == "puzzles" and not query:
             if not isinstance(value, list):
                 raise CommandError(f"{verb.name}: puzzles must be a list of puzzles (strings)")
             if len(value) > MAX_BATCH:
@@ -241,8 +224,11 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
                 options[key] = _text(value)
             except TypeError:
                 raise CommandError(f"{verb.name}: {key} must be a number or a string, not {_shown(value)}") from None
+            digits = len(options[key].lstrip("+-"))
+            if digits > MAX_DIGITS and key in integers:  # int() of over 4,300 digits raises ValueError
+                raise CommandError(f"{verb.name}: {key} must have at most {MAX_DIGITS} digits, not {digits}")
             continue
-        raise CommandError(f"{verb.name}: unknown option {quote(key)}; try HELP {verb.name}")
+        raise CommandError(f"{verb.name}: unknown field {quote(key)}; {fields_help(endpoint)}")
     request = verb.request.validate(tuple(flags), options)
     if not verb.takes_puzzle:
         return Call((Item(request),))
@@ -276,6 +262,12 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     return Call(tuple(items), batch)
 
 
+def fields_help(endpoint: Endpoint) -> str:
+    """Where an HTTP client finds an endpoint's fields (the line protocol's errors say ``try HELP <verb>``)."""
+    names = [field.name for field in endpoint.fields] + (["puzzle", "puzzles"] if endpoint.takes_puzzle else [])
+    return f"the fields of {PREFIX}{endpoint.name} are {', '.join(names) or 'none'}"
+
+
 def _second(endpoint: Endpoint, value: object) -> Grid:
     """The grid of the endpoint's second puzzle (``same``'s ``other``: each puzzle is compared with it, as
     ``SAME <puzzle> <other>``: the map takes the puzzle onto it).
@@ -296,23 +288,6 @@ def _shown(value: object) -> str:
     """A JSON value in an error's words: its JSON text, escaped (at most 40 characters)."""
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def read_body(body: bytes) -> dict[str, object]:
-    """A request body's JSON object.
-
-    Raises:
-      CommandError: not UTF-8 JSON, or not an object (``the body must be a JSON object: ...``).
-    """
-    try:
-        value = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CommandError(f"the body is not JSON: {error}") from None
-    except RecursionError:
-        raise CommandError("the body is not JSON: nested too deep") from None
-    if not isinstance(value, dict):
-        raise CommandError(f"the body must be a JSON object, not {type(value).__name__}")
-    return value
 
 
 # -- rendering a result ---------------------------------------------------------------
@@ -336,7 +311,12 @@ def _solved(result: Solved, puzzle: Puzzle | None) -> dict[str, Any]:
 
 
 def _counted(result: Counted, puzzle: Puzzle | None) -> dict[str, Any]:
-    return {"count": result.count, "limit": result.limit, "unique": result.count == 1}
+    return {
+        "count": result.count,
+        "limit": result.limit,
+        "at_least": result.count >= result.limit,  # the line's "+": counting stopped at the limit
+        "unique": result.count == 1 and result.limit > 1,
+    }
 
 
 def _rating(rating: Rating) -> dict[str, Any]:
@@ -474,33 +454,6 @@ def _minimal(result: MinimalChecked, puzzle: Puzzle | None) -> dict[str, Any]:
     return {"minimal": not result.redundant, "redundant": [cell_name(cell, result.size) for cell in result.redundant]}
 
 
-def error_object(error: PuzzleError, puzzle: Puzzle | None = None) -> dict[str, Any]:
-    """``{"code": ..., "message": ..., "line": ...}``: the line protocol's code and words, and the line of the
-    puzzle's text it is about (its first line, or the line a format error names; None when none)."""
-    line: int | None = puzzle.first_line if puzzle is not None else None
-    match = _LINE.search(error.detail) if error.code in ("format", "incomplete") else None
-    if match is not None:
-        line = int(match.group(1))
-    out: dict[str, Any] = {"code": error.code, "message": error.detail, "line": line}
-    if isinstance(error, SolutionMismatchError) and error.cell is not None and puzzle is not None:
-        out["cell"] = cell_name(error.cell, puzzle.grid.size)
-    return out
-
-
-def status_of(error: PuzzleError, *, budget: bool = False) -> int:
-    """The HTTP status of an error (:data:`STATUS`); ``budget``: a ``busy`` because the client's budget is used: 429."""
-    if isinstance(error, BusyError) and budget:
-        return 429
-    return STATUS.get(error.code, 500)
-
-
-def error_reply(
-    error: PuzzleError, puzzle: Puzzle | None = None, *, budget: bool = False
-) -> tuple[int, dict[str, Any]]:
-    """``(status, {"error": {...}})`` for an error (:func:`error_object`, :func:`status_of`)."""
-    return status_of(error, budget=budget), {"error": error_object(error, puzzle)}
-
-
 def render(endpoint: Endpoint, result: Result, puzzle: Puzzle | None) -> tuple[int, dict[str, Any]]:
     """``(status, object)`` of one result: 200 and the endpoint's reply object, or an error's (:func:`error_reply`)."""
     if isinstance(result, Failed):
@@ -516,11 +469,6 @@ def batch_reply(replies: list[tuple[int, dict[str, Any]]]) -> tuple[int, dict[st
 def dumps(value: object) -> bytes:
     """The JSON bytes of a reply (UTF-8, compact)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
-
-
-def draining_error() -> DrainingError:
-    """The error of a request that comes while the server stops (``503 draining``), in PING's words."""
-    return DrainingError("server shutting down, use another")
 
 
 # -- schemas and the table -------------------------------------------------------------------
@@ -605,12 +553,13 @@ ENDPOINTS: dict[str, Endpoint] = {
             _counted,
             {
                 "type": "object",
-                "required": ["count", "limit", "unique"],
+                "required": ["count", "limit", "at_least", "unique"],
                 "additionalProperties": False,
                 "properties": {
                     "count": {"type": "integer", "minimum": 0},
                     "limit": {"type": "integer", "minimum": 1},
-                    "unique": {"type": "boolean"},
+                    "at_least": {"type": "boolean", "description": "count == limit: at least that many (COUNT's +)"},
+                    "unique": {"type": "boolean", "description": "exactly one solution (never with limit 1)"},
                 },
             },
         ),
@@ -791,9 +740,11 @@ __all__ = [
     "Endpoint",
     "Field",
     "Item",
+    "draining_error",
     "error_object",
     "error_reply",
     "read_body",
     "read_fields",
     "render",
+    "status_of",
 ]

@@ -229,7 +229,7 @@ async function count() {
   if (pasted) await showPasted();
   if (reply.count === 0) say("No solution.");
   else if (reply.unique) say("Exactly one solution.");
-  else say(`${reply.count}${reply.count >= reply.limit ? "+" : ""} solutions (counting stops at ${reply.limit}).`);
+  else say(`${reply.count}${reply.at_least ? "+" : ""} solutions (counting stops at ${reply.limit}).`);
 }
 
 async function generate() {
