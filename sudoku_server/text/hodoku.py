@@ -41,8 +41,8 @@ __all__ = ["LAYOUT_HODOKU", "Case", "State", "library_puzzle", "parse_effects", 
 #: The layout of :attr:`Puzzle.layout` for a library line.
 LAYOUT_HODOKU = "hodoku"
 
-#: A library line: a colon, then seven colon-separated fields (the last may hold anything but a newline).
-_LINE = re.compile(r"\s*:([^:]*):([^:]*):([^:]*):([^:]*):([^:]*):([^:]*):(.*?)\s*$")
+#: A library line: a colon, then up to seven colon-separated fields (those after the givens may be left out).
+_LINE = re.compile(r"\s*:([^:]*):([^:]*):([^:]*)(?::([^:]*))?(?::([^:]*))?(?::([^:]*))?(?::(.*?))?\s*$")
 #: One ``<digit><row><col>`` token.
 _TOKEN = re.compile(r"[1-9][1-9][1-9]")
 _FULL = 0x1FF
@@ -146,7 +146,7 @@ def read_case(text: str, where: str = "") -> Case:
     match = _LINE.match(text)
     if match is None:
         raise PuzzleFormatError(f"{where}not a HoDoKu library line (:<technique>:<candidates>:<givens>:...)")
-    code, _cands, givens, deleted, elim, place, extra = match.groups()
+    code, _cands, givens, deleted, elim, place, extra = (group or "" for group in match.groups())
     code = code.strip()
     base, _, variant = code.partition("-")
     state = _state(givens.strip(), deleted, where)
@@ -183,7 +183,7 @@ def library_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
     (a pencilmark variant) are each empty cell's after the deletions, a
     given's digit alone, and the full mask for a placed cell.
     """
-    if line.kind is not Kind.FIELDS or not line.text.lstrip().startswith(":") or line.text.count(":") < 7:
+    if line.kind is not Kind.FIELDS or not line.text.lstrip().startswith(":") or line.text.count(":") < 4:
         return None
     ending = line.ending or last_ending
     try:
@@ -194,8 +194,7 @@ def library_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
     masks = tuple(m if not v else (1 << (v - 1) if g else _FULL) for v, g, m in zip(st.values, st.given, st.candidates))
     for c, m in enumerate(masks):
         if not m:
-            error = PuzzleFormatError(f"line {lineno}: {cell_name(c)} has no candidate left")
-            return Rejected(error, ending, None)
+            return Rejected(PuzzleFormatError(f"line {lineno}: {cell_name(c)} has no candidate left"), ending, None)
     grid = Grid(st.values, *BOX_SHAPES[9])
     text = "".join(str(v) if v else "." for v in st.values)
     return Puzzle(

@@ -227,9 +227,12 @@ class Board:
       memo: results of single-digit searches, keyed by what they depend on
         (the digit's candidate bitboard among others): they stay valid while
         it does not change. A copy starts with an empty memo.
+      placed: the bitboard of the filled cells that were placed while solving,
+        not given (a solving state's; avoidable rectangles need it): 0 for a
+        puzzle, where every filled cell is given.
     """
 
-    __slots__ = ("_pos", "cand", "memo", "symbols", "t", "values")
+    __slots__ = ("_pos", "cand", "memo", "placed", "symbols", "t", "values")
 
     def __init__(self, t: Tables, values: list[int], cand: list[int], symbols: str = "") -> None:
         self.t = t
@@ -238,6 +241,7 @@ class Board:
         self.symbols = symbols
         self._pos: list[int] | None = None
         self.memo: dict[tuple[object, ...], object] = {}
+        self.placed = 0
 
     @classmethod
     def from_cells(cls, geo: Geometry, cells: Sequence[int], symbols: str = "") -> Board:
@@ -280,8 +284,10 @@ class Board:
         return self.t.n
 
     def copy(self) -> Board:
-        """An independent copy (values and candidates; the memo starts empty)."""
-        return Board(self.t, list(self.values), list(self.cand), self.symbols)
+        """An independent copy (values, candidates and placed cells; the memo starts empty)."""
+        board = Board(self.t, list(self.values), list(self.cand), self.symbols)
+        board.placed = self.placed
+        return board
 
     def solved(self) -> bool:
         """Every cell holds a digit."""
