@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from sudoku_server.sudoku.check import Check
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Geometry, Grid
 from sudoku_server.sudoku.techniques.step import Pairs, Step
 
-if TYPE_CHECKING:
-    from sudoku_server.sudoku.techniques.links import LinkTables
+#: A strong link one way (:mod:`.links`): (link index, unit id, start group, end group, grouped).
+Oriented = tuple[int, int, int, int, bool]
+#: Per digit (:mod:`.links`): oriented links, what each start sees, what each end sees, the links that may
+#: follow each, and per cell the links whose end sees it. Defined here, where :class:`Context` keeps them,
+#: so that this module needs nothing of :mod:`.links` (which imports it).
+LinkTables = tuple[list[Oriented], list[int], list[int], list[int], dict[int, int]]
 
 __all__ = [
     "BOX",
