@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, TechniqueError
 from sudoku_server.sudoku.techniques import every_basic as basic
+from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
 
@@ -76,6 +77,9 @@ CODES: dict[str, str] = {
     "avoidable rectangle type 2": "0608",
     "BUG+1": "0610",
     "X-chain": "0701",
+    "continuous nice loop": "0706",
+    "discontinuous nice loop": "0707",
+    "AIC": "0708",
     "XY-chain": "0702",
     "remote pair": "0703",
     "XY-Wing": "0800",
@@ -111,6 +115,8 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("unique rectangle", patterns.rectangles),
     ("BUG+1", patterns.bug_plus_one),
     ("simple colours", patterns.colours),
+    ("remote pair", chains.remote_pairs),
+    ("chains", chains.chains),
     ("template", patterns.templates),
 )
 
