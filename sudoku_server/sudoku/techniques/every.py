@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, TechniqueError
+from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_patterns as patterns
@@ -86,6 +87,9 @@ CODES: dict[str, str] = {
     "XYZ-Wing": "0801",
     "WXYZ-Wing": "0802",
     "W-Wing": "0803",
+    "ALS-XZ": "0901",
+    "ALS-XY-Wing": "0902",
+    "Sue de Coq": "1101",
     "template set": "1201",
     "template delete": "1202",
 }
@@ -117,6 +121,9 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("simple colours", patterns.colours),
     ("remote pair", chains.remote_pairs),
     ("chains", chains.chains),
+    ("ALS-XZ", als.als_xz),
+    ("ALS-XY-Wing", als.als_wings),
+    ("Sue de Coq", als.sue_de_coq),
     ("template", patterns.templates),
 )
 

@@ -321,7 +321,7 @@ def _ur3(x: Context, u: int, u3: int, ab: int, rmask: int, roof: tuple[int, int]
             scope = UNITS[u]
             if u < 18 and len({BOX_OF[c] for c in cells_of(cells)}) == 1:
                 scope |= BOX[BOX_OF[roof[0]]]
-            gone = [(c, d + 1) for c in cells_of(scope & ~cells) for d in range(9) if cand[c] & digits >> d & 1]
+            gone = [(c, d + 1) for c in cells_of(scope & ~cells) for d in range(9) if (cand[c] & digits) >> d & 1]
             if gone:
                 out.append(step(x, "unique rectangle type 3", f"{words}, with {cells_text(cells & ~rmask)}", elim=gone))
     return out
