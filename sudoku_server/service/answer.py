@@ -34,6 +34,7 @@ from sudoku_server.service.requests import (
     Generate,
     Help,
     Hint,
+    HintAll,
     Interactive,
     KeepAlive,
     Minimal,
@@ -58,6 +59,7 @@ from sudoku_server.service.results import (
     Generated,
     HelpShown,
     Hinted,
+    HintedAll,
     InteractiveOn,
     KeepAliveOn,
     MinimalChecked,
@@ -157,7 +159,7 @@ class _Call:
     server: Server
 
 
-def _variant_geometry(request: Solve | Count | Rate | Hint | Steps | Unique | Minimal) -> Geometry:
+def _variant_geometry(request: Solve | Count | Rate | Hint | HintAll | Steps | Unique | Minimal) -> Geometry:
     """The geometry of a variant request, its givens checked under its rules.
 
     Raises the errors of :func:`~sudoku_server.sudoku.variants.variant_geometry`
@@ -219,7 +221,7 @@ def _count(request: Count, call: _Call) -> Result:
     return Counted(call.solvers.count_solutions(request.grid, request.limit, check=call.check), request.limit)
 
 
-def _rules_geometry(request: Rate | Hint | Steps) -> Geometry | None:
+def _rules_geometry(request: Rate | Hint | HintAll | Steps) -> Geometry | None:
     """None for a classic request (its givens checked as today), else its variant's geometry, givens checked."""
     if request.variant.classic:
         check_givens(request.grid)
@@ -239,6 +241,17 @@ def _hint(request: Hint, call: _Call) -> Result:
 
     geometry = _rules_geometry(request)
     return Hinted(next_step(request.grid, check=call.check, geometry=geometry), request.nudge)
+
+
+def _hint_all(request: HintAll, call: _Call) -> Result:
+    from sudoku_server.sudoku.techniques import Board, unique_solution
+    from sudoku_server.sudoku.techniques.every import all_steps, placed_cells
+
+    geometry = _rules_geometry(request)
+    solution = unique_solution(request.grid, check=call.check, geometry=geometry)
+    board = Board.from_grid(request.grid, geometry)
+    board.placed = placed_cells(request.grid.cells, request.variant.candidates)
+    return HintedAll(tuple(all_steps(board, solution, check=call.check)))
 
 
 def _minimal(request: Minimal, call: _Call) -> Result:
@@ -411,6 +424,7 @@ HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Count: _count,
     Rate: _rate,
     Hint: _hint,
+    HintAll: _hint_all,
     Steps: _steps,
     Minimal: _minimal,
     Canon: _canon,

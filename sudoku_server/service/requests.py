@@ -186,8 +186,20 @@ class Hint(PuzzleRequest):
     nudge: bool = False
 
     @classmethod
-    def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Hint:
+    def validate(
+        cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID
+    ) -> Hint | HintAll:
+        """``HINT [nudge|all]``; ``all`` asks for :class:`HintAll`. Raises CommandError for both flags."""
+        if "all" in flags:
+            if "nudge" in flags:
+                raise CommandError("HINT: all and nudge do not go together")
+            return HintAll(grid, variant=rules_option("HINT", options))
         return cls(grid, nudge="nudge" in flags, variant=rules_option("HINT", options))
+
+
+@dataclass(frozen=True)
+class HintAll(PuzzleRequest):
+    """Every step at the puzzle's solving state, with HoDoKu's technique codes (``HINT all``)."""
 
 
 @dataclass(frozen=True)
@@ -520,13 +532,14 @@ class KeepAlive:
 
 
 #: The request types about one puzzle.
-PuzzleRequestType = Solve | Count | Rate | Hint | Steps | Minimal | Canon | Same | Unique
+PuzzleRequestType = Solve | Count | Rate | Hint | HintAll | Steps | Minimal | Canon | Same | Unique
 #: Every request type.
 Request = (
     Solve
     | Count
     | Rate
     | Hint
+    | HintAll
     | Steps
     | Minimal
     | Canon

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the technique engine loads when a technique is used, not wi
     from sudoku_server.sudoku.generator import Generated as _Made
     from sudoku_server.sudoku.rating import Rating
     from sudoku_server.sudoku.techniques import Step
+    from sudoku_server.sudoku.techniques.every import Found
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,13 @@ class Hinted:
 
 
 @dataclass(frozen=True)
+class HintedAll:
+    """Every step at a solving state (``HINT all``), simplest first, each with HoDoKu's code (or ``-``)."""
+
+    found: tuple[Found, ...]
+
+
+@dataclass(frozen=True)
 class Stepped:
     """Every step from the puzzle to its solution, in order, and the puzzle's rating."""
 
@@ -176,6 +184,7 @@ Result = (
     | Generated
     | Rated
     | Hinted
+    | HintedAll
     | Stepped
     | MinimalChecked
     | Canonized

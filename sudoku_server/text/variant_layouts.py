@@ -48,6 +48,7 @@ from collections.abc import Collection
 from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, quote
 from sudoku_server.sudoku.grid import BOX_SHAPES, DIGIT_SYMBOLS, EMPTY_MARKS, Grid, cell_name, describe_char
 from sudoku_server.sudoku.variants import Cage, Variant
+from sudoku_server.text.hodoku import library_puzzle
 from sudoku_server.text.lines import Kind, Line
 from sudoku_server.text.puzzle import Event, Positions, Puzzle, Rejected
 from sudoku_server.text.rows import read_symbols
@@ -126,6 +127,9 @@ def line_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
     ``line`` is a line of cells or fields between puzzles.
     """
     if line.kind is Kind.FIELDS:
+        library = library_puzzle(line, lineno, last_ending)  # a HoDoKu library line (:mod:`.hodoku`)
+        if library is not None:
+            return library
         match = _SUDOCUE.match(line.body)
         return None if match is None else _sudocue(line, lineno, last_ending, match)
     cells = line.cells

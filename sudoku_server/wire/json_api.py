@@ -36,7 +36,6 @@ from sudoku_server.service.results import (
     Counted,
     Failed,
     Generated,
-    Hinted,
     MinimalChecked,
     Rated,
     Result,
@@ -49,6 +48,7 @@ from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.text import Puzzle, bordered_lines, parse
 from sudoku_server.wire.json_body import MAX_DIGITS, read_body
 from sudoku_server.wire.json_errors import RETRY_STATUSES, STATUS, draining_error, error_object, error_reply, status_of
+from sudoku_server.wire.json_hint_all import ALL_SCHEMA, hint_reply
 from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
 from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
@@ -398,20 +398,6 @@ def step_object(step: Step, *, nudge: bool = False) -> dict[str, Any]:
     }
 
 
-def _hinted(result: Hinted, puzzle: Puzzle | None) -> dict[str, Any]:
-    if result.step is None:
-        return {
-            "technique": None,
-            "text": "none: the grid is complete",
-            "se": None,
-            "focus": None,
-            "placements": [],
-            "eliminations": [],
-            "cells": [],
-        }
-    return step_object(result.step, nudge=result.nudge)
-
-
 def _stepped(result: Stepped, puzzle: Puzzle | None) -> dict[str, Any]:
     return {"steps": [step_object(step) for step in result.steps], **_rating(result.rating)}
 
@@ -647,10 +633,14 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "hint",
             "HINT",
-            (Field("nudge", "boolean", "only the technique and where to look"), _RULES),
-            "The next logical step, with its placements and eliminations",
-            _hinted,
-            STEP_SCHEMA,
+            (
+                Field("nudge", "boolean", "only the technique and where to look"),
+                Field("all", "boolean", "all steps"),
+                _RULES,
+            ),
+            "The next logical step, with its placements and eliminations (all: every step, HoDoKu's codes)",
+            hint_reply(step_object),
+            {"oneOf": [STEP_SCHEMA, ALL_SCHEMA]},
         ),
         Endpoint(
             "steps",

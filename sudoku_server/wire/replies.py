@@ -41,6 +41,7 @@ from sudoku_server.service.results import (
     Generated,
     HelpShown,
     Hinted,
+    HintedAll,
     InteractiveOn,
     KeepAliveOn,
     MinimalChecked,
@@ -256,6 +257,27 @@ def _hinted(result: Hinted, ending: str, puzzle: Puzzle | None) -> bytes:
     return f"HINT {text}{ending}".encode("utf-8", "backslashreplace")
 
 
+def hint_all_lines(result: HintedAll) -> list[str]:
+    """``HINT all``'s block: ``HINT all N steps``, one ``STEP <code> <technique> <effects> # <words>`` line per
+    step (``r3c6<>4`` an elimination, ``r2c9=8`` a placement; code ``-`` where HoDoKu has none), ``END``."""
+    found = result.found
+    lines = [f"HINT all {len(found)} step{'s' if len(found) != 1 else ''}"]
+    for f in found:
+        s = f.step
+        n = s.size
+        sym = s.symbols or DIGIT_SYMBOLS
+        effects = [f"{cell_name(c, n)}={sym[d - 1]}" for c, d in s.placements]
+        effects += [f"{cell_name(c, n)}<>{sym[d - 1]}" for c, d in sorted(s.eliminations)]
+        words = f"{s.technique}{s.explanation}".strip()
+        lines.append(f"STEP {f.code} {technique_word(s.technique)} {' '.join(effects)} # {words}")
+    lines.append("END")
+    return lines
+
+
+def _hinted_all(result: HintedAll, ending: str, puzzle: Puzzle | None) -> bytes:
+    return "".join(line + ending for line in hint_all_lines(result)).encode("utf-8", "backslashreplace")
+
+
 def _minimal(result: MinimalChecked, ending: str, puzzle: Puzzle | None) -> bytes:
     """``MINIMAL yes``, or ``MINIMAL no r1c1 r5c6``: the givens each removable alone (row-major)."""
     if not result.redundant:
@@ -369,6 +391,7 @@ RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Generated: _generated,
     Rated: _rated,
     Hinted: _hinted,
+    HintedAll: _hinted_all,
     Stepped: _stepped,
     MinimalChecked: _minimal,
     Canonized: _canonized,

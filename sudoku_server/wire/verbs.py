@@ -141,10 +141,11 @@ VERBS: dict[str, Verb] = {
         ),
         Verb(
             "HINT",
-            "HINT [nudge] [rules=R] <puzzle>",
-            "the next logical step in words (with nudge: only the technique and where to look)",
+            "HINT [nudge|all] [rules=R] <puzzle>",
+            "the next logical step in words (with nudge: only the technique and where to look; with all: every"
+            " step at the puzzle's state, one STEP line each with HoDoKu's technique code, then END)",
             "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
-            flags=("nudge",),
+            flags=("nudge", "all"),
             options=("rules",),
             takes_puzzle=True,
             request=_requests.Hint,

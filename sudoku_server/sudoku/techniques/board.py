@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from sudoku_server.sudoku.check import Check
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Geometry, Grid
 from sudoku_server.sudoku.techniques.step import Pairs, Step
 
-if TYPE_CHECKING:
-    from sudoku_server.sudoku.techniques.links import LinkTables
+#: A strong link one way (:mod:`.links`): (link index, unit id, start group, end group, grouped).
+Oriented = tuple[int, int, int, int, bool]
+#: Per digit (:mod:`.links`): oriented links, what each start sees, what each end sees, the links that may
+#: follow each, and per cell the links whose end sees it. Defined here, where :class:`Context` keeps them,
+#: so that this module needs nothing of :mod:`.links` (which imports it).
+LinkTables = tuple[list[Oriented], list[int], list[int], list[int], dict[int, int]]
 
 __all__ = [
     "BOX",
@@ -227,9 +230,12 @@ class Board:
       memo: results of single-digit searches, keyed by what they depend on
         (the digit's candidate bitboard among others): they stay valid while
         it does not change. A copy starts with an empty memo.
+      placed: the bitboard of the filled cells that were placed while solving,
+        not given (a solving state's; avoidable rectangles need it): 0 for a
+        puzzle, where every filled cell is given.
     """
 
-    __slots__ = ("_pos", "cand", "memo", "symbols", "t", "values")
+    __slots__ = ("_pos", "cand", "memo", "placed", "symbols", "t", "values")
 
     def __init__(self, t: Tables, values: list[int], cand: list[int], symbols: str = "") -> None:
         self.t = t
@@ -238,6 +244,7 @@ class Board:
         self.symbols = symbols
         self._pos: list[int] | None = None
         self.memo: dict[tuple[object, ...], object] = {}
+        self.placed = 0
 
     @classmethod
     def from_cells(cls, geo: Geometry, cells: Sequence[int], symbols: str = "") -> Board:
@@ -280,8 +287,10 @@ class Board:
         return self.t.n
 
     def copy(self) -> Board:
-        """An independent copy (values and candidates; the memo starts empty)."""
-        return Board(self.t, list(self.values), list(self.cand), self.symbols)
+        """An independent copy (values, candidates and placed cells; the memo starts empty)."""
+        board = Board(self.t, list(self.values), list(self.cand), self.symbols)
+        board.placed = self.placed
+        return board
 
     def solved(self) -> bool:
         """Every cell holds a digit."""

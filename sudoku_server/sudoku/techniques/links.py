@@ -13,18 +13,23 @@ from collections.abc import Sequence
 from typing import cast
 
 from sudoku_server.sudoku.grid import cell_name
-from sudoku_server.sudoku.techniques.board import BOX, OTHER, Context, Tables, cells_of, elims, popcount
+from sudoku_server.sudoku.techniques.board import (
+    BOX,
+    OTHER,
+    Context,
+    LinkTables,
+    Oriented,
+    Tables,
+    cells_of,
+    elims,
+    popcount,
+)
 from sudoku_server.sudoku.techniques.step import Step
 
 __all__ = ["find_strong_links"]
 
 #: A strong link: (unit id, group A, group B, grouped), groups as cell masks.
 Link = tuple[int, int, int, bool]
-#: A link one way: (link index, unit id, start group, end group, grouped).
-Oriented = tuple[int, int, int, int, bool]
-#: Per digit: oriented links, what each start sees, what each end sees, the
-#: links that may follow each, and per cell the links whose end sees it.
-LinkTables = tuple[list[Oriented], list[int], list[int], list[int], dict[int, int]]
 #: The best chain of a digit: ((se, -victims), digit, links, victims, grouped, kinds).
 Chain = tuple[tuple[float, int], int, tuple[Oriented, ...], int, bool, list[int]]
 

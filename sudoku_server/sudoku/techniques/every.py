@@ -1,0 +1,289 @@
+"""Every step at one solving state (``HINT all``), with HoDoKu's technique codes.
+
+:func:`all_steps` runs, at one board state, every enumerator of
+:data:`ENUMERATORS` (each lists EVERY instance of its technique, HoDoKu's
+``/bsa`` way: :mod:`.every_basic`, :mod:`.every_patterns`) and then every
+finder of the path's registry (:data:`~sudoku_server.sudoku.techniques.TECHNIQUES`)
+that no enumerator covers, which gives its first step. It keeps one step
+per distinct (technique, effects), simplest first: the enumerators in
+HoDoKu's order of techniques, then the path's finders in Sudoku Explainer's.
+
+Each step carries HoDoKu's code for its technique (the number the header of
+HoDoKu's ``reglib-1.4.txt`` lists, ``0300`` X-Wing, ``0311`` finned
+Swordfish; ``-`` where HoDoKu has none), from :data:`CODES`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sudoku_server.sudoku.check import Check, no_check
+from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, TechniqueError
+from sudoku_server.sudoku.techniques import every_als as als
+from sudoku_server.sudoku.techniques import every_basic as basic
+from sudoku_server.sudoku.techniques import every_chains as chains
+from sudoku_server.sudoku.techniques import every_patterns as patterns
+from sudoku_server.sudoku.techniques.board import Context
+
+__all__ = ["CODES", "ENUMERATORS", "Found", "all_steps", "code_of", "passes", "placed_cells"]
+
+#: Our technique name -> HoDoKu's code (``SolutionType.java`` of HoDoKu 2.2; reglib-1.4's header).
+CODES: dict[str, str] = {
+    "full house": "0000",
+    "hidden single": "0002",
+    "naked single": "0003",
+    "pointing": "0100",
+    "claiming": "0101",
+    "locked pair": "0110",
+    "locked triple": "0111",
+    "naked pair": "0200",
+    "naked triple": "0201",
+    "naked quadruple": "0202",
+    "hidden pair": "0210",
+    "hidden triple": "0211",
+    "hidden quadruple": "0212",
+    "X-Wing": "0300",
+    "Swordfish": "0301",
+    "Jellyfish": "0302",
+    "finned X-Wing": "0310",
+    "finned Swordfish": "0311",
+    "Siamese finned Swordfish": "03111",
+    "finned Jellyfish": "0312",
+    "Siamese finned Jellyfish": "03121",
+    "sashimi X-Wing": "0320",
+    "sashimi Swordfish": "0321",
+    "Siamese sashimi Swordfish": "03211",
+    "sashimi Jellyfish": "0322",
+    "Siamese sashimi Jellyfish": "03221",
+    "skyscraper": "0400",
+    "two-string kite": "0401",
+    "empty rectangle": "0402",
+    "turbot fish": "0403",
+    "dual two-string kite": "0404",
+    "dual empty rectangle": "0405",
+    "simple colours trap": "0500",
+    "simple colours wrap": "0501",
+    "multi-colours 1": "0502",
+    "multi-colours 2": "0503",
+    "unique rectangle type 1": "0600",
+    "unique rectangle type 2": "0601",
+    "unique rectangle type 3": "0602",
+    "unique rectangle type 4": "0603",
+    "unique rectangle type 5": "0604",
+    "unique rectangle type 6": "0605",
+    "hidden rectangle": "0606",
+    "avoidable rectangle type 1": "0607",
+    "avoidable rectangle type 2": "0608",
+    "BUG+1": "0610",
+    "X-chain": "0701",
+    "continuous nice loop": "0706",
+    "discontinuous nice loop": "0707",
+    "AIC": "0708",
+    "XY-chain": "0702",
+    "remote pair": "0703",
+    "XY-Wing": "0800",
+    "XYZ-Wing": "0801",
+    "WXYZ-Wing": "0802",
+    "W-Wing": "0803",
+    "ALS-XZ": "0901",
+    "ALS-XY-Wing": "0902",
+    "Sue de Coq": "1101",
+    "template set": "1201",
+    "template delete": "1202",
+}
+
+#: The enumerators in HoDoKu's order of techniques (simplest first): context -> every step.
+ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
+    ("full house", basic.full_houses),
+    ("hidden single", basic.hidden_singles),
+    ("naked single", basic.naked_singles),
+    ("locked pair", functools.partial(basic.naked_subsets, k=2, locked=True)),
+    ("locked triple", functools.partial(basic.naked_subsets, k=3, locked=True)),
+    ("pointing", functools.partial(basic.locked_candidates, kind=1)),
+    ("claiming", functools.partial(basic.locked_candidates, kind=2)),
+    ("naked pair", functools.partial(basic.naked_subsets, k=2, locked=False)),
+    ("naked triple", functools.partial(basic.naked_subsets, k=3, locked=False)),
+    ("hidden pair", functools.partial(basic.hidden_subsets, k=2)),
+    ("hidden triple", functools.partial(basic.hidden_subsets, k=3)),
+    ("naked quadruple", functools.partial(basic.naked_subsets, k=4, locked=False)),
+    ("hidden quadruple", functools.partial(basic.hidden_subsets, k=4)),
+    ("X-Wing", functools.partial(basic.fish, k=2)),
+    ("Swordfish", functools.partial(basic.fish, k=3)),
+    ("Jellyfish", functools.partial(basic.fish, k=4)),
+    ("skyscraper", patterns.single_digit),
+    ("XY-Wing", patterns.xy_wings),
+    ("XYZ-Wing", patterns.xyz_wings),
+    ("W-Wing", patterns.w_wings),
+    ("unique rectangle", patterns.rectangles),
+    ("BUG+1", patterns.bug_plus_one),
+    ("simple colours", patterns.colours),
+    ("remote pair", chains.remote_pairs),
+    ("chains", chains.chains),
+    ("ALS-XZ", als.als_xz),
+    ("ALS-XY-Wing", als.als_wings),
+    ("Sue de Coq", als.sue_de_coq),
+    ("template", patterns.templates),
+)
+
+#: Path finders (registry names) the enumerators stand for: their steps would repeat.
+COVERED = frozenset(
+    {
+        "full house",
+        "hidden single",
+        "naked single",
+        "pointing",
+        "claiming",
+        "naked pair",
+        "X-Wing",
+        "hidden pair",
+        "naked triple",
+        "Swordfish",
+        "hidden triple",
+        "naked quadruple",
+        "Jellyfish",
+        "hidden quadruple",
+        "two strong links",
+        "skyscraper",
+        "two-string kite",
+        "turbot fish",
+        "empty rectangle",
+        "XY-Wing",
+        "XYZ-Wing",
+        "W-Wing",
+        "unique rectangle",
+        "unique rectangle type 1",
+        "unique rectangle type 2",
+        "unique rectangle type 3",
+        "unique rectangle type 4",
+        "simple colouring",
+        # variant rules: no step on a classic grid
+        "nonconsecutive",
+        "cage combinations",
+        "rule of 45",
+    }
+)
+
+
+def code_of(technique: str) -> str:
+    """HoDoKu's code of one of our technique names, ``-`` where HoDoKu has none."""
+    return CODES.get(technique, "-")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One line of ``HINT all``: HoDoKu's code (or ``-``) and the step."""
+
+    code: str
+    step: Step
+
+    @property
+    def effects(self) -> tuple[tuple[int, int, bool], ...]:
+        """``(cell, digit, placed)`` for every effect, sorted."""
+        s = self.step
+        return tuple(sorted([(c, d, True) for c, d in s.placements] + [(c, d, False) for c, d in s.eliminations]))
+
+
+def placed_cells(cells: Sequence[int], candidates: Sequence[int] | None) -> int:
+    """The bitboard of the filled cells a solving state marks placed, not given: those whose candidate mask
+    is more than their digit (a HoDoKu library line's ``+`` cells, :mod:`sudoku_server.text.hodoku`)."""
+    if candidates is None:
+        return 0
+    return sum(1 << c for c, v in enumerate(cells) if v and candidates[c] != 1 << (v - 1))
+
+
+def _classic_units(board: Board) -> bool:
+    """The board has the classic 9x9 units (its geometry's other rules are pencilmarks at most)."""
+    geo = board.t.geometry
+    if board.size != 9 or board.t.box_rows != 3:
+        return False
+    return geo.classic or (len(geo.units) == 27 and all(hasattr(k, "masks") for k in geo.constraints))
+
+
+def _changes(step: Step, board: Board) -> bool:
+    return any(not board.values[c] for c, _ in step.placements) or any(
+        board.cand[c] >> (d - 1) & 1 for c, d in step.eliminations
+    )
+
+
+def all_steps(
+    board: Board,
+    solution: Sequence[int] | None = None,
+    *,
+    check: Check | None = None,
+    path_finders: bool = True,
+) -> list[Found]:
+    """Every step at the board's state, one per distinct (technique, effects), simplest first.
+
+    Args:
+      board: a 9x9 classic board (other grids: the path finders' steps only).
+      solution: the state's solution (81 digits); each step is checked against it.
+      check: called between enumerators and finders; what it raises propagates.
+      path_finders: also the first step of each path finder no enumerator covers
+        (chains, forcing chains, ...).
+
+    Raises:
+      TechniqueError: a step contradicts the solution (a bug).
+    """
+    check = check or no_check
+    out: list[Found] = []
+    seen: set[tuple[str, tuple[tuple[int, int, bool], ...]]] = set()
+
+    def add(step: Step) -> None:
+        if not _changes(step, board):
+            return
+        found = Found(code_of(step.technique), step)
+        key = (step.technique, found.effects)
+        if key in seen:
+            return
+        seen.add(key)
+        if solution is not None:
+            for c, d in step.placements:
+                if solution[c] != d:
+                    raise TechniqueError(f"{step.technique} placed {d} at r{c // 9 + 1}c{c % 9 + 1}: {step.describe()}")
+            for c, d in step.eliminations:
+                if solution[c] == d:
+                    raise TechniqueError(f"{step.technique} removed the solution's {d}: {step.describe()}")
+        out.append(found)
+
+    classic = _classic_units(board)
+    if classic:
+        x = Context(board, check)
+        for _name, enumerate_steps in ENUMERATORS:
+            check()
+            for s in enumerate_steps(x):
+                add(s)
+    if path_finders:
+        x = Context(board, check)
+        below = len(out)
+        for tech in TECHNIQUES:
+            if classic and tech.name in COVERED:
+                continue
+            if not tech.any_size and board.size != 9:
+                continue
+            if tech.name in _TOP and len(out) > below:
+                continue  # the top of SE's scale: only where nothing below it applies (0.1-1 s a state)
+            check()
+            first = tech.finder(x)
+            if first is not None:
+                add(first)
+    rank = {name: k for k, name in enumerate(CODES)}
+    return sorted(out, key=lambda f: rank.get(f.step.technique, len(rank)))  # stable: found order within
+
+
+#: Path finders run only where no other step is found: SE's dynamic forcing chains plus and nested forcing chains.
+_TOP = frozenset({"dynamic forcing chains plus", "nested forcing chains"})
+
+
+def passes(found: Sequence[Found], base: str, fail: bool, effects: set[tuple[int, int, bool]]) -> bool:
+    """How a HoDoKu library case is judged (``:::<givens>:<deleted>:::`` sent to ``HINT all``).
+
+    ``base``: the case's code without its variant suffix; ``fail``: a ``-x`` case (no step with that code may
+    be found); ``effects``: ``(cell, digit, placed)`` it must find. It passes when the steps with its code
+    give exactly those effects: one step's, or the union of them all.
+    """
+    mine = [set(f.effects) for f in found if f.code == base]
+    if fail:
+        return not mine
+    return any(m == effects for m in mine) or (bool(mine) and set().union(*mine) == effects)

@@ -1,0 +1,73 @@
+"""``HINT all``: every step at a solving state, one STEP line each with HoDoKu's code (issue 30)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from sudoku_server.errors import CommandError
+from sudoku_server.service.answer import answer
+from sudoku_server.service.results import HintedAll
+from sudoku_server.text import PuzzleReader
+from sudoku_server.wire.json_hint_all import all_object
+from sudoku_server.wire.replies import render
+from sudoku_server.wire.verbs import check_arguments, parse_command
+
+SOLUTION = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+TWO_LEFT = "." + SOLUTION[1:40] + "." + SOLUTION[41:]
+# reglib-1.4's first X-Wing case, its fields blanked as the conformance test sends it
+X_WING = ":::9.....+5+6+1..+6.+1.7+937+1..962486...2+147+9........5....4...642..+586+1+75.71.+2..+4..1....+52::::"
+
+
+def _answer(text: str, command: str = "HINT all") -> tuple[object, str]:
+    request = check_arguments(parse_command(command, 1, "\n"))
+    (puzzle,) = PuzzleReader().feed_line(text, "\n", 2)
+    request = dataclasses.replace(request, grid=puzzle.grid, variant=puzzle.variant or request.variant)
+    result = answer(request)
+    return result, render(result, "\n", puzzle).decode()
+
+
+def test_every_single_of_every_kind_one_line_each() -> None:
+    assert _answer(TWO_LEFT)[1] == (
+        "HINT all 8 steps\n"
+        "STEP 0000 full-house r1c1=1 # full house: r1c1 is the last empty cell of row 1\n"
+        "STEP 0000 full-house r5c5=9 # full house: r5c5 is the last empty cell of row 5\n"
+        "STEP 0002 hidden-single r1c1=1 # hidden single: r1c1 is the only place for 1 in box 1\n"
+        "STEP 0002 hidden-single r5c5=9 # hidden single: r5c5 is the only place for 9 in box 5\n"
+        "STEP 0003 naked-single r1c1=1 # naked single: 1 is the only candidate of r1c1\n"
+        "STEP 0003 naked-single r5c5=9 # naked single: 9 is the only candidate of r5c5\n"
+        "STEP 1201 template-set r1c1=1 # template set: every template of 1 holds r1c1\n"
+        "STEP 1201 template-set r5c5=9 # template set: every template of 9 holds r5c5\n"
+        "END\n"
+    )
+
+
+def test_a_placed_cell_of_a_library_line_is_filled() -> None:
+    line = ":0000::+1" + SOLUTION[1:40] + "." + SOLUTION[41:] + ":555:::"
+    assert _answer(line)[1] == (
+        "HINT all 4 steps\n"
+        "STEP 0000 full-house r5c5=9 # full house: r5c5 is the last empty cell of row 5\n"
+        "STEP 0002 hidden-single r5c5=9 # hidden single: r5c5 is the only place for 9 in box 5\n"
+        "STEP 0003 naked-single r5c5=9 # naked single: 9 is the only candidate of r5c5\n"
+        "STEP 1201 template-set r5c5=9 # template set: every template of 9 holds r5c5\n"
+        "END\n"
+    )
+
+
+def test_the_x_wing_of_a_library_state_is_one_line_one_token_per_cell() -> None:
+    result, text = _answer(X_WING)
+    assert (
+        "STEP 0300 X-Wing r1c3<>3 r1c4<>3 r4c3<>3 r4c4<>3 r5c3<>3 r5c4<>3 r6c3<>3 r6c4<>3 r9c4<>3"
+        " # X-Wing on 3 in rows 3 and 7, columns 3 and 4\n"
+    ) in text
+    assert text.startswith("HINT all ") and text.endswith("\nEND\n")
+    assert isinstance(result, HintedAll)
+    first = all_object(result)["steps"][0]
+    assert first["code"] == "0300" and first["technique"] == "X-Wing"
+    assert first["eliminations"][0] == {"cell": "r1c3", "digit": 3}
+
+
+def test_all_and_nudge_do_not_go_together() -> None:
+    with pytest.raises(CommandError, match="HINT: all and nudge do not go together"):
+        check_arguments(parse_command("HINT all nudge", 1, "\n"))
