@@ -491,13 +491,12 @@ async function read() {
   say(`Read: ${reply.size}x${reply.size}, ${givens} givens, rules ${reply.rules}.`);
 }
 
-/** Before an action on the puzzle: a text still being typed is read first. */
+/** Before an action: a text still being typed is read first. */
 async function ready() {
   if (readTimer) await read();
 }
 
 async function solve() {
-  await ready();
   const sent = body();
   const reply = await api("solve", sent);
   if (failed(reply)) return;
@@ -517,7 +516,6 @@ const words = (step) =>
   !step.technique || step.text.startsWith(step.technique) ? step.text : `${step.technique}: ${step.text}`;
 
 async function showHint() {
-  await ready();
   const reply = await api("hint", body());
   if (failed(reply)) return;
   hint = reply;
@@ -561,7 +559,6 @@ function apply() {
 }
 
 async function showSteps() {
-  await ready();
   const reply = await api("steps", body());
   if (failed(reply)) return;
   walk = { steps: reply.steps, at: 0 };
@@ -597,14 +594,12 @@ function walkTo(at) {
 }
 
 async function rate() {
-  await ready();
   const reply = await api("rate", body());
   if (failed(reply)) return;
   say(`Level ${reply.level}, SE ${reply.se}, QQWing ${reply.qqwing ?? "none"}, hardest step: ${reply.hardest}.`);
 }
 
 async function count() {
-  await ready();
   const reply = await api("count", body());
   if (failed(reply)) return;
   if (reply.count === 0) say("No solution.");
@@ -704,6 +699,7 @@ async function perform(name, args, start) {
   }, 100);
   document.body.setAttribute("aria-busy", "true");
   try {
+    if (!["read", "generate", "clear"].includes(name)) await ready(); // a text still being typed is read first
     await ACTIONS[name](...args);
   } catch (error) {
     if (error?.name === "AbortError") say(`Cancelled ${name} after ${((performance.now() - began) / 1000).toFixed(1)} s.`);
