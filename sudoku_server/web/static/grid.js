@@ -51,7 +51,7 @@ export class Grid {
     for (let r = 0; r < n; r++) {
       const row = document.createElement("div");
       row.setAttribute("role", "row");
-      row.className = "row";
+      row.className = "gr";
       for (let c = 0; c < n; c++) {
         const i = r * n + c;
         const cell = document.createElement("div");
