@@ -379,6 +379,18 @@ function unit(name) {
 /** A key on a cell (grid.js moves with the arrows): a digit, a note, clearing, or the notes mode. */
 function typed(at, event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if ((readTimer || pending) && (event.key.length === 1 || ["Backspace", "Delete"].includes(event.key))) {
+    // a pasted text not read yet, or an answer on its way: the key waits its turn
+    const { key, code, shiftKey } = event;
+    run("type", at, { key, code, shiftKey, preventDefault() {} });
+    event.preventDefault();
+    return;
+  }
+  applyKey(at, event);
+}
+
+/** Apply a key on cell `at`: a digit, a note, clearing, or the notes mode. */
+function applyKey(at, event) {
   const key = event.key.toUpperCase();
   const code = /^(?:Digit|Numpad)(\d)$/.exec(event.code ?? "");
   const digit = event.shiftKey && code ? Number(code[1]) : puzzle.symbols.toUpperCase().indexOf(key) + 1;
@@ -666,8 +678,9 @@ const ACTIONS = {
   back: () => walkTo(walk ? walk.at - 1 : 0),
   forward: () => walkTo(walk ? walk.at + 1 : 0),
   step: (at) => walkTo(at),
+  type: applyKey,
 };
-const STAYS = new Set(["apply", "back", "forward", "step", "notes", "undo", "redo", "candidates"]); // keep what is shown
+const STAYS = new Set(["apply", "back", "forward", "step", "notes", "undo", "redo", "candidates", "type"]); // keep what is shown
 
 let queue = Promise.resolve();
 let pending = 0;

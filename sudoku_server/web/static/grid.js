@@ -121,6 +121,7 @@ export class Grid {
       this.values[i] = view.text;
       cell.className = `${cell.base} ${view.kind} ${view.marks}`.trim();
       cell.setAttribute("aria-label", view.label);
+      cell.toggleAttribute("data-given", view.kind === "given");
       if (view.kind === "given") cell.setAttribute("aria-readonly", "true");
       else cell.removeAttribute("aria-readonly");
       if (view.elim) {
