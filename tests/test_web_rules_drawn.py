@@ -179,3 +179,49 @@ def test_a_16x16_with_notes_in_every_cell(page: Page, server: Server):
     )
     assert cells_with_notes == empty
     assert page.driver.execute_script("return window.sudokuPaintMs") >= 0
+
+
+#: A rules registry as GET /api/v1/rules answers it (the rules issue): windoku's windows made up here (two
+#: 2x2 windows), so that what is drawn can only come from it; thermo's kind is one the page does not know.
+REGISTRY = {
+    "rules": [
+        {"word": "x", "data": "none", "sizes": [4, 6, 9, 16, 25], "draw": {"kind": "diagonals"}},
+        {
+            "word": "windoku",
+            "data": "none",
+            "sizes": [9],
+            "draw": {"kind": "windows", "cells": [["r1c1", "r1c2", "r2c1", "r2c2"], [70, 71, 79, 80]]},
+        },
+        {"word": "jigsaw", "data": "regions", "sizes": [4, 6, 9, 16, 25], "draw": {"kind": "regions"}},
+        {"word": "killer", "data": "cages", "sizes": [4, 6, 9, 16, 25], "draw": {"kind": "cages"}},
+        {"word": "thermo", "data": "lines", "sizes": [9], "draw": {"kind": "lines"}},
+    ]
+}
+
+
+def test_the_page_draws_what_the_rules_registry_says(browser, server: Server, shots):
+    """GET api/v1/rules answered by the registry (a script in the page stands in for the server's endpoint)."""
+    import json
+
+    script = (
+        "const realFetch = window.fetch;"
+        f"const registry = {json.dumps(REGISTRY)};"
+        "window.fetch = (url, options) => String(url).endsWith('api/v1/rules')"
+        " ? Promise.resolve(new Response(JSON.stringify(registry), {status: 200,"
+        " headers: {'Content-Type': 'application/json'}})) : realFetch(url, options);"
+    )
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
+    try:
+        page = Page(browser, server, shots, "registry")
+        page.wait(lambda: len(page.driver.find_elements(page.by.CSS_SELECTOR, "#rule-words option")) == 5)
+        words = [
+            o.get_attribute("value") for o in page.driver.find_elements(page.by.CSS_SELECTOR, "#rule-words option")
+        ]
+        assert words == ["x", "windoku", "jigsaw", "killer", "thermo"]
+        set_rules(page, "windoku+x")
+        paste(page, WINDOKU)
+        page.shot("registry-windows")
+        assert page.names(".win") == ["r1c1", "r1c2", "r2c1", "r2c2", "r8c8", "r8c9", "r9c8", "r9c9"]
+        assert len(page.names("[data-diagonal]")) == 17
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
