@@ -32,7 +32,7 @@ def test_a_slow_request_shows_its_seconds_and_cancel_aborts_it(page: Page):
     before = done(page)
     page.paste(HINTED)
     page.wait(lambda: done(page) > before)
-    cancel = page.element('[data-action="cancel"]')
+    cancel = page.element('button[data-action="cancel"]')
     assert not cancel.is_displayed()
     page.driver.execute_cdp_cmd("Network.enable", {})
     page.driver.execute_cdp_cmd("Network.emulateNetworkConditions", SLOW)

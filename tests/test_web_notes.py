@@ -55,7 +55,7 @@ def keys(page: Page, *sequence: str) -> None:
 def test_notes_mode_toggles_candidates_by_button_and_key(page: Page):
     from selenium.webdriver.common.keys import Keys
 
-    notes_button = page.element('[data-action="notes"]')
+    notes_button = page.element('button[data-action="notes"]')
     assert notes_button.get_attribute("aria-pressed") == "false"
     page.cell("r1c1").click()
     keys(page, "5")  # a digit fills
@@ -128,14 +128,14 @@ def test_undo_and_redo_every_change_by_buttons_and_keys(page: Page, server: Serv
     assert page.line()[:3] == "41."
     chord(Keys.CONTROL, "z")
     assert page.line() == HINTED
-    assert page.element('[data-action="undo"]').get_attribute("disabled") == "true"  # nothing left to undo
+    assert page.element('button[data-action="undo"]').get_attribute("disabled") == "true"  # nothing left to undo
     page.click("Redo")
     assert page.line()[:3] == "41."
     chord(Keys.CONTROL, "y")
     assert page.line() == typed
     chord(Keys.CONTROL, Keys.SHIFT, "z")
     assert notes(page)[3] == "3"
-    assert page.element('[data-action="redo"]').get_attribute("disabled") == "true"
+    assert page.element('button[data-action="redo"]').get_attribute("disabled") == "true"
     # Solve is a change too: undone, the grid is the person's again
     page.cell("r1c2").click()
     keys(page, Keys.BACKSPACE, Keys.ARROW_RIGHT, Keys.BACKSPACE)

@@ -10,6 +10,21 @@ import { cellName } from "./rules.js";
 
 const escape = (text) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
+/**
+ * The notes of a 16x16 or 25x25 cell as one block of text (rows of the note square, a blank for a digit
+ * that is no note), drawn by style.css in one text run instead of one box per note: 4096 boxes take
+ * Chromium about 100 ms to lay out and paint, 256 runs a few ms (benchmarks/bench_web.py).
+ */
+function noteText(all, notes) {
+  const side = Math.ceil(Math.sqrt(all.length));
+  let text = "";
+  all.forEach((symbol, k) => {
+    text += notes.includes(symbol) ? symbol : " ";
+    text += (k + 1) % side === 0 ? "\n" : " ";
+  });
+  return text.trimEnd();
+}
+
 export class Grid {
   /**
    * @param {HTMLElement} root the grid's container (role=grid)
@@ -146,6 +161,7 @@ export class Grid {
           }
         }
         cell.content.innerHTML = html;
+        if (view.all.length > 9) cell.content.dataset.text = noteText(view.all, view.notes);
       } else {
         cell.content.className = "c";
         cell.content.textContent = "";
