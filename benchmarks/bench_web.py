@@ -170,7 +170,17 @@ class Page:
 
 
 #: The killer of docs/LAYOUTS.md ("the cage block"): 34 cages, as the page's address holds it.
-KILLER_ROWS = "aabbcddee ffbgchdii jkblmhhnn jkolpppnn qrrstttuu qvvswxyyz qABCwxyyz qDBBEEEFG DDDBHHHFF".split()
+KILLER_ROWS = [
+    "aabbcddee",
+    "ffbgchdii",
+    "jkblmhhnn",
+    "jkolpppnn",
+    "qrrstttuu",
+    "qvvswxyyz",
+    "qABCwxyyz",
+    "qDBBEEEFG",
+    "DDDBHHHFF",
+]
 KILLER_SUMS = (
     "a=13 b=17 c=6 d=16 e=5 f=9 g=9 h=16 i=15 j=16 k=8 l=14 m=7 n=17 o=5 p=7 q=15 r=5 s=9 t=19 u=11 v=12"
     " w=11 x=12 y=21 z=6 A=8 B=20 C=1 D=19 E=15 F=20 G=6 H=15"
