@@ -8,23 +8,26 @@ reply is also checked against the OpenAPI document (``afetch``).
 from __future__ import annotations
 
 from httptools import afetch, running_http_server
+from variant_examples import INKALA, INKALA_PENCILMARKS
 
 BOXES_4 = [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4]
+BOXES_9 = [r // 3 * 3 + c // 3 + 1 for r in range(9) for c in range(9)]
 BOXES_6 = [r // 2 * 2 + c // 3 + 1 for r in range(6) for c in range(6)]
 JIGSAW_4 = ".......2...3.321aabbaacbcbddccdd"
 #: A 4x4 killer as a cage block with its givens (the CodinGame form): four cages, one cell in none.
 KILLER_4 = "1... aabb\n.... acbb\n.... dcc.\n.... ddcc\na=8 b=10 c=13 d=7\n"
 
 
-def parsed(size: int, givens: str, rules: str, regions: list[int], cages=(), candidates=None, symbols=None) -> dict:
+def parsed(size: int, givens: str, rules: str, regions: list[int], cages=(), names=None, symbols=None) -> dict:
     return {
         "size": size,
         "symbols": symbols or "123456789"[:size],
         "givens": givens,
         "rules": rules,
         "regions": regions,
+        "region_symbols": names,
         "cages": list(cages),
-        "candidates": candidates,
+        "candidates": None,
     }
 
 
@@ -34,7 +37,9 @@ async def test_parse_gives_each_layouts_structure_exactly():
         ({"puzzle": "1" + "." * 35, "rules": "antiking"}, parsed(6, "1" + "." * 35, "antiking", BOXES_6)),
         (
             {"puzzle": JIGSAW_4, "rules": "x"},
-            parsed(4, ".......2...3.321", "x+jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4]),
+            parsed(
+                4, ".......2...3.321", "x+jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4], names=list("abcd")
+            ),
         ),
         (
             {"puzzle": KILLER_4},
@@ -56,6 +61,11 @@ async def test_parse_gives_each_layouts_structure_exactly():
         for body, expected in cases:
             reply = await afetch(port, "POST", "/api/v1/parse", body)
             assert (reply.status, reply.json) == (200, expected), body
+        # a pencilmark line: its candidates per cell (a cell with one is a given)
+        reply = await afetch(port, "POST", "/api/v1/parse", {"puzzle": INKALA_PENCILMARKS})
+        chunks = [INKALA_PENCILMARKS[k : k + 9] for k in range(0, 729, 9)]
+        marks = [chunk.replace(".", "") for chunk in chunks]
+        assert (reply.status, reply.json) == (200, {**parsed(9, INKALA, "classic", BOXES_9), "candidates": marks})
         # a 16x16 written 0-F: the page types and shows its symbols
         reply = await afetch(port, "GET", "/api/v1/parse?puzzle=0123456789ABCDEF" + "." * 240)
         assert reply.status == 200
@@ -84,5 +94,7 @@ async def test_parse_reads_duplicates_but_words_format_and_rule_errors_as_solve_
             reply = await afetch(port, "POST", "/api/v1/parse", body)
             assert (reply.status, reply.json) == (400, {"error": {**error, "line": 1}}), body
         reply = await afetch(port, "POST", "/api/v1/parse", {"puzzles": [JIGSAW_4, "1"]})
-        jigsaw = parsed(4, ".......2...3.321", "jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4])
+        jigsaw = parsed(
+            4, ".......2...3.321", "jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4], names=list("abcd")
+        )
         assert (reply.status, reply.json) == (200, {"results": [jigsaw, {"error": {**cases[0][1], "line": 1}}]})

@@ -85,6 +85,11 @@ def test_a_pasted_jigsaw_shows_its_regions_and_solves(page: Page, server: Server
     assert classes(page, "rr") == right and classes(page, "rb") == below
     assert page.line() == JIGSAW_GIVENS
     assert page.text("#rules-shown") == "Rules: jigsaw"
+    # a hint's unit is the jigsaw region the step names ("region b": the puzzle's own symbol)
+    page.click("Hint")
+    words = server.ask(f"HINT {JIGSAW_GIVENS}{JIGSAW_REGIONS}").removeprefix("HINT ")
+    assert page.text("#hint .words") == words and "in region b" in words
+    assert page.names(".focus") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, s in enumerate(JIGSAW_REGIONS) if s == "b"]
     page.click("Solve")
     page.shot("jigsaw-solved")
     assert page.line() == JIGSAW_ANSWER == server.ask(JIGSAW_GIVENS + JIGSAW_REGIONS)

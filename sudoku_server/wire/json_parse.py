@@ -30,11 +30,14 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
     """The structure of one puzzle as JSON.
 
     Returns:
-      ``{"size", "symbols", "givens", "rules", "regions", "cages", "candidates"}``: ``symbols`` the puzzle's
+      ``{"size", "symbols", "givens", "rules", "regions", "region_symbols", "cages", "candidates"}``: ``symbols``
+      the puzzle's
       digits 1..size as it writes them (``"123456789"``, ``"0123456789ABCDEF"``); ``givens`` ``size * size``
       of those symbols row-major, ``.`` for an empty cell; ``rules`` as ``rules=`` writes them (``killer+x``,
       ``classic``); ``regions`` per cell (row-major) its region 1..size: the jigsaw's regions, numbered in
-      the order they first appear, else the boxes (left to right, top to bottom); ``cages`` the killer cages
+      the order they first appear, else the boxes (left to right, top to bottom); ``region_symbols`` the
+      symbol the puzzle wrote for each jigsaw region (as errors and steps name them: ``region b``), else null;
+      ``cages`` the killer cages
       in the puzzle's order, each ``{"symbol", "sum", "cells"}`` (cells ``r1c1``, ascending), else empty;
       ``candidates`` for a pencilmark puzzle per cell its candidates as symbols, else null.
     """
@@ -57,6 +60,9 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
         "givens": "".join(symbols[v - 1] if v else "." for v in grid.cells),
         "rules": variant.words,
         "regions": regions,
+        "region_symbols": list(variant.region_symbols)
+        if variant.regions is not None and variant.region_symbols
+        else None,
         "cages": [
             {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, n) for c in cage.cells]}
             for cage in variant.cages
@@ -67,7 +73,7 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
 
 PARSE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "required": ["size", "symbols", "givens", "rules", "regions", "cages", "candidates"],
+    "required": ["size", "symbols", "givens", "rules", "regions", "region_symbols", "cages", "candidates"],
     "additionalProperties": False,
     "properties": {
         "size": {"type": "integer"},
@@ -78,6 +84,11 @@ PARSE_SCHEMA: dict[str, Any] = {
             "type": "array",
             "items": {"type": "integer", "minimum": 1},
             "description": "per cell its region 1..size: a jigsaw's regions, else the boxes",
+        },
+        "region_symbols": {
+            "type": ["array", "null"],
+            "items": {"type": "string"},
+            "description": "jigsaw: the symbol of region 1, 2, ... as the puzzle writes it (steps say 'region b')",
         },
         "cages": {
             "type": "array",

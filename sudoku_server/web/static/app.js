@@ -91,6 +91,7 @@ function puzzleOf(data) {
     givens: [...data.givens].map((ch) => symbols.indexOf(ch.toUpperCase()) + 1),
     rules: data.rules.split("+").filter((word) => word && word !== "classic"),
     regions,
+    regionNames: data.region_symbols ?? null, // how the puzzle's text names its regions (steps say "region b")
     jigsaw,
     cages: (data.cages ?? []).map((cage) => ({ sum: cage.sum, cells: cage.cells.map((c) => cellIndex(c, n)) })),
     candidates: data.candidates
@@ -254,8 +255,11 @@ function puzzleText() {
   return cells.join("");
 }
 
+let sentSource = false; // the last request sent the pasted text (its region names), not the page's own writing
+
 function body() {
   const out = { puzzle: puzzleText() };
+  sentSource = out.puzzle === source;
   const rules = fieldRules().join("+");
   if (rules) out.rules = rules;
   return out;
@@ -371,11 +375,16 @@ function light(step) {
   for (const at of unit(step.focus)) marks.focus.add(at);
 }
 
-/** The cells of a unit named as the API names it ("row 3", "column 5", "box 4", "region 2"). */
+/** The cells of a unit named as the API names it ("row 3", "column 5", "box 4", "region b"). */
 function unit(name) {
-  const [, kind, number] = /^(row|column|box|region) (\d+)$/.exec(name ?? "") ?? [];
+  const [, kind, word] = /^(row|column|box|region) (\S+)$/.exec(name ?? "") ?? [];
   const n = puzzle.size;
-  const at = Number(number);
+  let at = Number(word);
+  if (kind === "region" && puzzle.jigsaw) {
+    // the text sent named the regions: the pasted text its own symbols, the page's writing REGION_SYMBOLS
+    const names = sentSource && puzzle.regionNames ? puzzle.regionNames : [...REGION_SYMBOLS];
+    at = names.indexOf(word) + 1 || at;
+  }
   const cells = [];
   for (let i = 0; i < n * n; i++) {
     const r = Math.floor(i / n) + 1;
@@ -653,6 +662,7 @@ async function generate() {
     givens: reply.puzzle,
     rules: reply.rules,
     regions: reply.regions ? [...reply.regions].map((ch) => order.indexOf(ch) + 1) : null,
+    region_symbols: reply.regions ? order : null,
     cages: reply.cages,
   });
   load(made, { text: whole ? reply.text : null });
