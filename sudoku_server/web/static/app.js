@@ -325,7 +325,7 @@ function paint() {
   const n = puzzle.size;
   const symbols = puzzle.symbols;
   const all = [...symbols];
-  const selectedDigit = puzzle.givens[grid.selected] || board.entries[grid.selected];
+  const selectedDigit = grid.focused ? puzzle.givens[grid.selected] || board.entries[grid.selected] : 0;
   const lit = marks.lit.size || walk !== null;
   const sumOf = new Map();
   puzzle.cages.forEach((cage) => cage.cells.forEach((cell) => sumOf.set(cell, cage.sum)));

@@ -41,9 +41,15 @@ export class Grid {
     this.selected = 0;
     this.size = 0;
     root.addEventListener("keydown", (event) => this.key(event));
+    this.focused = false; // a cell has the keyboard focus (the selected cell's digit is highlighted then)
     root.addEventListener("focusin", (event) => {
       const at = this.cells.indexOf(event.target);
+      this.focused = at >= 0;
       if (at >= 0) this.select(at, false);
+    });
+    root.addEventListener("focusout", () => {
+      this.focused = false;
+      setTimeout(() => this.focused || this.onSelect(this.selected), 0); // not when the focus went to another cell
     });
   }
 
