@@ -92,6 +92,19 @@ export class Grid {
           if (c === n - 1 || cageOf[i + 1] !== cage) classes.push("cr");
           if (r === 0 || cageOf[i - n] !== cage) classes.push("ct");
           if (r === n - 1 || cageOf[i + n] !== cage) classes.push("cb");
+          // an inner corner (the cage turns round a cell not in it): a short piece joins the two lines
+          const same = (dr, dc) => {
+            const [rr, cc] = [r + dr, c + dc];
+            return rr >= 0 && rr < n && cc >= 0 && cc < n && cageOf[rr * n + cc] === cage;
+          };
+          for (const [dr, dc, name] of [[-1, -1, "tl"], [-1, 1, "tr"], [1, -1, "bl"], [1, 1, "br"]]) {
+            if (same(dr, 0) && same(0, dc) && !same(dr, dc)) {
+              const corner = document.createElement("span");
+              corner.className = `corner ${name}`;
+              corner.setAttribute("aria-hidden", "true");
+              cell.append(corner);
+            }
+          }
           if (puzzle.cages[cage].cells[0] === i) {
             const sum = document.createElement("span");
             sum.className = "sum";
