@@ -1,6 +1,6 @@
 """The web page's figures (issue 21): first load in bytes, and each action's time until it is on screen.
 
-    PYTHONPATH=/path/to/tree python3 benchmarks/bench_web.py [--rounds 20] [--port P --http-port H]
+    PYTHONPATH=/path/to/tree python3 benchmarks/bench_web.py [--rounds 20] [--draw-only] [--port P --http-port H]
 
 Starts the server (``python3 -m sudoku_server --http-port``, from a folder
 with no checkout in it: corecheck.NEUTRAL_CWD) and drives the page at ``/`` in
@@ -9,6 +9,11 @@ headless Chromium (Debian's ``chromium`` and ``chromedriver``, Selenium).
 * **First load**: the page loaded with the browser's cache off; the bytes of
   every response (the Resource Timing API's ``transferSize``: headers and
   body as sent) and of each body, per file and in all. The bound: 100 KB.
+* **Drawing**: a killer of 34 cages opened from its address (a new puzzle
+  drawn: cells, regions, cages and sums) and a 16x16 whose every cell gets
+  its 16 notes (Candidates), each from its start to the frame after it (the
+  page's ``performance.measure`` entries ``sudoku-draw`` and
+  ``sudoku-paint``). The bound: 50 ms. ``--draw-only`` stops after them.
 * **Actions**: for ``--rounds`` classic 9x9 puzzles of each set, the page's
   own measurement (``performance.now()`` from the click to the frame after
   the answer is in the page: ``<body data-ms>``) of Solve, Count, Rate,
@@ -139,7 +144,9 @@ class Page:
 
     def paste(self, text: str) -> None:
         box = self.driver.find_element(self.by.CSS_SELECTOR, 'textarea[name="puzzle"]')
-        self.driver.execute_script("arguments[0].value = arguments[1]", box, text)
+        self.driver.execute_script(
+            "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", box, text
+        )
 
     def select(self, name: str, value: str) -> None:
         self.driver.execute_script(f"document.querySelector('select[name=\"{name}\"]').value = arguments[0]", value)
@@ -154,12 +161,87 @@ class Page:
             " requestAnimationFrame(() => setTimeout(() => window.keyTimes.push(performance.now() - t), 0)); },"
             " {capture: true, once: true});"
         )
-        cell = self.driver.find_element(self.by.CSS_SELECTOR, "#grid input:not(.given)")
+        cell = self.driver.find_element(self.by.CSS_SELECTOR, "#grid [data-cell]:not(.given)")
         cell.click()
         self.driver.switch_to.active_element.send_keys("5", Keys.BACKSPACE)
         while not self.driver.execute_script("return window.keyTimes.length"):
             time.sleep(0.005)
         return float(self.driver.execute_script("return window.keyTimes[0]")), 0.0
+
+
+#: The killer of docs/LAYOUTS.md ("the cage block"): 34 cages, as the page's address holds it.
+KILLER_ROWS = [
+    "aabbcddee",
+    "ffbgchdii",
+    "jkblmhhnn",
+    "jkolpppnn",
+    "qrrstttuu",
+    "qvvswxyyz",
+    "qABCwxyyz",
+    "qDBBEEEFG",
+    "DDDBHHHFF",
+]
+KILLER_SUMS = (
+    "a=13 b=17 c=6 d=16 e=5 f=9 g=9 h=16 i=15 j=16 k=8 l=14 m=7 n=17 o=5 p=7 q=15 r=5 s=9 t=19 u=11 v=12"
+    " w=11 x=12 y=21 z=6 A=8 B=20 C=1 D=19 E=15 F=20 G=6 H=15"
+)
+DRAW_BOUND_MS = 50.0
+
+
+def killer_hash() -> str:
+    """The page's address fragment of that killer (docs/HTTP.md "The web page": the address holds the puzzle)."""
+    symbols = "".join(KILLER_ROWS)
+    cages = []
+    for pair in KILLER_SUMS.split():
+        symbol, total = pair.split("=")
+        cells = ".".join(str(i) for i, s in enumerate(symbols) if s == symbol)
+        cages.append(f"{total}:{cells}")
+    return "#size=9&givens=" + "." * 81 + "&rules=killer&cages=" + ",".join(cages)
+
+
+def measures(driver, name: str) -> list[float]:
+    return driver.execute_script(f"return performance.getEntriesByName('{name}').map((e) => e.duration)")
+
+
+def draw_figures(driver, url: str, rounds: int) -> None:
+    """Drawing a killer of 34 cages (a new puzzle: cells, regions, cages, sums) and a 16x16 with notes in every
+    cell (Candidates: 4096 notes), each from its start to the frame after it (the page's Performance API
+    measures ``sudoku-draw`` and ``sudoku-paint``; the action's click-to-frame ``data-ms`` beside)."""
+    page = Page(driver, url)
+    killer, empty = killer_hash(), "#size=9&givens=" + "." * 81
+    draws = []
+    for _ in range(rounds):
+        for fragment in (killer, empty):
+            before = len(measures(driver, "sudoku-draw"))
+            driver.execute_script("location.hash = arguments[0]", fragment[1:])
+            while len(measures(driver, "sudoku-draw")) <= before:
+                time.sleep(0.005)
+            if fragment is killer:
+                draws.append(measures(driver, "sudoku-draw")[-1])
+    assert driver.execute_script("return document.querySelectorAll('[data-cage-sum]').length") == 0
+    driver.execute_script("location.hash = arguments[0]", killer[1:])
+    time.sleep(0.3)
+    cages = driver.execute_script("return document.querySelectorAll('[data-cage-sum]').length")
+    driver.execute_script("location.hash = arguments[0]", "size=16&givens=" + "." * 256)
+    while driver.execute_script("return document.querySelectorAll('[data-cell]').length") != 256:
+        time.sleep(0.01)
+    paints, clicks = [], []
+    for _ in range(rounds):
+        before = len(measures(driver, "sudoku-paint"))
+        clicks.append(page.click("Candidates")[0])
+        while len(measures(driver, "sudoku-paint")) <= before:
+            time.sleep(0.005)
+        notes = driver.execute_script("return document.querySelectorAll('[data-note]').length")
+        paints.append(measures(driver, "sudoku-paint")[-1])
+        page.click("Undo")
+    print(f"\ndrawing, ms from the start to the frame after it (bound {DRAW_BOUND_MS:.0f} ms), {rounds} rounds\n")
+    print("| what | median | p90 | max |\n| --- | ---: | ---: | ---: |")
+    for what, values in (
+        (f"killer, {cages} cages: the new puzzle drawn", draws),
+        (f"16x16, notes in every cell ({notes} notes): painted", paints),
+        ("16x16, Candidates: click to frame (data-ms)", clicks),
+    ):
+        print(f"| {what} | {statistics.median(values):.1f} | {percentile(values, 0.9):.1f} | {max(values):.1f} |")
 
 
 def puzzle_sets(rounds: int, line_port: int, seed: int) -> dict[str, list[str]]:
@@ -186,6 +268,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="the server's line port (default: any free one)")
     parser.add_argument("--http-port", type=int, default=0, help="its HTTP port (default: any free one)")
     parser.add_argument("--seed", type=int, default=1, help="first seed of the generated set (default 1)")
+    parser.add_argument("--draw-only", action="store_true", help="only the drawing figures (killer, 16x16 notes)")
     corecheck.add_flag(parser)
     args = parser.parse_args()
 
@@ -197,6 +280,9 @@ def main() -> None:
         print(f"browser: {driver.capabilities.get('browserVersion')} ({chromium}), server: --http-port {http_port}")
         url = f"http://127.0.0.1:{http_port}/"
 
+        draw_figures(driver, url, args.rounds)
+        if args.draw_only:
+            return
         loads = first_load(driver, url)
         print("\nfirst load, cache off (bytes; transfer = headers + body as sent)\n")
         print("| file | transfer | body |\n| --- | ---: | ---: |")

@@ -49,6 +49,8 @@ CALLS: list[tuple[str, dict]] = [
     ("same", {"puzzle": NEWSPAPER_LINE, "other": NEWSPAPER}),
     ("same", {"puzzle": NEWSPAPER_LINE, "other": TWO}),
     ("unique", {"puzzle": NEWSPAPER_LINE}),
+    ("parse", {"puzzle": NEWSPAPER, "rules": "x"}),
+    ("parse", {"puzzles": [NEWSPAPER_LINE, "12"]}),
     ("unique", {"puzzles": [TWO, UNSOLVABLE, DUPLICATE]}),
     ("minimal", {"puzzle": NEAR}),
     ("minimal", {"puzzle": TWO}),

@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from sudoku_server.errors import BusyError, CommandError, InternalError, PuzzleError, TooLargeError, quote
-from sudoku_server.wire import json_api
+from sudoku_server.wire import json_api, json_parse
 from sudoku_server.wire.json_api import PREFIX
 from sudoku_server.wire.rules_json import RULES_PATH, rules_document
 
@@ -258,6 +258,9 @@ class ApiEndpoint:
                 json_api.dumps({"error": json_api.error_object(draining)}),
                 RETRY_DRAINING_SECONDS,
             )
+        if endpoint.direct:  # read, not solved (parse): no solver, no budget
+            status, reply = json_parse.direct_reply(endpoint, call)
+            return status, json_api.dumps(reply), None
         client = scope.get("client")
         address = front.address_of(client[0] if client else "?", forwarded)
         return await front.answer(endpoint, call, address, stream)

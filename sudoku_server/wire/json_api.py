@@ -49,6 +49,7 @@ from sudoku_server.text import Puzzle, bordered_lines, parse
 from sudoku_server.wire.json_body import MAX_DIGITS, read_body
 from sudoku_server.wire.json_errors import RETRY_STATUSES, STATUS, draining_error, error_object, error_reply, status_of
 from sudoku_server.wire.json_hint_all import ALL_SCHEMA, hint_reply
+from sudoku_server.wire.json_parse import PARSE_SCHEMA, PARSE_SUMMARY, parse_object
 from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
 from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
@@ -94,6 +95,7 @@ class Endpoint:
       render: ``(result, puzzle) -> object``: the reply object of a result that is not an error.
       schema: the JSON schema of that reply object (:mod:`sudoku_server.wire.openapi`).
       second: the field of a second puzzle (``other`` of ``same``: compared with each puzzle), or "".
+      direct: rendered from the typed request, without the solver (``parse``: :mod:`.json_parse`).
     """
 
     name: str
@@ -103,6 +105,7 @@ class Endpoint:
     render: Callable[[Any, Puzzle | None], dict[str, Any]]
     schema: dict[str, Any]
     second: str = ""
+    direct: bool = False
 
     @property
     def line_verb(self) -> Verb:
@@ -121,10 +124,9 @@ class Item:
     """One request of an API call (a batch has several): the typed request and its puzzle, or the error it got.
 
     ``request`` is None when ``error`` is set (the puzzle's text is not a puzzle; or, with ``puzzle`` set, its
-    rules do not fit it). ``plain``: the text of a
-    plain one-line 9x9 puzzle to solve (81 of ``1-9 0 . _``), not parsed yet (``request`` then holds no grid
-    and ``puzzle`` is None): the front solves it text to text in the native core, or has :func:`parsed` make
-    the usual item of it.
+    rules do not fit it). ``plain``: the text of a plain one-line 9x9 puzzle to solve (81 of ``1-9 0 . _``),
+    not parsed yet (``request`` then holds no grid and ``puzzle`` is None): the front solves it text to text in
+    the native core, or has :func:`parsed` make the usual item of it.
     """
 
     request: Request | None
@@ -683,6 +685,7 @@ ENDPOINTS: dict[str, Endpoint] = {
             },
             second="other",
         ),
+        Endpoint("parse", "SOLVE", (_RULES,), PARSE_SUMMARY, parse_object, PARSE_SCHEMA, direct=True),
         Endpoint(
             "unique",
             "UNIQUE",

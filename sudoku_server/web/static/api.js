@@ -7,33 +7,46 @@ export const waited = { ms: 0 };
 /**
  * POST `body` to api/v1/<verb>; resolves to the reply object, an error reply being
  * {"error": {"code", "message", "line"}} as the server sends it. A reply that is not
- * JSON (a proxy's page) becomes an error object with code "http".
+ * JSON (a proxy's page) becomes an error object with code "http". `signal` (an
+ * AbortSignal) cancels the request: the promise then rejects with an AbortError.
  */
-export async function call(verb, body) {
+export async function call(verb, body, signal = undefined) {
   const start = performance.now();
   try {
-    return await send(verb, body);
+    const response = await fetch(`api/v1/${verb}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+      signal,
+    });
+    return await reply(response);
   } finally {
     waited.ms += performance.now() - start;
   }
 }
 
-async function send(verb, body) {
-  const response = await fetch(`api/v1/${verb}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify(body),
-  });
-  let reply;
+/** GET api/v1/<path> as JSON; null when the server has no such endpoint (404) or does not answer. */
+export async function get(path) {
   try {
-    reply = await response.json();
+    const response = await fetch(`api/v1/${path}`, { headers: { Accept: "application/json" } });
+    return response.ok ? await response.json() : null;
   } catch {
-    reply = null;
+    return null;
   }
-  if (!response.ok && !reply?.error) {
+}
+
+async function reply(response) {
+  let answer;
+  try {
+    answer = await response.json();
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
+    answer = null;
+  }
+  if (!response.ok && !answer?.error) {
     const wait = response.headers.get("Retry-After");
     const message = `HTTP ${response.status} ${response.statusText}` + (wait ? `; retry after ${wait} s` : "");
-    reply = { error: { code: "http", message, line: null } };
+    answer = { error: { code: "http", message, line: null } };
   }
-  return reply;
+  return answer;
 }

@@ -1,68 +1,191 @@
-// The grid on screen: one <input data-cell="r1c1"> per cell, its value the cell's digit
-// (a symbol: 1-9, then letters on 16x16 and 25x25), boxes drawn by CSS classes.
-// Arrow keys move, a digit fills, Backspace or Delete clears.
+// The grid on screen: an ARIA grid (role=grid > role=row > role=gridcell), one
+// <div data-cell="r1c1"> per cell whose text is its digit or its notes
+// (<span data-note="5">), and, in a killer cage's first cell, the cage's sum
+// (<span data-cage-sum>). Each cell carries its accessible name in aria-label
+// ("row 1 column 3, 5, given"), data-region (its box or jigsaw region),
+// data-cage and data-diagonal where they apply, and a `value` property (its digit,
+// "" when empty) for scripts. The arrow keys move; every other key goes to the page.
 
-/** Box shape (rows, columns) of each size the server reads (docs/LAYOUTS.md "Sizes"). */
-export const BOXES = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4], 25: [5, 5] };
+import { cellName } from "./rules.js";
 
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+const escape = (text) => text.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** The symbols of a puzzle, digit 1 first: the set the server picks for these cells (docs/LAYOUTS.md). */
-export function symbolsFor(size, cells) {
-  if (size <= 9) return "123456789".slice(0, size);
-  const text = cells.join("").toUpperCase();
-  if (size === 16 && text.includes("0")) return "0123456789ABCDEF";
-  if (/[A-Z]/.test(text) && !/[0-9]/.test(text)) return LETTERS.slice(0, size);
-  return ("123456789" + LETTERS).slice(0, size);
+/**
+ * The notes of a 16x16 or 25x25 cell as one block of text (rows of the note square, a blank for a digit
+ * that is no note), drawn by style.css in one text run instead of one box per note: 4096 boxes take
+ * Chromium about 100 ms to lay out and paint, 256 runs a few ms (benchmarks/bench_web.py).
+ */
+function noteText(all, notes) {
+  const side = Math.ceil(Math.sqrt(all.length));
+  let text = "";
+  all.forEach((symbol, k) => {
+    text += notes.includes(symbol) ? symbol : " ";
+    text += (k + 1) % side === 0 ? "\n" : " ";
+  });
+  return text.trimEnd();
 }
-
-/** The characters a person may type into a cell of this size (upper case). */
-function typeable(size) {
-  if (size <= 9) return "123456789".slice(0, size);
-  return size === 16 ? "0123456789ABCDEFG" : "123456789" + LETTERS;
-}
-
-/** Take a step's or an error's marks off a cell (its value and kind stay). */
-function unmark(input) {
-  input.classList.remove("lit", "elim", "involved", "focus", "bad");
-  for (const name of ["data-elim", "title", "placeholder"]) input.removeAttribute(name);
-}
-
-/** The name of a cell: r1c1 .. r9c9 (r16c16 on 16x16). */
-export const cellName = (row, col) => `r${row + 1}c${col + 1}`;
 
 export class Grid {
-  /** @param {HTMLElement} root the grid's container; @param {() => void} onEdit called when a person changes a cell */
-  constructor(root, onEdit) {
+  /**
+   * @param {HTMLElement} root the grid's container (role=grid)
+   * @param {(index: number, event: KeyboardEvent) => void} onKey a key on cell `index` that is not a move
+   * @param {(index: number) => void} onSelect the selected cell changed
+   */
+  constructor(root, onKey, onSelect) {
     this.root = root;
-    this.onEdit = onEdit;
-    this.inputs = [];
+    this.onKey = onKey;
+    this.onSelect = onSelect;
+    this.cells = [];
+    this.keys = [];
+    this.values = [];
+    this.selected = 0;
+    this.size = 0;
     root.addEventListener("keydown", (event) => this.key(event));
-    root.addEventListener("input", (event) => this.typed(event.target));
-    this.resize(9);
+    this.focused = false; // a cell has the keyboard focus (the selected cell's digit is highlighted then)
+    root.addEventListener("focusin", (event) => {
+      const at = this.cells.indexOf(event.target);
+      this.focused = at >= 0;
+      if (at >= 0) this.select(at, false);
+    });
+    root.addEventListener("focusout", () => {
+      this.focused = false;
+      setTimeout(() => this.focused || this.onSelect(this.selected), 0); // not when the focus went to another cell
+    });
   }
 
-  /** Draw an empty grid of `size` x `size` cells (4, 6, 9, 16 or 25). */
-  resize(size) {
-    const [boxRows, boxCols] = BOXES[size];
-    this.size = size;
-    this.root.style.setProperty("--n", size);
-    this.root.dataset.size = size;
-    const inputs = [];
-    for (let row = 0; row < size; row++) {
-      for (let col = 0; col < size; col++) {
-        const input = document.createElement("input");
-        input.dataset.cell = cellName(row, col);
-        input.setAttribute("aria-label", input.dataset.cell);
-        input.autocomplete = "off";
-        input.inputMode = size <= 9 ? "numeric" : "text";
-        if (col % boxCols === 0 && col) input.classList.add("box-left");
-        if (row % boxRows === 0 && row) input.classList.add("box-top");
-        inputs.push(input);
+  /**
+   * Build the cells of a puzzle and draw its rules: `puzzle` {size, regions, cages}, `shown`
+   * {diagonal: Set, window: Set} (rules.js drawing()).
+   */
+  build(puzzle, shown) {
+    const n = puzzle.size;
+    const regions = puzzle.regions;
+    const cageOf = new Int32Array(n * n).fill(-1);
+    puzzle.cages.forEach((cage, k) => cage.cells.forEach((cell) => (cageOf[cell] = k)));
+    this.size = n;
+    this.root.style.setProperty("--n", n);
+    this.root.dataset.size = n;
+    this.root.setAttribute("aria-rowcount", n);
+    this.root.setAttribute("aria-colcount", n);
+    const rows = [];
+    const cells = [];
+    for (let r = 0; r < n; r++) {
+      const row = document.createElement("div");
+      row.setAttribute("role", "row");
+      row.className = "gr";
+      for (let c = 0; c < n; c++) {
+        const i = r * n + c;
+        const cell = document.createElement("div");
+        cell.setAttribute("role", "gridcell");
+        cell.className = "cell";
+        cell.dataset.cell = cellName(i, n);
+        cell.dataset.region = regions[i];
+        cell.tabIndex = -1;
+        const classes = [];
+        if (c < n - 1 && regions[i] !== regions[i + 1]) classes.push("rr");
+        if (r < n - 1 && regions[i] !== regions[i + n]) classes.push("rb");
+        const cage = cageOf[i];
+        if (cage >= 0) {
+          cell.dataset.cage = cage + 1;
+          classes.push("cage");
+          if (c === 0 || cageOf[i - 1] !== cage) classes.push("cl");
+          if (c === n - 1 || cageOf[i + 1] !== cage) classes.push("cr");
+          if (r === 0 || cageOf[i - n] !== cage) classes.push("ct");
+          if (r === n - 1 || cageOf[i + n] !== cage) classes.push("cb");
+          // an inner corner (the cage turns round a cell not in it): a short piece joins the two lines
+          const same = (dr, dc) => {
+            const [rr, cc] = [r + dr, c + dc];
+            return rr >= 0 && rr < n && cc >= 0 && cc < n && cageOf[rr * n + cc] === cage;
+          };
+          for (const [dr, dc, name] of [[-1, -1, "tl"], [-1, 1, "tr"], [1, -1, "bl"], [1, 1, "br"]]) {
+            if (same(dr, 0) && same(0, dc) && !same(dr, dc)) {
+              const corner = document.createElement("span");
+              corner.className = `corner ${name}`;
+              corner.setAttribute("aria-hidden", "true");
+              cell.append(corner);
+            }
+          }
+          if (puzzle.cages[cage].cells[0] === i) {
+            const sum = document.createElement("span");
+            sum.className = "sum";
+            sum.dataset.cageSum = "";
+            sum.setAttribute("aria-hidden", "true");
+            sum.textContent = puzzle.cages[cage].sum;
+            cell.append(sum);
+          }
+        }
+        if (shown.diagonal.has(i)) {
+          cell.dataset.diagonal = "";
+          classes.push("diag");
+        }
+        if (shown.window.has(i)) classes.push("win");
+        cell.classList.add(...classes);
+        cell.base = cell.className;
+        const content = document.createElement("span");
+        content.className = "c";
+        cell.append(content);
+        cell.content = content;
+        const at = cells.length;
+        Object.defineProperty(cell, "value", { get: () => this.values[at] ?? "" });
+        row.append(cell);
+        cells.push(cell);
       }
+      rows.push(row);
     }
-    this.root.replaceChildren(...inputs);
-    this.inputs = inputs;
+    this.root.replaceChildren(...rows);
+    this.cells = cells;
+    this.keys = new Array(n * n).fill("");
+    this.values = new Array(n * n).fill("");
+    this.selected = Math.min(this.selected, n * n - 1);
+    cells[this.selected].tabIndex = 0;
+  }
+
+  /**
+   * Show every cell's state: `views[i]` = {text (its symbol or ""), kind ("given", "entered",
+   * "solved", "preview", "walked" or ""), notes (symbols, in order), marks (classes: lit, elim,
+   * involved, focus, bad, same), elim (symbols a hint takes out), label (its accessible name)}.
+   * Only the cells whose view changed are touched.
+   */
+  paint(views) {
+    views.forEach((view, i) => {
+      const key = `${view.text}|${view.kind}|${view.notes}|${view.marks}|${view.elim}|${view.label}`;
+      if (this.keys[i] === key) return;
+      this.keys[i] = key;
+      const cell = this.cells[i];
+      this.values[i] = view.text;
+      cell.className = `${cell.base} ${view.kind} ${view.marks}`.trim();
+      cell.setAttribute("aria-label", view.label);
+      cell.toggleAttribute("data-given", view.kind === "given");
+      if (view.kind === "given") cell.setAttribute("aria-readonly", "true");
+      else cell.removeAttribute("aria-readonly");
+      if (view.elim) {
+        cell.dataset.elim = view.elim;
+        cell.title = `not ${view.elim}`;
+      } else {
+        delete cell.dataset.elim;
+        cell.removeAttribute("title");
+      }
+      if (view.text) {
+        cell.content.className = "c digit";
+        cell.content.textContent = view.text;
+      } else if (view.notes) {
+        cell.content.className = "c notes";
+        const struck = view.elim ?? "";
+        let html = "";
+        for (const symbol of view.all) {
+          if (!view.notes.includes(symbol)) html += "<span></span>";
+          else {
+            const x = struck.includes(symbol) ? ' class="x"' : "";
+            html += `<span data-note="${escape(symbol)}"${x}>${escape(symbol)}</span>`;
+          }
+        }
+        cell.content.innerHTML = html;
+        if (view.all.length > 9) cell.content.dataset.text = noteText(view.all, view.notes);
+      } else {
+        cell.content.className = "c";
+        cell.content.textContent = "";
+      }
+    });
   }
 
   /** The cell element named `name` (r1c1), or undefined. */
@@ -70,153 +193,34 @@ export class Grid {
     return this.root.querySelector(`[data-cell="${name}"]`) ?? undefined;
   }
 
-  /** Every cell's character, row-major, "" for an empty one. */
-  values() {
-    return this.inputs.map((input) => input.value);
-  }
-
-  /** The puzzle as one line: a person's digits and the givens, "." for an empty cell (previews left out). */
-  line() {
-    return this.inputs.map((input) => (input.classList.contains("preview") ? "" : input.value) || ".").join("");
-  }
-
-  /**
-   * Show a puzzle (one-line text, "." "_" or "0" empty) and, optionally, its solution in the empty cells.
-   * The grid redraws when the size differs.
-   */
-  show(puzzle, solution = "") {
-    const size = Math.round(Math.sqrt((solution || puzzle).length));
-    if (size !== this.size) this.resize(size);
-    const cells = [...puzzle];
-    const empty = (ch) => ch === "." || ch === "_" || (ch === "0" && size <= 9);
-    this.inputs.forEach((input, i) => {
-      const given = cells[i] !== undefined && !empty(cells[i]);
-      unmark(input);
-      input.classList.remove("given", "solved", "entered", "preview");
-      input.value = given ? cells[i].toUpperCase() : (solution[i] ?? "").toUpperCase();
-      if (given) input.classList.add("given");
-      else if (input.value) input.classList.add("solved");
-    });
-  }
-
-  /** Write a solution (one-line text) into the empty cells. */
-  fill(solution) {
-    this.inputs.forEach((input, i) => {
-      if (input.value && !input.classList.contains("preview")) return;
-      input.classList.remove("preview");
-      input.value = (solution[i] ?? "").toUpperCase();
-      input.classList.add("solved");
-    });
-  }
-
-  /** Every cell's value and classes, for restore(). */
-  snapshot() {
-    return this.inputs.map((input) => [input.value, input.className]);
-  }
-
-  restore(saved) {
-    this.inputs.forEach((input, i) => {
-      [input.value, input.className] = saved[i];
-      unmark(input);
-    });
-  }
-
-  /** Place `symbol` in cell `name`; `kind` is "entered" (kept), "preview" (a hint not applied yet). */
-  place(name, symbol, kind) {
-    const input = this.cell(name);
-    if (!input) return;
-    input.value = symbol;
-    input.classList.remove("solved", "preview", "entered");
-    input.classList.add(kind);
-  }
-
-  /** Light up a step: placement cells, elimination cells (each marked with the digits taken out), other cells. */
-  light(step, symbols) {
-    this.unlight();
-    for (const { cell, digit } of step.placements ?? []) {
-      this.place(cell, symbols[digit - 1], this.cell(cell)?.value ? "entered" : "preview");
-      this.cell(cell)?.classList.add("lit");
-    }
-    for (const { cell, digit } of step.eliminations ?? []) {
-      const input = this.cell(cell);
-      if (!input) continue;
-      input.classList.add("elim");
-      input.dataset.elim = (input.dataset.elim ?? "") + symbols[digit - 1];
-      input.title = `not ${input.dataset.elim}`;
-      input.placeholder = input.dataset.elim; // shown struck through in the empty cell (style.css)
-    }
-    for (const name of step.cells ?? []) this.cell(name)?.classList.add("involved");
-    for (const input of this.unit(step.focus)) input.classList.add("focus");
-  }
-
-  /** The cells of a unit named as the API names it ("row 3", "column 5", "box 4"); none for anything else. */
-  unit(name) {
-    const [, kind, number] = /^(row|column|box) (\d+)$/.exec(name ?? "") ?? [];
-    const [boxRows, boxCols] = BOXES[this.size];
-    const at = Number(number) - 1;
-    return this.inputs.filter((_, i) => {
-      const row = Math.floor(i / this.size);
-      const col = i % this.size;
-      if (kind === "row") return row === at;
-      if (kind === "column") return col === at;
-      const perRow = this.size / boxCols; // boxes side by side
-      return kind === "box" && Math.floor(row / boxRows) * perRow + Math.floor(col / boxCols) === at;
-    });
-  }
-
-  /** Take away the lights, the previews of a hint not applied, and the error marks. */
-  unlight() {
-    for (const input of this.inputs) {
-      if (input.classList.contains("preview")) input.value = "";
-      input.classList.remove("preview");
-      unmark(input);
-    }
-  }
-
-  /** Turn the previews into a person's entries (a hint applied). */
-  keep() {
-    for (const input of this.root.querySelectorAll(".preview")) input.classList.replace("preview", "entered");
-  }
-
-  /** Mark the cells an error names (r1c1 ...) in red. */
-  mark(names) {
-    for (const name of names) this.cell(name)?.classList.add("bad");
+  /** Select cell `at` (the one Tab reaches); `focus`: move the keyboard focus there too. */
+  select(at, focus = true) {
+    if (at < 0 || at >= this.cells.length) return;
+    this.cells[this.selected].tabIndex = -1;
+    this.selected = at;
+    this.cells[at].tabIndex = 0;
+    if (focus) this.cells[at].focus();
+    this.onSelect(at);
   }
 
   key(event) {
-    const input = event.target;
-    const at = this.inputs.indexOf(input);
-    if (at < 0 || event.ctrlKey || event.metaKey || event.altKey) return;
-    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -this.size, ArrowDown: this.size };
-    if (event.key in moves) {
-      const next = at + moves[event.key];
-      const sameRow = Math.floor(next / this.size) === Math.floor(at / this.size);
-      const inside = next >= 0 && next < this.inputs.length && (Math.abs(moves[event.key]) > 1 || sameRow);
-      if (inside) this.inputs[next].focus();
+    const at = this.cells.indexOf(event.target);
+    if (at < 0) return;
+    const n = this.size;
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    const move = moves[event.key];
+    if (move && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      const [r, c] = [Math.floor(at / n) + move[0], (at % n) + move[1]];
+      if (r >= 0 && r < n && c >= 0 && c < n) this.select(r * n + c);
       event.preventDefault();
-    } else if (event.key === "Backspace" || event.key === "Delete" || event.key === "." || event.key === " ") {
-      this.set(input, "");
-      event.preventDefault();
-    } else if (event.key.length === 1) {
-      const symbol = event.key.toUpperCase();
-      if (symbol === "0" && this.size <= 9) this.set(input, "");
-      else if (typeable(this.size).includes(symbol)) this.set(input, symbol);
-      event.preventDefault();
+      return;
     }
-  }
-
-  /** A value that came in without a key event (a phone's keyboard, autofill): keep its last allowed character. */
-  typed(input) {
-    if (!this.inputs.includes(input)) return;
-    const symbol = input.value.slice(-1).toUpperCase();
-    this.set(input, typeable(this.size).includes(symbol) ? symbol : "");
-  }
-
-  set(input, symbol) {
-    this.unlight();
-    input.value = symbol;
-    input.classList.remove("given", "solved", "preview");
-    input.classList.toggle("entered", symbol !== "");
-    this.onEdit();
+    if (event.key === "Home" || event.key === "End") {
+      const row = Math.floor(at / n) * n;
+      this.select(event.key === "Home" ? row : row + n - 1);
+      event.preventDefault();
+      return;
+    }
+    this.onKey(at, event);
   }
 }

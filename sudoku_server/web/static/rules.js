@@ -1,0 +1,146 @@
+// A puzzle's rules as the page draws them and fills candidates from them.
+//
+// The rules and how each is drawn come from the server's registry (GET api/v1/rules:
+// {"rules": [{"word", "data", "sizes", "draw": {"kind", ...}}]}); a rule's data come
+// with the puzzle (api/v1/parse: regions per cell, killer cages). Draw kinds the page
+// knows: "regions" (thick lines between cells of different regions), "cages" (dashed
+// outlines, the sum in the first cell), "diagonals" and "windows" (shaded cells, and
+// each diagonal or window is one more unit for the candidates). Without the registry
+// (a server that has no api/v1/rules: 404) the page draws what the parsed puzzle says
+// (regions, cages) and FALLBACK's two shaded kinds.
+
+/** Box shape (rows, columns) of each size the server reads (docs/LAYOUTS.md "Sizes"). */
+export const BOXES = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4], 25: [5, 5] };
+
+const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+
+/** The default symbols of a size, digit 1 first: 1-9, then letters (docs/LAYOUTS.md). */
+export function defaultSymbols(size) {
+  return ("123456789" + LETTERS).slice(0, size);
+}
+
+/** The symbols of one-line givens: the set the server picks for these characters (docs/LAYOUTS.md). */
+export function symbolsFor(size, text) {
+  if (size <= 9) return "123456789".slice(0, size);
+  const upper = text.toUpperCase();
+  if (size === 16 && upper.includes("0")) return "0123456789ABCDEF";
+  if (/[A-Z]/.test(upper) && !/[0-9]/.test(upper)) return LETTERS.slice(0, size);
+  return defaultSymbols(size);
+}
+
+/** The name of cell `i` of a size-`n` grid: r1c1 .. r9c9 (r16c16). */
+export const cellName = (i, n) => `r${Math.floor(i / n) + 1}c${(i % n) + 1}`;
+
+/** The index of a cell named r1c1 (or given as an index) in a size-`n` grid; -1 for anything else. */
+export function cellIndex(cell, n) {
+  if (typeof cell === "number") return cell >= 0 && cell < n * n ? cell : -1;
+  const [, row, col] = /^r(\d+)c(\d+)$/.exec(String(cell)) ?? [];
+  return row && row <= n && col <= n && row > 0 && col > 0 ? (row - 1) * n + (col - 1) : -1;
+}
+
+/** Per cell its box 1..n, left to right, top to bottom. */
+export function boxRegions(size) {
+  const [boxRows, boxCols] = BOXES[size];
+  const across = size / boxCols;
+  return Array.from({ length: size * size }, (_, i) => {
+    const row = Math.floor(i / size);
+    return Math.floor(row / boxRows) * across + Math.floor((i % size) / boxCols) + 1;
+  });
+}
+
+/** The four windoku windows of a 9x9 (rows and columns 2-4 and 6-8), as cell names. */
+const WINDOWS = [1, 5].flatMap((top) =>
+  [1, 5].map((left) => [0, 1, 2].flatMap((r) => [0, 1, 2].map((c) => cellName((top + r) * 9 + left + c, 9)))),
+);
+
+/** How the page draws the rules when the server has no registry (api/v1/rules answers 404). */
+export const FALLBACK = {
+  x: { kind: "diagonals" },
+  windoku: { kind: "windows", cells: WINDOWS },
+  jigsaw: { kind: "regions" },
+  killer: { kind: "cages" },
+};
+
+/** Pair rules the candidates follow (cells a move apart differ, or hold no consecutive digits). */
+const KNIGHT = [[1, 2], [2, 1], [-1, 2], [-2, 1], [1, -2], [2, -1], [-1, -2], [-2, -1]];
+const KING = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+const ORTHOGONAL = [[0, 1], [1, 0], [0, -1], [-1, 0]];
+const PAIRS = { antiknight: KNIGHT, antiking: KING };
+
+/**
+ * What to draw for a puzzle: {regions, cages, diagonal: Set of cells, window: Set of cells,
+ * units: extra all-different units (diagonals, windows)}. `draws`: word -> draw object
+ * (the registry's, else FALLBACK).
+ */
+export function drawing(puzzle, draws) {
+  const n = puzzle.size;
+  const out = { diagonal: new Set(), window: new Set(), units: [] };
+  for (const word of puzzle.rules) {
+    const draw = draws[word];
+    if (draw?.kind === "diagonals") {
+      const down = Array.from({ length: n }, (_, k) => k * n + k);
+      const up = Array.from({ length: n }, (_, k) => k * n + (n - 1 - k));
+      for (const cell of [...down, ...up]) out.diagonal.add(cell);
+      out.units.push(down, up);
+    } else if (draw?.kind === "windows" && Array.isArray(draw.cells)) {
+      for (const window of draw.cells) {
+        const cells = window.map((cell) => cellIndex(cell, n)).filter((i) => i >= 0);
+        if (cells.length !== window.length) continue; // windows of another size
+        for (const cell of cells) out.window.add(cell);
+        out.units.push(cells);
+      }
+    }
+  }
+  return out;
+}
+
+/** Per cell the cells it must differ from: its row, column and region, the extra units, its cage, the pair rules. */
+export function peers(puzzle, units) {
+  const n = puzzle.size;
+  const sets = Array.from({ length: n * n }, () => new Set());
+  const unit = (cells) => {
+    for (const a of cells) for (const b of cells) if (a !== b) sets[a].add(b);
+  };
+  const byRegion = new Map();
+  puzzle.regions.forEach((region, i) => byRegion.set(region, [...(byRegion.get(region) ?? []), i]));
+  for (let k = 0; k < n; k++) {
+    unit(Array.from({ length: n }, (_, c) => k * n + c));
+    unit(Array.from({ length: n }, (_, r) => r * n + k));
+  }
+  for (const cells of byRegion.values()) unit(cells);
+  for (const cells of units) unit(cells);
+  for (const cage of puzzle.cages) unit(cage.cells);
+  for (const word of puzzle.rules) {
+    for (const [dr, dc] of PAIRS[word] ?? []) {
+      for (let i = 0; i < n * n; i++) {
+        const [r, c] = [Math.floor(i / n) + dr, (i % n) + dc];
+        if (r >= 0 && r < n && c >= 0 && c < n) sets[i].add(r * n + c);
+      }
+    }
+  }
+  return sets.map((set) => [...set]);
+}
+
+/**
+ * Per cell the candidates (bit d-1 for digit d) of every empty cell, 0 for a filled one: the digits
+ * no peer holds, not next to an orthogonal neighbour's digit under nonconsecutive, and within a
+ * pencilmark puzzle's own candidates. `digits`: per cell its digit (0 empty).
+ */
+export function candidates(puzzle, digits, peerLists) {
+  const n = puzzle.size;
+  const all = (1 << n) - 1;
+  const consecutive = puzzle.rules.includes("nonconsecutive");
+  return digits.map((digit, i) => {
+    if (digit) return 0;
+    let mask = puzzle.candidates?.[i] ?? all;
+    for (const peer of peerLists[i]) if (digits[peer]) mask &= ~(1 << (digits[peer] - 1));
+    if (consecutive) {
+      for (const [dr, dc] of ORTHOGONAL) {
+        const [r, c] = [Math.floor(i / n) + dr, (i % n) + dc];
+        const d = r >= 0 && r < n && c >= 0 && c < n ? digits[r * n + c] : 0;
+        if (d) mask &= ~((d > 1 ? 1 << (d - 2) : 0) | (d < n ? 1 << d : 0));
+      }
+    }
+    return mask;
+  });
+}
