@@ -8,9 +8,9 @@ import time
 
 import pytest
 import trio
-from test_workers import Supervised, supervised  # noqa: F401  (the fixture)
 
 from sudoku_server.net.balance import ACCEPT_DEFER, ACCEPT_DEFER_MAX, NOT_ACCEPTING, AcceptBalance, BalancedListener
+from tests.support.workers import Supervised
 
 
 def two_workers(mine: int, other: int) -> AcceptBalance:
@@ -132,7 +132,7 @@ def spread(server: Supervised, count: int) -> list[int]:
     return sorted(collections.Counter(pids).values(), reverse=True)
 
 
-def test_two_workers_share_16_connections_opened_together(supervised):  # noqa: F811
+def test_two_workers_share_16_connections_opened_together(supervised):
     # Before issue 18 whichever worker accepted first drained the backlog:
     # 15/1, 13/3, 12/4. The balance alternates them (8/8 on a quiet machine);
     # the bound leaves room for a worker whose loop a busy CI machine holds
@@ -145,7 +145,7 @@ def test_two_workers_share_16_connections_opened_together(supervised):  # noqa: 
         time.sleep(0.2)  # the workers see the probe connections close
 
 
-def test_three_workers_share_12_connections_before_and_after_a_rolling_restart(supervised):  # noqa: F811
+def test_three_workers_share_12_connections_before_and_after_a_rolling_restart(supervised):
     server = supervised("--workers", "3")
     server.wait_for(r"worker \d+ ready", 3)
     counts = spread(server, 12)

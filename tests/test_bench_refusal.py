@@ -13,7 +13,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+
+from tests.support.paths import REPO
 
 PURE = dict(os.environ, SUDOKU_SERVER_PURE_PYTHON="1")
 TINY_WORKERS = ["--pairs", "1", "--seconds", "0.3", "--warmup", "0", "--connections", "2"]

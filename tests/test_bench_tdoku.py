@@ -16,7 +16,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+
+from tests.support.paths import REPO
 
 #: tdoku's entry point, counting by naive row-major backtracking (or
 #: answering a fixed count when WRONG is defined).

@@ -22,9 +22,17 @@ import urllib.request
 
 import pytest
 import trio
-from conftest import REPO
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import INKALA, INKALA_SOLUTION, connect, exchange, read_all, reset, running_server
+
+from tests.support.examples import (
+    INKALA,
+    INKALA_SOLUTION,
+    NEWSPAPER,
+    NEWSPAPER_ANSWER,
+    NEWSPAPER_LINE,
+    NEWSPAPER_SOLUTION,
+)
+from tests.support.paths import REPO
+from tests.support.servers import connect, exchange, read_all, reset, running_server
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()

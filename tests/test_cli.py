@@ -6,10 +6,10 @@ import re
 import subprocess
 import sys
 
-from conftest import REPO, start_server_process, stop_server_process
-
 from sudoku_server.app.workers import MAX_WORKERS
 from sudoku_server.wire.session import INTERACTIVE_AFTER
+from tests.support.paths import REPO
+from tests.support.servers import start_server_process, stop_server_process
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
-from clienttools import (
+
+from tests.support.clienttools import (
     CLIENT,
     KEEPALIVE_ON,
     PUZZLES,

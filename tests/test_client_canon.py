@@ -6,7 +6,8 @@ import random
 import re
 
 import pytest
-from clienttools import PUZZLES, address_args, run_client, run_with_terminal_stderr
+
+from tests.support.clienttools import PUZZLES, address_args, run_client, run_with_terminal_stderr
 
 WAYS = pytest.mark.parametrize("standalone", [False, True], ids=["package", "standalone"])
 

@@ -14,7 +14,8 @@ import socket
 import time
 
 import pytest
-from clienttools import (
+
+from tests.support.clienttools import (
     PUZZLES,
     RUN_TIMEOUT,
     Close,

@@ -7,8 +7,9 @@ import socket
 import time
 
 import pytest
-from clienttools import address_args, run_client
-from conftest import start_server_process, stop_server_process
+
+from tests.support.clienttools import address_args, run_client
+from tests.support.servers import start_server_process, stop_server_process
 
 #: The installed client (the package importable) and the single file alone.
 WAYS = pytest.mark.parametrize("standalone", [False, True], ids=["package", "standalone"])

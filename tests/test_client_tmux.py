@@ -18,7 +18,8 @@ import time
 import uuid
 
 import pytest
-from clienttools import CLIENT, PUZZLES, REPO
+
+from tests.support.clienttools import CLIENT, PUZZLES, REPO
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
 

@@ -10,10 +10,10 @@ import io
 import re
 
 import pytest
-from clienttools import PUZZLES, load_client
 
 from sudoku_client import progress
 from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Reply, Session
+from tests.support.clienttools import PUZZLES, load_client
 
 sc = load_client()  # sudoku_client of this checkout (it checks)
 

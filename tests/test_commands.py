@@ -6,10 +6,6 @@ import gzip
 
 import pytest
 import trio
-from conftest import REPO
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS, session_events
-from test_layouts import J1, J1_SOLUTION
-from test_server import exchange, running_server
 
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Help, Ping, Quit, Solve, Version
@@ -20,6 +16,18 @@ from sudoku_server.wire import replies as commands
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session
 from sudoku_server.wire.verbs import VERBS, CommandError, parse_command
+from tests.support.examples import (
+    J1,
+    J1_SOLUTION,
+    NEWSPAPER,
+    NEWSPAPER_ANSWER,
+    NEWSPAPER_LINE,
+    NEWSPAPER_SOLUTION,
+    PLAIN_ROWS,
+)
+from tests.support.paths import REPO
+from tests.support.servers import exchange, running_server
+from tests.support.sessions import session_events
 
 
 def answer_request(puzzle, request=None) -> bytes:

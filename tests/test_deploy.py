@@ -23,10 +23,9 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import REPO
-from test_workers import supervised  # noqa: F401 (a fixture)
 
 from sudoku_server.app.cli import build_parser, check_proxy_options
+from tests.support.paths import REPO
 
 DEPLOY = REPO / "deploy"
 

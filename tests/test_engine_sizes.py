@@ -15,14 +15,14 @@ import gzip
 import time
 
 import trio
-from conftest import REPO
-from test_server import exchange, running_server
 
 from sudoku_server.sudoku import generator
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import rate
 from sudoku_server.sudoku.techniques import Board
 from sudoku_server.sudoku.techniques.search import CAP_9X9, CAP_LARGE, _search_nodes, node_cap, search_step
+from tests.support.paths import REPO
+from tests.support.servers import exchange, running_server
 
 #: generate(16, seed=1): a minimal 16x16 whose path needs search steps.
 G16 = (

@@ -12,11 +12,11 @@ import struct
 import time
 
 import trio
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, read_all, running_server
 
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import solve as real_solve
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import connect, read_all, running_server
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()

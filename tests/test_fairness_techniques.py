@@ -17,8 +17,9 @@ import statistics
 import threading
 import time
 
-from conftest import REPO, start_server_process, stop_server_process
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import REPO
+from tests.support.servers import start_server_process, stop_server_process
 
 ATTACKERS = 8
 PROBES = 40
@@ -122,9 +123,8 @@ def test_more_technique_attackers_than_the_paused_bound_do_not_starve_a_newcomer
 async def test_a_running_server_lowers_the_switch_interval():
     import sys
 
-    from test_server import running_server
-
     from sudoku_server.net.pool import SWITCH_INTERVAL
+    from tests.support.servers import running_server
 
     sys.setswitchinterval(0.005)
     async with running_server():

@@ -7,75 +7,22 @@ puzzle; the events must be the same however the bytes are chunked.
 from __future__ import annotations
 
 import pytest
-from conftest import REPO
 
 from sudoku_server import Grid, PuzzleFormatError, solve
 from sudoku_server.text import PuzzleReader, parse
-from sudoku_server.wire.session import CloseConnection, PuzzleReceived, Reply, Session, TelnetReply
-
-NEWSPAPER = (
-    "+-------+-------+-------+\n"
-    "| 7 . . | . . . | 4 . . |\n"
-    "| . 2 . | . 7 . | . 8 . |\n"
-    "| . . 3 | . . 8 | . . 9 |\n"
-    "+-------+-------+-------+\n"
-    "| . . . | 5 . . | 3 . . |\n"
-    "| . 6 . | . 2 . | . 9 . |\n"
-    "| . . 1 | . . 7 | . . 6 |\n"
-    "+-------+-------+-------+\n"
-    "| . . . | 3 . . | 9 . . |\n"
-    "| . 3 . | . 4 . | . 6 . |\n"
-    "| . . 9 | . . 1 | . . 5 |\n"
-    "+-------+-------+-------+\n"
+from sudoku_server.wire.session import CloseConnection, Reply, Session
+from tests.support.examples import (
+    COMPACT,
+    NEWSPAPER,
+    NEWSPAPER_ANSWER,
+    NEWSPAPER_LINE,
+    NEWSPAPER_SOLUTION,
+    PLAIN_ROWS,
+    SPACED_ROWS,
+    UNFRAMED,
 )
-NEWSPAPER_LINE = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
-NEWSPAPER_SOLUTION = "798635421126974583453218679972586314564123897381497256617352948835749162249861735"
-NEWSPAPER_ANSWER = (
-    "+-------+-------+-------+\n"
-    "| 7 9 8 | 6 3 5 | 4 2 1 |\n"
-    "| 1 2 6 | 9 7 4 | 5 8 3 |\n"
-    "| 4 5 3 | 2 1 8 | 6 7 9 |\n"
-    "+-------+-------+-------+\n"
-    "| 9 7 2 | 5 8 6 | 3 1 4 |\n"
-    "| 5 6 4 | 1 2 3 | 8 9 7 |\n"
-    "| 3 8 1 | 4 9 7 | 2 5 6 |\n"
-    "+-------+-------+-------+\n"
-    "| 6 1 7 | 3 5 2 | 9 4 8 |\n"
-    "| 8 3 5 | 7 4 9 | 1 6 2 |\n"
-    "| 2 4 9 | 8 6 1 | 7 3 5 |\n"
-    "+-------+-------+-------+\n"
-    "\n"
-)
-PLAIN_ROWS = "\n".join(NEWSPAPER_LINE[r * 9 : r * 9 + 9] for r in range(9)) + "\n"
-SPACED_ROWS = "\n".join(" ".join(NEWSPAPER_LINE[r * 9 : r * 9 + 9]) for r in range(9)) + "\n"
-# The variant without outer frame: rows like "7 . . |. . . |4 . ." and rules
-# like "------+------+------".
-UNFRAMED = (
-    "7 . . |. . . |4 . . \n"
-    ". 2 . |. 7 . |. 8 . \n"
-    ". . 3 |. . 8 |. . 9 \n"
-    "------+------+------\n"
-    ". . . |5 . . |3 . . \n"
-    ". 6 . |. 2 . |. 9 . \n"
-    ". . 1 |. . 7 |. . 6 \n"
-    "------+------+------\n"
-    ". . . |3 . . |9 . . \n"
-    ". 3 . |. 4 . |. 6 . \n"
-    ". . 9 |. . 1 |. . 5 \n"
-)
-COMPACT = (
-    "7..|...|4..\n"
-    ".2.|.7.|.8.\n"
-    "..3|..8|..9\n"
-    "---+---+---\n"
-    "...|5..|3..\n"
-    ".6.|.2.|.9.\n"
-    "..1|..7|..6\n"
-    "---+---+---\n"
-    "...|3..|9..\n"
-    ".3.|.4.|.6.\n"
-    "..9|..1|..5\n"
-)
+from tests.support.paths import REPO
+from tests.support.sessions import all_chunkings, run_session
 
 
 def fill(template: str, solution: str = NEWSPAPER_SOLUTION) -> str:
@@ -90,47 +37,6 @@ def fill(template: str, solution: str = NEWSPAPER_SOLUTION) -> str:
         chars = [next(digits) if ch not in " |" else ch for ch in body]
         out.append("".join(chars) + line[len(body) :])
     return "".join(out)
-
-
-def session_events(data: bytes, chunk: int = 0, eof: bool = True) -> list:
-    """The raw events of a fresh Session fed ``data`` whole or in ``chunk``-byte pieces."""
-    session = Session()
-    events = []
-    if chunk:
-        for i in range(0, len(data), chunk):
-            events.extend(session.receive_data(data[i : i + chunk]))
-    else:
-        events.extend(session.receive_data(data))
-    if eof:
-        events.extend(session.receive_eof())
-    return events
-
-
-def run_session(data: bytes, chunk: int = 0, eof: bool = True) -> list:
-    """Feed ``data`` to a fresh Session (whole, or in ``chunk``-byte pieces) and
-    describe its events as comparable tuples; puzzles are rendered with their
-    real solution."""
-    out = []
-    for event in session_events(data, chunk, eof):
-        if isinstance(event, PuzzleReceived):
-            puzzle = event.puzzle
-            out.append(("answer", puzzle.layout, puzzle.render(solve(puzzle.grid))))
-        elif isinstance(event, Reply):
-            out.append(("reply", event.data.decode()))
-        elif isinstance(event, TelnetReply):
-            out.append(("telnet", event.data))
-        else:
-            assert isinstance(event, CloseConnection)
-            out.append(("close",))
-    return out
-
-
-def all_chunkings(data: bytes, eof: bool = True) -> list:
-    """The events for whole, one-byte and 7-byte chunks; asserts they agree."""
-    whole = run_session(data, eof=eof)
-    assert run_session(data, chunk=1, eof=eof) == whole
-    assert run_session(data, chunk=7, eof=eof) == whole
-    return whole
 
 
 LAYOUTS = [

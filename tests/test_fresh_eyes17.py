@@ -18,11 +18,11 @@ import sys
 import threading
 
 import pytest
-from clienttools import PUZZLES, RUN_TIMEOUT, Close, FakeServer, client_command, client_cwd, client_env
-from conftest import start_server_process, stop_server_process
 
 from sudoku_client.replies import ReplyScanner, summary_text
 from sudoku_server.wire.replies import connections_busy_line
+from tests.support.clienttools import PUZZLES, RUN_TIMEOUT, Close, FakeServer, client_command, client_cwd, client_env
+from tests.support.servers import start_server_process, stop_server_process
 
 INKALA = (PUZZLES / "inkala.txt").read_bytes()
 ANSWER = b"812753649943682175675491283154237896369845721287169534521974368438526917796318452\n"

@@ -13,11 +13,11 @@ from __future__ import annotations
 import time
 
 import trio
-from test_server import connect, read_all, running_server
 
 from sudoku_server.net.pool import own_seconds
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import solve as real_solve
+from tests.support.servers import connect, read_all, running_server
 
 HOPELESS = ("." * 81 + "\n").encode()
 

@@ -14,9 +14,9 @@ import json
 
 import trio
 import trio.testing
-from httptools import afetch, fetch, running_http_server
 
 from sudoku_server.text import parse
+from tests.support.httptools import afetch, fetch, running_http_server
 
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -74,7 +74,7 @@ async def test_f05_every_seed_is_a_string_of_digits_in_the_document():
 
 
 def test_f05_the_page_sends_the_seed_as_typed():
-    from conftest import REPO
+    from tests.support.paths import REPO
 
     script = (REPO / "sudoku_server" / "web" / "static" / "app.js").read_text(encoding="utf-8")
     assert "if (seed) body.seed = seed;" in script
@@ -249,7 +249,7 @@ async def test_a_trailing_slash_is_no_path_not_a_redirect():
 
 async def test_rate_under_rules_names_them_as_the_line_does():
     """Second fresh eyes: the JSON rating had no ``rules`` (the line's ``rules=x``) nor the notes STEPS prints."""
-    from variant_examples import X
+    from tests.support.variant_examples import X
 
     async with running_http_server() as (server, port):
         reply = await afetch(port, "POST", "/api/v1/rate", {"puzzle": X, "rules": "x"})

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import pytest
 import trio
-from clienttools import address_args, run_client
-from test_server import exchange, running_server
-from variant_examples import (
+
+from sudoku_server.service.answer import answer
+from sudoku_server.text import Puzzle, PuzzleReader, Rejected
+from sudoku_server.wire.replies import render
+from sudoku_server.wire.session import Reply, RequestReceived, Session
+from tests.support.clienttools import address_args, run_client
+from tests.support.servers import exchange, running_server
+from tests.support.variant_examples import (
     CAGE_ROWS,
     CAGE_SUMS,
     JIGSAW_ANSWER,
@@ -25,11 +30,6 @@ from variant_examples import (
     KILLER_ANSWER,
     SUDOCUE,
 )
-
-from sudoku_server.service.answer import answer
-from sudoku_server.text import Puzzle, PuzzleReader, Rejected
-from sudoku_server.wire.replies import render
-from sudoku_server.wire.session import Reply, RequestReceived, Session
 
 
 def rows(line: str, size: int = 9) -> str:

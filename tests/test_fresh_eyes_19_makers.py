@@ -10,9 +10,6 @@ evicted warm pool's gauge label goes.
 from __future__ import annotations
 
 import pytest
-from clienttools import address_args, run_client
-from test_variant_wire import replies
-from variant_examples import CAGE_ROWS, CAGE_SUMS, INKALA_PENCILMARKS, JIGSAW_GIVENS, JIGSAW_REGIONS, SUDOCUE, X
 
 from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.net.metrics import Counts, Metrics
@@ -21,6 +18,17 @@ from sudoku_server.service.warm import WarmPools
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import count_solutions, solve
 from sudoku_server.sudoku.variants import Variant, variant_geometry
+from tests.support.clienttools import address_args, run_client
+from tests.support.sessions import replies
+from tests.support.variant_examples import (
+    CAGE_ROWS,
+    CAGE_SUMS,
+    INKALA_PENCILMARKS,
+    JIGSAW_GIVENS,
+    JIGSAW_REGIONS,
+    SUDOCUE,
+    X,
+)
 
 JIGSAW = JIGSAW_GIVENS + JIGSAW_REGIONS
 #: The X puzzle without its r1c2 given: 20+ solutions under x.

@@ -17,12 +17,12 @@ import re
 
 import pytest
 import trio
-from conftest import REPO as ROOT
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, read_all, running_server
 
 from sudoku_server.net.server import EVICT_IDLE_SECONDS, PING_RESERVE
 from sudoku_server.wire.session import Session
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import REPO as ROOT
+from tests.support.servers import connect, read_all, running_server
 
 PUZZLE = NEWSPAPER_LINE.encode()
 ANSWER = NEWSPAPER_SOLUTION.encode() + b"\n"

@@ -19,9 +19,10 @@ import time
 import pytest
 import trio
 import trio.testing
-from conftest import REPO
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS
-from test_server import connect, exchange, read_all, reset, running_server
+
+from tests.support.examples import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS
+from tests.support.paths import REPO
+from tests.support.servers import connect, exchange, read_all, reset, running_server
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
@@ -186,7 +187,7 @@ def _fd_count(pid: int) -> int:
 @pytest.fixture
 def server_process(request):
     """A server subprocess; parametrize indirectly with extra args or a preexec."""
-    from conftest import start_server_process, stop_server_process
+    from tests.support.servers import start_server_process, stop_server_process
 
     extra = getattr(request, "param", ())
     proc, host, port = start_server_process(*extra)

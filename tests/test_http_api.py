@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import urllib.parse
 
-from conftest import REPO
-from httptools import afetch, running_http_server
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.examples import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.httptools import afetch, running_http_server
+from tests.support.paths import REPO
 
 #: A puzzle with many solutions (one given): COUNT 2+.
 TWO = "." * 80 + "9"

@@ -10,8 +10,9 @@ import subprocess
 
 import pytest
 import trio
-from conftest import REPO
-from httptools import running_http_server
+
+from tests.support.httptools import running_http_server
+from tests.support.paths import REPO
 
 pytestmark = pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
 

@@ -8,10 +8,10 @@ import threading
 import time
 
 import trio
-from httptools import afetch, running_http_server
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
 from sudoku_server.sudoku import solver as _solver
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.httptools import afetch, running_http_server
 
 #: r1c1 empty: the fake solvers below spin on it (calling ``check``); any other puzzle is solved.
 SLOW = ".." + NEWSPAPER_SOLUTION[2:]

@@ -8,11 +8,11 @@ import socket
 import time
 
 import trio
-from httptools import running_http_server
-from test_formats import NEWSPAPER_SOLUTION
 
 from sudoku_server.net import http as http_front
 from sudoku_server.sudoku import solver as _solver
+from tests.support.examples import NEWSPAPER_SOLUTION
+from tests.support.httptools import running_http_server
 
 SLOW = ".." + NEWSPAPER_SOLUTION[2:]
 

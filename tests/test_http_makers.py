@@ -9,8 +9,9 @@ from __future__ import annotations
 import urllib.parse
 
 import pytest
-from httptools import afetch, running_http_server
-from test_variant_wire import replies
+
+from tests.support.httptools import afetch, running_http_server
+from tests.support.sessions import replies
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 EASY_CANON = "........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7"

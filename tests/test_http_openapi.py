@@ -5,12 +5,12 @@ from __future__ import annotations
 import urllib.parse
 
 import jsonschema
-from httptools import afetch, running_http_server
 from openapi_spec_validator import validate
-from test_formats import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from variant_examples import X
 
 from sudoku_server.wire.json_api import ENDPOINTS, STATUS
+from tests.support.examples import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.httptools import afetch, running_http_server
+from tests.support.variant_examples import X
 
 TWO = "." * 80 + "9"
 NEAR = ".." + NEWSPAPER_SOLUTION[2:]

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from httptools import afetch, running_http_server
-
 from sudoku_server.net import http_app
+from tests.support.httptools import afetch, running_http_server
 
 
 async def test_page_and_static_files_from_the_directory(tmp_path, monkeypatch):

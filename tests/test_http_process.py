@@ -14,8 +14,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import REPO
 
 _HTTP = re.compile(r"HTTP on http://(\S+):(\d+)/")
 

@@ -9,17 +9,24 @@ from __future__ import annotations
 import urllib.parse
 
 import pytest
-from httptools import afetch, running_http_server
-from test_variant_wire import ALL_RULES, CAGE_BLOCK, CODINGAME, JIGSAW_GRID, replies, rows
-from variant_examples import (
+
+from sudoku_server.service.requests import Generate
+from sudoku_server.wire.json_api import ENDPOINTS, read_fields
+from tests.support.httptools import afetch, running_http_server
+from tests.support.sessions import replies
+from tests.support.variant_examples import (
+    ALL_RULES,
     ANTIKING,
     ANTIKNIGHT,
     ANTIKNIGHT_ANSWER,
+    CAGE_BLOCK,
+    CODINGAME,
     INKALA,
     INKALA_ANSWER,
     INKALA_PENCILMARKS,
     JIGSAW_ANSWER,
     JIGSAW_GIVENS,
+    JIGSAW_GRID,
     JIGSAW_REGIONS,
     KILLER_ANSWER,
     SUDOCUE,
@@ -27,10 +34,8 @@ from variant_examples import (
     WINDOKU_ANSWER,
     X_ANSWER,
     X,
+    rows,
 )
-
-from sudoku_server.service.requests import Generate
-from sudoku_server.wire.json_api import ENDPOINTS, read_fields
 
 KNIGHT = ".." + "3" + "." * 10 + "3" + "." * 67
 #: The X puzzle's answer with a cell of each diagonal and a few others empty: quick to rate.

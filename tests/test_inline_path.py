@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 import trio
-from conftest import native_core_or_skip
-from test_server import connect, exchange, read_all, running_server
 
 from sudoku_server.net import inline
 from sudoku_server.net.inline import INLINE_FIRST_GROUP
 from sudoku_server.net.scheduler import Scheduler, Start
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.grid import Grid
+from tests.support.native import native_core_or_skip
+from tests.support.servers import connect, exchange, read_all, running_server
 
 DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
 #: One of tdoku's forum hardest (11+): among the longest searches of the native core, still well under 0.5 ms.

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import trio
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, read_all, running_server
 
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Interactive
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Session
+from tests.support.examples import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import connect, read_all, running_server
 
 
 def answer_request(puzzle) -> bytes:

@@ -15,8 +15,9 @@ import time
 import uuid
 
 import pytest
-from conftest import start_server_process, stop_server_process
-from test_formats import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+from tests.support.examples import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import start_server_process, stop_server_process
 
 ANSWER_ROW = "| 7 9 8 | 6 3 5 | 4 2 1 |"  # the first solved row of NEWSPAPER
 

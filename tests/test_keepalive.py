@@ -6,14 +6,14 @@ import logging
 
 import pytest
 import trio
-from test_formats import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, read_all, running_server
 
 from sudoku_server.app.cli import build_parser, config_from_args
 from sudoku_server.service.answer import Standalone, answer
 from sudoku_server.service.requests import KeepAlive
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import CommandReceived, Reply, Session
+from tests.support.examples import NEWSPAPER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import connect, read_all, running_server
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"

@@ -14,11 +14,12 @@ import time
 
 import pytest
 import trio
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_real_clients import PUZZLES, REPO, find_binary
-from test_server import connect, read_all, running_server
 
 from sudoku_server.wire.session import INTERACTIVE_AFTER, PuzzleReceived, Session, TelnetReply
+from tests.support.binaries import find_binary
+from tests.support.examples import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import PUZZLES, REPO
+from tests.support.servers import connect, read_all, running_server
 
 ROWS = NEWSPAPER.splitlines(keepends=True)
 

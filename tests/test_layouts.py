@@ -13,9 +13,6 @@ import time
 
 import pytest
 import trio
-from conftest import PUZZLES
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION, session_events
-from test_server import exchange, running_server
 
 from sudoku_server import Grid, SolutionMismatchError, solve
 from sudoku_server.service import answer as service
@@ -24,6 +21,10 @@ from sudoku_server.sudoku.grid import choose_symbols
 from sudoku_server.text import PuzzleReader, cell_view, parse
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import PuzzleReceived, Reply, Session
+from tests.support.examples import J1, J1_SOLUTION, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import PUZZLES
+from tests.support.servers import exchange, running_server
+from tests.support.sessions import session_events
 
 
 def answer_puzzle(puzzle) -> bytes:
@@ -45,16 +46,6 @@ S6 = "342561561342425613613425256134134256"
 P6_3X2 = "......46......13...........13.2....5"  # one solution with 3x2 boxes (5 with 2x3)
 S6_3X2 = "134652465213521346346521652134213465"
 # janko.at 16x16 #1 as stored by Gecode (1-9 then A-G).
-J1 = (
-    "D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61....2...C....B7......."
-    "AE.964..G......F9.5.7.4............29....A.C..........645D.1......D....1.C.B7F.....E.C2G...8A9B..9."
-    "G52.....EF6.256..F.....D.B.E13.6.D........7A...8BC3....954."
-)
-J1_SOLUTION = (
-    "D92BFCA1G6E743854CFA35G89D1276EB3E71462DF58BC9GAG56897EBA3C4FD21C7G5A8BF3261E49D2D84C31E5B79AF6G"
-    "1BAE2964DFG8375C6F935D7G4CAEB218F3EG129578BA6CD49ABCGF87645D213E5842DA36E19CGB7F761DBE4C2G3F58A9"
-    "B4C97G528AD31EF68256E1F9C74GDAB3E13F64DAB9258GC7AGD78BC31EF69542"
-)
 DIGITS = "123456789ABCDEFGHIJKLMNOP"
 
 

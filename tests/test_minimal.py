@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 import trio
-from test_server import exchange, running_server
 
 from sudoku_server.errors import InvalidPuzzleError, MultipleSolutionsError, UnsolvableError
 from sudoku_server.service.answer import answer
@@ -15,6 +14,7 @@ from sudoku_server.sudoku.clues import redundant_givens
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import PuzzleReceived, Session
+from tests.support.servers import exchange, running_server
 
 #: The first puzzle of puzzles/sudoku17_500.txt (Royle's minimal 17-clue puzzles).
 SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."

@@ -20,8 +20,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-from test_haproxy import CLIENTS, Load, Logged, Request, ask, describe, free_port, rig  # noqa: F401 (rig: fixture)
+
+from tests.support.balancers import CLIENTS, Load, Logged, Request, ask, describe, free_port
+from tests.support.paths import REPO
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 STREAM_MODULE = next(
@@ -102,7 +103,7 @@ def test_render_keeps_the_upstream_options():
     assert "listen 127.0.0.1:1234;" in text and "10.0.0." not in text.split("stream {", 1)[1]
 
 
-def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_path):  # noqa: F811 (the fixture)
+def test_nginx_splits_sends_proxy_headers_and_retries_a_killed_server(rig, tmp_path):
     s1, s2 = rig.servers("s1", "s2")
     port = free_port()
     snippet = tmp_path / "sudoku-stream.conf"

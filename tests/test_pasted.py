@@ -10,14 +10,15 @@ text, fed whole and in 1- and 7-byte chunks through the Session (rendered with
 from __future__ import annotations
 
 import pytest
-from conftest import PUZZLES
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, all_chunkings
 
 from sudoku_server import Grid, solve
 from sudoku_server.sudoku.grid import choose_symbols, verify_solution
 from sudoku_server.text import Puzzle, PuzzleReader, Rejected, cell_view, parse
 from sudoku_server.wire.session import Session
 from sudoku_server.wire.verbs import unknown_verb
+from tests.support.examples import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import PUZZLES
+from tests.support.sessions import all_chunkings
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
@@ -849,7 +850,8 @@ def test_render_keeps_undecodable_bytes_for_a_utf8_encode():
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from test_protocol_properties import GRID_LINES  # noqa: E402
+
+from tests.support.examples import GRID_LINES  # noqa: E402
 
 # Lines of every sample but the 16x16 and 25x25 ones: in grids whose symbols
 # are letters, interactive reading may name a later row (see LAYOUTS.md).

@@ -13,14 +13,14 @@ import time
 import urllib.request
 
 import pytest
-from conftest import REPO
-from test_workers import GOOD, GOOD_ANSWER, Supervised
 
 from sudoku_server.app import cli
 from sudoku_server.app.workers import RESCUE_DELAY
 from sudoku_server.net import metrics_http
 from sudoku_server.net.config import MAX_SECONDS
 from sudoku_server.net.metrics_http import HTTP_POLL, HTTP_TIMEOUT, CachedApp, serve_http
+from tests.support.paths import REPO
+from tests.support.workers import GOOD, GOOD_ANSWER, Supervised
 
 # -- workers: a port that accepts must serve ------------------------------------------
 

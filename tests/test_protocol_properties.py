@@ -22,15 +22,6 @@ from collections.abc import Sequence
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_formats import (
-    COMPACT,
-    NEWSPAPER,
-    NEWSPAPER_LINE,
-    NEWSPAPER_SOLUTION,
-    PLAIN_ROWS,
-    SPACED_ROWS,
-    UNFRAMED,
-)
 
 from sudoku_server.wire.session import (
     DEFAULT_MAX_LINE_BYTES,
@@ -41,6 +32,14 @@ from sudoku_server.wire.session import (
     Session,
     TelnetReply,
 )
+from tests.support.examples import (
+    GRID_LINES,
+    LAYOUT_TEXTS,
+    NEWSPAPER,
+    NEWSPAPER_LINE,
+    NEWSPAPER_SOLUTION,
+    PLAIN_ROWS,
+)
 
 SETTINGS = settings(
     max_examples=200,
@@ -49,8 +48,6 @@ SETTINGS = settings(
 )
 FEWER = settings(SETTINGS, max_examples=100)
 
-LAYOUT_TEXTS = [NEWSPAPER, PLAIN_ROWS, SPACED_ROWS, UNFRAMED, COMPACT, NEWSPAPER_LINE + "\n"]
-GRID_LINES = sorted({line for text in LAYOUT_TEXTS for line in text.splitlines()})
 BOM = b"\xef\xbb\xbf"
 TELNET = [
     b"\xff\xfd\x18",  # DO terminal-type

@@ -17,7 +17,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, native_core_or_skip
+
+from tests.support.native import native_core_or_skip
+from tests.support.paths import REPO
 
 #: (script, tiny arguments, a piece of its output that shows it did the work)
 COMMANDS = [

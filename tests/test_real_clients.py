@@ -10,14 +10,14 @@ end of input. A client is skipped only when its binary is not installed
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.support.binaries import find_binary
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
@@ -28,19 +28,6 @@ RUN_TIMEOUT = 15
 #: Seconds a client may take from start to exit: the answer is immediate, then
 #: at most the 0.5 s close grace and the client's own shutdown.
 MAX_ELAPSED = 5.0
-
-
-def find_binary(*names: str) -> str | None:
-    """Return the first of *names* found as a path or on PATH."""
-    for name in names:
-        if os.path.isabs(name):
-            if os.access(name, os.X_OK):
-                return name
-        else:
-            found = shutil.which(name)
-            if found:
-                return found
-    return None
 
 
 def require(*names: str) -> str:

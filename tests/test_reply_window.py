@@ -15,7 +15,6 @@ import socket
 from types import SimpleNamespace
 
 import trio
-from test_server import connect, running_server
 
 from sudoku_server.net import connection as _connection
 from sudoku_server.net.config import ServerConfig
@@ -23,6 +22,7 @@ from sudoku_server.net.connection import Connection
 from sudoku_server.net.scheduler import Resume, Scheduler, Start
 from sudoku_server.net.window import WINDOW_BYTES, WINDOW_WEIGHT, puzzle_weight
 from sudoku_server.wire.session import RequestReceived, Session
+from tests.support.servers import connect, running_server
 
 #: A 25x25 puzzle whose STEPS reply is 19,116 bytes (``GENERATE size=25 givens=350 seed=2``; also in
 #: benchmarks/fairness_memory.py).

@@ -8,10 +8,10 @@ import urllib.request
 
 import pytest
 import trio
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, exchange, running_server
 
 from sudoku_server.wire.proxy import V2_SIGNATURE
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import connect, exchange, running_server
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()

@@ -2,54 +2,20 @@
 
 from __future__ import annotations
 
-import socket
-import struct
 import threading
-from contextlib import asynccontextmanager
 
 import trio
 import trio.testing
-from test_formats import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
-from sudoku_server.net.config import ServerConfig
-from sudoku_server.net.server import SudokuServer
-
-INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
-
-
-@asynccontextmanager
-async def running_server(**overrides):
-    """A SudokuServer on 127.0.0.1, port 0; yields it with ``.listeners``."""
-    solve = overrides.pop("solve", None)
-    config = ServerConfig(host="127.0.0.1", port=0, **overrides)
-    server = SudokuServer(config, **({"solve": solve} if solve else {}))
-    async with trio.open_nursery() as nursery:
-        server.listeners = await nursery.start(server.serve)
-        yield server
-        nursery.cancel_scope.cancel()
-
-
-async def connect(server) -> trio.SocketStream:
-    return await trio.testing.open_stream_to_socket_listener(server.listeners[0])
-
-
-async def read_all(stream) -> bytes:
-    chunks = []
-    while True:
-        data = await stream.receive_some(65536)
-        if not data:
-            return b"".join(chunks)
-        chunks.append(data)
-
-
-async def exchange(server, data: bytes, half_close: bool = True) -> bytes:
-    stream = await connect(server)
-    async with stream:
-        await stream.send_all(data)
-        if half_close:
-            await stream.send_eof()
-        return await read_all(stream)
+from tests.support.examples import (
+    INKALA,
+    INKALA_SOLUTION,
+    NEWSPAPER,
+    NEWSPAPER_ANSWER,
+    NEWSPAPER_LINE,
+    NEWSPAPER_SOLUTION,
+)
+from tests.support.servers import connect, exchange, read_all, reset, running_server
 
 
 async def test_newspaper_answered_with_exact_bytes():
@@ -92,12 +58,6 @@ async def test_errors_do_not_close_the_connection():
         async with running_server() as server:
             answer = await exchange(server, data)
     assert answer == (b'ERROR command unknown verb "HELLO"; try HELP\n' + NEWSPAPER_SOLUTION.encode() + b"\n")
-
-
-def reset(stream: trio.SocketStream) -> None:
-    """Close with SO_LINGER 0: the kernel sends RST instead of FIN."""
-    stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    stream.socket.close()
 
 
 async def test_client_reset_before_the_answer_leaves_the_server_serving():

@@ -6,10 +6,10 @@ import logging
 import time
 
 import trio
-from test_formats import NEWSPAPER_LINE
-from test_server import connect, read_all, running_server
 
 from sudoku_server.wire.session import CloseConnection, Session
+from tests.support.examples import NEWSPAPER_LINE
+from tests.support.servers import connect, read_all, running_server
 
 EMPTY = ("." * 81 + "\n").encode()  # r1c1 empty: the slow fake solver spins on it
 

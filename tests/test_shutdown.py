@@ -17,8 +17,9 @@ import threading
 import time
 
 import pytest
-from conftest import REPO
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import REPO
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()  # r1c1 is a given: solved at once
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()

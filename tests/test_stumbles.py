@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import trio
-from test_server import exchange, running_server
 
 from sudoku_client import cli as client_cli
 from sudoku_client.interactive import ShiftedOutput, shift_line_numbers
@@ -20,6 +19,7 @@ from sudoku_server.service.requests import MAX_SEED
 from sudoku_server.sudoku.solver import CORE
 from sudoku_server.wire.replies import help_lines
 from sudoku_server.wire.verbs import VERBS
+from tests.support.servers import exchange, running_server
 
 ROOT = Path(__file__).resolve().parent.parent
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 import trio
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, read_all, running_server
 
 from sudoku_server.net.server import EVICT_IDLE_SECONDS
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import connect, read_all, running_server
 
 INTERACTIVE_ON = b"INTERACTIVE on: no close grace; QUIT or end of input ends the session, or 300 s of silence\n"
 PUZZLE = (NEWSPAPER_LINE + "\n").encode()

@@ -15,13 +15,13 @@ import ipaddress
 
 import pytest
 import trio
-from test_formats import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from test_server import connect, exchange, read_all, running_server
 
 from sudoku_server.app import cli
 from sudoku_server.net import server as server_module
 from sudoku_server.net.config import ServerConfig
 from sudoku_server.wire.proxy import V2_SIGNATURE, is_trusted, parse_network, v1_header
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.servers import connect, exchange, read_all, running_server
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()

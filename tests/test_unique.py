@@ -11,7 +11,6 @@ import itertools
 
 import pytest
 import trio
-from test_server import exchange, running_server
 
 from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.service.answer import answer
@@ -23,6 +22,7 @@ from sudoku_server.sudoku.grid import ZERO_SYMBOLS, Grid
 from sudoku_server.sudoku.solver import count_solutions, solve
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import PuzzleReceived, Session
+from tests.support.servers import exchange, running_server
 
 #: Royle's first minimal 17-clue puzzle (puzzles/sudoku17_500.txt): unique.
 SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."

@@ -8,7 +8,12 @@ The wire and the socket: tests/test_variant_wire.py.
 from __future__ import annotations
 
 import pytest
-from variant_examples import (
+
+from sudoku_server.errors import PuzzleFormatError
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
+from sudoku_server.text import Puzzle, PuzzleReader, Rejected
+from tests.support.variant_examples import (
     CAGE_ROWS,
     CAGE_SUMS,
     INKALA,
@@ -20,11 +25,6 @@ from variant_examples import (
     KILLER_ANSWER,
     SUDOCUE,
 )
-
-from sudoku_server.errors import PuzzleFormatError
-from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
-from sudoku_server.text import Puzzle, PuzzleReader, Rejected
 
 
 def read(text: str, rules: tuple[str, ...] = ()) -> list[Puzzle | Rejected]:

@@ -9,7 +9,6 @@ solution, the generator's.
 from __future__ import annotations
 
 import pytest
-from test_variant_wire import replies
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.generator import SplitMix64, generate
@@ -17,6 +16,7 @@ from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.variant_generator import generate_variant, random_cages, random_regions
 from sudoku_server.sudoku.variants import Variant, parse_rules, variant_geometry
+from tests.support.sessions import replies
 
 #: (request, reply): one seed per rule, exact bytes.
 REPLIES = [

@@ -10,12 +10,12 @@ No timing is asserted (the bound is in nodes); the benchmark measures time.
 from __future__ import annotations
 
 import pytest
-from test_variant_wire import replies
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku import variant_generator as vg
 from sudoku_server.sudoku.solver._bitboard import engine
 from sudoku_server.sudoku.variants import Variant, variant_geometry
+from tests.support.sessions import replies
 
 REPLIES = [
     (

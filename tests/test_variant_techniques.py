@@ -9,8 +9,6 @@ on a board built for it.
 from __future__ import annotations
 
 import pytest
-from test_variant_wire import replies
-from variant_examples import ANTIKING, JIGSAW_GIVENS, JIGSAW_REGIONS, NONCONSECUTIVE, X
 
 from sudoku_server.sudoku.check import no_check
 from sudoku_server.sudoku.geometry import classic
@@ -25,6 +23,8 @@ from sudoku_server.sudoku.techniques.variant_rules import (
     rule_notes,
 )
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
+from tests.support.sessions import replies
+from tests.support.variant_examples import ANTIKING, JIGSAW_GIVENS, JIGSAW_REGIONS, NONCONSECUTIVE, X
 
 #: GENERATE rules=killer seed=29: a pure killer (no givens), its cage block.
 KILLER = (

@@ -9,19 +9,26 @@ from __future__ import annotations
 
 import pytest
 import trio
-from test_server import exchange, running_server
-from variant_examples import (
+
+from sudoku_server.service.requests import Solve
+from sudoku_server.sudoku.variants import CLASSIC
+from sudoku_server.wire.session import RequestReceived, Session
+from tests.support.servers import exchange, running_server
+from tests.support.sessions import replies
+from tests.support.variant_examples import (
+    ALL_RULES,
     ANTIKING,
     ANTIKING_ANSWER,
     ANTIKNIGHT,
     ANTIKNIGHT_ANSWER,
-    CAGE_ROWS,
-    CAGE_SUMS,
+    CAGE_BLOCK,
+    CODINGAME,
     INKALA,
     INKALA_ANSWER,
     INKALA_PENCILMARKS,
     JIGSAW_ANSWER,
     JIGSAW_GIVENS,
+    JIGSAW_GRID,
     JIGSAW_REGIONS,
     KILLER_ANSWER,
     NONCONSECUTIVE,
@@ -31,43 +38,8 @@ from variant_examples import (
     WINDOKU_ANSWER,
     X_ANSWER,
     X,
+    rows,
 )
-
-from sudoku_server.service.answer import answer
-from sudoku_server.service.requests import Solve
-from sudoku_server.sudoku.variants import CLASSIC
-from sudoku_server.wire.replies import render
-from sudoku_server.wire.session import Reply, RequestReceived, Session
-
-ALL_RULES = "classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw, killer"
-
-
-def rows(line: str) -> str:
-    return "".join(line[r * 9 : r * 9 + 9] + "\n" for r in range(9))
-
-
-def replies(data: bytes, bytewise: bool = False) -> bytes:
-    """What the server answers to ``data`` (then end of input): the session's events answered and rendered."""
-    session = Session()
-    events = []
-    if bytewise:
-        for k in range(len(data)):
-            events += session.receive_data(data[k : k + 1])
-    else:
-        events += session.receive_data(data)
-    events += session.receive_eof()
-    out = []
-    for event in events:
-        if isinstance(event, Reply):
-            out.append(event.data)
-        elif isinstance(event, RequestReceived):
-            out.append(render(answer(event.request), event.ending, event.puzzle))
-    return b"".join(out)
-
-
-CAGE_BLOCK = "\n".join(CAGE_ROWS) + "\n" + CAGE_SUMS + "\n"
-CODINGAME = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
-JIGSAW_GRID = rows(JIGSAW_GIVENS) + "\n" + "\n".join(" ".join(JIGSAW_REGIONS[r * 9 : r * 9 + 9]) for r in range(9))
 
 #: (request, reply): one per rule and layout.
 CASES = {

@@ -16,14 +16,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from cpsat_oracle import smallest, solutions
-from sigh_examples import load
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
+from tests.support.cpsat_oracle import smallest, solutions
+from tests.support.sigh_examples import load
 
 #: Examples the Python core takes too long on for a test (over 100,000 search nodes): the oracle's
 #: stored answer is still checked by ``verify``; benchmarks measure the cores on them.

@@ -7,7 +7,6 @@ import statistics
 import time
 
 import trio
-from test_server import connect, exchange, running_server
 
 from sudoku_server.net.warm import WarmFiller
 from sudoku_server.service.answer import answer
@@ -15,6 +14,7 @@ from sudoku_server.service.requests import Generate
 from sudoku_server.service.results import Generated
 from sudoku_server.service.warm import PoolKey, WarmPools, pool_key
 from sudoku_server.wire.replies import render
+from tests.support.servers import connect, exchange, running_server
 
 EASY = Generate(level="easy")
 

@@ -9,14 +9,8 @@ Skipped without Chromium (failed under CI), as test_web_page.py.
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import HINTED, Page, Server, solution_of
-
-# the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+from tests.support.balancers import Server
+from tests.support.browser import HINTED, Page, solution_of
 
 BIG_SEED = "15299291225202835323"  # above 2**53: a double holds 15299291225202835456
 

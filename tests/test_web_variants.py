@@ -6,15 +6,9 @@ The page sends the field as the API's ``rules``; what it shows is checked agains
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import Page, Server
-from variant_examples import X_ANSWER, X
-
-# the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+from tests.support.balancers import Server
+from tests.support.browser import Page
+from tests.support.variant_examples import X_ANSWER, X
 
 #: Two 3s a knight's move apart (r1c3, r2c5): fine in classic Sudoku, invalid under antiknight.
 KNIGHT = ".." + "3" + "." * 10 + "3" + "." * 67

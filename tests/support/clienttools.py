@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PUZZLES = REPO / "puzzles"
 PACKAGE = REPO / "sudoku_client"
 #: The file run: ``python3 sudoku_client/client.py``.

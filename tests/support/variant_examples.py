@@ -62,3 +62,16 @@ INKALA_PENCILMARKS = (
     "..234.6..9..3.....91.........23...7.9.23.567..........9.2..567...23...78.123..678.123..6.8....4......2"
     "..5.7...23.5.7.."
 )
+
+#: RULES's list of the rules, in its order.
+ALL_RULES = "classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw, killer"
+
+
+def rows(line: str) -> str:
+    return "".join(line[r * 9 : r * 9 + 9] + "\n" for r in range(9))
+
+
+#: The killer cage block, the CodinGame layout (cages beside the rows) and a jigsaw grid with its regions.
+CAGE_BLOCK = "\n".join(CAGE_ROWS) + "\n" + CAGE_SUMS + "\n"
+CODINGAME = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
+JIGSAW_GRID = rows(JIGSAW_GIVENS) + "\n" + "\n".join(" ".join(JIGSAW_REGIONS[r * 9 : r * 9 + 9]) for r in range(9))

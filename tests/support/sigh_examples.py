@@ -13,7 +13,7 @@ arrow to the next cell of its cage):
   ``Jigsaw~<81 region symbols>`` with ``NoBoxes`` (``jigsaw``), ``Cage~sum~cells``
   (``killer``).
 
-Run as a script (``PYTHONPATH=. python3 tests/sigh_examples.py``) it prints
+Run as a script (``python3 -m tests.support.sigh_examples``) it prints
 each puzzle's CP-SAT count (up to 2) and smallest solution, as the file has them.
 """
 
@@ -29,7 +29,7 @@ from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 
 __all__ = ["EXAMPLES_FILE", "Example", "load", "parse"]
 
-EXAMPLES_FILE = Path(__file__).resolve().parent.parent / "puzzles" / "variants" / "sigh_examples.txt"
+EXAMPLES_FILE = Path(__file__).resolve().parents[2] / "puzzles" / "variants" / "sigh_examples.txt"
 
 _CELL = re.compile(r"R(\d+)C(\d+)")
 _ARROWS = {"v": 9, "^": -9, "<": -1, ">": 1, "`": -10, "'": -8, ",": 8, ".": 10}
@@ -164,10 +164,7 @@ def load() -> list[Example]:
 
 
 if __name__ == "__main__":
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from cpsat_oracle import smallest, solutions
+    from tests.support.cpsat_oracle import smallest, solutions
 
     for example in load():
         found = solutions(example.grid.cells, example.geometry)
