@@ -32,7 +32,7 @@ from tests.support.examples import (
     NEWSPAPER_SOLUTION,
 )
 from tests.support.paths import REPO
-from tests.support.servers import connect, exchange, read_all, reset, running_server
+from tests.support.servers import ask, connect, exchange, read_all, reset, running_server, stat_values
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
@@ -42,18 +42,6 @@ INTERACTIVE_ON = b"INTERACTIVE on: no close grace; QUIT or end of input ends the
 TWO_ROWS = (NEWSPAPER_LINE[:9] + "\n" + NEWSPAPER_LINE[9:18] + "\n").encode()
 CUT_AT_3 = b"ERROR format line 3: the grid that starts at line 1 has 2 rows, expected 9\n"
 CUT_AT_4 = b"ERROR format line 4: the grid that starts at line 2 has 2 rows, expected 9\n"
-
-
-async def ask(data: bytes, **config) -> bytes:
-    with trio.fail_after(20):
-        async with running_server(**config) as server:
-            return await exchange(server, data)
-
-
-def stat_values(block: bytes) -> dict:
-    lines = block.decode().splitlines()
-    assert lines[-1] == "END", block
-    return dict(line.split(" ")[1:] for line in lines[:-1])
 
 
 # 1. A command line inside an unfinished grid --------------------------------------

@@ -22,17 +22,11 @@ import trio.testing
 
 from tests.support.examples import NEWSPAPER, NEWSPAPER_ANSWER, NEWSPAPER_LINE, NEWSPAPER_SOLUTION, PLAIN_ROWS
 from tests.support.paths import REPO
-from tests.support.servers import connect, exchange, read_all, reset, running_server
+from tests.support.servers import ask, connect, exchange, read_all, reset, running_server
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
 NOT_A_DIGIT = "is not a digit 1-9 or an empty mark (. 0 _)"
-
-
-async def ask(data: bytes, **config) -> bytes:
-    with trio.fail_after(20):
-        async with running_server(**config) as server:
-            return await exchange(server, data)
 
 
 # 1. Framing ---------------------------------------------------------------

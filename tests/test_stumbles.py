@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import trio
 
 from sudoku_client import cli as client_cli
 from sudoku_client.interactive import ShiftedOutput, shift_line_numbers
@@ -19,18 +18,12 @@ from sudoku_server.service.requests import MAX_SEED
 from sudoku_server.sudoku.solver import CORE
 from sudoku_server.wire.replies import help_lines
 from sudoku_server.wire.verbs import VERBS
-from tests.support.servers import exchange, running_server
+from tests.support.servers import ask, stat_values
 
 ROOT = Path(__file__).resolve().parent.parent
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
 NOT_A_DIGIT = "is not a digit 1-9 or an empty mark (. 0 _)"
-
-
-async def ask(data: bytes) -> bytes:
-    with trio.fail_after(20):
-        async with running_server() as server:
-            return await exchange(server, data)
 
 
 # -- 1. one escape for every reply that quotes input ----------------------------------------
@@ -204,12 +197,6 @@ async def test_known_flags_and_word_like_puzzles_still_work():
 
 
 # -- 4. STATS counts at the time it is answered ----------------------------------------------------
-
-
-def stat_values(block: bytes) -> dict[str, str]:
-    lines = block.decode().splitlines()
-    assert lines[-1] == "END", block
-    return dict(line.split(" ", 2)[1:] for line in lines[:-1])
 
 
 async def test_stats_after_pipelined_puzzles_counts_them():

@@ -100,3 +100,17 @@ def stop_server_process(proc: subprocess.Popen) -> None:
         proc.wait()
     if proc.stderr is not None:
         proc.stderr.close()
+
+
+async def ask(data: bytes, **config) -> bytes:
+    """The bytes a fresh in-process server (``running_server(**config)``) answers to ``data`` then end of input."""
+    with trio.fail_after(20):
+        async with running_server(**config) as server:
+            return await exchange(server, data)
+
+
+def stat_values(block: bytes) -> dict[str, str]:
+    """STATS's block (``STAT name value`` lines, then ``END``) as {name: value}."""
+    lines = block.decode().splitlines()
+    assert lines[-1] == "END", block
+    return dict(line.split(" ", 2)[1:] for line in lines[:-1])
