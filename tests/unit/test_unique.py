@@ -177,7 +177,7 @@ async def test_unique_over_a_socket():
 async def test_the_readme_unique_example_is_what_the_server_prints():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text()
     block = readme[readme.index("printf 'UNIQUE %s\\nMINIMAL %s\\n'") :].splitlines()
     puzzles = root / "puzzles"

@@ -221,7 +221,7 @@ def test_the_layouts_documents_examples_are_the_servers_answers():
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "LAYOUTS.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "LAYOUTS.md").read_text(encoding="utf-8")
     section = text[text.index("## Variant layouts") : text.index("## Sizes")]
     examples = re.findall(r"\| `(SOLVE rules=\S+ \S+)` \| `(\S+)` \|", section)
     assert {request.split()[1] for request, _ in examples} == {

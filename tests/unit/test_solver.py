@@ -18,7 +18,7 @@ from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.grid import Grid, verify_solution
 from sudoku_server.sudoku.solver import PYTHON
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 
 
 def lines(name: str) -> list:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PUZZLES = REPO / "puzzles"
 sys.path.insert(0, str(REPO / "benchmarks"))
 

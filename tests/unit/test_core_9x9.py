@@ -27,7 +27,7 @@ from sudoku_server.sudoku.grid import Grid, verify_solution
 
 native = pytest.importorskip("sudoku_server.sudoku.solver._native")
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 
 #: (file, how many of its first lines)
 SAMPLES = [

@@ -25,7 +25,7 @@ from sudoku_server.sudoku.techniques.nested import _closure, find_nested_forcing
 native_rules1 = nr._native.rules1 if nr.NATIVE else None
 pytestmark = pytest.mark.skipif(not nr.NATIVE, reason="techniques._nested is not built")
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 #: forum 11+ row 2 (tdoku_forum_hardest_1905_11plus.txt.gz): a level-3 step, r4c3 is not 1 (SE 11.0).
 ROW4876 = "98.7..6..5..6.......6.8..4.3...7......85..9.......8.3..2...1.7...54..8......2...1"  # forum 11+ row 4876: chains where each of the four level-1 rules acts
 ROW2 = "98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9"

@@ -29,7 +29,7 @@ from sudoku_server.sudoku.generator import (
     permutation,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from reference_count import count_solutions_reference  # noqa: E402

@@ -30,7 +30,7 @@ from sudoku_server.sudoku import solver
 from sudoku_server.text import Puzzle, PuzzleReader
 from sudoku_server.wire import replies
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 ENDINGS = ["\n", "\r\n", "\r"]
 
 

@@ -18,7 +18,7 @@ from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import LEVEL_OF, LEVELS, QQWING_LEVELS, qqwing_level, rate
 from sudoku_server.sudoku.techniques import TECHNIQUES, solve_steps
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 
 # puzzle, level, se, qqwing, hardest step line
 RATED = [

@@ -35,7 +35,7 @@ from sudoku_server.errors import PuzzleError
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.grid import Grid, verify_solution
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 
 #: Python-core search nodes allowed per example before it is assumed away
 #: (the oracle is slow on open 16x16 and 25x25 grids).

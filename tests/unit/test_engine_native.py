@@ -30,7 +30,7 @@ from sudoku_server.sudoku.techniques import Board, find_step, native, steps_on, 
 from sudoku_server.sudoku.techniques.board import Context
 from sudoku_server.sudoku.techniques.dynamic import find_dynamic_forcing_chains, find_nishio
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 
 pytestmark = pytest.mark.skipif(
     native.engine(81, 9) is None, reason="the native technique engine (_engine) is not built"

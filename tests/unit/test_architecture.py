@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 #: Layer -> the layers its modules may import (besides their own layer).
 #: ``top`` is ``sudoku_server/__init__.py`` (the public API), ``main`` is

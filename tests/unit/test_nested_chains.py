@@ -15,7 +15,7 @@ from sudoku_server.sudoku.rating import LEVEL_OF
 from sudoku_server.sudoku.techniques import TECHNIQUES, Board, find_step, unique_solution
 from sudoku_server.sudoku.techniques.nested_rules import NATIVE
 
-FORUM = Path(__file__).resolve().parent.parent / "puzzles" / "datasets" / "tdoku_forum_hardest_1905_11plus.txt.gz"
+FORUM = Path(__file__).resolve().parents[2] / "puzzles" / "datasets" / "tdoku_forum_hardest_1905_11plus.txt.gz"
 PUZZLE = "98.7..6..75.4.......3.8..7.5....82...3..9..8......4..13...5..9..7...1..6........2"
 
 #: The same puzzle 15 steps later (its path so far: singles, then nested forcing chains): the values and the

@@ -31,7 +31,7 @@ from sudoku_server.sudoku.techniques import (
 )
 from sudoku_server.sudoku.techniques.board import OTHER
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 
 
 @functools.cache

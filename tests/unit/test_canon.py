@@ -23,7 +23,7 @@ from sudoku_server.sudoku.grid import Grid
 from sudoku_server.wire import replies
 from sudoku_server.wire.session import Session
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DATASETS = REPO / "puzzles" / "datasets"
 sys.path.insert(0, str(REPO / "benchmarks"))
 
