@@ -25,7 +25,7 @@ from sudoku_server.sudoku.grid import Grid
 from tests.support.native import native_core_or_skip
 from tests.support.servers import connect, exchange, read_all, running_server
 
-DATASETS = Path(__file__).resolve().parent.parent / "puzzles" / "datasets"
+DATASETS = Path(__file__).resolve().parents[2] / "puzzles" / "datasets"
 #: One of tdoku's forum hardest (11+): among the longest searches of the native core, still well under 0.5 ms.
 FORUM = "98.76.5..7..5...9...5...6..8.....4.3..935..8..........2...1......897..6......31.."
 #: An inline budget no run of these tests uses up, even on a loaded machine (the default is 2 ms per read),
