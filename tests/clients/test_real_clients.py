@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.binaries import find_binary
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PUZZLES = REPO / "puzzles"
 NEWSPAPER = PUZZLES / "newspaper.txt"
 
