@@ -223,3 +223,22 @@ def test_other_sizes_redraw_the_grid(page: Page, server: Server):
     made = page.line()
     assert len(made) == 256 and made.count(".") < 256
     assert server.ask(f"COUNT {made}") == "COUNT 1 unique"
+
+
+BIG_SEED = "15299291225202835323"  # above 2**53: a double holds 15299291225202835456
+
+
+def test_a_big_seed_makes_the_line_ports_puzzle_and_is_reported_exactly(page: Page, server: Server):
+    page.element('input[name="seed"]').send_keys(BIG_SEED)
+    page.click("Generate")
+    page.shot("generated-big-seed")
+    assert page.line() == server.replies(f"GENERATE seed={BIG_SEED}")[1]
+    assert f"seed {BIG_SEED}" in page.text("#status")
+
+
+def test_a_captioned_paste_is_solved_with_its_givens_on_the_grid(page: Page, server: Server):
+    page.paste("Solve this one please:\n" + HINTED + "\n")
+    page.click("Solve")
+    page.shot("captioned-solved")
+    assert page.line() == solution_of(server, HINTED)
+    assert page.names(".given") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, c in enumerate(HINTED) if c != "."]

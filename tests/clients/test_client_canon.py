@@ -84,3 +84,44 @@ def test_dedupe_progress_and_summary_on_a_terminal(server_address, tmp_path):
     seen, status = run_with_terminal_stderr(*address_args(server_address), "--dedupe", str(path))
     assert status == 0
     assert re.search(rb"sudoku-client: 500 puzzles: 500 classes, 0 errors; \d+\.\d\d s, \d+ puzzles/s\r\n", seen), seen
+
+
+@pytest.mark.parametrize("mode", ["--canon", "--dedupe"])
+def test_canon_and_dedupe_name_the_files_line(server_address, tmp_path, mode):
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    path = tmp_path / "bank.txt"
+    path.write_text(f"# bank\n{puzzle}\n\n{puzzle[:80]}\n")
+    result = run_client(*address_args(server_address), mode, str(path))
+    error = b"ERROR format line 4: expected 81 cells, found 80"
+    if mode == "--canon":
+        form = b"........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7"
+        assert result.stdout == form + b"\n" + error + b"\n"
+    else:
+        assert result.stdout == puzzle.encode() + b" 1\n"
+        assert result.stderr == b"sudoku-client: " + error + b"\n"
+    assert result.returncode == 1
+
+
+P1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+P1_FORM = "........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7"
+
+
+@pytest.mark.parametrize("dedupe", [False, True], ids=["canon", "dedupe"])
+def test_client_errors_name_the_input_line_once(server_address, tmp_path, dedupe):
+    path = tmp_path / "bank.txt"
+    path.write_text(f"# bank\n{P1}\nhello\n\n{P1[:80]}\n4...x{P1[5:]}\n{P1}\n")
+    result = run_client(*address_args(server_address), "--dedupe" if dedupe else "--canon", str(path))
+    errors = (
+        "ERROR format line 3: not a one-line puzzle\n"
+        "ERROR format line 5: expected 81 cells, found 80\n"
+        "ERROR format line 6, column 5: 'x' is not a digit 1-9 or an empty mark (. 0 _) at r1c5\n"
+    )
+    if dedupe:
+        assert result.stdout == f"{P1} 2\n".encode()
+        assert result.stderr == "".join(f"sudoku-client: {line}\n" for line in errors.splitlines()).encode()
+    else:
+        assert result.stdout == f"{P1_FORM}\n{errors}{P1_FORM}\n".encode()
+        assert result.stderr == b""
+    assert result.returncode == 1

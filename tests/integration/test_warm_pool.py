@@ -8,11 +8,13 @@ import time
 
 import trio
 
+from sudoku_server.net.metrics import Counts, Metrics
 from sudoku_server.net.warm import WarmFiller
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Generate
 from sudoku_server.service.results import Generated
 from sudoku_server.service.warm import PoolKey, WarmPools, pool_key
+from sudoku_server.sudoku.variants import Variant
 from sudoku_server.wire.replies import render
 from tests.support.servers import connect, exchange, running_server
 
@@ -158,7 +160,20 @@ def test_a_variant_request_is_never_answered_from_the_classic_pool():
     """``GENERATE rules=x level=hard`` has no pool: a classic puzzle would break its rules."""
     from sudoku_server.service.requests import Generate
     from sudoku_server.service.warm import pool_key
-    from sudoku_server.sudoku.variants import Variant
 
     assert pool_key(Generate(level="hard")) is not None
     assert pool_key(Generate(level="hard", variant=Variant(("x",)))) is None
+
+
+def test_an_evicted_pool_leaves_stats_and_the_metrics():
+    pools = WarmPools(target=1, max_pools=2)
+    metrics = Metrics(Counts(), lambda: (0, 0, 0, 0), lambda: (pools.levels(), pools.served, 0.0))
+    pools.take(Generate(level="easy"))
+    pools.take(Generate(level="medium"))
+    assert metrics.totals()["pools"] == {"easy": 0, "medium": 0}
+    pools.take(Generate(level="hard"))  # a third pool: easy, the least recently asked, goes
+    assert metrics.totals()["pools"] == {"hard": 0, "medium": 0}
+    text = metrics.exposition().decode()
+    assert 'pool="hard"' in text and 'pool="medium"' in text and 'pool="easy"' not in text
+    pools.take(Generate(level="easy"))  # asked again: back, and medium goes
+    assert metrics.totals()["pools"] == {"easy": 0, "hard": 0}

@@ -83,3 +83,7 @@ J1_SOLUTION = (
 
 LAYOUT_TEXTS = [NEWSPAPER, PLAIN_ROWS, SPACED_ROWS, UNFRAMED, COMPACT, NEWSPAPER_LINE + "\n"]
 GRID_LINES = sorted({line for text in LAYOUT_TEXTS for line in text.splitlines()})
+
+#: The newspaper puzzle as one request line, and its answer line.
+GOOD = (NEWSPAPER_LINE + "\n").encode()
+GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()

@@ -11,11 +11,8 @@ import sys
 import threading
 import time
 
-from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.examples import GOOD, GOOD_ANSWER  # noqa: F401 (GOOD_ANSWER: what a worker answers to GOOD)
 from tests.support.paths import REPO
-
-GOOD = (NEWSPAPER_LINE + "\n").encode()
-GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
 
 
 class Supervised:

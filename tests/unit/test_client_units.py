@@ -11,8 +11,13 @@ import re
 
 import pytest
 
+from sudoku_client import cli as client_cli
 from sudoku_client import progress
+from sudoku_client.interactive import ShiftedOutput, shift_line_numbers
+from sudoku_client.replies import ReplyScanner
+from sudoku_server.service.requests import MAX_SEED
 from sudoku_server.wire.session import CommandReceived, PuzzleReceived, Reply, Session
+from sudoku_server.wire.verbs import VERBS
 from tests.support.clienttools import PUZZLES, load_client
 
 sc = load_client()  # sudoku_client of this checkout (it checks)
@@ -366,7 +371,6 @@ def test_standalone_copies_are_the_servers_definitions():
     from sudoku_server.sudoku.generator import SYMMETRIES
     from sudoku_server.sudoku.grid import BOX_SHAPES
     from sudoku_server.sudoku.rating import LEVELS
-    from sudoku_server.wire.verbs import VERBS
 
     sizes = tuple(sorted(BOX_SHAPES))
     assert sizes == sc.GENERATE_SIZES  # --size's choices
@@ -389,3 +393,46 @@ def test_progress_waits_for_the_count():
     progress.update(450)
     assert stream.getvalue() == "\rsudoku-client: 450/1000 puzzles (45%)"
     progress.close()
+
+
+INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def test_client_line_numbers_count_from_the_persons_first_line():
+    assert shift_line_numbers(b"ERROR format line 4: expected 9 cells, found 8\n", 1) == (
+        b"ERROR format line 3: expected 9 cells, found 8\n"
+    )
+    assert shift_line_numbers(b"ERROR busy x; the puzzles at lines 3 to 9 was not solved\n", 1) == (
+        b"ERROR busy x; the puzzles at lines 2 to 8 was not solved\n"
+    )
+    assert shift_line_numbers(b"123456789\n", 1) == b"123456789\n"
+
+    class Sink:
+        def __init__(self) -> None:
+            self.data = b""
+
+        def write(self, data: bytes) -> None:
+            self.data += data
+
+        def flush(self) -> None:
+            pass
+
+    from sudoku_client.exchange import Output
+
+    sink = Sink()
+    shifted = ShiftedOutput(Output(sink, ReplyScanner()))  # type: ignore[arg-type]
+    for piece in (b"ERROR format li", b"ne 2, column 1: 'x' is", b" not a digit\n", INKALA_SOLUTION.encode(), b"\n"):
+        assert shifted.write(piece)
+    assert sink.data == b"ERROR format line 1, column 1: 'x' is not a digit\n" + INKALA_SOLUTION.encode() + b"\n"
+
+
+def test_client_refuses_seeds_past_64_bits(capsys):
+    with pytest.raises(SystemExit) as caught:
+        client_cli.main(["--generate", "2", "--seed", str(MAX_SEED)])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert err.endswith(
+        f"error: --seed {MAX_SEED} with --generate 2 would send seed={MAX_SEED + 1};"
+        f" seeds are 0 to {MAX_SEED} (2**64 - 1)\n"
+    ), err
+    assert client_cli.MAX_SEED == MAX_SEED

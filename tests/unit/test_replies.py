@@ -25,7 +25,7 @@ from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rating import LEVELS
 from sudoku_server.text import parse
 from sudoku_server.wire import replies
-from sudoku_server.wire.replies import error_line, render
+from sudoku_server.wire.replies import connections_busy_line, error_line, render
 from sudoku_server.wire.verbs import VERBS
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -167,3 +167,8 @@ def test_every_result_type_has_a_renderer():
     from sudoku_server.service.results import Result
 
     assert set(replies.RENDERERS) == set(Result.__args__)
+
+
+def test_busy_line_says_one_connection():
+    assert connections_busy_line(1, "192.0.2.50") == b"ERROR busy 1 connection open from 192.0.2.50, try again later\n"
+    assert connections_busy_line(2) == b"ERROR busy 2 connections open, try again later\n"

@@ -1,24 +1,17 @@
-"""The fresh-eyes findings of issues 19-20 on the makers' verbs, each kept from the tester's case.
+"""The makers' verbs under variant rules: UNIQUE and MINIMAL answer under the puzzle's rules, CANON and SAME
+refuse variant puzzles, SAME with one puzzle names its second.
 
 f03: UNIQUE and MINIMAL answer under the puzzle's rules (``rules=``, RULES,
 jigsaw, killer and pencilmark layouts); CANON and SAME refuse non-classic
-puzzles. f13: SAME with one puzzle says its second did not follow. f12: the
-client's --canon/--dedupe errors name the input's line, once. f16: an
-evicted warm pool's gauge label goes.
+puzzles. f13: SAME with one puzzle says its second did not follow.
 """
 
 from __future__ import annotations
 
-import pytest
-
 from sudoku_server.errors import InvalidPuzzleError
-from sudoku_server.net.metrics import Counts, Metrics
-from sudoku_server.service.requests import Generate
-from sudoku_server.service.warm import WarmPools
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import count_solutions, solve
 from sudoku_server.sudoku.variants import Variant, variant_geometry
-from tests.support.clienttools import address_args, run_client
 from tests.support.sessions import replies
 from tests.support.variant_examples import (
     CAGE_ROWS,
@@ -31,10 +24,16 @@ from tests.support.variant_examples import (
 )
 
 JIGSAW = JIGSAW_GIVENS + JIGSAW_REGIONS
+
+
 #: The X puzzle without its r1c2 given: 20+ solutions under x.
 X_OPEN = "..." + X[3:]
+
+
 #: The killer's cages e and i merged (sum 5 + 15): two solutions, which differ in the merged cage's digits.
 MERGED_ROWS = "".join(CAGE_ROWS).replace("i", "e")
+
+
 MERGED_BLOCK = (
     "".join(MERGED_ROWS[9 * r : 9 * r + 9] + "\n" for r in range(9))
     + CAGE_SUMS.replace(" i=15", "").replace("e=5", "e=20")
@@ -63,9 +62,6 @@ def _is_last(puzzle: Grid, last: str, geometry) -> None:
             except InvalidPuzzleError:  # the digit breaks a rule at once (a cage's sum): no solution
                 found = 0
             assert found == 0, (cell, larger)
-
-
-# --- f03: UNIQUE, MINIMAL under the rules; CANON, SAME classic only ------------------------------------------
 
 
 def test_unique_and_minimal_agree_with_count_under_rules_and_layouts():
@@ -137,9 +133,6 @@ def test_help_shows_rules_for_unique_and_minimal():
     assert b"HELP MINIMAL [rules=R] <puzzle>\n" in reply and b"HELP CANON [map] <puzzle>\n" in reply
 
 
-# --- f13: SAME with one puzzle --------------------------------------------------------------------------------
-
-
 def test_same_with_one_puzzle_names_its_second_and_swallows_nothing():
     data = f"SAME {X}\nPING\nSAME\n{X}\nPING\nSAME\nPING\nSAME {X}\n"
     assert replies(data.encode()) == (
@@ -149,45 +142,3 @@ def test_same_with_one_puzzle_names_its_second_and_swallows_nothing():
         b"ERROR incomplete input ended after SAME at line 8, before its second puzzle\n"
     )
     assert replies(b"SAME\n") == b"ERROR incomplete input ended after SAME at line 1, before its puzzle\n"
-
-
-# --- f12: the client's --canon / --dedupe name the input's line once ------------------------------------------
-
-P1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-P1_FORM = "........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7"
-
-
-@pytest.mark.parametrize("dedupe", [False, True], ids=["canon", "dedupe"])
-def test_client_errors_name_the_input_line_once(server_address, tmp_path, dedupe):
-    path = tmp_path / "bank.txt"
-    path.write_text(f"# bank\n{P1}\nhello\n\n{P1[:80]}\n4...x{P1[5:]}\n{P1}\n")
-    result = run_client(*address_args(server_address), "--dedupe" if dedupe else "--canon", str(path))
-    errors = (
-        "ERROR format line 3: not a one-line puzzle\n"
-        "ERROR format line 5: expected 81 cells, found 80\n"
-        "ERROR format line 6, column 5: 'x' is not a digit 1-9 or an empty mark (. 0 _) at r1c5\n"
-    )
-    if dedupe:
-        assert result.stdout == f"{P1} 2\n".encode()
-        assert result.stderr == "".join(f"sudoku-client: {line}\n" for line in errors.splitlines()).encode()
-    else:
-        assert result.stdout == f"{P1_FORM}\n{errors}{P1_FORM}\n".encode()
-        assert result.stderr == b""
-    assert result.returncode == 1
-
-
-# --- f16: an evicted warm pool's gauge goes --------------------------------------------------------------------
-
-
-def test_an_evicted_pool_leaves_stats_and_the_metrics():
-    pools = WarmPools(target=1, max_pools=2)
-    metrics = Metrics(Counts(), lambda: (0, 0, 0, 0), lambda: (pools.levels(), pools.served, 0.0))
-    pools.take(Generate(level="easy"))
-    pools.take(Generate(level="medium"))
-    assert metrics.totals()["pools"] == {"easy": 0, "medium": 0}
-    pools.take(Generate(level="hard"))  # a third pool: easy, the least recently asked, goes
-    assert metrics.totals()["pools"] == {"hard": 0, "medium": 0}
-    text = metrics.exposition().decode()
-    assert 'pool="hard"' in text and 'pool="medium"' in text and 'pool="easy"' not in text
-    pools.take(Generate(level="easy"))  # asked again: back, and medium goes
-    assert metrics.totals()["pools"] == {"easy": 0, "hard": 0}

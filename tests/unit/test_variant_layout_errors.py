@@ -1,4 +1,4 @@
-"""Fresh eyes on issue 19's variant layouts (findings f10, f11, f12) and the client's --canon lines (f14).
+"""The variant layouts' errors name their own line, and the killer and SudoCue headers are read in any case.
 
 The tester's cases: a jigsaw region grid's errors name the region grid's own
 line (f10); a cage block of symbols alone whose first row starts with ``#``
@@ -6,8 +6,7 @@ line (f10); a cage block of symbols alone whose first row starts with ``#``
 stray word on a sums line, a sum or SudoCue number too large, a SudoCue
 line with no cage, and ``3X3::K:`` read in any case (f11). The text layer
 and the sans-I/O session are fed the bytes whole and one byte at a time;
-then one socket test. Last, ``--canon`` and ``--dedupe`` name an error by
-the line of the user's file, not the server's count of CANON requests (f14).
+then one socket test.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from sudoku_server.service.answer import answer
 from sudoku_server.text import Puzzle, PuzzleReader, Rejected
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import Reply, RequestReceived, Session
-from tests.support.clienttools import address_args, run_client
 from tests.support.servers import exchange, running_server
 from tests.support.variant_examples import (
     CAGE_ROWS,
@@ -67,13 +65,26 @@ def read(text: str, rules: tuple[str, ...] = ()) -> list[Puzzle | Rejected]:
 
 
 GIVENS = rows(JIGSAW_GIVENS)  # lines 2-10 after RULES jigsaw
+
+
 REGION_ROWS = [" ".join(JIGSAW_REGIONS[r * 9 : r * 9 + 9]) + "\n" for r in range(9)]
+
+
 #: The cage block with cage a renamed "#": its first row starts with "#" (LAYOUTS.md: a cage symbol, not a comment).
 HASH_ROWS = [row.replace("a", "#") for row in CAGE_ROWS]
+
+
 HASH_SUMS = CAGE_SUMS.replace("a=13", "#=13")
+
+
 FOUR = ".... aabb\n.... ccdd\n.... eeff\n.... gghh\n"
+
+
 FOUR_SUMS = "a=3 b=7 c=7 d=3 e=5 f=5 g=5 h=5"
+
+
 ZERO_SUDOCUE = "3x3::k:" + ":".join(["0"] * 81) + ":"
+
 
 #: (request, reply): the tester's cases, then neighbours of them.
 CASES = {
@@ -182,22 +193,3 @@ async def test_the_findings_over_a_socket():
             for name in names:  # one connection each: the errors name the lines of their own stream
                 request, reply = CASES[name]
                 assert await exchange(server, request.encode()) == reply.encode(), name
-
-
-# -- f14: the client's --canon and --dedupe --------------------------------------------
-
-
-@pytest.mark.parametrize("mode", ["--canon", "--dedupe"])
-def test_canon_and_dedupe_name_the_files_line(server_address, tmp_path, mode):
-    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-    path = tmp_path / "bank.txt"
-    path.write_text(f"# bank\n{puzzle}\n\n{puzzle[:80]}\n")
-    result = run_client(*address_args(server_address), mode, str(path))
-    error = b"ERROR format line 4: expected 81 cells, found 80"
-    if mode == "--canon":
-        form = b"........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7"
-        assert result.stdout == form + b"\n" + error + b"\n"
-    else:
-        assert result.stdout == puzzle.encode() + b" 1\n"
-        assert result.stderr == b"sudoku-client: " + error + b"\n"
-    assert result.returncode == 1

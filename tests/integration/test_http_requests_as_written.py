@@ -1,4 +1,5 @@
-"""The fresh-eyes tester's HTTP findings of issues 19-21 (f05, f08, f13, f15), kept as exact tests.
+"""HTTP requests as people and browsers write them: big seeds, captions, lines beside the puzzle, HEAD and other
+methods, ``+`` and ``%FF`` in the query. Exact replies.
 
 - f05: a seed above 2**53 comes back as a string of digits (a browser's JSON numbers are doubles) and makes the
   same puzzle again, over HTTP and as the line protocol's ``GENERATE seed=``.
@@ -42,7 +43,7 @@ async def _line_exchange(server, data: bytes, lines: int) -> list[bytes]:
 # -- f05 ------------------------------------------------------------------------------------------------
 
 
-async def test_f05_a_big_seed_round_trips_as_a_string_and_makes_the_line_protocols_puzzle():
+async def test_a_big_seed_round_trips_as_a_string_and_makes_the_line_protocols_puzzle():
     assert float(BIG_SEED) != int(BIG_SEED)  # the case: a double cannot hold it
     async with running_http_server() as (server, port):
         made = await afetch(port, "POST", "/api/v1/generate", {"seed": BIG_SEED})
@@ -64,7 +65,7 @@ async def test_f05_a_big_seed_round_trips_as_a_string_and_makes_the_line_protoco
         ]
 
 
-async def test_f05_every_seed_is_a_string_of_digits_in_the_document():
+async def test_every_seed_is_a_string_of_digits_in_the_document():
     async with running_http_server() as (server, port):
         document = (await afetch(port, "GET", "/api/v1/openapi.json")).json
         seed = document["components"]["schemas"]["GenerateReply"]["properties"]["seed"]
@@ -73,7 +74,7 @@ async def test_f05_every_seed_is_a_string_of_digits_in_the_document():
         assert isinstance(drawn.json["seed"], str) and drawn.json["seed"].isdigit()
 
 
-def test_f05_the_page_sends_the_seed_as_typed():
+def test_the_page_sends_the_seed_as_typed():
     from tests.support.paths import REPO
 
     script = (REPO / "sudoku_server" / "web" / "static" / "app.js").read_text(encoding="utf-8")
@@ -84,7 +85,7 @@ def test_f05_the_page_sends_the_seed_as_typed():
 # -- f08 ------------------------------------------------------------------------------------------------
 
 
-async def test_f08_a_line_beside_the_puzzle_is_named():
+async def test_a_line_beside_the_puzzle_is_named():
     async with running_http_server() as (server, port):
         prose = await afetch(port, "POST", "/api/v1/solve", {"puzzle": PUZZLE + "\nhello"})
         assert (prose.status, prose.json) == (
@@ -105,7 +106,7 @@ async def test_f08_a_line_beside_the_puzzle_is_named():
         assert b"line ?" not in prose.body + two.body
 
 
-async def test_f08_a_captioned_paste_is_read_as_the_line_protocol_reads_it():
+async def test_a_captioned_paste_is_read_as_the_line_protocol_reads_it():
     captioned = "Solve this one please:\n" + PUZZLE + "\n"
     async with running_http_server() as (server, port):
         reply = await afetch(port, "POST", "/api/v1/solve", {"puzzle": captioned})
@@ -119,7 +120,7 @@ async def test_f08_a_captioned_paste_is_read_as_the_line_protocol_reads_it():
         assert apart.json["error"]["message"].startswith("line 1, column 1: 'S' is not a digit")
 
 
-def test_f08_parse_skips_a_caption_above_a_bordered_grid():
+def test_parse_skips_a_caption_above_a_bordered_grid():
     grid = parse(PUZZLE).grid
     from sudoku_server.text import bordered_lines
 
@@ -131,7 +132,7 @@ def test_f08_parse_skips_a_caption_above_a_bordered_grid():
 # -- f13 ------------------------------------------------------------------------------------------------
 
 
-async def test_f13_head_is_get_without_the_body():
+async def test_head_is_get_without_the_body():
     async with running_http_server() as (server, port):
         for path in (f"/api/v1/solve?puzzle={PUZZLE}", f"/api/v1/count?puzzle={PUZZLE}", "/api/v1/generate?size=4"):
             get = await afetch(port, "GET", path)
@@ -148,7 +149,7 @@ async def test_f13_head_is_get_without_the_body():
         assert missing.status == 404
 
 
-async def test_f13_other_methods_get_405_with_allow():
+async def test_other_methods_get_405_with_allow():
     async with running_http_server() as (server, port):
         reply = await trio.to_thread.run_sync(lambda: fetch(port, "PATCH", "/api/v1/solve"))
         assert (reply.status, reply.headers["allow"], reply.json) == (
@@ -163,7 +164,7 @@ async def test_f13_other_methods_get_405_with_allow():
 # -- f15 ------------------------------------------------------------------------------------------------
 
 
-async def test_f15_a_blank_in_rules_is_a_plus():
+async def test_a_blank_in_rules_is_a_plus():
     async with running_http_server() as (server, port):
         for spelled in ("x+antiknight", "x%2Bantiknight", "x%20antiknight"):
             reply = await afetch(port, "GET", f"/api/v1/count?rules={spelled}&puzzle=1...............")
@@ -177,7 +178,7 @@ async def test_f15_a_blank_in_rules_is_a_plus():
         )
 
 
-async def test_f15_a_byte_that_is_not_utf8_is_named_as_a_byte():
+async def test_a_byte_that_is_not_utf8_is_named_as_a_byte():
     async with running_http_server() as (server, port):
         reply = await afetch(port, "GET", "/api/v1/solve?puzzle=%FF" + PUZZLE[1:])
         assert (reply.status, reply.json) == (
@@ -200,7 +201,7 @@ async def test_f15_a_byte_that_is_not_utf8_is_named_as_a_byte():
 # -- f04 (checked on the merged tree: the plain one-line 9x9 fast path takes classic requests only) -------------
 
 
-async def test_f04_a_plain_line_with_rules_never_gets_a_classic_answer():
+async def test_a_plain_line_with_rules_never_gets_a_classic_answer():
     cases = [
         (
             "GET",

@@ -1,4 +1,4 @@
-"""Issue 17, what a fresh-eyes tester found in the session lifecycle (tests/notes: breaker_scripts full4/full5).
+"""Pauses inside a request, and the slots sessions hold: what waits, what is answered, who gives up a place.
 
 1. A pause inside a line that is no whole request yet (``SOLVE `` then its
    puzzle, half a one-line puzzle: a block-buffered producer) waits for the

@@ -1,4 +1,4 @@
-"""What a fresh-eyes tester found after issue 18's merge.
+"""A solver job's own time: its thread's CPU time, at least its share of the wall time (``pool.own_seconds``).
 
 F1: a hard RATE (nested forcing chains, 2-4 s alone) timed out as soon as
 one other connection kept the second solver thread busy with Python work:
