@@ -282,7 +282,11 @@ def no_smaller_solution(grid: Grid, answer: Grid) -> bool:
     return True
 
 
-@pytest.mark.parametrize("boxes, keep", [((4, 4), 7), ((4, 4), 5), ((5, 5), 14)])
+@pytest.mark.parametrize(
+    "boxes, keep",
+    # 25x25: 12 to 18 s of one core per core, so in the slow tier
+    [((4, 4), 7), ((4, 4), 5), pytest.param((5, 5), 14, marks=pytest.mark.slow)],
+)
 def test_large_grids_first_solution(core, boxes, keep):
     # a valid grid (row r shifted by (r % box_rows) * box_cols + r // box_rows,
     # digits relabelled), keeping ``keep`` cells in 20: several solutions

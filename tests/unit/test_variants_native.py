@@ -305,6 +305,7 @@ def puzzles(draw: st.DrawFn) -> tuple[Geometry, Grid]:
     return geo, Grid.trusted(cells, *shape)
 
 
+@pytest.mark.slow  # 120 puzzles, the reference in Python: 3 to 4 minutes of one core
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_native_equals_reference(case: tuple[Geometry, Grid]) -> None:
