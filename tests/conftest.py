@@ -2,7 +2,7 @@
 
 A test's tier is the folder it is in (tests/unit, tests/integration, tests/clients, tests/browser,
 tests/slow): ``pytest_itemcollected`` gives it that marker, so ``-m unit`` runs one tier and the
-default run (``addopts`` in pyproject.toml) leaves out ``slow`` and ``wallclock``. A test module
+default run (``addopts`` in pyproject.toml) leaves out ``slow``. A test module
 outside a tier folder is an error that names the folders (CONTRIBUTING.md "Where a new test goes").
 
 ``server_address`` starts the real server (``python -m sudoku_server``) in a
@@ -13,6 +13,7 @@ The port is read from the server's log line ``listening on HOST:PORT``.
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from sudoku_server.sudoku import solver as _solver
 from tests.support.native import native_core_or_skip
 from tests.support.servers import start_server_process
+from tests.support.wallclock import PROPERTY, Bounds
 from tests.support.workers import Supervised
 
 
@@ -92,3 +94,52 @@ def pytest_itemcollected(item: pytest.Item) -> None:
             " (CONTRIBUTING.md, 'Where a new test goes')"
         )
     item.add_marker(folder)
+
+
+# -- wall-clock bounds (tests/support/wallclock.py) --------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--wallclock-bounds",
+        action="store_true",
+        help="assert the wall-clock upper bounds of the wallclock tests (CI does); else they are only reported",
+    )
+
+
+@pytest.fixture
+def wallclock(request: pytest.FixtureRequest) -> Iterator[Bounds]:
+    """This test's wall-clock bounds: asserted with --wallclock-bounds, recorded and reported otherwise."""
+    bounds = Bounds(enforce=request.config.getoption("--wallclock-bounds"))
+    yield bounds
+    request.node.user_properties.append((PROPERTY, bounds.figures))
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the ``wallclock`` fixture is marked ``wallclock`` (``-m wallclock`` runs them alone)."""
+    for item in items:
+        if "wallclock" in getattr(item, "fixturenames", ()):
+            item.add_marker("wallclock")
+
+
+_PAST_BOUND: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "teardown":
+        return
+    for key, figures in report.user_properties:
+        if key == PROPERTY:
+            _PAST_BOUND.extend(
+                f"{report.nodeid}: {what or 'elapsed'} {seconds:.3f} s, bound {bound} s"
+                for what, seconds, bound in figures
+                if seconds >= bound
+            )
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if _PAST_BOUND and not config.getoption("--wallclock-bounds"):
+        terminalreporter.section("wall-clock figures past their bound (not asserted without --wallclock-bounds)")
+        for line in _PAST_BOUND:
+            terminalreporter.write_line(line)

@@ -58,12 +58,12 @@ def browser():  # -> selenium WebDriver
 
 
 @pytest.fixture
-def page(browser, server: Server, shots: Path, request: pytest.FixtureRequest) -> Iterator[Page]:
+def page(browser, server: Server, shots: Path, wallclock, request: pytest.FixtureRequest) -> Iterator[Page]:
     """The page, loaded afresh for this test; no script error may reach the browser's console.
 
     (Chromium logs every 4xx reply as a network error: an error reply is an answer here, not a fault.)
     """
-    loaded = Page(browser, server, shots, request.node.name.removeprefix("test_"))
+    loaded = Page(browser, server, shots, request.node.name.removeprefix("test_"), wallclock)
     yield loaded
     errors = [
         entry for entry in loaded.console() if entry.get("level") == "SEVERE" and entry.get("source") != "network"

@@ -28,11 +28,11 @@ from tests.support.browser import HINTED, INVALID, NEWSPAPER, NOT_A_DIGIT, SMALL
 # -- the tests -----------------------------------------------------------------------------
 
 
-def test_the_first_load_is_small_and_all_from_the_server(browser, server: Server, shots: Path):
+def test_the_first_load_is_small_and_all_from_the_server(browser, server: Server, shots: Path, wallclock):
     browser.execute_cdp_cmd("Network.enable", {})
     browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
     try:
-        page = Page(browser, server, shots, "first_load")
+        page = Page(browser, server, shots, "first_load", wallclock)
         entries = browser.execute_script(
             "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
             ".map((e) => [e.name, e.transferSize])"

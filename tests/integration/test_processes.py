@@ -55,7 +55,7 @@ def kill_all(server: Supervised) -> None:
             pass
 
 
-def test_with_no_worker_alive_one_serves_within_a_second_whatever_the_back_off(supervised):
+def test_with_no_worker_alive_one_serves_within_a_second_whatever_the_back_off(supervised, wallclock):
     server = supervised("--workers", "2")
     server.wait_for(r"worker \d+ ready", 2)
     # Kill both slots over and over: each death doubles the back-off (0.5, 1, 2, 4 ... 30 s).
@@ -71,7 +71,7 @@ def test_with_no_worker_alive_one_serves_within_a_second_whatever_the_back_off(s
     answer = server.ask(GOOD, timeout=10)  # waits in the backlog until a worker accepts
     took = time.monotonic() - killed
     assert answer == GOOD_ANSWER
-    assert took < 1.5, f"{took:.2f} s with no worker:\n{server.log}"
+    wallclock.below(took, 1.5, "with no worker alive, until one serves")
     # The log says the real delay, and the back-off the others keep.
     rescues = re.findall(
         r"worker \d+ died \(signal SIGKILL\) after [\d.]+ s: "
@@ -135,7 +135,7 @@ def closed_after(sock: socket.socket, started: float) -> float:
     return time.monotonic() - started
 
 
-def test_half_sent_and_idle_connections_are_closed_at_the_timeout_and_the_scrape_still_answers():
+def test_half_sent_and_idle_connections_are_closed_at_the_timeout_and_the_scrape_still_answers(wallclock):
     proc, port, reader = metrics_server()
     try:
         started = time.monotonic()
@@ -148,7 +148,7 @@ def test_half_sent_and_idle_connections_are_closed_at_the_timeout_and_the_scrape
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
             assert response.status == 200
             body = response.read().decode()
-        assert time.monotonic() - started < 1
+        wallclock.below(time.monotonic() - started, 1, "a scrape beside the held connections")
         assert "\nsudoku_connections_total 0.0\n" in body and "sudoku_solve_seconds_bucket" in body
         times = [closed_after(sock, started) for sock in idle + half]
         for sock in idle + half:
@@ -160,10 +160,11 @@ def test_half_sent_and_idle_connections_are_closed_at_the_timeout_and_the_scrape
         assert proc.stderr is not None
         proc.stderr.close()
     # Closed 3 s after accept: idle ones by the socket timeout, half-sent ones by the deadline (looked at every 0.25 s).
-    assert all(HTTP_TIMEOUT - 0.05 <= t <= HTTP_TIMEOUT + HTTP_POLL + 0.75 for t in times), times
+    assert all(t >= HTTP_TIMEOUT - 0.05 for t in times), times
+    wallclock.at_most(max(times), HTTP_TIMEOUT + HTTP_POLL + 0.75, "the last close after the timeout")
 
 
-def test_connections_over_the_bound_are_closed_at_once_and_free_slots_serve():
+def test_connections_over_the_bound_are_closed_at_once_and_free_slots_serve(wallclock):
     registry = _Registry()
     server = serve_http(registry, "127.0.0.1", 0, timeout=2.0, connections=2)
     port = server.server_address[1]
@@ -172,7 +173,8 @@ def test_connections_over_the_bound_are_closed_at_once_and_free_slots_serve():
         time.sleep(0.1)
         started = time.monotonic()
         with socket.create_connection(("127.0.0.1", port)) as extra:
-            assert closed_after(extra, started) < 0.5  # no slot: closed at once, nothing sent
+            # no slot: closed at once, nothing sent
+            wallclock.below(closed_after(extra, started), 0.5, "a connection over the bound closed")
         for sock in held:
             sock.close()
         time.sleep(0.1)

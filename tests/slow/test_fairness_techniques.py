@@ -65,7 +65,7 @@ def probe(port: int) -> float:
     return time.monotonic() - started
 
 
-def test_an_easy_solve_is_not_queued_behind_eight_technique_attackers():
+def test_an_easy_solve_is_not_queued_behind_eight_technique_attackers(wallclock):
     proc, _, port = start_server_process("--connection-budget", "1000")
     threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
     stop = threading.Event()
@@ -90,11 +90,12 @@ def test_an_easy_solve_is_not_queued_behind_eight_technique_attackers():
     seconds.sort()
     p50, worst = statistics.median(seconds), seconds[-1]  # with 40 probes, p99 is the worst but one at most
     p99 = seconds[-2]
-    assert p50 < 0.050, f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
-    assert p99 < 0.150, f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
+    print(f"p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms")
+    wallclock.below(p50, 0.050, "the easy solves' p50")
+    wallclock.below(p99, 0.150, "the easy solves' p99")
 
 
-def test_more_technique_attackers_than_the_paused_bound_do_not_starve_a_newcomer():
+def test_more_technique_attackers_than_the_paused_bound_do_not_starve_a_newcomer(wallclock):
     # A second fresh-eyes pass: 9 or more heavy connections (one over the bound
     # of 8 paused jobs) made every easy puzzle wait the 10 s wait bound and get
     # `ERROR busy queue wait over 10 s`. 12 RATE attackers; a few probes.
@@ -117,7 +118,7 @@ def test_more_technique_attackers_than_the_paused_bound_do_not_starve_a_newcomer
             thread.join(2)
         proc.kill()
         stop_server_process(proc)
-    assert max(seconds) < 1.0, [f"{s * 1000:.0f} ms" for s in seconds]
+    wallclock.below(max(seconds), 1.0, "the slowest newcomer's answer")
 
 
 async def test_a_running_server_lowers_the_switch_interval():

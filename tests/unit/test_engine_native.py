@@ -334,13 +334,13 @@ def test_native_dynamic_ties_follow_python_set_order():
     assert found == 3
 
 
-def test_tail_of_top1465_rates_fast():
+def test_tail_of_top1465_rates_fast(wallclock):
     """The four slowest puzzles of top1465 before (1.7-2.0 s of CPU each) now rate well under 1 s each."""
     for index in (204, 973, 131, 124):
         grid = Grid.from_string(puzzle("magictour_top1465.txt.gz", index))
         start = time.process_time()
         rate(grid)
-        assert time.process_time() - start < 1.0, index
+        wallclock.below(time.process_time() - start, 1.0, f"CPU of puzzle {index}")
 
 
 @pytest.mark.parametrize("level", LEVELS)

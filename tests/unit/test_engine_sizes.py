@@ -40,7 +40,7 @@ def forum_hardest(count: int) -> list[str]:
 # -- RATE at 16x16 and 25x25 -------------------------------------------------------
 
 
-async def test_rate_a_generated_16x16_answers_well_within_the_timeout():
+async def test_rate_a_generated_16x16_answers_well_within_the_timeout(wallclock):
     assert generator.generate(16, seed=1).puzzle.to_string() == G16
     with trio.fail_after(20):
         async with running_server() as server:  # the default solve timeout, 10 s
@@ -48,10 +48,10 @@ async def test_rate_a_generated_16x16_answers_well_within_the_timeout():
             reply = await exchange(server, f"RATE {G16}\n".encode())
             took = time.perf_counter() - started
     assert reply == b"RATE extreme se=11.0 qqwing=none hardest=search method=search-estimate\n"
-    assert took < 5.0  # measured 0.3 s on one core; before: 5 to 15 s, ERROR timeout under load
+    wallclock.below(took, 5.0, "RATE")  # measured 0.3 s on one core; before: 5 to 15 s, ERROR timeout under load
 
 
-async def test_steps_and_hint_on_a_generated_16x16():
+async def test_steps_and_hint_on_a_generated_16x16(wallclock):
     with trio.fail_after(20):
         async with running_server() as server:
             started = time.perf_counter()
@@ -63,10 +63,10 @@ async def test_steps_and_hint_on_a_generated_16x16():
     assert lines[-1] == "END" and len(lines) == 197
     assert any("a search of 1024 nodes" in line for line in lines)
     assert hint == b"HINT hidden single: r1c2 is the only place for 4 in box 1 (r1c2=4)\n"
-    assert took < 8.0  # measured 0.7 s
+    wallclock.below(took, 8.0, "STEPS and HINT")  # measured 0.7 s
 
 
-async def test_generate_size_25_without_givens_stops_at_320_givens_at_once():
+async def test_generate_size_25_without_givens_stops_at_320_givens_at_once(wallclock):
     expected = generator.generate(25, seed=4).puzzle.to_string()
     with trio.fail_after(20):
         async with running_server() as server:
@@ -75,7 +75,7 @@ async def test_generate_size_25_without_givens_stops_at_320_givens_at_once():
             took = time.perf_counter() - started
     assert reply == f"# generated size=25 givens=320 symmetry=none seed=4 minimal=no\n{expected}\n".encode()
     assert sum(ch != "." for ch in expected) == 320
-    assert took < 5.0  # measured 0.07-0.12 s (seeds 0-9); before: ERROR timeout after 10 s
+    wallclock.below(took, 5.0, "GENERATE")  # measured 0.07-0.12 s (seeds 0-9); before: ERROR timeout after 10 s
 
 
 def test_generator_default_floor_is_25x25_only_and_givens_0_stays_minimal():
@@ -91,11 +91,11 @@ def test_qqwing_is_none_off_9x9_and_unchanged_on_9x9():
     assert rate(Grid.from_string(top95_1)).qqwing == "intermediate"
 
 
-def test_rate_a_default_25x25_is_quick():
+def test_rate_a_default_25x25_is_quick(wallclock):
     made = generator.generate(25, seed=0)
     started = time.perf_counter()
     r = rate(made.puzzle)
-    assert time.perf_counter() - started < 5.0  # measured 0.1 to 0.6 s (seeds 0-5)
+    wallclock.below(time.perf_counter() - started, 5.0, "RATE")  # measured 0.1 to 0.6 s (seeds 0-5)
     assert (r.level, r.se, r.qqwing, r.hardest.technique) == ("extreme", 10.8, None, "search")
 
 
