@@ -1,4 +1,4 @@
-"""The web page's Rules field end to end (issues 19 and 21): headless Chromium, as tests/test_web_page.py.
+"""The web page's Rules field end to end (issues 19 and 21): headless Chromium, as tests/browser/test_web_page.py.
 
 The page sends the field as the API's ``rules``; what it shows is checked against the line port's
 ``SOLVE rules=...`` on the same server. Skipped without Chromium (failed under CI), as test_web_page.py.

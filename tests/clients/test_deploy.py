@@ -10,7 +10,7 @@ HAProxy and nginx run for real in test_haproxy.py and test_nginx.py.
 
 The two server findings of the deployment work (the supervisor's listening
 socket after the drain, Ctrl-C reaching workers twice) are fixed; their tests
-are in tests/test_workers.py.
+are in tests/integration/test_workers.py.
 """
 
 from __future__ import annotations

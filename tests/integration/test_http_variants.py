@@ -1,6 +1,6 @@
 """Issue 19 on the JSON API (issue 21): the ``rules`` field and the variant layouts, exact replies and errors.
 
-The same puzzles and words as the line protocol's tests (tests/test_variant_wire.py); every reply is also
+The same puzzles and words as the line protocol's tests (tests/unit/test_variant_wire.py); every reply is also
 checked against the OpenAPI document (``afetch``).
 """
 

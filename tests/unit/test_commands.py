@@ -347,7 +347,7 @@ def test_hint_on_a_complete_grid():
     assert events(f"HINT {NEWSPAPER_SOLUTION}\n") == [("answer", "HINT none: the grid is complete\n")]
 
 
-# -- found by the fresh-eyes session (tests/test_breaker_findings.py has the rest) ------
+# -- found by the fresh-eyes session (tests/integration/test_unfinished_grids.py and test_pipelined_streams.py have more) ------
 
 
 def test_a_letters_only_16x16_row_that_starts_with_a_verb_stays_a_row():

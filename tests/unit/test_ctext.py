@@ -179,7 +179,7 @@ def test_datasets_and_adversarial_variants_agree(name):
 def test_check_stops_the_batch_and_keeps_the_answers_before():
     # The slowest 9x9 lines we know take 0.3-0.6 ms of native search, about
     # the 0.5 ms after which check is called (the same tick as solve's, whose
-    # interval tests/test_solver_native.py holds): whether a given line calls
+    # interval tests/unit/test_solver_native.py holds): whether a given line calls
     # check depends on the machine, so 300 of them are run and the outcome of
     # either case is checked exactly.
     hard = b"98.76.5....7..4.....6....3.8.........2...5.....587.2..6..52.8....8..1...........9\n"
@@ -306,7 +306,7 @@ def test_the_benchmark_runs():
 
 
 def test_a_replaced_solve_is_not_bypassed_by_the_c_text_path():
-    # A test's slow solver set as `solver.solve` (tests/test_shutdown.py, test_hostile.py) must get
+    # A test's slow solver set as `solver.solve` (tests/integration/test_shutdown.py, test_hostile.py) must get
     # every plain line: the C path gives solve's answers without calling it.
     from sudoku_server.service.answer import Solvers, answer_lines
     from sudoku_server.sudoku import solver

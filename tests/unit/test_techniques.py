@@ -295,7 +295,7 @@ FINDER_EXAMPLES = [
         "dynamic forcing chains plus: each place of 5 in column 8 leads to r1c3 is not 5 (its singles helped by"
         " pointing, claiming, pairs and X-Wings on the candidates left): remove 5 from r1c3",
     ),
-    (  # forum 11+ row 20000 (SE 9.5 + length 10.7; tests/test_nested_chains.py)
+    (  # forum 11+ row 20000 (SE 9.5 + length 10.7; tests/unit/test_nested_chains.py)
         "nested forcing chains",
         "98.7..6..75.4.......3.8..7.5....82...3..9..8......4..13...5..9..7...1..6........2",
         0,
@@ -453,7 +453,7 @@ def test_every_path_technique_has_an_example():
         ):
             continue  # found under their precise names
         if tech.name in ("nonconsecutive", "cage combinations", "rule of 45"):
-            continue  # variant rules: their examples are in tests/test_variant_techniques.py
+            continue  # variant rules: their examples are in tests/unit/test_variant_techniques.py
         assert tech.name in named, tech.name
 
 

@@ -2,7 +2,7 @@
 
 Exact values: the variant each layout implies (regions, cages, candidates),
 the answer's bytes in the givens' layout, and each format error's words.
-The wire and the socket: tests/test_variant_wire.py.
+The wire and the socket: tests/unit/test_variant_wire.py.
 """
 
 from __future__ import annotations

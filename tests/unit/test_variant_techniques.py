@@ -1,7 +1,7 @@
 """RATE, HINT and STEPS under variant rules (issue 19): the steps named, exact lines, the families left out.
 
 Over the wire (the sans-I/O session answered by the service, as the server
-does) on the example puzzles of tests/variant_examples.py and on a pure
+does) on the example puzzles of tests/support/variant_examples.py and on a pure
 killer made by ``GENERATE rules=killer seed=29``; then each variant finder
 on a board built for it.
 """

@@ -1,4 +1,4 @@
-"""The pure-Python core against an independent oracle (OR-Tools CP-SAT, tests/cpsat_oracle.py) on every rule.
+"""The pure-Python core against an independent oracle (OR-Tools CP-SAT, tests/support/cpsat_oracle.py) on every rule.
 
 Two sets of puzzles:
 
