@@ -131,11 +131,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         return
     for key, figures in report.user_properties:
         if key == PROPERTY:
-            _PAST_BOUND.extend(
-                f"{report.nodeid}: {what or 'elapsed'} {seconds:.3f} s, bound {bound} s"
-                for what, seconds, bound in figures
-                if seconds >= bound
-            )
+            for what, seconds, bound in figures:
+                if bound is None and seconds:
+                    _PAST_BOUND.append(f"{report.nodeid}: does not hold: {what}")
+                elif bound is not None and seconds >= bound:
+                    _PAST_BOUND.append(f"{report.nodeid}: {what or 'elapsed'} {seconds:.3f} s, bound {bound} s")
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:

@@ -153,6 +153,7 @@ async def test_ten_thousand_blank_lines_then_a_puzzle():
     assert await ask(b"\n" * 10000 + GOOD) == GOOD_ANSWER
 
 
+@pytest.mark.slow  # a load test: 17 MB parsed in process (a minute under coverage on a loaded machine)
 async def test_a_million_comment_lines_then_a_puzzle():
     data = b"# a comment line\n" * 1_000_000 + GOOD + b"# trailing\n"
     with trio.fail_after(60):
@@ -265,6 +266,7 @@ async def test_slowloris_does_not_block_other_clients(wallclock):
                     await trio.sleep(0.3)
 
 
+@pytest.mark.slow  # a load test: 500 connections opened against a 0.5 s idle timeout
 async def test_idle_connections_are_closed_by_the_idle_timeout_and_descriptors_return():
     def fds() -> int:
         return len(os.listdir("/proc/self/fd"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import trio
 
 from sudoku_server.net.pool import own_seconds
@@ -44,6 +45,7 @@ def cpu_spinner(seconds: float):
     return solve
 
 
+@pytest.mark.slow  # a load test: 1.6 s of wall time against a 1.5 s timeout, in a machine's share of the wall time
 async def test_two_python_jobs_sharing_the_lock_keep_their_own_timeout():
     # Each needs 0.8 s of its own; side by side on two solver threads they
     # take about 1.6 s of wall time each, past the 1.5 s timeout.

@@ -23,7 +23,8 @@ class Bounds:
     """The wall-clock bounds of one test; ``enforce``: assert them (``--wallclock-bounds``)."""
 
     enforce: bool
-    figures: list[tuple[str, float, float]] = field(default_factory=list)
+    #: (what, seconds, bound); a claim (``holds``) is (what, 1.0 when it failed else 0.0, None)
+    figures: list[tuple[str, float, float | None]] = field(default_factory=list)
 
     def below(self, seconds: float, bound: float, what: str = "") -> None:
         """``seconds`` (a measured wall-clock or CPU time) must be under ``bound`` seconds."""
@@ -36,3 +37,9 @@ class Bounds:
         self.figures.append((what, float(seconds), float(bound)))
         if self.enforce:
             assert seconds <= bound, f"{what or 'elapsed'}: {seconds:.3f} s, bound {bound} s"
+
+    def holds(self, claim: bool, what: str) -> None:
+        """``claim``, which depends on wall-clock time (a tick of 0.5 ms of search), holds: asserted likewise."""
+        self.figures.append((what, 0.0 if claim else 1.0, None))
+        if self.enforce:
+            assert claim, what

@@ -176,7 +176,7 @@ def test_datasets_and_adversarial_variants_agree(name):
         assert taken > len(rows)
 
 
-def test_check_stops_the_batch_and_keeps_the_answers_before():
+def test_check_stops_the_batch_and_keeps_the_answers_before(wallclock):
     # The slowest 9x9 lines we know take 0.3-0.6 ms of native search, about
     # the 0.5 ms after which check is called (the same tick as solve's, whose
     # interval tests/unit/test_solver_native.py holds): whether a given line calls
@@ -197,7 +197,10 @@ def test_check_stops_the_batch_and_keeps_the_answers_before():
         solver.solve_lines(lines, out, check=check)
     except LookupError:
         assert calls == [1]
-        assert len(out) < len(lines) and len(out) % 2 == 1  # stopped in a hard line, after its easy one
+        assert len(out) < len(lines)
+        # stopped in a hard line, after its easy one: check's tick is wall time, so a loaded machine can stop
+        # in an easy line too
+        wallclock.holds(len(out) % 2 == 1, f"stopped in a hard line, after its easy one ({len(out)} answers)")
     else:
         assert calls == []
         assert len(out) == len(lines)
