@@ -36,7 +36,7 @@ A first 12-minute run, against the Session before commit 4305637, needed two
 exclusions for chunking dependences it and the property tests found (a telnet
 interrupt dropped the complete lines of its own chunk; telnet commands after a
 too-large line were answered only when in the same chunk). Both are fixed and
-pinned in tests/test_protocol_properties.py; no exclusion remains.
+pinned in tests/unit/test_protocol_properties.py; no exclusion remains.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reference: the minlex canonical form of a 9x9 puzzle or solved grid, computed independently.
 
 Written apart from ``sudoku_server`` (no shared code) to check CANON's form
-(tests/test_canon.py, benchmarks/bench_canon.py ``--check``). The convention
+(tests/unit/test_canon.py, benchmarks/bench_canon.py ``--check``). The convention
 is dobrichev's (sudoku-minlexing-tool): the smallest pattern of givens
 first (row-major, a given 1, an empty cell 0), then, among the
 transformations giving it, the smallest digits relabelled in order of first

@@ -1,4 +1,9 @@
-"""Shared fixtures.
+"""Shared fixtures, and each test's tier.
+
+A test's tier is the folder it is in (tests/unit, tests/integration, tests/clients, tests/browser,
+tests/slow): ``pytest_itemcollected`` gives it that marker, so ``-m unit`` runs one tier and the
+default run (``addopts`` in pyproject.toml) leaves out ``slow``. A test module
+outside a tier folder is an error that names the folders (CONTRIBUTING.md "Where a new test goes").
 
 ``server_address`` starts the real server (``python -m sudoku_server``) in a
 subprocess on 127.0.0.1 with an ephemeral port and yields ``(host, port)``.
@@ -7,32 +12,17 @@ The port is read from the server's log line ``listening on HOST:PORT``.
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sudoku_server.sudoku import solver as _solver
-
-REPO = Path(__file__).resolve().parent.parent
-PUZZLES = REPO / "puzzles"
-
-#: Set (to anything but "" or "0") where the native solver core must be
-#: present: tests that need it then fail instead of being skipped. .ci/run
-#: sets it.
-REQUIRE_NATIVE_ENV = "SUDOKU_SERVER_REQUIRE_NATIVE"
-
-
-def native_core_or_skip():
-    """The native solver core; skip the test when it is not built (fail under CI)."""
-    if _solver.NATIVE is None:
-        if os.environ.get(REQUIRE_NATIVE_ENV, "") not in ("", "0"):
-            pytest.fail(f"{REQUIRE_NATIVE_ENV} is set but the native core is missing: {_solver.NATIVE_MISSING}")
-        pytest.skip("the native core is not built (python3 -m pip install -e .)")
-    return _solver.NATIVE
+from tests.support.native import native_core_or_skip
+from tests.support.servers import start_server_process
+from tests.support.wallclock import PROPERTY, Bounds
+from tests.support.workers import Supervised
 
 
 @pytest.fixture(params=["python", "native"])
@@ -45,49 +35,6 @@ def core(request):
 def native():
     """The native solver core (skipped when not built; a failure under CI)."""
     return native_core_or_skip()
-
-
-_LISTENING = re.compile(r"listening on (\S+):(\d+)")
-
-
-def start_server_process(*extra_args: str) -> tuple[subprocess.Popen, str, int]:
-    """Start ``python -m sudoku_server --host 127.0.0.1 --port 0 EXTRA...``.
-
-    Returns the process and the (host, port) it listens on. Raises
-    RuntimeError if the server exits or prints no listening line in 20 s.
-    """
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *extra_args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        cwd=REPO,
-        env=env,
-    )
-    lines = []
-    assert proc.stderr is not None
-    for raw in proc.stderr:
-        line = raw.decode("utf-8", "replace")
-        lines.append(line)
-        match = _LISTENING.search(line)
-        if match:
-            return proc, match.group(1), int(match.group(2))
-        if len(lines) > 50:
-            break
-    proc.kill()
-    raise RuntimeError("server did not start:\n" + "".join(lines))
-
-
-def stop_server_process(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    if proc.stderr is not None:
-        proc.stderr.close()
 
 
 @pytest.fixture(scope="session")
@@ -116,3 +63,83 @@ def server_address():
         thread.join(timeout=5)
         if proc.stderr is not None:
             proc.stderr.close()
+
+
+@pytest.fixture
+def supervised():
+    """``supervised(*args)`` starts a ``--workers`` server (tests.support.workers.Supervised); all stopped at the end."""
+    made = []
+
+    def make(*args):
+        server = Supervised(*args)
+        made.append(server)
+        return server
+
+    yield make
+    for server in made:
+        server.stop()
+
+
+TESTS = Path(__file__).resolve().parent
+#: The tier folders, each a marker of the same name (registered in pyproject.toml).
+TIERS = ("unit", "integration", "clients", "browser", "slow")
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark ``item`` with its folder's tier; a test outside the tier folders is a collection error."""
+    folder = Path(item.path).resolve().relative_to(TESTS).parts[0]
+    if folder not in TIERS:
+        raise pytest.UsageError(
+            f"{item.nodeid}: a test module belongs in a tier folder, tests/{{{','.join(TIERS)}}}/"
+            " (CONTRIBUTING.md, 'Where a new test goes')"
+        )
+    item.add_marker(folder)
+
+
+# -- wall-clock bounds (tests/support/wallclock.py) --------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--wallclock-bounds",
+        action="store_true",
+        help="assert the wall-clock upper bounds of the wallclock tests (CI does); else they are only reported",
+    )
+
+
+@pytest.fixture
+def wallclock(request: pytest.FixtureRequest) -> Iterator[Bounds]:
+    """This test's wall-clock bounds: asserted with --wallclock-bounds, recorded and reported otherwise."""
+    bounds = Bounds(enforce=request.config.getoption("--wallclock-bounds"))
+    yield bounds
+    request.node.user_properties.append((PROPERTY, bounds.figures))
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that takes the ``wallclock`` fixture is marked ``wallclock`` (``-m wallclock`` runs them alone)."""
+    for item in items:
+        if "wallclock" in getattr(item, "fixturenames", ()):
+            item.add_marker("wallclock")
+
+
+_PAST_BOUND: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "teardown":
+        return
+    for key, figures in report.user_properties:
+        if key == PROPERTY:
+            for what, seconds, bound in figures:
+                if bound is None and seconds:
+                    _PAST_BOUND.append(f"{report.nodeid}: does not hold: {what}")
+                elif bound is not None and seconds >= bound:
+                    _PAST_BOUND.append(f"{report.nodeid}: {what or 'elapsed'} {seconds:.3f} s, bound {bound} s")
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if _PAST_BOUND and not config.getoption("--wallclock-bounds"):
+        terminalreporter.section("wall-clock figures past their bound (not asserted without --wallclock-bounds)")
+        for line in _PAST_BOUND:
+            terminalreporter.write_line(line)

@@ -1,0 +1,1 @@
+"""The browser tier (CONTRIBUTING.md "The tests, in tiers")."""

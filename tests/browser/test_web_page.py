@@ -1,0 +1,258 @@
+"""The web page at ``/`` in a real browser: headless Chromium driven through chromedriver by Selenium.
+
+One server (``python -m sudoku_server --http-port 0``, the line port beside it)
+and one browser session serve the whole module. Each test loads the page,
+acts as a person would (paste, click the buttons by their words, type on the
+keyboard) and reads the grid's cells (``data-cell="r1c1"`` ...). Every answer
+the page shows is checked against the same server's line protocol, a path that
+shares no code with the page: the solution, the hint's words, the generated
+puzzle, the error's words.
+
+The browser is Debian's ``chromium`` with ``chromium-driver`` (``.ci/run``
+installs them). Without them the tests are skipped, except under CI (``CI``
+set to ``true`` or ``1``), where they fail, as the native core does under
+``SUDOKU_SERVER_REQUIRE_NATIVE``.
+
+Screenshots of every state go to one folder per run: ``$SUDOKU_SERVER_SCREENSHOTS``
+when set, else ``web-page0`` under pytest's temporary directory; its path is
+printed at the end of the module (and with ``-s``, before each test).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.support.browser import HINTED, INVALID, NEWSPAPER, NOT_A_DIGIT, SMALL, Page, Server, solution_of
+
+# -- the tests -----------------------------------------------------------------------------
+
+
+def test_the_first_load_is_small_and_all_from_the_server(browser, server: Server, shots: Path, wallclock):
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        page = Page(browser, server, shots, "first_load", wallclock)
+        entries = browser.execute_script(
+            "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+            ".map((e) => [e.name, e.transferSize])"
+        )
+    finally:
+        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    page.shot("loaded")
+    print(f"first load: {sum(size for _, size in entries)} bytes in {len(entries)} responses: {entries}")
+    # nothing from elsewhere (no CDN, no font service): the page works with no internet
+    assert {url.split("/")[2] for url, _ in entries} == {f"127.0.0.1:{server.http_port}"}
+    files = {url.rsplit("/", 1)[1] for url, _ in entries if "/api/v1/" not in url}  # the rules registry is a call
+    assert files == {"", "style.css", "app.js", "grid.js", "api.js", "rules.js"}
+    assert all(size > 0 for _, size in entries), entries  # every byte counted: none came from a cache
+    assert sum(size for _, size in entries) <= 100_000
+    assert browser.execute_script("return document.querySelectorAll('[data-cell]').length") == 81
+
+
+def test_paste_a_grid_and_solve(page: Page, server: Server):
+    page.shot("empty")
+    page.paste(NEWSPAPER)
+    page.shot("pasted")
+    page.click("Solve")
+    page.shot("solved")
+    givens = "".join(c for c in NEWSPAPER if c in "123456789.")
+    assert len(givens) == 81
+    assert page.line() == solution_of(server, givens)
+    # the givens stand out from the digits the server found, and the answer in the pasted layout is shown
+    assert page.names(".given") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, c in enumerate(givens) if c != "."]
+    answer = page.element("#answer").get_attribute("textContent")
+    assert answer.rstrip("\n").splitlines() == server.replies(NEWSPAPER.rstrip("\n"))[:-1]
+
+
+def test_hint_lights_a_cell_the_solution_confirms_and_apply_keeps_it(page: Page, server: Server):
+    solution = solution_of(server, HINTED)
+    page.paste(HINTED)
+    page.click("Hint")
+    page.shot("hint")
+    lit = page.names(".lit")
+    assert lit, "no lit cell"
+    for name in lit:
+        row, col = map(int, re.fullmatch(r"r(\d+)c(\d+)", name).groups())
+        assert page.cell(name).get_attribute("value") == solution[(row - 1) * 9 + col - 1]
+    assert page.text("#hint .words") == server.ask(f"HINT {HINTED}").removeprefix("HINT ")
+    page.click("Apply")
+    page.shot("applied")
+    assert page.element('textarea[name="puzzle"]').get_attribute("value") == ""
+    applied = page.line()
+    assert sum(c != "." for c in applied) == sum(c != "." for c in HINTED) + len(lit)
+    # the next hint is about the grid with the step applied
+    page.click("Hint")
+    page.shot("next-hint")
+    assert page.text("#hint .words") == server.ask(f"HINT {applied}").removeprefix("HINT ")
+    assert page.names(".lit") != lit
+
+
+def test_a_hint_that_only_eliminates_is_applied_to_the_notes(page: Page, server: Server):
+    page.paste(HINTED)
+    for _ in range(3):  # its first three steps place a digit each; the fourth is a pointing
+        page.click("Hint")
+        page.click("Apply")
+    grid = page.line()
+    page.click("Hint")
+    page.shot("eliminations")
+    words = server.ask(f"HINT {grid}").removeprefix("HINT ")
+    assert page.text("#hint .words") == words
+    cells = re.findall(r"r\d+c\d+", words.split("remove", 1)[1])
+    assert words.startswith("pointing") and cells
+    assert page.names(".elim") == cells
+    digit = re.search(r"remove (\d)", words).group(1)
+    assert [page.cell(name).get_attribute("title") for name in cells] == [f"not {digit}"] * len(cells)
+    assert page.names(".lit") == [] and page.line() == grid
+    page.click("Apply")
+    page.shot("applied-to-notes")
+    assert not page.element("#hint").is_displayed()
+    # every empty cell got its candidates, and the eliminated digit left the hint's cells
+    notes = page.driver.execute_script(
+        "return [...document.querySelectorAll('[data-cell]')].map((cell) =>"
+        " [...cell.querySelectorAll('[data-note]')].map((note) => note.dataset.note).join(''))"
+    )
+    assert all(bool(notes[i]) == (c == ".") for i, c in enumerate(grid))
+    for name in cells:
+        row, col = map(int, re.fullmatch(r"r(\d+)c(\d+)", name).groups())
+        assert digit not in notes[(row - 1) * 9 + col - 1]
+    # the next hint starts from those candidates: the page sends them as a pencilmark line
+    pencilmarks = "".join(
+        "".join(d if d in (c if c != "." else notes[i]) else "." for d in "123456789") for i, c in enumerate(grid)
+    )
+    page.click("Hint")
+    page.shot("next-hint-from-notes")
+    following = server.ask(f"HINT {pencilmarks}").removeprefix("HINT ")
+    assert page.text("#hint .words") == following != words
+
+
+def test_a_grid_with_blank_cells_is_read_onto_the_grid(page: Page, server: Server):
+    # blank empty cells, read by column: not a layout the page reads itself; Solve's answer lines it up
+    blank = NEWSPAPER.replace(".", " ")
+    givens = "".join(c for c in NEWSPAPER if c in "123456789.")
+    solution = solution_of(server, givens)
+    page.paste(blank)
+    page.click("Hint")
+    page.shot("hint")
+    lit = page.names(".lit")
+    assert lit, "no lit cell"
+    shown = page.line()  # the givens, and the hint's digit in its lit cell
+    for i, given in enumerate(givens):
+        name = f"r{i // 9 + 1}c{i % 9 + 1}"
+        assert shown[i] == (solution[i] if name in lit else given), name
+    assert page.names(".given") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, c in enumerate(givens) if c != "."]
+    assert page.text("#hint .words") == server.ask(f"HINT {givens}").removeprefix("HINT ")
+    page.click("Apply")
+    assert page.element('textarea[name="puzzle"]').get_attribute("value") == ""
+    page.click("Solve")
+    page.shot("solved")
+    assert page.line() == solution
+
+
+def test_steps_walk_forward_and_back(page: Page, server: Server):
+    page.paste(HINTED)
+    page.click("Steps")
+    page.shot("step-1")
+    count = int(re.match(r"STEPS (\d+) steps", server.ask(f"STEPS {HINTED}")).group(1))
+    assert page.text("#steps .where") == f"step 1 of {count}"
+    assert len(page.driver.find_elements(page.by.CSS_SELECTOR, "#steps li")) == count
+    first = page.names(".lit")
+    page.click("Forward")
+    page.click("Forward")
+    page.shot("step-3")
+    assert page.text("#steps .where") == f"step 3 of {count}"
+    assert page.text("#steps li.current") == page.driver.find_elements(page.by.CSS_SELECTOR, "#steps li")[2].text
+    page.click("Back")
+    page.click("Back")
+    assert page.text("#steps .where") == f"step 1 of {count}"
+    assert page.names(".lit") == first
+
+
+def test_generate_fills_a_grid_count_says_is_unique(page: Page, server: Server):
+    page.element('input[name="seed"]').send_keys("4242")
+    page.element('select[name="symmetry"]').send_keys("rot180")
+    page.click("Generate")
+    page.shot("generated")
+    made = page.line()
+    assert made.count(".") < 81
+    assert server.ask(f"COUNT {made}") == "COUNT 1 unique"
+    # the page asked for what it shows: the line protocol makes the same puzzle from the same seed
+    assert server.replies("GENERATE seed=4242 symmetry=rot180")[1] == made
+    page.click("Count")
+    assert page.text("#status") == "Exactly one solution."
+
+
+def test_an_invalid_puzzle_shows_its_error_with_the_cells_named(page: Page, server: Server):
+    page.paste(INVALID)
+    page.click("Solve")
+    page.shot("invalid")
+    line_reply = server.ask(INVALID)
+    assert line_reply == "ERROR invalid duplicate 1 in row 1 at r1c1 and r1c2"
+    assert page.text("#error .code") == "invalid"
+    assert page.element("#error .message").text == "duplicate 1 in row 1 at r1c1 and r1c2"
+    assert page.names(".bad") == ["r1c1", "r1c2"]
+    # a format error names its line, as on the line port
+    page.paste(NOT_A_DIGIT)
+    page.click("Solve")
+    page.shot("format")
+    assert page.text("#error .code") == "format"
+    assert "ERROR format " + page.element("#error .message").text == server.ask(NOT_A_DIGIT)
+    assert page.names(".bad") == ["r9c9"]
+
+
+def test_keyboard_entry(page: Page, server: Server):
+    from selenium.webdriver.common.keys import Keys
+
+    page.cell("r1c1").click()
+    active = page.driver.switch_to.active_element
+    active.send_keys("5", Keys.ARROW_RIGHT, "3", Keys.ARROW_DOWN, "7", "x", Keys.ARROW_LEFT, "9")
+    page.shot("typed")
+    assert page.cells()[:2] == ["5", "3"]
+    assert page.cells()[9:11] == ["9", "7"]
+    page.driver.switch_to.active_element.send_keys(Keys.BACKSPACE)
+    assert page.cells()[9] == ""
+    assert page.driver.switch_to.active_element.get_attribute("data-cell") == "r2c1"
+    # the edges hold: up from row 1 and left from column 1 stay put
+    page.driver.switch_to.active_element.send_keys(Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_LEFT)
+    assert page.driver.switch_to.active_element.get_attribute("data-cell") == "r1c1"
+    page.shot("backspace")
+    # with the text box empty, Solve works on the grid as typed
+    typed = page.line()
+    page.click("Solve")
+    page.shot("solved")
+    assert page.line() == solution_of(server, typed)
+    assert page.line()[:2] == "53" and page.line()[10] == "7"
+
+
+def test_other_sizes_redraw_the_grid(page: Page, server: Server):
+    page.paste(SMALL)
+    page.click("Solve", bound=None)
+    page.shot("4x4")
+    assert len(page.cells()) == 16
+    assert page.line() == solution_of(server, SMALL)
+    assert page.element('select[name="size"]').get_attribute("value") == "4"
+    page.element('select[name="size"]').send_keys("16x16")
+    page.click("Generate", bound=None)
+    page.shot("16x16")
+    made = page.line()
+    assert len(made) == 256 and made.count(".") < 256
+    assert server.ask(f"COUNT {made}") == "COUNT 1 unique"
+
+
+BIG_SEED = "15299291225202835323"  # above 2**53: a double holds 15299291225202835456
+
+
+def test_a_big_seed_makes_the_line_ports_puzzle_and_is_reported_exactly(page: Page, server: Server):
+    page.element('input[name="seed"]').send_keys(BIG_SEED)
+    page.click("Generate")
+    page.shot("generated-big-seed")
+    assert page.line() == server.replies(f"GENERATE seed={BIG_SEED}")[1]
+    assert f"seed {BIG_SEED}" in page.text("#status")
+
+
+def test_a_captioned_paste_is_solved_with_its_givens_on_the_grid(page: Page, server: Server):
+    page.paste("Solve this one please:\n" + HINTED + "\n")
+    page.click("Solve")
+    page.shot("captioned-solved")
+    assert page.line() == solution_of(server, HINTED)
+    assert page.names(".given") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, c in enumerate(HINTED) if c != "."]

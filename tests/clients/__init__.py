@@ -1,0 +1,1 @@
+"""The clients tier (CONTRIBUTING.md "The tests, in tiers")."""

@@ -1,0 +1,1 @@
+"""The integration tier (CONTRIBUTING.md "The tests, in tiers")."""

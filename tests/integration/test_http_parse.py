@@ -1,0 +1,100 @@
+"""The JSON API's ``parse`` endpoint (issue 31): a puzzle's structure for the web page, exact replies.
+
+Read, not solved: the givens, the rules (given and implied by the layout), the regions per cell (a jigsaw's,
+else the boxes), the killer cages and a pencilmark line's candidates; errors as ``solve`` words them. Every
+reply is also checked against the OpenAPI document (``afetch``).
+"""
+
+from __future__ import annotations
+
+from tests.support.httptools import afetch, running_http_server
+from tests.support.variant_examples import INKALA, INKALA_PENCILMARKS
+
+BOXES_4 = [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4]
+BOXES_9 = [r // 3 * 3 + c // 3 + 1 for r in range(9) for c in range(9)]
+BOXES_6 = [r // 2 * 2 + c // 3 + 1 for r in range(6) for c in range(6)]
+JIGSAW_4 = ".......2...3.321aabbaacbcbddccdd"
+#: A 4x4 killer as a cage block with its givens (the CodinGame form): four cages, one cell in none.
+KILLER_4 = "1... aabb\n.... acbb\n.... dcc.\n.... ddcc\na=8 b=10 c=13 d=7\n"
+
+
+def parsed(size: int, givens: str, rules: str, regions: list[int], cages=(), names=None, symbols=None) -> dict:
+    return {
+        "size": size,
+        "symbols": symbols or "123456789"[:size],
+        "givens": givens,
+        "rules": rules,
+        "regions": regions,
+        "region_symbols": names,
+        "cages": list(cages),
+        "candidates": None,
+    }
+
+
+async def test_parse_gives_each_layouts_structure_exactly():
+    cases = [
+        ({"puzzle": ".3...24....1..3."}, parsed(4, ".3...24....1..3.", "classic", BOXES_4)),
+        ({"puzzle": "1" + "." * 35, "rules": "antiking"}, parsed(6, "1" + "." * 35, "antiking", BOXES_6)),
+        (
+            {"puzzle": JIGSAW_4, "rules": "x"},
+            parsed(
+                4, ".......2...3.321", "x+jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4], names=list("abcd")
+            ),
+        ),
+        (
+            {"puzzle": KILLER_4},
+            parsed(
+                4,
+                "1" + "." * 15,
+                "killer",
+                BOXES_4,
+                [
+                    {"symbol": "a", "sum": 8, "cells": ["r1c1", "r1c2", "r2c1"]},
+                    {"symbol": "b", "sum": 10, "cells": ["r1c3", "r1c4", "r2c3", "r2c4"]},
+                    {"symbol": "c", "sum": 13, "cells": ["r2c2", "r3c2", "r3c3", "r4c3", "r4c4"]},
+                    {"symbol": "d", "sum": 7, "cells": ["r3c1", "r4c1", "r4c2"]},
+                ],
+            ),
+        ),
+    ]
+    async with running_http_server() as (server, port):
+        for body, expected in cases:
+            reply = await afetch(port, "POST", "/api/v1/parse", body)
+            assert (reply.status, reply.json) == (200, expected), body
+        # a pencilmark line: its candidates per cell (a cell with one is a given)
+        reply = await afetch(port, "POST", "/api/v1/parse", {"puzzle": INKALA_PENCILMARKS})
+        chunks = [INKALA_PENCILMARKS[k : k + 9] for k in range(0, 729, 9)]
+        marks = [chunk.replace(".", "") for chunk in chunks]
+        assert (reply.status, reply.json) == (200, {**parsed(9, INKALA, "classic", BOXES_9), "candidates": marks})
+        # a 16x16 written 0-F: the page types and shows its symbols
+        reply = await afetch(port, "GET", "/api/v1/parse?puzzle=0123456789ABCDEF" + "." * 240)
+        assert reply.status == 200
+        assert reply.json["symbols"] == "0123456789ABCDEF" and reply.json["givens"] == "0123456789ABCDEF" + "." * 240
+
+
+async def test_parse_reads_duplicates_but_words_format_and_rule_errors_as_solve_does():
+    async with running_http_server() as (server, port):
+        # givens that break a rule are still read: the page shows them, Solve names the fault
+        reply = await afetch(port, "POST", "/api/v1/parse", {"puzzle": "11" + "." * 79})
+        assert (reply.status, reply.json) == (200, parsed(9, "11" + "." * 79, "classic", reply.json["regions"]))
+        cases = [
+            (
+                {"puzzle": "1"},
+                {"code": "incomplete", "message": "input ended inside the one-line puzzle at line 1 (1 of 81 cells)"},
+            ),
+            (
+                {"puzzle": "." * 81, "rules": "killer"},
+                {
+                    "code": "format",
+                    "message": "line 1: a killer puzzle needs its cages: a SudoCue line or a cage block",
+                },
+            ),
+        ]
+        for body, error in cases:
+            reply = await afetch(port, "POST", "/api/v1/parse", body)
+            assert (reply.status, reply.json) == (400, {"error": {**error, "line": 1}}), body
+        reply = await afetch(port, "POST", "/api/v1/parse", {"puzzles": [JIGSAW_4, "1"]})
+        jigsaw = parsed(
+            4, ".......2...3.321", "jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4], names=list("abcd")
+        )
+        assert (reply.status, reply.json) == (200, {"results": [jigsaw, {"error": {**cases[0][1], "line": 1}}]})

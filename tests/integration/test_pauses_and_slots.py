@@ -1,0 +1,294 @@
+"""Pauses inside a request, and the slots sessions hold: what waits, what is answered, who gives up a place.
+
+1. A pause inside a line that is no whole request yet (``SOLVE `` then its
+   puzzle, half a one-line puzzle: a block-buffered producer) waits for the
+   rest like any line; an unterminated line that is a whole request is still
+   answered after the close grace.
+2. (docs only: telnet on a port other than 23 negotiates nothing.)
+3. Silent reserve connections give up their place when the reserve is full,
+   first; sessions that ended (lingering) hold no place; the log names the
+   configured limits, as the ``ERROR busy`` line does.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+import trio
+
+from sudoku_server.net.server import EVICT_IDLE_SECONDS, PING_RESERVE
+from sudoku_server.wire.session import Session
+from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+from tests.support.paths import REPO as ROOT
+from tests.support.servers import connect, read_all, running_server
+
+PUZZLE = NEWSPAPER_LINE.encode()
+ANSWER = NEWSPAPER_SOLUTION.encode() + b"\n"
+SECOND = b"7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
+SECOND_ANSWER = b"798635421126974583453218679972586314564123897381497256617352948835749162249861735\n"
+BUSY = b"ERROR busy 2 connections open, try again later\n"
+
+
+async def timed_read(stream: trio.SocketStream) -> tuple[bytes, float]:
+    """Everything until the server closes, and the seconds that took."""
+    started = trio.current_time()
+    data = await read_all(stream)
+    return data, trio.current_time() - started
+
+
+# -- 1. a pause inside a line that is no whole request yet ---------------------------
+
+
+async def test_a_verb_then_its_puzzle_a_second_later_is_answered(wallclock):
+    # (printf 'SOLVE '; sleep 1; printf '%s\n' "$I") | nc 127.0.0.1 P
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(b"SOLVE ")
+                await trio.sleep(1.0)
+                await stream.send_all(PUZZLE + b"\n")
+                answer, elapsed = await timed_read(stream)
+    assert answer == ANSWER
+    wallclock.below(elapsed, 1.5, "then the close grace ends it, as for any pipe")
+
+
+async def test_a_one_line_puzzle_split_by_a_pause_is_answered_then_the_next_line():
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(PUZZLE[:40])
+                await trio.sleep(1.0)
+                await stream.send_all(PUZZLE[40:] + b"\n" + SECOND + b"\n")
+                answer, _ = await timed_read(stream)
+    assert answer == ANSWER + SECOND_ANSWER
+
+
+async def test_a_block_buffered_producer_after_answers_loses_nothing():
+    # A block ends mid-line after an answer was sent; the next block comes 1 s later.
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(PUZZLE + b"\n" + SECOND[:74])
+                await trio.sleep(1.0)
+                await stream.send_all(SECOND[74:] + b"\n")
+                await stream.send_eof()  # nc -N
+                answer, _ = await timed_read(stream)
+    assert answer == ANSWER + SECOND_ANSWER
+
+
+async def test_a_pause_between_the_rows_of_a_grid_after_an_answer_is_waited_for():
+    # (echo $I; head -5 newspaper.txt; sleep 0.8; tail -n +6 newspaper.txt) | nc -N 127.0.0.1 P
+    rows = (ROOT / "puzzles" / "newspaper.txt").read_bytes().splitlines(keepends=True)
+    expected = (ROOT / "puzzles" / "newspaper.expected").read_bytes()
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(SECOND + b"\n" + b"".join(rows[:5]))
+                await trio.sleep(0.8)
+                await stream.send_all(b"".join(rows[5:]))
+                await stream.send_eof()
+                answer, _ = await timed_read(stream)
+    assert answer == SECOND_ANSWER + expected
+
+
+async def test_a_verb_line_then_its_puzzle_after_a_pause_is_answered():
+    # (echo $I; echo SOLVE; sleep 0.8; echo $I) | nc -N 127.0.0.1 P
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(SECOND + b"\nSOLVE\n")
+                await trio.sleep(0.8)
+                await stream.send_all(SECOND + b"\n")
+                await stream.send_eof()
+                answer, _ = await timed_read(stream)
+    assert answer == SECOND_ANSWER * 2
+
+
+async def test_an_unterminated_whole_request_is_still_answered_after_the_close_grace(wallclock):
+    # printf 'SOLVE <81 cells>' | nc 127.0.0.1 P  (no final newline)
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(b"SOLVE " + PUZZLE)
+                answer, elapsed = await timed_read(stream)
+    assert answer == ANSWER
+    assert elapsed > 0.4
+    wallclock.below(elapsed, 1.2, "the close grace")
+
+
+async def test_a_line_that_never_completes_still_ends_at_the_idle_timeout(wallclock):
+    with trio.fail_after(10):
+        async with running_server(idle_timeout=1.5) as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(PUZZLE[:74])
+                answer, elapsed = await timed_read(stream)
+    assert answer == b"ERROR incomplete input ended inside the one-line puzzle at line 1 (74 of 81 cells)\n"
+    assert elapsed > 1.3  # the idle timeout, not the close grace (0.5 s)
+    wallclock.below(elapsed, 2.5, "the idle timeout")
+
+
+@pytest.mark.parametrize(
+    ("data", "incomplete"),
+    [
+        (b"SOLVE ", True),
+        (b"SOLVE", True),
+        (PUZZLE[:74], True),
+        (b"COUNT limit=5 " + PUZZLE[:70], True),
+        (PUZZLE[:9], True),
+        (b"5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8", True),  # a grid that lacks rows
+        (b"SOLVE\n" + PUZZLE[:50], True),
+        (b"SOLVE " + PUZZLE, False),  # a whole request
+        (PUZZLE, False),
+        (b"SOLVE " + PUZZLE + b"\r", False),
+        (b"PING", False),
+        (b"PIN", False),  # answered `unknown verb` at end of input: no request to wait for
+        (b"# a comment", False),
+        (PUZZLE + b"\n", False),  # nothing unterminated, no request begun
+        (b"SOLVE\n", True),  # a whole verb line still waiting for its puzzle (second fresh-eyes pass)
+        (b"5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n", True),  # whole rows of a grid that lacks rows
+        (b"", False),
+    ],
+)
+def test_session_incomplete_tells_a_partial_request_from_a_whole_one(data, incomplete):
+    session = Session()
+    session.receive_data(data)
+    assert session.incomplete is incomplete
+    assert session.incomplete is incomplete  # cached: the same answer
+
+
+def test_session_incomplete_follows_more_bytes():
+    session = Session()
+    session.receive_data(b"SOLVE ")
+    assert session.incomplete
+    session.receive_data(PUZZLE)
+    assert not session.incomplete and session.pending  # whole now: the close grace settles it
+
+
+async def test_a_trickler_of_a_puzzle_line_still_loses_its_slot_when_the_server_is_full():
+    async def trickle(stream: trio.SocketStream) -> None:
+        try:
+            for byte in PUZZLE[:70]:
+                await stream.send_all(bytes([byte]))
+                await trio.sleep(0.2)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    with trio.fail_after(15):
+        async with running_server(max_connections=2) as server, trio.open_nursery() as nursery:
+            tricklers = [await connect(server), await connect(server)]
+            for stream in tricklers:
+                nursery.start_soon(trickle, stream)
+            await trio.sleep(EVICT_IDLE_SECONDS + 0.5)
+            fresh = await connect(server)
+            async with fresh:
+                await fresh.send_all(PUZZLE + b"\n")
+                await fresh.send_eof()
+                assert await read_all(fresh) == ANSWER
+            evicted = await read_all(tricklers[0])
+            nursery.cancel_scope.cancel()
+        for stream in tricklers:
+            await stream.aclose()
+    assert re.fullmatch(
+        rb"ERROR incomplete input ended inside the one-line puzzle at line 1 \(\d+ of 81 cells\)\n"
+        rb"BYE idle for \d+ s and the server is full \(2 connections\)\n",
+        evicted,
+    ), evicted
+
+
+# -- 3. the reserve, and sessions that ended --------------------------------------------
+
+
+async def test_silent_reserve_connections_give_up_their_places(caplog):
+    # full4.py: 2 slots held by programs that PING every 0.3 s, 8 silent reserve connections.
+    caplog.set_level(logging.INFO, logger="sudoku_server")
+    with trio.fail_after(15):
+        async with running_server(max_connections=2) as server, trio.open_nursery() as nursery:
+
+            async def hold(stream: trio.SocketStream) -> None:
+                await stream.send_all(b"KEEPALIVE\n")
+                while True:
+                    await stream.send_all(b"PING\n")
+                    await trio.sleep(0.3)
+
+            holders = [await connect(server), await connect(server)]
+            for stream in holders:
+                nursery.start_soon(hold, stream)
+            while len(server.connections) < 2:
+                await trio.sleep(0.01)
+            silent = [await connect(server) for _ in range(PING_RESERVE)]
+            while len(server.connections) < 2 + PING_RESERVE:
+                await trio.sleep(0.01)
+            # Fresh: no place may go yet; refused, and the log names the configured limits.
+            early = await connect(server)
+            async with early:
+                await early.send_all(b"PING\n")
+                assert await read_all(early) == BUSY
+            await trio.sleep(EVICT_IDLE_SECONDS + 0.3)
+            late = await connect(server)
+            async with late:
+                await late.send_all(b"PING\n")
+                assert await read_all(late) == b"PONG\n"  # the oldest silent one left the reserve
+            assert re.fullmatch(
+                rb"BYE idle for \d+ s and the server is full \(2 connections\)\n", await read_all(silent[0])
+            )
+            # A puzzle needs a slot: both are in use by programs that make progress: busy, honestly.
+            puzzle = await connect(server)
+            async with puzzle:
+                await puzzle.send_all(PUZZLE + b"\n")
+                assert await read_all(puzzle) == BUSY
+            nursery.cancel_scope.cancel()
+        for stream in holders + silent:
+            await stream.aclose()
+    messages = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert (
+        sum(
+            bool(
+                re.fullmatch(
+                    r"\S+ refused: all 2 connections in use and the 8 reserve places taken \(none idle for 2 s\)", m
+                )
+            )
+            for m in messages
+        )
+        == 1
+    ), messages
+    assert any(
+        re.fullmatch(
+            r"\S+ evicted from the reserve \(all 8 places taken\): no complete line for \d+ s"
+            r" and all 2 connections in use",
+            m,
+        )
+        for m in messages
+    ), messages
+
+
+async def test_sessions_that_ended_hold_no_slot_while_they_linger(caplog):
+    # full5.py: answered sessions whose clients never close linger up to 2 s; they hold no slot.
+    caplog.set_level(logging.INFO, logger="sudoku_server")
+    with trio.fail_after(15):
+        async with running_server(max_connections=2) as server:
+            done = []
+            for _ in range(2):
+                stream = await connect(server)
+                await stream.send_all(PUZZLE + b"\n")
+                answer, _ = await timed_read(stream)  # the close grace ends it; the client keeps the socket
+                assert answer == ANSWER
+                done.append(stream)
+            assert len(server.connections) == 2  # both still lingering
+            for _ in range(2):
+                fresh = await connect(server)
+                async with fresh:
+                    await fresh.send_all(PUZZLE + b"\n")
+                    await fresh.send_eof()
+                    assert await read_all(fresh) == ANSWER
+            for stream in done:
+                await stream.aclose()
+    assert not any("evicted" in r.getMessage() or "refused" in r.getMessage() for r in caplog.records)

@@ -1,0 +1,1 @@
+"""The slow tier (CONTRIBUTING.md "The tests, in tiers")."""

@@ -1,0 +1,1 @@
+"""The unit tier (CONTRIBUTING.md "The tests, in tiers")."""
