@@ -69,3 +69,26 @@ def test_a_relation_of_no_rule_is_solved_as_cpsat_solves_it():
     assert _python.solve(grid, geometry=geo).cells == first
     assert solver.solve(grid, geometry=geo).cells == first
     assert len(solutions(grid.cells, geo)) == 2 == _python.count_solutions(grid, geometry=geo)
+
+
+def test_sums_whose_digits_may_repeat_or_carry_weights_are_solved_as_cpsat_solves_them():
+    base = classic(3, 3)
+    diagonal = Sum((0, 40, 80), 5)  # r1c1 + r5c5 + r9c9 = 5, digits may repeat (a little killer)
+    pill = Sum((4, 5), 37, weights=(10, 1))  # r1c5 r1c6 read as one number: 37 (an arrow's pill)
+    geo = from_units(
+        ("test", "sums"), 9, base.units, base.unit_names, box_rows=3, box_cols=3, constraints=(diagonal, pill)
+    )
+    grid = Grid.from_string("." * 81)
+    assert solver._prepare(geo) is None
+    first = smallest(grid.cells, geo)
+    assert first is not None and first[4:6] == (3, 7) and first[0] + first[40] + first[80] == 5
+    assert _python.solve(grid, geometry=geo).cells == first
+    assert solver.solve(grid, geometry=geo).cells == first
+    broken = list(first)
+    broken[80] = 9  # r9c9 = 9: the diagonal cannot sum to 5
+    assert (
+        _python.count_solutions(
+            Grid.from_string("".join(str(d) if i == 80 else "." for i, d in enumerate(broken))), geometry=geo
+        )
+        == 0
+    )
