@@ -11,8 +11,8 @@ cage) and the constraints the pure-Python core knows
 full-grid search, the existence searches of the proofs and the counts below
 answer for the variant's rules.
 
-**Bounded removal.** Except under ``x`` and ``windoku`` alone or together
-(units on the boxes: exact tests, as for classic, fast), each removal test is the proof of
+**Bounded removal.** Except under rules whose making is ``exact`` (``x``,
+``windoku``, ``disjoint``: units on the boxes; exact tests, as for classic, fast), each removal test is the proof of
 :class:`.generator._Proofs` on at most :data:`REMOVAL_BUDGET` search nodes
 (:class:`_BudgetedProofs`) on whichever solver core: a count without a
 bound took seconds on near-minimal puzzles (nonconsecutive: 5-13 givens). A

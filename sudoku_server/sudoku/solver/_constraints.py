@@ -27,7 +27,8 @@ state (bit ``cell * (n + 1) + d - 1`` while digit d is a candidate of cell):
   contradiction. The rule of 45 adds sums of the same kind: the cells of a
   unit outside the sums inside it (innies), the cells outside a unit of
   the sums that cover it (outies, when they are peers of each other).
-  Sums that overlap, repeat digits or carry weights are refused (ValueError).
+  Any other sum (digits may repeat, weights, overlaps: a little killer
+  diagonal, an arrow) is pruned by bounds (:func:`_bounds`).
 
 Each removes only candidates no solution can use, so the answers of the
 search (the row-major-first solution) do not change; they are applied after
@@ -229,6 +230,46 @@ def _cages(engine: Engine, cages: list[Sum]) -> _Prune:
     return prune
 
 
+def _bounds(engine: Engine, sums: list[Sum]) -> _Prune:
+    """Any other sums (digits may repeat, weights, overlaps) by bounds, as a state -> state function.
+
+    Each cell keeps the digits ``d`` whose ``weight * d`` fits between the
+    total less the others' largest and the total less the others' smallest
+    contributions; an empty cell or a total out of reach is a contradiction.
+    """
+    w, mask = engine.width, engine.digit_mask
+    plan = tuple((tuple(c * w for c in s.cells), s.weights or (1,) * len(s.cells), s.total) for s in sums)
+
+    def prune(s: int) -> int:
+        for shifts, weights, total in plan:
+            masks = [(s >> at) & mask for at in shifts]
+            lows, highs = [], []
+            for m, weight in zip(masks, weights):
+                if not m:
+                    return 0
+                small, large = weight * (m & -m).bit_length(), weight * m.bit_length()
+                lows.append(min(small, large))
+                highs.append(max(small, large))
+            low, high = sum(lows), sum(highs)
+            if not low <= total <= high:
+                return 0
+            for k, (m, weight) in enumerate(zip(masks, weights)):
+                least, most = total - (high - highs[k]), total - (low - lows[k])
+                keep, rest = 0, m
+                while rest:
+                    bit = rest & -rest
+                    rest ^= bit
+                    if least <= weight * bit.bit_length() <= most:
+                        keep |= bit
+                if keep != m:
+                    if not keep:
+                        return 0
+                    s ^= (m ^ keep) << shifts[k]
+        return s
+
+    return prune
+
+
 def _state_of(engine: Engine, masks: tuple[int, ...]) -> int:
     """The bitboard of per-cell candidate masks."""
     s, w = 0, engine.width
@@ -244,13 +285,13 @@ def constrain(engine: Engine) -> None:
     the kinds that need more than peers.
 
     Raises:
-      ValueError: a kind this core does not take (a sum that repeats digits,
-        carries weights or overlaps another), or an all-different or distinct
-        sum whose cells are not peers of the geometry (it would be ignored).
+      ValueError: a kind this core does not know, or an all-different or
+        distinct sum whose cells are not peers of the geometry (it would be ignored).
     """
     geo = engine.geo
     prunes: list[_Prune] = []
     cages: list[Sum] = []
+    others: list[Sum] = []
     caged: set[int] = set()
     for constraint in geo.constraints:
         if isinstance(constraint, (AllDifferent, Sum)):
@@ -260,9 +301,10 @@ def constrain(engine: Engine) -> None:
                 raise ValueError(f"the cells of {constraint!r} are not peers of geometry {geo.key!r}")
             if isinstance(constraint, Sum):
                 if not constraint.distinct or constraint.weights or caged.intersection(cells):
-                    raise ValueError(f"the Python core does not take the sum {constraint!r}")
-                caged.update(cells)
-                cages.append(constraint)
+                    others.append(constraint)
+                else:
+                    caged.update(cells)
+                    cages.append(constraint)
         elif isinstance(constraint, Relation):
             prunes.append(_relation(engine, constraint))
         elif isinstance(constraint, Candidates):
@@ -271,6 +313,8 @@ def constrain(engine: Engine) -> None:
             raise ValueError(f"the solver does not know the constraint {constraint!r} of geometry {geo.key!r}")
     if cages:
         prunes.append(_cages(engine, cages))
+    if others:
+        prunes.append(_bounds(engine, others))
     if not prunes:
         return
     base = engine.propagate
