@@ -208,7 +208,8 @@ class Connection(TCPServer):
             elif data.startswith(b"HTTP/1.1 ") and not data.startswith(b"HTTP/1.1 1"):
                 self.held = data  # a final reply's header block: sent with its body
                 return
-            await self._send(data)
+            if data:  # h11's end of a body with a Content-Length is no bytes: no send, no checkpoint
+                await self._send(data)
             return
         if self.held:
             held, self.held = self.held, b""
