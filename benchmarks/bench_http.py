@@ -207,9 +207,51 @@ def line_pipelined(server: Server, puzzles: list[str]) -> tuple[float, int]:
 
 
 def part_cpu(opts: argparse.Namespace) -> None:
-    for label, tree in trees(opts):
-        print(f"\n{label}:")
-        _part_cpu(opts, tree)
+    """Every tree's server (``--before``: both) up at once, measured in turn within each round (the order
+    alternating), so that the machine's load falls on both sides alike; medians per tree."""
+    path = datasets.find(opts.dataset)
+    if path is None:
+        raise SystemExit(f"no dataset {opts.dataset}")
+    puzzles = datasets.one_line_puzzles(path, opts.limit)
+    labelled = trees(opts)
+    servers = [Server(tree=tree) for _, tree in labelled]
+    figures: list[dict[str, list[float]]] = [{"raw": [], "single": [], "line": [], "batch": []} for _ in servers]
+    errors = [0 for _ in servers]
+    try:
+        for server in servers:
+            corecheck.require_native(corecheck.server_core("127.0.0.1", server.port), opts.allow_python_core, "server")
+            http_singles(server, puzzles[:200])  # warm up (imports, first allocations)
+        for round_ in range(opts.rounds):
+            order = list(range(len(servers)))
+            if round_ % 2:
+                order.reverse()
+            for i in order:
+                server, mine = servers[i], figures[i]
+                mine["raw"].append(raw_solve(puzzles))
+                for name, measure in (("single", http_singles), ("line", line_pipelined), ("batch", http_batch)):
+                    cpu, bad = measure(server, puzzles)
+                    mine[name].append(cpu)
+                    errors[i] += bad
+    finally:
+        for server in servers:
+            server.stop()
+    print(f"dataset {opts.dataset}: {len(puzzles)} puzzles, {opts.rounds} round(s), medians")
+    print(
+        "| tree | raw solve | HTTP single request (16 keep-alive connections) | ratio | target | line, pipelined |"
+        " HTTP batch per puzzle | ratio | target | errors |"
+    )
+    print("|---|---:|---:|---:|---|---:|---:|---:|---|---:|")
+    for (label, _), mine, bad in zip(labelled, figures, errors):
+        raw, single, line, batch = (statistics.median(mine[k]) for k in ("raw", "single", "line", "batch"))
+        # the server's CPU clock counts in ticks (10 ms): a small --limit may measure 0 for the line side
+        versus = f"{batch / line:.2f}x line" if line > 0 else "(under one clock tick)"
+        print(
+            f"| {label} | {raw * 1e6:.1f} µs | {single * 1e6:.1f} µs | {single / raw:.1f}x raw | <= 40x |"
+            f" {line * 1e6:.1f} µs | {batch * 1e6:.1f} µs | {versus} | <= 3x | {bad} |"
+        )
+    for (label, _), mine in zip(labelled, figures):
+        rounds = ", ".join(f"{v * 1e6:.0f}" for v in mine["single"])
+        print(f"{label}: single-request µs per round: {rounds}")
 
 
 def trees(opts: argparse.Namespace) -> list[tuple[str, str | None]]:
@@ -217,45 +259,6 @@ def trees(opts: argparse.Namespace) -> list[tuple[str, str | None]]:
     if not opts.before:
         return [("this tree", None)]
     return [(f"BEFORE ({opts.before})", opts.before), ("AFTER (this tree)", None)]
-
-
-def _part_cpu(opts: argparse.Namespace, tree: str | None) -> None:
-    path = datasets.find(opts.dataset)
-    if path is None:
-        raise SystemExit(f"no dataset {opts.dataset}")
-    puzzles = datasets.one_line_puzzles(path, opts.limit)
-    server = Server(tree=tree)
-    try:
-        corecheck.require_native(corecheck.server_core("127.0.0.1", server.port), opts.allow_python_core, "server")
-        http_singles(server, puzzles[:200])  # warm up (imports, first allocations)
-        raws, singles, batches, lines = [], [], [], []
-        errors = 0
-        for _ in range(opts.rounds):
-            raws.append(raw_solve(puzzles))
-            cpu, bad = http_singles(server, puzzles)
-            singles.append(cpu)
-            errors += bad
-            cpu, bad = line_pipelined(server, puzzles)
-            lines.append(cpu)
-            errors += bad
-            cpu, bad = http_batch(server, puzzles)
-            batches.append(cpu)
-            errors += bad
-    finally:
-        server.stop()
-    raw, single, batch, line = (statistics.median(v) for v in (raws, singles, batches, lines))
-    print(f"dataset {opts.dataset}: {len(puzzles)} puzzles, {opts.rounds} round(s), medians; errors {errors}")
-    print("| measure | µs per puzzle | ratio | target |")
-    print("|---|---:|---:|---|")
-    print(f"| raw in-process solve (this process) | {raw * 1e6:.1f} | 1 | |")
-    print(
-        f"| HTTP single requests, 16 keep-alive connections (server CPU) | {single * 1e6:.1f} | "
-        f"{single / raw:.1f}x raw | <= 40x |"
-    )
-    print(f"| line protocol, one pipelined connection (server CPU) | {line * 1e6:.1f} | {line / raw:.1f}x raw | |")
-    # the server's CPU clock counts in ticks (10 ms): a small --limit may measure 0 for the line side
-    versus = f"{batch / line:.2f}x line" if line > 0 else "(line side under one clock tick: use more puzzles)"
-    print(f"| HTTP batch form, 1000 a request (server CPU) | {batch * 1e6:.1f} | {versus} | <= 3x |")
 
 
 # -- hostile ----------------------------------------------------------------------------------

@@ -55,12 +55,22 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
     " object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-#: Headers of every reply of the HTTP port (docs/HTTP.md "Security headers").
+#: Headers of every reply of the HTTP port but the API's (docs/HTTP.md "Security headers").
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode("ascii")),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
 )
+#: The API's replies (JSON, never a document): a policy that allows nothing, as OWASP's REST cheat sheet has it, and
+#: short (each header is validated again by h11 on every reply: the page's policy cost the single request ~10 µs).
+API_SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+)
+
+
+_SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 
 
 class SecurityHeaders:
@@ -76,9 +86,11 @@ class SecurityHeaders:
 
         async def send_with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", ()))
-                present = {name.lower() for name, _ in headers}
-                headers += [header for header in SECURITY_HEADERS if header[0] not in present]
+                headers = message.get("headers", ())
+                if any(name.lower() in _SECURITY_NAMES for name, _ in headers):
+                    headers = [*headers, *(h for h in SECURITY_HEADERS if h[0] not in {n.lower() for n, _ in headers})]
+                else:
+                    headers = [*headers, *SECURITY_HEADERS]
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -186,7 +198,7 @@ class ApiEndpoint:
                 declared = value
             elif name == b"x-forwarded-for":
                 forwarded.append(value.decode("latin-1"))
-        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json")]
+        headers: list[tuple[bytes, bytes]] = [(b"content-type", b"application/json"), *API_SECURITY_HEADERS]
         started = False
 
         async def stream(data: bytes | None) -> None:
