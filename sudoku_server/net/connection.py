@@ -507,10 +507,13 @@ class _Reader:
 
     async def _read_events(self) -> None:
         session = self.c.session
+        window = self.c.window
         while not session.closed:
-            await self._wait_for_room()
-            events = await self._next_events(self.c.window.room())
-            await self._handle_events(events)
+            if window.full:
+                await self._wait_for_room()
+            events = await self._next_events(window.room())
+            if events:
+                await self._handle_events(events)
             events.clear()  # nothing of this chunk is held while the reader waits for the window
             await trio.lowlevel.checkpoint()  # one chunk at a time: others get the loop
 
