@@ -24,6 +24,7 @@ from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, TechniqueEr
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
+from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
 
@@ -81,6 +82,9 @@ CODES: dict[str, str] = {
     "continuous nice loop": "0706",
     "discontinuous nice loop": "0707",
     "AIC": "0708",
+    "grouped continuous nice loop": "0709",
+    "grouped discontinuous nice loop": "0710",
+    "grouped AIC": "0711",
     "XY-chain": "0702",
     "remote pair": "0703",
     "XY-Wing": "0800",
@@ -121,6 +125,7 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("simple colours", patterns.colours),
     ("remote pair", chains.remote_pairs),
     ("chains", chains.chains),
+    ("grouped chains", grouped.grouped_chains),
     ("ALS-XZ", als.als_xz),
     ("ALS-XY-Wing", als.als_wings),
     ("Sue de Coq", als.sue_de_coq),
