@@ -8,7 +8,7 @@ row-major-first solution, whose model is built from the same kinds.
 
 from __future__ import annotations
 
-from cpsat_oracle import smallest, solutions
+from tests.support.cpsat_oracle import smallest, solutions
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.constraints import (
