@@ -134,7 +134,11 @@ async def test_count_says_at_least_where_the_line_says_plus():
 
 async def test_503_while_stopping_says_connection_close_then_eof():
     async with running_http_server() as (server, port):
-        server._shutting_down = True  # as between the stop and the close of idle connections: a request still comes
+        # as between the stop and the close of idle connections: a request still comes
+        from sudoku_server.net.services import FrontServices
+
+        stopping = FrontServices.shutting_down
+        FrontServices.shutting_down = property(lambda self: True)
         body = b'{"puzzle":"' + NEWSPAPER_LINE.encode() + b'"}'
         request = b"POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
 
@@ -143,8 +147,10 @@ async def test_503_while_stopping_says_connection_close_then_eof():
                 sock.sendall(request + b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
                 return read_to_eof(sock)
 
-        data = await trio.to_thread.run_sync(exchange)
-        server._shutting_down = False
+        try:
+            data = await trio.to_thread.run_sync(exchange)
+        finally:
+            FrontServices.shutting_down = stopping
     head, _, rest = data.partition(b"\r\n\r\n")
     lines = head.split(b"\r\n")
     assert lines[0] == b"HTTP/1.1 503 "
