@@ -25,8 +25,10 @@ The cores:
   its header comment has the design), built by ``pip install`` when a C
   compiler and the Python headers are present. A specialised engine for the
   classic 9x9 geometry and a general one for any list of units up to 25x25,
-  with the variant constraints (extra differ pairs, nonconsecutive pairs,
-  killer cages with sums, pencilmark candidates; ``_native_variants.h``).
+  with the constraint kinds of :mod:`..constraints` (all-different beyond
+  the units as differ pairs, relation pairs with their tables, sums,
+  candidate masks; ``_native_kinds.h``), which it takes as plain arrays
+  (:func:`_constraint_arrays`) and knows no rule by name.
   It takes plain arrays (the cells, and the geometry prepared once per key by
   ``_native.prepare``) and returns the solution's cells or a code; this module
   words the errors and builds the :class:`Grid`. It releases the interpreter lock while it
@@ -68,11 +70,11 @@ from typing import Any, NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.check import Check
+from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.solver._python import _explain
-from sudoku_server.sudoku.variants import Cages, Candidates, PairRule
 
 __all__ = [
     "CORE",
@@ -127,31 +129,88 @@ _CLASSIC: dict[int, object] = {}
 _PREPARED_MAX = 512
 
 
-def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
-    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints
-    (:mod:`..variants`): differ pairs beyond the units (the extra peers),
-    nonconsecutive pairs, cages (cell -> cage, totals), candidate masks.
-    None when a constraint is of a kind the native core does not know."""
-    arrays: dict[str, bytes] = {}
-    differ: list[int] = []
+# --- BEGIN bridge to remove at the merge with the rules registry (issue 27) ---
+# Until sudoku/rules/ compiles every rule to the vocabulary, today's
+# constraint values (variants.PairRule, Cages, Candidates) are converted
+# here. Once ``Geometry.constraints`` holds kinds only, delete this function
+# and read ``geo.constraints`` in _constraint_arrays.
+def _kinds(geo: Geometry) -> tuple[object, ...]:
+    """``geo.constraints`` as kinds of :mod:`..constraints` (kinds pass through unchanged)."""
+    from sudoku_server.sudoku import constraints as kinds
+    from sudoku_server.sudoku.variants import Cages, PairRule
+    from sudoku_server.sudoku.variants import Candidates as PencilMarks
+
+    out: list[object] = []
     for constraint in geo.constraints:
         if isinstance(constraint, PairRule):
-            flat = [c for pair in constraint.pairs for c in pair]
             if constraint.differ:
-                differ += flat
+                out += [kinds.AllDifferent(pair) for pair in constraint.pairs]
             else:
-                arrays["nonconsecutive"] = array("H", flat).tobytes()
+                table = kinds.relation_table(geo.size, test=lambda a, b: abs(a - b) != 1)
+                out.append(kinds.Relation(constraint.pairs, table))
         elif isinstance(constraint, Cages):
-            arrays["cage_of"] = array("h", constraint.cage_of).tobytes()
-            arrays["totals"] = array("H", [cage.total for cage in constraint.cages]).tobytes()
-            for cage in constraint.cages:
-                differ += [c for pair in itertools.combinations(cage.cells, 2) for c in pair]
+            for k, cage in enumerate(constraint.cages):
+                out.append(kinds.AllDifferent(cage.cells, k))
+                out.append(kinds.Sum(cage.cells, cage.total, distinct=True, source=k))
+        elif isinstance(constraint, PencilMarks):
+            out.append(kinds.Candidates(constraint.masks))
+        else:
+            out.append(constraint)
+    return tuple(out)
+
+
+# --- END bridge ---
+
+
+def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
+    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints,
+    from their kinds (:mod:`..constraints`) only: differ pairs (every
+    all-different that is not a unit), relation pairs with their tables
+    (one table per distinct table), sums as records, candidate masks (several
+    combine). None when a constraint is of a kind the native core does not know."""
+    differ: list[int] = []
+    pairs: list[int] = []
+    pair_table: list[int] = []
+    tables: dict[tuple[int, ...], int] = {}
+    sums: list[int] = []
+    masks: list[int] | None = None
+    units = {frozenset(unit) for unit in geo.units}
+    for constraint in _kinds(geo):
+        if isinstance(constraint, AllDifferent):
+            if frozenset(constraint.cells) not in units:
+                differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
+        elif isinstance(constraint, Relation):
+            if len(constraint.table) != geo.size:
+                return None
+            index = tables.setdefault(constraint.table, len(tables))
+            for a, b in constraint.pairs:
+                pairs += (a, b)
+                pair_table.append(index)
+        elif isinstance(constraint, Sum):
+            weights = constraint.weights or (1,) * len(constraint.cells)
+            if constraint.distinct and len(constraint.cells) > geo.size:
+                return None
+            sums += (len(constraint.cells), constraint.total, int(constraint.distinct))
+            sums += constraint.cells
+            sums += weights
         elif isinstance(constraint, Candidates):
-            arrays["candidates"] = array("I", constraint.masks).tobytes()
+            if masks is None:
+                masks = list(constraint.masks)
+            else:
+                masks = [m & k for m, k in zip(masks, constraint.masks)]
         else:
             return None
+    arrays: dict[str, bytes] = {}
     if differ:
         arrays["differ"] = array("H", differ).tobytes()
+    if pairs:
+        arrays["pairs"] = array("H", pairs).tobytes()
+        arrays["pair_table"] = array("H", pair_table).tobytes()
+        arrays["tables"] = array("I", [m for table in tables for m in table]).tobytes()
+    if sums:
+        arrays["sums"] = array("i", sums).tobytes()
+    if masks is not None:
+        arrays["candidates"] = array("I", masks).tobytes()
     return arrays
 
 
