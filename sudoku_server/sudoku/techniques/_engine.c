@@ -32,7 +32,8 @@
  *   order(k, on, which) -> list: the ids made on (which=1) or off (which=0) by the closure of
  *     (k, on), in the order the Python closure inserts them.
  *
- * Everything runs with the GIL held (static scratch buffers).
+ * Everything runs with the GIL held; no state is process-global: a Dyn object keeps its closures'
+ * scratch (Scratch) and a call's other buffers are its own.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -59,8 +60,19 @@ typedef struct {
     uint16_t *anc; /* NNODE counts, 0 = not made */
 } Clo;
 
+/* The scratch state of one closure: the ancestors of every node made, the
+ * pending nodes and the orders they were made in. One per Dyn object (each
+ * search builds its own Dyn for its board), allocated with it: no state is
+ * shared between objects or calls. */
+typedef struct {
+    uint64_t ancbits[NNODE][AW];
+    uint16_t pend_on[NK], pend_off[NK];
+    uint16_t ord_on[NK + 1], ord_off[NK + 1];
+} Scratch;
+
 typedef struct {
     PyObject_HEAD
+    Scratch *scratch; /* the closures' working state (per object) */
     uint16_t cand[NCELL];
     u128 pos[NDIG];
     int nunits;
@@ -70,9 +82,6 @@ typedef struct {
     Clo *cache[2][NK];
 } DynObject;
 
-static uint64_t ancbits[NNODE][AW];
-static uint16_t pend_on[NK], pend_off[NK];
-static uint16_t ord_on[NK + 1], ord_off[NK + 1];
 
 static inline int ctz128(u128 x) {
     uint64_t lo = (uint64_t)x;
@@ -88,25 +97,27 @@ static inline int pop128(u128 x) {
 #define BIT_GET(a, i) (((a)[(i) >> 6] >> ((i) & 63)) & 1)
 
 /* make a node: its ancestors are itself and every parent's */
-static void make_node(int node, const int *par, int npar) {
-    uint64_t *a = ancbits[node];
-    memset(a, 0, sizeof(ancbits[0]));
+static void make_node(Scratch *sc, int node, const int *par, int npar) {
+    uint64_t *a = sc->ancbits[node];
+    memset(a, 0, sizeof(sc->ancbits[0]));
     for (int i = 0; i < npar; i++) {
-        const uint64_t *p = ancbits[par[i]];
+        const uint64_t *p = sc->ancbits[par[i]];
         for (int w = 0; w < AW; w++) a[w] |= p[w];
     }
     BIT_SET(a, node);
 }
 
-static int count_node(int node) {
+static int count_node(const Scratch *sc, int node) {
     int s = 0;
-    for (int w = 0; w < AW; w++) s += __builtin_popcountll(ancbits[node][w]);
+    for (int w = 0; w < AW; w++) s += __builtin_popcountll(sc->ancbits[node][w]);
     return s;
 }
 
 /* The closure of (src, src_on) into out; with keep, the orders and ancestor counts of a closure that
  * is not a contradiction too. Returns 0, or -1 on memory error. */
 static int closure(DynObject *self, int src, int src_on, int nishio, int keep, Clo *out) {
+    Scratch *w = self->scratch;
+    uint16_t *pend_on = w->pend_on, *pend_off = w->pend_off, *ord_on = w->ord_on, *ord_off = w->ord_off;
     uint16_t cand[NCELL];
     u128 pos[NDIG];
     memcpy(cand, self->cand, sizeof(cand));
@@ -120,12 +131,12 @@ static int closure(DynObject *self, int src, int src_on, int nishio, int keep, C
         BIT_SET(on, src);
         pend_on[non++] = (uint16_t)src;
         ord_on[no++] = (uint16_t)src;
-        make_node(src, par, 0);
+        make_node(w, src, par, 0);
     } else {
         BIT_SET(off, src);
         pend_off[noff++] = (uint16_t)src;
         ord_off[nf++] = (uint16_t)src;
-        make_node(NK + src, par, 0);
+        make_node(w, NK + src, par, 0);
     }
     out->absurd = 0;
     for (;;) {
@@ -156,14 +167,14 @@ static int closure(DynObject *self, int src, int src_on, int nishio, int keep, C
                 int kk = tlist[i];
                 if (BIT_GET(on, kk)) {
                     out->absurd = 1;
-                    out->a_cnt = count_node(kk);
+                    out->a_cnt = count_node(w, kk);
                     out->b_cnt = 1; /* (kk, off) is not made: itself only */
                     goto done;
                 }
                 if (!BIT_GET(off, kk)) {
                     BIT_SET(off, kk);
                     par[0] = k;
-                    make_node(NK + kk, par, 1);
+                    make_node(w, NK + kk, par, 1);
                     pend_off[noff++] = (uint16_t)kk;
                     ord_off[nf++] = (uint16_t)kk;
                 }
@@ -218,15 +229,15 @@ static int closure(DynObject *self, int src, int src_on, int nishio, int keep, C
             for (int i = 0; i < nto; i++) {
                 int kk = on_ids[i];
                 if (BIT_GET(off, kk)) {
-                    make_node(kk, on_par[i], on_np[i]);
+                    make_node(w, kk, on_par[i], on_np[i]);
                     out->absurd = 1;
-                    out->a_cnt = count_node(kk);
-                    out->b_cnt = count_node(NK + kk);
+                    out->a_cnt = count_node(w, kk);
+                    out->b_cnt = count_node(w, NK + kk);
                     goto done;
                 }
                 if (!BIT_GET(on, kk)) {
                     BIT_SET(on, kk);
-                    make_node(kk, on_par[i], on_np[i]);
+                    make_node(w, kk, on_par[i], on_np[i]);
                     pend_on[non++] = (uint16_t)kk;
                     ord_on[no++] = (uint16_t)kk;
                 }
@@ -250,8 +261,8 @@ done:
     memcpy(out->on_order, ord_on, sizeof(uint16_t) * (size_t)no);
     memcpy(out->off_order, ord_off, sizeof(uint16_t) * (size_t)nf);
     memset(out->anc, 0, sizeof(uint16_t) * NNODE);
-    for (int i = 0; i < no; i++) out->anc[ord_on[i]] = (uint16_t)count_node(ord_on[i]);
-    for (int i = 0; i < nf; i++) out->anc[NK + ord_off[i]] = (uint16_t)count_node(NK + ord_off[i]);
+    for (int i = 0; i < no; i++) out->anc[ord_on[i]] = (uint16_t)count_node(w, ord_on[i]);
+    for (int i = 0; i < nf; i++) out->anc[NK + ord_off[i]] = (uint16_t)count_node(w, NK + ord_off[i]);
     return 0;
 }
 
@@ -279,6 +290,7 @@ static void Dyn_dealloc(DynObject *self) {
                 PyMem_Free(self->cache[o][k]->on_order);
                 PyMem_Free(self->cache[o][k]);
             }
+    PyMem_Free(self->scratch);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -300,6 +312,13 @@ static int Dyn_init(DynObject *self, PyObject *args, PyObject *kw) {
     PyObject *cand, *masks, *cunits;
     (void)kw;
     if (!PyArg_ParseTuple(args, "OOO", &cand, &masks, &cunits)) return -1;
+    if (self->scratch == NULL) {
+        self->scratch = PyMem_Malloc(sizeof(Scratch));
+        if (self->scratch == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     PyObject *cf = PySequence_Fast(cand, "cand must be a sequence");
     if (!cf) return -1;
     if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
@@ -916,8 +935,9 @@ static PyObject *Links_set_board(LinksObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* chains._find_cycle: (nodes, loop [(id, on)], removed [(cell, digit0)]) or None */
-static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
+/* chains._find_cycle: (nodes, loop [(id, on)], removed [(cell, digit0)]) or None; layers is the
+ * call's own buffer of NNODE + 2 layers (Links_cycle). */
+static PyObject *cycle_in(LinksObject *self, PyObject *args, uint64_t (*layers)[KW]) {
     int src, limit;
     if (!PyArg_ParseTuple(args, "ii", &src, &limit)) return NULL;
     if (!self->has_board || src < 0 || src >= NK) {
@@ -927,7 +947,6 @@ static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
     const uint64_t *closers = self->offon[src];
     uint64_t anyc = 0;
     for (int w = 0; w < KW; w++) anyc |= closers[w];
-    static uint64_t layers[NNODE + 2][KW];
     uint64_t vis_on[KW], vis_off[KW], front[KW];
     memset(vis_on, 0, sizeof(vis_on));
     memset(vis_off, 0, sizeof(vis_off));
@@ -1082,6 +1101,14 @@ static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
         }
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *Links_cycle(LinksObject *self, PyObject *args) {
+    uint64_t (*layers)[KW] = PyMem_Malloc(sizeof(*layers) * (NNODE + 2));
+    if (!layers) return PyErr_NoMemory();
+    PyObject *r = cycle_in(self, args, layers);
+    PyMem_Free(layers);
+    return r;
 }
 
 /* One pass of chains.find_chain over its sources for one mode (the loop body there, natively):
@@ -1334,7 +1361,10 @@ static int als_se10(int k, int biggest) {
     return 66;
 }
 
-static PyObject *als_wing(PyObject *mod, PyObject *args) {
+#define SEEN_MAX (MAXU * 256) /* ALS cell sets remembered per als_wing call */
+
+/* als_wing's search, with the call's own buffer of SEEN_MAX cell sets (seen). */
+static PyObject *als_wing_in(PyObject *mod, PyObject *args, u128 *seen) {
     int k;
     PyObject *cand, *units, *peers;
     (void)mod;
@@ -1385,7 +1415,6 @@ static PyObject *als_wing(PyObject *mod, PyObject *args) {
     if (!any_pair) Py_RETURN_NONE;
     u128 all = ((u128)1 << NCELL) - 1;
     /* seen ALS cell sets */
-    static u128 seen[MAXU * 256];
     int nseen = 0;
     int best = 0, bse = 0, bvic = 0, by = 0, bxd = 0, bzd = 0, bm = 0, bu = 0, bcombo[9], bk = 0;
     u128 bvictims = 0;
@@ -1443,7 +1472,7 @@ static PyObject *als_wing(PyObject *mod, PyObject *args) {
                             break;
                         }
                 if (ny && !dup) {
-                    if (nseen < (int)(sizeof(seen) / sizeof(seen[0]))) seen[nseen++] = amask;
+                    if (nseen < SEEN_MAX) seen[nseen++] = amask;
                     u128 holders[NDIG];
                     int biggest = 0;
                     for (int d = 0; d < NDIG; d++) holders[d] = pos[d] & amask;
@@ -1515,6 +1544,14 @@ static PyObject *als_wing(PyObject *mod, PyObject *args) {
         Py_DECREF(v);
     }
     return Py_BuildValue("(iNNiiiii)", bse, vic, combo, by, bxd, bzd, bm, bu);
+}
+
+static PyObject *als_wing(PyObject *mod, PyObject *args) {
+    u128 *seen = PyMem_Malloc(sizeof(u128) * SEEN_MAX);
+    if (!seen) return PyErr_NoMemory();
+    PyObject *r = als_wing_in(mod, args, seen);
+    PyMem_Free(seen);
+    return r;
 }
 
 /* subsets.find_naked_subset / find_hidden_subset's search: subset(hidden, k, cand, se_order, units) ->
