@@ -63,6 +63,10 @@ setup(
         Extension(
             "sudoku_server.sudoku.techniques._engine",
             sources=["sudoku_server/sudoku/techniques/_engine.c"],
+            depends=[
+                "sudoku_server/sudoku/techniques/_engine_links.h",
+                "sudoku_server/sudoku/techniques/_engine_sets.h",
+            ],
         ),
         Extension(
             "sudoku_server.sudoku.techniques._nested",
