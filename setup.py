@@ -54,12 +54,19 @@ setup(
             depends=[
                 "sudoku_server/sudoku/solver/_native_search.h",
                 "sudoku_server/sudoku/solver/_native_9x9.h",
-                "sudoku_server/sudoku/solver/_native_variants.h",
+                "sudoku_server/sudoku/solver/_native_geometry.h",
+                "sudoku_server/sudoku/solver/_native_general.h",
+                "sudoku_server/sudoku/solver/_native_kinds.h",
+                "sudoku_server/sudoku/solver/_native_lines.h",
             ],
         ),
         Extension(
             "sudoku_server.sudoku.techniques._engine",
             sources=["sudoku_server/sudoku/techniques/_engine.c"],
+            depends=[
+                "sudoku_server/sudoku/techniques/_engine_links.h",
+                "sudoku_server/sudoku/techniques/_engine_sets.h",
+            ],
         ),
         Extension(
             "sudoku_server.sudoku.techniques._nested",

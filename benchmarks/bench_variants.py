@@ -36,7 +36,13 @@ Columns: puzzles; native median, p90 and worst ms per puzzle; native
 puzzles/s (over the whole set); CP-SAT median ms and puzzles/s (over its
 subset); native/CP-SAT rate ratio; mean givens (cages for killer).
 
+With ``--files``, the stored sets puzzles/variants/bench_*.txt
+(benchmarks/make_variant_puzzles.py made them, with how, and CP-SAT checked
+them) are read instead of made: every set's puzzles are timed by the native
+core, then by CP-SAT, in the same run (issue 27's numbers).
+
 Usage:
+  python3 benchmarks/bench_variants.py --files --cpsat 20    # the stored sets
   python3 benchmarks/bench_variants.py                       # 1,000 per rule set, minutes
   python3 benchmarks/bench_variants.py --count 100 --rules x,killer --cpsat 20
   python3 benchmarks/bench_variants.py --table results.md    # also write the Markdown table
@@ -289,14 +295,48 @@ def cpsat_solve(geo: Geometry, givens: Sequence[int], seconds: float = 60.0) -> 
     return tuple(int(cp.Value(v)) for v in x)
 
 
+STORED = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
+
+
+def read_set(path: Path) -> list[tuple[Geometry, tuple[int, ...], tuple[int, ...]]]:
+    """A stored set (make_variant_puzzles.py's format): (geometry, givens, solution) per puzzle."""
+    out = []
+    for line in path.read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        words = line.split()
+        rules = parse_rules(words[0])
+        givens = tuple(int(ch) for ch in words[1])
+        solution = tuple(int(ch) for ch in words[2])
+        regions: tuple[int, ...] | None = None
+        cages: tuple[Cage, ...] = ()
+        for word in words[3:]:
+            key, _, value = word.partition("=")
+            if key == "regions":
+                regions = tuple(int(ch) for ch in value)
+            elif key == "cages":
+                cages = tuple(
+                    Cage(tuple(int(c) for c in cells.split(".")), int(total), str(k))
+                    for k, (total, _, cells) in enumerate(part.partition(":") for part in value.split(";"))
+                )
+        out.append((variant_geometry(Variant(rules, regions=regions, cages=cages)), givens, solution))
+    return out
+
+
 def _ms(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] * 1e3
 
 
-def measure(rules: tuple[str, ...], count: int, seed: int, cpsat: int) -> dict[str, object]:
+def measure(
+    rules: tuple[str, ...],
+    count: int,
+    seed: int,
+    cpsat: int,
+    stored: list[tuple[Geometry, tuple[int, ...], tuple[int, ...]]] | None = None,
+) -> dict[str, object]:
     made = time.perf_counter()
-    puzzles = make_set(rules, count, seed)
+    puzzles = make_set(rules, count, seed) if stored is None else stored[:count]
     made = time.perf_counter() - made
     native = solver.NATIVE
     assert native is not None
@@ -357,11 +397,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule sets, comma-separated (default {DEFAULT_RULES})")
+    parser.add_argument(
+        "--rules", help=f"rule sets, comma-separated (default {DEFAULT_RULES}; with --files: every stored set)"
+    )
     parser.add_argument("--count", type=int, default=1000, help="puzzles per rule set (default 1000)")
     parser.add_argument("--seed", type=int, default=19, help="the seed of every set (default 19)")
     parser.add_argument("--cpsat", type=int, default=50, help="puzzles per rule set also solved by CP-SAT (default 50)")
     parser.add_argument("--table", type=Path, help="also write the Markdown table to this file")
+    parser.add_argument("--files", action="store_true", help="the stored sets of puzzles/variants/bench_*.txt")
     add_flag(parser)
     args = parser.parse_args(argv)
     require_native(solver.CORE if solver.NATIVE is not None else "python", args.allow_python_core, "in process")
@@ -371,8 +414,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"seed {args.seed}, {args.count} 9x9 puzzles per rule set, CP-SAT on the first {args.cpsat}; one thread")
     print(HEADER, flush=True)
     rows = []
-    for words in args.rules.split(","):
-        result = measure(parse_rules(words), args.count, args.seed, args.cpsat)
+    if args.files:
+        wanted = None if args.rules is None else {parse_rules(words) for words in args.rules.split(",")}
+        paths = sorted(STORED.glob("bench_*.txt"))
+        named = [(parse_rules(p.stem[len("bench_") :].replace("_", "+")), p) for p in paths]
+        jobs = [(rules, read_set(p)) for rules, p in named if wanted is None or rules in wanted]
+    else:
+        jobs = [(parse_rules(words), None) for words in (args.rules or DEFAULT_RULES).split(",")]
+    for rules, stored in jobs:
+        result = measure(rules, args.count, args.seed, args.cpsat, stored)
         rows.append(row(result))
         print(rows[-1] + f"  (made in {result['made']:.1f} s)", flush=True)
     if args.table:

@@ -377,10 +377,23 @@ def test_givens_that_break_a_pair_rule_are_invalid() -> None:
     [
         {"differ": bytes(array("H", [0, 81]))},
         {"differ": bytes(array("H", [5, 5]))},
-        {"nonconsecutive": bytes(array("H", [0]))},
-        {"cage_of": bytes(array("h", [0] * 81)), "totals": bytes(array("H", [45]))},  # 81 cells in one cage
-        {"cage_of": bytes(array("h", [1] + [-1] * 80)), "totals": bytes(array("H", [5]))},  # cage 1 of 1
-        {"totals": bytes(array("H", [5]))},
+        {"pairs": bytes(array("H", [0]))},  # half a pair
+        {"pairs": bytes(array("H", [0, 1]))},  # a pair without its table
+        {
+            "pairs": bytes(array("H", [0, 1])),
+            "pair_table": bytes(array("H", [1])),
+            "tables": bytes(array("I", [511] * 9)),
+        },
+        {
+            "pairs": bytes(array("H", [0, 0])),
+            "pair_table": bytes(array("H", [0])),
+            "tables": bytes(array("I", [511] * 9)),
+        },
+        {"tables": bytes(array("I", [511] * 8))},  # not size masks
+        {"sums": bytes(array("i", [2, 3, 0, 0, 0, 1, 1]))},  # a cell twice
+        {"sums": bytes(array("i", [10, 50, 1, *range(10), *[1] * 10]))},  # 10 distinct digits of 1..9
+        {"sums": bytes(array("i", [3, 6, 1, 0, 1]))},  # a record cut short
+        {"sums": bytes(array("i", [1, 5, 0, 81, 1]))},  # a cell outside the grid
         {"candidates": bytes(array("I", [511] * 80))},
     ],
 )

@@ -25,8 +25,10 @@ The cores:
   its header comment has the design), built by ``pip install`` when a C
   compiler and the Python headers are present. A specialised engine for the
   classic 9x9 geometry and a general one for any list of units up to 25x25,
-  with the variant constraints (extra differ pairs, nonconsecutive pairs,
-  killer cages with sums, pencilmark candidates; ``_native_variants.h``).
+  with the constraint kinds of :mod:`..constraints` (all-different beyond
+  the units as differ pairs, relation pairs with their tables, sums,
+  candidate masks; ``_native_kinds.h``), which it takes as plain arrays
+  (:func:`_constraint_arrays`) and knows no rule by name.
   It takes plain arrays (the cells, and the geometry prepared once per key by
   ``_native.prepare``) and returns the solution's cells or a code; this module
   words the errors and builds the :class:`Grid`. It releases the interpreter lock while it
@@ -68,7 +70,7 @@ from typing import Any, NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.check import Check
-from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum, differ_table, relation_table
+from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
 from sudoku_server.sudoku.solver import _python
@@ -127,58 +129,57 @@ _CLASSIC: dict[int, object] = {}
 _PREPARED_MAX = 512
 
 
-# -- ADAPTER (issue 27): the vocabulary's kinds -> today's native keyword arrays. ------------------
-# The C core still takes one array per former rule (differ pairs, nonconsecutive arcs, cages with
-# totals, candidate masks); the native side of issue 27 replaces this adapter with plain arrays per
-# kind (relation tables, sums with combination masks). Until then a relation is taken only when its
-# table is "differ" or "not consecutive", a sum only when distinct, unweighted and disjoint from the
-# others; any other constraint leaves the geometry to the Python core (None).
-
-
-def _not_consecutive(size: int) -> tuple[int, ...]:
-    return relation_table(size, test=lambda a, b: abs(a - b) != 1)
-
-
 def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
-    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints (the adapter above):
-    differ pairs beyond the units (the extra peers), nonconsecutive arcs, cages (cell -> cage,
-    totals), candidate masks. None when a constraint is one the native core does not take."""
-    arrays: dict[str, bytes] = {}
+    """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints,
+    from their kinds (:mod:`..constraints`) only: differ pairs (every
+    all-different that is not a unit), relation pairs with their tables
+    (one table per distinct table), sums as records, candidate masks (several
+    combine). None when a constraint is of a kind the native core does not know."""
     differ: list[int] = []
-    arcs: list[int] = []
-    cage_of = [-1] * geo.ncells
-    totals: list[int] = []
+    pairs: list[int] = []
+    pair_table: list[int] = []
+    tables: dict[tuple[int, ...], int] = {}
+    sums: list[int] = []
+    masks: list[int] | None = None
+    units = {frozenset(unit) for unit in geo.units}
     for constraint in geo.constraints:
         if isinstance(constraint, AllDifferent):
-            differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
+            if frozenset(constraint.cells) not in units:
+                differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
         elif isinstance(constraint, Relation):
-            flat = [c for pair in constraint.pairs for c in pair]
-            if constraint.table == differ_table(geo.size):
-                differ += flat
-            elif constraint.table == _not_consecutive(geo.size):
-                arcs += flat
-            else:
+            if len(constraint.table) != geo.size:
                 return None
+            index = tables.setdefault(constraint.table, len(tables))
+            for a, b in constraint.pairs:
+                pairs += (a, b)
+                pair_table.append(index)
         elif isinstance(constraint, Sum):
-            if not constraint.distinct or constraint.weights or any(cage_of[c] >= 0 for c in constraint.cells):
+            weights = constraint.weights or (1,) * len(constraint.cells)
+            if constraint.distinct and len(constraint.cells) > geo.size:
                 return None
-            for c in constraint.cells:
-                cage_of[c] = len(totals)
-            totals.append(constraint.total)
-            differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
+            if constraint.distinct:  # the cells differ: pairs beside the units, as an all-different's
+                differ += [c for pair in itertools.combinations(sorted(constraint.cells), 2) for c in pair]
+            sums += (len(constraint.cells), constraint.total, int(constraint.distinct))
+            sums += constraint.cells
+            sums += weights
         elif isinstance(constraint, Candidates):
-            if "candidates" in arrays:
-                return None
-            arrays["candidates"] = array("I", constraint.masks).tobytes()
+            if masks is None:
+                masks = list(constraint.masks)
+            else:
+                masks = [m & k for m, k in zip(masks, constraint.masks)]
         else:
             return None
-    if arcs:
-        arrays["nonconsecutive"] = array("H", arcs).tobytes()
-    if totals:
-        arrays["cage_of"] = array("h", cage_of).tobytes()
-        arrays["totals"] = array("H", totals).tobytes()
+    arrays: dict[str, bytes] = {}
     if differ:
         arrays["differ"] = array("H", differ).tobytes()
+    if pairs:
+        arrays["pairs"] = array("H", pairs).tobytes()
+        arrays["pair_table"] = array("H", pair_table).tobytes()
+        arrays["tables"] = array("I", [m for table in tables for m in table]).tobytes()
+    if sums:
+        arrays["sums"] = array("i", sums).tobytes()
+    if masks is not None:
+        arrays["candidates"] = array("I", masks).tobytes()
     return arrays
 
 

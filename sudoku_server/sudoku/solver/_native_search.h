@@ -23,6 +23,8 @@
  *          keep only solutions smaller than the bound (lexicographically,
  *          row-major): 1 something may remain, 0 nothing, -1 check() raised.
  *   void ENG(extract)(Ctx *x, const STATE *s, int *digits)
+ *   void ENG(failed)(Ctx *x, const Branch *br, int k)
+ *          alternative k of br led to a contradiction (branching weights).
  *
  * The search itself is described in _python.py's module docstring (the two
  * interleaved searches of the first solution); this is the same design with
@@ -72,8 +74,11 @@ ENG(step)(Ctx *x, ENG(Stack) *st, const BOUND *bound, int row_major, STATE *out)
     if (!ENG(apply)(x, s, &f->br, k))
         return STEP_NODE;
     r = ENG(propagate)(x, s);
-    if (r <= 0)
+    if (r <= 0) {
+        if (r == 0)
+            ENG(failed)(x, &f->br, k);
         return r < 0 ? STEP_ERROR : STEP_NODE;
+    }
     if (bound != NULL) {
         r = ENG(cut)(x, bound, s);
         if (r <= 0)

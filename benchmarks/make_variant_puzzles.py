@@ -1,0 +1,101 @@
+"""Make the stored benchmark puzzles of every variant rule set (issue 27): puzzles/variants/bench_<rules>.txt.
+
+Each set is made by ``bench_variants.make_set`` (seeded, reproducible): a
+random solution of the rules, then its givens removed in random order while
+the native core still counts one solution (a MINIMAL puzzle); jigsaw regions
+and killer cages as that module's docstring says (a killer set is pure
+killer: make_set ignores other rules beside killer, so no killer+x set). Then OR-Tools CP-SAT
+(``tests/cpsat_oracle.solutions``, limit 2) checks that the first
+``--cpsat`` puzzles of each set have exactly that one solution; a puzzle it
+finds a second solution for (or the wrong one) stops the run.
+
+File format, one puzzle per line after ``#`` comment lines (how the set was
+made, the command, the CP-SAT check):
+``<rules> <81 givens, 0 empty> <81 solution digits> [regions=<81 region digits 0-8>] [cages=<total>:<cell>.<cell>..;...]``
+(cells 0-based row-major). ``bench_variants.py --files`` reads them back.
+
+Usage:
+  python3 benchmarks/make_variant_puzzles.py --count 100 --cpsat 20
+  python3 benchmarks/make_variant_puzzles.py --rules nonconsecutive --count 50 --cpsat 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import bench_variants as bv
+
+from sudoku_server.sudoku.geometry import Geometry
+from sudoku_server.sudoku.variants import Cages, parse_rules
+
+OUT = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
+
+DEFAULT_RULES = "x,windoku,antiknight,antiking,nonconsecutive,jigsaw,x+antiknight,jigsaw+x,killer"
+
+
+def _data(geo: Geometry) -> str:
+    """The regions and cages of ``geo``, as the file writes them."""
+    words = []
+    regions = [u for u, name in zip(geo.units, geo.unit_names) if name.startswith("region")]
+    if regions:
+        of = [0] * geo.ncells
+        for k, unit in enumerate(regions):
+            for c in unit:
+                of[c] = k
+        words.append("regions=" + "".join(map(str, of)))
+    for constraint in geo.constraints:
+        if isinstance(constraint, Cages):
+            words.append(
+                "cages=" + ";".join(f"{cage.total}:{'.'.join(map(str, cage.cells))}" for cage in constraint.cages)
+            )
+    return " ".join(words)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rules", default=DEFAULT_RULES, help=f"rule sets, comma-separated (default {DEFAULT_RULES})")
+    parser.add_argument("--count", type=int, default=100, help="puzzles per rule set (default 100)")
+    parser.add_argument("--seed", type=int, default=27, help="the seed of every set (default 27)")
+    parser.add_argument("--cpsat", type=int, default=20, help="puzzles per set checked unique by CP-SAT (default 20)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import cpsat_oracle
+
+    for words in args.rules.split(","):
+        rules = parse_rules(words)
+        made = time.perf_counter()
+        puzzles = bv.make_set(rules, args.count, args.seed)
+        made = time.perf_counter() - made
+        checked = time.perf_counter()
+        for geo, givens, solution in puzzles[: args.cpsat]:
+            found = cpsat_oracle.solutions(givens, geo, limit=2, seconds=600.0)
+            if found != [solution]:
+                raise SystemExit(f"{words}: CP-SAT finds {len(found)} solutions, or another one")
+        checked = time.perf_counter() - checked
+        name = "+".join(rules)
+        lines = [
+            f"# {len(puzzles)} minimal 9x9 puzzles of rules={name} (seed {args.seed}; killer: cages, no givens),",
+            "# made by benchmarks/make_variant_puzzles.py (bench_variants.make_set: givens removed while the",
+            "# native core counts one solution), the first"
+            f" {min(args.cpsat, len(puzzles))} checked unique by OR-Tools CP-SAT (tests/cpsat_oracle.py).",
+            f"# python3 benchmarks/make_variant_puzzles.py --rules {name} --count {args.count}"
+            f" --seed {args.seed} --cpsat {args.cpsat}",
+            "# <rules> <givens> <solution> [regions=..] [cages=total:cell.cell;..] (cells 0-based row-major)",
+        ]
+        for geo, givens, solution in puzzles:
+            line = f"{name} {''.join(map(str, givens))} {''.join(map(str, solution))} {_data(geo)}".rstrip()
+            lines.append(line)
+        path = OUT / f"bench_{name.replace('+', '_')}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        print(f"{path.name}: {len(puzzles)} made in {made:.1f} s, CP-SAT checked in {checked:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
