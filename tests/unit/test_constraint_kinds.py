@@ -8,8 +8,6 @@ row-major-first solution, whose model is built from the same kinds.
 
 from __future__ import annotations
 
-from tests.support.cpsat_oracle import smallest, solutions
-
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.constraints import (
     AllDifferent,
@@ -25,6 +23,7 @@ from sudoku_server.sudoku.constraints import (
 from sudoku_server.sudoku.geometry import classic, from_units
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.solver import _python
+from tests.support.cpsat_oracle import smallest, solutions
 
 
 def test_tables():
@@ -63,7 +62,8 @@ def test_a_relation_of_no_rule_is_solved_as_cpsat_solves_it():
         ("test", "thermometer"), 9, base.units, base.unit_names, box_rows=3, box_cols=3, constraints=(less,)
     )
     grid = Grid.from_string("." * 40 + "5" + "." * 40)
-    assert solver._prepare(geo) is None  # the native core's adapter does not take this table
+    if solver.NATIVE is not None:
+        assert solver._prepare(geo) is not None  # the native core takes any relation table
     first = smallest(grid.cells, geo)
     assert first is not None and first[:5] == tuple(sorted(first[:5]))
     assert _python.solve(grid, geometry=geo).cells == first
@@ -79,7 +79,8 @@ def test_sums_whose_digits_may_repeat_or_carry_weights_are_solved_as_cpsat_solve
         ("test", "sums"), 9, base.units, base.unit_names, box_rows=3, box_cols=3, constraints=(diagonal, pill)
     )
     grid = Grid.from_string("." * 81)
-    assert solver._prepare(geo) is None
+    if solver.NATIVE is not None:
+        assert solver._prepare(geo) is not None  # and any sum: repeated digits, weights
     first = smallest(grid.cells, geo)
     assert first is not None and first[4:6] == (3, 7) and first[0] + first[40] + first[80] == 5
     assert _python.solve(grid, geometry=geo).cells == first

@@ -42,9 +42,7 @@ LAYOUT_MODULES = 2
 #: Words still spoken outside the rules package, by module: it only shrinks. The native core's
 #: keyword array for non-consecutive pairs is named after the rule until the C side takes plain
 #: arrays per kind (the ADAPTER in sudoku/solver/__init__.py, replaced by the native helper).
-KNOWN: dict[str, frozenset[str]] = {
-    "sudoku/solver/__init__.py": frozenset({"nonconsecutive"}),
-}
+KNOWN: dict[str, frozenset[str]] = {}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
