@@ -132,7 +132,8 @@ _PREPARED_MAX = 512
 def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
     """The keyword arguments of ``_native.prepare`` for ``geo``'s constraints,
     from their kinds (:mod:`..constraints`) only: differ pairs (every
-    all-different that is not a unit), relation pairs with their tables
+    all-different that is neither a unit nor the cells of a distinct sum,
+    which prepare makes differ itself), relation pairs with their tables
     (one table per distinct table), sums as records, candidate masks (several
     combine). None when a constraint is of a kind the native core does not know."""
     differ: list[int] = []
@@ -141,11 +142,20 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
     tables: dict[tuple[int, ...], int] = {}
     sums: list[int] = []
     masks: list[int] | None = None
-    units = {frozenset(unit) for unit in geo.units}
-    for constraint in geo.constraints:
+    kinds = geo.constraints
+    # the cells of a distinct sum differ in C already (prepare adds them)
+    summed = {c.cells for c in kinds if isinstance(c, Sum) and c.distinct}
+    units: set[frozenset[int]] | None = None
+    for constraint in kinds:
         if isinstance(constraint, AllDifferent):
-            if frozenset(constraint.cells) not in units:
-                differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
+            if constraint.cells in summed:
+                continue
+            if len(constraint.cells) == geo.size:  # only then may it be a unit
+                if units is None:
+                    units = {frozenset(unit) for unit in geo.units}
+                if frozenset(constraint.cells) in units:
+                    continue
+            differ += [c for pair in itertools.combinations(constraint.cells, 2) for c in pair]
         elif isinstance(constraint, Relation):
             if len(constraint.table) != geo.size:
                 return None
@@ -157,8 +167,6 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
             weights = constraint.weights or (1,) * len(constraint.cells)
             if constraint.distinct and len(constraint.cells) > geo.size:
                 return None
-            if constraint.distinct:  # the cells differ: pairs beside the units, as an all-different's
-                differ += [c for pair in itertools.combinations(sorted(constraint.cells), 2) for c in pair]
             sums += (len(constraint.cells), constraint.total, int(constraint.distinct))
             sums += constraint.cells
             sums += weights
