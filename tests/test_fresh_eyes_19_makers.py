@@ -172,7 +172,7 @@ def test_client_errors_name_the_input_line_once(server_address, tmp_path, dedupe
 
 
 def test_an_evicted_pool_leaves_stats_and_the_metrics():
-    pools = WarmPools(target=1, max_pools=2)
+    pools = WarmPools(target=1, level_pools=2)
     metrics = Metrics(Counts(), lambda: (0, 0, 0, 0), lambda: (pools.levels(), pools.served, 0.0))
     pools.take(Generate(level="easy"))
     pools.take(Generate(level="medium"))
