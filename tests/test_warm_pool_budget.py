@@ -26,6 +26,15 @@ def test_the_budget_starts_full_and_refills_at_its_share_up_to_its_burst():
     assert budget.tokens(200.0) == 0.01  # never more than one burst, however long it rested
 
 
+def test_over_the_share_the_rest_lasts_until_the_bucket_is_full():
+    budget = CpuBudget(share=0.1, burst=0.01, now=0.0)
+    assert budget.rest_to_full(0.0) == 0.0  # not over the share: go on
+    budget.charge(0.011)  # 1 ms over
+    assert budget.rest_to_full(0.0) == pytest.approx(0.11)  # 1 ms to pay back and a whole burst of 10 ms
+    assert budget.rest_to_full(0.05) == 0.0  # out of debt (a partial rest, ended early, may resume)
+    assert budget.tokens(0.11) == pytest.approx(0.01)
+
+
 def test_spending_whenever_the_budget_allows_keeps_the_average_to_the_share():
     """A filler that works 1 ms at a time whenever it has tokens, for 100 s: 10 s of CPU at most (10 %)."""
     budget = CpuBudget(share=0.1, burst=0.02, now=0.0)
@@ -108,11 +117,11 @@ class _Made(Exception):
 async def test_the_filler_rests_a_debt_off_in_one_sleep_on_the_mock_clock(autojump_clock, monkeypatch):
     filler = WarmFiller(WarmPools(target=4), _IdleScheduler(), share=0.1, time_slice=0.01, give_up=1.0)  # type: ignore[arg-type]
     budget = filler.budget = CpuBudget(0.1, 0.01, trio.current_time())
-    budget.charge(0.51)  # 0.5 s of CPU over the bucket: 5 s of rest at 10 % of a core
+    budget.charge(0.51)  # 0.5 s of CPU over the bucket: 5 s of rest at 10 % of a core, and 0.1 s to refill it
     rests: list[float] = []
 
     def rest() -> float:
-        rests.append(budget.rest(trio.current_time()))
+        rests.append(budget.rest_to_full(trio.current_time()))
         return rests[-1]
 
     async def make(*args, **kwargs):
@@ -123,5 +132,5 @@ async def test_the_filler_rests_a_debt_off_in_one_sleep_on_the_mock_clock(autoju
     filler.pools.take(Generate(level="easy"))  # a pool wants a puzzle
     with pytest.raises(_Made) as made:
         await filler.run()
-    assert rests == [pytest.approx(5.0), 0.0]  # the whole debt in one sleep, then work: no polling
-    assert made.value.args[0] == pytest.approx(5.0)
+    assert rests == [pytest.approx(5.1), 0.0]  # the debt and a full bucket in one sleep, then work: no polling
+    assert made.value.args[0] == pytest.approx(5.1)

@@ -24,8 +24,11 @@ millisecond of work:
   works and the server is otherwise idle: the thread hops, the event loop's
   wake-ups and the bookkeeping count, not only the puzzle's own work (issue
   32: counting the thread alone, 8 % became 9.6-10.2 % of a core in one
-  process and 11.3-11.7 % under ``--workers 2``). A debt is slept off in
-  one sleep, not polled.
+  process and 11.3-11.7 % under ``--workers 2``). Over its share, the
+  filler rests until the bucket is full again, in one sleep (0.1 s at
+  most, to see the server stop), then works a whole time slice: resting
+  only until the debt was paid, it woke every few tens of microseconds of
+  work, and the wake-ups cost as much again as the work.
 * **Bounded effort.** A puzzle that takes more than the solve timeout of
   CPU is given up and its pool dropped (a band nothing rates in); the next
   request for it starts it again.
@@ -158,9 +161,14 @@ class WarmFiller:
             self._stop = True
 
     def _rest(self) -> float:
-        """Seconds to rest before filling more (the CPU debt over the share; 0: go on)."""
+        """Seconds to rest before filling more (0: go on; over the share: until the bucket is full again)."""
         assert self.budget is not None
-        return self.budget.rest(time.monotonic())
+        return self.budget.rest_to_full(time.monotonic())
+
+    def _charge_overhead(self, seconds: float) -> None:
+        self.cpu_seconds += seconds
+        if self.budget is not None:
+            self.budget.charge(seconds)
 
     def _charge(self) -> None:
         """Charge the process's CPU since the last mark to the filling (from the filler's thread or the loop)."""
@@ -193,6 +201,7 @@ class WarmFiller:
                 return
             if not self.idle():
                 self.yields += 1
+            paused = time.thread_time()
             while True:  # paused: the thread sleeps, holding nothing
                 if not self.idle():
                     time.sleep(POLL_SECONDS)
@@ -203,7 +212,8 @@ class WarmFiller:
                 if self._stop:
                     raise _Stopped()
             mark[0] = time.thread_time()
-            self._mark = time.process_time()  # a pause is nobody's filling
+            self._mark = time.process_time()  # the others' CPU during a pause is not the filling's ...
+            self._charge_overhead(mark[0] - paused)  # ... but the pause's own looking and waking is
 
         try:
             result = answer(key.request(), check=check)

@@ -211,3 +211,14 @@ class CpuBudget:
         """Seconds from ``now`` until the tokens are back to zero (0 when they are not negative)."""
         tokens = self.tokens(now)
         return 0.0 if tokens >= 0 else -tokens / self.share
+
+    def rest_to_full(self, now: float) -> float:
+        """Seconds to rest from ``now`` when the tokens are negative: until the bucket is full again; else 0.
+
+        Resting until it is full, not only out of debt, makes the spender
+        work a whole ``burst`` at a time: resting only to zero, it woke for a
+        few tens of microseconds of work each time, and the wake-ups cost as
+        much as the work (issue 32).
+        """
+        tokens = self.tokens(now)
+        return 0.0 if tokens >= 0 else (self.burst - tokens) / self.share
