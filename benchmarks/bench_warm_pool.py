@@ -26,8 +26,18 @@ Columns: replies, from pool, median / p99 / max ms (all replies), p99 of
 the pooled ones and the share of them within 5 ms, median and p99 of the
 PINGs. A p99 of fewer than 100 replies is their maximum. The machine is shared: repeat for steadier figures.
 
+``--fill-cpu SECONDS`` (issue 32) measures only the CPU, for each tree:
+every level's pool started (one ``GENERATE level=L`` each; five pools of
+``--warm-pool`` puzzles take minutes to fill), then the CPU of every process
+of the server (the supervisor, its workers and the metrics child with
+``--workers N``; ``/proc``, user + system) over SECONDS, as a share of one
+core: the filling with every overhead. Then a fresh server nobody asks for a
+level, over ``--idle`` seconds. ``--workers`` gives the worker counts to try
+(``1`` is the single process, no supervisor).
+
 Usage:
   python3 benchmarks/bench_warm_pool.py --before BEFORE_TREE --after AFTER_TREE
+  python3 benchmarks/bench_warm_pool.py --before BEFORE_TREE --after . --fill-cpu 30 --workers 1 2 --repeat 3
   python3 benchmarks/bench_warm_pool.py --after . --levels hard --wait 20 --requests 32
 """
 
@@ -131,6 +141,66 @@ def stats_of(port: int) -> dict[str, str]:
         client.close()
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) of ``pid`` and of its children (the workers of a supervisor), alive now."""
+    total = cpu_seconds(pid)
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            total += cpu_seconds(int(child))
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def fill_cpu(tree: str, workers: int, seconds: float, idle: float, base: int) -> tuple[float, float]:
+    """(filling share, idle share) of one core, for ``tree`` with ``workers`` (1: a single process)."""
+    extra = ["--workers", str(workers)] if workers > 1 else []
+    proc, port = start(tree, extra, base)
+    try:
+        time.sleep(2.0)  # the workers start
+        for level in ("easy", "medium", "hard", "expert", "extreme"):
+            for _ in range(workers):  # each worker's pool (the balancer spreads the connections)
+                client = Client(port)
+                client.generate(level)
+                client.close()
+        time.sleep(2.0)
+        before, started = tree_cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(seconds)
+        filling = (tree_cpu_seconds(proc.pid) - before) / (time.monotonic() - started)
+    finally:
+        proc.terminate()
+        proc.wait()
+    proc, port = start(tree, extra, base)
+    try:
+        time.sleep(2.0)
+        before, started = tree_cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(idle)
+        resting = (tree_cpu_seconds(proc.pid) - before) / (time.monotonic() - started)
+    finally:
+        proc.terminate()
+        proc.wait()
+    return filling, resting
+
+
+def fill_cpu_main(args: argparse.Namespace) -> int:
+    trees = {"before": args.before, "after": args.after} if args.before else {"after": args.after}
+    print("| tree | workers | filling, % of one core (median; runs) | idle, % of one core (median; runs) |")
+    print("| --- | --- | --- | --- |")
+    for workers in args.workers:
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+        for _ in range(args.repeat):
+            for name, tree in trees.items():  # interleaved: the machine's load falls on both alike
+                runs[name].append(fill_cpu(tree, workers, args.fill_cpu, args.idle, args.port))
+        for name, got in runs.items():
+            fills = " ".join(f"{100 * f:.1f}" for f, _ in got)
+            idles = " ".join(f"{100 * i:.2f}" for _, i in got)
+            print(
+                f"| {name} | {workers} | {100 * statistics.median(f for f, _ in got):.1f} ({fills})"
+                f" | {100 * statistics.median(i for _, i in got):.2f} ({idles}) |"
+            )
+    return 0
+
+
 def p99(ms: list[float]) -> float:
     """The 99th percentile of sorted values (the largest below 100 of them); NaN for none."""
     return ms[min(len(ms) - 1, int(0.99 * len(ms)))] if ms else float("nan")
@@ -151,8 +221,13 @@ def main() -> int:
     )
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle check (default 10)")
     parser.add_argument("--port", type=int, default=0, help="first port to try (default: any free port)")
+    parser.add_argument("--fill-cpu", type=float, default=None, help="seconds: measure only the filling's CPU")
+    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2], help="--fill-cpu: worker counts")
+    parser.add_argument("--repeat", type=int, default=3, help="--fill-cpu: runs per tree and count")
     corecheck.add_flag(parser)
     args = parser.parse_args()
+    if args.fill_cpu is not None:
+        return fill_cpu_main(args)
     levels = args.levels.split(",")
     waits = (args.wait * len(levels))[: len(levels)] if len(args.wait) < len(levels) else args.wait
     servers = {"after": start(args.after, [], args.port)}

@@ -30,7 +30,8 @@ Modes (docs/PROTOCOL.md "Commands"):
   each, and one canonical form per puzzle, or one line per equivalence
   class (its first puzzle and its size): :mod:`sudoku_client.canon`.
 * ``--generate N``: sends N ``GENERATE`` lines (``seed=S``, ``S+1``... with
-  ``--seed S``) and prints the puzzles, each after its ``#`` line.
+  ``--seed S``; ``level=``, ``rules=`` with ``--level``, ``--rules``) and
+  prints the puzzles, each after its ``#`` line.
 * A terminal on standard input: the client sends ``INTERACTIVE`` first and
   keeps the connection open until Ctrl-D; each puzzle is answered as soon as
   it is complete. A server without that verb (``ERROR command unknown verb
@@ -93,7 +94,7 @@ from sudoku_client.exchange import (
 )
 from sudoku_client.interactive import ShiftedOutput, interactive_session
 from sudoku_client.progress import PROGRESS_MIN_PUZZLES, Progress, RequestCounter
-from sudoku_client.replies import VERB_MODES, ReplyScanner, summary_text
+from sudoku_client.replies import LEVELS, VERB_MODES, ReplyScanner, summary_text
 from sudoku_client.routing import client_version, make_reader
 from sudoku_client.stream import RequestStream, counted, through
 
@@ -296,7 +297,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("line", "grid"), help="one line, or a bordered grid (server default line)"
     )
     generate.add_argument("--full", action="store_true", help="solved grids instead of puzzles")
+    generate.add_argument("--level", choices=LEVELS, help="puzzles of this difficulty (9x9; server default any)")
+    generate.add_argument(
+        "--rules",
+        type=_rules,
+        metavar="R",
+        help="puzzles under these rules, e.g. x, jigsaw, killer, x+antiknight (server default classic)",
+    )
     return parser
+
+
+def _rules(text: str) -> str:
+    """An argparse type: ``--rules R``, one word (the server checks the rules and answers an error line)."""
+    if not text or not text.isascii() or not text.isprintable() or " " in text:
+        raise argparse.ArgumentTypeError("invalid rules %r (expected one word such as x or x+antiknight)" % text)
+    return text
 
 
 def generate_lines(args: argparse.Namespace) -> Iterator[bytes]:
@@ -312,6 +327,10 @@ def generate_lines(args: argparse.Namespace) -> Iterator[bytes]:
         words.append("givens=%d" % args.givens)
     if args.format is not None:
         words.append("format=%s" % args.format)
+    if args.level is not None:
+        words.append("level=%s" % args.level)
+    if args.rules is not None:
+        words.append("rules=%s" % args.rules)
     base = " ".join(words)
     for index in range(args.generate):
         if args.seed is None:
@@ -384,7 +403,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.generate is None:
-        given = [name for name in ("size", "symmetry", "givens", "seed", "format") if getattr(args, name) is not None]
+        given = [
+            name
+            for name in ("size", "symmetry", "givens", "seed", "format", "level", "rules")
+            if getattr(args, name) is not None
+        ]
         if args.full:
             given.append("full")
         if given:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+from typing import NoReturn
 
 from sudoku_server import __version__
 from sudoku_server.app import runtime, workers
@@ -400,8 +401,12 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``sudoku-server``; returns the exit status."""
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Entry point of ``sudoku-server``: serves until stopped, then ends the process (:func:`.runtime.exit_now`).
+
+    Raises:
+      SystemExit: bad arguments (status 2), ``--help``, ``--version``.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     check_proxy_options(parser, args)
@@ -410,5 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(problem)
     config = config_from_args(args)
     if args.workers is not None:  # even --workers 1: SIGHUP then means a rolling restart
-        return workers.supervise(config, args.log_level, args.log_queue)
-    return runtime.run(config, args.log_level, args.log_queue)
+        status = workers.supervise(config, args.log_level, args.log_queue)
+    else:
+        status = runtime.run(config, args.log_level, args.log_queue)
+    runtime.exit_now(status)

@@ -7,6 +7,7 @@ which a pre-forked worker of :mod:`sudoku_server.app.workers` runs too.
 
 from __future__ import annotations
 
+import atexit
 import errno
 import functools
 import logging
@@ -16,7 +17,7 @@ import queue
 import signal
 import sys
 import threading
-from typing import cast
+from typing import NoReturn, cast
 
 import trio
 
@@ -271,3 +272,24 @@ def run(config: ServerConfig, log_level: str = "info", log_queue: int = LOG_QUEU
     finally:
         listener.stop()
     return 0
+
+
+def exit_now(status: int) -> NoReturn:
+    """End the process with ``status`` once the server has stopped, without tearing the interpreter down.
+
+    A normal exit frees every object one by one and unloads every module:
+    after a large request (a heap of a few hundred MB) that took seconds
+    after ``server stopped`` was logged, with the port already closed, so a
+    supervisor or systemd waited for nothing. The exit handlers still run
+    (``atexit``: coverage, prometheus_client), and standard output and
+    standard error are flushed; then ``os._exit``.
+    """
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)

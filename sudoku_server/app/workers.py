@@ -32,12 +32,15 @@ reap, restart, graceful stop, rolling restart on SIGHUP) and uvicorn's
   and once it accepts, the old one is retired (SIGUSR2: it stops accepting
   and finishes its connections, without a drain, since the others keep
   serving). The listening socket never closes, so no connection is refused.
-* SIGUSR1 is passed on: each worker logs its counters.
+* SIGUSR1 is passed on to the workers: each logs its counters.
 * Metrics: the parent points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh
   directory before forking; STATS in any worker and ``--metrics-port``
   (served by a small child process of its own) merge every worker's files.
   That child, when it dies (its port taken, say), is restarted with a
   back-off of its own (0.5 s doubling to 30 s, reset once it lived 30 s).
+  It stops on SIGTERM or SIGINT and ignores the other signals a terminal or
+  an operator sends to the whole group (SIGUSR1: it has no counters of its
+  own; SIGHUP, SIGQUIT: the parent passes on what they mean).
 """
 
 from __future__ import annotations
@@ -82,6 +85,12 @@ RESCUE_DELAY = 0.25
 METRICS_BACKOFF_START = 0.5
 #: Seconds between two looks at the workers when nothing happens.
 TICK = 0.5
+#: Signals that stop the metrics process.
+METRICS_STOP = (signal.SIGTERM, signal.SIGINT)
+#: Signals the metrics process ignores: SIGUSR1 (stats: it has no counters of
+#: its own), SIGHUP and SIGQUIT (a terminal's, sent to the whole group; the
+#: parent passes on what they mean).
+METRICS_IGNORED = (signal.SIGUSR1, signal.SIGHUP, signal.SIGQUIT)
 
 
 def bind(host: str | None, port: int) -> list[socket.socket]:
@@ -276,7 +285,7 @@ class Supervisor:
         if signum == signal.SIGCHLD:
             return  # reaped below
         if signum == signal.SIGUSR1:
-            self._forward(signal.SIGUSR1)
+            self._forward(signal.SIGUSR1, kind="worker")  # the metrics process has no counters of its own
             return
         if signum == signal.SIGHUP and not state.stopping:
             workers = [c.pid for c in state.children.values() if c.kind == "worker" and not c.retiring]
@@ -296,9 +305,11 @@ class Supervisor:
             log.info("received %s again: workers close their connections now", name)
             self._forward(signal.SIGTERM)
 
-    def _forward(self, signum: int) -> None:
+    def _forward(self, signum: int, kind: str | None = None) -> None:
+        """Send ``signum`` to every child (of ``kind``, "worker" or "metrics", when given)."""
         for child in self._state.children.values():
-            self._kill(child.pid, signum)
+            if kind is None or child.kind == kind:
+                self._kill(child.pid, signum)
 
     @staticmethod
     def _kill(pid: int, signum: int) -> None:
@@ -443,9 +454,18 @@ class Supervisor:
 
     def _spawn_metrics(self) -> None:
         _no_threads()
+        # No signal may reach the child between the fork and its own handling
+        # (a SIGUSR1 there would end it): they wait, blocked, until it is ready.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, METRICS_IGNORED + METRICS_STOP)
         pid = os.fork()
-        if pid == 0:
+        if pid != 0:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        else:
             self._child_reset()
+            for signum in METRICS_IGNORED:
+                signal.signal(signum, signal.SIG_IGN)
+            # SIGTERM and SIGINT stay blocked: _metrics_main waits for them (sigwait).
+            signal.pthread_sigmask(signal.SIG_SETMASK, (set(held) - set(METRICS_IGNORED)) | set(METRICS_STOP))
             code = 1
             try:
                 for sock in self.sockets + self.http_sockets:
@@ -520,11 +540,8 @@ def _metrics_main(config, log_level: str) -> int:
         log.error("metrics: cannot listen on port %d: %s", config.metrics_port, error.strerror or error)
         return 1
     log.info("metrics on http://%s:%d/metrics (all workers)", config.host or "0.0.0.0", server.server_address[1])
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
-    while not stop:
-        signal.pause()
+    # Blocked since the fork (in the serving thread too): no stop signal can come between a check and a wait.
+    signal.sigwait(METRICS_STOP)
     server.shutdown()
     server.server_close()
     return 0

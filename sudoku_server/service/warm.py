@@ -7,10 +7,17 @@ may be answered from a pool of puzzles made beforehand in idle solver time
 level, the band, the symmetry and the givens asked), started by the first
 request for a plain level (``GENERATE level=hard``) and by the
 :data:`OFTEN`-th for any other key (an ``se`` band, a symmetry, a number of
-givens), at most :data:`DEFAULT_MAX_POOLS` pools of ``target`` puzzles each
-(the least recently asked pool goes when a new one starts): bounded in
-memory (about 3 KB a puzzle with its rating, measured: under 1 MB in all). A seeded request has no key: it is made from
-its seed, never taken from a pool.
+givens), of ``target`` puzzles each. The plain levels and the other keys
+have room of their own: a pool per level (:data:`DEFAULT_LEVEL_POOLS`), and
+at most :data:`DEFAULT_OTHER_POOLS` others, the least recently asked of
+them going when a new one starts; so ``se=`` bands, however many, never
+evict a level's pool (issue 32: twelve bands used to empty every level's).
+Bounded in memory (about 3 KB a puzzle with its rating, measured: under
+1.2 MB in all). A seeded request has no key: it is made from its seed,
+never taken from a pool.
+
+:class:`CpuBudget` is the filler's share of one core as a token bucket, on
+a clock the caller passes (pure, so that it is tested on given times).
 
 No threads, no clock, no I/O: the network layer (``net/warm.py``) asks
 :meth:`WarmPools.wanted` what to make next, makes it with
@@ -26,11 +33,14 @@ from dataclasses import dataclass
 
 from sudoku_server.service.requests import Generate
 from sudoku_server.service.results import Generated
+from sudoku_server.sudoku.rating import LEVELS
 
 #: Puzzles kept per pool (``--warm-pool``).
 DEFAULT_TARGET = 32
-#: Pools kept at once, at most: 4 levels and 4 other keys (bands, symmetries).
-DEFAULT_MAX_POOLS = 8
+#: Pools of plain levels kept at once, at most: one per level (``sudoku.rating.LEVELS``).
+DEFAULT_LEVEL_POOLS = len(LEVELS)
+#: Pools of other keys (bands, symmetries, givens) kept at once, at most.
+DEFAULT_OTHER_POOLS = 4
 #: Requests for a key other than a plain level before it gets a pool of its own.
 OFTEN = 3
 #: Keys whose requests are counted towards :data:`OFTEN`, at most (the oldest is forgotten).
@@ -82,13 +92,21 @@ class WarmPools:
 
     Args:
       target: puzzles per pool (0: no pools at all).
-      max_pools: pools kept at once.
+      level_pools: pools of plain levels kept at once.
+      other_pools: pools of other keys (bands, symmetries, givens) kept at once.
       often: requests for a key other than a plain level before it is pooled.
     """
 
-    def __init__(self, target: int = DEFAULT_TARGET, max_pools: int = DEFAULT_MAX_POOLS, often: int = OFTEN) -> None:
+    def __init__(
+        self,
+        target: int = DEFAULT_TARGET,
+        level_pools: int = DEFAULT_LEVEL_POOLS,
+        other_pools: int = DEFAULT_OTHER_POOLS,
+        often: int = OFTEN,
+    ) -> None:
         self.target = target
-        self.max_pools = max_pools
+        self.level_pools = level_pools
+        self.other_pools = other_pools
         self.often = often
         #: The pools, least recently asked first.
         self._pools: collections.OrderedDict[PoolKey, collections.deque[Generated]] = collections.OrderedDict()
@@ -119,8 +137,10 @@ class WarmPools:
         asked = self._asked.pop(key, 0) + 1
         if key.plain or asked >= self.often:
             self._pools[key] = collections.deque()
-            while len(self._pools) > self.max_pools:
-                self._pools.popitem(last=False)
+            room = self.level_pools if key.plain else self.other_pools
+            kept = [other for other in self._pools if other.plain == key.plain]  # least recently asked first
+            for old in kept[: max(0, len(kept) - room)]:  # a key evicts only its own kind
+                del self._pools[old]
             return
         self._asked[key] = asked
         while len(self._asked) > MAX_COUNTED:
@@ -154,3 +174,51 @@ class WarmPools:
     def levels(self) -> list[tuple[str, int]]:
         """``(label, puzzles ready)`` of every pool, by label (STATS, the metrics)."""
         return sorted(((key.label, len(pool)) for key, pool in self._pools.items()), key=lambda pair: pair[0])
+
+
+class CpuBudget:
+    """A share of one core as a token bucket of CPU seconds: refilled at ``share`` a second, ``burst`` at most.
+
+    The caller passes the clock (``now``, seconds, any monotonic clock) and
+    charges the CPU it used (:meth:`charge`, seconds, all of it: the work and
+    its overhead). Spending only while :meth:`tokens` is not negative keeps
+    the average at ``share`` of one core over any long span; a charge larger
+    than the tokens leaves a debt that :meth:`rest` waits off.
+
+    Args:
+      share: fraction of one core, 0 < share <= 1.
+      burst: the most tokens held (seconds; the time slice).
+      now: the clock at the start (the bucket starts full).
+    """
+
+    def __init__(self, share: float, burst: float, now: float) -> None:
+        self.share = share
+        self.burst = burst
+        self._tokens = burst
+        self._at = now
+
+    def tokens(self, now: float) -> float:
+        """The tokens at ``now`` (seconds of CPU; negative: a debt)."""
+        self._tokens = min(self.burst, self._tokens + max(0.0, now - self._at) * self.share)
+        self._at = max(self._at, now)
+        return self._tokens
+
+    def charge(self, seconds: float) -> None:
+        """CPU seconds used."""
+        self._tokens -= seconds
+
+    def rest(self, now: float) -> float:
+        """Seconds from ``now`` until the tokens are back to zero (0 when they are not negative)."""
+        tokens = self.tokens(now)
+        return 0.0 if tokens >= 0 else -tokens / self.share
+
+    def rest_to_full(self, now: float) -> float:
+        """Seconds to rest from ``now`` when the tokens are negative: until the bucket is full again; else 0.
+
+        Resting until it is full, not only out of debt, makes the spender
+        work a whole ``burst`` at a time: resting only to zero, it woke for a
+        few tens of microseconds of work each time, and the wake-ups cost as
+        much as the work (issue 32).
+        """
+        tokens = self.tokens(now)
+        return 0.0 if tokens >= 0 else (self.burst - tokens) / self.share

@@ -11,7 +11,7 @@ events it returns, in order:
   puzzle after ``COUNT``...) and :class:`CommandReceived` (``PING``, ``HELP``,
   ``GENERATE``...: no puzzle);
 * :class:`Reply` — bytes to send in their turn (an ``ERROR`` line);
-* :class:`TelnetReply` — bytes to send at once (telnet option refusals);
+* :class:`TelnetReply` — bytes to send at once (telnet option answers and the binary offer);
 * :class:`CloseConnection` — stop reading; answer what is queued, then close.
 
 The session is framing, limits and timing; it delegates telnet negotiation
@@ -21,7 +21,11 @@ to :mod:`.replies`.
 
 Framing (PROTOCOL.md "Transport"): a UTF-8 byte-order mark at the start is
 skipped; telnet IAC sequences are removed (``DO x`` answered ``WONT x``,
-``WILL x`` answered ``DONT x``; an interrupt drops the puzzle being read);
+``WILL x`` answered ``DONT x``, but for TRANSMIT-BINARY, which is accepted;
+an interrupt drops the puzzle being read). A client known to speak telnet
+(it sent an IAC sequence, or typed ``INTERACTIVE`` ending its line with CRLF
+as telnet does, with nothing after it) is offered TRANSMIT-BINARY once (``IAC DO BINARY IAC WILL
+BINARY``), so that its 8-bit bytes come as they are;
 lines end with LF, CRLF or a lone CR (a CR followed by NUL, telnet's bare
 carriage return, counts as CRLF). A line longer than ``max_line_bytes``
 yields ``ERROR too-large`` and closes the session, whatever follows; the
@@ -271,6 +275,7 @@ class Session(_PlainLines):
         self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
         self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
         self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
+        self._line_is_last = False  # the line being read is the last of what has arrived (typed, not piped)
 
     # -- state the server's timers look at ---------------------------------
 
@@ -370,9 +375,19 @@ class Session(_PlainLines):
         return events
 
     def _telnet_seen(self, events: list[Event]) -> None:
-        """Telnet negotiated an option (or sent Ctrl-C): a pipe never does; a person is typing."""
+        """Telnet negotiated an option (or sent Ctrl-C): a pipe never does; a person is typing.
+
+        The client speaks telnet: it is offered TRANSMIT-BINARY (:meth:`.Telnet.offer_binary`), so
+        that a pasted box-drawn grid is not taken for its control keys.
+        """
         if not self.held:
+            self._offer_binary(events)
             self.become_interactive(events)
+
+    def _offer_binary(self, events: list[Event]) -> None:
+        offer = self._telnet.offer_binary()
+        if offer:
+            events.append(TelnetReply(offer))
 
     @property
     def backlog(self) -> bool:
@@ -470,6 +485,10 @@ class Session(_PlainLines):
                 command = item.command
                 if isinstance(item.request, Interactive):
                     self.held = False  # the last of INTERACTIVE and KEEPALIVE counts
+                    if command.ending == "\r\n" and self._line_is_last and not self.interactive:
+                        # Typed (nothing came after it) at a client that ends lines with CRLF: Linux
+                        # telnet (which on a port other than 23 negotiates nothing) does, plain nc does not.
+                        self._offer_binary(events)
                     self.become_interactive(events)
                 elif isinstance(item.request, KeepAlive):
                     self.hold()
@@ -586,6 +605,7 @@ class Session(_PlainLines):
             if ending:
                 self._last_ending = ending
             text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")
+            self._line_is_last = after == size and not self._telnet.pending
             self._line(text, ending, self.lineno, events)
             pos = after
             if self.closed:  # QUIT or EOT: nothing after it is read (counted, for the log)

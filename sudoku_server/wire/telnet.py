@@ -1,8 +1,17 @@
-"""Telnet option handling (RFC 854), sans-I/O: strip negotiation from the byte stream, refuse every option.
+"""Telnet option handling (RFC 854), sans-I/O: strip negotiation from the byte stream; TRANSMIT-BINARY only.
 
 A person may connect with ``telnet``, which sends IAC sequences among the
 data. :class:`Telnet` removes them, answers ``DO x`` with ``WONT x`` and
-``WILL x`` with ``DONT x`` (we support no option), passes an escaped ``IAC IAC``
+``WILL x`` with ``DONT x`` for every option but TRANSMIT-BINARY (RFC 856),
+which it accepts and, once the session knows a telnet client is there,
+offers (:meth:`Telnet.offer_binary`: ``IAC DO BINARY IAC WILL BINARY``).
+Linux telnet in its default 7-bit mode compares each byte's low 7 bits with
+its own control keys: the last byte of a box-drawing character (``├`` is
+E2 94 9C: 0x1C, its quit key; ``┃``: 0x03, Ctrl-C; ``╝``: 0x1D, its escape
+``^]``) is taken for one of them, so a pasted box-drawn grid is cut short.
+In binary mode it sends every byte as it is. The option state follows RFC
+1143's "Q method" without its queue (an answer is never sent for an option
+already in the state asked, so no negotiation loops). Passes an escaped ``IAC IAC``
 through as one 0xFF data byte, turns interrupt process and abort output
 (``IP``, ``AO``: Ctrl-C) into :data:`INTERRUPT`, and skips subnegotiations,
 reporting :data:`SB_TOO_LONG` for one longer than the line limit. Its state
@@ -20,6 +29,11 @@ IAC = 0xFF
 DONT, DO, WONT, WILL = 0xFE, 0xFD, 0xFC, 0xFB
 SB, SE = 0xFA, 0xF0
 IP, AO = 0xF4, 0xF5  # interrupt process, abort output
+BINARY = 0x00  # TRANSMIT-BINARY (RFC 856)
+#: What :meth:`Telnet.offer_binary` sends: the client may send, and will receive, 8-bit data as it is.
+OFFER_BINARY = bytes((IAC, DO, BINARY, IAC, WILL, BINARY))
+
+_NO, _WANT_YES, _YES = range(3)  # an option's state on one side (RFC 1143)
 
 _DATA, _AFTER_IAC, _AFTER_VERB, _IN_SB, _SB_AFTER_IAC = range(5)
 
@@ -59,6 +73,53 @@ class Telnet:
         self._state = _DATA
         self._verb = 0
         self._sb_bytes = 0  # length of the subnegotiation being skipped
+        self._binary_him = _NO  # the client sends binary (it WILL)
+        self._binary_us = _NO  # the server sends binary (we WILL)
+        self.binary_offered = False
+
+    @property
+    def binary(self) -> bool:
+        """True once the client agreed to send binary (its ``WILL BINARY``): its bytes come as they are."""
+        return self._binary_him == _YES
+
+    def offer_binary(self) -> bytes:
+        """The bytes that offer TRANSMIT-BINARY both ways (:data:`OFFER_BINARY`), once; ``b""`` after.
+
+        Send them only to a client known to speak telnet: any other would
+        show them (a plain ``nc``). A side already binary is not asked again.
+        """
+        if self.binary_offered:
+            return b""
+        self.binary_offered = True
+        out = bytearray()
+        if self._binary_him == _NO:
+            self._binary_him = _WANT_YES
+            out += bytes((IAC, DO, BINARY))
+        if self._binary_us == _NO:
+            self._binary_us = _WANT_YES
+            out += bytes((IAC, WILL, BINARY))
+        return bytes(out)
+
+    def _binary_answer(self, verb: int) -> bytes:
+        """The answer to ``verb BINARY`` (``b""``: none), and the option's new state."""
+        if verb in (WILL, WONT):
+            state, agree, refuse = self._binary_him, DO, DONT
+        else:
+            state, agree, refuse = self._binary_us, WILL, WONT
+        answer = b""
+        if verb in (WILL, DO):
+            if state == _NO:
+                answer = bytes((IAC, agree, BINARY))  # asked first: we support it
+            state = _YES  # an answer to our offer needs none
+        else:
+            if state == _YES:
+                answer = bytes((IAC, refuse, BINARY))  # it turns the option off: acknowledged
+            state = _NO  # a refusal of our offer needs none
+        if verb in (WILL, WONT):
+            self._binary_him = state
+        else:
+            self._binary_us = state
+        return answer
 
     @property
     def pending(self) -> bool:
@@ -69,7 +130,7 @@ class Telnet:
         """Split ``data`` at telnet commands, in stream order.
 
         Returns a list of: ``bytes`` (text), :class:`TelnetReply` (answers to
-        DO/WILL), :data:`INTERRUPT` (IP or AO) and :data:`SB_TOO_LONG` (then
+        DO/WILL, and to DONT/WONT BINARY once it is on), :data:`INTERRUPT` (IP or AO) and :data:`SB_TOO_LONG` (then
         the rest of ``data`` is dropped).
         """
         items: list[Item] = []
@@ -103,7 +164,12 @@ class Telnet:
                         items.append(INTERRUPT)
                     state = _DATA
             elif state == _AFTER_VERB:
-                if self._verb in (DO, WILL):
+                if byte == BINARY:
+                    answer = self._binary_answer(self._verb)
+                    if answer:
+                        flush()
+                        items.append(TelnetReply(answer))
+                elif self._verb in (DO, WILL):
                     flush()
                     refusal = WONT if self._verb == DO else DONT
                     items.append(TelnetReply(bytes((IAC, refusal, byte))))

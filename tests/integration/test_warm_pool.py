@@ -47,7 +47,7 @@ def test_a_level_is_pooled_from_its_first_request_a_band_when_asked_often_a_seed
 
 
 def test_the_least_recently_asked_pool_goes_when_too_many_start():
-    pools = WarmPools(target=1, max_pools=2)
+    pools = WarmPools(target=1, level_pools=2)
     for level in ("easy", "medium", "hard"):
         pools.take(Generate(level=level))
     assert [label for label, _ in pools.levels()] == ["hard", "medium"]

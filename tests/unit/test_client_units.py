@@ -339,7 +339,9 @@ def test_progress_starts_above_a_few_hundred_puzzles():
 
 
 def _generate_args(**given) -> argparse.Namespace:
-    options = dict(generate=3, full=False, size=None, symmetry=None, givens=None, seed=None, format=None)
+    options = dict(
+        generate=3, full=False, size=None, symmetry=None, givens=None, seed=None, format=None, level=None, rules=None
+    )
     options.update(given)
     return argparse.Namespace(**options)
 

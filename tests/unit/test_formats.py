@@ -189,6 +189,7 @@ def test_telnet_negotiation_is_refused_and_removed():
     data = b"\xff\xfd\x18" + NEWSPAPER_LINE.encode() + b"\xff\xfb\x1f\r\n"
     assert all_chunkings(data) == [
         ("telnet", b"\xff\xfc\x18"),
+        ("telnet", b"\xff\xfd\x00\xff\xfb\x00"),  # a telnet client: TRANSMIT-BINARY offered (issue 32)
         ("telnet", b"\xff\xfe\x1f"),
         ("answer", "line", NEWSPAPER_SOLUTION + "\r\n"),
     ]
@@ -197,6 +198,7 @@ def test_telnet_negotiation_is_refused_and_removed():
 def test_telnet_ctrl_c_drops_the_partial_puzzle_and_next_works():
     data = PLAIN_ROWS[:40].encode() + b"\xff\xf4\xff\xfd\x06" + (NEWSPAPER_LINE + "\r\n").encode()
     assert all_chunkings(data) == [
+        ("telnet", b"\xff\xfd\x00\xff\xfb\x00"),  # a telnet client: TRANSMIT-BINARY offered (issue 32)
         ("telnet", b"\xff\xfc\x06"),
         ("answer", "line", NEWSPAPER_SOLUTION + "\r\n"),
     ]
