@@ -168,7 +168,7 @@ def test_a_variant_request_is_never_answered_from_the_classic_pool():
 
 
 def test_an_evicted_pool_leaves_stats_and_the_metrics():
-    pools = WarmPools(target=1, max_pools=2)
+    pools = WarmPools(target=1, level_pools=2)
     metrics = Metrics(Counts(), lambda: (0, 0, 0, 0), lambda: (pools.levels(), pools.served, 0.0))
     pools.take(Generate(level="easy"))
     pools.take(Generate(level="medium"))

@@ -17,10 +17,10 @@ import time
 import uuid
 
 import pytest
-from conftest import start_server_process, stop_server_process
 
 from sudoku_server.wire.session import CommandReceived, Session, TelnetReply
 from sudoku_server.wire.telnet import OFFER_BINARY, Telnet
+from tests.support.servers import start_server_process, stop_server_process
 
 IAC, DO, DONT, WILL, WONT, BINARY, ECHO = 0xFF, 0xFD, 0xFE, 0xFB, 0xFC, 0x00, 0x01
 

@@ -18,7 +18,7 @@ import threading
 import time
 import urllib.request
 
-from conftest import REPO
+from tests.support.paths import REPO
 
 
 class _Server:

@@ -3,10 +3,9 @@ puzzles the real server makes for them."""
 
 from __future__ import annotations
 
-from clienttools import FakeServer, address_args, run_client
-
 from sudoku_client import cli as sc
 from sudoku_client.replies import LEVELS
+from tests.support.clienttools import FakeServer, address_args, run_client
 
 HARD_SEED_7 = (
     b"# generated size=9 givens=27 symmetry=none seed=7 minimal=yes level=hard se=4.0\n"

@@ -18,7 +18,9 @@ import socket
 import time
 
 import pytest
-from conftest import REPO, start_server_process, stop_server_process
+
+from tests.support.paths import REPO
+from tests.support.servers import start_server_process, stop_server_process
 
 #: Seconds a person waits after typing a line before the next: the server answers well within it.
 PAUSE = 0.3

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent / "sudoku_server" / "sudoku"
+ROOT = Path(__file__).resolve().parents[2] / "sudoku_server" / "sudoku"
 SOURCES = sorted([*ROOT.glob("solver/_native*.c"), *ROOT.glob("solver/_native*.h"), *ROOT.glob("techniques/_*.c")])
 
 
