@@ -99,6 +99,7 @@ CODES: dict[str, str] = {
     "W-Wing": "0803",
     "ALS-XZ": "0901",
     "ALS-XY-Wing": "0902",
+    "death blossom": "0904",
     "Sue de Coq": "1101",
     "template set": "1201",
     "template delete": "1202",
@@ -136,6 +137,7 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("grouped chains", grouped.grouped_chains),
     ("ALS-XZ", als.als_xz),
     ("ALS-XY-Wing", als.als_wings),
+    ("death blossom", als.death_blossoms),
     ("Sue de Coq", als.sue_de_coq),
     ("template", patterns.templates),
 )

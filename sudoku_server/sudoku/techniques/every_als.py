@@ -26,10 +26,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
-from sudoku_server.sudoku.techniques.every_basic import BOX, UNITS, cells_text, seen_by_all, step
+from sudoku_server.sudoku.techniques.every_basic import BOX, PEERS, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["als_wings", "als_xz", "sue_de_coq"]
+__all__ = ["als_wings", "als_xz", "death_blossoms", "sue_de_coq"]
 
 
 def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
@@ -207,4 +207,54 @@ def als_wings(x: Context) -> list[Step]:
                     f" {x.digit_set(da)}, {cells_text(a.masks[j])} {x.digit_set(db)}"
                 )
                 out.append(step(x, "ALS-XY-Wing", words, elim=gone))
+    return out
+
+
+def death_blossoms(x: Context) -> list[Step]:
+    """Death blossom (``0904``): a stem cell, and for each of its digits d an ALS (a petal) holding d whose
+    places of d all see the stem; one of the petals then loses d and is locked, so a digit Z of every petal
+    (not the stem's) goes from the cells seeing all of Z's places in the petals. Petals may overlap
+    (HoDoKu's ALS overlap)."""
+    out: list[Step] = []
+    a = _als(x)
+    cand = x.cand
+    for stem in range(81):
+        sm = cand[stem]
+        if popcount(sm) < 2 or popcount(sm) > 4:
+            continue
+        x.check()
+        stem_digits = [d for d in range(9) if sm >> d & 1]
+        petals = {
+            d: [
+                i
+                for i in range(len(a.masks))
+                if a.places[i][d] and not a.masks[i] >> stem & 1 and a.places[i][d] & ~PEERS[stem] == 0
+            ]
+            for d in stem_digits
+        }
+        for z in range(9):
+            if sm >> z & 1:
+                continue
+            choices = [[i for i in petals[d] if a.digits[i] >> z & 1] for d in stem_digits]
+            size = 1
+            for ch in choices:
+                size *= len(ch)
+            if not size or size > 4000:
+                continue
+            for combo in _product(choices):
+                masks = [a.masks[i] for i in combo]
+                zplaces = 0
+                for i in combo:  # petals may overlap, or be one ALS for two digits: the argument holds
+                    zplaces |= a.places[i][z]
+                gone = x.pos[z] & seen_by_all(zplaces) & ~zplaces & ~(1 << stem)
+                if gone:
+                    words = f": stem {cells_text(1 << stem)}, petals " + "; ".join(cells_text(m) for m in masks)
+                    out.append(step(x, "death blossom", words, elim=[(c, z + 1) for c in cells_of(gone)]))
+    return out
+
+
+def _product(choices: list[list[int]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for ch in choices:
+        out = [(*p, i) for p in out for i in ch]
     return out
