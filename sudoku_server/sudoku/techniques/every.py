@@ -124,7 +124,7 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("Swordfish", functools.partial(basic.fish, k=3)),
     ("Jellyfish", functools.partial(basic.fish, k=4)),
     ("Franken X-Wing", functools.partial(basic.franken_fish, k=2)),
-    # Franken Swordfish and Jellyfish (k=3, 4) are left out: 0.2 and 1 s a state in Python, past HINT all's budget
+    # Franken Swordfish and Jellyfish (k=3, 4) are left out: 0.15 and 1 s a state in Python, past HINT all's budget
     ("skyscraper", patterns.single_digit),
     ("XY-Wing", patterns.xy_wings),
     ("XYZ-Wing", patterns.xyz_wings),

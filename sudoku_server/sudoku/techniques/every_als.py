@@ -26,7 +26,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
-from sudoku_server.sudoku.techniques.every_basic import BOX, PEERS, UNITS, cells_text, seen_by_all, step
+from sudoku_server.sudoku.techniques.every_basic import BOX, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step
 
 __all__ = ["als_wings", "als_xz", "death_blossoms", "sue_de_coq"]
@@ -218,43 +218,43 @@ def death_blossoms(x: Context) -> list[Step]:
     out: list[Step] = []
     a = _als(x)
     cand = x.cand
-    for stem in range(81):
+    stems = sum(1 << c for c in range(81) if 2 <= popcount(cand[c]) <= 4)
+    # per stem cell and digit d: the ALS holding d whose places of d all see it (not holding it)
+    petals_of: dict[int, dict[int, list[int]]] = {}
+    for i, places in enumerate(a.places):
+        for d in range(9):
+            if places[d]:
+                for stem in cells_of(a.sees[i][d] & stems & x.pos[d] & ~a.masks[i]):
+                    petals_of.setdefault(stem, {}).setdefault(d, []).append(i)
+    for stem, petals in petals_of.items():
         sm = cand[stem]
-        if popcount(sm) < 2 or popcount(sm) > 4:
+        stem_digits = [d for d in range(9) if sm >> d & 1]
+        if any(d not in petals for d in stem_digits):
             continue
         x.check()
-        stem_digits = [d for d in range(9) if sm >> d & 1]
-        petals = {
-            d: [
-                i
-                for i in range(len(a.masks))
-                if a.places[i][d] and not a.masks[i] >> stem & 1 and a.places[i][d] & ~PEERS[stem] == 0
-            ]
-            for d in stem_digits
-        }
         for z in range(9):
             if sm >> z & 1:
                 continue
-            choices = [[i for i in petals[d] if a.digits[i] >> z & 1] for d in stem_digits]
-            size = 1
-            for ch in choices:
-                size *= len(ch)
-            if not size or size > 4000:
+            choices = [[i for i in petals[d] if a.places[i][z]] for d in stem_digits]
+            if not all(choices):
                 continue
-            for combo in _product(choices):
-                masks = [a.masks[i] for i in combo]
-                zplaces = 0
-                for i in combo:  # petals may overlap, or be one ALS for two digits: the argument holds
-                    zplaces |= a.places[i][z]
-                gone = x.pos[z] & seen_by_all(zplaces) & ~zplaces & ~(1 << stem)
-                if gone:
-                    words = f": stem {cells_text(1 << stem)}, petals " + "; ".join(cells_text(m) for m in masks)
-                    out.append(step(x, "death blossom", words, elim=[(c, z + 1) for c in cells_of(gone)]))
-    return out
-
-
-def _product(choices: list[list[int]]) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = [()]
-    for ch in choices:
-        out = [(*p, i) for p in out for i in ch]
+            # depth first over one petal per stem digit, keeping what still sees every place of z so far
+            todo: list[tuple[int, int, tuple[int, ...]]] = [(0, x.pos[z] & ~(1 << stem), ())]
+            while todo:
+                k, room, combo = todo.pop()
+                if k == len(choices):
+                    zplaces = 0
+                    for i in combo:  # petals may overlap, or be one ALS for two digits: the argument holds
+                        zplaces |= a.places[i][z]
+                    gone = room & ~zplaces
+                    if gone:
+                        words = f": stem {cells_text(1 << stem)}, petals " + "; ".join(
+                            cells_text(a.masks[i]) for i in combo
+                        )
+                        out.append(step(x, "death blossom", words, elim=[(c, z + 1) for c in cells_of(gone)]))
+                    continue
+                for i in choices[k]:
+                    r = room & a.sees[i][z]
+                    if r:
+                        todo.append((k + 1, r, (*combo, i)))
     return out
