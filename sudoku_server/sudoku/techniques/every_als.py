@@ -29,7 +29,7 @@ from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import BOX, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["als_wings", "als_xz", "sue_de_coq"]
+__all__ = ["als_wings", "als_xz", "death_blossoms", "sue_de_coq"]
 
 
 def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
@@ -207,4 +207,54 @@ def als_wings(x: Context) -> list[Step]:
                     f" {x.digit_set(da)}, {cells_text(a.masks[j])} {x.digit_set(db)}"
                 )
                 out.append(step(x, "ALS-XY-Wing", words, elim=gone))
+    return out
+
+
+def death_blossoms(x: Context) -> list[Step]:
+    """Death blossom (``0904``): a stem cell, and for each of its digits d an ALS (a petal) holding d whose
+    places of d all see the stem; one of the petals then loses d and is locked, so a digit Z of every petal
+    (not the stem's) goes from the cells seeing all of Z's places in the petals. Petals may overlap
+    (HoDoKu's ALS overlap)."""
+    out: list[Step] = []
+    a = _als(x)
+    cand = x.cand
+    stems = sum(1 << c for c in range(81) if 2 <= popcount(cand[c]) <= 4)
+    # per stem cell and digit d: the ALS holding d whose places of d all see it (not holding it)
+    petals_of: dict[int, dict[int, list[int]]] = {}
+    for i, places in enumerate(a.places):
+        for d in range(9):
+            if places[d]:
+                for stem in cells_of(a.sees[i][d] & stems & x.pos[d] & ~a.masks[i]):
+                    petals_of.setdefault(stem, {}).setdefault(d, []).append(i)
+    for stem, petals in petals_of.items():
+        sm = cand[stem]
+        stem_digits = [d for d in range(9) if sm >> d & 1]
+        if any(d not in petals for d in stem_digits):
+            continue
+        x.check()
+        for z in range(9):
+            if sm >> z & 1:
+                continue
+            choices = [[i for i in petals[d] if a.places[i][z]] for d in stem_digits]
+            if not all(choices):
+                continue
+            # depth first over one petal per stem digit, keeping what still sees every place of z so far
+            todo: list[tuple[int, int, tuple[int, ...]]] = [(0, x.pos[z] & ~(1 << stem), ())]
+            while todo:
+                k, room, combo = todo.pop()
+                if k == len(choices):
+                    zplaces = 0
+                    for i in combo:  # petals may overlap, or be one ALS for two digits: the argument holds
+                        zplaces |= a.places[i][z]
+                    gone = room & ~zplaces
+                    if gone:
+                        words = f": stem {cells_text(1 << stem)}, petals " + "; ".join(
+                            cells_text(a.masks[i]) for i in combo
+                        )
+                        out.append(step(x, "death blossom", words, elim=[(c, z + 1) for c in cells_of(gone)]))
+                    continue
+                for i in choices[k]:
+                    r = room & a.sees[i][z]
+                    if r:
+                        todo.append((k + 1, r, (*combo, i)))
     return out

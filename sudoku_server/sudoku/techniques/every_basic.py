@@ -293,3 +293,87 @@ def fish(x: Context, k: int) -> list[Step]:
                         for name in dict.fromkeys((n1, n2)):
                             out.append(step(x, "Siamese " + name, words, elim=digit_elims(g1 | g2, d0)))
     return out
+
+
+FRANKEN = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
+
+def franken_fish(x: Context, k: int) -> list[Step]:
+    """Every Franken fish of size ``k``: base rows and boxes, cover columns and boxes (or the transpose),
+    with a box among them; finned when base candidates are left uncovered (fins, and endo fins: base
+    candidates in two base units), the digit then going only from cells seeing every fin; a base candidate
+    in two cover units goes too (cannibalism). HoDoKu's ``FishSolver`` definitions (Ultimate Fish Guide)."""
+    out: list[Step] = []
+    for d0 in range(9):
+        p = x.pos[d0]
+        for rows in (True, False):
+            lines, others = (ROW, COL) if rows else (COL, ROW)
+            base_pool = [m for m in lines + BOX if m & p]
+            seen: set[tuple[int, int]] = set()
+            for base in combinations(range(len(base_pool)), k):
+                units = [base_pool[i] for i in base]
+                U = 0
+                endo = 0
+                for m in units:
+                    endo |= U & m & p
+                    U |= m & p
+                has_box = any(i >= len([m for m in lines if m & p]) for i in base)
+                x.check()
+                for cover, fins in _covers(U & ~endo, p, others, k):
+                    fins |= endo
+                    if not has_box and not any(m in BOX for m in cover):
+                        continue
+                    if all(m in others for m in cover) and not has_box:
+                        continue
+                    cmask = 0
+                    twice = 0
+                    for m in cover:
+                        twice |= cmask & m & p
+                        cmask |= m
+                    gone = (p & cmask & ~U) | (twice & U & ~fins)
+                    if fins:
+                        gone &= seen_by_all(fins)
+                    key = (U, gone)
+                    if not gone or key in seen:
+                        continue
+                    seen.add(key)
+                    name = ("finned " if fins else "") + "Franken " + FRANKEN[k]
+                    words = f" on {d0 + 1}: base {cells_text(U)}" + (f", fins {cells_text(fins)}" if fins else "")
+                    out.append(step(x, name, words, elim=digit_elims(gone, d0)))
+    return out
+
+
+def _covers(need: int, p: int, others: list[int], k: int) -> list[tuple[list[int], int]]:
+    """Sets of ``k`` cover units (the other lines, boxes) over ``need`` but fins, the fins all in one box."""
+    out: list[tuple[list[int], int]] = []
+    line_of = COL_OF if others is COL else ROW_OF
+
+    def go(left: int, cover: list[int]) -> None:
+        if not left:
+            out.append((list(cover), 0))
+            return
+        if len(cover) == k:
+            return
+        c = (left & -left).bit_length() - 1
+        for m in (others[line_of[c]], BOX[BOX_OF[c]]):
+            if m not in cover:
+                go(left & ~m, [*cover, m])
+
+    for f in (-1, *range(9)):
+        if f >= 0 and not need & BOX[f]:
+            continue
+        start = len(out)
+        go(need & ~BOX[f] if f >= 0 else need, [])
+        if f >= 0:
+            kept = []
+            for cover, _ in out[start:]:
+                covered = 0
+                for m in cover:
+                    covered |= m
+                fins = need & ~covered
+                if fins and len(cover) == k:
+                    kept.append((cover, fins))
+            out[start:] = kept
+        else:
+            out[start:] = [(cover, fins) for cover, fins in out[start:] if len(cover) == k]
+    return out
