@@ -93,6 +93,18 @@ def test_a_pasted_jigsaw_shows_its_regions_and_solves(page: Page, server: Server
     page.click("Solve")
     page.shot("jigsaw-solved")
     assert page.line() == JIGSAW_ANSWER == server.ask(JIGSAW_GIVENS + JIGSAW_REGIONS)
+    # with a digit of the person's the page writes the jigsaw line itself (its own region symbols)
+    page.click("Undo")
+    page.cell("r1c1").click()
+    page.driver.switch_to.active_element.send_keys(JIGSAW_ANSWER[0])
+    page.click("Hint")
+    mine = "".join("abcdefghi"[r - 1] for r in regions)
+    words = server.ask(f"HINT {JIGSAW_ANSWER[0]}{JIGSAW_GIVENS[1:]}{mine}").removeprefix("HINT ")
+    assert page.text("#hint .words") == words
+    unit = re.search(r"in (region|row|column) (\S+) \(", words).groups()
+    if unit[0] == "region":  # its cells are lit as the unit to look at
+        at = "abcdefghi".index(unit[1]) + 1
+        assert page.names(".focus") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, r in enumerate(regions) if r == at]
 
 
 def test_a_pasted_killer_shows_its_cages_and_sums_and_solves(page: Page, server: Server):
