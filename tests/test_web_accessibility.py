@@ -1,35 +1,26 @@
-"""Accessibility of the web page (issue 31), in headless Chromium as tests/test_web_page.py.
+"""Accessibility of the web page (issue 31), in headless Chromium (tests/webtools.py).
 
 The grid is an ARIA grid (role=grid, a role=row per row, a role=gridcell per cell named in
 aria-label: "row 1 column 3, 5, given"); the arrow keys move between cells (a roving tabindex).
 axe-core (4.9, carried by the selenium-axe-python package) finds no serious or critical violation
 on load, after solving, with a killer drawn (and its candidates), and in dark mode.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import HINTED, Page, Server
+import webtools
 from variant_examples import CAGE_ROWS, CAGE_SUMS
+from webtools import HINTED, Page, Server
+from webtools import paste_read as paste
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-
-
-def paste(page: Page, text: str) -> None:
-    before = done(page)
-    page.paste(text)
-    page.wait(lambda: done(page) > before)
 
 
 def serious(page: Page, state: str) -> list[str]:

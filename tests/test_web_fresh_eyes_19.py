@@ -1,22 +1,22 @@
-"""The fresh-eyes findings f05 and f08 on the web page (headless Chromium, as tests/test_web_page.py).
+"""The fresh-eyes findings f05 and f08 on the web page (headless Chromium, tests/webtools.py).
 
 - f05: a seed above 2**53 typed into the Seed box makes the line port's ``GENERATE seed=`` puzzle, and the page
   reports the seed with every digit (a JSON number would be rounded by the browser).
 - f08: a captioned paste is solved, its givens shown on the grid, as the line port reads it (the caption skipped).
 
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import HINTED, Page, Server, solution_of
+import webtools
+from webtools import HINTED, Page, Server, solution_of
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 BIG_SEED = "15299291225202835323"  # above 2**53: a double holds 15299291225202835456
 

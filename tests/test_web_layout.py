@@ -1,39 +1,30 @@
-"""Phones, dark mode and print on the web page (issue 31), in headless Chromium as tests/test_web_page.py.
+"""Phones, dark mode and print on the web page (issue 31), in headless Chromium (tests/webtools.py).
 
 Emulated with Chrome DevTools: a 390 px wide phone (``Emulation.setDeviceMetricsOverride``) where
 the grid fits and nothing scrolls sideways, ``prefers-color-scheme: dark`` and print media
 (``Emulation.setEmulatedMedia``): the grid, its cages and clues without the controls.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
 import contextlib
 
-import test_web_page
-from test_web_page import HINTED, Page, Server
+import webtools
 from variant_examples import CAGE_ROWS, CAGE_SUMS
+from webtools import HINTED, Page, Server
+from webtools import paste_read as paste
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
 #: The page's rectangle, the grid's, and how wide the document scrolls.
 GEOMETRY = """const grid = document.querySelector('#grid').getBoundingClientRect();
 return {width: innerWidth, scroll: document.documentElement.scrollWidth, left: grid.left, right: grid.right}"""
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-
-
-def paste(page: Page, text: str) -> None:
-    before = done(page)
-    page.paste(text)
-    page.wait(lambda: done(page) > before)
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""The address holds the puzzle (issue 31), in headless Chromium as tests/test_web_page.py.
+"""The address holds the puzzle (issue 31), in headless Chromium (tests/webtools.py).
 
 A killer with its cages, its rules and the person's digits, copied from the address bar and opened
 in a second browser, is the same puzzle there (its cells, regions, cages and sums) and solves the
@@ -7,15 +7,16 @@ same; the back button steps through puzzles, not keystrokes. Skipped without Chr
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import HINTED, Page, Server
+import webtools
 from variant_examples import CAGE_ROWS, CAGE_SUMS, KILLER_ANSWER, X
+from webtools import HINTED, Page, Server
+from webtools import paste_read as paste
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
 
@@ -27,26 +28,16 @@ STATE = """return {
 }"""
 
 
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-
-
-def paste(page: Page, text: str) -> None:
-    before = done(page)
-    page.paste(text)
-    page.wait(lambda: done(page) > before)
-
-
 def second_browser():
     """A browser of its own (no state shared with the module's): as someone the link was sent to."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = test_web_page._find("chromium", "chromium-browser")
+    options.binary_location = webtools._find("chromium", "chromium-browser")
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
         options.add_argument(argument)
-    return webdriver.Chrome(service=Service(test_web_page._find("chromedriver")), options=options)
+    return webdriver.Chrome(service=Service(webtools._find("chromedriver")), options=options)
 
 
 def test_a_link_opened_in_a_second_browser_shows_the_same_puzzle(page: Page, server: Server, shots):

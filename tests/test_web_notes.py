@@ -1,23 +1,23 @@
-"""Notes, candidates and undo/redo on the web page (issue 31), in headless Chromium as tests/test_web_page.py.
+"""Notes, candidates and undo/redo on the web page (issue 31), in headless Chromium (tests/webtools.py).
 
 Notes mode (the Notes button, aria-pressed, or the N key) makes a digit toggle a candidate
 (``[data-note]`` inside the cell); Candidates fills every empty cell with the digits its row,
 column, region and rules allow (checked against candidates computed here from the givens); every
 change is undone and redone by the buttons, Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import HINTED, Page, Server, solution_of
+import webtools
 from variant_examples import X
+from webtools import HINTED, Page, Server, solution_of
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 
 def notes(page: Page) -> list[str]:

@@ -3,25 +3,21 @@
 A pasted puzzle is on the grid at once (no button pressed); after Solve, Hint, Steps, Rate and Count
 work on the givens plus the person's digits, never on the solution the server filled in; an error
 belongs to the puzzle on screen and goes when the puzzle changes. Skipped without Chromium (failed
-under CI), as test_web_page.py.
+under CI).
 """
 
 from __future__ import annotations
 
 import re
 
-import test_web_page
-from test_web_page import HINTED, INVALID, Page, Server, solution_of
+import webtools
+from webtools import HINTED, INVALID, Page, Server, done, solution_of
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 
 def test_a_pasted_puzzle_is_on_the_grid_at_once(page: Page):

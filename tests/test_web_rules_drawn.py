@@ -1,4 +1,4 @@
-"""Every rule drawn on the web page (issue 31), in headless Chromium as tests/test_web_page.py.
+"""Every rule drawn on the web page (issue 31), in headless Chromium (tests/webtools.py).
 
 A pasted or generated jigsaw, killer, X or windoku puzzle is on the grid at once with its rule
 data drawn: ``data-region`` on every cell and a thick line exactly between cells of different
@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-import test_web_page
-from test_web_page import Page, Server
+import webtools
 from variant_examples import (
     CAGE_ROWS,
     CAGE_SUMS,
@@ -25,22 +24,17 @@ from variant_examples import (
     X_ANSWER,
     X,
 )
+from webtools import Page, Server
+from webtools import paste_read as paste
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 #: The killer of docs/LAYOUTS.md as a cage block with one given (r1c3 = 8), the CodinGame form.
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
-
-
-def paste(page: Page, text: str) -> None:
-    """Paste ``text`` and wait until the page has read it onto the grid (no button pressed)."""
-    done = page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-    page.paste(text)
-    page.wait(lambda: page.driver.execute_script("return Number(document.body.dataset.done || 0)") > done)
 
 
 def set_rules(page: Page, words: str) -> None:

@@ -1,20 +1,20 @@
-"""The web page's Rules field end to end (issues 19 and 21): headless Chromium, as tests/test_web_page.py.
+"""The web page's Rules field end to end (issues 19 and 21): headless Chromium (tests/webtools.py).
 
 The page sends the field as the API's ``rules``; what it shows is checked against the line port's
-``SOLVE rules=...`` on the same server. Skipped without Chromium (failed under CI), as test_web_page.py.
+``SOLVE rules=...`` on the same server. Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
-import test_web_page
-from test_web_page import Page, Server
+import webtools
 from variant_examples import X_ANSWER, X
+from webtools import Page, Server
 
 # the page's fixtures: one server and one browser for this module, the page loaded afresh for each test
-browser = test_web_page.browser
-server = test_web_page.server
-shots = test_web_page.shots
-page = test_web_page.page
+browser = webtools.browser
+server = webtools.server
+shots = webtools.shots
+page = webtools.page
 
 #: Two 3s a knight's move apart (r1c3, r2c5): fine in classic Sudoku, invalid under antiknight.
 KNIGHT = ".." + "3" + "." * 10 + "3" + "." * 67
