@@ -50,6 +50,23 @@ def test_at_390_px_the_grid_fits_and_nothing_scrolls_sideways(page: Page, server
         page.driver.refresh()
         page.wait(lambda: len(page.cells()) == 81)
         paste(page, HINTED)
+        # no keyboard on a phone: the keypad under the grid enters digits and notes in the selected cell
+        keypad = {
+            e.get_attribute("aria-label"): e for e in page.driver.find_elements(page.by.CSS_SELECTOR, "#keypad button")
+        }
+        assert list(keypad) == [f"digit {d}" for d in "123456789"] + ["erase"]
+        page.cell("r1c2").click()
+        keypad["digit 7"].click()
+        assert page.cells()[1] == "7"
+        page.click("Notes")
+        page.cell("r1c3").click()
+        keypad["digit 1"].click()
+        keypad["digit 2"].click()
+        assert page.cell("r1c3").text == "1\n2" and page.cell("r1c3").get_attribute("aria-label").endswith("notes 1 2")
+        page.click("Notes")
+        page.cell("r1c2").click()
+        keypad["erase"].click()
+        assert page.cells()[1] == ""
         page.click("Candidates")
         page.shot("phone-9x9")
         shape = page.driver.execute_script(GEOMETRY)
