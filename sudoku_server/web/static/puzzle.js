@@ -11,7 +11,9 @@ import { BOXES, boxRegions, cellIndex, defaultSymbols, symbolsFor } from "./rule
 /** Region symbols of the texts the page writes: region k is REGION_SYMBOLS[k - 1]. */
 export const REGION_SYMBOLS = "abcdefghijklmnopqrstuvwxy";
 /** Cage symbols of the cage blocks the page writes (docs/LAYOUTS.md: no blank, |, = or .). */
-const CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&()*+/;<>?@[]^_{}~";
+const CAGE_SYMBOLS = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&()*+/;<>?@[]^_{}~"]
+  .concat(Array.from({ length: 25 }, (_, k) => String.fromCodePoint(0x3b1 + k))) // Greek small letters
+  .concat(Array.from({ length: 25 }, (_, k) => String.fromCodePoint(0x391 + k)).filter((ch) => ch !== "\u03a2"));
 
 /** A puzzle from parse's reply (or the same fields): digits as ints 1..size, cells as indices. */
 export function puzzleOf(data) {
@@ -45,6 +47,9 @@ export function writeText(puzzle, digits, notes, full) {
   const n = puzzle.size;
   const symbols = puzzle.symbols;
   const cells = digits.map((d) => (d ? symbols[d - 1] : "."));
+  if (puzzle.cages.length > CAGE_SYMBOLS.length) {
+    throw new Error(`a killer of ${puzzle.cages.length} cages: the page writes at most ${CAGE_SYMBOLS.length}`);
+  }
   if (puzzle.cages.length) {
     // the cage block with its givens (docs/LAYOUTS.md "Killer: the cage block")
     const cageOf = new Array(n * n).fill(".");
