@@ -325,7 +325,7 @@ function applyKey(at, event) {
   const code = /^(?:Digit|Numpad)(\d)$/.exec(event.code ?? "");
   const digit = event.shiftKey && code ? Number(code[1]) : puzzle.symbols.toUpperCase().indexOf(key) + 1;
   if ((key.length === 1 || code) && digit > 0 && digit <= puzzle.size) {
-    if (notesMode || event.shiftKey) toggleNote(at, digit);
+    if (notesMode || (event.shiftKey && code)) toggleNote(at, digit); // Shift+A on 16x16 is the letter A
     else setDigit(at, digit);
   } else if (["BACKSPACE", "DELETE", ".", " "].includes(key) || (key === "0" && puzzle.size <= 9)) {
     if (board.entries[at]) setDigit(at, 0);
