@@ -1,28 +1,19 @@
-"""Accessibility of the web page (issue 31), in headless Chromium as tests/browser/test_web_page.py.
+"""Accessibility of the web page (issue 31), in headless Chromium (tests/support/browser.py).
 
 The grid is an ARIA grid (role=grid, a role=row per row, a role=gridcell per cell named in
 aria-label: "row 1 column 3, 5, given"); the arrow keys move between cells (a roving tabindex).
 axe-core (4.9, carried by the selenium-axe-python package) finds no serious or critical violation
 on load, after solving, with a killer drawn (and its candidates), and in dark mode.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
 from tests.support.browser import HINTED, Page, Server
+from tests.support.browser import paste_read as paste
 from tests.support.variant_examples import CAGE_ROWS, CAGE_SUMS
 
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-
-
-def paste(page: Page, text: str) -> None:
-    before = done(page)
-    page.paste(text)
-    page.wait(lambda: done(page) > before)
 
 
 def serious(page: Page, state: str) -> list[str]:

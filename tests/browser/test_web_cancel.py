@@ -1,9 +1,9 @@
-"""Long work on the web page can be seen and cancelled (issue 31), in headless Chromium as tests/browser/test_web_page.py.
+"""Long work on the web page can be seen and cancelled (issue 31), in headless Chromium (tests/support/browser.py).
 
 The network is slowed (Chrome DevTools ``Network.emulateNetworkConditions``: 4 s of latency) so
 that any request is long: after 0.5 s ``#status`` shows the seconds elapsed and a Cancel button;
 Cancel aborts the request (the page's AbortController) and its answer never reaches the grid.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
@@ -11,14 +11,10 @@ from __future__ import annotations
 import re
 import time
 
-from tests.support.browser import HINTED, Page
+from tests.support.browser import HINTED, Page, done
 
 SLOW = {"offline": False, "latency": 4000, "downloadThroughput": -1, "uploadThroughput": -1}
 FAST = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
 
 
 def test_a_slow_request_shows_its_seconds_and_cancel_aborts_it(page: Page):

@@ -1,9 +1,9 @@
-"""Phones, dark mode and print on the web page (issue 31), in headless Chromium as tests/browser/test_web_page.py.
+"""Phones, dark mode and print on the web page (issue 31), in headless Chromium (tests/support/browser.py).
 
 Emulated with Chrome DevTools: a 390 px wide phone (``Emulation.setDeviceMetricsOverride``) where
 the grid fits and nothing scrolls sideways, ``prefers-color-scheme: dark`` and print media
 (``Emulation.setEmulatedMedia``): the grid, its cages and clues without the controls.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
@@ -11,22 +11,13 @@ from __future__ import annotations
 import contextlib
 
 from tests.support.browser import HINTED, Page, Server
+from tests.support.browser import paste_read as paste
 from tests.support.variant_examples import CAGE_ROWS, CAGE_SUMS
 
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
 #: The page's rectangle, the grid's, and how wide the document scrolls.
 GEOMETRY = """const grid = document.querySelector('#grid').getBoundingClientRect();
 return {width: innerWidth, scroll: document.documentElement.scrollWidth, left: grid.left, right: grid.right}"""
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-
-
-def paste(page: Page, text: str) -> None:
-    before = done(page)
-    page.paste(text)
-    page.wait(lambda: done(page) > before)
 
 
 @contextlib.contextmanager
@@ -52,6 +43,23 @@ def test_at_390_px_the_grid_fits_and_nothing_scrolls_sideways(page: Page, server
         page.driver.refresh()
         page.wait(lambda: len(page.cells()) == 81)
         paste(page, HINTED)
+        # no keyboard on a phone: the keypad under the grid enters digits and notes in the selected cell
+        keypad = {
+            e.get_attribute("aria-label"): e for e in page.driver.find_elements(page.by.CSS_SELECTOR, "#keypad button")
+        }
+        assert list(keypad) == [f"digit {d}" for d in "123456789"] + ["erase"]
+        page.cell("r1c2").click()
+        keypad["digit 7"].click()
+        assert page.cells()[1] == "7"
+        page.click("Notes")
+        page.cell("r1c3").click()
+        keypad["digit 1"].click()
+        keypad["digit 2"].click()
+        assert page.cell("r1c3").text == "1\n2" and page.cell("r1c3").get_attribute("aria-label").endswith("notes 1 2")
+        page.click("Notes")
+        page.cell("r1c2").click()
+        keypad["erase"].click()
+        assert page.cells()[1] == ""
         page.click("Candidates")
         page.shot("phone-9x9")
         shape = page.driver.execute_script(GEOMETRY)

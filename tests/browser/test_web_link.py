@@ -1,4 +1,4 @@
-"""The address holds the puzzle (issue 31), in headless Chromium as tests/browser/test_web_page.py.
+"""The address holds the puzzle (issue 31), in headless Chromium (tests/support/browser.py).
 
 A killer with its cages, its rules and the person's digits, copied from the address bar and opened
 in a second browser, is the same puzzle there (its cells, regions, cages and sums) and solves the
@@ -8,6 +8,7 @@ same; the back button steps through puzzles, not keystrokes. Skipped without Chr
 from __future__ import annotations
 
 from tests.support.browser import HINTED, Page, Server, find_binary
+from tests.support.browser import paste_read as paste
 from tests.support.variant_examples import CAGE_ROWS, CAGE_SUMS, KILLER_ANSWER, X
 
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
@@ -18,16 +19,6 @@ STATE = """return {
     [c.dataset.cell, c.value, c.dataset.region, c.dataset.cage ?? null, 'diagonal' in c.dataset, 'given' in c.dataset]),
   sums: [...document.querySelectorAll('[data-cage-sum]')].map((s) => [s.closest('[data-cell]').dataset.cell, s.textContent]),
 }"""
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-
-
-def paste(page: Page, text: str) -> None:
-    before = done(page)
-    page.paste(text)
-    page.wait(lambda: done(page) > before)
 
 
 def second_browser():

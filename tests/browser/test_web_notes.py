@@ -1,16 +1,16 @@
-"""Notes, candidates and undo/redo on the web page (issue 31), in headless Chromium as tests/browser/test_web_page.py.
+"""Notes, candidates and undo/redo on the web page (issue 31), in headless Chromium (tests/support/browser.py).
 
 Notes mode (the Notes button, aria-pressed, or the N key) makes a digit toggle a candidate
 (``[data-note]`` inside the cell); Candidates fills every empty cell with the digits its row,
 column, region and rules allow (checked against candidates computed here from the givens); every
 change is undone and redone by the buttons, Ctrl+Z, Ctrl+Y and Ctrl+Shift+Z.
-Skipped without Chromium (failed under CI), as test_web_page.py.
+Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
 from tests.support.browser import HINTED, Page, Server, solution_of
-from tests.support.variant_examples import X
+from tests.support.variant_examples import ANTIKING, ANTIKNIGHT, JIGSAW_GIVENS, JIGSAW_REGIONS, NONCONSECUTIVE, X
 
 
 def notes(page: Page) -> list[str]:
@@ -38,6 +38,36 @@ def expected_candidates(givens: str, x: bool = False) -> list[str]:
     for i, c in enumerate(givens):
         seen = {givens[j] for unit in units if i in unit for j in unit}
         out.append("" if c != "." else "".join(d for d in "123456789" if d not in seen))
+    return out
+
+
+KNIGHT = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
+KING = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+ORTHOGONAL = [(0, 1), (1, 0), (0, -1), (-1, 0)]
+
+
+def rule_candidates(givens: str, rule: str, regions: str = "") -> list[str]:
+    """Per cell the digits its row, column and box (or jigsaw region) and ``rule``'s cells allow."""
+    out = []
+    for i, c in enumerate(givens):
+        if c != ".":
+            out.append("")
+            continue
+        r, k = divmod(i, 9)
+        if regions:
+            seen = {givens[j] for j in range(81) if j // 9 == r or j % 9 == k or regions[j] == regions[i]}
+        else:
+            seen = {
+                givens[j] for j in range(81) if j // 9 == r or j % 9 == k or (j // 27, j % 9 // 3) == (i // 27, k // 3)
+            }
+        moves = {"antiknight": KNIGHT, "antiking": KING}.get(rule, [])
+        seen |= {givens[(r + a) * 9 + k + b] for a, b in moves if 0 <= r + a < 9 and 0 <= k + b < 9}
+        if rule == "nonconsecutive":
+            for a, b in ORTHOGONAL:
+                if 0 <= r + a < 9 and 0 <= k + b < 9 and givens[(r + a) * 9 + k + b] != ".":
+                    d = int(givens[(r + a) * 9 + k + b])
+                    seen |= {str(d - 1), str(d + 1)}
+        out.append("".join(d for d in "123456789" if d not in seen))
     return out
 
 
@@ -89,6 +119,24 @@ def test_candidates_fill_every_empty_cell_with_what_its_units_allow(page: Page, 
     # Solve still answers the puzzle (the notes are every empty cell's true candidates: a pencilmark line)
     page.click("Solve")
     assert page.line() == server.ask(f"SOLVE rules=x {X}")
+
+
+def test_candidates_follow_each_rule(page: Page):
+    cases = [
+        ("antiknight", ANTIKNIGHT, ""),
+        ("antiking", ANTIKING, ""),
+        ("nonconsecutive", NONCONSECUTIVE, ""),
+        ("", JIGSAW_GIVENS + JIGSAW_REGIONS, JIGSAW_REGIONS),
+    ]
+    for rule, puzzle, regions in cases:
+        field = page.element('input[name="rules"]')
+        field.clear()
+        if rule:
+            field.send_keys(rule)
+        page.paste(puzzle)
+        page.click("Candidates")
+        assert notes(page) == rule_candidates(puzzle[:81], rule, regions), rule or "jigsaw"
+    page.shot("jigsaw-candidates")
 
 
 def test_undo_and_redo_every_change_by_buttons_and_keys(page: Page, server: Server):

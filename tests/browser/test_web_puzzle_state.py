@@ -3,18 +3,14 @@
 A pasted puzzle is on the grid at once (no button pressed); after Solve, Hint, Steps, Rate and Count
 work on the givens plus the person's digits, never on the solution the server filled in; an error
 belongs to the puzzle on screen and goes when the puzzle changes. Skipped without Chromium (failed
-under CI), as test_web_page.py.
+under CI).
 """
 
 from __future__ import annotations
 
 import re
 
-from tests.support.browser import HINTED, INVALID, Page, Server, solution_of
-
-
-def done(page: Page) -> int:
-    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
+from tests.support.browser import HINTED, INVALID, Page, Server, done, solution_of
 
 
 def test_a_pasted_puzzle_is_on_the_grid_at_once(page: Page):

@@ -1,4 +1,4 @@
-"""Every rule drawn on the web page (issue 31), in headless Chromium as tests/browser/test_web_page.py.
+"""Every rule drawn on the web page (issue 31), in headless Chromium (tests/support/browser.py).
 
 A pasted or generated jigsaw, killer, X or windoku puzzle is on the grid at once with its rule
 data drawn: ``data-region`` on every cell and a thick line exactly between cells of different
@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from tests.support.browser import Page, Server
+from tests.support.browser import paste_read as paste
 from tests.support.variant_examples import (
     CAGE_ROWS,
     CAGE_SUMS,
@@ -27,13 +28,6 @@ from tests.support.variant_examples import (
 
 #: The killer of docs/LAYOUTS.md as a cage block with one given (r1c3 = 8), the CodinGame form.
 KILLER = "".join(("..8......" if r == 0 else ".........") + " " + CAGE_ROWS[r] + "\n" for r in range(9)) + CAGE_SUMS
-
-
-def paste(page: Page, text: str) -> None:
-    """Paste ``text`` and wait until the page has read it onto the grid (no button pressed)."""
-    done = page.driver.execute_script("return Number(document.body.dataset.done || 0)")
-    page.paste(text)
-    page.wait(lambda: page.driver.execute_script("return Number(document.body.dataset.done || 0)") > done)
 
 
 def set_rules(page: Page, words: str) -> None:
@@ -86,6 +80,18 @@ def test_a_pasted_jigsaw_shows_its_regions_and_solves(page: Page, server: Server
     page.click("Solve")
     page.shot("jigsaw-solved")
     assert page.line() == JIGSAW_ANSWER == server.ask(JIGSAW_GIVENS + JIGSAW_REGIONS)
+    # with a digit of the person's the page writes the jigsaw line itself (its own region symbols)
+    page.click("Undo")
+    page.cell("r1c1").click()
+    page.driver.switch_to.active_element.send_keys(JIGSAW_ANSWER[0])
+    page.click("Hint")
+    mine = "".join("abcdefghi"[r - 1] for r in regions)
+    words = server.ask(f"HINT {JIGSAW_ANSWER[0]}{JIGSAW_GIVENS[1:]}{mine}").removeprefix("HINT ")
+    assert page.text("#hint .words") == words
+    unit = re.search(r"in (region|row|column) (\S+) \(", words).groups()
+    if unit[0] == "region":  # its cells are lit as the unit to look at
+        at = "abcdefghi".index(unit[1]) + 1
+        assert page.names(".focus") == [f"r{i // 9 + 1}c{i % 9 + 1}" for i, r in enumerate(regions) if r == at]
 
 
 def test_a_pasted_killer_shows_its_cages_and_sums_and_solves(page: Page, server: Server):
@@ -198,7 +204,7 @@ REGISTRY = {
 }
 
 
-def test_the_page_draws_what_the_rules_registry_says(browser, server: Server, shots):
+def test_the_page_draws_what_the_rules_registry_says(browser, server: Server, shots, wallclock):
     """GET api/v1/rules answered by the registry (a script in the page stands in for the server's endpoint)."""
     import json
 
@@ -211,7 +217,7 @@ def test_the_page_draws_what_the_rules_registry_says(browser, server: Server, sh
     )
     added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
     try:
-        page = Page(browser, server, shots, "registry")
+        page = Page(browser, server, shots, "registry", wallclock)
         page.wait(lambda: len(page.driver.find_elements(page.by.CSS_SELECTOR, "#rule-words option")) == 5)
         words = [
             o.get_attribute("value") for o in page.driver.find_elements(page.by.CSS_SELECTOR, "#rule-words option")

@@ -1,13 +1,12 @@
-"""The web page's Rules field end to end (issues 19 and 21): headless Chromium, as tests/browser/test_web_page.py.
+"""The web page's Rules field end to end (issues 19 and 21): headless Chromium (tests/support/browser.py).
 
 The page sends the field as the API's ``rules``; what it shows is checked against the line port's
-``SOLVE rules=...`` on the same server. Skipped without Chromium (failed under CI), as test_web_page.py.
+``SOLVE rules=...`` on the same server. Skipped without Chromium (failed under CI).
 """
 
 from __future__ import annotations
 
-from tests.support.balancers import Server
-from tests.support.browser import Page
+from tests.support.browser import Page, Server
 from tests.support.variant_examples import X_ANSWER, X
 
 #: Two 3s a knight's move apart (r1c3, r2c5): fine in classic Sudoku, invalid under antiknight.

@@ -199,3 +199,15 @@ def solution_of(server: Server, puzzle: str) -> str:
     reply = server.ask(puzzle)
     assert re.fullmatch(r"[1-9A-Za-z]+", reply), reply
     return reply
+
+
+def done(page: Page) -> int:
+    """How many actions the page has finished (``<body data-done>``)."""
+    return page.driver.execute_script("return Number(document.body.dataset.done || 0)")
+
+
+def paste_read(page: Page, text: str) -> None:
+    """Paste ``text`` and wait until the page has read it onto the grid (no button pressed)."""
+    before = done(page)
+    page.paste(text)
+    page.wait(lambda: done(page) > before)

@@ -17,17 +17,8 @@
 
 import { call, get, waited } from "./api.js";
 import { Grid } from "./grid.js";
-import {
-  BOXES,
-  FALLBACK,
-  boxRegions,
-  candidates,
-  cellIndex,
-  defaultSymbols,
-  drawing,
-  peers,
-  symbolsFor,
-} from "./rules.js";
+import { REGION_SYMBOLS, fromHash, hashOf, plainPuzzle, puzzleOf, writeText } from "./puzzle.js";
+import { FALLBACK, candidates, cellIndex, drawing, peers, symbolsFor } from "./rules.js";
 
 const $ = (selector) => document.querySelector(selector);
 const pasteBox = $('textarea[name="puzzle"]');
@@ -44,8 +35,6 @@ const answerBox = $("#answer");
 const rulesShown = $("#rules-shown");
 const keypad = $("#keypad");
 
-const REGION_SYMBOLS = "abcdefghijklmnopqrstuvwxy";
-const CAGE_SYMBOLS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&()*+/;<>?@[]^_{}~";
 /** Milliseconds before a request shows its elapsed time and the Cancel button. */
 const SLOW_MS = 500;
 
@@ -77,28 +66,6 @@ function say(words) {
 }
 
 // -- the puzzle and the board -------------------------------------------------------------
-
-/** A puzzle from parse's reply (or the same fields): digits as ints 1..size, cells as indices. */
-function puzzleOf(data) {
-  const n = data.size;
-  const symbols = data.symbols || defaultSymbols(n);
-  const boxes = boxRegions(n);
-  const regions = data.regions ?? boxes;
-  const jigsaw = data.rules.split("+").includes("jigsaw") && regions.some((r, i) => r !== boxes[i]);
-  return {
-    size: n,
-    symbols,
-    givens: [...data.givens].map((ch) => symbols.indexOf(ch.toUpperCase()) + 1),
-    rules: data.rules.split("+").filter((word) => word && word !== "classic"),
-    regions,
-    regionNames: data.region_symbols ?? null, // how the puzzle's text names its regions (steps say "region b")
-    jigsaw,
-    cages: (data.cages ?? []).map((cage) => ({ sum: cage.sum, cells: cage.cells.map((c) => cellIndex(c, n)) })),
-    candidates: data.candidates
-      ? data.candidates.map((text) => [...text].reduce((mask, ch) => mask | (1 << symbols.indexOf(ch)), 0))
-      : null,
-  };
-}
 
 /** An empty puzzle of `size` under the Rules field's unit rules. */
 function emptyPuzzle(size) {
@@ -228,31 +195,7 @@ function fullNotes() {
 /** The puzzle's text: the pasted text while the grid is its puzzle, else written from the grid. */
 function puzzleText() {
   if (source !== null && !board.entries.some(Boolean) && !fullNotes()) return source;
-  const n = puzzle.size;
-  const symbols = puzzle.symbols;
-  const cells = digitsNow().map((d) => (d ? symbols[d - 1] : "."));
-  if (puzzle.cages.length) {
-    // the cage block with its givens (docs/LAYOUTS.md "Killer: the cage block")
-    const cageOf = new Array(n * n).fill(".");
-    puzzle.cages.forEach((cage, k) => cage.cells.forEach((cell) => (cageOf[cell] = CAGE_SYMBOLS[k])));
-    const rows = Array.from({ length: n }, (_, r) =>
-      [cells.slice(r * n, r * n + n).join(""), cageOf.slice(r * n, r * n + n).join("")].join(" "),
-    );
-    const sums = puzzle.cages.map((cage, k) => `${CAGE_SYMBOLS[k]}=${cage.sum}`).join(" ");
-    return rows.join("\n") + "\n" + sums + "\n";
-  }
-  if (puzzle.jigsaw) return cells.join("") + puzzle.regions.map((r) => REGION_SYMBOLS[r - 1]).join("");
-  if (n === 9 && (puzzle.candidates || fullNotes())) {
-    // a pencilmark line: the person's candidates (docs/LAYOUTS.md "Pencilmarks")
-    const digits = digitsNow();
-    return digits
-      .map((d, i) => {
-        const mask = d ? 1 << (d - 1) : board.notes[i] || puzzle.candidates?.[i] || 511;
-        return [...symbols].map((s, k) => (mask >> k) & 1 ? s : ".").join("");
-      })
-      .join("");
-  }
-  return cells.join("");
+  return writeText(puzzle, digitsNow(), board.notes, fullNotes());
 }
 
 let sentSource = false; // the last request sent the pasted text (its region names), not the page's own writing
@@ -267,50 +210,16 @@ function body() {
 
 // -- the address -------------------------------------------------------------------------
 
+/** Write the puzzle and the person's digits into the address; `push`: as a new history entry. */
 function address(push) {
-  const params = new URLSearchParams();
-  const symbols = puzzle.symbols;
-  params.set("size", puzzle.size);
-  params.set("givens", puzzle.givens.map((d) => (d ? symbols[d - 1] : ".")).join(""));
-  if (puzzle.symbols !== defaultSymbols(puzzle.size)) params.set("symbols", symbols);
-  if (puzzle.rules.length) params.set("rules", puzzle.rules.join("+"));
-  if (puzzle.jigsaw) params.set("regions", puzzle.regions.map((r) => REGION_SYMBOLS[r - 1]).join(""));
-  if (puzzle.cages.length) params.set("cages", puzzle.cages.map((c) => `${c.sum}:${c.cells.join(".")}`).join(","));
-  if (board.entries.some(Boolean)) params.set("digits", board.entries.map((d) => (d ? symbols[d - 1] : ".")).join(""));
-  const hash = `#${params}`;
+  const hash = hashOf(puzzle, board.entries);
   if (hash === location.hash) return;
   if (push) history.pushState(null, "", hash);
   else history.replaceState(null, "", hash);
 }
 
-/** The puzzle of the address (and the person's digits), or null when it holds none. */
-function fromAddress() {
-  const params = new URLSearchParams(location.hash.slice(1));
-  const size = Number(params.get("size"));
-  const givens = params.get("givens") ?? "";
-  if (!(size in BOXES) || givens.length !== size * size) return null;
-  const symbols = params.get("symbols") || symbolsFor(size, givens);
-  const n2 = size * size;
-  const regionText = params.get("regions");
-  const regions =
-    regionText?.length === n2 ? [...regionText].map((ch) => REGION_SYMBOLS.indexOf(ch) + 1) : boxRegions(size);
-  const cages = (params.get("cages") ?? "")
-    .split(",")
-    .filter(Boolean)
-    .map((text) => {
-      const [sum, cells] = text.split(":");
-      return { sum: Number(sum), cells: (cells ?? "").split(".").map(Number) };
-    });
-  const next = puzzleOf({ size, symbols, givens, rules: params.get("rules") || "classic", regions });
-  next.cages = cages.filter((cage) => cage.cells.every((cell) => cell >= 0 && cell < n2));
-  const digits = params.get("digits");
-  const entries =
-    digits?.length === n2 ? [...digits].map((ch, i) => (next.givens[i] ? 0 : symbols.indexOf(ch) + 1)) : null;
-  return { puzzle: next, entries };
-}
-
 function openAddress(push) {
-  const found = fromAddress();
+  const found = fromHash(location.hash);
   if (!found) return false;
   rulesField.value = found.puzzle.rules.filter((w) => w !== "jigsaw" && w !== "killer").join("+");
   pasteBox.value = "";
@@ -416,7 +325,7 @@ function applyKey(at, event) {
   const code = /^(?:Digit|Numpad)(\d)$/.exec(event.code ?? "");
   const digit = event.shiftKey && code ? Number(code[1]) : puzzle.symbols.toUpperCase().indexOf(key) + 1;
   if ((key.length === 1 || code) && digit > 0 && digit <= puzzle.size) {
-    if (notesMode || event.shiftKey) toggleNote(at, digit);
+    if (notesMode || (event.shiftKey && code)) toggleNote(at, digit); // Shift+A on 16x16 is the letter A
     else setDigit(at, digit);
   } else if (["BACKSPACE", "DELETE", ".", " "].includes(key) || (key === "0" && puzzle.size <= 9)) {
     if (board.entries[at]) setDigit(at, 0);
@@ -490,18 +399,6 @@ function failed(reply) {
 
 const api = (verb, data) => call(verb, data, controller?.signal);
 
-/**
- * The cells of a pasted puzzle in a plain layout (one line, or rows with spaces and borders),
- * for showing a text the server could not read; null for any other layout.
- */
-function plainPuzzle(text) {
-  const rows = text.split(/\r\n|\r|\n/).filter((row) => !/^\s*(#|\[|$)/.test(row));
-  const cells = rows.join("").split(":")[0].replace(/[\s|+\-=*\u2500-\u257f]/g, "");
-  const size = Math.round(Math.sqrt(cells.length));
-  if (!(size in BOXES) || size * size !== cells.length) return null;
-  return puzzleOf({ size, symbols: symbolsFor(size, cells), givens: cells, rules: fieldRules().join("+") || "classic" });
-}
-
 /** Read the text box onto the grid (api/v1/parse), now. */
 async function read() {
   clearTimeout(readTimer);
@@ -513,7 +410,7 @@ async function read() {
   }
   const reply = await api("parse", { puzzle: text, ...(fieldRules().length ? { rules: fieldRules().join("+") } : {}) });
   if (reply.error) {
-    const shown = plainPuzzle(text);
+    const shown = plainPuzzle(text, fieldRules().join("+") || "classic");
     if (shown) load(shown, { text });
     source = text;
     failed(reply);

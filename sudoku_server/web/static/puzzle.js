@@ -1,0 +1,127 @@
+// A puzzle as the page holds it, and its texts: parse's reply read into it, the text the
+// server is sent (written from the grid), and the page's address.
+//
+// A puzzle: {size, symbols (digit d is symbols[d - 1]), givens (per cell its digit, 0 empty),
+// rules (words), regions (per cell 1..size), regionNames (the text's region symbols, or
+// null), jigsaw (regions other than the boxes), cages ([{sum, cells}], cells as indices),
+// candidates (a pencilmark puzzle's, per cell bit d-1 for digit d; else null)}.
+
+import { BOXES, boxRegions, cellIndex, defaultSymbols, symbolsFor } from "./rules.js";
+
+/** Region symbols of the texts the page writes: region k is REGION_SYMBOLS[k - 1]. */
+export const REGION_SYMBOLS = "abcdefghijklmnopqrstuvwxy";
+/** Cage symbols of the cage blocks the page writes (docs/LAYOUTS.md: no blank, |, = or .). */
+const CAGE_SYMBOLS = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&()*+/;<>?@[]^_{}~"]
+  .concat(Array.from({ length: 25 }, (_, k) => String.fromCodePoint(0x3b1 + k))) // Greek small letters
+  .concat(Array.from({ length: 25 }, (_, k) => String.fromCodePoint(0x391 + k)).filter((ch) => ch !== "\u03a2"));
+
+/** A puzzle from parse's reply (or the same fields): digits as ints 1..size, cells as indices. */
+export function puzzleOf(data) {
+  const n = data.size;
+  const symbols = data.symbols || defaultSymbols(n);
+  const boxes = boxRegions(n);
+  const regions = data.regions ?? boxes;
+  const jigsaw = data.rules.split("+").includes("jigsaw") && regions.some((r, i) => r !== boxes[i]);
+  return {
+    size: n,
+    symbols,
+    givens: [...data.givens].map((ch) => symbols.indexOf(ch.toUpperCase()) + 1),
+    rules: data.rules.split("+").filter((word) => word && word !== "classic"),
+    regions,
+    regionNames: data.region_symbols ?? null, // how the puzzle's text names its regions (steps say "region b")
+    jigsaw,
+    cages: (data.cages ?? []).map((cage) => ({ sum: cage.sum, cells: cage.cells.map((c) => cellIndex(c, n)) })),
+    candidates: data.candidates
+      ? data.candidates.map((text) => [...text].reduce((mask, ch) => mask | (1 << symbols.indexOf(ch)), 0))
+      : null,
+  };
+}
+
+/**
+ * The puzzle as a text the server reads (docs/LAYOUTS.md), its digits `digits` (givens and the person's):
+ * a killer's cage block with its givens, a jigsaw line (givens then region symbols), on 9x9 a pencilmark
+ * line of the person's candidates when `full` (every empty cell has notes: `notes`, bit d-1 for digit d)
+ * or the puzzle has candidates of its own, else one line.
+ */
+export function writeText(puzzle, digits, notes, full) {
+  const n = puzzle.size;
+  const symbols = puzzle.symbols;
+  const cells = digits.map((d) => (d ? symbols[d - 1] : "."));
+  if (puzzle.cages.length > CAGE_SYMBOLS.length) {
+    throw new Error(`a killer of ${puzzle.cages.length} cages: the page writes at most ${CAGE_SYMBOLS.length}`);
+  }
+  if (puzzle.cages.length) {
+    // the cage block with its givens (docs/LAYOUTS.md "Killer: the cage block")
+    const cageOf = new Array(n * n).fill(".");
+    puzzle.cages.forEach((cage, k) => cage.cells.forEach((cell) => (cageOf[cell] = CAGE_SYMBOLS[k])));
+    const rows = Array.from({ length: n }, (_, r) =>
+      [cells.slice(r * n, r * n + n).join(""), cageOf.slice(r * n, r * n + n).join("")].join(" "),
+    );
+    const sums = puzzle.cages.map((cage, k) => `${CAGE_SYMBOLS[k]}=${cage.sum}`).join(" ");
+    return rows.join("\n") + "\n" + sums + "\n";
+  }
+  if (puzzle.jigsaw) return cells.join("") + puzzle.regions.map((r) => REGION_SYMBOLS[r - 1]).join("");
+  if (n === 9 && (puzzle.candidates || full)) {
+    // a pencilmark line: the person's candidates (docs/LAYOUTS.md "Pencilmarks")
+    return digits
+      .map((d, i) => {
+        const mask = d ? 1 << (d - 1) : notes[i] || puzzle.candidates?.[i] || 511;
+        return [...symbols].map((s, k) => (mask >> k) & 1 ? s : ".").join("");
+      })
+      .join("");
+  }
+  return cells.join("");
+}
+
+/** The address fragment of a puzzle and the person's digits (`entries`, 0 for none): "#size=9&givens=...". */
+export function hashOf(puzzle, entries) {
+  const params = new URLSearchParams();
+  const symbols = puzzle.symbols;
+  params.set("size", puzzle.size);
+  params.set("givens", puzzle.givens.map((d) => (d ? symbols[d - 1] : ".")).join(""));
+  if (puzzle.symbols !== defaultSymbols(puzzle.size)) params.set("symbols", symbols);
+  if (puzzle.rules.length) params.set("rules", puzzle.rules.join("+"));
+  if (puzzle.jigsaw) params.set("regions", puzzle.regions.map((r) => REGION_SYMBOLS[r - 1]).join(""));
+  if (puzzle.cages.length) params.set("cages", puzzle.cages.map((c) => `${c.sum}:${c.cells.join(".")}`).join(","));
+  if (entries.some(Boolean)) params.set("digits", entries.map((d) => (d ? symbols[d - 1] : ".")).join(""));
+  return `#${params}`;
+}
+
+/** The puzzle of an address fragment (hashOf) and the person's digits: {puzzle, entries}, or null for none. */
+export function fromHash(hash) {
+  const params = new URLSearchParams(hash.slice(1));
+  const size = Number(params.get("size"));
+  const givens = params.get("givens") ?? "";
+  if (!(size in BOXES) || givens.length !== size * size) return null;
+  const symbols = params.get("symbols") || symbolsFor(size, givens);
+  const n2 = size * size;
+  const regionText = params.get("regions");
+  const regions =
+    regionText?.length === n2 ? [...regionText].map((ch) => REGION_SYMBOLS.indexOf(ch) + 1) : boxRegions(size);
+  const cages = (params.get("cages") ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map((text) => {
+      const [sum, cells] = text.split(":");
+      return { sum: Number(sum), cells: (cells ?? "").split(".").map(Number) };
+    });
+  const next = puzzleOf({ size, symbols, givens, rules: params.get("rules") || "classic", regions });
+  next.cages = cages.filter((cage) => cage.cells.every((cell) => cell >= 0 && cell < n2));
+  const digits = params.get("digits");
+  const entries =
+    digits?.length === n2 ? [...digits].map((ch, i) => (next.givens[i] ? 0 : symbols.indexOf(ch) + 1)) : null;
+  return { puzzle: next, entries };
+}
+
+/**
+ * The cells of a pasted puzzle in a plain layout (one line, or rows with spaces and borders),
+ * for showing a text the server could not read; null for any other layout.
+ */
+export function plainPuzzle(text, rules) {
+  const rows = text.split(/\r\n|\r|\n/).filter((row) => !/^\s*(#|\[|$)/.test(row));
+  const cells = rows.join("").split(":")[0].replace(/[\s|+\-=*\u2500-\u257f]/g, "");
+  const size = Math.round(Math.sqrt(cells.length));
+  if (!(size in BOXES) || size * size !== cells.length) return null;
+  return puzzleOf({ size, symbols: symbolsFor(size, cells), givens: cells, rules });
+}
+
