@@ -198,7 +198,7 @@ async def test_a_client_that_goes_away_stops_its_job():
 
 
 async def test_a_large_batch_reply_goes_chunked_over_http_with_the_same_json(monkeypatch):
-    from httptools import afetch
+    from tests.support.httptools import afetch
 
     body = {"puzzles": [NEWSPAPER, "x", NEWSPAPER] * 10}
     async with running_http_server() as (server, port):

@@ -78,7 +78,7 @@ def test_the_page_sends_the_seed_as_typed():
     from tests.support.paths import REPO
 
     script = (REPO / "sudoku_server" / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    assert "if (seed) body.seed = seed;" in script
+    assert "if (seed) request.seed = seed;" in script
     assert "Number(seed)" not in script
 
 

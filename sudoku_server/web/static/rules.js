@@ -82,8 +82,8 @@ export function drawing(puzzle, draws) {
       const up = Array.from({ length: n }, (_, k) => k * n + (n - 1 - k));
       for (const cell of [...down, ...up]) out.diagonal.add(cell);
       out.units.push(down, up);
-    } else if (draw?.kind === "windows" && Array.isArray(draw.cells)) {
-      for (const window of draw.cells) {
+    } else if (draw?.kind === "windows" && Array.isArray(draw.windows ?? draw.cells)) {
+      for (const window of draw.windows ?? draw.cells) {
         const cells = window.map((cell) => cellIndex(cell, n)).filter((i) => i >= 0);
         if (cells.length !== window.length) continue; // windows of another size
         for (const cell of cells) out.window.add(cell);
