@@ -71,3 +71,9 @@ def test_the_x_wing_of_a_library_state_is_one_line_one_token_per_cell() -> None:
 def test_all_and_nudge_do_not_go_together() -> None:
     with pytest.raises(CommandError, match="HINT: all and nudge do not go together"):
         check_arguments(parse_command("HINT all nudge", 1, "\n"))
+
+
+def test_a_pencilmark_line_is_a_state_too() -> None:
+    # the 729-character form of TWO_LEFT: each filled cell its digit alone, each empty cell every digit
+    line = "".join("123456789" if ch == "." else "." * (int(ch) - 1) + ch + "." * (9 - int(ch)) for ch in TWO_LEFT)
+    assert _answer(line)[1] == _answer(TWO_LEFT)[1]
