@@ -28,15 +28,15 @@ def _answer(text: str, command: str = "HINT all") -> tuple[object, str]:
     return result, render(result, "\n", puzzle).decode()
 
 
-def test_every_single_of_every_kind_one_line_each() -> None:
+def test_every_single_of_every_kind_one_line_each_in_hodokus_order() -> None:
     assert _answer(TWO_LEFT)[1] == (
         "HINT all 8 steps\n"
         "STEP 0000 full-house r1c1=1 # full house: r1c1 is the last empty cell of row 1\n"
         "STEP 0000 full-house r5c5=9 # full house: r5c5 is the last empty cell of row 5\n"
-        "STEP 0002 hidden-single r1c1=1 # hidden single: r1c1 is the only place for 1 in box 1\n"
-        "STEP 0002 hidden-single r5c5=9 # hidden single: r5c5 is the only place for 9 in box 5\n"
         "STEP 0003 naked-single r1c1=1 # naked single: 1 is the only candidate of r1c1\n"
         "STEP 0003 naked-single r5c5=9 # naked single: 9 is the only candidate of r5c5\n"
+        "STEP 0002 hidden-single r1c1=1 # hidden single: r1c1 is the only place for 1 in box 1\n"
+        "STEP 0002 hidden-single r5c5=9 # hidden single: r5c5 is the only place for 9 in box 5\n"
         "STEP 1201 template-set r1c1=1 # template set: every template of 1 holds r1c1\n"
         "STEP 1201 template-set r5c5=9 # template set: every template of 9 holds r5c5\n"
         "END\n"
@@ -48,8 +48,8 @@ def test_a_placed_cell_of_a_library_line_is_filled() -> None:
     assert _answer(line)[1] == (
         "HINT all 4 steps\n"
         "STEP 0000 full-house r5c5=9 # full house: r5c5 is the last empty cell of row 5\n"
-        "STEP 0002 hidden-single r5c5=9 # hidden single: r5c5 is the only place for 9 in box 5\n"
         "STEP 0003 naked-single r5c5=9 # naked single: 9 is the only candidate of r5c5\n"
+        "STEP 0002 hidden-single r5c5=9 # hidden single: r5c5 is the only place for 9 in box 5\n"
         "STEP 1201 template-set r5c5=9 # template set: every template of 9 holds r5c5\n"
         "END\n"
     )
@@ -71,3 +71,9 @@ def test_the_x_wing_of_a_library_state_is_one_line_one_token_per_cell() -> None:
 def test_all_and_nudge_do_not_go_together() -> None:
     with pytest.raises(CommandError, match="HINT: all and nudge do not go together"):
         check_arguments(parse_command("HINT all nudge", 1, "\n"))
+
+
+def test_a_pencilmark_line_is_a_state_too() -> None:
+    # the 729-character form of TWO_LEFT: each filled cell its digit alone, each empty cell every digit
+    line = "".join("123456789" if ch == "." else "." * (int(ch) - 1) + ch + "." * (9 - int(ch)) for ch in TWO_LEFT)
+    assert _answer(line)[1] == _answer(TWO_LEFT)[1]

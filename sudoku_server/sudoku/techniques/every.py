@@ -5,8 +5,9 @@
 ``/bsa`` way: :mod:`.every_basic`, :mod:`.every_patterns`) and then every
 finder of the path's registry (:data:`~sudoku_server.sudoku.techniques.TECHNIQUES`)
 that no enumerator covers, which gives its first step. It keeps one step
-per distinct (technique, effects), simplest first: the enumerators in
-HoDoKu's order of techniques, then the path's finders in Sudoku Explainer's.
+per distinct (technique, effects), simplest first: HoDoKu's default order
+of techniques (:data:`ORDER`), then the path's own techniques in Sudoku
+Explainer's order.
 
 Each step carries HoDoKu's code for its technique (the number the header of
 HoDoKu's ``reglib-1.4.txt`` lists, ``0300`` X-Wing, ``0311`` finned
@@ -28,7 +29,7 @@ from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
 
-__all__ = ["CODES", "ENUMERATORS", "Found", "all_steps", "code_of", "passes", "placed_cells"]
+__all__ = ["CODES", "ENUMERATORS", "ORDER", "Found", "all_steps", "code_of", "passes", "placed_cells"]
 
 #: Our technique name -> HoDoKu's code (``SolutionType.java`` of HoDoKu 2.2; reglib-1.4's header).
 CODES: dict[str, str] = {
@@ -104,6 +105,79 @@ CODES: dict[str, str] = {
     "template set": "1201",
     "template delete": "1202",
 }
+
+#: Simplest first: HoDoKu's default step order (the index of each technique in
+#: ``Options.DEFAULT_SOLVER_STEPS`` of HoDoKu 2.2; the Siamese and dual forms just after their base).
+ORDER: dict[str, int] = {
+    "full house": 100,
+    "naked single": 200,
+    "hidden single": 300,
+    "locked pair": 1000,
+    "locked triple": 1100,
+    "pointing": 1200,
+    "claiming": 1210,
+    "naked pair": 1300,
+    "naked triple": 1400,
+    "hidden pair": 1500,
+    "hidden triple": 1600,
+    "naked quadruple": 2000,
+    "hidden quadruple": 2100,
+    "X-Wing": 2200,
+    "Swordfish": 2300,
+    "Jellyfish": 2400,
+    "remote pair": 2800,
+    "BUG+1": 2900,
+    "skyscraper": 3000,
+    "two-string kite": 3100,
+    "dual two-string kite": 3101,
+    "turbot fish": 3120,
+    "empty rectangle": 3170,
+    "dual empty rectangle": 3171,
+    "W-Wing": 3200,
+    "XY-Wing": 3300,
+    "XYZ-Wing": 3400,
+    "unique rectangle type 1": 3500,
+    "unique rectangle type 2": 3600,
+    "unique rectangle type 3": 3700,
+    "unique rectangle type 4": 3800,
+    "unique rectangle type 5": 3900,
+    "unique rectangle type 6": 4000,
+    "hidden rectangle": 4010,
+    "avoidable rectangle type 1": 4020,
+    "avoidable rectangle type 2": 4030,
+    "finned X-Wing": 4100,
+    "sashimi X-Wing": 4200,
+    "finned Swordfish": 4300,
+    "Siamese finned Swordfish": 4301,
+    "sashimi Swordfish": 4400,
+    "Siamese sashimi Swordfish": 4401,
+    "finned Jellyfish": 4500,
+    "Siamese finned Jellyfish": 4501,
+    "sashimi Jellyfish": 4600,
+    "Siamese sashimi Jellyfish": 4601,
+    "Sue de Coq": 5300,
+    "simple colours trap": 5330,
+    "simple colours wrap": 5331,
+    "multi-colours 1": 5360,
+    "multi-colours 2": 5361,
+    "X-chain": 5400,
+    "XY-chain": 5500,
+    "continuous nice loop": 5600,
+    "discontinuous nice loop": 5601,
+    "AIC": 5602,
+    "grouped continuous nice loop": 5650,
+    "grouped discontinuous nice loop": 5651,
+    "grouped AIC": 5652,
+    "ALS-XZ": 5700,
+    "ALS-XY-Wing": 5800,
+    "death blossom": 6000,
+    "Franken X-Wing": 6100,
+    "finned Franken X-Wing": 6700,
+    "template set": 8700,
+    "template delete": 8800,
+}
+#: Where the path's own techniques go: after every enumerated one, in the path's order.
+_LAST = 1 << 30
 
 #: The enumerators in HoDoKu's order of techniques (simplest first): context -> every step.
 ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
@@ -283,8 +357,7 @@ def all_steps(
             first = tech.finder(x)
             if first is not None:
                 add(first)
-    rank = {name: k for k, name in enumerate(CODES)}
-    return sorted(out, key=lambda f: rank.get(f.step.technique, len(rank)))  # stable: found order within
+    return sorted(out, key=lambda f: ORDER.get(f.step.technique, _LAST))  # stable: found order within
 
 
 #: Path finders run only where no other step is found: SE's dynamic forcing chains plus and nested forcing chains.
