@@ -17,12 +17,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import HintAll
 from sudoku_server.service.results import HintedAll
 from sudoku_server.sudoku.techniques.every import passes
 from sudoku_server.text import PuzzleReader
 from sudoku_server.text.hodoku import read_case
+
+#: minutes of CPU (2,224 states through HINT all): the slow tier
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ("reglib-1.3.txt", "reglib-1.4.txt")

@@ -28,6 +28,7 @@ from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
+from sudoku_server.sudoku.techniques.variant_rules import RULE_FINDERS
 
 __all__ = ["CODES", "ENUMERATORS", "ORDER", "Found", "all_steps", "code_of", "passes", "placed_cells"]
 
@@ -247,8 +248,8 @@ COVERED = frozenset(
         "unique rectangle type 3",
         "unique rectangle type 4",
         "simple colouring",
-        # variant rules: no step on a classic grid
-        "nonconsecutive",
+        # the constraints' own steps (a relation's, named by its rule): no step on a classic grid
+        *(name for name, _ in RULE_FINDERS),
         "cage combinations",
         "rule of 45",
     }
