@@ -52,7 +52,7 @@ from sudoku_server.text.hodoku import library_puzzle
 from sudoku_server.text.lines import Kind, Line
 from sudoku_server.text.puzzle import Event, Positions, Puzzle, Rejected
 from sudoku_server.text.rows import read_symbols
-from sudoku_server.text.sizes import ROW_SIZES, SIZE
+from sudoku_server.text.sizes import LINE_SIZES, ROW_SIZES, SIZE
 from sudoku_server.text.wording import symbol_error
 
 #: The rules whose data these layouts read: regions (a grid of regions follows the givens' grid under
@@ -347,6 +347,8 @@ class BlockInProgress:
                     self.given_rows.append(words[0])
                     self.given_cols.append(line.view.index(words[0]))
                 self._row(lineno, line.ending, words[-1])
+            elif len(line.cells) in LINE_SIZES and len(line.cells) > size:
+                return False, self.cut(lineno, line.ending)  # a whole puzzle on one line: the block ends before it
             else:
                 form = f"{size} givens, a blank and {size} cage symbols" if self.with_givens else f"{size} cage symbols"
                 self._bad_row(lineno, line.ending, f"expected a row of the cage block: {form}")

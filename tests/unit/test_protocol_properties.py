@@ -302,6 +302,7 @@ JUNK_LINE = st.text(alphabet="123456789._0 |x-#", min_size=1, max_size=20).filte
 @example(["12", None, None])
 @example(["|", None])
 @example(["12345678x", None])
+@example(["0000 0000", None])  # the first row of a 4x4 cage block: it swallowed the puzzle after it
 def test_every_one_line_puzzle_after_junk_is_answered(lines):
     # PROTOCOL.md: a line that is not part of a puzzle "must never bleed into
     # the next puzzle". A malformed short line ('12', '1 2 3', '12345678x')
@@ -312,3 +313,10 @@ def test_every_one_line_puzzle_after_junk_is_answered(lines):
     answered = {event[5] for event in before + after if event[0] == "puzzle"}
     wanted = {i + 1 for i, line in enumerate(lines) if line is None}
     assert wanted <= answered
+
+
+def test_a_cage_block_row_before_a_one_line_puzzle_is_an_error_and_the_puzzle_is_answered():
+    before, after = feed(b"0000 0000\n" + NEWSPAPER_LINE.encode() + b"\n")
+    events = before + after
+    assert events[0] == ("reply", b"ERROR format line 2: the cage block that starts at line 1 has 1 row, expected 4\n")
+    assert [event[5] for event in events if event[0] == "puzzle"] == [2]
