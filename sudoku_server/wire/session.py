@@ -275,7 +275,6 @@ class Session(_PlainLines):
         self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
         self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
         self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
-        self._line_is_last = False  # the line being read is the last of what has arrived (typed, not piped)
 
     # -- state the server's timers look at ---------------------------------
 
@@ -485,9 +484,10 @@ class Session(_PlainLines):
                 command = item.command
                 if isinstance(item.request, Interactive):
                     self.held = False  # the last of INTERACTIVE and KEEPALIVE counts
-                    if command.ending == "\r\n" and self._line_is_last and not self.interactive:
-                        # Typed (nothing came after it) at a client that ends lines with CRLF: Linux
-                        # telnet (which on a port other than 23 negotiates nothing) does, plain nc does not.
+                    if command.ending == "\r\n" and not self.interactive:
+                        # Typed at a client that ends lines with CRLF: Linux telnet (which on a port other
+                        # than 23 negotiates nothing) does, plain nc does not. Whatever follows it in the
+                        # same packet does not matter: the events never depend on how the bytes were cut.
                         self._offer_binary(events)
                     self.become_interactive(events)
                 elif isinstance(item.request, KeepAlive):
@@ -605,7 +605,6 @@ class Session(_PlainLines):
             if ending:
                 self._last_ending = ending
             text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")
-            self._line_is_last = after == size and not self._telnet.pending
             self._line(text, ending, self.lineno, events)
             pos = after
             if self.closed:  # QUIT or EOT: nothing after it is read (counted, for the log)

@@ -102,11 +102,18 @@ def test_interactive_typed_with_crlf_gets_the_offer_before_its_reply():
     assert replies(session.receive_data(b"INTERACTIVE\r\n", now=1.0)) == []  # once
 
 
-def test_interactive_piped_with_crlf_and_more_after_it_gets_no_telnet_byte():
-    """A program that sends INTERACTIVE and its next lines at once is no person at telnet: its bytes as before."""
+def test_interactive_with_crlf_gets_the_offer_however_its_bytes_are_cut():
+    """The offer depends on the line's CRLF, not on what else came in the same packet (sans-I/O: the events
+    are the same whole and one byte at a time)."""
+    whole = Session().receive_data(b"INTERACTIVE\r\nPING\r\n", now=0.0)
     session = Session()
-    events = session.receive_data(b"INTERACTIVE\r\nPING\r\n", now=0.0)
-    assert replies(events) == [] and len(events) == 2
+    bytewise = [
+        event
+        for k, byte in enumerate(b"INTERACTIVE\r\nPING\r\n")
+        for event in session.receive_data(bytes([byte]), now=0.0)
+    ]
+    assert isinstance(whole[0], TelnetReply) and whole[0].data == OFFER_BINARY
+    assert [type(event) for event in whole] == [type(event) for event in bytewise]
 
 
 def test_interactive_typed_with_lf_gets_no_telnet_byte():

@@ -39,6 +39,7 @@ async def test_blocks_and_session_lines_keep_crlf():
     assert await ask(data) == (
         b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
         b"ERROR command SOLVE at line 2: no puzzle followed it\r\nPONG\r\n"
+        + b"\xff\xfd\x00\xff\xfb\x00"  # INTERACTIVE with CRLF: telnet's TRANSMIT-BINARY offered (issue 32)
         + INTERACTIVE_ON.replace(b"\n", b"\r\n")
         + b"BYE\r\n"
     )
