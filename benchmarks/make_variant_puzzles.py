@@ -5,7 +5,7 @@ random solution of the rules, then its givens removed in random order while
 the native core still counts one solution (a MINIMAL puzzle); jigsaw regions
 and killer cages as that module's docstring says (a killer set is pure
 killer: make_set ignores other rules beside killer, so no killer+x set). Then OR-Tools CP-SAT
-(``tests/cpsat_oracle.solutions``, limit 2) checks that the first
+(``tests/support/cpsat_oracle.solutions``, limit 2) checks that the first
 ``--cpsat`` puzzles of each set have exactly that one solution; a puzzle it
 finds a second solution for (or the wrong one) stops the run.
 
@@ -29,8 +29,9 @@ from pathlib import Path
 
 import bench_variants as bv
 
+from sudoku_server.sudoku.constraints import Sum
 from sudoku_server.sudoku.geometry import Geometry
-from sudoku_server.sudoku.variants import Cages, parse_rules
+from sudoku_server.sudoku.variants import parse_rules
 
 OUT = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
 
@@ -47,11 +48,9 @@ def _data(geo: Geometry) -> str:
             for c in unit:
                 of[c] = k
         words.append("regions=" + "".join(map(str, of)))
-    for constraint in geo.constraints:
-        if isinstance(constraint, Cages):
-            words.append(
-                "cages=" + ";".join(f"{cage.total}:{'.'.join(map(str, cage.cells))}" for cage in constraint.cages)
-            )
+    cages = [c for c in geo.constraints if isinstance(c, Sum) and c.distinct]
+    if cages:
+        words.append("cages=" + ";".join(f"{cage.total}:{'.'.join(map(str, cage.cells))}" for cage in cages))
     return " ".join(words)
 
 
@@ -63,9 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=100, help="puzzles per rule set (default 100)")
     parser.add_argument("--seed", type=int, default=27, help="the seed of every set (default 27)")
     parser.add_argument("--cpsat", type=int, default=20, help="puzzles per set checked unique by CP-SAT (default 20)")
+    parser.add_argument("--out", type=Path, default=OUT, help="the folder the files go to (default puzzles/variants)")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    import cpsat_oracle
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.support import cpsat_oracle
 
     for words in args.rules.split(","):
         rules = parse_rules(words)
@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"# {len(puzzles)} minimal 9x9 puzzles of rules={name} (seed {args.seed}; killer: cages, no givens),",
             "# made by benchmarks/make_variant_puzzles.py (bench_variants.make_set: givens removed while the",
             "# native core counts one solution), the first"
-            f" {min(args.cpsat, len(puzzles))} checked unique by OR-Tools CP-SAT (tests/cpsat_oracle.py).",
+            f" {min(args.cpsat, len(puzzles))} checked unique by OR-Tools CP-SAT (tests/support/cpsat_oracle.py).",
             f"# python3 benchmarks/make_variant_puzzles.py --rules {name} --count {args.count}"
             f" --seed {args.seed} --cpsat {args.cpsat}",
             "# <rules> <givens> <solution> [regions=..] [cages=total:cell.cell;..] (cells 0-based row-major)",
@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for geo, givens, solution in puzzles:
             line = f"{name} {''.join(map(str, givens))} {''.join(map(str, solution))} {_data(geo)}".rstrip()
             lines.append(line)
-        path = OUT / f"bench_{name.replace('+', '_')}.txt"
+        path = args.out / f"bench_{name.replace('+', '_')}.txt"
         path.write_text("\n".join(lines) + "\n")
         print(f"{path.name}: {len(puzzles)} made in {made:.1f} s, CP-SAT checked in {checked:.1f} s", flush=True)
     return 0

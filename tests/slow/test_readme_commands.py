@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -105,7 +106,7 @@ COMMANDS = [
         "pipe median ratio",
     ),
     ("bench_tdoku.py", ["--passes", "1", "--limit", "3", "--sets", "top1465,kaggle"], "| kaggle | 3 |"),
-    ("bench_http.py", ["--parts", "cpu", "--limit", "48", "--rounds", "1"], "HTTP batch form"),
+    ("bench_http.py", ["--parts", "cpu", "--limit", "48", "--rounds", "1"], "HTTP batch per puzzle"),
     ("bench_http.py", ["--parts", "hostile,slowloris", "--seconds", "1"], "line easy p99 without / with them"),
     # Issue 21's web page (headless Chromium; fixed ports in 31500-31999)
     ("bench_web.py", ["--rounds", "1", "--port", "31510", "--http-port", "31511"], "first load: "),
@@ -122,6 +123,14 @@ COMMANDS = [
         "bench_variants.py",
         ["--count", "2", "--cpsat", "1", "--rules", "x,antiking+nonconsecutive,killer"],
         "| killer | 2 |",
+    ),
+    ("bench_canon_fairness.py", ["--canons", "5", "--probes", "5", "--runs", "1"], "yardstick p99"),
+    ("bench_variant_requests.py", ["--rules", "x", "--puzzles", "5", "--passes", "1", "--runs", "1"], "| x | 5 |"),
+    ("bench_hodoku_reglib.py", ["--only", "0000"], "HINT all per state"),
+    (
+        "make_variant_puzzles.py",
+        ["--rules", "x", "--count", "2", "--cpsat", "1", "--out", tempfile.gettempdir()],
+        "bench_x.txt: 2 made",
     ),
 ]
 
@@ -151,6 +160,8 @@ NATIVE_ONLY = {
     "bench_canon.py",
     "bench_unique.py",
     "bench_warm_pool.py",
+    "bench_canon_fairness.py",
+    "bench_variant_requests.py",
 }
 
 
@@ -199,5 +210,6 @@ def test_the_documents_quote_no_benchmark_that_is_not_smoke_run():
         "reference_naive.py",
         "reference_count.py",
         "reference_minlex.py",
+        "probe_request_path.py",  # needs a build of loadgen.c (--loadgen); bench_request_path.py's smoke run drives it
     }
     assert quoted <= run, sorted(quoted - run)
