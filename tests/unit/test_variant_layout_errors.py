@@ -14,11 +14,9 @@ from __future__ import annotations
 import pytest
 import trio
 
-from sudoku_server.service.answer import answer
 from sudoku_server.text import Puzzle, PuzzleReader, Rejected
-from sudoku_server.wire.replies import render
-from sudoku_server.wire.session import Reply, RequestReceived, Session
 from tests.support.servers import exchange, running_server
+from tests.support.sessions import replies
 from tests.support.variant_examples import (
     CAGE_ROWS,
     CAGE_SUMS,
@@ -32,25 +30,6 @@ from tests.support.variant_examples import (
 
 def rows(line: str, size: int = 9) -> str:
     return "".join(line[r * size : r * size + size] + "\n" for r in range(size))
-
-
-def replies(data: bytes, bytewise: bool = False) -> bytes:
-    """What the server answers to ``data`` (then end of input): the session's events answered and rendered."""
-    session = Session()
-    events = []
-    if bytewise:
-        for k in range(len(data)):
-            events += session.receive_data(data[k : k + 1])
-    else:
-        events += session.receive_data(data)
-    events += session.receive_eof()
-    out = []
-    for event in events:
-        if isinstance(event, Reply):
-            out.append(event.data)
-        elif isinstance(event, RequestReceived):
-            out.append(render(answer(event.request), event.ending, event.puzzle))
-    return b"".join(out)
 
 
 def read(text: str, rules: tuple[str, ...] = ()) -> list[Puzzle | Rejected]:
