@@ -36,10 +36,14 @@ async def test_count_limits_one_and_a_thousand_on_a_unique_puzzle():
 
 async def test_blocks_and_session_lines_keep_crlf():
     data = b"HELP PING\r\nSOLVE\r\nPING\r\nINTERACTIVE\r\nQUIT\r\n"
-    assert await ask(data) == (
+    answered = await ask(data)
+    # INTERACTIVE with CRLF: telnet's TRANSMIT-BINARY offer (issue 32), sent at once, so wherever the replies
+    # written before it have got to; once
+    offer = b"\xff\xfd\x00\xff\xfb\x00"
+    assert answered.count(offer) == 1
+    assert answered.replace(offer, b"") == (
         b"HELP PING\r\n  health check, answered without the solver\r\n  example: PING -> PONG\r\nEND\r\n"
         b"ERROR command SOLVE at line 2: no puzzle followed it\r\nPONG\r\n"
-        + b"\xff\xfd\x00\xff\xfb\x00"  # INTERACTIVE with CRLF: telnet's TRANSMIT-BINARY offered (issue 32)
         + INTERACTIVE_ON.replace(b"\n", b"\r\n")
         + b"BYE\r\n"
     )
