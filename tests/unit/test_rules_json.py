@@ -79,6 +79,22 @@ EXPECTED = {
             "draw": {"kind": "groups"},
             "formats": {"f-puzzles": ["disjointgroups"]},
         },
+        {
+            "word": "oddeven",
+            "summary": "a cell marked odd holds an odd digit, a cell marked even an even one",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "marks"},
+            "formats": {"f-puzzles": ["odd", "even"]},
+        },
+        {
+            "word": "thermo",
+            "summary": "along a thermometer the digits strictly increase from the bulb",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "lines", "shape": "thermometer"},
+            "formats": {"f-puzzles": ["thermometer"]},
+        },
     ]
 }
 

@@ -24,6 +24,7 @@ from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rules import DATA_KINDS, PENCILMARKS, RULES
+from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 from tests.support.cpsat_oracle import smallest, solutions
@@ -167,6 +168,14 @@ ORACLE_CASES: dict[str, tuple[dict[str, object], str]] = {
     ),
     "killer": ({"cages": KILLER_CAGES}, "." * 81),
     "disjoint": ({}, "7.....93.92..7..6.....15...6.8....4..12..9..7............8.....................9."),
+    "oddeven": (
+        {"marks": tuple(Mark("oddeven", (c,), 1 + c % 2) for c in (0, 3, 8, 12, 15, 17, 26, 32, 48, 49))},
+        ".5.2.......1.73.......1....698....43....4..5.............8.....1.....2.62.6...7..",
+    ),
+    "thermo": (
+        {"marks": (Mark("thermo", (3, 2, 1, 0, 9)), Mark("thermo", (58, 66, 57, 67)), Mark("thermo", (23, 32, 42)))},
+        ".....6.............6..1.4...........3.2.......4....6.9.......1.135...............",
+    ),
 }
 
 

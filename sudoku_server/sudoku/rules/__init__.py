@@ -25,7 +25,9 @@ from sudoku_server.sudoku.rules import (
     jigsaw,
     killer,
     nonconsecutive,
+    oddeven,
     pencilmarks,
+    thermo,
     windoku,
 )
 from sudoku_server.sudoku.rules import x as x_rule
@@ -66,6 +68,8 @@ RULES: dict[str, Rule] = {
         jigsaw.RULE,
         killer.RULE,
         disjoint.RULE,
+        oddeven.RULE,
+        thermo.RULE,
     )
 }
 

@@ -35,6 +35,7 @@ __all__ = [
     "Build",
     "Cage",
     "Making",
+    "Mark",
     "Random",
     "Rule",
     "StepWords",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 #: The data a rule may take with its puzzle (each but "none" a :class:`Variant` field).
-DATA_KINDS = ("none", "regions", "cages", "candidates")
+DATA_KINDS = ("none", "regions", "cages", "candidates", "marks")
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,23 @@ class Cage:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """One thing drawn on the grid for a rule: a line, a dot, a marked cell.
+
+    Attributes:
+      rule: the word of the rule it belongs to (``"thermo"``).
+      cells: its cells in the rule's order (0-based, row-major): a line
+        from its start (a thermometer from the bulb), a dot's two cells, one
+        marked cell.
+      value: the rule's number for it (odd/even: 1 odd, 2 even); 0 when it has none.
+    """
+
+    rule: str
+    cells: tuple[int, ...]
+    value: int = 0
+
+
+@dataclass(frozen=True)
 class Variant:
     """The rules of one puzzle, as a request carries them (a hashable value).
 
@@ -76,6 +94,8 @@ class Variant:
       cages: for a rule that takes cages, the cages.
       candidates: for a pencilmark puzzle, per cell the allowed digits (bit
         ``d - 1``); None otherwise.
+      marks: for rules that take marks (thermometers, odd/even cells), the
+        marks of every such rule, each naming its rule.
     """
 
     rules: tuple[str, ...] = ()
@@ -83,6 +103,7 @@ class Variant:
     region_symbols: tuple[str, ...] = ()
     cages: tuple[Cage, ...] = ()
     candidates: tuple[int, ...] | None = None
+    marks: tuple[Mark, ...] = ()
 
     @property
     def classic(self) -> bool:
