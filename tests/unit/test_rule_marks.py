@@ -84,3 +84,97 @@ def test_thermo_broken_givens_are_named_by_line_and_cells():
     assert broken_rule(_grid(".75" + "." * 78), geo) == "thermometer r1c1-r1c4: 7 at r1c2 is not below 5 at r1c3"
     wrong = _grid("987654321" + "." * 72)
     assert wrong_in_solution(wrong, wrong, geo) == "thermometer r1c1-r1c4: r1c1 holds 9, not below 8 at r1c2"
+
+
+def _dots(text: str) -> tuple[Mark, ...]:
+    """Kropki dots written ``1-2w 2-3b`` (cells, w white, b black), then both negative marks."""
+    marks = [
+        Mark("kropki", tuple(int(c) for c in dot[:-1].split("-")), 0, {"w": "white", "b": "black"}[dot[-1]])
+        for dot in text.split()
+    ]
+    return (*marks, Mark("kropki", (), 0, "negative white"), Mark("kropki", (), 0, "negative black"))
+
+
+KROPKI_MARKS = _dots(
+    "1-2w 2-3b 3-12b 4-13w 5-14b 7-16b 9-18w 10-11w 15-16w 15-24w 16-25w 19-20b 22-31w 23-24w 26-35w 27-36b "
+    "28-29w 30-39w 31-40b 34-35w 34-43w 37-38w 40-49w 41-42w 41-50w 45-46w 45-54w 49-58b 51-60b 52-61w "
+    "56-57w 57-66w 59-60w 59-68b 60-69w 62-71w 63-72w 65-74w 68-69b 70-79w 74-75b"
+)
+KROPKI_PUZZLE = "." * 81
+
+XV_MARKS = (
+    *(
+        Mark("xv", (a, b), v)
+        for a, b, v in (
+            (2, 11, 5), (3, 4, 10), (11, 12, 5), (13, 14, 10), (17, 26, 10), (21, 22, 10), (24, 33, 5),
+            (26, 35, 5), (28, 37, 10), (29, 38, 10), (33, 34, 5), (35, 44, 10), (37, 46, 5), (39, 40, 10),
+            (50, 59, 10), (54, 63, 5), (55, 64, 10), (59, 60, 5), (60, 69, 5), (66, 75, 10), (68, 77, 5),
+            (69, 70, 10), (71, 80, 10), (72, 73, 10),
+        )
+    ),
+    Mark("xv", (), 0, "negative"),
+)  # fmt: skip
+XV_PUZZLE = ".................8........................................................6......"
+
+WHISPERS_LINES = (
+    (17, 26, 25, 33, 32, 31), (57, 49, 50, 59, 67, 75), (3, 13, 22, 21, 20, 29), (29, 37, 28, 36),
+    (3, 4, 14, 6, 7), (56, 48, 58), (29, 38, 47), (53, 52, 42),
+)  # fmt: skip
+WHISPERS_PUZZLE = "...............5.......5.............1....8...........4........1................4"
+
+PALINDROME_LINES = ((3, 12, 2, 10), (73, 65, 57), (32, 22, 13), (27, 18, 19), (75, 74, 64), (21, 29, 28), (37, 47, 48))
+PALINDROME_PUZZLE = "........1.....3.........47.6...2..........8..5.....6..........51..79..8..8..5...."
+
+
+def test_kropki_with_every_dot_and_both_negatives_needs_no_given():
+    _check_unique("kropki", KROPKI_MARKS, KROPKI_PUZZLE)
+
+
+def test_kropki_broken_givens_are_named():
+    geo = variant_geometry(Variant(("kropki",), marks=KROPKI_MARKS))
+    assert broken_rule(_grid(".35" + "." * 78), geo) == "kropki r1c2-r1c3 white 1: 3 at r1c2 and 5 at r1c3 differ by 2"
+    assert broken_rule(_grid("34" + "." * 79), geo) == "kropki negative: 3 at r1c1 and 4 at r1c2 differ by 1"
+    assert (
+        broken_rule(_grid("36" + "." * 79), geo)
+        == "kropki negative: 3 at r1c1 and 6 at r1c2 differ by 3 and are in ratio 2"
+    )
+    alone = variant_geometry(Variant(("kropki",), marks=(Mark("kropki", (0, 1), 3, "black"),)))
+    assert broken_rule(_grid("34" + "." * 79), alone) == "kropki r1c1-r1c2 black 3: 3 at r1c1 and 4 at r1c2 differ by 1"
+    assert broken_rule(_grid("39" + "." * 79), alone) is None
+
+
+def test_xv_with_its_negative_is_unique():
+    _check_unique("xv", XV_MARKS, XV_PUZZLE)
+
+
+def test_xv_broken_givens_are_named():
+    geo = variant_geometry(Variant(("xv",), marks=XV_MARKS))
+    assert broken_rule(_grid("...36" + "." * 76), geo) == "xv r1c4-r1c5 sum 10: 3 at r1c4 and 6 at r1c5 sum to 9"
+    assert broken_rule(_grid("14" + "." * 79), geo) == "xv negative: 1 at r1c1 and 4 at r1c2 sum to 5"
+
+
+def test_whispers_puzzle_is_unique():
+    _check_unique("whispers", tuple(Mark("whispers", line) for line in WHISPERS_LINES), WHISPERS_PUZZLE)
+
+
+def test_whispers_value_and_broken_givens():
+    geo = variant_geometry(Variant(("whispers",), marks=(Mark("whispers", (0, 1, 2)),)))
+    assert broken_rule(_grid("16" + "." * 79), geo) is None
+    assert (
+        broken_rule(_grid("15" + "." * 79), geo)
+        == "whispers r1c1-r1c3: 1 at r1c1 and 5 at r1c2 differ by 4, less than the line's"
+    )
+    three = variant_geometry(Variant(("whispers",), marks=(Mark("whispers", (0, 1, 2), 3),)))
+    assert broken_rule(_grid("14" + "." * 79), three) is None
+
+
+def test_palindrome_puzzle_is_unique():
+    _check_unique("palindrome", tuple(Mark("palindrome", line) for line in PALINDROME_LINES), PALINDROME_PUZZLE)
+
+
+def test_palindrome_pairs_the_ends_and_names_a_broken_pair():
+    geo = variant_geometry(Variant(("palindrome",), marks=(Mark("palindrome", (0, 1, 2, 3, 4)),)))
+    assert geo.constraints[0].pairs == ((0, 4), (1, 3))  # type: ignore[union-attr]
+    assert broken_rule(_grid(".1.2" + "." * 77), geo) == (
+        "palindrome r1c1-r1c5: 1 at r1c2 and 2 at r1c4 differ, at the same distance from the two ends"
+    )

@@ -95,6 +95,38 @@ EXPECTED = {
             "draw": {"kind": "lines", "shape": "thermometer"},
             "formats": {"f-puzzles": ["thermometer"]},
         },
+        {
+            "word": "kropki",
+            "summary": "a white dot joins digits that differ by 1, a black dot digits one twice the other",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "dots"},
+            "formats": {"f-puzzles": ["difference", "ratio"]},
+        },
+        {
+            "word": "xv",
+            "summary": "neighbours joined by an X sum to 10, by a V to 5",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "xv"},
+            "formats": {"f-puzzles": ["xv"]},
+        },
+        {
+            "word": "whispers",
+            "summary": "neighbours along a German whispers line differ by at least 5",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "lines", "shape": "whispers"},
+            "formats": {"f-puzzles": ["whispers"]},
+        },
+        {
+            "word": "palindrome",
+            "summary": "a palindrome line reads the same from both ends",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "lines", "shape": "palindrome"},
+            "formats": {"f-puzzles": ["palindrome"]},
+        },
     ]
 }
 

@@ -24,11 +24,15 @@ from sudoku_server.sudoku.rules import (
     disjoint,
     jigsaw,
     killer,
+    kropki,
     nonconsecutive,
     oddeven,
+    palindrome,
     pencilmarks,
     thermo,
+    whispers,
     windoku,
+    xv,
 )
 from sudoku_server.sudoku.rules import x as x_rule
 from sudoku_server.sudoku.rules.base import DATA_KINDS, Build, Cage, Making, Rule, StepWords, Variant, Words
@@ -70,6 +74,10 @@ RULES: dict[str, Rule] = {
         disjoint.RULE,
         oddeven.RULE,
         thermo.RULE,
+        kropki.RULE,
+        xv.RULE,
+        whispers.RULE,
+        palindrome.RULE,
     )
 }
 

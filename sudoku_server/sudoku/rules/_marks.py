@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from sudoku_server.sudoku.rules.base import Build, Mark
+from collections.abc import Callable
+
+from sudoku_server.sudoku.constraints import Broken
+from sudoku_server.sudoku.rules.base import Build, Mark, Words, pairs_of
 
 
 def marks_of(build: Build, word: str) -> tuple[Mark, ...]:
@@ -20,3 +23,28 @@ def line_name(size: int, cells: tuple[int, ...]) -> str:
     if len(cells) == 1:
         return cell_name(size, cells[0])
     return f"{cell_name(size, cells[0])}-{cell_name(size, cells[-1])}"
+
+
+#: The four orthogonal steps (row, column): the neighbours a dot or an XV marker joins.
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def relation_words(
+    fact: Callable[[int, int], str],
+) -> tuple[Callable[[Broken, Words], str], Callable[[Broken, Words], str]]:
+    """The given and solution words of a relation rule: ``name: 3 at r1c1 and 5 at r1c2 <fact>``.
+
+    ``fact(da, db)`` words why the two digits break it (``differ by 2, not 1``).
+    """
+
+    def words(broken: Broken, w: Words) -> str:
+        a, b = broken.cells
+        return f"{w.name}: {w.at(a)} and {w.at(b)} {fact(w.cells[a], w.cells[b])}"
+
+    return words, words
+
+
+def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...]:
+    """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, that none of ``marks`` joins."""
+    marked = {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2}
+    return tuple(p for p in pairs_of(size, ORTHOGONAL) if p not in marked)

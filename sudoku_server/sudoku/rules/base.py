@@ -72,12 +72,18 @@ class Mark:
       cells: its cells in the rule's order (0-based, row-major): a line
         from its start (a thermometer from the bulb), a dot's two cells, one
         marked cell.
-      value: the rule's number for it (odd/even: 1 odd, 2 even); 0 when it has none.
+      value: the rule's number for it (odd/even: 1 odd, 2 even; a kropki
+        dot's difference or ratio; XV's sum); 0 when it has none.
+      kind: which of the rule's marks it is, when it has several (kropki
+        ``"white"``, ``"black"``); a mark with no cells and kind
+        ``"negative"`` (XV) or ``"negative white"`` / ``"negative black"``
+        (kropki) turns on the rule's negative constraint.
     """
 
     rule: str
     cells: tuple[int, ...]
     value: int = 0
+    kind: str = ""
 
 
 @dataclass(frozen=True)
