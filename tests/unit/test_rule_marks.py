@@ -13,7 +13,7 @@ from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.variants import Variant, broken_rule, variant_geometry, wrong_in_solution
-from tests.support.cpsat_oracle import solutions
+from tests.support.cpsat_oracle import smallest, solutions
 
 SOLUTION = "754286931921473568863915472698527143312649857547138629479862315135794286286351794"
 
@@ -178,3 +178,70 @@ def test_palindrome_pairs_the_ends_and_names_a_broken_pair():
     assert broken_rule(_grid(".1.2" + "." * 77), geo) == (
         "palindrome r1c1-r1c5: 1 at r1c2 and 2 at r1c4 differ, at the same distance from the two ends"
     )
+
+
+RENBAN_LINES = ((72, 63, 64), (57, 66, 74), (46, 36, 45), (79, 78, 70), (5, 13, 23), (32, 42, 41), (74, 73, 65, 56, 47))
+RENBAN_PUZZLE = ".5..8......1.....8..39..4.......7................3.6.9..9....1........8......1..."
+
+ARROW_LINES = ((15, 24, 33), (12, 20, 11), (27, 36, 37, 38), (64, 72, 63), (70, 78, 77), (62, 52, 61, 69), (58, 59, 68))
+ARROW_PUZZLE = "75.....3..............1...2.......4............7.3....4.........357...86.....1..."
+
+LITTLE_KILLERS = (
+    ((5, 13, 21, 29, 37, 45), 36), ((62, 52, 42, 32, 22, 12, 2), 31), ((77, 69, 61, 53), 13),
+    ((76, 66, 56, 46, 36), 28), ((3, 11, 19, 27), 15), ((17, 7), 11), ((4, 14, 24, 34, 44), 26),
+    ((45, 55, 65, 75), 20), ((44, 34, 24, 14, 4), 26),
+)  # fmt: skip
+LITTLE_KILLER_PUZZLE = "75.2........47............2..8....4.....4.......13.......8....5.............5...."
+
+
+def test_renban_puzzle_is_unique():
+    _check_unique("renban", tuple(Mark("renban", line) for line in RENBAN_LINES), RENBAN_PUZZLE)
+
+
+def test_renban_pairs_every_two_cells_and_names_a_broken_pair():
+    geo = variant_geometry(Variant(("renban",), marks=(Mark("renban", (0, 1, 2, 3)),)))
+    assert len(geo.constraints[0].pairs) == 6  # type: ignore[union-attr]
+    assert broken_rule(_grid("15" + "." * 79), geo) == (
+        "renban r1c1-r1c4 (4 cells): 1 at r1c1 and 5 at r1c2 differ by 4, too far apart"
+    )
+    assert broken_rule(_grid("14" + "." * 79), geo) is None
+    assert solver.solve(_grid("1..4" + "." * 77), geometry=geo).cells[:4] == (1, 2, 3, 4)
+    assert smallest(_grid("1..4" + "." * 77).cells, geo)[:4] == (1, 2, 3, 4)  # type: ignore[index]
+
+
+def test_arrow_puzzle_is_unique():
+    _check_unique("arrow", tuple(Mark("arrow", line, 1) for line in ARROW_LINES), ARROW_PUZZLE)
+
+
+def test_arrow_pill_reads_its_bulb_as_one_number():
+    geo = variant_geometry(Variant(("arrow",), marks=(Mark("arrow", (0, 1, 10, 19, 28), 2),)))
+    assert geo.constraints[0].weights == (-10, -1, 1, 1, 1)  # type: ignore[union-attr]
+    line = "3........4........5"
+    assert broken_rule(_grid("12" + "." * 8 + line + "." * 52), geo) is None
+    assert (
+        broken_rule(_grid("13" + "." * 8 + line + "." * 52), geo)
+        == "arrow r1c1-r4c2: its line sums to 12, not 13 in its bulb"
+    )
+    assert broken_rule(_grid("." * 10 + "9" + "." * 70), geo) is None  # the bulb may still be 9 + the rest
+    first = solver.solve(_grid("." * 81), geometry=geo).cells
+    assert first[0] * 10 + first[1] == first[10] + first[19] + first[28]
+    assert first == tuple(int(d) for d in CPSAT_FIRST_PILL)
+
+
+CPSAT_FIRST_PILL = (
+    "123456789457189236869237145214365897375891462698724351531642978746918523982573614"  # CP-SAT smallest
+)
+
+
+def test_little_killer_puzzle_is_unique():
+    marks = tuple(Mark("littlekiller", cells, total) for cells, total in LITTLE_KILLERS)
+    _check_unique("littlekiller", marks, LITTLE_KILLER_PUZZLE)
+
+
+def test_little_killer_broken_givens_are_named():
+    geo = variant_geometry(Variant(("littlekiller",), marks=(Mark("littlekiller", (17, 7), 11),)))
+    assert (
+        broken_rule(_grid("." * 7 + "9" + "." * 9 + "3" + "." * 63), geo)
+        == "little killer r2c9-r1c8 sum 11: its givens sum to 12"
+    )
+    assert broken_rule(_grid("." * 7 + "9" + "." * 73), geo) is None

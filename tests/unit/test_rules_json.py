@@ -127,6 +127,30 @@ EXPECTED = {
             "draw": {"kind": "lines", "shape": "palindrome"},
             "formats": {"f-puzzles": ["palindrome"]},
         },
+        {
+            "word": "renban",
+            "summary": "a renban line's digits are distinct and consecutive, in any order",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "lines", "shape": "renban"},
+            "formats": {"f-puzzles": ["renban"]},
+        },
+        {
+            "word": "arrow",
+            "summary": "the digits along an arrow sum to the number in its bulb",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "arrows"},
+            "formats": {"f-puzzles": ["arrow"]},
+        },
+        {
+            "word": "littlekiller",
+            "summary": "the digits along a little killer diagonal sum to its clue; digits may repeat",
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "diagonal sums"},
+            "formats": {"f-puzzles": ["littlekillersum"]},
+        },
     ]
 }
 

@@ -21,14 +21,17 @@ from sudoku_server.errors import CommandError, quote
 from sudoku_server.sudoku.rules import (
     antiking,
     antiknight,
+    arrow,
     disjoint,
     jigsaw,
     killer,
     kropki,
+    littlekiller,
     nonconsecutive,
     oddeven,
     palindrome,
     pencilmarks,
+    renban,
     thermo,
     whispers,
     windoku,
@@ -78,6 +81,9 @@ RULES: dict[str, Rule] = {
         xv.RULE,
         whispers.RULE,
         palindrome.RULE,
+        renban.RULE,
+        arrow.RULE,
+        littlekiller.RULE,
     )
 }
 

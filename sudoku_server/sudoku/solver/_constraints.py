@@ -27,7 +27,10 @@ state (bit ``cell * (n + 1) + d - 1`` while digit d is a candidate of cell):
   contradiction. The rule of 45 adds sums of the same kind: the cells of a
   unit outside the sums inside it (innies), the cells outside a unit of
   the sums that cover it (outies, when they are peers of each other).
-  Sums that overlap, repeat digits or carry weights are refused (ValueError).
+  Sums that overlap, repeat digits or carry weights (little killer
+  diagonals, arrows) are kept by their bounds instead (:func:`_linear`):
+  each cell keeps the digits the other cells' smallest and largest
+  contributions leave room for.
 
 Each removes only candidates no solution can use, so the answers of the
 search (the row-major-first solution) do not change; they are applied after
@@ -229,6 +232,49 @@ def _cages(engine: Engine, cages: list[Sum]) -> _Prune:
     return prune
 
 
+def _linear(engine: Engine, constraint: Sum) -> _Prune:
+    """A weighted sum (digits may repeat; weights may be negative) kept by its bounds, as a state -> state function.
+
+    Each cell's digit d stays while the other cells' smallest and largest
+    contributions leave ``total - weight * d`` reachable; 0 when a cell is
+    left empty or the bounds miss ``total``. With every cell placed the
+    bounds are the sum itself, so a full state keeps the sum exactly.
+    """
+    n, w, mask = engine.n, engine.width, engine.digit_mask
+    weights = constraint.weights or (1,) * len(constraint.cells)
+    plan = tuple((c * w, k) for c, k in zip(constraint.cells, weights))
+    total = constraint.total
+
+    def prune(s: int) -> int:
+        masks = [(s >> at) & mask for at, _k in plan]
+        lows, highs = [], []
+        for m, (_at, k) in zip(masks, plan):
+            if not m:
+                return 0
+            small, large = (m & -m).bit_length(), m.bit_length()
+            lows.append(k * small if k > 0 else k * large)
+            highs.append(k * large if k > 0 else k * small)
+        low, high = sum(lows), sum(highs)
+        if not low <= total <= high:
+            return 0
+        for i, (at, k) in enumerate(plan):
+            m = masks[i]
+            if not m & (m - 1):
+                continue
+            rest_low, rest_high = low - lows[i], high - highs[i]
+            keep = 0
+            for d in range(1, n + 1):
+                if m >> (d - 1) & 1 and rest_low <= total - k * d <= rest_high:
+                    keep |= 1 << (d - 1)
+            if keep != m:
+                if not keep:
+                    return 0
+                s ^= (m ^ keep) << at
+        return s
+
+    return prune
+
+
 def _state_of(engine: Engine, masks: tuple[int, ...]) -> int:
     """The bitboard of per-cell candidate masks."""
     s, w = 0, engine.width
@@ -244,8 +290,7 @@ def constrain(engine: Engine) -> None:
     the kinds that need more than peers.
 
     Raises:
-      ValueError: a kind this core does not take (a sum that repeats digits,
-        carries weights or overlaps another), or an all-different or distinct
+      ValueError: a kind this core does not take, or an all-different or distinct
         sum whose cells are not peers of the geometry (it would be ignored).
     """
     geo = engine.geo
@@ -260,7 +305,8 @@ def constrain(engine: Engine) -> None:
                 raise ValueError(f"the cells of {constraint!r} are not peers of geometry {geo.key!r}")
             if isinstance(constraint, Sum):
                 if not constraint.distinct or constraint.weights or caged.intersection(cells):
-                    raise ValueError(f"the Python core does not take the sum {constraint!r}")
+                    prunes.append(_linear(engine, constraint))
+                    continue
                 caged.update(cells)
                 cages.append(constraint)
         elif isinstance(constraint, Relation):
