@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 
+from sudoku_server.errors import quote
 from sudoku_server.sudoku.constraints import Broken
 from sudoku_server.sudoku.rules.base import Build, Mark, Words, pairs_of
 
@@ -48,3 +50,64 @@ def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...
     """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, that none of ``marks`` joins."""
     marked = {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2}
     return tuple(p for p in pairs_of(size, ORTHOGONAL) if p not in marked)
+
+
+# -- f-puzzles entries (read by the rules' ``fpuzzles`` functions) -------------------------------
+
+#: What a rule's ``fpuzzles`` function answers: its marks, and the keys it claimed beyond its own.
+Read = tuple[tuple[Mark, ...], frozenset[str]]
+
+_CELL = re.compile(r"[Rr](\d+)[Cc](\d+)")
+
+
+def fp_entries(data: Mapping[str, object], key: str) -> list[Mapping[str, object]]:
+    """The entries of ``key`` (a list of objects; absent, null or false: none). Raises ValueError."""
+    value = data.get(key)
+    if value is None or value is False:
+        return []
+    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+        raise ValueError(f"{quote(key)} is not a list of objects")
+    return value
+
+
+def fp_cell(text: object, size: int, where: str, outside: bool = False) -> tuple[int, int]:
+    """``"R1C2"`` -> (row, column), 0-based; ``outside`` allows one step past the edge (a clue). Raises ValueError."""
+    match = _CELL.fullmatch(text) if isinstance(text, str) else None
+    low, high = (0, size + 1) if outside else (1, size)
+    if match is None or not all(low <= int(g) <= high for g in match.groups()):
+        raise ValueError(f"{where}: {quote(str(text))} is not a cell of the grid")
+    return int(match.group(1)) - 1, int(match.group(2)) - 1
+
+
+def fp_cells(cells: object, size: int, where: str) -> tuple[int, ...]:
+    """A list of ``"R1C2"`` -> cell indices (row-major, 0-based), in order. Raises ValueError."""
+    if not isinstance(cells, list) or not cells:
+        raise ValueError(f"{where} has no cells")
+    out = []
+    for text in cells:
+        r, c = fp_cell(text, size, where)
+        out.append(r * size + c)
+    return tuple(out)
+
+
+def fp_value(entry: Mapping[str, object], default: int, where: str) -> int:
+    """An entry's ``value`` as an int (it may be a string, ``"15"``); ``default`` when absent or empty."""
+    value = entry.get("value")
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
+        raise ValueError(f"{where}: value {quote(str(value))} is not a number")
+    return int(value)
+
+
+def fp_lines(data: Mapping[str, object], key: str, size: int, word: str, default: int = 0) -> Read:
+    """Marks of rule ``word`` from ``key``'s entries, one per line of their ``lines`` (value: the entry's or ``default``)."""
+    marks = []
+    for k, entry in enumerate(fp_entries(data, key), 1):
+        where = f"{quote(key)} entry {k}"
+        lines = entry.get("lines")
+        if not isinstance(lines, list) or not lines:
+            raise ValueError(f"{where} has no lines")
+        value = fp_value(entry, default, where)
+        marks += [Mark(word, fp_cells(line, size, where), value) for line in lines]
+    return tuple(marks), frozenset()

@@ -10,9 +10,11 @@ of two cells: -10, -1). Named ``arrow r1c1-r1c4`` (bulb to tip).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
-from sudoku_server.sudoku.rules._marks import line_name, marks_of
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
+from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, line_name, marks_of
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 
 def _compile(build: Build) -> Compiled:
@@ -34,6 +36,21 @@ def _words(broken: Broken, w: Words) -> str:
     return f"{w.name}: its line sums to {sum(w.cells[c] for c in line)}, not {number} in its bulb"
 
 
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "arrow"), 1):
+        where = f'"arrow" entry {k}'
+        bulb = fp_cells(entry.get("cells"), size, where)
+        lines = entry.get("lines")
+        if not isinstance(lines, list) or not lines:
+            raise ValueError(f"{where} has no lines")
+        for line in lines:
+            shaft = tuple(c for c in fp_cells(line, size, where) if c not in bulb)
+            if shaft:
+                marks.append(Mark(RULE.word, bulb + shaft, len(bulb)))
+    return tuple(marks), frozenset()
+
+
 RULE = Rule(
     word="arrow",
     summary="the digits along an arrow sum to the number in its bulb",
@@ -44,5 +61,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="an arrow puzzle needs its arrows",
     formats={"f-puzzles": ("arrow",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "arrows"},
 )

@@ -247,6 +247,11 @@ class Rule:
       missing: how a puzzle gives its data, for the error when it does not
         (``"a line of givens then region symbols, ..."``).
       formats: its keys in other formats, by format (``{"f-puzzles": ("antiknight",)}``).
+      fpuzzles: for a rule that takes marks, ``(f-puzzles object, size) ->
+        (marks, claimed)``: its marks read from its own keys of the object,
+        and the keys or ``negative:<name>`` entries it read beyond its own
+        (kropki claims ``nonconsecutive`` when it has dots); raises
+        ValueError with the place (``"thermometer" entry 2 has no lines``).
       draw: what a page needs to draw it (``{"kind": "diagonals"}``).
     """
 
@@ -264,6 +269,7 @@ class Rule:
     making: Making = field(default_factory=Making)
     missing: str = ""
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    fpuzzles: Callable[[Mapping[str, object], int], tuple[tuple[Mark, ...], frozenset[str]]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
 
     def fits(self, size: int) -> bool:

@@ -13,9 +13,20 @@ pair (``kropki negative``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import free_pairs, line_name, marks_of, relation_words
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_cells,
+    fp_entries,
+    fp_value,
+    free_pairs,
+    line_name,
+    marks_of,
+    relation_words,
+)
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
 
 def _compile(build: Build) -> Compiled:
@@ -52,6 +63,27 @@ def _fact(da: int, db: int) -> str:
 
 _GIVEN, _SOLUTION = relation_words(_fact)
 
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for key, kind, default in (("difference", "white", 1), ("ratio", "black", 2)):
+        for k, entry in enumerate(fp_entries(data, key), 1):
+            where = f'"{key}" entry {k}'
+            cells = fp_cells(entry.get("cells"), size, where)
+            if len(cells) != 2:
+                raise ValueError(f"{where} does not join two cells")
+            marks.append(Mark(RULE.word, cells, fp_value(entry, default, where), kind))
+    claimed = set()
+    negative = data.get("negative")
+    if isinstance(negative, list) and "ratio" in negative:
+        marks.append(Mark(RULE.word, (), 0, "negative black"))
+        claimed.add("negative:ratio")
+    if marks and data.get("nonconsecutive") is True:  # with dots, f-puzzles' nonconsecutive is the white negative
+        marks.append(Mark(RULE.word, (), 0, "negative white"))
+        claimed.add("nonconsecutive")
+    return tuple(marks), frozenset(claimed)
+
+
 RULE = Rule(
     word="kropki",
     summary="a white dot joins digits that differ by 1, a black dot digits one twice the other",
@@ -62,5 +94,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="a kropki puzzle needs its dots",
     formats={"f-puzzles": ("difference", "ratio")},
+    fpuzzles=_fpuzzles,
     draw={"kind": "dots"},
 )

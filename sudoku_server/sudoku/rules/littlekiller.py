@@ -9,9 +9,11 @@ compiles to one :class:`~sudoku_server.sudoku.constraints.Sum`, not distinct
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
-from sudoku_server.sudoku.rules._marks import line_name, marks_of
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_value, line_name, marks_of
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 
 def _compile(build: Build) -> Compiled:
@@ -30,6 +32,31 @@ def _solution(broken: Broken, w: Words) -> str:
     return f"{w.name}: its digits sum to {sum(w.cells[c] for c in broken.cells)}"
 
 
+_STEPS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "littlekillersum"), 1):
+        where = f'"littlekillersum" entry {k}'
+        value = fp_value(entry, -1, where)
+        if value < 0:
+            continue  # a clue without a sum says nothing
+        r, c = fp_cell(entry.get("cell"), size, where, outside=True)
+        step = _STEPS.get(str(entry.get("direction", "")).upper())
+        if step is None:
+            raise ValueError(f"{where}: direction {entry.get('direction')!r} is not UR, UL, DR or DL")
+        cells = []
+        r, c = r + step[0], c + step[1]
+        while 0 <= r < size and 0 <= c < size:
+            cells.append(r * size + c)
+            r, c = r + step[0], c + step[1]
+        if not cells:
+            raise ValueError(f"{where}: its diagonal misses the grid")
+        marks.append(Mark(RULE.word, tuple(cells), value))
+    return tuple(marks), frozenset()
+
+
 RULE = Rule(
     word="littlekiller",
     summary="the digits along a little killer diagonal sum to its clue; digits may repeat",
@@ -40,5 +67,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="a little killer puzzle needs its diagonals",
     formats={"f-puzzles": ("littlekillersum",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "diagonal sums"},
 )

@@ -8,9 +8,11 @@ the digits of its parity, every other cell all digits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Broken, Candidates
-from sudoku_server.sudoku.rules._marks import marks_of
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, marks_of
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 #: A mark's value: odd, even.
 ODD, EVEN = 1, 2
@@ -43,6 +45,15 @@ def _solution(broken: Broken, w: Words) -> str:
     return f"{w.cell(c)} is marked {_parity(d + 1)} and holds {w.symbol(d)}"
 
 
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for key, value in (("odd", ODD), ("even", EVEN)):
+        for k, entry in enumerate(fp_entries(data, key), 1):
+            r, c = fp_cell(entry.get("cell"), size, f"{key!r} entry {k}".replace("'", '"'))
+            marks.append(Mark(RULE.word, (r * size + c,), value))
+    return tuple(marks), frozenset()
+
+
 RULE = Rule(
     word="oddeven",
     summary="a cell marked odd holds an odd digit, a cell marked even an even one",
@@ -52,5 +63,6 @@ RULE = Rule(
     solution_words=_solution,
     missing="an odd/even puzzle needs its marked cells",
     formats={"f-puzzles": ("odd", "even")},
+    fpuzzles=_fpuzzles,
     draw={"kind": "marks"},
 )

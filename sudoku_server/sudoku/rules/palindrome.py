@@ -7,8 +7,10 @@ pairs of cells at the same distance from its two ends (``palindrome r1c1-r1c5``)
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import line_name, marks_of, relation_words
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -25,6 +27,11 @@ def _compile(build: Build) -> Compiled:
 
 _GIVEN, _SOLUTION = relation_words(lambda da, db: "differ, at the same distance from the two ends")
 
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "palindrome", size, RULE.word)
+
+
 RULE = Rule(
     word="palindrome",
     summary="a palindrome line reads the same from both ends",
@@ -35,5 +42,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="a palindrome puzzle needs its lines",
     formats={"f-puzzles": ("palindrome",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "lines", "shape": "palindrome"},
 )

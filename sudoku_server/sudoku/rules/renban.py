@@ -10,9 +10,10 @@ consecutive digits. Named ``renban r1c1-r1c4 (4 cells)``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import line_name, marks_of, relation_words
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -35,6 +36,11 @@ _GIVEN, _SOLUTION = relation_words(
     lambda da, db: "are the same digit" if da == db else f"differ by {abs(da - db)}, too far apart"
 )
 
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "renban", size, RULE.word)
+
+
 RULE = Rule(
     word="renban",
     summary="a renban line's digits are distinct and consecutive, in any order",
@@ -45,5 +51,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="a renban puzzle needs its lines",
     formats={"f-puzzles": ("renban",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "lines", "shape": "renban"},
 )

@@ -11,8 +11,10 @@ is strict increase along the line. The relation is named
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Broken, Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import line_name, marks_of
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
 
 
@@ -38,6 +40,10 @@ def _solution(broken: Broken, w: Words) -> str:
     return f"{w.name}: {w.cell(a)} holds {w.symbol(w.cells[a])}, not below {w.symbol(w.cells[b])} at {w.cell(b)}"
 
 
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "thermometer", size, RULE.word)
+
+
 RULE = Rule(
     word="thermo",
     summary="along a thermometer the digits strictly increase from the bulb",
@@ -48,5 +54,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="a thermometer puzzle needs its thermometers",
     formats={"f-puzzles": ("thermometer",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "lines", "shape": "thermometer"},
 )

@@ -8,8 +8,10 @@ cells, the table ``|a - b| >= value`` (``whispers r1c1-r1c4``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import line_name, marks_of, relation_words
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -29,6 +31,11 @@ def _compile(build: Build) -> Compiled:
 
 _GIVEN, _SOLUTION = relation_words(lambda da, db: f"differ by {abs(da - db)}, less than the line's")
 
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "whispers", size, RULE.word, 0)
+
+
 RULE = Rule(
     word="whispers",
     summary="neighbours along a German whispers line differ by at least 5",
@@ -39,5 +46,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="a German whispers puzzle needs its lines",
     formats={"f-puzzles": ("whispers",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "lines", "shape": "whispers"},
 )

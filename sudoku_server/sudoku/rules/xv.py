@@ -10,9 +10,19 @@ the negative constraint to one over every free pair (``xv negative``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import free_pairs, line_name, marks_of, relation_words
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_cells,
+    fp_entries,
+    free_pairs,
+    line_name,
+    marks_of,
+    relation_words,
+)
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
 
 def _compile(build: Build) -> Compiled:
@@ -32,6 +42,23 @@ def _compile(build: Build) -> Compiled:
 
 _GIVEN, _SOLUTION = relation_words(lambda da, db: f"sum to {da + db}")
 
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "xv"), 1):
+        where = f'"xv" entry {k}'
+        cells = fp_cells(entry.get("cells"), size, where)
+        value = {"X": 10, "V": 5}.get(str(entry.get("value", "")).upper())
+        if value is None or len(cells) != 2:
+            raise ValueError(f"{where} is not an X or a V between two cells")
+        marks.append(Mark(RULE.word, cells, value))
+    negative = data.get("negative")
+    if isinstance(negative, list) and "xv" in negative:
+        marks.append(Mark(RULE.word, (), 0, "negative"))
+        return tuple(marks), frozenset({"negative:xv"})
+    return tuple(marks), frozenset()
+
+
 RULE = Rule(
     word="xv",
     summary="neighbours joined by an X sum to 10, by a V to 5",
@@ -42,5 +69,6 @@ RULE = Rule(
     off=("unique rectangle", "BUG"),
     missing="an XV puzzle needs its markers",
     formats={"f-puzzles": ("xv",)},
+    fpuzzles=_fpuzzles,
     draw={"kind": "xv"},
 )
