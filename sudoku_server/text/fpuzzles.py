@@ -24,6 +24,7 @@ givens as one line). A line holding one may be up to :data:`MAX_LINE_BYTES`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from urllib.parse import unquote
 
@@ -256,4 +257,53 @@ def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
         endings=[ending],
         positions=Positions.on_one_line(range(len(line))),
         variant=variant if not variant.classic else None,
+    )
+
+
+# -- marks after a line: ``<givens> thermo=r1c1-r1c2-r1c3;r5c5-r6c6 arrow=...`` ----------------------
+
+_MARKS_FIELD = re.compile(r"\s+([A-Za-z]+)=(\S+)")
+
+
+def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
+    """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
+
+    The fields' words are the rules' (each rule's ``syntax``); the rules join the puzzle's.
+    """
+    head = re.match(r"\s*(\S+)", text)
+    if head is None:
+        return None
+    rest = text[head.end() :]
+    fields = []
+    pos = 0
+    for match in _MARKS_FIELD.finditer(rest):
+        if match.start() != pos:
+            return None
+        fields.append((match.group(1).lower(), match.group(2)))
+        pos = match.end()
+    if not fields or rest[pos:].strip():
+        return None
+    syntaxes = {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
+    if not all(word in syntaxes for word, _ in fields):
+        return None
+    givens = head.group(1)
+    try:
+        grid = Grid.from_string(givens)
+        marks: list[Mark] = []
+        for word, value in fields:
+            try:
+                marks += syntaxes[word](value, grid.size)
+            except ValueError as exc:
+                raise PuzzleFormatError(f"line {lineno}: {exc}") from None
+    except PuzzleError as exc:
+        return Rejected(exc, ending, None)
+    variant = Variant(canonical(word for word, _ in fields), marks=tuple(marks))
+    return Puzzle(
+        grid=grid,
+        layout=LAYOUT_LINE,
+        first_line=lineno,
+        lines=[givens],
+        endings=[ending],
+        positions=Positions.on_one_line(range(len(givens))),
+        variant=variant,
     )

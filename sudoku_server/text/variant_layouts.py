@@ -48,7 +48,7 @@ from collections.abc import Collection
 from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, quote
 from sudoku_server.sudoku.grid import BOX_SHAPES, DIGIT_SYMBOLS, EMPTY_MARKS, Grid, cell_name, describe_char
 from sudoku_server.sudoku.variants import Cage, Variant
-from sudoku_server.text.fpuzzles import is_fpuzzles
+from sudoku_server.text.fpuzzles import is_fpuzzles, marks_line
 from sudoku_server.text.fpuzzles import read as read_fpuzzles
 from sudoku_server.text.hodoku import library_puzzle
 from sudoku_server.text.lines import Kind, Line
@@ -130,6 +130,10 @@ def line_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
     """
     if is_fpuzzles(line.text):  # an f-puzzles JSON object or link (.fpuzzles)
         return read_fpuzzles(line.text, lineno, line.ending or last_ending)
+    if "=" in line.text:  # givens then rule marks: "<givens> thermo=r1c1-r1c2-r1c3" (.fpuzzles)
+        marked = marks_line(line.text, lineno, line.ending or last_ending)
+        if marked is not None:
+            return marked
     if line.kind is Kind.FIELDS:
         library = library_puzzle(line, lineno, last_ending)  # a HoDoKu library line (:mod:`.hodoku`)
         if library is not None:

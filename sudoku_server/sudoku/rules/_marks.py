@@ -111,3 +111,52 @@ def fp_lines(data: Mapping[str, object], key: str, size: int, word: str, default
         value = fp_value(entry, default, where)
         marks += [Mark(word, fp_cells(line, size, where), value) for line in lines]
     return tuple(marks), frozenset()
+
+
+# -- the line syntax (``thermo=r1c1-r1c2-r1c3;r5c5-r6c6``) -----------------------------------------
+
+_NAME = re.compile(r"r(\d+)c(\d+)", re.I)
+
+
+def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...], str]]:
+    """``r1c1-r1c2:5;negative`` -> ``[((0, 1), "5"), ((), "negative")]``: each mark's cells and its ``:`` part.
+
+    A mark with no cell is a word alone (``negative``). Raises ValueError naming the mark.
+    """
+    out: list[tuple[tuple[int, ...], str]] = []
+    for k, item in enumerate(text.split(";"), 1):
+        cells_text, _, tail = item.partition(":")
+        if not cells_text or _NAME.match(cells_text) is None:
+            out.append(((), item.lower()))
+            continue
+        cells = []
+        for name in cells_text.split("-"):
+            match = _NAME.fullmatch(name)
+            if match is None or not all(1 <= int(g) <= size for g in match.groups()):
+                raise ValueError(f"{word}= mark {k}: {quote(name)} is not a cell of the grid")
+            cells.append((int(match.group(1)) - 1) * size + int(match.group(2)) - 1)
+        out.append((tuple(cells), tail.lower()))
+    return out
+
+
+def syntax_number(tail: str, default: int, word: str, k: int) -> int:
+    """A mark's ``:`` part as a number (``default`` when empty). Raises ValueError."""
+    if not tail:
+        return default
+    if not tail.isdigit():
+        raise ValueError(f"{word}= mark {k}: {quote(tail)} is not a number")
+    return int(tail)
+
+
+def syntax_lines(word: str, least: int = 2, default: int = 0) -> Callable[[str, int], tuple[Mark, ...]]:
+    """The line syntax of a rule of lines: ``r1c1-r1c2-r1c3[:value];...``, each at least ``least`` cells."""
+
+    def read(text: str, size: int) -> tuple[Mark, ...]:
+        marks = []
+        for k, (cells, tail) in enumerate(syntax_marks(text, size, word), 1):
+            if len(cells) < least:
+                raise ValueError(f"{word}= mark {k} has fewer than {least} cells")
+            marks.append(Mark(word, cells, syntax_number(tail, default, word, k)))
+        return tuple(marks)
+
+    return read

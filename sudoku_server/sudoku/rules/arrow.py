@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
-from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, line_name, marks_of
+from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, line_name, marks_of, syntax_lines
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 
@@ -62,5 +62,6 @@ RULE = Rule(
     missing="an arrow puzzle needs its arrows",
     formats={"f-puzzles": ("arrow",)},
     fpuzzles=_fpuzzles,
+    syntax=syntax_lines("arrow", 2, 1),
     draw={"kind": "arrows"},
 )

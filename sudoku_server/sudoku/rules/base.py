@@ -252,6 +252,10 @@ class Rule:
         and the keys or ``negative:<name>`` entries it read beyond its own
         (kropki claims ``nonconsecutive`` when it has dots); raises
         ValueError with the place (``"thermometer" entry 2 has no lines``).
+      syntax: for a rule that takes marks, its line syntax: ``(text after
+        "<word>=", size) -> marks`` (docs/LAYOUTS.md "Marks after a line":
+        marks ``;``-separated, each its cells ``-``-joined and ``:`` its
+        value or kind); raises ValueError with the place.
       draw: what a page needs to draw it (``{"kind": "diagonals"}``).
     """
 
@@ -270,6 +274,7 @@ class Rule:
     missing: str = ""
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     fpuzzles: Callable[[Mapping[str, object], int], tuple[tuple[Mark, ...], frozenset[str]]] | None = None
+    syntax: Callable[[str, int], tuple[Mark, ...]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
 
     def fits(self, size: int) -> bool:

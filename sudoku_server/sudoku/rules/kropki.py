@@ -25,6 +25,7 @@ from sudoku_server.sudoku.rules._marks import (
     line_name,
     marks_of,
     relation_words,
+    syntax_marks,
 )
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
@@ -84,6 +85,20 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return tuple(marks), frozenset(claimed)
 
 
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
+        if not cells and tail in ("negative", "negativewhite", "negativeblack"):
+            kinds = ("negative white", "negative black") if tail == "negative" else (f"negative {tail[8:]}",)
+            marks += [Mark(RULE.word, (), 0, kind) for kind in kinds]
+        elif len(cells) == 2 and tail[:1] in ("w", "b") and (tail[1:] == "" or tail[1:].isdigit()):
+            kind = "white" if tail[0] == "w" else "black"
+            marks.append(Mark(RULE.word, cells, int(tail[1:] or 0), kind))
+        else:
+            raise ValueError(f"{RULE.word}= mark {k} is not two cells then :w or :b, nor negative")
+    return tuple(marks)
+
+
 RULE = Rule(
     word="kropki",
     summary="a white dot joins digits that differ by 1, a black dot digits one twice the other",
@@ -95,5 +110,6 @@ RULE = Rule(
     missing="a kropki puzzle needs its dots",
     formats={"f-puzzles": ("difference", "ratio")},
     fpuzzles=_fpuzzles,
+    syntax=_syntax,
     draw={"kind": "dots"},
 )

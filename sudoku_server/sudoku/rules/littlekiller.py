@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
-from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_value, line_name, marks_of
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_value, line_name, marks_of, syntax_lines
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 
@@ -68,5 +68,6 @@ RULE = Rule(
     missing="a little killer puzzle needs its diagonals",
     formats={"f-puzzles": ("littlekillersum",)},
     fpuzzles=_fpuzzles,
+    syntax=syntax_lines("littlekiller", 1),
     draw={"kind": "diagonal sums"},
 )

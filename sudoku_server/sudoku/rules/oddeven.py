@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Candidates
-from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, marks_of
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, marks_of, syntax_marks
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 #: A mark's value: odd, even.
@@ -54,6 +54,15 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return tuple(marks), frozenset()
 
 
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
+        if not cells or tail not in ("odd", "even"):
+            raise ValueError(f"{RULE.word}= mark {k} is not cells then :odd or :even")
+        marks += [Mark(RULE.word, (c,), ODD if tail == "odd" else EVEN) for c in cells]
+    return tuple(marks)
+
+
 RULE = Rule(
     word="oddeven",
     summary="a cell marked odd holds an odd digit, a cell marked even an even one",
@@ -64,5 +73,6 @@ RULE = Rule(
     missing="an odd/even puzzle needs its marked cells",
     formats={"f-puzzles": ("odd", "even")},
     fpuzzles=_fpuzzles,
+    syntax=_syntax,
     draw={"kind": "marks"},
 )

@@ -21,6 +21,7 @@ from sudoku_server.sudoku.rules._marks import (
     line_name,
     marks_of,
     relation_words,
+    syntax_marks,
 )
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
@@ -59,6 +60,18 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return tuple(marks), frozenset()
 
 
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
+        if not cells and tail == "negative":
+            marks.append(Mark(RULE.word, (), 0, "negative"))
+        elif len(cells) == 2 and tail in ("x", "v"):
+            marks.append(Mark(RULE.word, cells, 10 if tail == "x" else 5))
+        else:
+            raise ValueError(f"{RULE.word}= mark {k} is not two cells then :x or :v, nor negative")
+    return tuple(marks)
+
+
 RULE = Rule(
     word="xv",
     summary="neighbours joined by an X sum to 10, by a V to 5",
@@ -70,5 +83,6 @@ RULE = Rule(
     missing="an XV puzzle needs its markers",
     formats={"f-puzzles": ("xv",)},
     fpuzzles=_fpuzzles,
+    syntax=_syntax,
     draw={"kind": "xv"},
 )
