@@ -60,7 +60,7 @@ IGNORED = frozenset(
     {
         "size", "grid", "negative", "title", "author", "ruleset", "solution", "highlightConflicts",
         "line", "circle", "text", "rectangle", "cage", "disabledlogic", "truecandidatesoptions",
-        "cellSize", "version", "edgeLength", "Bi", "unique",
+        "cellSize", "version", "edgeLength", "Bi", "unique", "activeConstraints",
     }
 )  # fmt: skip
 

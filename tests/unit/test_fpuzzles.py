@@ -146,6 +146,17 @@ def test_a_json_line_is_a_puzzle_bare_and_after_the_verbs():
         )
 
 
+def test_keys_that_do_not_change_the_solution_are_ignored():
+    shown = dict(
+        THERMO,
+        activeConstraints=["Thermometer"],
+        ruleset="Normal sudoku rules apply.",
+        solution=[],
+        line=[{"lines": [["R1C1", "R1C2"]]}],
+    )
+    assert replies(f"SOLVE {json.dumps(shown)}\n".encode()) == f"{SOLUTION}\n".encode()
+
+
 def test_a_link_is_a_puzzle_bare_and_after_the_verbs():
     url = link(THERMO)
     assert url.startswith("https://f-puzzles.com/?load=N4Ig")
