@@ -192,8 +192,8 @@ def broken_givens(constraint: Constraint, digits: Sequence[int]) -> Broken | Non
     two cells, in the constraint's order); :class:`Relation`, the first pair
     (in ``pairs`` order) whose two givens are not an allowed pair (``source``
     the pair's); :class:`Sum`, for ``distinct`` a digit given twice, then the
-    givens' weighted sum over ``total`` or, with every cell given, other than
-    ``total`` (the given cells). O(cells).
+    givens' weighted sum over ``total`` (when every weight is positive) or,
+    with every cell given, other than ``total`` (the given cells). O(cells).
     """
     if isinstance(constraint, Candidates):
         for i, (d, mask) in enumerate(zip(digits, constraint.masks)):
@@ -215,7 +215,8 @@ def broken_givens(constraint: Constraint, digits: Sequence[int]) -> Broken | Non
     weights = constraint.weights or (1,) * len(constraint.cells)
     given = tuple(c for c in constraint.cells if digits[c])
     total = sum(w * digits[c] for c, w in zip(constraint.cells, weights))
-    if total > constraint.total or (len(given) == len(constraint.cells) and total != constraint.total):
+    over = total > constraint.total and min(weights) > 0  # a negative weight (an arrow's bulb) can still pull it down
+    if over or (len(given) == len(constraint.cells) and total != constraint.total):
         return Broken(constraint, given, constraint.source)
     return None
 

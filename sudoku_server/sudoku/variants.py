@@ -111,7 +111,16 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     for constraint in constraints:
         if isinstance(constraint, AllDifferent) or (isinstance(constraint, Sum) and constraint.distinct):
             extra += itertools.combinations(constraint.cells, 2)
-    key = ("variant", variant.rules, box_rows, box_cols, variant.regions, variant.cages, variant.candidates)
+    key = (
+        "variant",
+        variant.rules,
+        box_rows,
+        box_cols,
+        variant.regions,
+        variant.cages,
+        variant.candidates,
+        variant.marks,
+    )
     return from_units(
         key,
         size,

@@ -48,6 +48,8 @@ from collections.abc import Collection
 from sudoku_server.errors import IncompletePuzzleError, PuzzleError, PuzzleFormatError, quote
 from sudoku_server.sudoku.grid import BOX_SHAPES, DIGIT_SYMBOLS, EMPTY_MARKS, Grid, cell_name, describe_char
 from sudoku_server.sudoku.variants import Cage, Variant
+from sudoku_server.text.fpuzzles import is_fpuzzles, marks_line
+from sudoku_server.text.fpuzzles import read as read_fpuzzles
 from sudoku_server.text.hodoku import library_puzzle
 from sudoku_server.text.lines import Kind, Line
 from sudoku_server.text.puzzle import Event, Positions, Puzzle, Rejected
@@ -122,10 +124,16 @@ def numbered_regions(symbols: list[str]) -> tuple[tuple[int, ...], tuple[str, ..
 
 
 def line_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
-    """The variant puzzle on ``line`` (a jigsaw, SudoCue or pencilmark line) or its error; None: not one.
+    """The variant puzzle on ``line`` (a jigsaw, SudoCue, pencilmark or f-puzzles line) or its error; None: not one.
 
-    ``line`` is a line of cells or fields between puzzles.
+    ``line`` is a line between puzzles (not blank, not a border).
     """
+    if is_fpuzzles(line.text):  # an f-puzzles JSON object or link (.fpuzzles)
+        return read_fpuzzles(line.text, lineno, line.ending or last_ending)
+    if "=" in line.text:  # givens then rule marks: "<givens> thermo=r1c1-r1c2-r1c3" (.fpuzzles)
+        marked = marks_line(line.text, lineno, line.ending or last_ending)
+        if marked is not None:
+            return marked
     if line.kind is Kind.FIELDS:
         library = library_puzzle(line, lineno, last_ending)  # a HoDoKu library line (:mod:`.hodoku`)
         if library is not None:

@@ -206,6 +206,11 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
         if verb.takes_puzzle and key == "puzzle":
             puzzles = [value]
             continue
+        if verb.takes_puzzle and key == "fpuzzles":  # an f-puzzles object: read as its JSON line (text/fpuzzles.py)
+            if not isinstance(value, dict) or puzzles is not None or "puzzle" in fields or "puzzles" in fields:
+                raise CommandError(f'{verb.name}: fpuzzles must be an f-puzzles object, sent instead of "puzzle"')
+            puzzles = [json.dumps(value)]
+            continue
         if verb.takes_puzzle and key == "puzzles" and not query:
             if not isinstance(value, list):
                 raise CommandError(f"{verb.name}: puzzles must be a list of puzzles (strings)")

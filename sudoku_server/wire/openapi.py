@@ -69,7 +69,11 @@ def _body_schema(endpoint: Endpoint) -> dict[str, Any]:
             "items": {"type": "string"},
             "description": f"the batch form: up to {MAX_BATCH} puzzles, answered in order",
         }
-        schema["oneOf"] = [{"required": ["puzzle"]}, {"required": ["puzzles"]}]
+        properties["fpuzzles"] = {
+            "type": "object",
+            "description": "an f-puzzles object (size, grid, rule keys), instead of puzzle (docs/LAYOUTS.md)",
+        }
+        schema["oneOf"] = [{"required": ["puzzle"]}, {"required": ["puzzles"]}, {"required": ["fpuzzles"]}]
         if endpoint.second:
             schema["required"] = [endpoint.second]
     return schema

@@ -27,9 +27,10 @@ an interrupt drops the puzzle being read). A client known to speak telnet
 as telnet does, with nothing after it) is offered TRANSMIT-BINARY once (``IAC DO BINARY IAC WILL
 BINARY``), so that its 8-bit bytes come as they are;
 lines end with LF, CRLF or a lone CR (a CR followed by NUL, telnet's bare
-carriage return, counts as CRLF). A line longer than ``max_line_bytes``
+carriage return, counts as CRLF). A line longer than ``max_line_bytes`` (a line
+holding an f-puzzles object or link: 64 KiB, :data:`~sudoku_server.text.fpuzzles.MAX_LINE_BYTES`, when that is more)
 yields ``ERROR too-large`` and closes the session, whatever follows; the
-session never buffers more than ``max_line_bytes + 1`` bytes of a line.
+session never buffers more than ``max_line_bytes + 1`` bytes of a line (of an f-puzzles line, 64 KiB + 1).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from dataclasses import dataclass
 from sudoku_server.errors import IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
 from sudoku_server.text import Puzzle, oneline
+from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
 from sudoku_server.wire import replies
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
@@ -65,6 +67,18 @@ __all__ = [
 #: puzzle is 625 bytes; 4096 leaves room for comments and padding while
 #: capping what one connection can make the server buffer.
 DEFAULT_MAX_LINE_BYTES = 4096
+
+#: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
+#: optional verb and options) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
+_FPUZZLES_LINE = re.compile(
+    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?(?:\{|https?://f-puzzles\.com/\?)", re.I
+)
+
+
+def _limit_of(buf: bytearray, pos: int, limit: int) -> int:
+    """The longest the line starting at ``pos`` may be: ``limit``, or 64 KiB for an f-puzzles line."""
+    return max(limit, FPUZZLES_MAX_LINE_BYTES) if _FPUZZLES_LINE.match(buf, pos) else limit
+
 
 BOM = b"\xef\xbb\xbf"
 IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :class:`Telnet`
@@ -598,8 +612,8 @@ class Session(_PlainLines):
                 end, ending, after = size, "", size
             else:
                 break
-            if end - pos > limit:
-                self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
+            if end - pos > limit and (end - pos > FPUZZLES_MAX_LINE_BYTES or not _FPUZZLES_LINE.match(buf, pos)):
+                self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, pos, limit)} bytes")
                 return
             self.lineno += 1
             if ending:
@@ -613,5 +627,7 @@ class Session(_PlainLines):
                 return
         if pos:
             del buf[:pos]
-        if not self._backlog and len(buf) - buf.endswith(b"\r") > limit:  # a trailing CR is held back
-            self._too_large(events, f"line {self.lineno + 1} is longer than {limit} bytes")
+        if not self._backlog and len(buf) - buf.endswith(b"\r") > _limit_of(
+            buf, 0, limit
+        ):  # a trailing CR is held back
+            self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, 0, limit)} bytes")

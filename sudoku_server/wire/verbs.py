@@ -361,7 +361,7 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
         if verb.argument and not eq and verb.argument not in options:
             options[verb.argument] = token
             continue
-        if verb.takes_puzzle and not eq:
+        if verb.takes_puzzle and (not eq or token.lower().startswith(("https://", "http://"))):  # a link has "="
             puzzle_column = pos + match.start()
             puzzle_text = line[puzzle_column:]
             break

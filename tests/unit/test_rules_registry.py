@@ -24,6 +24,7 @@ from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rules import DATA_KINDS, PENCILMARKS, RULES
+from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.solver import _python
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 from tests.support.cpsat_oracle import smallest, solutions
@@ -165,6 +166,53 @@ ORACLE_CASES: dict[str, tuple[dict[str, object], str]] = {
     ),
     "killer": ({"cages": KILLER_CAGES}, "." * 81),
     "disjoint": ({}, "7.....93.92..7..6.....15...6.8....4..12..9..7............8.....................9."),
+    "oddeven": (
+        {"marks": tuple(Mark("oddeven", (c,), 1 + c % 2) for c in (0, 3, 8, 12, 15, 17, 26, 32, 48, 49))},
+        ".5.2.......1.73.......1....698....43....4..5.............8.....1.....2.62.6...7..",
+    ),
+    "thermo": (
+        {"marks": (Mark("thermo", (3, 2, 1, 0, 9)), Mark("thermo", (58, 66, 57, 67)), Mark("thermo", (23, 32, 42)))},
+        ".....6.............6..1.4...........3.2.......4....6.9.......1.135...............",
+    ),
+    "kropki": (
+        {
+            "marks": (
+                Mark("kropki", (1, 2), 0, "white"),
+                Mark("kropki", (2, 3), 0, "black"),
+            )
+        },
+        ".5.2.......1.73.......1....698....43....4..5.............8.....1.....2.62.6...7..",
+    ),
+    "xv": (
+        {"marks": (Mark("xv", (3, 4), 10), Mark("xv", (2, 11), 5), Mark("xv", (), 0, "negative"))},
+        ".................8........................................................6......",
+    ),
+    "whispers": (
+        {"marks": (Mark("whispers", (17, 26, 25, 33, 32, 31)), Mark("whispers", (3, 4, 14, 6, 7), 4))},
+        "...............5.......5.............1....8...........4........1................4",
+    ),
+    "renban": (
+        {"marks": (Mark("renban", (72, 63, 64)), Mark("renban", (74, 73, 65, 56, 47)))},
+        ".5..8......1.....8..39..4.......7................3.6.9..9....1........8......1...",
+    ),
+    "arrow": (
+        {
+            "marks": (
+                Mark("arrow", (15, 24, 33), 1),
+                Mark("arrow", (27, 36, 37, 38), 1),
+                Mark("arrow", (0, 1, 10, 19), 2),
+            )
+        },
+        "." * 81,
+    ),
+    "littlekiller": (
+        {"marks": (Mark("littlekiller", (5, 13, 21, 29, 37, 45), 36), Mark("littlekiller", (17, 7), 11))},
+        "75.2........47............2..8....4.....4.......13.......8....5.............5....",
+    ),
+    "palindrome": (
+        {"marks": (Mark("palindrome", (3, 12, 2, 10)), Mark("palindrome", (73, 65, 57)))},
+        "........1.....3.........47.6...2..........8..5.....6..........51..79..8..8..5....",
+    ),
 }
 
 

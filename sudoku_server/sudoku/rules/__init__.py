@@ -21,12 +21,21 @@ from sudoku_server.errors import CommandError, quote
 from sudoku_server.sudoku.rules import (
     antiking,
     antiknight,
+    arrow,
     disjoint,
     jigsaw,
     killer,
+    kropki,
+    littlekiller,
     nonconsecutive,
+    oddeven,
+    palindrome,
     pencilmarks,
+    renban,
+    thermo,
+    whispers,
     windoku,
+    xv,
 )
 from sudoku_server.sudoku.rules import x as x_rule
 from sudoku_server.sudoku.rules.base import DATA_KINDS, Build, Cage, Making, Rule, StepWords, Variant, Words
@@ -66,6 +75,15 @@ RULES: dict[str, Rule] = {
         jigsaw.RULE,
         killer.RULE,
         disjoint.RULE,
+        oddeven.RULE,
+        thermo.RULE,
+        kropki.RULE,
+        xv.RULE,
+        whispers.RULE,
+        palindrome.RULE,
+        renban.RULE,
+        arrow.RULE,
+        littlekiller.RULE,
     )
 }
 

@@ -35,6 +35,7 @@ __all__ = [
     "Build",
     "Cage",
     "Making",
+    "Mark",
     "Random",
     "Rule",
     "StepWords",
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 #: The data a rule may take with its puzzle (each but "none" a :class:`Variant` field).
-DATA_KINDS = ("none", "regions", "cages", "candidates")
+DATA_KINDS = ("none", "regions", "cages", "candidates", "marks")
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,29 @@ class Cage:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """One thing drawn on the grid for a rule: a line, a dot, a marked cell.
+
+    Attributes:
+      rule: the word of the rule it belongs to (``"thermo"``).
+      cells: its cells in the rule's order (0-based, row-major): a line
+        from its start (a thermometer from the bulb), a dot's two cells, one
+        marked cell.
+      value: the rule's number for it (odd/even: 1 odd, 2 even; a kropki
+        dot's difference or ratio; XV's sum); 0 when it has none.
+      kind: which of the rule's marks it is, when it has several (kropki
+        ``"white"``, ``"black"``); a mark with no cells and kind
+        ``"negative"`` (XV) or ``"negative white"`` / ``"negative black"``
+        (kropki) turns on the rule's negative constraint.
+    """
+
+    rule: str
+    cells: tuple[int, ...]
+    value: int = 0
+    kind: str = ""
+
+
+@dataclass(frozen=True)
 class Variant:
     """The rules of one puzzle, as a request carries them (a hashable value).
 
@@ -76,6 +100,8 @@ class Variant:
       cages: for a rule that takes cages, the cages.
       candidates: for a pencilmark puzzle, per cell the allowed digits (bit
         ``d - 1``); None otherwise.
+      marks: for rules that take marks (thermometers, odd/even cells), the
+        marks of every such rule, each naming its rule.
     """
 
     rules: tuple[str, ...] = ()
@@ -83,6 +109,7 @@ class Variant:
     region_symbols: tuple[str, ...] = ()
     cages: tuple[Cage, ...] = ()
     candidates: tuple[int, ...] | None = None
+    marks: tuple[Mark, ...] = ()
 
     @property
     def classic(self) -> bool:
@@ -220,6 +247,15 @@ class Rule:
       missing: how a puzzle gives its data, for the error when it does not
         (``"a line of givens then region symbols, ..."``).
       formats: its keys in other formats, by format (``{"f-puzzles": ("antiknight",)}``).
+      fpuzzles: for a rule that takes marks, ``(f-puzzles object, size) ->
+        (marks, claimed)``: its marks read from its own keys of the object,
+        and the keys or ``negative:<name>`` entries it read beyond its own
+        (kropki claims ``nonconsecutive`` when it has dots); raises
+        ValueError with the place (``"thermometer" entry 2 has no lines``).
+      syntax: for a rule that takes marks, its line syntax: ``(text after
+        "<word>=", size) -> marks`` (docs/LAYOUTS.md "Marks after a line":
+        marks ``;``-separated, each its cells ``-``-joined and ``:`` its
+        value or kind); raises ValueError with the place.
       draw: what a page needs to draw it (``{"kind": "diagonals"}``).
     """
 
@@ -237,6 +273,8 @@ class Rule:
     making: Making = field(default_factory=Making)
     missing: str = ""
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    fpuzzles: Callable[[Mapping[str, object], int], tuple[tuple[Mark, ...], frozenset[str]]] | None = None
+    syntax: Callable[[str, int], tuple[Mark, ...]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
 
     def fits(self, size: int) -> bool:

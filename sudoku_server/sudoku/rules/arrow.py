@@ -1,0 +1,67 @@
+"""``arrow``: the digits along an arrow sum to the number in its bulb; digits may repeat where Sudoku allows.
+
+Marks: the bulb's cells then the line's, ``value`` the number of bulb cells
+(1, or 2+ for a pill read as one number, most significant digit first);
+an f-puzzles ``arrow`` with several ``lines`` is one mark per line. Each
+compiles to one :class:`~sudoku_server.sudoku.constraints.Sum`, not
+distinct, total 0: the line's cells weigh 1, the bulb's ``-10^k`` (a pill
+of two cells: -10, -1). Named ``arrow r1c1-r1c4`` (bulb to tip).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
+from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(marks_of(build, RULE.word)):
+        bulb = max(m.value, 1)
+        weights = tuple(-(10 ** (bulb - 1 - i)) for i in range(bulb)) + (1,) * (len(m.cells) - bulb)
+        out.append((Sum(m.cells, 0, False, weights, k), f"arrow {line_name(size, m.cells)}"))
+    return out
+
+
+def _words(broken: Broken, w: Words) -> str:
+    constraint = broken.constraint
+    assert isinstance(constraint, Sum)
+    bulb = [c for c, k in zip(constraint.cells, constraint.weights) if k < 0]
+    line = [c for c, k in zip(constraint.cells, constraint.weights) if k > 0]
+    number = "".join(w.symbol(w.cells[c]) for c in bulb)
+    return f"{w.name}: its line sums to {sum(w.cells[c] for c in line)}, not {number} in its bulb"
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "arrow"), 1):
+        where = f'"arrow" entry {k}'
+        bulb = fp_cells(entry.get("cells"), size, where)
+        lines = entry.get("lines")
+        if not isinstance(lines, list) or not lines:
+            raise ValueError(f"{where} has no lines")
+        for line in lines:
+            shaft = tuple(c for c in fp_cells(line, size, where) if c not in bulb)
+            if shaft:
+                marks.append(Mark(RULE.word, bulb + shaft, len(bulb)))
+    return tuple(marks), frozenset()
+
+
+RULE = Rule(
+    word="arrow",
+    summary="the digits along an arrow sum to the number in its bulb",
+    data="marks",
+    constraints=_compile,
+    given_words=_words,
+    solution_words=_words,
+    off=("unique rectangle", "BUG"),
+    missing="an arrow puzzle needs its arrows",
+    formats={"f-puzzles": ("arrow",)},
+    fpuzzles=_fpuzzles,
+    syntax=syntax_lines("arrow", 2, 1),
+    draw={"kind": "arrows"},
+)

@@ -1,0 +1,115 @@
+"""``kropki``: a white dot joins digits that differ by its value (1), a black dot digits in its ratio (2).
+
+Marks: two orthogonal neighbours, ``kind`` ``"white"`` (f-puzzles
+``difference``, ``value`` default 1) or ``"black"`` (f-puzzles ``ratio``,
+``value`` default 2). A mark with no cells of kind ``"negative white"``
+(f-puzzles ``"nonconsecutive": true`` with dots) says neighbours without a dot
+are not consecutive; ``"negative black"`` (f-puzzles ``"negative": ["ratio"]``)
+that they are not in ratio 2; a dot of either colour frees its pair from both.
+Each dot compiles to one :class:`~sudoku_server.sudoku.constraints.Relation`
+(``kropki r1c1-r1c2 white 1``), the negative constraint to one over every free
+pair (``kropki negative``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_cells,
+    fp_entries,
+    fp_value,
+    free_pairs,
+    line_name,
+    marks_of,
+    relation_words,
+    syntax_marks,
+)
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    marks = marks_of(build, RULE.word)
+    dots = tuple(m for m in marks if len(m.cells) == 2)
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(dots):
+        v = m.value or (2 if m.kind == "black" else 1)
+        digits = range(1, size + 1)
+        if m.kind == "black":
+            allowed = [(a, b) for a in digits for b in digits if a == v * b or b == v * a]
+        else:
+            allowed = [(a, b) for a in digits for b in digits if abs(a - b) == v]
+        table = relation_table(size, allowed)
+        a, b = m.cells
+        out.append((Relation(((a, b),), table, (k,)), f"kropki {line_name(size, m.cells)} {m.kind or 'white'} {v}"))
+    kinds = {m.kind for m in marks if not m.cells}
+    no_white, no_black = "negative white" in kinds, "negative black" in kinds
+    if no_white or no_black:
+        table = relation_table(
+            size,
+            test=lambda a, b: not (no_white and abs(a - b) == 1) and not (no_black and (a == 2 * b or b == 2 * a)),
+        )
+        out.append((Relation(free_pairs(size, dots), table), "kropki negative"))
+    return out
+
+
+def _fact(da: int, db: int) -> str:
+    return f"differ by {abs(da - db)}" + (
+        f" and are in ratio {max(da, db) // min(da, db)}" if max(da, db) % min(da, db) == 0 else ""
+    )
+
+
+_GIVEN, _SOLUTION = relation_words(_fact)
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for key, kind, default in (("difference", "white", 1), ("ratio", "black", 2)):
+        for k, entry in enumerate(fp_entries(data, key), 1):
+            where = f'"{key}" entry {k}'
+            cells = fp_cells(entry.get("cells"), size, where)
+            if len(cells) != 2:
+                raise ValueError(f"{where} does not join two cells")
+            marks.append(Mark(RULE.word, cells, fp_value(entry, default, where), kind))
+    claimed = set()
+    negative = data.get("negative")
+    if isinstance(negative, list) and "ratio" in negative:
+        marks.append(Mark(RULE.word, (), 0, "negative black"))
+        claimed.add("negative:ratio")
+    if marks and data.get("nonconsecutive") is True:  # with dots, f-puzzles' nonconsecutive is the white negative
+        marks.append(Mark(RULE.word, (), 0, "negative white"))
+        claimed.add("nonconsecutive")
+    return tuple(marks), frozenset(claimed)
+
+
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
+        if not cells and tail in ("negative", "negativewhite", "negativeblack"):
+            kinds = ("negative white", "negative black") if tail == "negative" else (f"negative {tail[8:]}",)
+            marks += [Mark(RULE.word, (), 0, kind) for kind in kinds]
+        elif len(cells) == 2 and tail[:1] in ("w", "b") and (tail[1:] == "" or tail[1:].isdigit()):
+            kind = "white" if tail[0] == "w" else "black"
+            marks.append(Mark(RULE.word, cells, int(tail[1:] or 0), kind))
+        else:
+            raise ValueError(f"{RULE.word}= mark {k} is not two cells then :w or :b, nor negative")
+    return tuple(marks)
+
+
+RULE = Rule(
+    word="kropki",
+    summary="a white dot joins digits that differ by 1, a black dot digits one twice the other",
+    data="marks",
+    constraints=_compile,
+    given_words=_GIVEN,
+    solution_words=_SOLUTION,
+    off=("unique rectangle", "BUG"),
+    missing="a kropki puzzle needs its dots",
+    formats={"f-puzzles": ("difference", "ratio")},
+    fpuzzles=_fpuzzles,
+    syntax=_syntax,
+    draw={"kind": "dots"},
+)

@@ -1,0 +1,73 @@
+"""``littlekiller``: the digits along a little killer diagonal sum to its clue; digits may repeat.
+
+Marks: the diagonal's cells, from one step past the clue to the edge, and
+``value`` the sum (f-puzzles ``littlekillersum``: ``cell`` outside the grid,
+``direction``, ``value``; the f-puzzles reader walks the diagonal). Each
+compiles to one :class:`~sudoku_server.sudoku.constraints.Sum`, not distinct
+(``little killer r1c2-r8c9 sum 15``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_value, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(marks_of(build, RULE.word)):
+        out.append((Sum(m.cells, m.value, False, (), k), f"little killer {line_name(size, m.cells)} sum {m.value}"))
+    return out
+
+
+def _given(broken: Broken, w: Words) -> str:
+    return f"{w.name}: its givens sum to {sum(w.cells[c] for c in broken.cells)}"
+
+
+def _solution(broken: Broken, w: Words) -> str:
+    return f"{w.name}: its digits sum to {sum(w.cells[c] for c in broken.cells)}"
+
+
+_STEPS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "littlekillersum"), 1):
+        where = f'"littlekillersum" entry {k}'
+        value = fp_value(entry, -1, where)
+        if value < 0:
+            continue  # a clue without a sum says nothing
+        r, c = fp_cell(entry.get("cell"), size, where, outside=True)
+        step = _STEPS.get(str(entry.get("direction", "")).upper())
+        if step is None:
+            raise ValueError(f"{where}: direction {entry.get('direction')!r} is not UR, UL, DR or DL")
+        cells = []
+        r, c = r + step[0], c + step[1]
+        while 0 <= r < size and 0 <= c < size:
+            cells.append(r * size + c)
+            r, c = r + step[0], c + step[1]
+        if not cells:
+            raise ValueError(f"{where}: its diagonal misses the grid")
+        marks.append(Mark(RULE.word, tuple(cells), value))
+    return tuple(marks), frozenset()
+
+
+RULE = Rule(
+    word="littlekiller",
+    summary="the digits along a little killer diagonal sum to its clue; digits may repeat",
+    data="marks",
+    constraints=_compile,
+    given_words=_given,
+    solution_words=_solution,
+    off=("unique rectangle", "BUG"),
+    missing="a little killer puzzle needs its diagonals",
+    formats={"f-puzzles": ("littlekillersum",)},
+    fpuzzles=_fpuzzles,
+    syntax=syntax_lines("littlekiller", 1),
+    draw={"kind": "diagonal sums"},
+)

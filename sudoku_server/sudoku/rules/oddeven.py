@@ -1,0 +1,78 @@
+"""``oddeven``: a cell marked odd holds an odd digit, a cell marked even an even one.
+
+Its marks are single cells, ``value`` 1 (odd, f-puzzles ``odd``) or 2 (even,
+f-puzzles ``even``). It compiles to one
+:class:`~sudoku_server.sudoku.constraints.Candidates`: every marked cell keeps
+the digits of its parity, every other cell all digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Broken, Candidates
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, marks_of, syntax_marks
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
+
+#: A mark's value: odd, even.
+ODD, EVEN = 1, 2
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    full = (1 << size) - 1
+    odd = sum(1 << (d - 1) for d in range(1, size + 1, 2))
+    masks = [full] * (size * size)
+    for mark in marks_of(build, RULE.word):
+        for c in mark.cells:
+            masks[c] &= odd if mark.value == ODD else full ^ odd
+    return ((Candidates(tuple(masks)), ""),)
+
+
+def _parity(d: int) -> str:
+    return "odd" if d % 2 else "even"
+
+
+def _given(broken: Broken, w: Words) -> str:
+    (c,) = broken.cells
+    d = w.cells[c]
+    return f"{w.at(c)} is {_parity(d)} on a cell marked {_parity(d + 1)}"
+
+
+def _solution(broken: Broken, w: Words) -> str:
+    (c,) = broken.cells
+    d = w.cells[c]
+    return f"{w.cell(c)} is marked {_parity(d + 1)} and holds {w.symbol(d)}"
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for key, value in (("odd", ODD), ("even", EVEN)):
+        for k, entry in enumerate(fp_entries(data, key), 1):
+            r, c = fp_cell(entry.get("cell"), size, f"{key!r} entry {k}".replace("'", '"'))
+            marks.append(Mark(RULE.word, (r * size + c,), value))
+    return tuple(marks), frozenset()
+
+
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
+        if not cells or tail not in ("odd", "even"):
+            raise ValueError(f"{RULE.word}= mark {k} is not cells then :odd or :even")
+        marks += [Mark(RULE.word, (c,), ODD if tail == "odd" else EVEN) for c in cells]
+    return tuple(marks)
+
+
+RULE = Rule(
+    word="oddeven",
+    summary="a cell marked odd holds an odd digit, a cell marked even an even one",
+    data="marks",
+    constraints=_compile,
+    given_words=_given,
+    solution_words=_solution,
+    missing="an odd/even puzzle needs its marked cells",
+    formats={"f-puzzles": ("odd", "even")},
+    fpuzzles=_fpuzzles,
+    syntax=_syntax,
+    draw={"kind": "marks"},
+)

@@ -1,0 +1,48 @@
+"""``palindrome``: a palindrome line reads the same from both ends.
+
+Marks: lines (f-puzzles ``palindrome``). Each line compiles to one
+:class:`~sudoku_server.sudoku.constraints.Relation` of equality over the
+pairs of cells at the same distance from its two ends (``palindrome r1c1-r1c5``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    table = relation_table(size, [(d, d) for d in range(1, size + 1)])
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(marks_of(build, RULE.word)):
+        pairs = tuple((m.cells[i], m.cells[-1 - i]) for i in range(len(m.cells) // 2))
+        if pairs:
+            out.append((Relation(pairs, table, (k,) * len(pairs)), f"palindrome {line_name(size, m.cells)}"))
+    return out
+
+
+_GIVEN, _SOLUTION = relation_words(lambda da, db: "differ, at the same distance from the two ends")
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "palindrome", size, RULE.word)
+
+
+RULE = Rule(
+    word="palindrome",
+    summary="a palindrome line reads the same from both ends",
+    data="marks",
+    constraints=_compile,
+    given_words=_GIVEN,
+    solution_words=_SOLUTION,
+    off=("unique rectangle", "BUG"),
+    missing="a palindrome puzzle needs its lines",
+    formats={"f-puzzles": ("palindrome",)},
+    fpuzzles=_fpuzzles,
+    syntax=syntax_lines("palindrome"),
+    draw={"kind": "lines", "shape": "palindrome"},
+)

@@ -1,0 +1,57 @@
+"""``renban``: a renban line's digits are distinct and consecutive, in any order.
+
+Marks: lines (f-puzzles ``renban``). No new kind is needed: a line of L
+cells compiles to one :class:`~sudoku_server.sudoku.constraints.Relation`
+over every pair of its cells, the table ``a != b and |a - b| <= L - 1``; L
+distinct digits within L - 1 of each other are exactly a run of L
+consecutive digits. Named ``renban r1c1-r1c4 (4 cells)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    digits = range(1, size + 1)
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(marks_of(build, RULE.word)):
+        span = len(m.cells) - 1
+        pairs = tuple(itertools.combinations(m.cells, 2))
+        if pairs:
+            table = relation_table(size, [(a, b) for a in digits for b in digits if a != b and abs(a - b) <= span])
+            out.append(
+                (Relation(pairs, table, (k,) * len(pairs)), f"renban {line_name(size, m.cells)} ({len(m.cells)} cells)")
+            )
+    return out
+
+
+_GIVEN, _SOLUTION = relation_words(
+    lambda da, db: "are the same digit" if da == db else f"differ by {abs(da - db)}, too far apart"
+)
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "renban", size, RULE.word)
+
+
+RULE = Rule(
+    word="renban",
+    summary="a renban line's digits are distinct and consecutive, in any order",
+    data="marks",
+    constraints=_compile,
+    given_words=_GIVEN,
+    solution_words=_SOLUTION,
+    off=("unique rectangle", "BUG"),
+    missing="a renban puzzle needs its lines",
+    formats={"f-puzzles": ("renban",)},
+    fpuzzles=_fpuzzles,
+    syntax=syntax_lines("renban"),
+    draw={"kind": "lines", "shape": "renban"},
+)

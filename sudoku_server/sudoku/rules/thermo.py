@@ -1,0 +1,60 @@
+"""``thermo``: along a thermometer the digits strictly increase from the bulb.
+
+Its marks are lines, the bulb first (f-puzzles ``thermometer``, its
+``lines``). Each line compiles to one
+:class:`~sudoku_server.sudoku.constraints.Relation` over its consecutive
+cells ``(lower, higher)``, the table ``a < b``: strict increase step by step
+is strict increase along the line. The relation is named
+``thermometer r1c1-r1c4`` (its bulb and its tip), so a broken one reads
+``thermometer r1c1-r1c4: 7 at r1c2 is not below 5 at r1c3``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Broken, Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    table = relation_table(size, test=lambda a, b: a < b)
+    out: list[tuple[Constraint, str]] = []
+    for k, mark in enumerate(marks_of(build, RULE.word)):
+        pairs = tuple(zip(mark.cells, mark.cells[1:]))
+        if pairs:
+            relation = Relation(pairs, table, (k,) * len(pairs))
+            out.append((relation, f"thermometer {line_name(size, mark.cells)}"))
+    return out
+
+
+def _given(broken: Broken, w: Words) -> str:
+    a, b = broken.cells
+    return f"{w.name}: {w.at(a)} is not below {w.at(b)}"
+
+
+def _solution(broken: Broken, w: Words) -> str:
+    a, b = broken.cells
+    return f"{w.name}: {w.cell(a)} holds {w.symbol(w.cells[a])}, not below {w.symbol(w.cells[b])} at {w.cell(b)}"
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "thermometer", size, RULE.word)
+
+
+RULE = Rule(
+    word="thermo",
+    summary="along a thermometer the digits strictly increase from the bulb",
+    data="marks",
+    constraints=_compile,
+    given_words=_given,
+    solution_words=_solution,
+    off=("unique rectangle", "BUG"),
+    missing="a thermometer puzzle needs its thermometers",
+    formats={"f-puzzles": ("thermometer",)},
+    fpuzzles=_fpuzzles,
+    syntax=syntax_lines("thermo"),
+    draw={"kind": "lines", "shape": "thermometer"},
+)

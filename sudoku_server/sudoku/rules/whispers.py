@@ -1,0 +1,52 @@
+"""``whispers``: neighbours along a German whispers line differ by at least its value (5 on 9x9).
+
+Marks: lines (f-puzzles ``whispers``, ``value`` default 5; our default is
+``size // 2 + 1``, 5 on 9x9). Each line compiles to one
+:class:`~sudoku_server.sudoku.constraints.Relation` over its consecutive
+cells, the table ``|a - b| >= value`` (``whispers r1c1-r1c4``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(marks_of(build, RULE.word)):
+        v = m.value or size // 2 + 1
+        pairs = tuple(zip(m.cells, m.cells[1:]))
+        if pairs:
+            table = relation_table(
+                size, [(a, b) for a in range(1, size + 1) for b in range(1, size + 1) if abs(a - b) >= v]
+            )
+            out.append((Relation(pairs, table, (k,) * len(pairs)), f"whispers {line_name(size, m.cells)}"))
+    return out
+
+
+_GIVEN, _SOLUTION = relation_words(lambda da, db: f"differ by {abs(da - db)}, less than the line's")
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    return fp_lines(data, "whispers", size, RULE.word, 0)
+
+
+RULE = Rule(
+    word="whispers",
+    summary="neighbours along a German whispers line differ by at least 5",
+    data="marks",
+    constraints=_compile,
+    given_words=_GIVEN,
+    solution_words=_SOLUTION,
+    off=("unique rectangle", "BUG"),
+    missing="a German whispers puzzle needs its lines",
+    formats={"f-puzzles": ("whispers",)},
+    fpuzzles=_fpuzzles,
+    syntax=syntax_lines("whispers"),
+    draw={"kind": "lines", "shape": "whispers"},
+)

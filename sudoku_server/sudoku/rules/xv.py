@@ -1,0 +1,88 @@
+"""``xv``: the two neighbours an X joins sum to 10, a V to 5.
+
+Marks: two orthogonal neighbours, ``value`` 10 (X) or 5 (V) (f-puzzles
+``xv``, ``value`` ``"X"`` or ``"V"``). A mark with no cells of kind
+``"negative"`` (f-puzzles ``"negative": ["xv"]``) says neighbours without a
+marker sum to neither. Each marker compiles to one
+:class:`~sudoku_server.sudoku.constraints.Relation` (``xv r1c1-r1c2 sum 10``),
+the negative constraint to one over every free pair (``xv negative``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_cells,
+    fp_entries,
+    free_pairs,
+    line_name,
+    marks_of,
+    relation_words,
+    syntax_marks,
+)
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    marks = marks_of(build, RULE.word)
+    pairs = tuple(m for m in marks if len(m.cells) == 2)
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(pairs):
+        table = relation_table(size, [(a, m.value - a) for a in range(1, size + 1) if 1 <= m.value - a <= size])
+        a, b = m.cells
+        out.append((Relation(((a, b),), table, (k,)), f"xv {line_name(size, m.cells)} sum {m.value}"))
+    if any(not m.cells and m.kind == "negative" for m in marks):
+        table = relation_table(size, test=lambda a, b: a + b not in (5, 10))
+        out.append((Relation(free_pairs(size, pairs), table), "xv negative"))
+    return out
+
+
+_GIVEN, _SOLUTION = relation_words(lambda da, db: f"sum to {da + db}")
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "xv"), 1):
+        where = f'"xv" entry {k}'
+        cells = fp_cells(entry.get("cells"), size, where)
+        value = {"X": 10, "V": 5}.get(str(entry.get("value", "")).upper())
+        if value is None or len(cells) != 2:
+            raise ValueError(f"{where} is not an X or a V between two cells")
+        marks.append(Mark(RULE.word, cells, value))
+    negative = data.get("negative")
+    if isinstance(negative, list) and "xv" in negative:
+        marks.append(Mark(RULE.word, (), 0, "negative"))
+        return tuple(marks), frozenset({"negative:xv"})
+    return tuple(marks), frozenset()
+
+
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
+        if not cells and tail == "negative":
+            marks.append(Mark(RULE.word, (), 0, "negative"))
+        elif len(cells) == 2 and tail in ("x", "v"):
+            marks.append(Mark(RULE.word, cells, 10 if tail == "x" else 5))
+        else:
+            raise ValueError(f"{RULE.word}= mark {k} is not two cells then :x or :v, nor negative")
+    return tuple(marks)
+
+
+RULE = Rule(
+    word="xv",
+    summary="neighbours joined by an X sum to 10, by a V to 5",
+    data="marks",
+    constraints=_compile,
+    given_words=_GIVEN,
+    solution_words=_SOLUTION,
+    off=("unique rectangle", "BUG"),
+    missing="an XV puzzle needs its markers",
+    formats={"f-puzzles": ("xv",)},
+    fpuzzles=_fpuzzles,
+    syntax=_syntax,
+    draw={"kind": "xv"},
+)

@@ -1,0 +1,309 @@
+"""f-puzzles puzzles: a line holding an f-puzzles JSON object, or an f-puzzles link (docs/LAYOUTS.md).
+
+f-puzzles (https://f-puzzles.com), SudokuPad and dclamage's SudokuSolver
+share variant puzzles as a JSON object, or as a link
+``https://f-puzzles.com/?load=<payload>`` whose payload is lz-string's
+``compressToBase64`` of that JSON (the PyPI package ``lzstring``, held byte for
+byte to the JavaScript ``lz-string`` by tests/unit/test_fpuzzles.py).
+
+Read: ``size``; ``grid`` (rows of cells; a cell's ``value`` is a given when
+its ``given`` is true; its ``region``, 0-based, makes a jigsaw); and the rule
+keys, found through the registry (each rule's ``formats["f-puzzles"]``): a
+rule with no data is on when its keys are all true (``diagonal+`` and
+``diagonal-`` together); the cage rule reads ``killercage`` (``cells``,
+``value``); a rule that takes marks reads its own keys (``thermometer``,
+``arrow``, ...; its ``fpuzzles`` function) and may claim more (kropki claims
+``nonconsecutive`` when it has dots, and ``"negative": ["ratio"]``). Keys
+that do not change the solution are ignored (:data:`IGNORED`); any other key
+is a rule we do not have: ``ERROR command`` naming it. Values may be strings.
+
+The answer is one line of the grid's digits (the puzzle's template is its
+givens as one line). A line holding one may be up to :data:`MAX_LINE_BYTES`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from urllib.parse import unquote
+
+import lzstring  # type: ignore[import-untyped]
+
+from sudoku_server.errors import CommandError, PuzzleError, PuzzleFormatError, quote
+from sudoku_server.sudoku.grid import BOX_SHAPES, DIGIT_SYMBOLS, Grid
+from sudoku_server.sudoku.rules import RULES, Cage, Variant, canonical, taking
+from sudoku_server.sudoku.rules.base import Mark
+from sudoku_server.text.puzzle import LAYOUT_LINE, Positions, Puzzle, Rejected
+
+__all__ = [
+    "IGNORED",
+    "LINK",
+    "MAX_LINE_BYTES",
+    "compress",
+    "decode_link",
+    "decompress",
+    "is_fpuzzles",
+    "link",
+    "read",
+    "read_object",
+]
+
+#: The link prefix; ``?load=`` carries lz-string ``compressToBase64`` of the JSON.
+LINK = "https://f-puzzles.com/?load="
+
+#: The longest line an f-puzzles object or link may take, in bytes (64 KiB).
+MAX_LINE_BYTES = 64 * 1024
+
+#: f-puzzles keys that do not change the solution (drawings, metadata, solver settings).
+IGNORED = frozenset(
+    {
+        "size", "grid", "negative", "title", "author", "ruleset", "solution", "highlightConflicts",
+        "line", "circle", "text", "rectangle", "cage", "disabledlogic", "truecandidatesoptions",
+        "cellSize", "version", "edgeLength", "Bi", "unique", "activeConstraints",
+    }
+)  # fmt: skip
+
+
+def is_fpuzzles(text: str) -> bool:
+    """Whether ``text`` (one line) is meant as an f-puzzles object or link."""
+    s = text.strip()
+    return s.startswith("{") or s.lower().startswith(
+        ("https://f-puzzles.com/?", "http://f-puzzles.com/?", "f-puzzles.com/?")
+    )
+
+
+def _units(text: str) -> str:
+    """``text`` as JavaScript sees it: one character per UTF-16 code unit (a pair for U+10000 and above)."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return "".join(chr(data[i] | data[i + 1] << 8) for i in range(0, len(data), 2))
+
+
+def _joined(units: str) -> str:
+    """Back from UTF-16 code units to characters (a lone surrogate stays)."""
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def compress(text: str) -> str:
+    """lz-string ``compressToBase64`` of ``text``, as the JavaScript lz-string computes it (on UTF-16 code units)."""
+    return str(lzstring.LZString().compressToBase64(_units(text)))
+
+
+def decompress(payload: str) -> str | None:
+    """lz-string ``decompressFromBase64`` of ``payload``; None (or "") when it is not lz-string base64."""
+    try:
+        decoded = lzstring.LZString().decompressFromBase64(payload)
+    except Exception:  # the package raises what its arithmetic meets on foreign input
+        return None
+    return None if decoded is None else _joined(str(decoded))
+
+
+def link(data: Mapping[str, object]) -> str:
+    """The f-puzzles link of an f-puzzles object (compact JSON, as f-puzzles writes it)."""
+    return LINK + compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+
+
+def decode_link(text: str) -> str:
+    """The JSON text of an f-puzzles link (its ``load=`` payload, URL-unquoted, lz-string decompressed).
+
+    Raises:
+      PuzzleFormatError: no ``load=`` payload, or one that does not decompress.
+    """
+    _, found, payload = text.strip().partition("load=")
+    payload = unquote(payload.split("&")[0]).replace(" ", "+")
+    if not found or not payload:
+        raise PuzzleFormatError("fpuzzles: the link has no load= payload")
+    decoded = decompress(payload)
+    if not decoded:
+        raise PuzzleFormatError("fpuzzles: the link's payload is not lz-string base64")
+    return decoded
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
+        raise PuzzleFormatError(f"fpuzzles: {what} {quote(str(value))} is not a number")
+    return int(value)
+
+
+def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
+    """The givens and the rules of an f-puzzles object.
+
+    Raises:
+      PuzzleFormatError: a missing or malformed ``size``, ``grid`` or entry
+        (``fpuzzles: "arrow" entry 3 has no lines``).
+      CommandError: a rule key we do not implement (``fpuzzles: rule
+        "sandwichsum" is not implemented here``).
+    """
+    size = _int(data.get("size"), "size")
+    if size not in BOX_SHAPES:
+        raise PuzzleFormatError(f"fpuzzles: size {size} is not one of {', '.join(map(str, sorted(BOX_SHAPES)))}")
+    box_rows, box_cols = BOX_SHAPES[size]
+    rows = data.get("grid")
+    if not isinstance(rows, list) or len(rows) != size or not all(isinstance(r, list) and len(r) == size for r in rows):
+        raise PuzzleFormatError(f"fpuzzles: grid is not {size} rows of {size} cells")
+    cells = [0] * (size * size)
+    regions: list[int] = []
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if not isinstance(cell, dict):
+                raise PuzzleFormatError(f"fpuzzles: grid r{r + 1}c{c + 1} is not an object")
+            if cell.get("given") and cell.get("value") not in (None, ""):
+                d = _int(cell["value"], f"grid r{r + 1}c{c + 1} value")
+                if not 1 <= d <= size:
+                    raise PuzzleFormatError(f"fpuzzles: grid r{r + 1}c{c + 1} value {d} is not a digit 1-{size}")
+                cells[r * size + c] = d
+            region = cell.get("region")
+            regions.append(
+                (r // box_rows) * (size // box_cols) + c // box_cols if region is None else _int(region, "region")
+            )
+    words: list[str] = []
+    marks: list[Mark] = []
+    claimed: set[str] = set()
+    own: set[str] = set()
+    cages: tuple[Cage, ...] = ()
+    for rule in RULES.values():
+        keys = rule.formats.get("f-puzzles", ())
+        own.update(keys)
+        if rule.fpuzzles is not None:
+            try:
+                found, more = rule.fpuzzles(data, size)
+            except ValueError as exc:
+                raise PuzzleFormatError(f"fpuzzles: {exc}") from None
+            if found:
+                words.append(rule.word)
+                marks += found
+                claimed |= more
+    for rule in RULES.values():
+        keys = rule.formats.get("f-puzzles", ())
+        if rule.fpuzzles is not None or not keys:
+            continue
+        if rule.data == "cages":
+            cages = _cages(data, keys[0], size)
+            if cages:
+                words.append(rule.word)
+            continue
+        on = [k for k in keys if data.get(k) and k not in claimed]
+        if rule.data == "regions":
+            if any(cell.get("region") is not None for row in rows for cell in row):
+                words.append(rule.word)
+            continue
+        if on and len(on) < len(keys):
+            missing = next(k for k in keys if k not in on)
+            raise CommandError(f"fpuzzles: {quote(on[0])} without {quote(missing)} is not a rule here")
+        if on:
+            words.append(rule.word)
+    for key, value in data.items():
+        if key in IGNORED or key in own or value in (None, False, [], "", {}):
+            continue
+        raise CommandError(f"fpuzzles: rule {quote(key)} is not implemented here")
+    negative = data.get("negative")
+    for name in negative if isinstance(negative, list) else ():
+        if f"negative:{name}" not in claimed:
+            raise CommandError(f"fpuzzles: negative rule {quote(str(name))} is not implemented here")
+    chosen = canonical(words)
+    variant = Variant(
+        chosen,
+        regions=tuple(regions) if taking("regions").word in chosen else None,
+        cages=cages,
+        marks=tuple(marks),
+    )
+    return Grid.trusted(tuple(cells), box_rows, box_cols), variant
+
+
+def _cages(data: Mapping[str, object], key: str, size: int) -> tuple[Cage, ...]:
+    entries = data.get(key)
+    if not entries:
+        return ()
+    if not isinstance(entries, list):
+        raise PuzzleFormatError(f"fpuzzles: {quote(key)} is not a list of objects")
+    out = []
+    for k, entry in enumerate(entries, 1):
+        where = f"{quote(key)} entry {k}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("cells"), list) or not entry["cells"]:
+            raise PuzzleFormatError(f"fpuzzles: {where} has no cells")
+        if entry.get("value") in (None, ""):
+            raise CommandError(f"fpuzzles: {where} has no sum (a cage without a sum is not a rule here)")
+        cells = []
+        for text in entry["cells"]:
+            t = str(text).upper()
+            r, _, c = t[1:].partition("C")
+            if not (t.startswith("R") and r.isdigit() and c.isdigit() and 1 <= int(r) <= size and 1 <= int(c) <= size):
+                raise PuzzleFormatError(f"fpuzzles: {where}: {quote(str(text))} is not a cell of the grid")
+            cells.append((int(r) - 1) * size + int(c) - 1)
+        out.append(Cage(tuple(sorted(cells)), _int(entry["value"], f"{where} value"), str(k)))
+    return tuple(out)
+
+
+def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
+    """The puzzle on a line holding an f-puzzles object or link (:func:`is_fpuzzles`), or its error."""
+    try:
+        s = text.strip()
+        body = s if s.startswith("{") else decode_link(s)
+        try:
+            data = json.loads(body)
+        except ValueError as exc:
+            raise PuzzleFormatError(f"fpuzzles: not JSON ({exc.args[0].split(':')[0]})") from None
+        if not isinstance(data, dict):
+            raise PuzzleFormatError("fpuzzles: not a JSON object")
+        grid, variant = read_object(data)
+    except PuzzleError as exc:
+        return Rejected(exc, ending, None)
+    line = "".join(DIGIT_SYMBOLS[v - 1] if v else "." for v in grid.cells)
+    return Puzzle(
+        grid=grid,
+        layout=LAYOUT_LINE,
+        first_line=lineno,
+        lines=[line],
+        endings=[ending],
+        positions=Positions.on_one_line(range(len(line))),
+        variant=variant if not variant.classic else None,
+    )
+
+
+# -- marks after a line: ``<givens> thermo=r1c1-r1c2-r1c3;r5c5-r6c6 arrow=...`` ----------------------
+
+_MARKS_FIELD = re.compile(r"\s+([A-Za-z]+)=(\S+)")
+
+
+def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
+    """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
+
+    The fields' words are the rules' (each rule's ``syntax``); the rules join the puzzle's.
+    """
+    head = re.match(r"\s*(\S+)", text)
+    if head is None:
+        return None
+    rest = text[head.end() :]
+    fields = []
+    pos = 0
+    for match in _MARKS_FIELD.finditer(rest):
+        if match.start() != pos:
+            return None
+        fields.append((match.group(1).lower(), match.group(2)))
+        pos = match.end()
+    if not fields or rest[pos:].strip():
+        return None
+    syntaxes = {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
+    if not all(word in syntaxes for word, _ in fields):
+        return None
+    givens = head.group(1)
+    try:
+        grid = Grid.from_string(givens)
+        marks: list[Mark] = []
+        for word, value in fields:
+            try:
+                marks += syntaxes[word](value, grid.size)
+            except ValueError as exc:
+                raise PuzzleFormatError(f"line {lineno}: {exc}") from None
+    except PuzzleError as exc:
+        return Rejected(exc, ending, None)
+    variant = Variant(canonical(word for word, _ in fields), marks=tuple(marks))
+    return Puzzle(
+        grid=grid,
+        layout=LAYOUT_LINE,
+        first_line=lineno,
+        lines=[givens],
+        endings=[ending],
+        positions=Positions.on_one_line(range(len(givens))),
+        variant=variant,
+    )

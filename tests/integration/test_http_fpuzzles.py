@@ -1,0 +1,45 @@
+"""f-puzzles puzzles over HTTP (issue 29): ``{"fpuzzles": {...}}`` and ``{"puzzle": "<link>"}``, exact replies.
+
+The thermometer puzzle is the one of tests/unit/test_rule_marks.py (CP-SAT says it is unique).
+"""
+
+from __future__ import annotations
+
+from sudoku_server.text.fpuzzles import link
+from tests.support.httptools import afetch, running_http_server
+
+SOLUTION = "754286931921473568863915472698527143312649857547138629479862315135794286286351794"
+GIVENS = ".....6.............6..1.4...........3.2.......4....6.9.......1.135..............."
+LINES = (
+    (72, 64, 56),
+    (15, 25, 17),
+    (60, 70, 79),
+    (12, 13, 4),
+    (49, 50, 41),
+    (40, 30, 21),
+    (3, 2, 1, 0, 9),
+    (58, 66, 57, 67),
+    (23, 32, 42),
+)
+THERMO = {
+    "size": 9,
+    "grid": [
+        [{"value": GIVENS[r * 9 + c], "given": True} if GIVENS[r * 9 + c] != "." else {} for c in range(9)]
+        for r in range(9)
+    ],
+    "thermometer": [{"lines": [[f"R{c // 9 + 1}C{c % 9 + 1}" for c in line]]} for line in LINES],
+    "title": "thermo",
+}
+
+
+async def test_an_fpuzzles_object_and_a_link_are_answered():
+    async with running_http_server() as (_server, port):
+        reply = await afetch(port, "POST", "/api/v1/solve", {"fpuzzles": THERMO})
+        assert (reply.status, reply.json) == (200, {"solution": SOLUTION, "text": SOLUTION + "\n"})
+        reply = await afetch(port, "POST", "/api/v1/count", {"puzzle": link(THERMO)})
+        assert (reply.status, reply.json) == (200, {"count": 1, "limit": 2, "at_least": False, "unique": True})
+        reply = await afetch(
+            port, "POST", "/api/v1/solve", {"fpuzzles": dict(THERMO, sandwichsum=[{"cell": "R0C1", "value": 5}])}
+        )
+        error = {"code": "command", "message": 'fpuzzles: rule "sandwichsum" is not implemented here', "line": None}
+        assert (reply.status, reply.json) == (400, {"error": error})

@@ -1,0 +1,213 @@
+"""f-puzzles JSON lines and links (issue 29): read as puzzles with their rules, answered as one line of digits.
+
+The lz-string vectors (tests/support/lzstring_vectors.json) were made by the JavaScript original,
+npm ``lz-string`` 1.5.0 under node, from tests/support/lzstring_vectors.js (``node
+lzstring_vectors.js > lzstring_vectors.json``); the test needs no node. The puzzles are the ones of
+tests/unit/test_rule_marks.py (CP-SAT says each is unique), written as f-puzzles objects.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sudoku_server.service.answer import answer
+from sudoku_server.text.fpuzzles import compress, decompress, link, read_object
+from sudoku_server.wire.replies import render
+from sudoku_server.wire.session import Reply, RequestReceived, Session
+
+VECTORS = Path(__file__).resolve().parents[1] / "support" / "lzstring_vectors.json"
+SOLUTION = "754286931921473568863915472698527143312649857547138629479862315135794286286351794"
+
+
+def replies(data: bytes) -> bytes:
+    """What the server answers to ``data`` (then end of input), default line limit."""
+    session = Session()
+    out = []
+    for event in session.receive_data(data) + session.receive_eof():
+        if isinstance(event, Reply):
+            out.append(event.data)
+        elif isinstance(event, RequestReceived):
+            out.append(render(answer(event.request), event.ending, event.puzzle))
+    return b"".join(out)
+
+
+def rc(c: int) -> str:
+    return f"R{c // 9 + 1}C{c % 9 + 1}"
+
+
+def fpuzzle(givens: str, **keys: object) -> dict[str, object]:
+    """An f-puzzles object of a 9x9 with ``givens`` (81 characters, ``.`` empty) and rule ``keys``."""
+    grid = [
+        [{"value": int(givens[r * 9 + c]), "given": True} if givens[r * 9 + c] != "." else {} for c in range(9)]
+        for r in range(9)
+    ]
+    return {"size": 9, "title": "test", "author": "w-fpz", "grid": grid, **keys}
+
+
+THERMO = fpuzzle(
+    ".....6.............6..1.4...........3.2.......4....6.9.......1.135...............",
+    thermometer=[
+        {"lines": [[rc(c) for c in line]], "baseC": "#CFCFCF"}
+        for line in (
+            (72, 64, 56),
+            (15, 25, 17),
+            (60, 70, 79),
+            (12, 13, 4),
+            (49, 50, 41),
+            (40, 30, 21),
+            (3, 2, 1, 0, 9),
+            (58, 66, 57, 67),
+            (23, 32, 42),
+        )
+    ],
+)
+ARROW = fpuzzle(
+    "75.....3..............1...2.......4............7.3....4.........357...86.....1...",
+    arrow=[
+        {"cells": [rc(line[0])], "lines": [[rc(c) for c in line]]}
+        for line in (
+            (15, 24, 33),
+            (12, 20, 11),
+            (27, 36, 37, 38),
+            (64, 72, 63),
+            (70, 78, 77),
+            (62, 52, 61, 69),
+            (58, 59, 68),
+        )
+    ],
+)
+ODDEVEN = fpuzzle(
+    ".5.2.......1.73.......1....698....43....4..5.............8.....1.....2.62.6...7..",
+    odd=[{"cell": rc(c)} for c in (0, 8, 15, 32, 48, 49, 55, 60, 62, 63)],
+    even=[{"cell": rc(c)} for c in (3, 12, 17, 26, 57, 72)],
+)
+XV_PAIRS = (
+    (2, 11, "V"), (3, 4, "X"), (11, 12, "V"), (13, 14, "X"), (17, 26, "X"), (21, 22, "X"), (24, 33, "V"), (26, 35, "V"),
+    (28, 37, "X"), (29, 38, "X"), (33, 34, "V"), (35, 44, "X"), (37, 46, "V"), (39, 40, "X"), (50, 59, "X"), (54, 63, "V"),
+    (55, 64, "X"), (59, 60, "V"), (60, 69, "V"), (66, 75, "X"), (68, 77, "V"), (69, 70, "X"), (71, 80, "X"), (72, 73, "X"),
+)  # fmt: skip
+XV = fpuzzle(
+    ".................8........................................................6......",
+    xv=[{"cells": [rc(a), rc(b)], "value": v} for a, b, v in XV_PAIRS],
+    negative=["xv"],
+)
+LITTLE_KILLERS = (
+    ((5, 13, 21, 29, 37, 45), 36), ((62, 52, 42, 32, 22, 12, 2), 31), ((77, 69, 61, 53), 13),
+    ((76, 66, 56, 46, 36), 28), ((3, 11, 19, 27), 15), ((17, 7), 11), ((4, 14, 24, 34, 44), 26),
+    ((45, 55, 65, 75), 20), ((44, 34, 24, 14, 4), 26),
+)  # fmt: skip
+_DIRECTIONS = {(-1, 1): "UR", (-1, -1): "UL", (1, 1): "DR", (1, -1): "DL"}
+
+
+def clue(cells: tuple[int, ...], value: object) -> dict[str, object]:
+    """The f-puzzles little killer clue of a diagonal: the cell one step before its first, its direction."""
+    (r0, c0), (r1, c1) = divmod(cells[0], 9), divmod(cells[1], 9)
+    dr, dc = r1 - r0, c1 - c0
+    return {"cell": f"R{r0 - dr + 1}C{c0 - dc + 1}", "direction": _DIRECTIONS[dr, dc], "value": value, "cells": []}
+
+
+LITTLE_KILLER = fpuzzle(
+    "75.2........47............2..8....4.....4.......13.......8....5.............5....",
+    littlekillersum=[clue(cells, str(total) if k % 2 else total) for k, (cells, total) in enumerate(LITTLE_KILLERS)]
+    + [clue((9, 1), "")],
+)
+
+
+def test_lzstring_is_held_to_the_javascript_original():
+    vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
+    assert len(vectors) == 7
+    for text, js in vectors:
+        assert compress(text) == js
+        assert decompress(js) == text
+
+
+def test_each_rule_reads_to_its_marks():
+    grid, variant = read_object(ARROW)
+    assert variant.rules == ("arrow",)
+    assert variant.marks[0].cells == (15, 24, 33) and variant.marks[0].value == 1
+    _, variant = read_object(LITTLE_KILLER)
+    assert [m.cells for m in variant.marks[:3]] == [
+        (5, 13, 21, 29, 37, 45),
+        (62, 52, 42, 32, 22, 12, 2),
+        (77, 69, 61, 53),
+    ]
+    assert len(variant.marks) == 9  # the clue without a value says nothing
+    _, variant = read_object(XV)
+    assert variant.rules == ("xv",) and variant.marks[-1].kind == "negative"
+
+
+def test_a_json_line_is_a_puzzle_bare_and_after_the_verbs():
+    for puzzle in (THERMO, ARROW, ODDEVEN, XV, LITTLE_KILLER):
+        line = json.dumps(puzzle)
+        assert (
+            replies(f"{line}\nSOLVE {line}\nCOUNT {line}\n".encode())
+            == f"{SOLUTION}\n{SOLUTION}\nCOUNT 1 unique\n".encode()
+        )
+
+
+def test_keys_that_do_not_change_the_solution_are_ignored():
+    shown = dict(
+        THERMO,
+        activeConstraints=["Thermometer"],
+        ruleset="Normal sudoku rules apply.",
+        solution=[],
+        line=[{"lines": [["R1C1", "R1C2"]]}],
+    )
+    assert replies(f"SOLVE {json.dumps(shown)}\n".encode()) == f"{SOLUTION}\n".encode()
+
+
+def test_a_link_is_a_puzzle_bare_and_after_the_verbs():
+    url = link(THERMO)
+    assert url.startswith("https://f-puzzles.com/?load=N4Ig")
+    assert (
+        replies(f"{url}\nSOLVE {url}\nCOUNT {url}\n".encode()) == f"{SOLUTION}\n{SOLUTION}\nCOUNT 1 unique\n".encode()
+    )
+
+
+def test_the_existing_rules_read_from_their_fpuzzles_keys():
+    x = fpuzzle(
+        "........9............1..................7.......81.......63..7..3......1....913.8",
+        **{"diagonal+": True, "diagonal-": True},
+    )
+    assert read_object(x)[1].rules == ("x",)
+    assert replies(f"COUNT {json.dumps(x)}\n".encode()) == b"COUNT 2+ multiple\n"
+    both = fpuzzle("." * 81, antiknight=True, antiking="true", nonconsecutive=True, disjointgroups=True)
+    assert read_object(both)[1].rules == ("antiknight", "antiking", "nonconsecutive", "disjoint")
+    dots = fpuzzle("." * 81, nonconsecutive=True, difference=[{"cells": ["R1C1", "R1C2"]}], negative=["ratio"])
+    variant = read_object(dots)[1]
+    assert variant.rules == ("kropki",)
+    assert [m.kind for m in variant.marks] == ["white", "negative black", "negative white"]
+
+
+def test_errors_name_the_rule_and_the_place():
+    assert replies(f"{json.dumps(fpuzzle('.' * 81, sandwichsum=[{'cell': 'R0C1', 'value': 5}]))}\n".encode()) == (
+        b'ERROR command fpuzzles: rule "sandwichsum" is not implemented here\n'
+    )
+    bad_arrow = fpuzzle("." * 81, arrow=[{"cells": ["R1C1"], "lines": [["R1C1", "R1C2"]]}, {"cells": ["R3C3"]}])
+    assert (
+        replies(f"SOLVE {json.dumps(bad_arrow)}\n".encode()) == b'ERROR format fpuzzles: "arrow" entry 2 has no lines\n'
+    )
+    thermo = fpuzzle(".75" + "." * 78, thermometer=[{"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}])
+    assert replies(f"SOLVE {json.dumps(thermo)}\n".encode()) == (
+        b"ERROR invalid thermometer r1c1-r1c4: 7 at r1c2 is not below 5 at r1c3\n"
+    )
+    one = fpuzzle("." * 81, **{"diagonal+": True})
+    assert (
+        replies(f"{json.dumps(one)}\n".encode())
+        == b'ERROR command fpuzzles: "diagonal+" without "diagonal-" is not a rule here\n'
+    )
+    assert (
+        replies(b"https://f-puzzles.com/?load=%%%\n")
+        == b"ERROR format fpuzzles: the link's payload is not lz-string base64\n"
+    )
+    assert replies(b'{"size": 9\n') == b"ERROR format fpuzzles: not JSON (Expecting ',' delimiter)\n"
+
+
+def test_an_fpuzzles_line_may_be_64_kib():
+    big = dict(THERMO, text=[{"cells": ["R1C1"], "value": "x" * 40000}])
+    line = json.dumps(big)
+    assert 40000 < len(line) < 65536
+    assert replies(f"SOLVE {line}\n".encode()) == f"{SOLUTION}\n".encode()
+    assert replies(b"1" * 5000 + b"\n") == b"ERROR too-large line 1 is longer than 4096 bytes\n"
+    assert replies(b"{" + b"x" * 70000 + b"\n") == b"ERROR too-large line 1 is longer than 65536 bytes\n"
