@@ -318,7 +318,7 @@ def _rules_words(geometry: Geometry) -> str:
     key = geometry.key
     if isinstance(key, tuple) and len(key) > 1 and key[0] == "variant" and isinstance(key[1], tuple):
         rules = list(key[1])
-        if key[-1] is not None:
+        if len(key) > 6 and key[6] is not None:  # the candidates (variant_geometry's key)
             rules.append("pencilmarks")
         return "+".join(rules) or "classic"
     return "custom"
