@@ -28,7 +28,7 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -46,6 +46,7 @@ from sudoku_server.net.http_app import (
     BODY_SECONDS,
     RETRY_BUSY_SECONDS,
     RETRY_DRAINING_SECONDS,
+    Stream,
     create_app,
 )
 from sudoku_server.net.inline import INLINE_GROUP
@@ -63,8 +64,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sudoku_server")
 
-#: How a batch reply is sent as it comes: ``stream(None)`` starts it (200), ``stream(data)`` sends a piece.
-Stream = Callable[[bytes | None], Awaitable[None]]
 
 #: Seconds an HTTP connection may stay idle between requests, or take to send a request's headers
 #: (Hypercorn's keep-alive timeout: its idle timer runs until the headers are read), before it is closed.

@@ -15,7 +15,7 @@ import logging
 import urllib.parse
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 from starlette.applications import Starlette
@@ -33,7 +33,32 @@ from sudoku_server.wire.json_api import PREFIX
 from sudoku_server.wire.rules_json import RULES_PATH, rules_document
 
 if TYPE_CHECKING:
-    from sudoku_server.net.http import HttpFront, Stream
+    from sudoku_server.net.config import ServerConfig
+    from sudoku_server.net.services import FrontServices
+
+#: How a batch reply is sent as it comes: ``stream(None)`` starts it (200), ``stream(data)`` sends a piece.
+Stream = Callable[[bytes | None], Awaitable[None]]
+
+
+class HttpFront(Protocol):
+    """What the app needs of the HTTP front (:class:`sudoku_server.net.http.HttpFront` is the one), so that this
+    module does not import the front (no import circle in ``net/``) and can be tested with any front."""
+
+    server: FrontServices
+    config: ServerConfig
+    in_progress: int
+    openapi_body: bytes
+
+    def address_of(self, peer: str, forwarded_for: list[str]) -> str:
+        """The client's address for the budget: ``peer``, or the last untrusted ``X-Forwarded-For`` hop."""
+        ...
+
+    async def answer(
+        self, endpoint: json_api.Endpoint, call: json_api.Call, address: str, stream: Stream | None = None
+    ) -> tuple[int, bytes, int | None] | None:
+        """The reply of one API call, ``(status, JSON bytes, Retry-After)``, or None when it was streamed."""
+        ...
+
 
 log = logging.getLogger("sudoku_server")
 
