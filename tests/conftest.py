@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import trio.testing
 
 from sudoku_server.sudoku import solver as _solver
 from tests.support.native import native_core_or_skip
@@ -103,8 +104,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--wallclock-bounds",
         action="store_true",
-        help="assert the wall-clock upper bounds of the wallclock tests (CI does); else they are only reported",
+        help="assert the wall-clock upper bounds of the wallclock tests (by hand, on a quiet machine; .ci/run does not);"
+        " else they are only reported",
     )
+
+
+#: Real seconds of an idle run after which the fake clock jumps to the next timer (``fake_clock``).
+FAKE_CLOCK_IDLE = 0.1
+
+
+@pytest.fixture
+def fake_clock(mock_clock: trio.testing.MockClock) -> trio.testing.MockClock:
+    """trio's MockClock for a test that runs the server in its own trio run: ``trio.current_time()``, the server's
+    timers (the close grace, the idle and interactive timeouts) and the test's ``trio.sleep`` are on it, so a
+    timer's end is asserted exactly, with no real wait.
+
+    It jumps to the next timer once every task has waited :data:`FAKE_CLOCK_IDLE` real seconds (trio's
+    ``autojump_threshold``), not at once: a solve in a worker thread (the inline budget's overflow) is not
+    something trio can see, and a threshold of 0 would jump past a timer while a thread is still solving.
+    Passed to the test (not only required by a fixture), so that pytest-trio gives it to ``trio.run``.
+    """
+    mock_clock.autojump_threshold = FAKE_CLOCK_IDLE
+    return mock_clock
 
 
 @pytest.fixture
