@@ -255,7 +255,8 @@ eg_propagate(Ctx *x, SG *s)
 {
     const Geo *g = x->geo;
     int n = g->n, nunits = g->nunits, u, i;
-    uint32_t full = g->full, seen_sig[MAXUNITS];
+    uint32_t full = g->full, seen_sig[MAXUNITS], rel_seen[MAXCELLS];
+    int rel_valid = 0; /* ev_relations: rel_seen holds nothing yet */
     memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);
     for (;;) {
         int found = 0;
@@ -307,7 +308,7 @@ eg_propagate(Ctx *x, SG *s)
         }
         if (found)
             continue;
-        if (g->constrained && !ev_propagate(x, s, &found))
+        if (g->constrained && !ev_propagate(x, s, &found, rel_seen, &rel_valid))
             goto fail;
         if (found)
             continue;

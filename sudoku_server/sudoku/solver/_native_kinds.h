@@ -295,25 +295,65 @@ ev_support(const uint32_t *side, uint32_t m)
     return v;
 }
 
-/* Every relation pair to arc consistency, one pass; 0 on a contradiction. */
+/* The bits set in w, without a call into libgcc (the extension is built
+ * without -mpopcnt, where __builtin_popcountll is a function call). */
+static inline int
+ev_pop64(uint64_t w)
+{
+    w = w - ((w >> 1) & 0x5555555555555555ull);
+    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((w * 0x0101010101010101ull) >> 56);
+}
+
+/* Every relation pair to arc consistency, driven by a queue of cells: a
+ * cell whose candidates changed since its pairs last pruned their other
+ * ends (seen: its candidates then) prunes them again, and a cell pruned so
+ * goes on the queue. Only the pairs of changed cells are visited; *valid
+ * (0 at the start of a propagation) asks for every cell once. On return
+ * every pair is arc consistent. 0 on a contradiction. */
 static int
-ev_relations(Ctx *x, SG *s, int *found)
+ev_relations(Ctx *x, SG *s, int *found, uint32_t *seen, int *valid)
 {
     const Geo *g = x->geo;
-    int n = g->n, i;
-    for (i = 0; i < g->npairs; i++) {
-        int a = g->pair_a[i], b = g->pair_b[i];
-        const uint32_t *t = g->tab + g->pair_tab[i];
-        uint32_t ma = s->c[a], mb = s->c[b], keep;
-        keep = ev_support(t + n, mb);
-        if (ma & ~keep) {
-            if (!eg_remove(x, s, a, ma & ~keep, found))
-                return 0;
-            ma = s->c[a];
+    int n = g->n, ncells = g->ncells, head = 0, tail = 0, c;
+    uint16_t work[MAXCELLS];
+    uint8_t queued[MAXCELLS];
+    memset(queued, 0, (size_t)ncells);
+    for (c = 0; c < ncells; c++)
+        if (g->adj_start[c] != g->adj_start[c + 1] && (!*valid || s->c[c] != seen[c])) {
+            work[tail++] = (uint16_t)c;
+            queued[c] = 1;
         }
-        keep = ev_support(t, ma);
-        if ((mb & ~keep) && !eg_remove(x, s, b, mb & ~keep, found))
-            return 0;
+    *valid = 1;
+    while (head != tail) {
+        uint32_t j, mc;
+        c = work[head];
+        head = head + 1 == MAXCELLS ? 0 : head + 1;
+        queued[c] = 0;
+        mc = seen[c] = s->c[c];
+        for (j = g->adj_start[c]; j < g->adj_start[c + 1]; j++) {
+            uint32_t end = g->adj[j], k = end >> 1, keep, mo;
+            const uint32_t *t = g->tab + g->pair_tab[k];
+            int o;
+            if (end & 1) { /* c is b: a keeps what some digit of b allows */
+                o = g->pair_a[k];
+                keep = ev_support(t + n, mc);
+            } else {
+                o = g->pair_b[k];
+                keep = ev_support(t, mc);
+            }
+            mo = s->c[o];
+            if (mo & ~keep) {
+                if (!eg_remove(x, s, o, mo & ~keep, found))
+                    return 0;
+                if (!queued[o]) {
+                    queued[o] = 1;
+                    work[tail] = (uint16_t)o;
+                    tail = tail + 1 == MAXCELLS ? 0 : tail + 1;
+                }
+            }
+        }
     }
     return 1;
 }
@@ -561,7 +601,7 @@ ev_units(Ctx *x, SG *s, int *found)
         }
         for (d = 0; d < n; d++) {
             uint64_t w0 = place[d][0], w1 = place[d][1], p0 = ~0ull, p1 = ~0ull, q0 = ~0ull, q1 = ~0ull;
-            int count = __builtin_popcountll(w0) + __builtin_popcountll(w1), at[4], np = 0;
+            int count = ev_pop64(w0) + ev_pop64(w1), at[4], np = 0;
             if (count < 2 || count > 4 || (placed >> d & 1))
                 continue;
             for (i = 0; i < 2; i++) {
@@ -602,11 +642,11 @@ ev_units(Ctx *x, SG *s, int *found)
 /* The constraints beyond units and peers, one round; 0 on a contradiction,
  * *found when a candidate went. */
 static int
-ev_propagate(Ctx *x, SG *s, int *found)
+ev_propagate(Ctx *x, SG *s, int *found, uint32_t *rel_seen, int *rel_valid)
 {
     const Geo *g = x->geo;
     int k;
-    if (g->npairs && !ev_relations(x, s, found))
+    if (g->npairs && !ev_relations(x, s, found, rel_seen, rel_valid))
         return 0;
     for (k = 0; k < g->nsums; k++)
         if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_bounds(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
