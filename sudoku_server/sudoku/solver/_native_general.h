@@ -255,8 +255,9 @@ eg_propagate(Ctx *x, SG *s)
 {
     const Geo *g = x->geo;
     int n = g->n, nunits = g->nunits, u, i;
-    uint32_t full = g->full, seen_sig[MAXUNITS], rel_seen[MAXCELLS];
-    int rel_valid = 0; /* ev_relations: rel_seen holds nothing yet */
+    uint32_t full = g->full, seen_sig[MAXUNITS];
+    EvSeen ev_seen; /* the kinds' propagators: what they saw last */
+    ev_seen.rel_valid = ev_seen.units_valid = 0;
     memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);
     for (;;) {
         int found = 0;
@@ -308,7 +309,7 @@ eg_propagate(Ctx *x, SG *s)
         }
         if (found)
             continue;
-        if (g->constrained && !ev_propagate(x, s, &found, rel_seen, &rel_valid))
+        if (g->constrained && !ev_propagate(x, s, &found, &ev_seen))
             goto fail;
         if (found)
             continue;

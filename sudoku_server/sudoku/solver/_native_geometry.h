@@ -64,8 +64,9 @@ typedef struct {
     uint16_t *weight;      /* ncells: relation pairs and sums of each cell (branching) */
     /* Grids of up to 128 cells with constraints: per cell, 2 words of cell
      * bits: its peers (pbits), and itself with the cells it shares a
-     * relation pair with (rbits, NULL without relations). */
-    uint64_t *pbits, *rbits;
+     * relation pair with (rbits, NULL without relations); per unit, 2 words:
+     * its cells (ubits). */
+    uint64_t *pbits, *rbits, *ubits;
 } Geo;
 
 /* The constraint kinds prepare() reads (arrays checked by read_kinds). */
@@ -120,6 +121,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->weight);
     PyMem_RawFree(g->pbits);
     PyMem_RawFree(g->rbits);
+    PyMem_RawFree(g->ubits);
     PyMem_RawFree(g);
 }
 

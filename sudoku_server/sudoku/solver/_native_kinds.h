@@ -245,9 +245,16 @@ geo_constraints(Geo *g, const Extra *ex)
             g->weight[g->sum_cells[a]] += 2;
     }
     if (ncells <= 128) {
+        int u, i;
         g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
-        if (g->pbits == NULL)
+        g->ubits = PyMem_RawCalloc(2 * (size_t)g->nunits, sizeof(uint64_t));
+        if (g->pbits == NULL || g->ubits == NULL)
             return 0;
+        for (u = 0; u < g->nunits; u++)
+            for (i = 0; i < g->n; i++) {
+                int cell = g->unit[u * g->n + i];
+                g->ubits[2 * u + (cell >> 6)] |= 1ull << (cell & 63);
+            }
         for (c = 0; c < ncells; c++) {
             uint32_t j;
             for (j = g->peer_start[c]; j < g->peer_start[c + 1]; j++)
@@ -294,6 +301,16 @@ ev_support(const uint32_t *side, uint32_t m)
         v |= side[CTZ(m)];
     return v;
 }
+
+/* What the kinds' propagators saw last within one eg_propagate call: the
+ * candidates of every cell when its relation pairs last pruned their other
+ * ends (rel), and when ev_units last started (units); each valid once
+ * filled. */
+typedef struct {
+    uint32_t rel[MAXCELLS];
+    uint32_t units[MAXCELLS];
+    int rel_valid, units_valid;
+} EvSeen;
 
 /* The bits set in w, without a call into libgcc (the extension is built
  * without -mpopcnt, where __builtin_popcountll is a function call). */
@@ -578,26 +595,46 @@ ev_takes(const Geo *g, int c, int p, int d)
  * the digit from all of them (they would leave the unit without a place).
  * 0 on a contradiction. */
 static int
-ev_units(Ctx *x, SG *s, int *found)
+ev_units(Ctx *x, SG *s, int *found, EvSeen *seen)
 {
     const Geo *g = x->geo;
-    int n = g->n, u, i, d;
+    int n = g->n, u, i, d, ncells = g->ncells;
+    uint8_t dirty[MAXUNITS];
+    uint64_t has[MAXN][2], one[MAXN][2];
+    /* a unit whose cells hold what they held when it was last looked at
+     * here gives nothing new (its removals are made): skip it */
     for (u = 0; u < g->nunits; u++) {
         const uint16_t *cells = g->unit + u * n;
-        uint64_t place[MAXN][2];
+        dirty[u] = !seen->units_valid;
+        for (i = 0; i < n && !dirty[u]; i++)
+            dirty[u] = s->c[cells[i]] != seen->units[cells[i]];
+    }
+    memcpy(seen->units, s->c, sizeof(uint32_t) * (size_t)ncells);
+    seen->units_valid = 1;
+    /* the open cells that hold each digit now (they only lose digits
+     * below), and the placed cells of each digit */
+    memset(has, 0, sizeof(has[0]) * (size_t)n);
+    memset(one, 0, sizeof(one[0]) * (size_t)n);
+    for (i = 0; i < ncells; i++) {
+        uint32_t m = s->c[i];
+        uint64_t bit = 1ull << (i & 63);
+        if (eg_single(m)) {
+            one[CTZ(m)][i >> 6] |= bit;
+            continue;
+        }
+        for (; m; m &= m - 1)
+            has[CTZ(m)][i >> 6] |= bit;
+    }
+    for (u = 0; u < g->nunits; u++) {
+        uint64_t place[MAXN][2], ub0 = g->ubits[2 * u], ub1 = g->ubits[2 * u + 1];
         uint32_t placed = 0; /* digits already placed in the unit (their peers may not know yet) */
-        memset(place, 0, sizeof(place[0]) * (size_t)n);
-        for (i = 0; i < n; i++) {
-            int c = cells[i];
-            uint32_t m = s->c[c];
-            if (eg_single(m)) {
-                placed |= m;
-                continue;
-            }
-            for (; m; m &= m - 1) {
-                d = CTZ(m);
-                place[d][c >> 6] |= 1ull << (c & 63);
-            }
+        if (!dirty[u])
+            continue;
+        for (d = 0; d < n; d++) {
+            place[d][0] = has[d][0] & ub0;
+            place[d][1] = has[d][1] & ub1;
+            if ((one[d][0] & ub0) | (one[d][1] & ub1))
+                placed |= 1u << d;
         }
         for (d = 0; d < n; d++) {
             uint64_t w0 = place[d][0], w1 = place[d][1], p0 = ~0ull, p1 = ~0ull, q0 = ~0ull, q1 = ~0ull;
@@ -619,6 +656,8 @@ ev_units(Ctx *x, SG *s, int *found)
             }
             if (g->rbits == NULL)
                 q0 = q1 = 0;
+            p0 &= has[d][0]; /* only the peers that hold the digit */
+            p1 &= has[d][1];
             for (i = 0; i < 2; i++) {
                 uint64_t w = i ? p1 : p0;
                 for (; w; w &= w - 1)
@@ -642,17 +681,17 @@ ev_units(Ctx *x, SG *s, int *found)
 /* The constraints beyond units and peers, one round; 0 on a contradiction,
  * *found when a candidate went. */
 static int
-ev_propagate(Ctx *x, SG *s, int *found, uint32_t *rel_seen, int *rel_valid)
+ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
 {
     const Geo *g = x->geo;
     int k;
-    if (g->npairs && !ev_relations(x, s, found, rel_seen, rel_valid))
+    if (g->npairs && !ev_relations(x, s, found, seen->rel, &seen->rel_valid))
         return 0;
     for (k = 0; k < g->nsums; k++)
         if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_bounds(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
             return 0;
     if (!*found && g->pbits != NULL)
-        return ev_units(x, s, found);
+        return ev_units(x, s, found, seen);
     return 1;
 }
 
