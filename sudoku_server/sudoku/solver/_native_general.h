@@ -403,7 +403,7 @@ eg_choose(Ctx *x, const SG *s, Branch *br)
                 at = c;
             }
         } else if (best < 0) {
-            int k = popcount32(m);
+            int k = ev_pop64(m);
             if (k < fewest) {
                 fewest = k;
                 at = c;

@@ -40,6 +40,17 @@
  * counts).
  */
 
+/* The bits set in w, without a call into libgcc (the extension is built
+ * without -mpopcnt, where __builtin_popcountll is a function call). */
+static inline int
+ev_pop64(uint64_t w)
+{
+    w = w - ((w >> 1) & 0x5555555555555555ull);
+    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((w * 0x0101010101010101ull) >> 56);
+}
+
 /* Digit sets listed per sum at most (more: bounds only). */
 #define COMBO_CAP 4096
 
@@ -187,7 +198,7 @@ geo_sums(Geo *g, const Extra *ex)
                 for (set = 0; set < top; set++) {
                     int sum = 0;
                     uint32_t b;
-                    if (popcount32(set) != size)
+                    if (ev_pop64(set) != size)
                         continue;
                     for (b = set; b; b &= b - 1)
                         sum += CTZ(b) + 1;
@@ -311,17 +322,6 @@ typedef struct {
     uint32_t units[MAXCELLS];
     int rel_valid, units_valid;
 } EvSeen;
-
-/* The bits set in w, without a call into libgcc (the extension is built
- * without -mpopcnt, where __builtin_popcountll is a function call). */
-static inline int
-ev_pop64(uint64_t w)
-{
-    w = w - ((w >> 1) & 0x5555555555555555ull);
-    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
-    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((w * 0x0101010101010101ull) >> 56);
-}
 
 /* Every relation pair to arc consistency, driven by a queue of cells: a
  * cell whose candidates changed since its pairs last pruned their other
@@ -493,7 +493,7 @@ ev_sum_distinct(Ctx *x, SG *s, int k, int *found)
             avail |= m;
         }
     }
-    if (popcount32(placed) != nplaced)
+    if (ev_pop64(placed) != nplaced)
         return 0;
     if (nfree == 0)
         return rest == 0;
