@@ -11,10 +11,12 @@
  *                  eg_propagate see them; nothing here.
  *   relation       pairs of cells (a, b) with a table: the digits b may hold
  *                  when a holds d, and (computed here) the converse. Each
- *                  round prunes both ends of every pair to arc consistency:
- *                  a digit of a stays only if some candidate of b allows it,
- *                  and the other way round. A pair whose cells are also
- *                  peers uses its table without the equal digits.
+ *                  round brings every pair to arc consistency (a digit of a
+ *                  stays only if some candidate of b allows it, and the
+ *                  other way round) from a queue of the cells changed since
+ *                  their pairs last pruned (ev_relations; after a branch,
+ *                  the cells its assign changed). A pair whose cells are
+ *                  also peers uses its table without the equal digits.
  *   sum            cells, weights and a total, with or without distinct
  *                  digits. A distinct sum of weights 1 (up to 16x16 and
  *                  COMBO_CAP sets) lists its digit sets once: a set stays
@@ -593,6 +595,10 @@ ev_takes(const Geo *g, int c, int p, int d)
  * pointing and claiming of locked candidates, for any peers); a cell that
  * is a place or related to every place loses the digits that would take
  * the digit from all of them (they would leave the unit without a place).
+ * A unit whose cells are unchanged since the last call (seen) is skipped.
+ * The places come from the digits' cells at the start of the call: cells
+ * only lose digits, so they are a superset of the places later in the
+ * call, and a deduction from a superset still holds.
  * 0 on a contradiction. */
 static int
 ev_units(Ctx *x, SG *s, int *found, EvSeen *seen)
