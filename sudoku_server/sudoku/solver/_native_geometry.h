@@ -198,38 +198,31 @@ geo_build(int n, int nunits, const uint16_t *units, const Extra *ex)
     }
     g->cu_start[ncells] = (uint32_t)k;
     GEO_ALLOC(g->peer_start, ncells + 1);
+    /* two passes (count, then fill), each marking a cell's peers in a row
+     * of flags and reading them in ascending order */
     total = 0;
-    for (c = 0; c < ncells; c++) {
-        int p;
-        for (p = 0; p < ncells; p++) {
-            if (p == c)
-                continue;
-            if (xadj != NULL && xadj[c * ncells + p]) {
-                total++;
-                continue;
-            }
+    for (k = 0, i = 0; i < 2; i++) {
+        uint8_t row[MAXCELLS];
+        if (i == 1)
+            GEO_ALLOC(g->peer, total);
+        for (c = 0; c < ncells; c++) {
+            int p;
+            if (xadj != NULL)
+                memcpy(row, xadj + (size_t)c * ncells, (size_t)ncells);
+            else
+                memset(row, 0, (size_t)ncells);
             for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
-                if (member[g->cu[j] * ncells + p]) {
-                    total++;
-                    break;
-                }
-        }
-    }
-    GEO_ALLOC(g->peer, total);
-    for (c = 0, k = 0; c < ncells; c++) {
-        int p;
-        g->peer_start[c] = (uint32_t)k;
-        for (p = 0; p < ncells; p++) {
-            if (p == c)
-                continue;
-            if (xadj != NULL && xadj[c * ncells + p]) {
-                g->peer[k++] = (uint16_t)p;
-                continue;
-            }
-            for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
-                if (member[g->cu[j] * ncells + p]) {
-                    g->peer[k++] = (uint16_t)p;
-                    break;
+                for (v = 0; v < n; v++)
+                    row[units[g->cu[j] * n + v]] = 1;
+            row[c] = 0;
+            if (i == 1)
+                g->peer_start[c] = (uint32_t)k;
+            for (p = 0; p < ncells; p++)
+                if (row[p]) {
+                    if (i == 1)
+                        g->peer[k++] = (uint16_t)p;
+                    else
+                        total++;
                 }
         }
     }

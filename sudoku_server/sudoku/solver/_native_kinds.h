@@ -175,12 +175,19 @@ geo_sums(Geo *g, const Extra *ex)
         g->cu_sum_start[k] = (uint32_t)at;
         if (g->sum_combos[k] != SUM_LISTED)
             continue;
-        for (u = 0; u < g->nunits; u++) {
-            int inside = 0, j;
-            for (i = 0; i < n; i++)
-                for (j = 0; j < size; j++)
-                    inside += g->unit[u * n + i] == g->sum_cells[g->sum_start[k] + j];
-            if (inside == size)
+        /* the units of its first cell (ascending) that hold every other */
+        for (i = (int)g->cu_start[g->sum_cells[g->sum_start[k]]]; i < (int)g->cu_start[g->sum_cells[g->sum_start[k]] + 1];
+             i++) {
+            int j, inside = 1;
+            u = g->cu[i];
+            for (j = 1; j < size && inside; j++) {
+                int c = g->sum_cells[g->sum_start[k] + j];
+                uint32_t a;
+                inside = 0;
+                for (a = g->cu_start[c]; a < g->cu_start[c + 1]; a++)
+                    inside |= g->cu[a] == u;
+            }
+            if (inside)
                 g->cu_sum[at++] = (uint16_t)u;
         }
     }
@@ -197,19 +204,25 @@ geo_sums(Geo *g, const Extra *ex)
                 g->combo_start[k] = ncombo;
                 if (g->sum_combos[k] != SUM_LISTED)
                     continue;
-                for (set = 0; set < top; set++) {
+                /* the sets of size bits in ascending order (Gosper's next
+                 * larger number with as many bits) */
+                for (set = size <= n ? (1u << size) - 1 : top; set < top;) {
                     int sum = 0;
-                    uint32_t b;
-                    if (ev_pop64(set) != size)
-                        continue;
-                    for (b = set; b; b &= b - 1)
+                    uint32_t b, this_set = set;
+                    if (set) {
+                        uint32_t low = set & (~set + 1), ripple = set + low;
+                        set = ripple | (((set ^ ripple) >> 2) / low);
+                    } else {
+                        set = top; /* the empty set is the only one of size 0 */
+                    }
+                    for (b = this_set; b; b &= b - 1)
                         sum += CTZ(b) + 1;
                     if (sum != g->sum_total[k])
                         continue;
                     if (count++ >= COMBO_CAP)
                         break;
                     if (pass)
-                        g->combo[ncombo] = set;
+                        g->combo[ncombo] = this_set;
                     ncombo++;
                 }
                 if (count > COMBO_CAP) {
