@@ -33,5 +33,5 @@ LD_PRELOAD="$preload" \
     ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     SUDOKU_SERVER_REQUIRE_NATIVE=1 \
-    python3 -m pytest -q -p no:cacheprovider tests/test_solver_native.py tests/test_solver.py \
-        tests/test_solver_properties.py tests/test_geometry.py tests/test_core_9x9.py tests/test_variants_native.py "$@"
+    python3 -m pytest -q -p no:cacheprovider tests/unit/test_solver_native.py tests/unit/test_solver.py \
+        tests/unit/test_solver_properties.py tests/unit/test_geometry.py tests/unit/test_core_9x9.py tests/unit/test_variants_native.py "$@"

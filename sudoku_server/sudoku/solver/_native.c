@@ -181,10 +181,14 @@ typedef struct {
     /* engine scratch, used between an assign and its propagate */
     uint32_t dirty; /* e9: digits whose masks changed */
     int qn;         /* eg: queued singles */
+    int base_valid; /* eg with kinds: base holds the state an assign started from */
     uint16_t queue[MAXCELLS + 1];
     /* eg with constraint kinds: contradictions met after branching on each
      * cell (ek_choose; zeroed by rung only) */
     uint16_t fails[MAXCELLS];
+    /* eg with kinds: the candidates of the propagated state a branch's
+     * assign started from (eg_apply), read by the next eg_propagate */
+    uint32_t base[MAXCELLS];
 } Ctx;
 
 static int64_t

@@ -28,7 +28,14 @@ static int eg_assign(Ctx *x, SG *s, int cell, int digit);
 static int
 eg_apply(Ctx *x, SG *s, const Branch *br, int k)
 {
-    return eg_assign(x, s, br->cell[k], br->digit[k]);
+    /* s is a propagated state (a fixpoint of every propagator): with kinds,
+     * keep it, so that the next eg_propagate starts from what changed */
+    if (x->geo->constrained)
+        memcpy(x->base, s->c, sizeof(uint32_t) * (size_t)x->geo->ncells);
+    if (!eg_assign(x, s, br->cell[k], br->digit[k]))
+        return 0;
+    x->base_valid = x->geo->constrained;
+    return 1;
 }
 
 static int
@@ -256,6 +263,16 @@ eg_propagate(Ctx *x, SG *s)
     const Geo *g = x->geo;
     int n = g->n, nunits = g->nunits, u, i;
     uint32_t full = g->full, seen_sig[MAXUNITS];
+    EvSeen ev_seen; /* the kinds' propagators: what they saw last */
+    ev_seen.rel_valid = ev_seen.units_valid = 0;
+    if (x->base_valid) {
+        /* after a branch's assign (eg_apply): the relation pairs and
+         * ev_units found nothing in the propagated state it started from */
+        memcpy(ev_seen.rel, x->base, sizeof(uint32_t) * (size_t)g->ncells);
+        memcpy(ev_seen.units, x->base, sizeof(uint32_t) * (size_t)g->ncells);
+        ev_seen.rel_valid = ev_seen.units_valid = 1;
+        x->base_valid = 0;
+    }
     memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);
     for (;;) {
         int found = 0;
@@ -307,7 +324,7 @@ eg_propagate(Ctx *x, SG *s)
         }
         if (found)
             continue;
-        if (g->constrained && !ev_propagate(x, s, &found))
+        if (g->constrained && !ev_propagate(x, s, &found, &ev_seen))
             goto fail;
         if (found)
             continue;
@@ -386,7 +403,7 @@ eg_choose(Ctx *x, const SG *s, Branch *br)
                 at = c;
             }
         } else if (best < 0) {
-            int k = popcount32(m);
+            int k = ev_pop64(m);
             if (k < fewest) {
                 fewest = k;
                 at = c;

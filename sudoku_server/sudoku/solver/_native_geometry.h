@@ -64,8 +64,9 @@ typedef struct {
     uint16_t *weight;      /* ncells: relation pairs and sums of each cell (branching) */
     /* Grids of up to 128 cells with constraints: per cell, 2 words of cell
      * bits: its peers (pbits), and itself with the cells it shares a
-     * relation pair with (rbits, NULL without relations). */
-    uint64_t *pbits, *rbits;
+     * relation pair with (rbits, NULL without relations); per unit, 2 words:
+     * its cells (ubits). */
+    uint64_t *pbits, *rbits, *ubits;
 } Geo;
 
 /* The constraint kinds prepare() reads (arrays checked by read_kinds). */
@@ -120,6 +121,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->weight);
     PyMem_RawFree(g->pbits);
     PyMem_RawFree(g->rbits);
+    PyMem_RawFree(g->ubits);
     PyMem_RawFree(g);
 }
 
@@ -196,38 +198,31 @@ geo_build(int n, int nunits, const uint16_t *units, const Extra *ex)
     }
     g->cu_start[ncells] = (uint32_t)k;
     GEO_ALLOC(g->peer_start, ncells + 1);
+    /* two passes (count, then fill), each marking a cell's peers in a row
+     * of flags and reading them in ascending order */
     total = 0;
-    for (c = 0; c < ncells; c++) {
-        int p;
-        for (p = 0; p < ncells; p++) {
-            if (p == c)
-                continue;
-            if (xadj != NULL && xadj[c * ncells + p]) {
-                total++;
-                continue;
-            }
+    for (k = 0, i = 0; i < 2; i++) {
+        uint8_t row[MAXCELLS];
+        if (i == 1)
+            GEO_ALLOC(g->peer, total);
+        for (c = 0; c < ncells; c++) {
+            int p;
+            if (xadj != NULL)
+                memcpy(row, xadj + (size_t)c * ncells, (size_t)ncells);
+            else
+                memset(row, 0, (size_t)ncells);
             for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
-                if (member[g->cu[j] * ncells + p]) {
-                    total++;
-                    break;
-                }
-        }
-    }
-    GEO_ALLOC(g->peer, total);
-    for (c = 0, k = 0; c < ncells; c++) {
-        int p;
-        g->peer_start[c] = (uint32_t)k;
-        for (p = 0; p < ncells; p++) {
-            if (p == c)
-                continue;
-            if (xadj != NULL && xadj[c * ncells + p]) {
-                g->peer[k++] = (uint16_t)p;
-                continue;
-            }
-            for (j = (int)g->cu_start[c]; j < (int)g->cu_start[c + 1]; j++)
-                if (member[g->cu[j] * ncells + p]) {
-                    g->peer[k++] = (uint16_t)p;
-                    break;
+                for (v = 0; v < n; v++)
+                    row[units[g->cu[j] * n + v]] = 1;
+            row[c] = 0;
+            if (i == 1)
+                g->peer_start[c] = (uint32_t)k;
+            for (p = 0; p < ncells; p++)
+                if (row[p]) {
+                    if (i == 1)
+                        g->peer[k++] = (uint16_t)p;
+                    else
+                        total++;
                 }
         }
     }

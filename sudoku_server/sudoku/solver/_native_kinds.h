@@ -11,10 +11,12 @@
  *                  eg_propagate see them; nothing here.
  *   relation       pairs of cells (a, b) with a table: the digits b may hold
  *                  when a holds d, and (computed here) the converse. Each
- *                  round prunes both ends of every pair to arc consistency:
- *                  a digit of a stays only if some candidate of b allows it,
- *                  and the other way round. A pair whose cells are also
- *                  peers uses its table without the equal digits.
+ *                  round brings every pair to arc consistency (a digit of a
+ *                  stays only if some candidate of b allows it, and the
+ *                  other way round) from a queue of the cells changed since
+ *                  their pairs last pruned (ev_relations; after a branch,
+ *                  the cells its assign changed). A pair whose cells are
+ *                  also peers uses its table without the equal digits.
  *   sum            cells, weights and a total, with or without distinct
  *                  digits. A distinct sum of weights 1 (up to 16x16 and
  *                  COMBO_CAP sets) lists its digit sets once: a set stays
@@ -39,6 +41,17 @@
  * the search drivers' answers stay exact (the row-major-first solution,
  * counts).
  */
+
+/* The bits set in w, without a call into libgcc (the extension is built
+ * without -mpopcnt, where __builtin_popcountll is a function call). */
+static inline int
+ev_pop64(uint64_t w)
+{
+    w = w - ((w >> 1) & 0x5555555555555555ull);
+    w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((w * 0x0101010101010101ull) >> 56);
+}
 
 /* Digit sets listed per sum at most (more: bounds only). */
 #define COMBO_CAP 4096
@@ -162,12 +175,19 @@ geo_sums(Geo *g, const Extra *ex)
         g->cu_sum_start[k] = (uint32_t)at;
         if (g->sum_combos[k] != SUM_LISTED)
             continue;
-        for (u = 0; u < g->nunits; u++) {
-            int inside = 0, j;
-            for (i = 0; i < n; i++)
-                for (j = 0; j < size; j++)
-                    inside += g->unit[u * n + i] == g->sum_cells[g->sum_start[k] + j];
-            if (inside == size)
+        /* the units of its first cell (ascending) that hold every other */
+        for (i = (int)g->cu_start[g->sum_cells[g->sum_start[k]]]; i < (int)g->cu_start[g->sum_cells[g->sum_start[k]] + 1];
+             i++) {
+            int j, inside = 1;
+            u = g->cu[i];
+            for (j = 1; j < size && inside; j++) {
+                int c = g->sum_cells[g->sum_start[k] + j];
+                uint32_t a;
+                inside = 0;
+                for (a = g->cu_start[c]; a < g->cu_start[c + 1]; a++)
+                    inside |= g->cu[a] == u;
+            }
+            if (inside)
                 g->cu_sum[at++] = (uint16_t)u;
         }
     }
@@ -184,19 +204,25 @@ geo_sums(Geo *g, const Extra *ex)
                 g->combo_start[k] = ncombo;
                 if (g->sum_combos[k] != SUM_LISTED)
                     continue;
-                for (set = 0; set < top; set++) {
+                /* the sets of size bits in ascending order (Gosper's next
+                 * larger number with as many bits) */
+                for (set = size <= n ? (1u << size) - 1 : top; set < top;) {
                     int sum = 0;
-                    uint32_t b;
-                    if (popcount32(set) != size)
-                        continue;
-                    for (b = set; b; b &= b - 1)
+                    uint32_t b, this_set = set;
+                    if (set) {
+                        uint32_t low = set & (~set + 1), ripple = set + low;
+                        set = ripple | (((set ^ ripple) >> 2) / low);
+                    } else {
+                        set = top; /* the empty set is the only one of size 0 */
+                    }
+                    for (b = this_set; b; b &= b - 1)
                         sum += CTZ(b) + 1;
                     if (sum != g->sum_total[k])
                         continue;
                     if (count++ >= COMBO_CAP)
                         break;
                     if (pass)
-                        g->combo[ncombo] = set;
+                        g->combo[ncombo] = this_set;
                     ncombo++;
                 }
                 if (count > COMBO_CAP) {
@@ -245,9 +271,16 @@ geo_constraints(Geo *g, const Extra *ex)
             g->weight[g->sum_cells[a]] += 2;
     }
     if (ncells <= 128) {
+        int u, i;
         g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
-        if (g->pbits == NULL)
+        g->ubits = PyMem_RawCalloc(2 * (size_t)g->nunits, sizeof(uint64_t));
+        if (g->pbits == NULL || g->ubits == NULL)
             return 0;
+        for (u = 0; u < g->nunits; u++)
+            for (i = 0; i < g->n; i++) {
+                int cell = g->unit[u * g->n + i];
+                g->ubits[2 * u + (cell >> 6)] |= 1ull << (cell & 63);
+            }
         for (c = 0; c < ncells; c++) {
             uint32_t j;
             for (j = g->peer_start[c]; j < g->peer_start[c + 1]; j++)
@@ -295,25 +328,64 @@ ev_support(const uint32_t *side, uint32_t m)
     return v;
 }
 
-/* Every relation pair to arc consistency, one pass; 0 on a contradiction. */
+/* What the kinds' propagators saw last within one eg_propagate call: the
+ * candidates of every cell when its relation pairs last pruned their other
+ * ends (rel), and when ev_units last started (units); each valid once
+ * filled. */
+typedef struct {
+    uint32_t rel[MAXCELLS];
+    uint32_t units[MAXCELLS];
+    int rel_valid, units_valid;
+} EvSeen;
+
+/* Every relation pair to arc consistency, driven by a queue of cells: a
+ * cell whose candidates changed since its pairs last pruned their other
+ * ends (seen: its candidates then) prunes them again, and a cell pruned so
+ * goes on the queue. Only the pairs of changed cells are visited; *valid
+ * (0 at the start of a propagation) asks for every cell once. On return
+ * every pair is arc consistent. 0 on a contradiction. */
 static int
-ev_relations(Ctx *x, SG *s, int *found)
+ev_relations(Ctx *x, SG *s, int *found, uint32_t *seen, int *valid)
 {
     const Geo *g = x->geo;
-    int n = g->n, i;
-    for (i = 0; i < g->npairs; i++) {
-        int a = g->pair_a[i], b = g->pair_b[i];
-        const uint32_t *t = g->tab + g->pair_tab[i];
-        uint32_t ma = s->c[a], mb = s->c[b], keep;
-        keep = ev_support(t + n, mb);
-        if (ma & ~keep) {
-            if (!eg_remove(x, s, a, ma & ~keep, found))
-                return 0;
-            ma = s->c[a];
+    int n = g->n, ncells = g->ncells, head = 0, tail = 0, c;
+    uint16_t work[MAXCELLS];
+    uint8_t queued[MAXCELLS];
+    memset(queued, 0, (size_t)ncells);
+    for (c = 0; c < ncells; c++)
+        if (g->adj_start[c] != g->adj_start[c + 1] && (!*valid || s->c[c] != seen[c])) {
+            work[tail++] = (uint16_t)c;
+            queued[c] = 1;
         }
-        keep = ev_support(t, ma);
-        if ((mb & ~keep) && !eg_remove(x, s, b, mb & ~keep, found))
-            return 0;
+    *valid = 1;
+    while (head != tail) {
+        uint32_t j, mc;
+        c = work[head];
+        head = head + 1 == MAXCELLS ? 0 : head + 1;
+        queued[c] = 0;
+        mc = seen[c] = s->c[c];
+        for (j = g->adj_start[c]; j < g->adj_start[c + 1]; j++) {
+            uint32_t end = g->adj[j], k = end >> 1, keep, mo;
+            const uint32_t *t = g->tab + g->pair_tab[k];
+            int o;
+            if (end & 1) { /* c is b: a keeps what some digit of b allows */
+                o = g->pair_a[k];
+                keep = ev_support(t + n, mc);
+            } else {
+                o = g->pair_b[k];
+                keep = ev_support(t, mc);
+            }
+            mo = s->c[o];
+            if (mo & ~keep) {
+                if (!eg_remove(x, s, o, mo & ~keep, found))
+                    return 0;
+                if (!queued[o]) {
+                    queued[o] = 1;
+                    work[tail] = (uint16_t)o;
+                    tail = tail + 1 == MAXCELLS ? 0 : tail + 1;
+                }
+            }
+        }
     }
     return 1;
 }
@@ -436,7 +508,7 @@ ev_sum_distinct(Ctx *x, SG *s, int k, int *found)
             avail |= m;
         }
     }
-    if (popcount32(placed) != nplaced)
+    if (ev_pop64(placed) != nplaced)
         return 0;
     if (nfree == 0)
         return rest == 0;
@@ -536,32 +608,56 @@ ev_takes(const Geo *g, int c, int p, int d)
  * pointing and claiming of locked candidates, for any peers); a cell that
  * is a place or related to every place loses the digits that would take
  * the digit from all of them (they would leave the unit without a place).
+ * A unit whose cells are unchanged since the last call (seen) is skipped.
+ * The places come from the digits' cells at the start of the call: cells
+ * only lose digits, so they are a superset of the places later in the
+ * call, and a deduction from a superset still holds.
  * 0 on a contradiction. */
 static int
-ev_units(Ctx *x, SG *s, int *found)
+ev_units(Ctx *x, SG *s, int *found, EvSeen *seen)
 {
     const Geo *g = x->geo;
-    int n = g->n, u, i, d;
+    int n = g->n, u, i, d, ncells = g->ncells;
+    uint8_t dirty[MAXUNITS];
+    uint64_t has[MAXN][2], one[MAXN][2];
+    /* a unit whose cells hold what they held when it was last looked at
+     * here gives nothing new (its removals are made): skip it */
     for (u = 0; u < g->nunits; u++) {
         const uint16_t *cells = g->unit + u * n;
-        uint64_t place[MAXN][2];
+        dirty[u] = !seen->units_valid;
+        for (i = 0; i < n && !dirty[u]; i++)
+            dirty[u] = s->c[cells[i]] != seen->units[cells[i]];
+    }
+    memcpy(seen->units, s->c, sizeof(uint32_t) * (size_t)ncells);
+    seen->units_valid = 1;
+    /* the open cells that hold each digit now (they only lose digits
+     * below), and the placed cells of each digit */
+    memset(has, 0, sizeof(has[0]) * (size_t)n);
+    memset(one, 0, sizeof(one[0]) * (size_t)n);
+    for (i = 0; i < ncells; i++) {
+        uint32_t m = s->c[i];
+        uint64_t bit = 1ull << (i & 63);
+        if (eg_single(m)) {
+            one[CTZ(m)][i >> 6] |= bit;
+            continue;
+        }
+        for (; m; m &= m - 1)
+            has[CTZ(m)][i >> 6] |= bit;
+    }
+    for (u = 0; u < g->nunits; u++) {
+        uint64_t place[MAXN][2], ub0 = g->ubits[2 * u], ub1 = g->ubits[2 * u + 1];
         uint32_t placed = 0; /* digits already placed in the unit (their peers may not know yet) */
-        memset(place, 0, sizeof(place[0]) * (size_t)n);
-        for (i = 0; i < n; i++) {
-            int c = cells[i];
-            uint32_t m = s->c[c];
-            if (eg_single(m)) {
-                placed |= m;
-                continue;
-            }
-            for (; m; m &= m - 1) {
-                d = CTZ(m);
-                place[d][c >> 6] |= 1ull << (c & 63);
-            }
+        if (!dirty[u])
+            continue;
+        for (d = 0; d < n; d++) {
+            place[d][0] = has[d][0] & ub0;
+            place[d][1] = has[d][1] & ub1;
+            if ((one[d][0] & ub0) | (one[d][1] & ub1))
+                placed |= 1u << d;
         }
         for (d = 0; d < n; d++) {
             uint64_t w0 = place[d][0], w1 = place[d][1], p0 = ~0ull, p1 = ~0ull, q0 = ~0ull, q1 = ~0ull;
-            int count = __builtin_popcountll(w0) + __builtin_popcountll(w1), at[4], np = 0;
+            int count = ev_pop64(w0) + ev_pop64(w1), at[4], np = 0;
             if (count < 2 || count > 4 || (placed >> d & 1))
                 continue;
             for (i = 0; i < 2; i++) {
@@ -579,6 +675,8 @@ ev_units(Ctx *x, SG *s, int *found)
             }
             if (g->rbits == NULL)
                 q0 = q1 = 0;
+            p0 &= has[d][0]; /* only the peers that hold the digit */
+            p1 &= has[d][1];
             for (i = 0; i < 2; i++) {
                 uint64_t w = i ? p1 : p0;
                 for (; w; w &= w - 1)
@@ -602,17 +700,17 @@ ev_units(Ctx *x, SG *s, int *found)
 /* The constraints beyond units and peers, one round; 0 on a contradiction,
  * *found when a candidate went. */
 static int
-ev_propagate(Ctx *x, SG *s, int *found)
+ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
 {
     const Geo *g = x->geo;
     int k;
-    if (g->npairs && !ev_relations(x, s, found))
+    if (g->npairs && !ev_relations(x, s, found, seen->rel, &seen->rel_valid))
         return 0;
     for (k = 0; k < g->nsums; k++)
         if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_bounds(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
             return 0;
     if (!*found && g->pbits != NULL)
-        return ev_units(x, s, found);
+        return ev_units(x, s, found, seen);
     return 1;
 }
 
