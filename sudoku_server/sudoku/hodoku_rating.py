@@ -370,7 +370,7 @@ def _next(g: HGrid) -> tuple[int, Pairs, Pairs] | None:
             found += [s for s in listed[e] if s.technique == name]
         if found:
             s = _best(found)
-            return index, list(s.placements), sorted(s.eliminations)
+            return index, list(s.placements), sorted(s.eliminations, key=lambda p: (p[1], p[0]))
     return None
 
 
