@@ -298,9 +298,11 @@ def _best(steps: list[Step]) -> Step:
     return min(steps, key=key)
 
 
-def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000) -> HodokuRating:
+def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000, budget: int | None = None) -> HodokuRating:
     """HoDoKu's rating of a 9x9 puzzle (81 digits row-major, 0 = empty) with one solution.
 
+    ``budget``: at most this many states past HoDoKu's subsets may be searched with the enumerators
+    (the costly part: 10-100 ms a state in Python); None: no limit. Past it the path stops.
     Returns a :class:`HodokuRating`; ``complete`` is False where the path stopped before the end.
     """
     g = HGrid.from_givens(givens)
@@ -308,15 +310,17 @@ def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000) -> HodokuRati
     level = E
     names: list[str] = []
     complete = True
+    spent = 0
     while not g.solved():
         if len(names) >= max_steps:
             complete = False
             break
-        taken = _next(g)
+        taken = _next(g, budget is None or spent < budget)
         if taken is None:
             complete = False
             break
         index, placements, elims = taken
+        spent += index >= 13
         name, lv, base, _ = STEPS[index]
         names.append(name)
         score += base
@@ -331,7 +335,7 @@ def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000) -> HodokuRati
     return HodokuRating(LEVELS[level], score, tuple(names), complete)
 
 
-def _next(g: HGrid) -> tuple[int, Pairs, Pairs] | None:
+def _next(g: HGrid, enumerate_more: bool = True) -> tuple[int, Pairs, Pairs] | None:
     """The step HoDoKu takes at this state: (index into :data:`STEPS`, placements, eliminations)."""
     single = g.full_house()
     if single:
@@ -358,6 +362,8 @@ def _next(g: HGrid) -> tuple[int, Pairs, Pairs] | None:
         out = find()
         if out:
             return index, [], out
+    if not enumerate_more:
+        return None
     x = Context(_board(g), lambda: None)
     listed: dict[int, list[Step]] = {}
     for index in range(13, len(STEPS)):
