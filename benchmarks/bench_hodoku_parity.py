@@ -52,14 +52,14 @@ def main() -> None:
     print(f"{'source':10} {'puzzles':>7} {'level=':>8} {'score=':>8} {'stopped':>7}")
     for key, c in sorted(per.items(), key=lambda kv: kv[0] == "all"):
         n = c["n"]
-        print(
-            f"{key:10} {n:7d} {100 * c['level'] / n:7.2f}% {100 * c['score'] / n:7.2f}% {c['incomplete']:7d}"
-        )
+        print(f"{key:10} {n:7d} {100 * c['level'] / n:7.2f}% {100 * c['score'] / n:7.2f}% {c['incomplete']:7d}")
     times.sort()
     if times:
         p95 = times[int(0.95 * (len(times) - 1))][0]
-        print(f"time per puzzle: median {1000 * times[len(times) // 2][0]:.1f} ms, p95 {1000 * p95:.1f} ms, "
-              f"max {1000 * times[-1][0]:.1f} ms")
+        print(
+            f"time per puzzle: median {1000 * times[len(times) // 2][0]:.1f} ms, p95 {1000 * p95:.1f} ms, "
+            f"max {1000 * times[-1][0]:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

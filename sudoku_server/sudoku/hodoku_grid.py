@@ -33,9 +33,7 @@ ALL_UNITS: list[list[int]] = ROWS + COLS + BOXES
 #: cell -> (row unit, column unit, box unit)
 CONSTRAINTS: list[tuple[int, int, int]] = [(c // 9, 9 + c % 9, 18 + c // 27 * 3 + c % 9 // 3) for c in range(81)]
 #: cell -> its 20 peers, ascending
-BUDDIES: list[list[int]] = [
-    sorted({p for u in CONSTRAINTS[c] for p in ALL_UNITS[u]} - {c}) for c in range(81)
-]
+BUDDIES: list[list[int]] = [sorted({p for u in CONSTRAINTS[c] for p in ALL_UNITS[u]} - {c}) for c in range(81)]
 FULL = 0x1FF
 
 
