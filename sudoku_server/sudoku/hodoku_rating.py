@@ -62,9 +62,9 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("Hidden Triple", M, 100, ()),
     ("Naked Quadruple", H, 120, ()),
     ("Hidden Quadruple", H, 150, ()),
-    ("X-Wing", H, 140, ("X-Wing",)),
-    ("Swordfish", H, 150, ("Swordfish",)),
-    ("Jellyfish", H, 160, ("Jellyfish",)),
+    ("X-Wing", H, 140, ()),
+    ("Swordfish", H, 150, ()),
+    ("Jellyfish", H, 160, ()),
     ("Remote Pair", H, 110, ("remote pair",)),
     ("Bivalue Universal Grave + 1", H, 100, ("BUG+1",)),
     ("Skyscraper", H, 130, ("skyscraper",)),
@@ -109,9 +109,9 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
 #: Which enumerator lists a technique's steps (our technique name -> enumerator).
 _Enum = Callable[[Context], list[Step]]
 _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
-    (functools.partial(basic.fish, k=2), ("X-Wing", "finned X-Wing", "sashimi X-Wing")),
-    (functools.partial(basic.fish, k=3), ("Swordfish", "finned Swordfish", "sashimi Swordfish")),
-    (functools.partial(basic.fish, k=4), ("Jellyfish", "finned Jellyfish", "sashimi Jellyfish")),
+    (functools.partial(basic.fish, k=2), ("finned X-Wing", "sashimi X-Wing")),
+    (functools.partial(basic.fish, k=3), ("finned Swordfish", "sashimi Swordfish")),
+    (functools.partial(basic.fish, k=4), ("finned Jellyfish", "sashimi Jellyfish")),
     (chains.remote_pairs, ("remote pair",)),
     (patterns.bug_plus_one, ("BUG+1",)),
     (patterns.single_digit, ("skyscraper", "two-string kite", "turbot fish", "empty rectangle")),
@@ -269,6 +269,46 @@ def _locked_candidates(g: HGrid, kind: int) -> Pairs | None:
     return None
 
 
+def _basic_fish(g: HGrid, k: int) -> Pairs | None:
+    """The first basic fish of size k (``FishSolver.getAnyFish``): digits 1-9, rows as base then columns,
+    base lines in lexicographic order; the first with eliminations (in the cover lines, ascending cells)."""
+    for d in range(1, 10):
+        bit = 1 << (d - 1)
+        for base, cover in ((0, 9), (9, 0)):
+            # per base line: the cover lines (0-8) holding d
+            lines = []
+            for u in range(base, base + 9):
+                where = 0
+                for i, c in enumerate(ALL_UNITS[u]):
+                    if g.cells[c] & bit:
+                        where |= 1 << i
+                if where and bin(where).count("1") <= k:
+                    lines.append((u, where))
+            for combo in _combos_of(lines, k):
+                covers = 0
+                for _, where in combo:
+                    covers |= where
+                if bin(covers).count("1") != k:
+                    continue
+                used = {u for u, _ in combo}
+                out = sorted(
+                    c
+                    for i in range(9)
+                    if covers >> i & 1
+                    for c in ALL_UNITS[cover + i]
+                    if g.cells[c] & bit and CONSTRAINTS[c][0 if base == 0 else 1] not in used
+                )
+                if out:
+                    return [(c, d) for c in out]
+    return None
+
+
+def _combos_of(items: list[tuple[int, int]], k: int) -> list[tuple[tuple[int, int], ...]]:
+    from itertools import combinations
+
+    return list(combinations(items, k))
+
+
 # -- the path ---------------------------------------------------------------------------------------------------
 
 _TABLES = None
@@ -320,7 +360,7 @@ def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000, budget: int |
             complete = False
             break
         index, placements, elims = taken
-        spent += index >= 13
+        spent += index >= 16
         name, lv, base, _ = STEPS[index]
         names.append(name)
         score += base
@@ -357,6 +397,9 @@ def _next(g: HGrid, enumerate_more: bool = True) -> tuple[int, Pairs, Pairs] | N
         (10, lambda: _hidden(g, 3)),
         (11, lambda: _naked(g, 4, False)),
         (12, lambda: _hidden(g, 4)),
+        (13, lambda: _basic_fish(g, 2)),
+        (14, lambda: _basic_fish(g, 3)),
+        (15, lambda: _basic_fish(g, 4)),
     )
     for index, find in simple:
         out = find()
@@ -366,7 +409,7 @@ def _next(g: HGrid, enumerate_more: bool = True) -> tuple[int, Pairs, Pairs] | N
         return None
     x = Context(_board(g), lambda: None)
     listed: dict[int, list[Step]] = {}
-    for index in range(13, len(STEPS)):
+    for index in range(16, len(STEPS)):
         wanted = STEPS[index][3]
         found: list[Step] = []
         for name in wanted:
