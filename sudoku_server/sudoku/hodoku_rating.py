@@ -201,23 +201,38 @@ def _naked(g: HGrid, k: int, locked_only: bool) -> Pairs | None:
     groups = (range(18, 27),) if locked_only else (range(18, 27), range(9), range(9, 18))
     for units in groups:
         for u in units:
-            pool = [c for c in ALL_UNITS[u] if g.cells[c] and bin(g.cells[c]).count("1") <= k]
-            for combo in _combos(pool, k):
-                mask = 0
-                for c in combo:
-                    mask |= g.cells[c]
-                if bin(mask).count("1") != k:
-                    continue
+            pool = [c for c in ALL_UNITS[u] if g.cells[c] and POP[g.cells[c]] <= k]
+            if len(pool) < k:
+                continue
+            for combo, mask in _unions(pool, g.cells, k):
                 out, locked = _subset_elims(g, combo, mask, False)
                 if out and locked == locked_only:
                     return out
     return None
 
 
-def _combos(pool: list[int], k: int) -> list[tuple[int, ...]]:
-    from itertools import combinations
+#: popcount of a 9-bit mask
+POP = [bin(i).count("1") for i in range(1 << 9)]
 
-    return list(combinations(pool, k))
+
+def _unions(pool: list[int], masks: Sequence[int], k: int) -> list[tuple[tuple[int, ...], int]]:
+    """The k-subsets of ``pool`` (lexicographic) whose masks' union has exactly k bits; a prefix whose
+    union already passes k is cut, as HoDoKu's nested loops do."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    n = len(pool)
+
+    def go(start: int, chosen: tuple[int, ...], mask: int) -> None:
+        if len(chosen) == k:
+            if POP[mask] == k:
+                out.append((chosen, mask))
+            return
+        for i in range(start, n - (k - len(chosen)) + 1):
+            m = mask | masks[pool[i]]
+            if POP[m] <= k:
+                go(i + 1, (*chosen, pool[i]), m)
+
+    go(0, (), 0)
+    return out
 
 
 def _hidden(g: HGrid, k: int) -> Pairs | None:
@@ -229,12 +244,11 @@ def _hidden(g: HGrid, k: int) -> Pairs | None:
             cand = [d for d in range(1, 10) if 0 < g.free[u][d] <= k]
             if len(cand) < k:
                 continue
-            where = {d: sum(1 << i for i, c in enumerate(cells) if g.cells[c] >> (d - 1) & 1) for d in cand}
-            for ds in _combos(cand, k):
-                pos = 0
-                for d in ds:
-                    pos |= where[d]
-                if bin(pos).count("1") == k:
+            where = [0] * 10
+            for d in cand:
+                where[d] = sum(1 << i for i, c in enumerate(cells) if g.cells[c] >> (d - 1) & 1)
+            for ds, pos in _unions(cand, where, k):
+                if POP[pos] == k:
                     mask = sum(1 << (d - 1) for d in ds)
                     chosen = [cells[i] for i in range(9) if pos >> i & 1]
                     out, _ = _subset_elims(g, chosen, mask, True)
@@ -245,27 +259,30 @@ def _hidden(g: HGrid, k: int) -> Pairs | None:
 
 def _locked_candidates(g: HGrid, kind: int) -> Pairs | None:
     bases = (18,) if kind == 1 else (0, 9)
+    cells = g.cells
     for base in bases:
         for u in range(base, base + 9):
-            for d in range(1, 10):
-                n = g.free[u][d]
-                if n not in (2, 3):
-                    continue
+            free = g.free[u]
+            wanted = [d for d in range(1, 10) if free[d] == 2 or free[d] == 3]
+            if not wanted:
+                continue
+            unit = ALL_UNITS[u]
+            for d in wanted:
+                n = free[d]
                 bit = 1 << (d - 1)
-                places = [c for c in ALL_UNITS[u] if g.cells[c] & bit]
-                same = [all(CONSTRAINTS[c][i] == CONSTRAINTS[places[0]][i] for c in places) for i in range(3)]
-                con = CONSTRAINTS[places[0]]
+                places = [CONSTRAINTS[c] for c in unit if cells[c] & bit]
+                con = places[0]
                 target = -1
                 if base == 18:
-                    if same[0] and g.free[con[0]][d] > n:
+                    if all(q[0] == con[0] for q in places) and g.free[con[0]][d] > n:
                         target = con[0]
-                    elif same[1] and g.free[con[1]][d] > n:
+                    elif all(q[1] == con[1] for q in places) and g.free[con[1]][d] > n:
                         target = con[1]
-                elif same[2] and g.free[con[2]][d] > n:
+                elif all(q[2] == con[2] for q in places) and g.free[con[2]][d] > n:
                     target = con[2]
                 if target < 0:
                     continue
-                return [(c, d) for c in ALL_UNITS[target] if g.cells[c] & bit and u not in CONSTRAINTS[c]]
+                return [(c, d) for c in ALL_UNITS[target] if cells[c] & bit and u not in CONSTRAINTS[c]]
     return None
 
 
@@ -338,11 +355,15 @@ def _best(steps: list[Step]) -> Step:
     return min(steps, key=key)
 
 
-def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000, budget: int | None = None) -> HodokuRating:
+def hodoku_rating(
+    givens: Sequence[int], *, max_steps: int = 2000, budget: int | None = None, upto: str | None = None
+) -> HodokuRating:
     """HoDoKu's rating of a 9x9 puzzle (81 digits row-major, 0 = empty) with one solution.
 
     ``budget``: at most this many states past HoDoKu's subsets may be searched with the enumerators
     (the costly part: 10-100 ms a state in Python); None: no limit. Past it the path stops.
+    ``upto``: the last technique (HoDoKu's name, :data:`STEPS`) tried; where none up to it applies the
+    path stops (RATE stops before finned fish: the costly enumerators come after it). None: every one.
     Returns a :class:`HodokuRating`; ``complete`` is False where the path stopped before the end.
     """
     g = HGrid.from_givens(givens)
@@ -351,11 +372,12 @@ def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000, budget: int |
     names: list[str] = []
     complete = True
     spent = 0
+    last = len(STEPS) - 1 if upto is None else [name for name, *_ in STEPS].index(upto)
     while not g.solved():
         if len(names) >= max_steps:
             complete = False
             break
-        taken = _next(g, budget is None or spent < budget)
+        taken = _next(g, budget is None or spent < budget, last)
         if taken is None:
             complete = False
             break
@@ -375,7 +397,7 @@ def hodoku_rating(givens: Sequence[int], *, max_steps: int = 2000, budget: int |
     return HodokuRating(LEVELS[level], score, tuple(names), complete)
 
 
-def _next(g: HGrid, enumerate_more: bool = True) -> tuple[int, Pairs, Pairs] | None:
+def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> tuple[int, Pairs, Pairs] | None:
     """The step HoDoKu takes at this state: (index into :data:`STEPS`, placements, eliminations)."""
     single = g.full_house()
     if single:
@@ -409,7 +431,7 @@ def _next(g: HGrid, enumerate_more: bool = True) -> tuple[int, Pairs, Pairs] | N
         return None
     x = Context(_board(g), lambda: None)
     listed: dict[int, list[Step]] = {}
-    for index in range(16, len(STEPS)):
+    for index in range(16, last + 1):
         wanted = STEPS[index][3]
         found: list[Step] = []
         for name in wanted:

@@ -178,8 +178,8 @@ class Rating:
         not apply to the rules, in words (:func:`.techniques.rule_notes`).
       hodoku: HoDoKu 2.2.0's level (lowercase) and score as ``<level>:<score>``
         (:mod:`.hodoku_rating`), ``+`` after the score where its path stopped
-        before the end (HoDoKu's forcing chains, nets or guessing, or the
-        search budget :data:`HODOKU_BUDGET`): the level is then ``extreme`` and
+        before the end (HoDoKu's forcing chains, nets or guessing, or a
+        technique past :data:`HODOKU_UPTO`): the level is then ``extreme`` and
         the score a lower bound. None off classic 9x9.
     """
 
@@ -197,8 +197,9 @@ class Rating:
     hodoku: str | None = None
 
 
-#: RATE's bound on HoDoKu path states searched past subsets (:func:`.hodoku_rating.hodoku_rating`'s ``budget``).
-HODOKU_BUDGET = 8
+#: RATE's HoDoKu path tries techniques up to this one (:func:`.hodoku_rating.hodoku_rating`'s ``upto``): HoDoKu's
+#: finned fish, Sue de Coq, colours, chains and ALS, which come after it, cost 10-500 ms a state in Python.
+HODOKU_UPTO = "Avoidable Rectangle Type 2"
 
 
 def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Rating:
@@ -238,7 +239,7 @@ def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = 
 
         from sudoku_server.sudoku.hodoku_rating import hodoku_rating
 
-        rating = replace(rating, hodoku=hodoku_rating(list(grid.cells), budget=HODOKU_BUDGET).field)
+        rating = replace(rating, hodoku=hodoku_rating(list(grid.cells), upto=HODOKU_UPTO).field)
     return rating
 
 
