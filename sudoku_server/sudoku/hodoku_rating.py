@@ -140,6 +140,22 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (als.als_wings, ("ALS-XY-Wing",)),
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),
 )
+#: HoDoKu techniques whose first step in its search order is taken (the enumerators list in that order, digit
+#: by digit, rows before columns, base lines in lexicographic order); the others take the step HoDoKu sorts
+#: first (:func:`_best`).
+FIRST_FOUND = frozenset(
+    {
+        "Finned X-Wing",
+        "Sashimi X-Wing",
+        "Finned Swordfish",
+        "Sashimi Swordfish",
+        "Finned Jellyfish",
+        "Sashimi Jellyfish",
+        "Franken X-Wing",
+        "Almost Locked Set XZ-Rule",
+        "Almost Locked Set XY-Wing",
+    }
+)
 _ENUM_OF: dict[str, int] = {name: i for i, (_, names) in enumerate(_ENUMS) for name in names}
 
 
@@ -440,7 +456,7 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
                 listed[e] = [s for s in _ENUMS[e][0](x) if _changes(s, g)]
             found += [s for s in listed[e] if s.technique == name]
         if found:
-            s = _best(found)
+            s = found[0] if STEPS[index][0] in FIRST_FOUND else _best(found)
             return index, list(s.placements), sorted(s.eliminations, key=lambda p: (p[1], p[0]))
     return None
 
