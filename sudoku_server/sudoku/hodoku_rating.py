@@ -28,6 +28,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
 from sudoku_server.sudoku.techniques import every_als as als
@@ -67,10 +68,10 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("Jellyfish", H, 160, ()),
     ("Remote Pair", H, 110, ("remote pair",)),
     ("Bivalue Universal Grave + 1", H, 100, ("BUG+1",)),
-    ("Skyscraper", H, 130, ("skyscraper",)),
-    ("2-String Kite", H, 150, ("two-string kite",)),
+    ("Skyscraper", H, 130, ()),
+    ("2-String Kite", H, 150, ()),
     ("Turbot Fish", H, 120, ("turbot fish",)),
-    ("Empty Rectangle", H, 120, ("empty rectangle",)),
+    ("Empty Rectangle", H, 120, ()),
     ("W-Wing", H, 150, ("W-Wing",)),
     ("XY-Wing", H, 160, ("XY-Wing",)),
     ("XYZ-Wing", H, 180, ("XYZ-Wing",)),
@@ -114,7 +115,7 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (functools.partial(basic.fish, k=4), ("finned Jellyfish", "sashimi Jellyfish")),
     (chains.remote_pairs, ("remote pair",)),
     (patterns.bug_plus_one, ("BUG+1",)),
-    (patterns.single_digit, ("skyscraper", "two-string kite", "turbot fish", "empty rectangle")),
+    (patterns.single_digit, ("turbot fish",)),
     (patterns.w_wings, ("W-Wing",)),
     (patterns.xy_wings, ("XY-Wing",)),
     (patterns.xyz_wings, ("XYZ-Wing",)),
@@ -443,11 +444,19 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
         out = find()
         if out:
             return index, [], out
-    if not enumerate_more:
-        return None
-    x = Context(_board(g), lambda: None)
+    x: Context | None = None
     listed: dict[int, list[Step]] = {}
     for index in range(16, last + 1):
+        own = _OWN.get(STEPS[index][0])
+        if own is not None:
+            out = own(g)
+            if out:
+                return index, [], out
+            continue
+        if not enumerate_more:
+            return None
+        if x is None:
+            x = Context(_board(g), lambda: None)
         wanted = STEPS[index][3]
         found: list[Step] = []
         for name in wanted:
@@ -459,6 +468,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
             s = found[0] if STEPS[index][0] in FIRST_FOUND else _best(found)
             return index, list(s.placements), sorted(s.eliminations, key=lambda p: (p[1], p[0]))
     return None
+
+
+#: HoDoKu techniques past the basic fish found here in HoDoKu's own order (:mod:`.hodoku_patterns`).
+_OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
+    "Skyscraper": hp.skyscraper,
+    "2-String Kite": hp.two_string_kite,
+    "Empty Rectangle": hp.empty_rectangle,
+}
 
 
 def _changes(s: Step, g: HGrid) -> bool:
