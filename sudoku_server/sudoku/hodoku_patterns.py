@@ -48,6 +48,14 @@ _ER_LINE = (2, 2, 2, 1, 1, 1, 0, 0, 0)
 _ER_COL = (2, 1, 0, 2, 1, 0, 2, 1, 0)
 
 
+def _col(c: int) -> int:
+    return c % 9
+
+
+def _row(c: int) -> int:
+    return c // 9
+
+
 def _box(c: int) -> int:
     return c // 27 * 3 + c % 9 // 3
 
@@ -64,7 +72,7 @@ def _two_places(g: HGrid, units: range, d: int) -> list[list[int]]:
 def skyscraper(g: HGrid) -> Pairs | None:
     """The first skyscraper in HoDoKu's order; its eliminations, ascending cells."""
     for lines in (True, False):
-        side = (lambda c: c % 9) if lines else (lambda c: c // 9)
+        side = _col if lines else _row
         for d in range(1, 10):
             bit = 1 << (d - 1)
             pairs = _two_places(g, range(0, 9) if lines else range(9, 18), d)
