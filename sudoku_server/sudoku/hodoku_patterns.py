@@ -170,3 +170,91 @@ def _check(g: HGrid, d: int, box: int, line: list[int], cross: int, reversed_: b
             if (p // 9 if reversed_ else p % 9) == cross:
                 return p
     return None
+
+
+# -- wings (``WingSolver.java``) ---------------------------------------------------------------------------------
+
+_PEERS = [frozenset(b) for b in BUDDIES]
+
+
+def _wing(g: HGrid, xyz: bool) -> Pairs | None:
+    """The first XY-Wing (XYZ-Wing) in HoDoKu's order: the pivot and pincers taken from the cells with two (the
+    pivot: three) candidates in cell order, each XY triple tried with each cell as the pivot in turn."""
+    pop = [bin(m).count("1") for m in g.cells]
+    bi = [c for c in range(81) if pop[c] == 2]
+    firsts = [c for c in range(81) if pop[c] == 3] if xyz else bi
+    cells = g.cells
+    for i in range(len(firsts)):
+        for j in range(0 if xyz else i + 1, len(bi)):
+            if bin(cells[firsts[i]] | cells[bi[j]]).count("1") != 3:
+                continue
+            for k in range(j + 1, len(bi)):
+                i1, i2, i3 = firsts[i], bi[j], bi[k]
+                if bin(cells[i1] | cells[i2] | cells[i3]).count("1") != 3:
+                    continue
+                if cells[i1] == cells[i2] or cells[i2] == cells[i3] or cells[i3] == cells[i1]:
+                    continue
+                for tries in range(1 if xyz else 3):
+                    if tries == 1:
+                        i1, i2 = bi[j], firsts[i]
+                    elif tries == 2:
+                        i1, i2, i3 = bi[k], bi[j], firsts[i]
+                    if i2 not in _PEERS[i1] or i3 not in _PEERS[i1]:
+                        continue
+                    z = cells[i2] & cells[i3]
+                    if not z or z & (z - 1):
+                        continue
+                    seen = _PEERS[i2] & _PEERS[i3]
+                    if xyz:
+                        seen &= _PEERS[i1]
+                    gone = sorted(c for c in seen if cells[c] & z)
+                    if gone:
+                        return [(c, z.bit_length()) for c in gone]
+    return None
+
+
+def xy_wing(g: HGrid) -> Pairs | None:
+    """The first XY-Wing in HoDoKu's order."""
+    return _wing(g, False)
+
+
+def xyz_wing(g: HGrid) -> Pairs | None:
+    """The first XYZ-Wing in HoDoKu's order."""
+    return _wing(g, True)
+
+
+def w_wing(g: HGrid) -> Pairs | None:
+    """The first W-Wing in HoDoKu's order: two cells with the same two candidates (in cell order), x seen by
+    both goes (x the lower digit first) where a unit with two places for the other digit links them."""
+    cells = g.cells
+    for i in range(81):
+        if g.values[i] or bin(cells[i]).count("1") != 2:
+            continue
+        c1, c2 = [d + 1 for d in range(9) if cells[i] >> d & 1]
+        for j in range(i + 1, 81):
+            if cells[j] != cells[i]:
+                continue
+            for x, y in ((c1, c2), (c2, c1)):
+                bit = 1 << (x - 1)
+                gone = sorted(c for c in _PEERS[i] & _PEERS[j] if cells[c] & bit)
+                if gone and _linked(g, y, i, j):
+                    return [(c, x) for c in gone]
+    return None
+
+
+def _linked(g: HGrid, y: int, a: int, b: int) -> bool:
+    """A unit whose two places for y (neither a nor b) see a and b, one each (``WingSolver.checkLink``)."""
+    bit = 1 << (y - 1)
+    for u in range(27):
+        if g.free[u][y] != 2:
+            continue
+        sees_a = sees_b = False
+        for c in ALL_UNITS[u]:
+            if c != a and c != b and g.cells[c] & bit:
+                if a in _PEERS[c]:
+                    sees_a = True
+                elif b in _PEERS[c]:
+                    sees_b = True
+            if sees_a and sees_b:
+                return True
+    return False

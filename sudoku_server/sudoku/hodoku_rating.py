@@ -72,9 +72,9 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("2-String Kite", H, 150, ()),
     ("Turbot Fish", H, 120, ("turbot fish",)),
     ("Empty Rectangle", H, 120, ()),
-    ("W-Wing", H, 150, ("W-Wing",)),
-    ("XY-Wing", H, 160, ("XY-Wing",)),
-    ("XYZ-Wing", H, 180, ("XYZ-Wing",)),
+    ("W-Wing", H, 150, ()),
+    ("XY-Wing", H, 160, ()),
+    ("XYZ-Wing", H, 180, ()),
     ("Uniqueness Test 1", H, 100, ("unique rectangle type 1",)),
     ("Uniqueness Test 2", H, 100, ("unique rectangle type 2",)),
     ("Uniqueness Test 3", H, 100, ("unique rectangle type 3",)),
@@ -116,9 +116,6 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (chains.remote_pairs, ("remote pair",)),
     (patterns.bug_plus_one, ("BUG+1",)),
     (patterns.single_digit, ("turbot fish",)),
-    (patterns.w_wings, ("W-Wing",)),
-    (patterns.xy_wings, ("XY-Wing",)),
-    (patterns.xyz_wings, ("XYZ-Wing",)),
     (
         patterns.rectangles,
         (
@@ -475,6 +472,9 @@ _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "Skyscraper": hp.skyscraper,
     "2-String Kite": hp.two_string_kite,
     "Empty Rectangle": hp.empty_rectangle,
+    "W-Wing": hp.w_wing,
+    "XY-Wing": hp.xy_wing,
+    "XYZ-Wing": hp.xyz_wing,
 }
 
 
