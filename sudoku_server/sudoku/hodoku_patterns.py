@@ -258,3 +258,59 @@ def _linked(g: HGrid, y: int, a: int, b: int) -> bool:
             if sees_a and sees_b:
                 return True
     return False
+
+
+# -- remote pairs (``ChainSolver.getRemotePairs``) ------------------------------------------------------------------
+
+
+def remote_pair(g: HGrid, max_cells: int = 10) -> Pairs | None:
+    """The remote pair HoDoKu sorts first: of every chain of at least 4 cells with the same two candidates,
+    each seeing the next (at most ``max_cells``: its default chain length), the one with most eliminations
+    (then the lowest weighted sum of them); a cell that sees two chain cells an odd number of links (3 or
+    more) apart loses both digits."""
+    groups: dict[int, list[int]] = {}
+    for c in range(81):
+        m = g.cells[c]
+        if m and bin(m).count("1") == 2:
+            groups.setdefault(m, []).append(c)
+    best: tuple[int, int, Pairs] | None = None
+    for mask, members in groups.items():
+        if len(members) < 4:
+            continue
+        near = {c: [p for p in members if p in _PEERS[c]] for c in members}
+        found: set[frozenset[tuple[int, int]]] = set()
+
+        def walk(path: list[int], mask: int = mask, near: dict[int, list[int]] = near) -> None:
+            if len(path) >= 4:
+                gone: set[tuple[int, int]] = set()
+                for i in range(len(path)):
+                    for j in range(i + 3, len(path), 2):
+                        for c in _PEERS[path[i]] & _PEERS[path[j]]:
+                            for d in (1, 2, 3, 4, 5, 6, 7, 8, 9):
+                                if mask >> (d - 1) & 1 and g.cells[c] >> (d - 1) & 1:
+                                    gone.add((c, d))
+                if gone:
+                    found.add(frozenset(gone))
+            if len(path) < max_cells:
+                for p in near[path[-1]]:
+                    if p not in path:
+                        path.append(p)
+                        walk(path)
+                        path.pop()
+
+        for start in members:
+            walk([start])
+        for gone_set in found:
+            pairs = sorted(gone_set, key=lambda p: (p[1], p[0]))
+            key = (-len(pairs), _weight(pairs), pairs)
+            if best is None or key[:2] < best[:2]:
+                best = key
+    return best[2] if best else None
+
+
+def _weight(pairs: Pairs) -> int:
+    total, offset = 0, 1
+    for c, d in pairs:
+        total += c * offset + d
+        offset += 80
+    return total
