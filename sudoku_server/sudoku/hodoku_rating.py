@@ -151,6 +151,7 @@ FIRST_FOUND = frozenset(
         "Franken X-Wing",
         "Almost Locked Set XZ-Rule",
         "Almost Locked Set XY-Wing",
+        "Sue de Coq",
     }
 )
 _ENUM_OF: dict[str, int] = {name: i for i, (_, names) in enumerate(_ENUMS) for name in names}
