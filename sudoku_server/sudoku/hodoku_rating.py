@@ -249,25 +249,37 @@ def _unions(pool: list[int], masks: Sequence[int], k: int) -> list[tuple[tuple[i
     return out
 
 
-def _hidden(g: HGrid, k: int) -> Pairs | None:
+def _positions(g: HGrid) -> list[list[int]]:
+    """Per unit (27) and digit (index 1..9), the bitmask of the positions (0-8) in the unit holding it."""
+    out = [[0] * 10 for _ in range(27)]
+    cells = g.cells
+    for u in range(27):
+        row = out[u]
+        for i, c in enumerate(ALL_UNITS[u]):
+            m = cells[c]
+            while m:
+                low = m & -m
+                row[low.bit_length()] |= 1 << i
+                m ^= low
+    return out
+
+
+def _hidden(g: HGrid, k: int, pos: list[list[int]]) -> Pairs | None:
     for base in (18, 0, 9):
         for u in range(base, base + 9):
             cells = ALL_UNITS[u]
             if sum(1 for c in cells if g.cells[c]) <= k:
                 continue
-            cand = [d for d in range(1, 10) if 0 < g.free[u][d] <= k]
+            free = g.free[u]
+            cand = [d for d in range(1, 10) if 0 < free[d] <= k]
             if len(cand) < k:
                 continue
-            where = [0] * 10
-            for d in cand:
-                where[d] = sum(1 << i for i, c in enumerate(cells) if g.cells[c] >> (d - 1) & 1)
-            for ds, pos in _unions(cand, where, k):
-                if POP[pos] == k:
-                    mask = sum(1 << (d - 1) for d in ds)
-                    chosen = [cells[i] for i in range(9) if pos >> i & 1]
-                    out, _ = _subset_elims(g, chosen, mask, True)
-                    if out:
-                        return out
+            for ds, where in _unions(cand, pos[u], k):
+                mask = sum(1 << (d - 1) for d in ds)
+                chosen = [cells[i] for i in range(9) if where >> i & 1]
+                out, _ = _subset_elims(g, chosen, mask, True)
+                if out:
+                    return out
     return None
 
 
@@ -300,44 +312,25 @@ def _locked_candidates(g: HGrid, kind: int) -> Pairs | None:
     return None
 
 
-def _basic_fish(g: HGrid, k: int) -> Pairs | None:
+def _basic_fish(g: HGrid, k: int, pos: list[list[int]]) -> Pairs | None:
     """The first basic fish of size k (``FishSolver.getAnyFish``): digits 1-9, rows as base then columns,
     base lines in lexicographic order; the first with eliminations (in the cover lines, ascending cells)."""
     for d in range(1, 10):
         bit = 1 << (d - 1)
         for base, cover in ((0, 9), (9, 0)):
-            # per base line: the cover lines (0-8) holding d
-            lines = []
-            for u in range(base, base + 9):
-                where = 0
-                for i, c in enumerate(ALL_UNITS[u]):
-                    if g.cells[c] & bit:
-                        where |= 1 << i
-                if where and bin(where).count("1") <= k:
-                    lines.append((u, where))
-            for combo in _combos_of(lines, k):
-                covers = 0
-                for _, where in combo:
-                    covers |= where
-                if bin(covers).count("1") != k:
-                    continue
-                used = {u for u, _ in combo}
+            where = [pos[u][d] for u in range(27)]
+            lines = [u for u in range(base, base + 9) if where[u] and POP[where[u]] <= k]
+            for combo, covers in _unions(lines, where, k):
                 out = sorted(
                     c
                     for i in range(9)
                     if covers >> i & 1
                     for c in ALL_UNITS[cover + i]
-                    if g.cells[c] & bit and CONSTRAINTS[c][0 if base == 0 else 1] not in used
+                    if g.cells[c] & bit and CONSTRAINTS[c][0 if base == 0 else 1] not in combo
                 )
                 if out:
                     return [(c, d) for c in out]
     return None
-
-
-def _combos_of(items: list[tuple[int, int]], k: int) -> list[tuple[tuple[int, int], ...]]:
-    from itertools import combinations
-
-    return list(combinations(items, k))
 
 
 # -- the path ---------------------------------------------------------------------------------------------------
@@ -422,6 +415,7 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
     single = g.hidden_single()
     if single:
         return 2, [single], []
+    pos = _positions(g)
     simple: tuple[tuple[int, Callable[[], Pairs | None]], ...] = (
         (3, lambda: _naked(g, 2, True)),
         (4, lambda: _naked(g, 3, True)),
@@ -429,13 +423,13 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
         (6, lambda: _locked_candidates(g, 2)),
         (7, lambda: _naked(g, 2, False)),
         (8, lambda: _naked(g, 3, False)),
-        (9, lambda: _hidden(g, 2)),
-        (10, lambda: _hidden(g, 3)),
+        (9, lambda: _hidden(g, 2, pos)),
+        (10, lambda: _hidden(g, 3, pos)),
         (11, lambda: _naked(g, 4, False)),
-        (12, lambda: _hidden(g, 4)),
-        (13, lambda: _basic_fish(g, 2)),
-        (14, lambda: _basic_fish(g, 3)),
-        (15, lambda: _basic_fish(g, 4)),
+        (12, lambda: _hidden(g, 4, pos)),
+        (13, lambda: _basic_fish(g, 2, pos)),
+        (14, lambda: _basic_fish(g, 3, pos)),
+        (15, lambda: _basic_fish(g, 4, pos)),
     )
     for index, find in simple:
         out = find()
