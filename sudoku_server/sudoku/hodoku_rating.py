@@ -230,22 +230,38 @@ POP = [bin(i).count("1") for i in range(1 << 9)]
 
 
 def _unions(pool: list[int], masks: Sequence[int], k: int) -> list[tuple[tuple[int, ...], int]]:
-    """The k-subsets of ``pool`` (lexicographic) whose masks' union has exactly k bits; a prefix whose
-    union already passes k is cut, as HoDoKu's nested loops do."""
+    """The k-subsets (k = 2..4) of ``pool`` (lexicographic) whose masks' union has exactly k bits; a prefix
+    whose union already passes k is cut, as HoDoKu's nested loops do."""
     out: list[tuple[tuple[int, ...], int]] = []
     n = len(pool)
-
-    def go(start: int, chosen: tuple[int, ...], mask: int) -> None:
-        if len(chosen) == k:
-            if POP[mask] == k:
-                out.append((chosen, mask))
-            return
-        for i in range(start, n - (k - len(chosen)) + 1):
-            m = mask | masks[pool[i]]
-            if POP[m] <= k:
-                go(i + 1, (*chosen, pool[i]), m)
-
-    go(0, (), 0)
+    for i1 in range(n - k + 1):
+        a = pool[i1]
+        m1 = masks[a]
+        if POP[m1] > k:
+            continue
+        for i2 in range(i1 + 1, n - k + 2):
+            b = pool[i2]
+            m2 = m1 | masks[b]
+            if POP[m2] > k:
+                continue
+            if k == 2:
+                if POP[m2] == 2:
+                    out.append(((a, b), m2))
+                continue
+            for i3 in range(i2 + 1, n - k + 3):
+                c = pool[i3]
+                m3 = m2 | masks[c]
+                if POP[m3] > k:
+                    continue
+                if k == 3:
+                    if POP[m3] == 3:
+                        out.append(((a, b, c), m3))
+                    continue
+                for i4 in range(i3 + 1, n):
+                    d = pool[i4]
+                    m4 = m3 | masks[d]
+                    if POP[m4] == 4:
+                        out.append(((a, b, c, d), m4))
     return out
 
 
@@ -415,7 +431,13 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
     single = g.hidden_single()
     if single:
         return 2, [single], []
-    pos = _positions(g)
+    table: list[list[list[int]]] = []
+
+    def pos() -> list[list[int]]:
+        if not table:
+            table.append(_positions(g))
+        return table[0]
+
     simple: tuple[tuple[int, Callable[[], Pairs | None]], ...] = (
         (3, lambda: _naked(g, 2, True)),
         (4, lambda: _naked(g, 3, True)),
@@ -423,13 +445,13 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
         (6, lambda: _locked_candidates(g, 2)),
         (7, lambda: _naked(g, 2, False)),
         (8, lambda: _naked(g, 3, False)),
-        (9, lambda: _hidden(g, 2, pos)),
-        (10, lambda: _hidden(g, 3, pos)),
+        (9, lambda: _hidden(g, 2, pos())),
+        (10, lambda: _hidden(g, 3, pos())),
         (11, lambda: _naked(g, 4, False)),
-        (12, lambda: _hidden(g, 4, pos)),
-        (13, lambda: _basic_fish(g, 2, pos)),
-        (14, lambda: _basic_fish(g, 3, pos)),
-        (15, lambda: _basic_fish(g, 4, pos)),
+        (12, lambda: _hidden(g, 4, pos())),
+        (13, lambda: _basic_fish(g, 2, pos())),
+        (14, lambda: _basic_fish(g, 3, pos())),
+        (15, lambda: _basic_fish(g, 4, pos())),
     )
     for index, find in simple:
         out = find()
