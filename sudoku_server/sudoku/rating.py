@@ -197,9 +197,10 @@ class Rating:
     hodoku: str | None = None
 
 
-#: RATE's HoDoKu path tries techniques up to this one (:func:`.hodoku_rating.hodoku_rating`'s ``upto``): HoDoKu's
-#: finned fish, Sue de Coq, colours, chains and ALS, which come after it, cost 10-500 ms a state in Python.
-HODOKU_UPTO = "Avoidable Rectangle Type 2"
+#: RATE's HoDoKu path tries techniques up to this one (:func:`.hodoku_rating.hodoku_rating`'s ``upto``): those
+#: past it (uniqueness, finned fish, Sue de Coq, colours, chains, ALS) come from the Python enumerators, 1-500 ms
+#: a state; up to here RATE on top1465 keeps its p95 within 100 ms (benchmarks/RESULTS.md, "HoDoKu parity").
+HODOKU_UPTO = "XYZ-Wing"
 
 
 def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Rating:
