@@ -12,14 +12,18 @@ HoDoKu 2.2.0 (``SudokuSolver.solve``/``getHint``, ``Options.DEFAULT_SOLVER_STEPS
   unfair, extreme), raised while the score passes that level's top score
   (easy 800, medium 1000, hard 1600, unfair 1800).
 
-Singles, intersections and subsets are found here in HoDoKu's own scan order
-over its own singles queues (:mod:`.hodoku_grid`); the other techniques come
-from the ``HINT all`` enumerators (:mod:`.techniques.every`), and of several
-steps of one technique the one HoDoKu's ordering of steps puts first is
-taken: most eliminations, then the smallest weighted sum of the eliminated
-candidates (``SolutionStep.compareTo``). Where no enumerated technique
-applies (HoDoKu's forcing chains and nets, or guessing), the path stops and
-the rating is marked incomplete.
+Singles, intersections, subsets and basic fish are found here, and
+skyscrapers, two-string kites, empty rectangles, remote pairs and W-, XY- and
+XYZ-Wings in :mod:`.hodoku_patterns`, in HoDoKu's own scan order over its own
+singles queues (:mod:`.hodoku_grid`). The other techniques come from the
+``HINT all`` enumerators (:mod:`.techniques.every`): for finned fish, Sue de
+Coq and ALS the first step listed is taken (HoDoKu takes the first its search
+meets), for the others the one HoDoKu's ordering of steps puts first: most
+eliminations, then the smallest weighted sum of the eliminated candidates
+(``SolutionStep.compareTo``). Where no technique applies (HoDoKu's forcing
+chains and nets, ALS chains, or guessing), the path stops and the rating is
+marked incomplete. Agreement with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md
+("HoDoKu parity").
 """
 
 from __future__ import annotations
