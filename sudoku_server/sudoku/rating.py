@@ -176,6 +176,11 @@ class Rating:
         (``classic``, ``x+antiknight``).
       notes: the technique families left out of the path because they do
         not apply to the rules, in words (:func:`.techniques.rule_notes`).
+      hodoku: HoDoKu 2.2.0's level (lowercase) and score as ``<level>:<score>``
+        (:mod:`.hodoku_rating`), ``+`` after the score where its path stopped
+        before the end (HoDoKu's forcing chains, nets or guessing, or a
+        technique past :data:`HODOKU_UPTO`): the level is then ``extreme`` and
+        the score a lower bound. None off classic 9x9.
     """
 
     level: str
@@ -189,6 +194,13 @@ class Rating:
     method: str
     rules: str = "classic"
     notes: tuple[str, ...] = ()
+    hodoku: str | None = None
+
+
+#: RATE's HoDoKu path tries techniques up to this one (:func:`.hodoku_rating.hodoku_rating`'s ``upto``): those
+#: past it (uniqueness, finned fish, Sue de Coq, colours, chains, ALS) come from the Python enumerators, 1-500 ms
+#: a state; up to here RATE on top1465 keeps its p95 within 100 ms (benchmarks/RESULTS.md, "HoDoKu parity").
+HODOKU_UPTO = "XYZ-Wing"
 
 
 def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Rating:
@@ -222,7 +234,14 @@ def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = 
 
     solution = unique_solution(grid, check=check, geometry=geometry)
     steps = steps_on(Board.from_grid(grid, geometry), solution, check=check)
-    return rating_of(grid, steps, check=check, geometry=geometry)
+    rating = rating_of(grid, steps, check=check, geometry=geometry)
+    if grid.size == 9 and (geometry is None or geometry.classic):
+        from dataclasses import replace
+
+        from sudoku_server.sudoku.hodoku_rating import hodoku_rating
+
+        rating = replace(rating, hodoku=hodoku_rating(list(grid.cells), upto=HODOKU_UPTO).field)
+    return rating
 
 
 def rate_within(

@@ -335,7 +335,16 @@ def _rating(rating: Rating) -> dict[str, Any]:
         "method": technique_word(rating.method),
         "rules": rating.rules,
         "notes": list(rating.notes),
+        "hodoku": _hodoku(rating.hodoku),
     }
+
+
+def _hodoku(field: str | None) -> dict[str, Any] | None:
+    """RATE's ``hodoku=<level>:<score>[+]`` as ``{"level", "score", "complete"}`` (None off classic 9x9)."""
+    if field is None:
+        return None
+    level, _, score = field.partition(":")
+    return {"level": level, "score": int(score.rstrip("+")), "complete": not score.endswith("+")}
 
 
 def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
@@ -519,6 +528,16 @@ _RATING_PROPERTIES: dict[str, Any] = {
     "method": {"type": "string"},
     "rules": {"type": "string", "description": "the rules the path followed, as rules= writes them (classic)"},
     "notes": {"type": "array", "items": {"type": "string"}, "description": "families left out under the rules"},
+    "hodoku": {
+        "type": ["object", "null"],
+        "description": "HoDoKu 2.2.0's level (lowercase) and score; complete false: its path stopped, score a"
+        " lower bound (null off classic 9x9)",
+        "properties": {
+            "level": {"type": "string"},
+            "score": {"type": "integer"},
+            "complete": {"type": "boolean"},
+        },
+    },
 }
 
 #: THE endpoint table: name -> row (module docstring). Rows are added for new verbs.

@@ -142,11 +142,15 @@ def rate_reply(rating: Rating) -> str:
     number is then an estimate, not a Sudoku Explainer rating);
     ``qqwing=none`` off 9x9 (QQWing's levels are 9x9 levels) and on
     variants, which end with the rules the path followed: ``rules=x+antiknight``.
+    A classic 9x9 puzzle's line ends with HoDoKu's level and score,
+    ``hodoku=hard:866`` (``hodoku=extreme:1230+`` where that path stopped:
+    :attr:`Rating.hodoku`).
     """
     method = technique_word(rating.method)
     return (
         f"RATE {rating.level} se={rating.se:.1f} qqwing={rating.qqwing or 'none'}"
         f" hardest={technique_word(rating.hardest.technique) if rating.hardest else 'none'} method={method}"
+        + (f" hodoku={rating.hodoku}" if rating.hodoku else "")
         + (f" rules={rating.rules}" if rating.rules != "classic" else "")
     )
 

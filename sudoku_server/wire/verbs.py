@@ -133,8 +133,9 @@ VERBS: dict[str, Verb] = {
             "RATE",
             "RATE [rules=R] <puzzle>",
             "how hard it is by the techniques people use: level, Sudoku Explainer rating, QQWing level"
-            " (9x9; qqwing=none at other sizes), hardest step",
-            "RATE <puzzle> -> RATE hard se=4.2 qqwing=expert hardest=XY-Wing method=techniques",
+            " (9x9; qqwing=none at other sizes), hardest step, HoDoKu's level and score (classic 9x9)",
+            "RATE <puzzle> -> RATE hard se=4.1 qqwing=expert hardest=two-string-kite method=techniques"
+            " hodoku=hard:1286",
             options=("rules",),
             takes_puzzle=True,
             request=_requests.Rate,

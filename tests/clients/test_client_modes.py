@@ -72,12 +72,18 @@ def test_rate_every_puzzle(server_address, tmp_path, standalone):
     path = tmp_path / "five.txt"
     path.write_bytes(b"".join((PUZZLES / "norvig_top95.txt").read_bytes().splitlines(keepends=True)[:5]) + NEWSPAPER)
     result = run_client(*address_args(server_address), "--rate", "--summary", str(path), standalone=standalone)
-    assert result.stdout == (
-        b"RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques\n" * 3
-        + b"RATE expert se=5.5 qqwing=expert hardest=WXYZ-Wing method=techniques\n"
-        + b"RATE hard se=4.1 qqwing=expert hardest=two-string-kite method=techniques\n"
-        # the newspaper grid: dynamic forcing chains (+) since the nested finders are in the path (search before)
-        + b"RATE extreme se=9.8 qqwing=expert hardest=dynamic-forcing-chains-plus method=techniques\n"
+    assert (
+        result.stdout
+        == (
+            b"RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques hodoku=medium:696\n"
+            + b"RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques hodoku=medium:756\n"
+            + b"RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques hodoku=medium:806\n"
+            + b"RATE expert se=5.5 qqwing=expert hardest=WXYZ-Wing method=techniques hodoku=unfair:1706\n"
+            + b"RATE hard se=4.1 qqwing=expert hardest=two-string-kite method=techniques hodoku=hard:1286\n"
+            # the newspaper grid: dynamic forcing chains (+) since the nested finders are in the path (search before)
+            + b"RATE extreme se=9.8 qqwing=expert hardest=dynamic-forcing-chains-plus method=techniques"
+            b" hodoku=extreme:64+\n"
+        )
     )
     assert summary_pattern("6 puzzles: rated medium 3, hard 1, expert 1, extreme 1, 0 errors").fullmatch(
         result.stderr

@@ -104,6 +104,7 @@ async def test_every_endpoint_exact():
                     "method": "techniques",
                     "rules": "classic",
                     "notes": [],
+                    "hodoku": {"level": "extreme", "score": 64, "complete": False},
                 },
             ),
             (
@@ -151,6 +152,7 @@ async def test_every_endpoint_exact():
                     "method": "techniques",
                     "rules": "classic",
                     "notes": [],
+                    "hodoku": None,
                 },
             ),
             (

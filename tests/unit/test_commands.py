@@ -319,7 +319,7 @@ TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2..
 
 def test_rate_hint_and_nudge_lines():
     assert events(f"RATE {TOP95_1}\nHINT {TOP95_1}\nhint nudge {TOP95_1}\n") == [
-        ("answer", "RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques\n"),
+        ("answer", "RATE medium se=2.6 qqwing=intermediate hardest=pointing method=techniques hodoku=medium:696\n"),
         ("answer", "HINT hidden single: r6c2 is the only place for 4 in box 4 (r6c2=4)\n"),
         ("answer", "HINT hidden single: look at box 4\n"),
     ]

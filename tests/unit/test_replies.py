@@ -123,7 +123,7 @@ def test_technique_replies():
     rated = answer(Rate(grid(EASY)))
     assert isinstance(rated, Rated)
     line = render(rated, "\n")
-    assert line.startswith(b"RATE easy se=") and line.endswith(b" method=techniques\n")
+    assert line.startswith(b"RATE easy se=") and line.endswith(b" method=techniques hodoku=easy:196\n")
     assert render(Hinted(None)) == b"HINT none: the grid is complete\n"
 
 

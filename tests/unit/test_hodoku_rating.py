@@ -1,0 +1,89 @@
+"""HoDoKu's level and score (RATE's ``hodoku=``) equal HoDoKu 2.2.0's own on puzzles it rated.
+
+The expected values are lines of ``puzzles/hodoku/rated-2.2.0.txt``, written by HoDoKu 2.2.0's ``/bs``
+with its default settings (``puzzles/hodoku/README.md``).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from sudoku_server.sudoku.hodoku_grid import HGrid
+from sudoku_server.sudoku.hodoku_rating import hodoku_rating
+
+RATED = pathlib.Path(__file__).resolve().parents[2] / "puzzles" / "hodoku" / "rated-2.2.0.txt"
+
+CASES = [
+    # singles only: 4 a naked single or full house, 14 a hidden single, in HoDoKu's queue order
+    ("..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..", "easy", 184),
+    (".4.1...5.1.7..396.52...8..........17...9.68..8.3.5.62..9..6.5436...8.7..25..971..", "easy", 188),
+    # norvig top95 #1: pointing (the SE path's hardest) and HoDoKu's medium
+    ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", "medium", 696),
+    # top95 #4: unfair by its steps (ALS)
+    ("48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....", "unfair", 1706),
+    # top95 #5: hard
+    ("....14....3....2...7..........9...3.6.1.............8.2.....1.4....5.6.....7.8...", "hard", 1286),
+]
+
+
+def _givens(puzzle: str) -> list[int]:
+    return [0 if ch in ".0" else int(ch) for ch in puzzle]
+
+
+@pytest.mark.parametrize(("puzzle", "level", "score"), CASES)
+def test_level_and_score_equal_hodokus(puzzle: str, level: str, score: int) -> None:
+    r = hodoku_rating(_givens(puzzle))
+    assert (r.level, r.score, r.complete) == (level, score, True)
+    assert r.field == f"{level}:{score}"
+
+
+def test_cases_are_lines_of_the_stored_file() -> None:
+    stored = {line.split()[0]: (line.split()[1], int(line.split()[2])) for line in RATED.read_text().splitlines()}
+    for puzzle, level, score in CASES[:2]:
+        assert stored[puzzle] == (level, score)
+
+
+def test_stored_sudoku17_puzzles_rated_as_hodoku() -> None:
+    """All 500 sudoku17 puzzles (HoDoKu's skyscrapers, kites, empty rectangles, wings, remote pairs, Sue de Coq,
+    ALS in its order) but one: a discontinuous nice loop HoDoKu finds from two strong links at its start."""
+    rows = [line.split() for line in RATED.read_text().splitlines() if line.endswith(" sudoku17")]
+    differ = []
+    for p, level, score, _ in rows:
+        r = hodoku_rating(_givens(p))
+        if (r.level, r.score) != (level, int(score)):
+            differ.append((p, r.field, f"{level}:{score}"))
+    assert differ == [
+        (
+            ".......218...4...........6..9.2.....7.....4.....5.1....15..........3.9..6.2......",
+            "unfair:1746",
+            "unfair:1756",
+        )
+    ]
+
+
+def test_stored_kaggle_puzzles_rated_as_hodoku() -> None:
+    rows = [line.split() for line in RATED.read_text().splitlines() if line.endswith(" kaggle")]
+    assert len(rows) == 500
+    got = [(p, hodoku_rating(_givens(p)).field) for p, *_ in rows]
+    assert got == [(p, f"{level}:{score}") for p, level, score, _ in rows]
+
+
+def test_a_stopped_path_is_extreme_with_a_lower_bound() -> None:
+    # the newspaper grid: HoDoKu guesses; our path stops after the singles
+    newspaper = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
+    r = hodoku_rating(_givens(newspaper))
+    assert (r.level, r.score, r.complete, r.field) == ("extreme", 64, False, "extreme:64+")
+
+
+def test_hidden_single_queue_order() -> None:
+    # placing r1c1=1 on an empty grid leaves no single; the queues stay empty
+    g = HGrid()
+    g.set_cell(0, 1)
+    assert (g.ns, g.hs) == ([], [])
+    # removing 2 from all of row 1 but r1c9 queues r1c9 as row 1's hidden single
+    for c in range(1, 8):
+        g.del_candidate(c, 2)
+    assert g.hs == [(8, 2)]
+    assert g.hidden_single() == (8, 2)
