@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_lines,
+    fp_out_lines,
+    line_name,
+    marks_of,
+    relation_words,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -47,6 +55,7 @@ RULE = Rule(
     missing="a German whispers puzzle needs its lines",
     formats={"f-puzzles": ("whispers",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=fp_out_lines("whispers"),
     syntax=syntax_lines("whispers"),
     draw={"kind": "lines", "shape": "whispers"},
 )
