@@ -268,7 +268,9 @@ def test_solve_and_generate_format_errors():
 def test_generate_format_fpuzzles_and_link_read_back_unique():
     for rules in ("classic", "killer", "jigsaw", "x+antiknight"):
         for form in ("fpuzzles", "link"):
-            header, text, *rest = replies(f"GENERATE rules={rules} seed=7 format={form}\n".encode()).decode().split("\n")
+            header, text, *rest = (
+                replies(f"GENERATE rules={rules} seed=7 format={form}\n".encode()).decode().split("\n")
+            )
             assert header.startswith("# generated size=9 ") and rest == [""]
             assert text.startswith("{" if form == "fpuzzles" else "https://f-puzzles.com/?load=")
             assert replies(f"COUNT {text}\n".encode()) == b"COUNT 1 unique\n"
