@@ -24,6 +24,16 @@ CASES = [
         givens(r1c2=7, r1c3=5),
         "ERROR invalid thermometer r1c1-r1c3: 7 at r1c2 is not below 5 at r1c3",
     ),
+    (
+        "kropki=r1c1-r1c2:w",
+        givens(r1c1=1, r1c2=5),
+        "ERROR invalid kropki r1c1-r1c2 white 1: 1 at r1c1 and 5 at r1c2 differ by 4 and are in ratio 5",
+    ),
+    (
+        "kropki=r1c1-r1c2:b",
+        givens(r1c1=1, r1c2=5),
+        "ERROR invalid kropki r1c1-r1c2 black 2: 1 at r1c1 and 5 at r1c2 differ by 4 and are in ratio 5",
+    ),
     ("xv=r1c1-r1c2:x", givens(r1c1=1, r1c2=5), "ERROR invalid xv r1c1-r1c2 sum 10: 1 at r1c1 and 5 at r1c2 sum to 6"),
     (
         "whispers=r1c1-r1c2",
