@@ -188,6 +188,8 @@ def _solve(request: Solve, call: _Call) -> Result:
     expected = request.expected
     if expected is not None and expected.cells != solution.cells:
         raise mismatch(grid, expected, solution)
+    if request.format != "line":
+        return Solved(solution, request.format, grid, request.variant)
     return Solved(solution)
 
 

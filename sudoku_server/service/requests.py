@@ -38,7 +38,9 @@ MAX_SEED = SEED_LIMIT - 1
 #: What ``GENERATE symmetry=`` takes: the generator's symmetries, and ``random`` (one of them, from the seed).
 GENERATE_SYMMETRIES = (*SYMMETRIES, "random")
 #: What ``GENERATE format=`` takes.
-GENERATE_FORMATS = ("line", "grid")
+GENERATE_FORMATS = ("line", "grid", "fpuzzles", "link")
+#: What ``SOLVE format=`` takes: the puzzle's own layout, an f-puzzles object, an f-puzzles link.
+SOLVE_FORMATS = ("line", "fpuzzles", "link")
 #: The grid of a puzzle request whose puzzle has not arrived yet (an empty 1x1 grid).
 NO_GRID = Grid((0,), 1, 1)
 
@@ -132,15 +134,19 @@ class Solve(PuzzleRequest):
       any: answer the first solution found, not the first in row-major order.
       expected: a dataset row's expected solution; a different solution is
         answered ``ERROR mismatch``.
+      format: ``line`` (the solution in the puzzle's own layout),
+        ``fpuzzles`` (the f-puzzles object with the grid filled, one line of
+        JSON) or ``link`` (its f-puzzles link).
     """
 
     any: bool = False
     expected: Grid | None = None
+    format: str = "line"
 
     @property
     def bulk_able(self) -> bool:  # type: ignore[override]
         """True for a classic SOLVE that is not ``any``: a plain one-line puzzle of it may be answered in bulk."""
-        return not self.any and self.variant.classic
+        return not self.any and self.variant.classic and self.format == "line"
 
     @property
     def inline_able(self) -> bool:  # type: ignore[override]
@@ -150,8 +156,14 @@ class Solve(PuzzleRequest):
 
     @classmethod
     def validate(cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID) -> Solve:
-        """``SOLVE [any]``: no option takes a value."""
-        return cls(grid, any="any" in flags, variant=rules_option("SOLVE", options))
+        """``SOLVE [any] [format=line|fpuzzles|link]``.
+
+        Raises CommandError: ``SOLVE: format must be line, fpuzzles or link, not 'xml'``.
+        """
+        fmt = options.get("format", "line").lower()
+        if fmt not in SOLVE_FORMATS:
+            raise CommandError(f"SOLVE: format must be {_choice(SOLVE_FORMATS)}, not {escape(options['format'])}")
+        return cls(grid, any="any" in flags, variant=rules_option("SOLVE", options), format=fmt)
 
     def on(self: _S, grid: Grid, expected: Grid | None = None) -> _S:
         return dataclasses.replace(self, grid=grid, expected=expected)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from sudoku_server.errors import PuzzleError
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rules import Variant
 
 if TYPE_CHECKING:  # the technique engine loads when a technique is used, not with the results
     from sudoku_server.sudoku.canon import Canonical, Transformation
@@ -23,9 +24,17 @@ if TYPE_CHECKING:  # the technique engine loads when a technique is used, not wi
 
 @dataclass(frozen=True)
 class Solved:
-    """The solution (``size * size`` ints row-major, every cell 1..size), checked against the puzzle."""
+    """The solution (``size * size`` ints row-major, every cell 1..size), checked against the puzzle.
+
+    ``format``: how it is answered (``SOLVE format=``): ``line`` in the
+    puzzle's layout; ``fpuzzles`` or ``link`` as an f-puzzles object of
+    ``givens`` under ``variant`` with the grid filled.
+    """
 
     solution: Grid
+    format: str = "line"
+    givens: Grid | None = None
+    variant: Variant | None = None
 
 
 @dataclass(frozen=True)

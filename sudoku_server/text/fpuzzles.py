@@ -40,6 +40,7 @@ __all__ = [
     "IGNORED",
     "LINK",
     "MAX_LINE_BYTES",
+    "answer_text",
     "compress",
     "decode_link",
     "decompress",
@@ -47,6 +48,7 @@ __all__ = [
     "link",
     "read",
     "read_object",
+    "write",
 ]
 
 #: The link prefix; ``?load=`` carries lz-string ``compressToBase64`` of the JSON.
@@ -210,6 +212,72 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
     return Grid.trusted(tuple(cells), box_rows, box_cols), variant
 
 
+def write(grid: Grid, variant: Variant, solution: Grid | None = None) -> dict[str, object]:
+    """The f-puzzles object of a puzzle: the inverse of :func:`read_object` (``read_object(write(g, v)) == (g, v)``).
+
+    ``grid``'s givens are cells ``{"value": d, "given": true}``; with
+    ``solution``, every other cell holds its ``value`` too (not given): the
+    answer of ``SOLVE format=fpuzzles``. Regions (jigsaw) are written on every
+    cell, 0-based; cages as ``killercage``; a rule with no data as its keys
+    set true; a rule's marks by its ``fpuzzles_out``.
+
+    Raises:
+      CommandError: a rule f-puzzles has no key for (``format=fpuzzles: rule
+        "windoku" has no f-puzzles form``).
+    """
+    if variant.candidates is not None:
+        raise CommandError("format=fpuzzles: a pencilmark puzzle has no f-puzzles form")
+    for word in variant.rules:
+        if not RULES[word].formats.get("f-puzzles"):
+            raise CommandError(f"format=fpuzzles: rule {quote(word)} has no f-puzzles form")
+    size = grid.size
+    cells: list[list[dict[str, object]]] = []
+    for r in range(size):
+        row: list[dict[str, object]] = []
+        for c in range(size):
+            k = r * size + c
+            cell: dict[str, object] = {}
+            if grid.cells[k]:
+                cell = {"value": grid.cells[k], "given": True}
+            elif solution is not None and solution.cells[k]:
+                cell = {"value": solution.cells[k]}
+            if variant.regions is not None:
+                cell["region"] = variant.regions[k]
+            row.append(cell)
+        cells.append(row)
+    data: dict[str, object] = {"size": size, "grid": cells}
+    negative: list[object] = []
+    for word in variant.rules:
+        rule = RULES[word]
+        keys = rule.formats.get("f-puzzles", ())
+        if rule.data == "regions":
+            continue
+        if rule.data == "cages":
+            data[keys[0]] = [
+                {"cells": [f"R{c // size + 1}C{c % size + 1}" for c in cage.cells], "value": cage.total}
+                for cage in variant.cages
+            ]
+        elif rule.fpuzzles_out is not None:
+            for key, value in rule.fpuzzles_out(tuple(m for m in variant.marks if m.rule == word), size).items():
+                if key == "negative" and isinstance(value, list):
+                    negative.extend(value)
+                else:
+                    data[key] = value
+        else:
+            for key in keys:
+                data[key] = True
+    if negative:
+        data["negative"] = negative
+    return data
+
+
+def answer_text(givens: Grid, variant: Variant, solution: Grid | None, form: str) -> str:
+    """``SOLVE format=fpuzzles`` / ``format=link``'s answer: the filled f-puzzles object as one line of compact
+    JSON, or its link (``form`` ``"link"``). Raises CommandError as :func:`write`."""
+    data = write(givens, variant, solution)
+    return link(data) if form == "link" else json.dumps(data, separators=(",", ":"))
+
+
 def _cages(data: Mapping[str, object], key: str, size: int) -> tuple[Cage, ...]:
     entries = data.get(key)
     if not entries:
@@ -256,7 +324,7 @@ def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
         lines=[line],
         endings=[ending],
         positions=Positions.on_one_line(range(len(line))),
-        variant=variant if not variant.classic else None,
+        variant=variant,  # even classic: its line is made here, not cut from the request line
     )
 
 

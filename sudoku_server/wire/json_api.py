@@ -45,7 +45,8 @@ from sudoku_server.service.results import (
 )
 from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
-from sudoku_server.text import Puzzle, bordered_lines, parse
+from sudoku_server.sudoku.variants import CLASSIC
+from sudoku_server.text import Puzzle, bordered_lines, fpuzzles, parse
 from sudoku_server.wire.json_body import MAX_DIGITS, read_body
 from sudoku_server.wire.json_errors import RETRY_STATUSES, STATUS, draining_error, error_object, error_reply, status_of
 from sudoku_server.wire.json_hint_all import ALL_SCHEMA, hint_reply
@@ -314,7 +315,13 @@ def one_line(grid: Grid, puzzle: Puzzle | None = None) -> str:
 
 def _solved(result: Solved, puzzle: Puzzle | None) -> dict[str, Any]:
     assert puzzle is not None
-    return {"solution": one_line(result.solution, puzzle), "text": puzzle.render(result.solution)}
+    reply: dict[str, Any] = {"solution": one_line(result.solution, puzzle), "text": puzzle.render(result.solution)}
+    if result.format != "line" and result.givens is not None:
+        data = fpuzzles.write(result.givens, result.variant or CLASSIC, result.solution)
+        reply["fpuzzles" if result.format == "fpuzzles" else "link"] = (
+            data if result.format == "fpuzzles" else fpuzzles.link(data)
+        )
+    return reply
 
 
 def _counted(result: Counted, puzzle: Puzzle | None) -> dict[str, Any]:
@@ -460,7 +467,10 @@ def render(endpoint: Endpoint, result: Result, puzzle: Puzzle | None) -> tuple[i
     """``(status, object)`` of one result: 200 and the endpoint's reply object, or an error's (:func:`error_reply`)."""
     if isinstance(result, Failed):
         return error_reply(result.error, puzzle)
-    return 200, endpoint.render(result, puzzle)
+    try:
+        return 200, endpoint.render(result, puzzle)
+    except CommandError as error:  # format=fpuzzles of a rule f-puzzles cannot write
+        return error_reply(error, puzzle)
 
 
 def batch_reply(replies: list[tuple[int, dict[str, Any]]]) -> tuple[int, dict[str, Any]]:
@@ -547,14 +557,23 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "solve",
             "SOLVE",
-            (Field("any", "boolean", "answer the first solution found, not the first in row-major order"), _RULES),
+            (
+                Field("any", "boolean", "answer the first solution found, not the first in row-major order"),
+                _RULES,
+                Field("format", "string", "line (default), fpuzzles (adds fpuzzles: the filled object) or link"),
+            ),
             "Solve a puzzle: its solution as one line and in the puzzle's own layout",
             _solved,
             {
                 "type": "object",
                 "required": ["solution", "text"],
                 "additionalProperties": False,
-                "properties": {"solution": {"type": "string"}, "text": {"type": "string"}},
+                "properties": {
+                    "solution": {"type": "string"},
+                    "text": {"type": "string"},
+                    "fpuzzles": {"type": "object"},
+                    "link": {"type": "string"},
+                },
             },
         ),
         Endpoint(

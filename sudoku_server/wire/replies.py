@@ -56,8 +56,8 @@ from sudoku_server.service.results import (
     VersionInfo,
 )
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
-from sudoku_server.sudoku.variants import Variant
-from sudoku_server.text import Puzzle, bordered_lines
+from sudoku_server.sudoku.variants import CLASSIC, Variant
+from sudoku_server.text import Puzzle, bordered_lines, fpuzzles
 from sudoku_server.wire.verbs import VERBS
 
 if TYPE_CHECKING:
@@ -187,6 +187,12 @@ def count_reply(count: int, limit: int) -> str:
 def _solved(result: Solved, ending: str, puzzle: Puzzle | None) -> bytes:
     if puzzle is None:
         raise ValueError("a solution is rendered in its puzzle's layout: pass the puzzle")
+    if result.format != "line" and result.givens is not None:
+        try:
+            text = fpuzzles.answer_text(result.givens, result.variant or CLASSIC, result.solution, result.format)
+        except CommandError as error:
+            return error_line(error, ending)
+        return f"{text}{ending}".encode()
     return puzzle.render(result.solution).encode("utf-8", "surrogateescape")
 
 
@@ -210,7 +216,13 @@ def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
         + (" pool=yes" if result.pooled else "")
         + (f" rules={variant.words}" if not variant.classic else "")
     )
-    if variant.regions is not None or variant.cages:
+    if result.format in ("fpuzzles", "link"):
+        try:
+            text = fpuzzles.answer_text(made.puzzle, variant, None, result.format)
+        except CommandError as error:
+            return error_line(error, ending)
+        lines = [header, text]
+    elif variant.regions is not None or variant.cages:
         lines = [header, *variant_puzzle_lines(made.puzzle, variant, result.format)]
     elif result.format == "grid":
         lines = [header, *bordered_lines(made.puzzle), ""]

@@ -97,12 +97,13 @@ VERBS: dict[str, Verb] = {
         Verb("QUIT", "QUIT", "answer what came before, say BYE and close", "QUIT -> BYE", request=_requests.Quit),
         Verb(
             "SOLVE",
-            "SOLVE [any] [rules=R] <puzzle>",
+            "SOLVE [any] [rules=R] [format=line|fpuzzles|link] <puzzle>",
             "solve (the default for a bare puzzle); 'any' answers the first solution"
-            " found instead of the first in row-major order; rules=R: the variant rules (see RULES)",
+            " found instead of the first in row-major order; rules=R: the variant rules (see RULES);"
+            " format=fpuzzles: the f-puzzles JSON with the grid filled, format=link: its f-puzzles link",
             "SOLVE any 8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
             flags=("any",),
-            options=("rules",),
+            options=("rules", "format"),
             takes_puzzle=True,
             request=_requests.Solve,
         ),
@@ -118,7 +119,7 @@ VERBS: dict[str, Verb] = {
         Verb(
             "GENERATE",
             "GENERATE [full] [size=9] [symmetry=none|rot180|rot90|mirror|diagonal|random]"
-            " [givens=N] [seed=N] [format=line|grid] [level=easy|medium|hard|expert|extreme]"
+            " [givens=N] [seed=N] [format=line|grid|fpuzzles|link] [level=easy|medium|hard|expert|extreme]"
             " [se=MIN-MAX] [rules=R] [regions=S]",
             "a new puzzle with one solution, minimal under its symmetry (or stopped at N"
             " givens; size=25 stops at 320 unless givens= says otherwise, givens=0 for minimal),"

@@ -43,3 +43,18 @@ async def test_an_fpuzzles_object_and_a_link_are_answered():
         )
         error = {"code": "command", "message": 'fpuzzles: rule "sandwichsum" is not implemented here', "line": None}
         assert (reply.status, reply.json) == (400, {"error": error})
+
+
+async def test_solve_format_fpuzzles_and_link_over_http():
+    filled = [
+        [{"value": int(SOLUTION[r * 9 + c]), **({"given": True} if GIVENS[r * 9 + c] != "." else {})} for c in range(9)]
+        for r in range(9)
+    ]
+    async with running_http_server() as (_server, port):
+        reply = await afetch(port, "POST", "/api/v1/solve", {"fpuzzles": THERMO, "format": "fpuzzles"})
+        assert reply.status == 200 and reply.json["solution"] == SOLUTION
+        written = reply.json["fpuzzles"]
+        assert written["grid"] == filled
+        assert written["thermometer"] == [{"lines": [[f"R{c // 9 + 1}C{c % 9 + 1}" for c in line]]} for line in LINES]
+        reply = await afetch(port, "POST", "/api/v1/solve", {"puzzle": link(THERMO), "format": "link"})
+        assert (reply.status, reply.json["link"]) == (200, link(written))

@@ -216,7 +216,7 @@ def test_count_matches_published_counts(puzzle, count):
         ),
         ("GENERATE seed=-1", "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
         ("GENERATE givens=20 size=4", "GENERATE: givens must be 0 to 16, not 20"),
-        ("GENERATE format=svg", "GENERATE: format must be line or grid, not svg"),
+        ("GENERATE format=svg", "GENERATE: format must be line, grid, fpuzzles or link, not svg"),
         ("GENERATE full symmetry=rot180", "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
         ("GENERATE fast", 'GENERATE: unknown argument "fast"; try HELP GENERATE'),
         ("COUNT limit=0 " + EMPTY, "COUNT: limit must be 1 to 1000, not 0"),

@@ -211,3 +211,69 @@ def test_an_fpuzzles_line_may_be_64_kib():
     assert replies(f"SOLVE {line}\n".encode()) == f"{SOLUTION}\n".encode()
     assert replies(b"1" * 5000 + b"\n") == b"ERROR too-large line 1 is longer than 4096 bytes\n"
     assert replies(b"{" + b"x" * 70000 + b"\n") == b"ERROR too-large line 1 is longer than 65536 bytes\n"
+
+
+def filled(puzzle: dict[str, object], solution: str) -> dict[str, object]:
+    """``puzzle``'s grid filled with ``solution``: each cell's value, its givens still ``given: true``."""
+    grid = puzzle["grid"]
+    assert isinstance(grid, list)
+    return [
+        [
+            {"value": int(solution[r * 9 + c]), **({"given": True} if cell.get("given") else {})}
+            for c, cell in enumerate(row)
+        ]
+        for r, row in enumerate(grid)
+    ]
+
+
+def test_solve_format_fpuzzles_and_link_answer_the_filled_object():
+    for puzzle in (THERMO, ARROW, ODDEVEN, XV, LITTLE_KILLER):
+        line = json.dumps(puzzle)
+        answer_line = replies(f"SOLVE format=fpuzzles {line}\n".encode()).decode()
+        assert answer_line.endswith("\n") and answer_line.count("\n") == 1
+        data = json.loads(answer_line)
+        assert data["grid"] == filled(puzzle, SOLUTION)
+        assert read_object(data) == read_object(puzzle)  # the same givens and rules
+        link_line = replies(f"SOLVE format=link {line}\n".encode()).decode()
+        assert link_line == link(data) + "\n"
+        assert replies(link_line.encode()) == f"{SOLUTION}\n".encode()  # the answer's givens still solve to it
+
+
+def test_solve_format_fpuzzles_of_a_classic_line():
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    solution = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+    data = json.loads(replies(f"SOLVE format=fpuzzles {puzzle}\n".encode()))
+    assert data == {
+        "size": 9,
+        "grid": [
+            [
+                {"value": int(solution[k]), "given": True} if puzzle[k] != "." else {"value": int(solution[k])}
+                for k in range(r * 9, r * 9 + 9)
+            ]
+            for r in range(9)
+        ],
+    }
+
+
+def test_solve_and_generate_format_errors():
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    assert replies(f"SOLVE format=xml {puzzle}\n".encode()) == (
+        b"ERROR command SOLVE: format must be line, fpuzzles or link, not xml\n"
+    )
+    assert replies(b"GENERATE rules=windoku seed=1 format=link\n") == (
+        b'ERROR command format=fpuzzles: rule "windoku" has no f-puzzles form\n'
+    )
+
+
+def test_generate_format_fpuzzles_and_link_read_back_unique():
+    for rules in ("classic", "killer", "jigsaw", "x+antiknight"):
+        for form in ("fpuzzles", "link"):
+            header, text, *rest = (
+                replies(f"GENERATE rules={rules} seed=7 format={form}\n".encode()).decode().split("\n")
+            )
+            assert header.startswith("# generated size=9 ") and rest == [""]
+            assert text.startswith("{" if form == "fpuzzles" else "https://f-puzzles.com/?load=")
+            assert replies(f"COUNT {text}\n".encode()) == b"COUNT 1 unique\n"
+            line = replies(f"GENERATE rules={rules} seed=7\n".encode()).decode().split("\n", 1)[1]
+            if rules in ("classic", "x+antiknight"):  # the same puzzle as the line form
+                assert replies(f"SOLVE rules={rules} {line.strip()}\n".encode()) == replies(f"SOLVE {text}\n".encode())

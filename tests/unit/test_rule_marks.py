@@ -162,7 +162,7 @@ def test_whispers_value_and_broken_givens():
     assert broken_rule(_grid("16" + "." * 79), geo) is None
     assert (
         broken_rule(_grid("15" + "." * 79), geo)
-        == "whispers r1c1-r1c3: 1 at r1c1 and 5 at r1c2 differ by 4, less than the line's"
+        == "whispers r1c1-r1c3 (at least 5 apart): 1 at r1c1 and 5 at r1c2 differ by 4"
     )
     three = variant_geometry(Variant(("whispers",), marks=(Mark("whispers", (0, 1, 2), 3),)))
     assert broken_rule(_grid("14" + "." * 79), three) is None

@@ -74,7 +74,7 @@ def grid(text: str) -> Grid:
         ({"givens": "82"}, (), "GENERATE: givens must be 0 to 81, not 82"),
         ({"givens": "٣"}, (), "GENERATE: givens must be 0 to 81, not '\\u0663'"),  # issue 17: escaped (same wire bytes)
         ({"seed": "-1"}, (), "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
-        ({"format": "csv"}, (), "GENERATE: format must be line or grid, not csv"),
+        ({"format": "csv"}, (), "GENERATE: format must be line, grid, fpuzzles or link, not csv"),
         ({"symmetry": "rot180"}, ("full",), "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
         ({"level": "insane"}, (), "GENERATE: level must be easy, medium, hard, expert or extreme, not insane"),
         ({"se": "7.5-7.0"}, (), "GENERATE: se must be a rating or a band such as 7.0-7.5, not 7.5-7.0"),

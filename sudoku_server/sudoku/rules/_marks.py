@@ -160,3 +160,26 @@ def syntax_lines(word: str, least: int = 2, default: int = 0) -> Callable[[str, 
         return tuple(marks)
 
     return read
+
+
+# -- f-puzzles entries written back (the rules' ``fpuzzles_out`` functions) ------------------------
+
+
+def fp_name(size: int, c: int) -> str:
+    """``R1C2``: cell ``c`` (0-based, row-major) as f-puzzles names it."""
+    return f"R{c // size + 1}C{c % size + 1}"
+
+
+def fp_out_lines(key: str) -> Callable[[tuple[Mark, ...], int], dict[str, object]]:
+    """The inverse of :func:`fp_lines`: one ``key`` entry per line mark (``value`` when the mark has one)."""
+
+    def write(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+        entries: list[dict[str, object]] = []
+        for mark in marks:
+            entry: dict[str, object] = {"lines": [[fp_name(size, c) for c in mark.cells]]}
+            if mark.value:
+                entry["value"] = mark.value
+            entries.append(entry)
+        return {key: entries} if entries else {}
+
+    return write

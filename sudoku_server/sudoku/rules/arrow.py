@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
-from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, fp_name, line_name, marks_of, syntax_lines
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 
@@ -51,6 +51,14 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return tuple(marks), frozenset()
 
 
+def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+    entries = [
+        {"cells": [fp_name(size, c) for c in m.cells[: m.value]], "lines": [[fp_name(size, c) for c in m.cells]]}
+        for m in marks
+    ]
+    return {"arrow": entries} if entries else {}
+
+
 RULE = Rule(
     word="arrow",
     summary="the digits along an arrow sum to the number in its bulb",
@@ -62,6 +70,7 @@ RULE = Rule(
     missing="an arrow puzzle needs its arrows",
     formats={"f-puzzles": ("arrow",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=_fpuzzles_out,
     syntax=syntax_lines("arrow", 2, 1),
     draw={"kind": "arrows"},
 )

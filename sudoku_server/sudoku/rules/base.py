@@ -256,6 +256,10 @@ class Rule:
         "<word>=", size) -> marks`` (docs/LAYOUTS.md "Marks after a line":
         marks ``;``-separated, each its cells ``-``-joined and ``:`` its
         value or kind); raises ValueError with the place.
+      fpuzzles_out: for a rule that takes marks, the inverse of
+        ``fpuzzles``: ``(its marks, size) -> {key: value}`` to add to an
+        f-puzzles object (:func:`sudoku_server.text.fpuzzles.write`); None:
+        the rule's marks cannot be written.
       draw: what a page needs to draw it (``{"kind": "diagonals"}``).
     """
 
@@ -275,6 +279,7 @@ class Rule:
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     fpuzzles: Callable[[Mapping[str, object], int], tuple[tuple[Mark, ...], frozenset[str]]] | None = None
     syntax: Callable[[str, int], tuple[Mark, ...]] | None = None
+    fpuzzles_out: Callable[[tuple[Mark, ...], int], dict[str, object]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
 
     def fits(self, size: int) -> bool:

@@ -20,6 +20,7 @@ from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_cells,
     fp_entries,
+    fp_name,
     fp_value,
     free_pairs,
     line_name,
@@ -99,6 +100,19 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, kind in (("difference", "white"), ("ratio", "black")):
+        entries = [{"cells": [fp_name(size, c) for c in m.cells], "value": m.value} for m in marks if m.kind == kind]
+        if entries:
+            out[key] = entries
+    if any(m.kind == "negative black" for m in marks):
+        out["negative"] = ["ratio"]
+    if any(m.kind == "negative white" for m in marks):
+        out["nonconsecutive"] = True
+    return out
+
+
 RULE = Rule(
     word="kropki",
     summary="a white dot joins digits that differ by 1, a black dot digits one twice the other",
@@ -110,6 +124,7 @@ RULE = Rule(
     missing="a kropki puzzle needs its dots",
     formats={"f-puzzles": ("difference", "ratio")},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "dots"},
 )

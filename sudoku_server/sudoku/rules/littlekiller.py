@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
-from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_value, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_cell,
+    fp_entries,
+    fp_value,
+    line_name,
+    marks_of,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 
@@ -57,6 +65,24 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return tuple(marks), frozenset()
 
 
+def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+    entries: list[dict[str, object]] = []
+    for m in marks:
+        first = m.cells[0]
+        r, c = divmod(first, size)
+        inside = range(size)
+        dr, dc = next(
+            step
+            for step in _STEPS.values()
+            if (r - step[0] not in inside or c - step[1] not in inside)
+            and (len(m.cells) == 1 or m.cells[1] == first + step[0] * size + step[1])
+            and (len(m.cells) > 1 or r + step[0] not in inside or c + step[1] not in inside)
+        )
+        direction = next(name for name, step in _STEPS.items() if step == (dr, dc))
+        entries.append({"cell": f"R{r - dr + 1}C{c - dc + 1}", "direction": direction, "value": m.value})
+    return {"littlekillersum": entries} if entries else {}
+
+
 RULE = Rule(
     word="littlekiller",
     summary="the digits along a little killer diagonal sum to its clue; digits may repeat",
@@ -68,6 +94,7 @@ RULE = Rule(
     missing="a little killer puzzle needs its diagonals",
     formats={"f-puzzles": ("littlekillersum",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=_fpuzzles_out,
     syntax=syntax_lines("littlekiller", 1),
     draw={"kind": "diagonal sums"},
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Candidates
-from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, marks_of, syntax_marks
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, syntax_marks
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 #: A mark's value: odd, even.
@@ -63,6 +63,15 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in (("odd", ODD), ("even", EVEN)):
+        entries = [{"cell": fp_name(size, m.cells[0])} for m in marks if m.value == value]
+        if entries:
+            out[key] = entries
+    return out
+
+
 RULE = Rule(
     word="oddeven",
     summary="a cell marked odd holds an odd digit, a cell marked even an even one",
@@ -73,6 +82,7 @@ RULE = Rule(
     missing="an odd/even puzzle needs its marked cells",
     formats={"f-puzzles": ("odd", "even")},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "marks"},
 )

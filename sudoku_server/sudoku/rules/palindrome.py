@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_lines,
+    fp_out_lines,
+    line_name,
+    marks_of,
+    relation_words,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -43,6 +51,7 @@ RULE = Rule(
     missing="a palindrome puzzle needs its lines",
     formats={"f-puzzles": ("palindrome",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=fp_out_lines("palindrome"),
     syntax=syntax_lines("palindrome"),
     draw={"kind": "lines", "shape": "palindrome"},
 )

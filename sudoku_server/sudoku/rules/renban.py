@@ -13,7 +13,15 @@ import itertools
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_lines,
+    fp_out_lines,
+    line_name,
+    marks_of,
+    relation_words,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -52,6 +60,7 @@ RULE = Rule(
     missing="a renban puzzle needs its lines",
     formats={"f-puzzles": ("renban",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=fp_out_lines("renban"),
     syntax=syntax_lines("renban"),
     draw={"kind": "lines", "shape": "renban"},
 )

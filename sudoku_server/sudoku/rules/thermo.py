@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules._marks import Read, fp_lines, fp_out_lines, line_name, marks_of, syntax_lines
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
 
 
@@ -55,6 +55,7 @@ RULE = Rule(
     missing="a thermometer puzzle needs its thermometers",
     formats={"f-puzzles": ("thermometer",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=fp_out_lines("thermometer"),
     syntax=syntax_lines("thermo"),
     draw={"kind": "lines", "shape": "thermometer"},
 )

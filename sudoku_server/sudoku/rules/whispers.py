@@ -3,7 +3,8 @@
 Marks: lines (f-puzzles ``whispers``, ``value`` default 5; our default is
 ``size // 2 + 1``, 5 on 9x9). Each line compiles to one
 :class:`~sudoku_server.sudoku.constraints.Relation` over its consecutive
-cells, the table ``|a - b| >= value`` (``whispers r1c1-r1c4``).
+cells, the table ``|a - b| >= value``, named with its value: ``whispers
+r1c1-r1c4 (at least 5 apart): 1 at r1c1 and 5 at r1c2 differ by 4``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_lines,
+    fp_out_lines,
+    line_name,
+    marks_of,
+    relation_words,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
@@ -25,11 +34,13 @@ def _compile(build: Build) -> Compiled:
             table = relation_table(
                 size, [(a, b) for a in range(1, size + 1) for b in range(1, size + 1) if abs(a - b) >= v]
             )
-            out.append((Relation(pairs, table, (k,) * len(pairs)), f"whispers {line_name(size, m.cells)}"))
+            out.append(
+                (Relation(pairs, table, (k,) * len(pairs)), f"whispers {line_name(size, m.cells)} (at least {v} apart)")
+            )
     return out
 
 
-_GIVEN, _SOLUTION = relation_words(lambda da, db: f"differ by {abs(da - db)}, less than the line's")
+_GIVEN, _SOLUTION = relation_words(lambda da, db: f"differ by {abs(da - db)}")
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
@@ -47,6 +58,7 @@ RULE = Rule(
     missing="a German whispers puzzle needs its lines",
     formats={"f-puzzles": ("whispers",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=fp_out_lines("whispers"),
     syntax=syntax_lines("whispers"),
     draw={"kind": "lines", "shape": "whispers"},
 )

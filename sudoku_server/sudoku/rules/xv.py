@@ -17,6 +17,7 @@ from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_cells,
     fp_entries,
+    fp_name,
     free_pairs,
     line_name,
     marks_of,
@@ -72,6 +73,18 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+    out: dict[str, object] = {}
+    entries = [
+        {"cells": [fp_name(size, c) for c in m.cells], "value": "X" if m.value == 10 else "V"} for m in marks if m.cells
+    ]
+    if entries:
+        out["xv"] = entries
+    if any(m.kind == "negative" for m in marks):
+        out["negative"] = ["xv"]
+    return out
+
+
 RULE = Rule(
     word="xv",
     summary="neighbours joined by an X sum to 10, by a V to 5",
@@ -83,6 +96,7 @@ RULE = Rule(
     missing="an XV puzzle needs its markers",
     formats={"f-puzzles": ("xv",)},
     fpuzzles=_fpuzzles,
+    fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "xv"},
 )
