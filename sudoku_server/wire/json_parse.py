@@ -23,9 +23,7 @@ if TYPE_CHECKING:
     from sudoku_server.text import Puzzle
     from sudoku_server.wire.json_api import Call, Endpoint
 
-PARSE_SUMMARY = (
-    "Read a puzzle without solving it: its size, givens, rules, regions, killer cages, candidates and marks"
-)
+PARSE_SUMMARY = "Read a puzzle without solving it: its size, givens, rules, regions, killer cages, candidates and marks"
 
 
 def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
