@@ -17,7 +17,8 @@
 
 import { call, get, waited } from "./api.js";
 import { Grid } from "./grid.js";
-import { REGION_SYMBOLS, fromHash, hashOf, plainPuzzle, puzzleOf, writeText } from "./puzzle.js";
+import { marksSvg } from "./marks.js";
+import { REGION_SYMBOLS, fromHash, hashOf, plainPuzzle, puzzleOf, writeText, writtenRules } from "./puzzle.js";
 import { FALLBACK, candidates, cellIndex, drawing, peers, symbolsFor } from "./rules.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -107,6 +108,7 @@ function measured(name, start) {
 function redraw() {
   const start = performance.now();
   shown = drawing(puzzle, draws);
+  shown.marks = marksSvg(puzzle, draws);
   peerLists = peers(puzzle, shown.units);
   grid.build(puzzle, shown);
   rulesShown.textContent = puzzle.rules.length ? `Rules: ${puzzle.rules.join(", ")}` : "";
@@ -203,7 +205,10 @@ let sentSource = false; // the last request sent the pasted text (its region nam
 function body() {
   const out = { puzzle: puzzleText() };
   sentSource = out.puzzle === source;
-  const rules = fieldRules().join("+");
+  // a text the page wrote carries its regions, cages and marks; the puzzle's other rules go as rules=
+  const written = writtenRules(puzzle);
+  const own = sentSource ? [] : puzzle.rules.filter((word) => !written.has(word));
+  const rules = [...new Set([...fieldRules(), ...own])].join("+");
   if (rules) out.rules = rules;
   return out;
 }
@@ -221,7 +226,8 @@ function address(push) {
 function openAddress(push) {
   const found = fromHash(location.hash);
   if (!found) return false;
-  rulesField.value = found.puzzle.rules.filter((w) => w !== "jigsaw" && w !== "killer").join("+");
+  const written = writtenRules(found.puzzle);
+  rulesField.value = found.puzzle.rules.filter((w) => !written.has(w)).join("+");
   pasteBox.value = "";
   load(found.puzzle, { push, digits: found.entries });
   return true;
@@ -696,7 +702,8 @@ window.addEventListener("popstate", () => {
 if (!openAddress(false)) load(emptyPuzzle(Number(sizeSelect.value)), { push: false });
 get("rules").then((reply) => {
   if (!reply?.rules) return;
-  draws = Object.fromEntries(reply.rules.map((rule) => [rule.word, rule.draw ?? { kind: "none" }]));
+  // the registry's drawing; FALLBACK only for a word it does not list (a link from a newer server)
+  draws = { ...FALLBACK, ...Object.fromEntries(reply.rules.map((rule) => [rule.word, rule.draw ?? { kind: "none" }])) };
   $("#rule-words").replaceChildren(
     ...reply.rules.map((rule) => Object.assign(document.createElement("option"), { value: rule.word })),
   );

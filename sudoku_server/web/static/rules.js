@@ -7,7 +7,8 @@
 // outlines, the sum in the first cell), "diagonals" and "windows" (shaded cells, and
 // each diagonal or window is one more unit for the candidates). Without the registry
 // (a server that has no api/v1/rules: 404) the page draws what the parsed puzzle says
-// (regions, cages) and FALLBACK's two shaded kinds.
+// (regions, cages) and FALLBACK's kinds. The marks of the rules that take them (thermometers,
+// arrows, dots ...) are drawn by marks.js.
 
 /** Box shape (rows, columns) of each size the server reads (docs/LAYOUTS.md "Sizes"). */
 export const BOXES = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4], 25: [5, 5] };
@@ -59,6 +60,17 @@ export const FALLBACK = {
   windoku: { kind: "windows", cells: WINDOWS },
   jigsaw: { kind: "regions" },
   killer: { kind: "cages" },
+  disjoint: { kind: "groups" },
+  oddeven: { kind: "marks" },
+  thermo: { kind: "lines", shape: "thermometer" },
+  kropki: { kind: "dots" },
+  xv: { kind: "xv" },
+  whispers: { kind: "lines", shape: "whispers" },
+  palindrome: { kind: "lines", shape: "palindrome" },
+  renban: { kind: "lines", shape: "renban" },
+  arrow: { kind: "arrows" },
+  littlekiller: { kind: "diagonal sums" },
+  sandwich: { kind: "outside sums" },
 };
 
 /** Pair rules the candidates follow (cells a move apart differ, or hold no consecutive digits). */
