@@ -100,7 +100,7 @@ function dot(mark, n) {
   const [x, y] = edge(mark, n);
   const black = mark.kind === "black";
   const data = `data-mark="${mark.rule}" data-cells="${names(mark.cells, n)}" data-kind="${mark.kind}"`;
-  let out = `<circle ${data} class="${black ? "kb" : "kw"}" cx="${x}" cy="${y}" r="0.13"/>`;
+  let out = `<circle ${data} class="${black ? "kb" : "kw"}" cx="${x}" cy="${y}" r="0.15"/>`;
   if (mark.value && mark.value !== (black ? 2 : 1)) {
     out += `<text ${data} class="${black ? "kbt" : "kwt"}" x="${x}" y="${y}">${mark.value}</text>`;
   }
