@@ -9,6 +9,7 @@ page are written back whole. Skipped without Chromium (failed under CI).
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -301,3 +302,53 @@ def test_a_killer_jigsaw_edited_on_the_page_is_written_back_with_cages_and_regio
     ]
     assert page.driver.execute_script("return document.querySelectorAll('[data-cage-sum]').length") == 3
     assert [page.cell(f"r2c{c}").get_attribute("data-region") for c in (1, 2, 3, 4)] == ["1", "1", "3", "2"]
+
+
+def every_mark() -> str:
+    """One f-puzzles JSON with the marks of every case above (drawn together; parse does not solve it)."""
+    keys: dict[str, object] = {}
+    for rule_keys, _ in CASES.values():
+        keys.update(rule_keys)
+    return fpuzzles(**keys)
+
+
+def axe_serious(page: Page) -> list[str]:
+    """The serious and critical violations axe-core (selenium-axe-python) finds on the page as it is."""
+    from selenium_axe_python import Axe
+
+    axe = Axe(page.driver)
+    axe.inject()
+    found = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+    return [f"{v['id']}: {[node['target'] for node in v['nodes'][:3]]}" for v in found]
+
+
+def test_every_mark_drawn_at_390_px_in_dark_mode_fits_and_has_no_accessibility_fault(page: Page):
+    paste(page, every_mark())
+    assert len(page.driver.find_elements(page.by.CSS_SELECTOR, "svg.marks [data-mark]")) == 22  # as CASES
+    assert axe_serious(page) == []
+    page.shot("every-mark")
+    driver = page.driver
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
+    )
+    metrics = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    try:
+        time.sleep(0.2)
+        shape = driver.execute_script(
+            "const svg = document.querySelector('svg.marks').getBoundingClientRect();"
+            "const clue = document.querySelector('svg.marks .lk').getBoundingClientRect();"
+            "return {scroll: document.documentElement.scrollWidth, left: svg.left, right: svg.right,"
+            " clueTop: clue.top, clueRight: clue.right}"
+        )
+        # the grid and the little killer sum above it fit in 390 px; nothing scrolls sideways (nor the status's
+        # "rules oddeven+thermo+...", one long word)
+        assert shape["scroll"] <= 390 and shape["left"] >= 0 and shape["right"] <= 390, shape
+        assert shape["clueTop"] >= 0 and shape["clueRight"] <= 390, shape
+        assert axe_serious(page) == []
+        page.shot("every-mark-phone-dark")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        page.shot("every-mark-print")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
