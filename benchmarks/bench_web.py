@@ -247,7 +247,7 @@ def draw_figures(driver, url: str, rounds: int) -> None:
     measures ``sudoku-draw`` and ``sudoku-paint``; the action's click-to-frame ``data-ms`` beside)."""
     page = Page(driver, url)
     killer, marked, empty = killer_hash(), marks_hash(), "#size=9&givens=" + "." * 81
-    draws, marks_draws = [], []
+    draws, marks_draws, scripts = [], [], {"killer": [], "marks": []}
     for _ in range(rounds):
         for fragment in (killer, empty, marked, empty):
             before = len(measures(driver, "sudoku-draw"))
@@ -256,7 +256,9 @@ def draw_figures(driver, url: str, rounds: int) -> None:
                 time.sleep(0.005)
             if fragment is killer:
                 draws.append(measures(driver, "sudoku-draw")[-1])
+                scripts["killer"].append(measures(driver, "sudoku-draw-script")[-1])
             elif fragment is marked:
+                scripts["marks"].append(measures(driver, "sudoku-draw-script")[-1])
                 marks_draws.append(measures(driver, "sudoku-draw")[-1])
                 drawn = driver.execute_script("return document.querySelectorAll('svg.marks [data-mark]').length")
     assert driver.execute_script("return document.querySelectorAll('[data-cage-sum]').length") == 0
@@ -280,6 +282,8 @@ def draw_figures(driver, url: str, rounds: int) -> None:
     for what, values in (
         (f"killer, {cages} cages: the new puzzle drawn", draws),
         (f"marks of 4 rules ({drawn} SVG elements): the new puzzle drawn", marks_draws),
+        ("killer: the script's part alone (sudoku-draw-script)", scripts["killer"]),
+        ("marks: the script's part alone (sudoku-draw-script)", scripts["marks"]),
         (f"16x16, notes in every cell ({notes} notes): painted", paints),
         ("16x16, Candidates: click to frame (data-ms)", clicks),
     ):
