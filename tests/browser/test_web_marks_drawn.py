@@ -352,3 +352,29 @@ def test_every_mark_drawn_at_390_px_in_dark_mode_fits_and_has_no_accessibility_f
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+
+
+ROUND_TRIP = """
+const [text, done] = arguments;
+(async () => {
+  const {puzzleOf, writeText} = await import("./static/puzzle.js");
+  const parse = async (puzzle) => (await fetch("api/v1/parse", {method: "POST", body: JSON.stringify({puzzle})})).json();
+  const first = await parse(text);
+  const puzzle = puzzleOf(first);
+  const digits = puzzle.givens.map((d, i) => (i === 80 ? 4 : d));  // the person's 4 in r9c9
+  const written = writeText(puzzle, digits, [], false);
+  done({first, written, again: await parse(written)});
+})();
+"""
+
+
+def test_every_mark_is_written_back_as_fpuzzles_json_that_reads_the_same(page: Page):
+    """puzzle.js writes a marks puzzle (with the person's digit) as an f-puzzles line; parse reads the same marks."""
+    negatives = {"negative": ["ratio", "xv"], "nonconsecutive": True}  # kropki's and XV's negative constraints
+    trip = page.driver.execute_async_script(ROUND_TRIP, json.dumps({**json.loads(every_mark()), **negatives}))
+    assert trip["written"].startswith('{"size":9,"grid":')
+    kinds = [mark["kind"] for mark in trip["first"]["marks"] if not mark["cells"]]
+    assert sorted(kinds) == ["negative", "negative black", "negative white"]
+    assert trip["again"]["marks"] == trip["first"]["marks"] and len(trip["first"]["marks"]) == 17
+    assert trip["again"]["rules"] == trip["first"]["rules"]
+    assert trip["again"]["givens"] == "5" + "." * 79 + "4"
