@@ -347,7 +347,13 @@ def test_every_mark_drawn_at_390_px_in_dark_mode_fits_and_has_no_accessibility_f
         assert shape["clueTop"] >= 0 and shape["clueRight"] <= 390, shape
         assert axe_serious(page) == []
         page.shot("every-mark-phone-dark")
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        # printed: the marks and the little killer sum are kept, the controls are not
+        assert page.driver.execute_script(
+            "return getComputedStyle(document.querySelector('.panel')).display === 'none'"
+            " && document.querySelectorAll('svg.marks [data-mark]').length === 22"
+        )
         page.shot("every-mark-print")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
