@@ -384,3 +384,13 @@ def test_every_mark_is_written_back_as_fpuzzles_json_that_reads_the_same(page: P
     assert trip["again"]["marks"] == trip["first"]["marks"] and len(trip["first"]["marks"]) == 17
     assert trip["again"]["rules"] == trip["first"]["rules"]
     assert trip["again"]["givens"] == "5" + "." * 79 + "4"
+
+
+def test_candidates_on_odd_and_even_cells_are_odd_and_even(page: Page):
+    paste(page, fpuzzles(**CASES["oddeven"][0]))
+    page.click("Candidates")
+    notes = page.driver.execute_script(
+        "return ['r8c8', 'r9c9', 'r9c8'].map((name) => [...document.querySelectorAll("
+        "`[data-cell=${name}] [data-note]`)].map((e) => e.dataset.note).join(''))"
+    )
+    assert notes == ["13579", "2468", "123456789"]

@@ -135,16 +135,22 @@ export function peers(puzzle, units) {
 
 /**
  * Per cell the candidates (bit d-1 for digit d) of every empty cell, 0 for a filled one: the digits
- * no peer holds, not next to an orthogonal neighbour's digit under nonconsecutive, and within a
- * pencilmark puzzle's own candidates. `digits`: per cell its digit (0 empty).
+ * no peer holds, not next to an orthogonal neighbour's digit under nonconsecutive, odd or even on an
+ * odd/even cell, and within a pencilmark puzzle's own candidates. `digits`: per cell its digit (0 empty).
  */
 export function candidates(puzzle, digits, peerLists) {
   const n = puzzle.size;
   const all = (1 << n) - 1;
   const consecutive = puzzle.rules.includes("nonconsecutive");
+  // odd/even cells (their marks: value 1 odd, 2 even): bit d-1 set for the odd digits d
+  const odd = Array.from({ length: n }, (_, k) => (k % 2 === 0 ? 1 << k : 0)).reduce((a, b) => a | b, 0);
+  const parity = new Map();
+  for (const mark of puzzle.marks ?? []) {
+    if (mark.rule === "oddeven" && mark.cells.length === 1) parity.set(mark.cells[0], mark.value === 2 ? all & ~odd : odd);
+  }
   return digits.map((digit, i) => {
     if (digit) return 0;
-    let mask = puzzle.candidates?.[i] ?? all;
+    let mask = (puzzle.candidates?.[i] ?? all) & (parity.get(i) ?? all);
     for (const peer of peerLists[i]) if (digits[peer]) mask &= ~(1 << (digits[peer] - 1));
     if (consecutive) {
       for (const [dr, dc] of ORTHOGONAL) {
