@@ -558,7 +558,7 @@ async function generate() {
   clearTimeout(readTimer);
   readTimer = 0;
   // a jigsaw's regions or a killer's cages: the text box keeps the whole puzzle as GENERATE writes it
-  const whole = reply.regions || reply.cages;
+  const whole = reply.regions || reply.cages || reply.marks?.length;
   pasteBox.value = whole ? reply.text : "";
   const order = reply.regions ? [...new Set(reply.regions)] : [];
   const made = puzzleOf({
@@ -569,6 +569,7 @@ async function generate() {
     regions: reply.regions ? [...reply.regions].map((ch) => order.indexOf(ch) + 1) : null,
     region_symbols: reply.regions ? order : null,
     cages: reply.cages,
+    marks: reply.marks, // a marks rule's puzzle: parse's shape ({rule, cells, value, kind}), when generate gives them
   });
   load(made, { text: whole ? reply.text : null });
   const rated = reply.level ? `, ${reply.level} (SE ${reply.se})` : "";
