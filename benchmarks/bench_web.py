@@ -10,7 +10,9 @@ headless Chromium (Debian's ``chromium`` and ``chromedriver``, Selenium).
   every response (the Resource Timing API's ``transferSize``: headers and
   body as sent) and of each body, per file and in all. The bound: 100 KB.
 * **Drawing**: a killer of 34 cages opened from its address (a new puzzle
-  drawn: cells, regions, cages and sums) and a 16x16 whose every cell gets
+  drawn: cells, regions, cages and sums), a puzzle with the marks of four
+  rules (thermometers, kropki dots, XV, little killer sums: MARKS) from its
+  address, and a 16x16 whose every cell gets
   its 16 notes (Candidates), each from its start to the frame after it (the
   page's ``performance.measure`` entries ``sudoku-draw`` and
   ``sudoku-paint``). The bound: 50 ms. ``--draw-only`` stops after them.
@@ -199,6 +201,42 @@ def killer_hash() -> str:
     return "#size=9&givens=" + "." * 81 + "&rules=killer&cages=" + ",".join(cages)
 
 
+#: Marks of four rules in the line syntax (docs/LAYOUTS.md "Marks after a line": its thermo, kropki, XV and
+#: little killer examples) drawn together: 9 thermometers, 41 dots, 24 letters, 9 sums outside the grid.
+MARKS = {
+    "thermo": "r9c1-r8c2-r7c3;r2c7-r3c8-r2c9;r7c7-r8c8-r9c8;r2c4-r2c5-r1c5;r6c5-r6c6-r5c6;r5c5-r4c4-r3c4;"
+    "r1c4-r1c3-r1c2-r1c1-r2c1;r7c5-r8c4-r7c4-r8c5;r3c6-r4c6-r5c7",
+    "kropki": "r1c2-r1c3:w;r1c3-r1c4:b;r1c4-r2c4:b;r1c5-r2c5:w;r1c6-r2c6:b;r1c8-r2c8:b;r2c1-r3c1:w;r2c2-r2c3:w;"
+    "r2c7-r2c8:w;r2c7-r3c7:w;r2c8-r3c8:w;r3c2-r3c3:b;r3c5-r4c5:w;r3c6-r3c7:w;r3c9-r4c9:w;r4c1-r5c1:b;r4c2-r4c3:w;"
+    "r4c4-r5c4:w;r4c5-r5c5:b;r4c8-r4c9:w;r4c8-r5c8:w;r5c2-r5c3:w;r5c5-r6c5:w;r5c6-r5c7:w;r5c6-r6c6:w;r6c1-r6c2:w;"
+    "r6c1-r7c1:w;r6c5-r7c5:b;r6c7-r7c7:b;r6c8-r7c8:w;r7c3-r7c4:w;r7c4-r8c4:w;r7c6-r7c7:w;r7c6-r8c6:b;r7c7-r8c7:w;"
+    "r7c9-r8c9:w;r8c1-r9c1:w;r8c3-r9c3:w;r8c6-r8c7:b;r8c8-r9c8:w;r9c3-r9c4:b",
+    "xv": "r1c3-r2c3:v;r1c4-r1c5:x;r2c3-r2c4:v;r2c5-r2c6:x;r2c9-r3c9:x;r3c4-r3c5:x;r3c7-r4c7:v;r3c9-r4c9:v;"
+    "r4c2-r5c2:x;r4c3-r5c3:x;r4c7-r4c8:v;r4c9-r5c9:x;r5c2-r6c2:v;r5c4-r5c5:x;r6c6-r7c6:x;r7c1-r8c1:v;r7c2-r8c2:x;"
+    "r7c6-r7c7:v;r7c7-r8c7:v;r8c4-r9c4:x;r8c6-r9c6:v;r8c7-r8c8:x;r8c9-r9c9:x;r9c1-r9c2:x",
+    "littlekiller": "r1c6-r2c5-r3c4-r4c3-r5c2-r6c1:36;r7c9-r6c8-r5c7-r4c6-r3c5-r2c4-r1c3:31;r9c6-r8c7-r7c8-r6c9:13;"
+    "r9c5-r8c4-r7c3-r6c2-r5c1:28;r1c4-r2c3-r3c2-r4c1:15;r2c9-r1c8:11;r1c5-r2c6-r3c7-r4c8-r5c9:26;"
+    "r6c1-r7c2-r8c3-r9c4:20;r5c9-r4c8-r3c7-r2c6-r1c5:26",
+}
+
+
+def marks_hash() -> str:
+    """The page's address fragment of MARKS (``marks=rule:cells:value:kind,...``, cells as indices)."""
+    out = []
+    for rule, text in MARKS.items():
+        for mark in text.split(";"):
+            cells, _, tail = mark.partition(":")
+            index = ".".join(str((int(r) - 1) * 9 + int(c) - 1) for r, c in re.findall(r"r(\d+)c(\d+)", cells))
+            if rule == "kropki":
+                value, kind = (1, "white") if tail == "w" else (2, "black")
+            elif rule == "xv":
+                value, kind = (10 if tail == "x" else 5), ""
+            else:
+                value, kind = int(tail or 0), ""
+            out.append(f"{rule}:{index}:{value}:{kind}")
+    return "#size=9&givens=" + "." * 81 + "&rules=" + "+".join(MARKS) + "&marks=" + ",".join(out)
+
+
 def measures(driver, name: str) -> list[float]:
     return driver.execute_script(f"return performance.getEntriesByName('{name}').map((e) => e.duration)")
 
@@ -208,16 +246,21 @@ def draw_figures(driver, url: str, rounds: int) -> None:
     cell (Candidates: 4096 notes), each from its start to the frame after it (the page's Performance API
     measures ``sudoku-draw`` and ``sudoku-paint``; the action's click-to-frame ``data-ms`` beside)."""
     page = Page(driver, url)
-    killer, empty = killer_hash(), "#size=9&givens=" + "." * 81
-    draws = []
+    killer, marked, empty = killer_hash(), marks_hash(), "#size=9&givens=" + "." * 81
+    draws, marks_draws, scripts = [], [], {"killer": [], "marks": []}
     for _ in range(rounds):
-        for fragment in (killer, empty):
+        for fragment in (killer, empty, marked, empty):
             before = len(measures(driver, "sudoku-draw"))
             driver.execute_script("location.hash = arguments[0]", fragment[1:])
             while len(measures(driver, "sudoku-draw")) <= before:
                 time.sleep(0.005)
             if fragment is killer:
                 draws.append(measures(driver, "sudoku-draw")[-1])
+                scripts["killer"].append(measures(driver, "sudoku-draw-script")[-1])
+            elif fragment is marked:
+                scripts["marks"].append(measures(driver, "sudoku-draw-script")[-1])
+                marks_draws.append(measures(driver, "sudoku-draw")[-1])
+                drawn = driver.execute_script("return document.querySelectorAll('svg.marks [data-mark]').length")
     assert driver.execute_script("return document.querySelectorAll('[data-cage-sum]').length") == 0
     driver.execute_script("location.hash = arguments[0]", killer[1:])
     time.sleep(0.3)
@@ -238,6 +281,9 @@ def draw_figures(driver, url: str, rounds: int) -> None:
     print("| what | median | p90 | max |\n| --- | ---: | ---: | ---: |")
     for what, values in (
         (f"killer, {cages} cages: the new puzzle drawn", draws),
+        (f"marks of 4 rules ({drawn} SVG elements): the new puzzle drawn", marks_draws),
+        ("killer: the script's part alone (sudoku-draw-script)", scripts["killer"]),
+        ("marks: the script's part alone (sudoku-draw-script)", scripts["marks"]),
         (f"16x16, notes in every cell ({notes} notes): painted", paints),
         ("16x16, Candidates: click to frame (data-ms)", clicks),
     ):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from sudoku_server.text import Puzzle
     from sudoku_server.wire.json_api import Call, Endpoint
 
-PARSE_SUMMARY = "Read a puzzle without solving it: its size, givens, rules, regions, killer cages and candidates"
+PARSE_SUMMARY = "Read a puzzle without solving it: its size, givens, rules, regions, killer cages, candidates and marks"
 
 
 def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
@@ -39,7 +39,12 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
       symbol the puzzle wrote for each jigsaw region (as errors and steps name them: ``region b``), else null;
       ``cages`` the killer cages
       in the puzzle's order, each ``{"symbol", "sum", "cells"}`` (cells ``r1c1``, ascending), else empty;
-      ``candidates`` for a pencilmark puzzle per cell its candidates as symbols, else null.
+      ``candidates`` for a pencilmark puzzle per cell its candidates as symbols, else null; ``marks`` the
+      marks of the rules that take them (:class:`~sudoku_server.sudoku.rules.base.Mark`), in the puzzle's
+      order, each ``{"rule", "cells", "value", "kind"}``: the rule's word (``thermo``), its cells as ``r1c1``
+      in the rule's order (a thermometer from its bulb, an arrow's bulb then its line, a little killer's
+      diagonal from the cell after its clue), the rule's number (0: none) and kind (``""``: none; kropki
+      ``white`` / ``black``; a mark without cells turns on a negative constraint), else empty.
     """
     assert puzzle is not None
     grid = puzzle.grid
@@ -68,12 +73,16 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
             for cage in variant.cages
         ],
         "candidates": candidates,
+        "marks": [
+            {"rule": m.rule, "cells": [cell_name(c, n) for c in m.cells], "value": m.value, "kind": m.kind}
+            for m in variant.marks
+        ],
     }
 
 
 PARSE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "required": ["size", "symbols", "givens", "rules", "regions", "region_symbols", "cages", "candidates"],
+    "required": ["size", "symbols", "givens", "rules", "regions", "region_symbols", "cages", "candidates", "marks"],
     "additionalProperties": False,
     "properties": {
         "size": {"type": "integer"},
@@ -108,6 +117,21 @@ PARSE_SCHEMA: dict[str, Any] = {
             "type": ["array", "null"],
             "items": {"type": "string"},
             "description": "a pencilmark puzzle: per cell its candidates as symbols",
+        },
+        "marks": {
+            "type": "array",
+            "description": "the marks of the rules that take them (thermometers, arrows, dots ...), in order",
+            "items": {
+                "type": "object",
+                "required": ["rule", "cells", "value", "kind"],
+                "additionalProperties": False,
+                "properties": {
+                    "rule": {"type": "string", "description": "the rule's word (thermo)"},
+                    "cells": {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}},
+                    "value": {"type": "integer", "description": "the rule's number for it; 0: none"},
+                    "kind": {"type": "string", "description": "kropki white/black; negative...; '' none"},
+                },
+            },
         },
     },
 }

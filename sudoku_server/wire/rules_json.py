@@ -14,7 +14,12 @@ and answers one object per rule, in the registry's order::
   ``none`` (nothing on the grid), ``diagonals``, ``windows`` (with
   ``windows``: their cells as ``r2c2``..), ``regions`` (thick borders
   between the puzzle's regions), ``cages`` (with ``sums``: dashed cages,
-  each with its sum), ``groups`` (the cells of one position in every box);
+  each with its sum), ``groups`` (the cells of one position in every box),
+  and for the rules that take marks (parse's ``marks``): ``lines`` (with
+  ``shape``: ``thermometer``, ``whispers``, ``renban``, ``palindrome``),
+  ``arrows``, ``dots``, ``xv``, ``diagonal sums`` (a little killer's clue
+  outside the grid), ``outside sums`` (a clue outside the grid one step
+  before the mark's first cell: sandwich) and ``marks`` (odd/even cells);
 - ``formats``: its keys in other formats (f-puzzles).
 """
 

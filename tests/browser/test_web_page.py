@@ -31,7 +31,7 @@ def test_the_first_load_is_small_and_all_from_the_server(browser, server: Server
     # nothing from elsewhere (no CDN, no font service): the page works with no internet
     assert {url.split("/")[2] for url, _ in entries} == {f"127.0.0.1:{server.http_port}"}
     files = {url.rsplit("/", 1)[1] for url, _ in entries if "/api/v1/" not in url}  # the rules registry is a call
-    assert files == {"", "style.css", "app.js", "grid.js", "api.js", "rules.js", "puzzle.js", "icon.svg"}
+    assert files == {"", "style.css", "app.js", "grid.js", "api.js", "rules.js", "puzzle.js", "marks.js", "icon.svg"}
     assert all(size > 0 for _, size in entries), entries  # every byte counted: none came from a cache
     assert sum(size for _, size in entries) <= 100_000
     assert browser.execute_script("return document.querySelectorAll('[data-cell]').length") == 81

@@ -7,6 +7,8 @@ reply is also checked against the OpenAPI document (``afetch``).
 
 from __future__ import annotations
 
+import json
+
 from tests.support.httptools import afetch, running_http_server
 from tests.support.variant_examples import INKALA, INKALA_PENCILMARKS
 
@@ -28,6 +30,7 @@ def parsed(size: int, givens: str, rules: str, regions: list[int], cages=(), nam
         "region_symbols": names,
         "cages": list(cages),
         "candidates": None,
+        "marks": [],
     }
 
 
@@ -70,6 +73,52 @@ async def test_parse_gives_each_layouts_structure_exactly():
         reply = await afetch(port, "GET", "/api/v1/parse?puzzle=0123456789ABCDEF" + "." * 240)
         assert reply.status == 200
         assert reply.json["symbols"] == "0123456789ABCDEF" and reply.json["givens"] == "0123456789ABCDEF" + "." * 240
+
+
+#: One f-puzzles puzzle with a mark of each rule that takes marks (issue 29), as the page is sent it.
+FPUZZLES_MARKS = {
+    "size": 9,
+    "grid": [[{"value": 5, "given": True}] + [{}] * 8] + [[{}] * 9 for _ in range(8)],
+    "thermometer": [{"lines": [["R1C2", "R1C3", "R2C4"]]}],
+    "arrow": [{"cells": ["R3C1"], "lines": [["R3C1", "R4C1", "R5C2"]]}],
+    "difference": [{"cells": ["R6C1", "R6C2"]}, {"cells": ["R6C3", "R6C4"], "value": "3"}],
+    "ratio": [{"cells": ["R7C1", "R8C1"]}],
+    "xv": [{"cells": ["R9C1", "R9C2"], "value": "X"}, {"cells": ["R9C3", "R9C4"], "value": "V"}],
+    "whispers": [{"lines": [["R1C6", "R2C6"]]}],
+    "renban": [{"lines": [["R3C6", "R3C7", "R3C8"]]}],
+    "palindrome": [{"lines": [["R4C6", "R5C7", "R4C8"]]}],
+    "littlekillersum": [{"cell": "R0C7", "direction": "DR", "value": "6"}],
+    "odd": [{"cell": "R8C8"}],
+    "even": [{"cell": "R9C9"}],
+}
+
+
+def mark(rule: str, cells: str, value: int = 0, kind: str = "") -> dict:
+    return {"rule": rule, "cells": cells.split("-"), "value": value, "kind": kind}
+
+
+async def test_parse_gives_an_fpuzzles_puzzles_marks_exactly():
+    async with running_http_server() as (server, port):
+        reply = await afetch(port, "POST", "/api/v1/parse", {"puzzle": json.dumps(FPUZZLES_MARKS)})
+    assert reply.status == 200, reply.json
+    assert reply.json["givens"] == "5" + "." * 80
+    # in the registry's order, each rule's in the puzzle's; whispers' value 0: the default (5 on 9x9)
+    assert reply.json["marks"] == [
+        mark("oddeven", "r8c8", 1),
+        mark("oddeven", "r9c9", 2),
+        mark("thermo", "r1c2-r1c3-r2c4"),
+        mark("kropki", "r6c1-r6c2", 1, "white"),
+        mark("kropki", "r6c3-r6c4", 3, "white"),
+        mark("kropki", "r7c1-r8c1", 2, "black"),
+        mark("xv", "r9c1-r9c2", 10),
+        mark("xv", "r9c3-r9c4", 5),
+        mark("whispers", "r1c6-r2c6"),
+        mark("palindrome", "r4c6-r5c7-r4c8"),
+        mark("renban", "r3c6-r3c7-r3c8"),
+        mark("arrow", "r3c1-r4c1-r5c2", 1),
+        mark("littlekiller", "r1c8-r2c9", 6),
+    ]
+    assert reply.json["rules"] == "oddeven+thermo+kropki+xv+whispers+palindrome+renban+arrow+littlekiller"
 
 
 async def test_parse_reads_duplicates_but_words_format_and_rule_errors_as_solve_does():

@@ -55,7 +55,8 @@ export class Grid {
 
   /**
    * Build the cells of a puzzle and draw its rules: `puzzle` {size, regions, cages}, `shown`
-   * {diagonal: Set, window: Set} (rules.js drawing()).
+   * {diagonal: Set, window: Set, marks: {markup, outside}} (rules.js drawing(), marks.js marksSvg()):
+   * the marks are one <svg class="marks" aria-hidden="true"> over the cells, set in one innerHTML.
    */
   build(puzzle, shown) {
     const n = puzzle.size;
@@ -131,6 +132,16 @@ export class Grid {
         cells.push(cell);
       }
       rows.push(row);
+    }
+    const marks = shown.marks ?? { markup: "", outside: false };
+    this.root.classList.toggle("out", marks.outside);
+    if (marks.markup) {
+      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("class", "marks");
+      svg.setAttribute("viewBox", `0 0 ${n} ${n}`);
+      svg.setAttribute("aria-hidden", "true");
+      svg.innerHTML = marks.markup;
+      rows.push(svg);
     }
     this.root.replaceChildren(...rows);
     this.cells = cells;

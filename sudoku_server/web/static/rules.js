@@ -7,7 +7,8 @@
 // outlines, the sum in the first cell), "diagonals" and "windows" (shaded cells, and
 // each diagonal or window is one more unit for the candidates). Without the registry
 // (a server that has no api/v1/rules: 404) the page draws what the parsed puzzle says
-// (regions, cages) and FALLBACK's two shaded kinds.
+// (regions, cages) and FALLBACK's kinds. The marks of the rules that take them (thermometers,
+// arrows, dots ...) are drawn by marks.js.
 
 /** Box shape (rows, columns) of each size the server reads (docs/LAYOUTS.md "Sizes"). */
 export const BOXES = { 4: [2, 2], 6: [2, 3], 9: [3, 3], 16: [4, 4], 25: [5, 5] };
@@ -59,6 +60,17 @@ export const FALLBACK = {
   windoku: { kind: "windows", cells: WINDOWS },
   jigsaw: { kind: "regions" },
   killer: { kind: "cages" },
+  disjoint: { kind: "groups" },
+  oddeven: { kind: "marks" },
+  thermo: { kind: "lines", shape: "thermometer" },
+  kropki: { kind: "dots" },
+  xv: { kind: "xv" },
+  whispers: { kind: "lines", shape: "whispers" },
+  palindrome: { kind: "lines", shape: "palindrome" },
+  renban: { kind: "lines", shape: "renban" },
+  arrow: { kind: "arrows" },
+  littlekiller: { kind: "diagonal sums" },
+  sandwich: { kind: "outside sums" },
 };
 
 /** Pair rules the candidates follow (cells a move apart differ, or hold no consecutive digits). */
@@ -123,16 +135,22 @@ export function peers(puzzle, units) {
 
 /**
  * Per cell the candidates (bit d-1 for digit d) of every empty cell, 0 for a filled one: the digits
- * no peer holds, not next to an orthogonal neighbour's digit under nonconsecutive, and within a
- * pencilmark puzzle's own candidates. `digits`: per cell its digit (0 empty).
+ * no peer holds, not next to an orthogonal neighbour's digit under nonconsecutive, odd or even on an
+ * odd/even cell, and within a pencilmark puzzle's own candidates. `digits`: per cell its digit (0 empty).
  */
 export function candidates(puzzle, digits, peerLists) {
   const n = puzzle.size;
   const all = (1 << n) - 1;
   const consecutive = puzzle.rules.includes("nonconsecutive");
+  // odd/even cells (their marks: value 1 odd, 2 even): bit d-1 set for the odd digits d
+  const odd = Array.from({ length: n }, (_, k) => (k % 2 === 0 ? 1 << k : 0)).reduce((a, b) => a | b, 0);
+  const parity = new Map();
+  for (const mark of puzzle.marks ?? []) {
+    if (mark.rule === "oddeven" && mark.cells.length === 1) parity.set(mark.cells[0], mark.value === 2 ? all & ~odd : odd);
+  }
   return digits.map((digit, i) => {
     if (digit) return 0;
-    let mask = puzzle.candidates?.[i] ?? all;
+    let mask = (puzzle.candidates?.[i] ?? all) & (parity.get(i) ?? all);
     for (const peer of peerLists[i]) if (digits[peer]) mask &= ~(1 << (digits[peer] - 1));
     if (consecutive) {
       for (const [dr, dc] of ORTHOGONAL) {
