@@ -234,13 +234,17 @@ def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = 
 
     solution = unique_solution(grid, check=check, geometry=geometry)
     steps = steps_on(Board.from_grid(grid, geometry), solution, check=check)
-    rating = rating_of(grid, steps, check=check, geometry=geometry)
+    return _with_hodoku(grid, rating_of(grid, steps, check=check, geometry=geometry), geometry)
+
+
+def _with_hodoku(grid: Grid, rating: Rating, geometry: Geometry | None) -> Rating:
+    """``rating`` with HoDoKu's level and score (``Rating.hodoku``) on a classic 9x9 puzzle; as it is otherwise."""
     if grid.size == 9 and (geometry is None or geometry.classic):
         from dataclasses import replace
 
         from sudoku_server.sudoku.hodoku_rating import hodoku_rating
 
-        rating = replace(rating, hodoku=hodoku_rating(list(grid.cells), upto=HODOKU_UPTO).field)
+        return replace(rating, hodoku=hodoku_rating(list(grid.cells), upto=HODOKU_UPTO).field)
     return rating
 
 
@@ -290,7 +294,7 @@ def rate_within(
             return None
         board.apply(step)
         steps.append(step)
-    return rating_of(grid, steps, check=check, geometry=geometry)
+    return _with_hodoku(grid, rating_of(grid, steps, check=check, geometry=geometry), geometry)
 
 
 def rating_of(

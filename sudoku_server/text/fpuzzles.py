@@ -330,7 +330,12 @@ def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
 
 # -- marks after a line: ``<givens> thermo=r1c1-r1c2-r1c3;r5c5-r6c6 arrow=...`` ----------------------
 
-_MARKS_FIELD = re.compile(r"\s+([A-Za-z]+)=(\S+)")
+_MARKS_FIELD = re.compile(r"\s+([A-Za-z]+)=(\S*)")
+
+
+def _looks_like_givens(text: str) -> bool:
+    """A one-line puzzle's givens: a whole number of cells (16 to 625) of digits, letters and empty marks."""
+    return len(text) in (16, 36, 81, 256, 625) and re.fullmatch(r"[0-9A-Za-z._]+", text) is not None
 
 
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
@@ -352,18 +357,23 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     if not fields or rest[pos:].strip():
         return None
     syntaxes = {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
-    if not all(word in syntaxes for word, _ in fields):
-        return None
     givens = head.group(1)
     try:
         grid = Grid.from_string(givens)
         marks: list[Mark] = []
         for word, value in fields:
+            if word not in syntaxes:  # after a puzzle's givens, a field is a rule's marks or nothing
+                words = ", ".join(f"{w}=" for w in syntaxes)
+                raise PuzzleFormatError(f"line {lineno}: {word}= is no rule's marks (marks are {words})")
+            if not value:
+                raise PuzzleFormatError(f"line {lineno}: {word}= has no marks")
             try:
                 marks += syntaxes[word](value, grid.size)
             except ValueError as exc:
                 raise PuzzleFormatError(f"line {lineno}: {exc}") from None
     except PuzzleError as exc:
+        if not all(word in syntaxes for word, _ in fields) and not _looks_like_givens(givens):
+            return None  # not a puzzle with marks at all: the other layouts say what it is
         return Rejected(exc, ending, None)
     variant = Variant(canonical(word for word, _ in fields), marks=tuple(marks))
     return Puzzle(

@@ -120,16 +120,19 @@ PARSE_SCHEMA: dict[str, Any] = {
         },
         "marks": {
             "type": "array",
-            "description": "the marks of the rules that take them (thermometers, arrows, dots ...), in order",
+            "description": "the marks of the rules that take them (lines, dots, marked cells), in order",
             "items": {
                 "type": "object",
                 "required": ["rule", "cells", "value", "kind"],
                 "additionalProperties": False,
                 "properties": {
-                    "rule": {"type": "string", "description": "the rule's word (thermo)"},
+                    "rule": {"type": "string", "description": "the word of the rule it belongs to"},
                     "cells": {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}},
                     "value": {"type": "integer", "description": "the rule's number for it; 0: none"},
-                    "kind": {"type": "string", "description": "kropki white/black; negative...; '' none"},
+                    "kind": {
+                        "type": "string",
+                        "description": "which of the rule's marks it is (a dot's colour, a negative rule); '' none",
+                    },
                 },
             },
         },

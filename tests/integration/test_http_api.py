@@ -285,7 +285,7 @@ async def test_query_booleans_and_unknown_fields():
                 "GET",
                 f"/api/v1/solve?puzzle={NEAR}&puzzle={NEAR}",
                 None,
-                'SOLVE: field "puzzle" given twice; the fields of /api/v1/solve are any, rules, puzzle, puzzles',
+                'SOLVE: field "puzzle" given twice; the fields of /api/v1/solve are any, rules, format, puzzle, puzzles',
             ),
             ("POST", "/api/v1/solve", {}, 'SOLVE: no puzzle: send {"puzzle": "<text>"} or {"puzzles": [...]}'),
             ("POST", "/api/v1/solve", {"puzzle": 5}, "SOLVE: a puzzle must be a string of its text, not 5"),

@@ -46,6 +46,25 @@ def relation_words(
     return words, words
 
 
+def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
+    """What is wrong with ``cells`` as a line (each cell touching the next: beside it, or ``diagonal`` also
+    corner to corner) or, for two cells, a dot on their edge: ``"r1c1 and r3c3 do not touch"``; ``""``."""
+    for a, b in zip(cells, cells[1:]):
+        dr, dc = abs(a // size - b // size), abs(a % size - b % size)
+        if max(dr, dc) != 1 or (not diagonal and dr + dc != 1):
+            return f"{cell_name(size, a)} and {cell_name(size, b)} do not touch"
+    return ""
+
+
+def line_apart(mark: Mark, size: int) -> str:
+    """A line's check (``syntax_lines``, ``fp_lines``): each cell touches the next (diagonal steps allowed);
+    ``"steps from r1c1 to r9c9, cells that do not touch"`` or ``""``."""
+    for a, b in zip(mark.cells, mark.cells[1:]):
+        if apart(size, (a, b), True):
+            return f"steps from {cell_name(size, a)} to {cell_name(size, b)}, cells that do not touch"
+    return ""
+
+
 def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...]:
     """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, that none of ``marks`` joins."""
     marked = {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2}
@@ -83,11 +102,23 @@ def fp_cells(cells: object, size: int, where: str) -> tuple[int, ...]:
     """A list of ``"R1C2"`` -> cell indices (row-major, 0-based), in order. Raises ValueError."""
     if not isinstance(cells, list) or not cells:
         raise ValueError(f"{where} has no cells")
-    out = []
+    out: list[int] = []
     for text in cells:
         r, c = fp_cell(text, size, where)
+        if r * size + c in out:
+            raise ValueError(f"{where}: {quote(str(text))} appears twice")
         out.append(r * size + c)
     return tuple(out)
+
+
+#: The largest number a mark carries (a sum along a 25x25 diagonal is at most 625): larger is refused, as it
+#: could not fit the solver cores' arrays.
+MAX_VALUE = 10_000
+
+
+def _short(text: str) -> str:
+    """A long number cut for an error line: its first 12 characters and ``...``."""
+    return text if len(text) <= 12 else text[:12] + "..."
 
 
 def fp_value(entry: Mapping[str, object], default: int, where: str) -> int:
@@ -97,11 +128,24 @@ def fp_value(entry: Mapping[str, object], default: int, where: str) -> int:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
         raise ValueError(f"{where}: value {quote(str(value))} is not a number")
+    if len(str(value).strip()) > 5 or int(value) > MAX_VALUE:
+        raise ValueError(f"{where}: value {quote(_short(str(value)))} is over {MAX_VALUE}")
     return int(value)
 
 
-def fp_lines(data: Mapping[str, object], key: str, size: int, word: str, default: int = 0) -> Read:
-    """Marks of rule ``word`` from ``key``'s entries, one per line of their ``lines`` (value: the entry's or ``default``)."""
+def fp_lines(
+    data: Mapping[str, object],
+    key: str,
+    size: int,
+    word: str,
+    default: int = 0,
+    check: Callable[[Mark, int], str] | None = None,
+) -> Read:
+    """Marks of rule ``word`` from ``key``'s entries, one per line of their ``lines`` (value: the entry's or ``default``).
+
+    ``check(mark, size)``: what is wrong with a mark the rule cannot take (``""`` when nothing), as in
+    :func:`syntax_lines`. Raises ValueError naming the entry.
+    """
     marks = []
     for k, entry in enumerate(fp_entries(data, key), 1):
         where = f"{quote(key)} entry {k}"
@@ -109,7 +153,12 @@ def fp_lines(data: Mapping[str, object], key: str, size: int, word: str, default
         if not isinstance(lines, list) or not lines:
             raise ValueError(f"{where} has no lines")
         value = fp_value(entry, default, where)
-        marks += [Mark(word, fp_cells(line, size, where), value) for line in lines]
+        for line in lines:
+            mark = Mark(word, fp_cells(line, size, where), value)
+            wrong = check(mark, size) if check is not None else ""
+            if wrong:
+                raise ValueError(f"{where} {wrong}")
+            marks.append(mark)
     return tuple(marks), frozenset()
 
 
@@ -134,7 +183,10 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
             match = _NAME.fullmatch(name)
             if match is None or not all(1 <= int(g) <= size for g in match.groups()):
                 raise ValueError(f"{word}= mark {k}: {quote(name)} is not a cell of the grid")
-            cells.append((int(match.group(1)) - 1) * size + int(match.group(2)) - 1)
+            cell = (int(match.group(1)) - 1) * size + int(match.group(2)) - 1
+            if cell in cells:
+                raise ValueError(f"{word}= mark {k}: {name.lower()} appears twice")
+            cells.append(cell)
         out.append((tuple(cells), tail.lower()))
     return out
 
@@ -145,18 +197,30 @@ def syntax_number(tail: str, default: int, word: str, k: int) -> int:
         return default
     if not tail.isdigit():
         raise ValueError(f"{word}= mark {k}: {quote(tail)} is not a number")
+    if len(tail) > 5 or int(tail) > MAX_VALUE:
+        raise ValueError(f"{word}= mark {k}: {quote(_short(tail))} is over {MAX_VALUE}")
     return int(tail)
 
 
-def syntax_lines(word: str, least: int = 2, default: int = 0) -> Callable[[str, int], tuple[Mark, ...]]:
-    """The line syntax of a rule of lines: ``r1c1-r1c2-r1c3[:value];...``, each at least ``least`` cells."""
+def syntax_lines(
+    word: str, least: int = 2, default: int = 0, check: Callable[[Mark, int], str] | None = None
+) -> Callable[[str, int], tuple[Mark, ...]]:
+    """The line syntax of a rule of lines: ``r1c1-r1c2-r1c3[:value];...``, each at least ``least`` cells.
+
+    ``check(mark, size)``: what is wrong with a mark the rule cannot take (``""`` when nothing), named in the
+    ValueError with the mark's number.
+    """
 
     def read(text: str, size: int) -> tuple[Mark, ...]:
         marks = []
         for k, (cells, tail) in enumerate(syntax_marks(text, size, word), 1):
             if len(cells) < least:
                 raise ValueError(f"{word}= mark {k} has fewer than {least} cells")
-            marks.append(Mark(word, cells, syntax_number(tail, default, word, k)))
+            mark = Mark(word, cells, syntax_number(tail, default, word, k))
+            wrong = check(mark, size) if check is not None else ""
+            if wrong:
+                raise ValueError(f"{word}= mark {k} {wrong}")
+            marks.append(mark)
         return tuple(marks)
 
     return read

@@ -16,6 +16,17 @@ from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
 from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, fp_name, line_name, marks_of, syntax_lines
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
+#: The most cells a bulb (a pill) may have: it reads as a number of that many digits.
+MAX_BULB = 4
+
+
+def _bulb(mark: Mark, size: int) -> str:
+    """A bulb (the mark's value: its cells, the first ones) of 1 to :data:`MAX_BULB` cells, with a line after it."""
+    if not 1 <= mark.value <= MAX_BULB or mark.value >= len(mark.cells):
+        most = min(MAX_BULB, len(mark.cells) - 1)
+        return f"has a bulb of {mark.value} cells (1 to {most} on a line of {len(mark.cells)})"
+    return ""
+
 
 def _compile(build: Build) -> Compiled:
     size = build.size
@@ -44,6 +55,8 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
         lines = entry.get("lines")
         if not isinstance(lines, list) or not lines:
             raise ValueError(f"{where} has no lines")
+        if len(bulb) > MAX_BULB:
+            raise ValueError(f"{where}: a bulb of {len(bulb)} cells (at most {MAX_BULB})")
         for line in lines:
             shaft = tuple(c for c in fp_cells(line, size, where) if c not in bulb)
             if shaft:
@@ -71,6 +84,6 @@ RULE = Rule(
     formats={"f-puzzles": ("arrow",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=_fpuzzles_out,
-    syntax=syntax_lines("arrow", 2, 1),
+    syntax=syntax_lines("arrow", 2, 1, check=_bulb),
     draw={"kind": "arrows"},
 )

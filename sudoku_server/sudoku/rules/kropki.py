@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
 from sudoku_server.sudoku.rules._marks import (
     Read,
+    apart,
     fp_cells,
     fp_entries,
     fp_name,
@@ -74,6 +75,8 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
             cells = fp_cells(entry.get("cells"), size, where)
             if len(cells) != 2:
                 raise ValueError(f"{where} does not join two cells")
+            if apart(size, cells, False):
+                raise ValueError(f"{where}: {apart(size, cells, False)}")
             marks.append(Mark(RULE.word, cells, fp_value(entry, default, where), kind))
     claimed = set()
     negative = data.get("negative")
@@ -92,7 +95,9 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
         if not cells and tail in ("negative", "negativewhite", "negativeblack"):
             kinds = ("negative white", "negative black") if tail == "negative" else (f"negative {tail[8:]}",)
             marks += [Mark(RULE.word, (), 0, kind) for kind in kinds]
-        elif len(cells) == 2 and tail[:1] in ("w", "b") and (tail[1:] == "" or tail[1:].isdigit()):
+        elif len(cells) == 2 and apart(size, cells, False):
+            raise ValueError(f"{RULE.word}= mark {k}: {apart(size, cells, False)}")
+        elif len(cells) == 2 and tail[:1] in ("w", "b") and (tail[1:] == "" or tail[1:].isdigit()) and len(tail) < 6:
             kind = "white" if tail[0] == "w" else "black"
             marks.append(Mark(RULE.word, cells, int(tail[1:] or 0), kind))
         else:

@@ -14,6 +14,7 @@ from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
     fp_out_lines,
+    line_apart,
     line_name,
     marks_of,
     relation_words,
@@ -37,7 +38,7 @@ _GIVEN, _SOLUTION = relation_words(lambda da, db: "differ, at the same distance 
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
-    return fp_lines(data, "palindrome", size, RULE.word)
+    return fp_lines(data, "palindrome", size, RULE.word, check=line_apart)
 
 
 RULE = Rule(
@@ -52,6 +53,6 @@ RULE = Rule(
     formats={"f-puzzles": ("palindrome",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("palindrome"),
-    syntax=syntax_lines("palindrome"),
+    syntax=syntax_lines("palindrome", check=line_apart),
     draw={"kind": "lines", "shape": "palindrome"},
 )

@@ -17,12 +17,13 @@ from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
     fp_out_lines,
+    line_apart,
     line_name,
     marks_of,
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
 
 def _compile(build: Build) -> Compiled:
@@ -45,8 +46,15 @@ _GIVEN, _SOLUTION = relation_words(
 )
 
 
+def _check(mark: Mark, size: int) -> str:
+    """A line longer than the digits (no run of distinct digits fills it: refused at once, not searched), or broken."""
+    if len(mark.cells) > size:
+        return f"has {len(mark.cells)} cells, more than the {size} digits"
+    return line_apart(mark, size)
+
+
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
-    return fp_lines(data, "renban", size, RULE.word)
+    return fp_lines(data, "renban", size, RULE.word, check=_check)
 
 
 RULE = Rule(
@@ -61,6 +69,6 @@ RULE = Rule(
     formats={"f-puzzles": ("renban",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("renban"),
-    syntax=syntax_lines("renban"),
+    syntax=syntax_lines("renban", check=_check),
     draw={"kind": "lines", "shape": "renban"},
 )

@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Relation, relation_table
-from sudoku_server.sudoku.rules._marks import Read, fp_lines, fp_out_lines, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    fp_lines,
+    fp_out_lines,
+    line_apart,
+    line_name,
+    marks_of,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
 
 
@@ -41,7 +49,7 @@ def _solution(broken: Broken, w: Words) -> str:
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
-    return fp_lines(data, "thermometer", size, RULE.word)
+    return fp_lines(data, "thermometer", size, RULE.word, check=line_apart)
 
 
 RULE = Rule(
@@ -56,6 +64,6 @@ RULE = Rule(
     formats={"f-puzzles": ("thermometer",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("thermometer"),
-    syntax=syntax_lines("thermo"),
+    syntax=syntax_lines("thermo", check=line_apart),
     draw={"kind": "lines", "shape": "thermometer"},
 )

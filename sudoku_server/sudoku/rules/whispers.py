@@ -16,6 +16,7 @@ from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
     fp_out_lines,
+    line_apart,
     line_name,
     marks_of,
     relation_words,
@@ -44,7 +45,7 @@ _GIVEN, _SOLUTION = relation_words(lambda da, db: f"differ by {abs(da - db)}")
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
-    return fp_lines(data, "whispers", size, RULE.word, 0)
+    return fp_lines(data, "whispers", size, RULE.word, 0, check=line_apart)
 
 
 RULE = Rule(
@@ -59,6 +60,6 @@ RULE = Rule(
     formats={"f-puzzles": ("whispers",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("whispers"),
-    syntax=syntax_lines("whispers"),
+    syntax=syntax_lines("whispers", check=line_apart),
     draw={"kind": "lines", "shape": "whispers"},
 )

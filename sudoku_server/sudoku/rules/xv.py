@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
 from sudoku_server.sudoku.rules._marks import (
     Read,
+    apart,
     fp_cells,
     fp_entries,
     fp_name,
@@ -53,6 +54,8 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
         value = {"X": 10, "V": 5}.get(str(entry.get("value", "")).upper())
         if value is None or len(cells) != 2:
             raise ValueError(f"{where} is not an X or a V between two cells")
+        if apart(size, cells, False):
+            raise ValueError(f"{where}: {apart(size, cells, False)}")
         marks.append(Mark(RULE.word, cells, value))
     negative = data.get("negative")
     if isinstance(negative, list) and "xv" in negative:
@@ -66,6 +69,8 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
         if not cells and tail == "negative":
             marks.append(Mark(RULE.word, (), 0, "negative"))
+        elif len(cells) == 2 and apart(size, cells, False):
+            raise ValueError(f"{RULE.word}= mark {k}: {apart(size, cells, False)}")
         elif len(cells) == 2 and tail in ("x", "v"):
             marks.append(Mark(RULE.word, cells, 10 if tail == "x" else 5))
         else:

@@ -1,0 +1,48 @@
+"""Marks no rule can take are refused by the reader with one ERROR naming the mark, never an internal error or a
+search that runs to the timeout (the fresh-eyes break run of this wave: a cell twice in a mark, an arrow's bulb past
+its line, a sum too large for the cores' arrays, a renban longer than the digits, dots and lines between cells that
+do not touch, an empty or unknown marks field)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.sessions import replies
+
+GIVENS = ".....6.............6..1.4...........3.2.......4....6.9.......1.135..............."
+
+CASES = [
+    ("thermo=r1c1-r1c1", "thermo= mark 1: r1c1 appears twice"),
+    ("palindrome=r1c1-r1c2-r1c1", "palindrome= mark 1: r1c1 appears twice"),
+    ("xv=r1c1-r1c1:x", "xv= mark 1: r1c1 appears twice"),
+    ("arrow=r1c1-r1c2:99", "arrow= mark 1 has a bulb of 99 cells (1 to 1 on a line of 2)"),
+    ("littlekiller=r1c1:999999999999999999999", 'littlekiller= mark 1: "999999999999..." is over 10000'),
+    (
+        "renban=r1c1-r1c2-r1c3-r1c4-r1c5-r1c6-r1c7-r1c8-r1c9-r2c1",
+        "renban= mark 1 has 10 cells, more than the 9 digits",
+    ),
+    ("kropki=r1c1-r3c3:w", "kropki= mark 1: r1c1 and r3c3 do not touch"),
+    ("xv=r1c1-r2c2:x", "xv= mark 1: r1c1 and r2c2 do not touch"),
+    ("thermo=r1c1-r9c9", "thermo= mark 1 steps from r1c1 to r9c9, cells that do not touch"),
+    ("thermo=", "thermo= has no marks"),
+    (
+        "foo=r1c1",
+        "foo= is no rule's marks (marks are oddeven=, thermo=, kropki=, xv=, whispers=, palindrome=, renban=,"
+        " arrow=, littlekiller=)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("marks", "error"), CASES, ids=[c[0][:24] for c in CASES])
+def test_a_mark_no_rule_takes_gets_one_format_error_naming_it(marks, error):
+    assert replies(f"{GIVENS} {marks}\nPING\n".encode()) == f"ERROR format line 1: {error}\nPONG\n".encode()
+
+
+def test_a_thermometer_may_step_diagonally():
+    assert replies(f"COUNT {GIVENS} thermo=r1c1-r2c2-r3c3\n".encode()) == b"COUNT 2+ multiple\n"
+
+
+def test_an_fpuzzles_dot_between_cells_that_do_not_touch_is_refused():
+    line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
+    line += ',"xv":[{"cells":["R1C1","R2C2"],"value":"X"}]}'
+    assert replies(f"{line}\n".encode()) == b'ERROR format fpuzzles: "xv" entry 1: r1c1 and r2c2 do not touch\n'
