@@ -8,11 +8,18 @@ cells, the table ``|a - b| >= value`` (``whispers r1c1-r1c4``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
 from sudoku_server.sudoku.rules._marks import Read, fp_lines, line_name, marks_of, relation_words, syntax_lines
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+
+
+@functools.lru_cache(maxsize=256)
+def _table(size: int, v: int) -> tuple[int, ...]:
+    """The table ``|a - b| >= v`` (cached)."""
+    return relation_table(size, [(a, b) for a in range(1, size + 1) for b in range(1, size + 1) if abs(a - b) >= v])
 
 
 def _compile(build: Build) -> Compiled:
@@ -22,9 +29,7 @@ def _compile(build: Build) -> Compiled:
         v = m.value or size // 2 + 1
         pairs = tuple(zip(m.cells, m.cells[1:]))
         if pairs:
-            table = relation_table(
-                size, [(a, b) for a in range(1, size + 1) for b in range(1, size + 1) if abs(a - b) >= v]
-            )
+            table = _table(size, v)
             out.append((Relation(pairs, table, (k,) * len(pairs)), f"whispers {line_name(size, m.cells)}"))
     return out
 
