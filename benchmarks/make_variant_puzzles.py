@@ -71,7 +71,7 @@ def _marks_set(rule: str, args: argparse.Namespace, cpsat_oracle: Any) -> None:
     """Make, check and store the set of one rule that takes marks (``marks_puzzles``)."""
     rng = random.Random(f"{args.seed}:{rule}")
     made = time.perf_counter()
-    puzzles = [marks_puzzles.make_puzzle(rule, rng) for _ in range(args.count)]
+    puzzles = [marks_puzzles.make_puzzle(rule, rng, args.cap_ms) for _ in range(args.count)]
     made = time.perf_counter() - made
     checked = time.perf_counter()
     for givens, solution, marks in puzzles[: args.cpsat]:
@@ -81,15 +81,16 @@ def _marks_set(rule: str, args: argparse.Namespace, cpsat_oracle: Any) -> None:
             raise SystemExit(f"{rule}: CP-SAT finds {len(found)} solutions, or another one: {marks}")
     checked = time.perf_counter() - checked
     given = sum(sum(1 for d in g if d) for g, _, _ in puzzles) / len(puzzles)
+    cap = f", a count past {args.cap_ms:g} ms keeping its given" if args.cap_ms else ""
     lines = [
-        f"# {len(puzzles)} minimal 9x9 puzzles of rules={rule} (seed {args.seed}), made by"
+        f"# {len(puzzles)} {'near-' if args.cap_ms else ''}minimal 9x9 puzzles of rules={rule} (seed {args.seed}), made by"
         " benchmarks/make_variant_puzzles.py",
         "# (marks_puzzles.make_puzzle: random marks a classic solution keeps, then givens removed while the native",
-        f"# core counts one solution; {given:.1f} givens on average), the first {min(args.cpsat, len(puzzles))}"
+        f"# core counts one solution{cap}; {given:.1f} givens on average), the first {min(args.cpsat, len(puzzles))}"
         " checked unique by OR-Tools CP-SAT",
         "# (tests/support/cpsat_oracle.py, limit 2).",
         f"# python3 benchmarks/make_variant_puzzles.py --rules {rule} --count {args.count}"
-        f" --seed {args.seed} --cpsat {args.cpsat}",
+        f" --seed {args.seed} --cpsat {args.cpsat}" + (f" --cap-ms {args.cap_ms:g}" if args.cap_ms else ""),
         f"# <rule> <givens, 0 empty> <solution> {rule}=<marks> (docs/LAYOUTS.md, 'Marks after a line')",
     ]
     lines += [f"{rule} {''.join(map(str, g))} {''.join(map(str, s))} {rule}={marks}" for g, s, marks in puzzles]
@@ -110,6 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=100, help="puzzles per rule set (default 100)")
     parser.add_argument("--seed", type=int, default=27, help="the seed of every set (default 27)")
     parser.add_argument("--cpsat", type=int, default=20, help="puzzles per set checked unique by CP-SAT (default 20)")
+    parser.add_argument(
+        "--cap-ms",
+        type=float,
+        default=0.0,
+        help="marks rules: a uniqueness count searching longer keeps its given (default 0: no cap)",
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="the folder the files go to (default puzzles/variants)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -23,7 +23,10 @@ One puzzle (:func:`make_puzzle`, everything from one ``random.Random``):
 
 3. the givens: the solution's cells removed in random order while the native
    core still counts one solution with the marks (a MINIMAL puzzle: no given
-   can go).
+   can go). With ``cap_ms``, a count that searches longer than that keeps its
+   given (the puzzle stays unique, but may not be minimal, and the set then
+   depends on the machine's speed): the native general engine takes seconds
+   on some open renban, arrow and little killer states (issue 29's figures).
 
 The marks are written in the line syntax (docs/LAYOUTS.md, "Marks after a
 line") and read back by the project's own reader
@@ -34,10 +37,12 @@ what a client sends: :func:`request_line`.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
 from bench_variants import N, _count, random_solution
 
+from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.variants import Variant, variant_geometry
@@ -240,8 +245,28 @@ def read_line(line: str) -> tuple[Grid, Geometry, Variant]:
     return puzzle.grid, variant_geometry(puzzle.variant), puzzle.variant
 
 
-def make_puzzle(rule: str, rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...], str]:
-    """One minimal puzzle of ``rule``: (givens, solution, marks text after ``<rule>=``)."""
+class _TooLong(Exception):
+    """A count searched past its cap."""
+
+
+def _capped_count(cells: Sequence[int], geo: Geometry, cap_ms: float) -> int:
+    """Solutions of ``cells`` up to 2 by the native core; 2 when the count searches past ``cap_ms`` (0: no cap)."""
+    if not cap_ms:
+        return _count(cells, geo)
+    deadline = time.perf_counter() + cap_ms / 1e3
+
+    def check() -> None:
+        if time.perf_counter() > deadline:
+            raise _TooLong()
+
+    try:
+        return solver.NATIVE.count_solutions(Grid.trusted(tuple(cells), 3, 3), 2, check=check, geometry=geo)  # type: ignore[union-attr]
+    except _TooLong:
+        return 2
+
+
+def make_puzzle(rule: str, rng: random.Random, cap_ms: float = 0.0) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+    """One minimal puzzle of ``rule`` (``cap_ms``: see the module docstring): (givens, solution, marks text)."""
     while True:
         solution = random_solution(variant_geometry(Variant()), rng)
         if solution is None:
@@ -253,7 +278,7 @@ def make_puzzle(rule: str, rng: random.Random) -> tuple[tuple[int, ...], tuple[i
         cells = list(solution)
         for c in rng.sample(range(N * N), N * N):
             cells[c] = 0
-            if _count(cells, geo) != 1:
+            if _capped_count(cells, geo, cap_ms) != 1:
                 cells[c] = solution[c]
         return tuple(cells), tuple(solution), marks
 
