@@ -8,7 +8,8 @@ CP-SAT) and, per rule, each of ``--runs`` runs times:
   ``solver.NATIVE.solve(grid, geometry=...)``, the geometry read from the
   puzzle's line before the clock starts; each puzzle is a geometry of its own,
   so the time includes preparing it (``_native.prepare``). Median and worst
-  ms (issue 29: median <= 1 ms, worst <= 20 ms over 500 puzzles).
+  ms (issue 29: median <= 1 ms, worst <= 20 ms over 500 puzzles), and
+  puzzles/s over the set (the mean, which the server's rate compares with).
 * ``line``: the same from the text: the line read (``marks_line``), the
   geometry built (``variant_geometry``, its cache cleared first) and solved:
   what a request costs in Python and C before the wire. Median µs.
@@ -170,10 +171,10 @@ def pipelined(port: int, pid: int, puzzles: list[Stored]) -> tuple[float, float]
 
 
 HEADER = (
-    "| rule | puzzles | givens | solve median ms | solve worst ms | line median µs | CP-SAT puzzles"
+    "| rule | puzzles | givens | solve median ms | solve worst ms | solve puzzles/s | line median µs | CP-SAT puzzles"
     " | CP-SAT median ms | CP-SAT puzzles/s | server µs/request | server CPU µs/request | server requests/s"
     " | server / CP-SAT |\n"
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 )
 
 
@@ -215,13 +216,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         cpu / len(puzzles) * 1e6,
                         len(puzzles) / wall,
                         (len(puzzles) / wall) / (len(cp_t) / sum(cp_t)),
+                        len(solve_t) / sum(solve_t),
                     )
                 )
             m = [statistics.median(r[k] for r in runs) for k in range(len(runs[0]))]
             worst = max(r[1] for r in runs)
             givens = statistics.mean(sum(ch != "." for ch in line.split()[0]) for line, _ in puzzles)
             print(
-                f"| {rule} | {len(puzzles)} | {givens:.1f} | {m[0]:.3f} | {worst:.2f} | {m[2]:.0f} | {min(args.cpsat, len(puzzles))}"
+                f"| {rule} | {len(puzzles)} | {givens:.1f} | {m[0]:.3f} | {worst:.2f} | {m[9]:,.0f} | {m[2]:.0f} | {min(args.cpsat, len(puzzles))}"
                 f" | {m[3]:.2f} | {m[4]:.0f} | {m[5]:.0f} | {m[6]:.0f} | {m[7]:,.0f} | {m[8]:.0f}x |",
                 flush=True,
             )
