@@ -64,7 +64,9 @@ from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
-from sudoku_server.sudoku.variants import Cage, Variant, parse_rules, variant_geometry
+from sudoku_server.sudoku.variants import RULES, Cage, Variant, parse_rules, variant_geometry
+from sudoku_server.text import Puzzle
+from sudoku_server.text.fpuzzles import marks_line
 
 DEFAULT_RULES = "x,windoku,antiknight,antiking,nonconsecutive,jigsaw,x+antiknight,killer"
 N = 9
@@ -268,7 +270,7 @@ def cpsat_solve(geo: Geometry, givens: Sequence[int], seconds: float = 60.0) -> 
     masks = [geo.all_digits] * geo.ncells
     for constraint in geo.constraints:
         if isinstance(constraint, Candidates):
-            masks = list(constraint.masks)
+            masks = [m & k for m, k in zip(masks, constraint.masks)]
     x = []
     for c in range(geo.ncells):
         digits = [givens[c]] if givens[c] else [d for d in range(1, n + 1) if masks[c] >> (d - 1) & 1]
@@ -285,7 +287,8 @@ def cpsat_solve(geo: Geometry, givens: Sequence[int], seconds: float = 60.0) -> 
         elif isinstance(constraint, Sum):
             if constraint.distinct:
                 model.AddAllDifferent([x[c] for c in constraint.cells])
-            model.Add(sum(x[c] for c in constraint.cells) == constraint.total)
+            weights = constraint.weights or (1,) * len(constraint.cells)
+            model.Add(sum(w * x[c] for c, w in zip(constraint.cells, weights)) == constraint.total)
     cp = cp_model.CpSolver()
     cp.parameters.num_workers = 1
     cp.parameters.max_time_in_seconds = seconds
@@ -310,6 +313,12 @@ def read_set(path: Path) -> list[tuple[Geometry, tuple[int, ...], tuple[int, ...
         solution = tuple(int(ch) for ch in words[2])
         regions: tuple[int, ...] | None = None
         cages: tuple[Cage, ...] = ()
+        marks = [word for word in words[3:] if word.partition("=")[0] in RULES]
+        if marks:  # a set of a rule that takes marks (issue 29): the line syntax, read as a request is
+            puzzle = marks_line(f"{words[1]} {' '.join(marks)}", 1, "\n")
+            assert isinstance(puzzle, Puzzle) and puzzle.variant is not None, line[:100]
+            out.append((variant_geometry(puzzle.variant), givens, solution))
+            continue
         for word in words[3:]:
             key, _, value = word.partition("=")
             if key == "regions":

@@ -14,20 +14,33 @@ made, the command, the CP-SAT check):
 ``<rules> <81 givens, 0 empty> <81 solution digits> [regions=<81 region digits 0-8>] [cages=<total>:<cell>.<cell>..;...]``
 (cells 0-based row-major). ``bench_variants.py --files`` reads them back.
 
+The nine rules that take marks (issue 29: oddeven, thermo, kropki, xv,
+whispers, palindrome, renban, arrow, littlekiller; ``--rules marks`` names
+them all) are made by ``marks_puzzles.make_puzzle`` (random marks a classic
+solution keeps, then givens removed while the native core counts one
+solution) and stored as ``<rule> <givens> <solution> <rule>=<marks>``: the
+marks in the line syntax (docs/LAYOUTS.md, "Marks after a line"), so
+``<givens> <rule>=<marks>`` (``.`` for ``0``) is the request line a client
+sends.
+
 Usage:
   python3 benchmarks/make_variant_puzzles.py --count 100 --cpsat 20
   python3 benchmarks/make_variant_puzzles.py --rules nonconsecutive --count 50 --cpsat 50
+  python3 benchmarks/make_variant_puzzles.py --rules marks --count 500 --cpsat 500 --seed 29
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import bench_variants as bv
+import marks_puzzles
 
 from sudoku_server.sudoku.constraints import Sum
 from sudoku_server.sudoku.geometry import Geometry
@@ -54,6 +67,42 @@ def _data(geo: Geometry) -> str:
     return " ".join(words)
 
 
+def _marks_set(rule: str, args: argparse.Namespace, cpsat_oracle: Any) -> None:
+    """Make, check and store the set of one rule that takes marks (``marks_puzzles``)."""
+    rng = random.Random(f"{args.seed}:{rule}")
+    made = time.perf_counter()
+    puzzles = [marks_puzzles.make_puzzle(rule, rng, args.cap_ms) for _ in range(args.count)]
+    made = time.perf_counter() - made
+    checked = time.perf_counter()
+    for givens, solution, marks in puzzles[: args.cpsat]:
+        _grid, geo, _variant = marks_puzzles.read_line(marks_puzzles.request_line(givens, rule, marks))
+        found = cpsat_oracle.solutions(givens, geo, limit=2, seconds=600.0)
+        if found != [solution]:
+            raise SystemExit(f"{rule}: CP-SAT finds {len(found)} solutions, or another one: {marks}")
+    checked = time.perf_counter() - checked
+    given = sum(sum(1 for d in g if d) for g, _, _ in puzzles) / len(puzzles)
+    cap = f", a count past {args.cap_ms:g} ms keeping its given" if args.cap_ms else ""
+    lines = [
+        f"# {len(puzzles)} {'near-' if args.cap_ms else ''}minimal 9x9 puzzles of rules={rule} (seed {args.seed}), made by"
+        " benchmarks/make_variant_puzzles.py",
+        "# (marks_puzzles.make_puzzle: random marks a classic solution keeps, then givens removed while the native",
+        f"# core counts one solution{cap}; {given:.1f} givens on average), the first {min(args.cpsat, len(puzzles))}"
+        " checked unique by OR-Tools CP-SAT",
+        "# (tests/support/cpsat_oracle.py, limit 2).",
+        f"# python3 benchmarks/make_variant_puzzles.py --rules {rule} --count {args.count}"
+        f" --seed {args.seed} --cpsat {args.cpsat}" + (f" --cap-ms {args.cap_ms:g}" if args.cap_ms else ""),
+        f"# <rule> <givens, 0 empty> <solution> {rule}=<marks> (docs/LAYOUTS.md, 'Marks after a line')",
+    ]
+    lines += [f"{rule} {''.join(map(str, g))} {''.join(map(str, s))} {rule}={marks}" for g, s, marks in puzzles]
+    path = args.out / f"bench_{rule}.txt"
+    path.write_text("\n".join(lines) + "\n")
+    print(
+        f"{path.name}: {len(puzzles)} made in {made:.1f} s ({given:.1f} givens), CP-SAT checked"
+        f" {min(args.cpsat, len(puzzles))} in {checked:.1f} s",
+        flush=True,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -62,12 +111,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=100, help="puzzles per rule set (default 100)")
     parser.add_argument("--seed", type=int, default=27, help="the seed of every set (default 27)")
     parser.add_argument("--cpsat", type=int, default=20, help="puzzles per set checked unique by CP-SAT (default 20)")
+    parser.add_argument(
+        "--cap-ms",
+        type=float,
+        default=0.0,
+        help="marks rules: a uniqueness count searching longer keeps its given (default 0: no cap)",
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="the folder the files go to (default puzzles/variants)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from tests.support import cpsat_oracle
 
-    for words in args.rules.split(","):
+    for words in args.rules.replace("marks", ",".join(marks_puzzles.RULES)).split(","):
+        if words in marks_puzzles.RULES:
+            _marks_set(words, args, cpsat_oracle)
+            continue
         rules = parse_rules(words)
         made = time.perf_counter()
         puzzles = bv.make_set(rules, args.count, args.seed)

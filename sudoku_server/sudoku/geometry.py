@@ -169,11 +169,71 @@ def from_units(
         cell out of range or repeated, names not parallel to the units, or a
         box shape that does not tile the grid.
     """
+    units_t = tuple(tuple(map(int, unit)) for unit in units)
+    names = tuple(unit_names)
+    sk = _skeleton(size, units_t, names, box_rows, box_cols)
+    ncells = size * size
+    peers = sk.peers
+    if extra_peers:
+        seen = [set(p) for p in peers]
+        for a, b in extra_peers:
+            if not (0 <= a < ncells and 0 <= b < ncells) or a == b:
+                raise ValueError(f"extra peers ({a}, {b}): two distinct cells of 0..{ncells - 1}")
+            seen[a].add(b)
+            seen[b].add(a)
+        peers = tuple(tuple(sorted(cells)) for cells in seen)
+    return Geometry(
+        key=key,
+        size=size,
+        ncells=ncells,
+        units=sk.units,
+        unit_names=sk.names,
+        constraints=tuple(constraints),
+        cell_units=sk.cell_units,
+        peers=peers,
+        unit_array=sk.unit_array,
+        box_rows=box_rows,
+        box_cols=box_cols,
+        rows=sk.rows,
+        columns=sk.columns,
+        boxes=sk.boxes,
+        row_of=sk.row_of,
+        col_of=sk.col_of,
+        box_of=sk.box_of,
+        all_digits=(1 << size) - 1,
+        constraint_rules=tuple(constraint_rules) or ("",) * len(constraints),
+        constraint_names=tuple(constraint_names) or ("",) * len(constraints),
+        rule_words=tuple(rule_words),
+    )
+
+
+@dataclass(frozen=True)
+class _Skeleton:
+    """What a geometry derives from its units and box shape alone (:func:`_skeleton`)."""
+
+    units: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...]
+    cell_units: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    unit_array: bytes
+    rows: tuple[tuple[int, ...], ...]
+    columns: tuple[tuple[int, ...], ...]
+    boxes: tuple[tuple[int, ...], ...]
+    row_of: tuple[int, ...]
+    col_of: tuple[int, ...]
+    box_of: tuple[int, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _skeleton(
+    size: int, units_t: tuple[tuple[int, ...], ...], names: tuple[str, ...], box_rows: int, box_cols: int
+) -> _Skeleton:
+    """The unit-derived parts of :func:`from_units`' geometry (checked), cached by units: every puzzle of a
+    rule of marks (thermometers, arrows..) has the classic units and constraints of its own, so its geometry
+    is built from this and its constraints only (issue 29). Raises ValueError as :func:`from_units` says."""
     if not 1 <= size <= MAX_SIZE:
         raise ValueError(f"unsupported size {size}")
     ncells = size * size
-    units_t = tuple(tuple(int(c) for c in unit) for unit in units)
-    names = tuple(unit_names)
     if len(names) != len(units_t):
         raise ValueError(f"{len(units_t)} units but {len(names)} names")
     for name, unit in zip(names, units_t):
@@ -186,11 +246,6 @@ def from_units(
         for c in unit:
             cell_units[c].append(u)
     seen: list[set[int]] = [{p for u in cell_units[c] for p in units_t[u]} for c in range(ncells)]
-    for a, b in extra_peers:
-        if not (0 <= a < ncells and 0 <= b < ncells) or a == b:
-            raise ValueError(f"extra peers ({a}, {b}): two distinct cells of 0..{ncells - 1}")
-        seen[a].add(b)
-        seen[b].add(a)
     peers = tuple(tuple(sorted(seen[c] - {c})) for c in range(ncells))
     rows = tuple(tuple(r * size + c for c in range(size)) for r in range(size))
     columns = tuple(tuple(r * size + c for r in range(size)) for c in range(size))
@@ -201,28 +256,18 @@ def from_units(
         box_of = tuple((row_of[i] // box_rows) * (size // box_cols) + col_of[i] // box_cols for i in range(ncells))
     else:
         boxes, box_of = (), (-1,) * ncells
-    return Geometry(
-        key=key,
-        size=size,
-        ncells=ncells,
+    return _Skeleton(
         units=units_t,
-        unit_names=names,
-        constraints=tuple(constraints),
+        names=names,
         cell_units=tuple(tuple(us) for us in cell_units),
         peers=peers,
         unit_array=array("H", [c for unit in units_t for c in unit]).tobytes(),
-        box_rows=box_rows,
-        box_cols=box_cols,
         rows=rows,
         columns=columns,
         boxes=boxes,
         row_of=row_of,
         col_of=col_of,
         box_of=box_of,
-        all_digits=(1 << size) - 1,
-        constraint_rules=tuple(constraint_rules) or ("",) * len(constraints),
-        constraint_names=tuple(constraint_names) or ("",) * len(constraints),
-        rule_words=tuple(rule_words),
     )
 
 

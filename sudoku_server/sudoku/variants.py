@@ -84,14 +84,14 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     build = Build(variant, size, box_rows, box_cols)
     chosen = [RULES[word] for word in variant.rules]
     base = classic(box_rows, box_cols)
-    units: list[tuple[int, ...]] = list(base.rows) + list(base.columns)
-    names = [f"row {k + 1}" for k in range(size)] + [f"column {k + 1}" for k in range(size)]
+    units: list[tuple[int, ...]] = list(base.units[: 2 * size])  # the rows, then the columns
+    names = list(base.unit_names[: 2 * size])  # "row 1".., "column 1"..
     boxes = next((rule for rule in chosen if rule.replaces_boxes), None)
     if boxes is not None and boxes.units is not None:
         placed = list(boxes.units(build))
         shape = (0, 0)
     else:
-        placed = [(box, f"box {k + 1}") for k, box in enumerate(base.boxes)]
+        placed = list(zip(base.units[2 * size :], base.unit_names[2 * size :]))  # the boxes, "box 1"..
         shape = (box_rows, box_cols)
     for rule in chosen:
         if rule.units is not None and not rule.replaces_boxes:

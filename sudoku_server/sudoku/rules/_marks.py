@@ -165,6 +165,8 @@ def fp_lines(
 # -- the line syntax (``thermo=r1c1-r1c2-r1c3;r5c5-r6c6``) -----------------------------------------
 
 _NAME = re.compile(r"r(\d+)c(\d+)", re.I)
+#: Cells of one-digit rows and columns, ``-``-joined (``r1c1-r1c2``): every cell of grids up to 9x9.
+_ONE_DIGIT = re.compile(r"[rR][1-9][cC][1-9](?:-[rR][1-9][cC][1-9])*")
 
 
 def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...], str]]:
@@ -172,9 +174,15 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
 
     A mark with no cell is a word alone (``negative``). Raises ValueError naming the mark.
     """
+    top = str(size)
     out: list[tuple[tuple[int, ...], str]] = []
     for k, item in enumerate(text.split(";"), 1):
         cells_text, _, tail = item.partition(":")
+        if size <= 9 and _ONE_DIGIT.fullmatch(cells_text):  # the common case, read without a regex per cell
+            names = cells_text.split("-")
+            if all(name[1] <= top and name[3] <= top for name in names):
+                out.append((tuple((int(name[1]) - 1) * size + int(name[3]) - 1 for name in names), tail.lower()))
+                continue
         if not cells_text or _NAME.match(cells_text) is None:
             out.append(((), item.lower()))
             continue

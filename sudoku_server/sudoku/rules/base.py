@@ -23,6 +23,7 @@ Nothing here names a rule; the rule modules beside this one do.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -287,8 +288,9 @@ class Rule:
         return not self.sizes or size in self.sizes
 
 
+@functools.lru_cache(maxsize=64)
 def pairs_of(size: int, steps: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """The cell pairs ``(a, b)``, ``a < b``, ascending, one of the ``steps`` (row, column) apart."""
+    """The cell pairs ``(a, b)``, ``a < b``, ascending, one of the ``steps`` (row, column) apart (cached: ``steps`` hashable)."""
     pairs = set()
     for r in range(size):
         for c in range(size):

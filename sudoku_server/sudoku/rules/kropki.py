@@ -13,6 +13,7 @@ pair (``kropki negative``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
@@ -32,6 +33,24 @@ from sudoku_server.sudoku.rules._marks import (
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
 
+@functools.lru_cache(maxsize=256)
+def _dot_table(size: int, black: bool, v: int) -> tuple[int, ...]:
+    """The table of a dot: black ``a == v * b`` or ``b == v * a``, white ``|a - b| == v`` (cached)."""
+    digits = range(1, size + 1)
+    if black:
+        return relation_table(size, [(a, b) for a in digits for b in digits if a == v * b or b == v * a])
+    return relation_table(size, [(a, b) for a in digits for b in digits if abs(a - b) == v])
+
+
+@functools.lru_cache(maxsize=32)
+def _negative_table(size: int, no_white: bool, no_black: bool) -> tuple[int, ...]:
+    """The table of the free pairs: not consecutive (``no_white``), not in ratio 2 (``no_black``) (cached)."""
+    return relation_table(
+        size,
+        test=lambda a, b: not (no_white and abs(a - b) == 1) and not (no_black and (a == 2 * b or b == 2 * a)),
+    )
+
+
 def _compile(build: Build) -> Compiled:
     size = build.size
     marks = marks_of(build, RULE.word)
@@ -39,21 +58,13 @@ def _compile(build: Build) -> Compiled:
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(dots):
         v = m.value or (2 if m.kind == "black" else 1)
-        digits = range(1, size + 1)
-        if m.kind == "black":
-            allowed = [(a, b) for a in digits for b in digits if a == v * b or b == v * a]
-        else:
-            allowed = [(a, b) for a in digits for b in digits if abs(a - b) == v]
-        table = relation_table(size, allowed)
+        table = _dot_table(size, m.kind == "black", v)
         a, b = m.cells
         out.append((Relation(((a, b),), table, (k,)), f"kropki {line_name(size, m.cells)} {m.kind or 'white'} {v}"))
     kinds = {m.kind for m in marks if not m.cells}
     no_white, no_black = "negative white" in kinds, "negative black" in kinds
     if no_white or no_black:
-        table = relation_table(
-            size,
-            test=lambda a, b: not (no_white and abs(a - b) == 1) and not (no_black and (a == 2 * b or b == 2 * a)),
-        )
+        table = _negative_table(size, no_white, no_black)
         out.append((Relation(free_pairs(size, dots), table), "kropki negative"))
     return out
 

@@ -7,6 +7,7 @@ pairs of cells at the same distance from its two ends (``palindrome r1c1-r1c5``)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
@@ -23,9 +24,15 @@ from sudoku_server.sudoku.rules._marks import (
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
+@functools.lru_cache(maxsize=32)
+def _table(size: int) -> tuple[int, ...]:
+    """The table of equality (cached)."""
+    return relation_table(size, [(d, d) for d in range(1, size + 1)])
+
+
 def _compile(build: Build) -> Compiled:
     size = build.size
-    table = relation_table(size, [(d, d) for d in range(1, size + 1)])
+    table = _table(size)
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(marks_of(build, RULE.word)):
         pairs = tuple((m.cells[i], m.cells[-1 - i]) for i in range(len(m.cells) // 2))

@@ -9,6 +9,7 @@ consecutive digits. Named ``renban r1c1-r1c4 (4 cells)``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
 
@@ -26,15 +27,21 @@ from sudoku_server.sudoku.rules._marks import (
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
 
+@functools.lru_cache(maxsize=256)
+def _table(size: int, span: int) -> tuple[int, ...]:
+    """The table ``a != b and |a - b| <= span`` (cached)."""
+    digits = range(1, size + 1)
+    return relation_table(size, [(a, b) for a in digits for b in digits if a != b and abs(a - b) <= span])
+
+
 def _compile(build: Build) -> Compiled:
     size = build.size
-    digits = range(1, size + 1)
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(marks_of(build, RULE.word)):
         span = len(m.cells) - 1
         pairs = tuple(itertools.combinations(m.cells, 2))
         if pairs:
-            table = relation_table(size, [(a, b) for a in digits for b in digits if a != b and abs(a - b) <= span])
+            table = _table(size, span)
             out.append(
                 (Relation(pairs, table, (k,) * len(pairs)), f"renban {line_name(size, m.cells)} ({len(m.cells)} cells)")
             )

@@ -9,6 +9,7 @@ r1c1-r1c4 (at least 5 apart): 1 at r1c1 and 5 at r1c2 differ by 4``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
@@ -25,6 +26,12 @@ from sudoku_server.sudoku.rules._marks import (
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
 
 
+@functools.lru_cache(maxsize=256)
+def _table(size: int, v: int) -> tuple[int, ...]:
+    """The table ``|a - b| >= v`` (cached)."""
+    return relation_table(size, [(a, b) for a in range(1, size + 1) for b in range(1, size + 1) if abs(a - b) >= v])
+
+
 def _compile(build: Build) -> Compiled:
     size = build.size
     out: list[tuple[Constraint, str]] = []
@@ -32,9 +39,7 @@ def _compile(build: Build) -> Compiled:
         v = m.value or size // 2 + 1
         pairs = tuple(zip(m.cells, m.cells[1:]))
         if pairs:
-            table = relation_table(
-                size, [(a, b) for a in range(1, size + 1) for b in range(1, size + 1) if abs(a - b) >= v]
-            )
+            table = _table(size, v)
             out.append(
                 (Relation(pairs, table, (k,) * len(pairs)), f"whispers {line_name(size, m.cells)} (at least {v} apart)")
             )

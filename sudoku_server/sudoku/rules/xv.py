@@ -10,6 +10,7 @@ the negative constraint to one over every free pair (``xv negative``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
@@ -28,17 +29,29 @@ from sudoku_server.sudoku.rules._marks import (
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
 
 
+@functools.lru_cache(maxsize=256)
+def _sum_table(size: int, value: int) -> tuple[int, ...]:
+    """The table ``a + b == value`` (cached)."""
+    return relation_table(size, [(a, value - a) for a in range(1, size + 1) if 1 <= value - a <= size])
+
+
+@functools.lru_cache(maxsize=32)
+def _negative_table(size: int) -> tuple[int, ...]:
+    """The table ``a + b`` neither 5 nor 10 (cached)."""
+    return relation_table(size, test=lambda a, b: a + b not in (5, 10))
+
+
 def _compile(build: Build) -> Compiled:
     size = build.size
     marks = marks_of(build, RULE.word)
     pairs = tuple(m for m in marks if len(m.cells) == 2)
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(pairs):
-        table = relation_table(size, [(a, m.value - a) for a in range(1, size + 1) if 1 <= m.value - a <= size])
+        table = _sum_table(size, m.value)
         a, b = m.cells
         out.append((Relation(((a, b),), table, (k,)), f"xv {line_name(size, m.cells)} sum {m.value}"))
     if any(not m.cells and m.kind == "negative" for m in marks):
-        table = relation_table(size, test=lambda a, b: a + b not in (5, 10))
+        table = _negative_table(size)
         out.append((Relation(free_pairs(size, pairs), table), "xv negative"))
     return out
 

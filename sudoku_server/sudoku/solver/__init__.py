@@ -160,9 +160,8 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
             if len(constraint.table) != geo.size:
                 return None
             index = tables.setdefault(constraint.table, len(tables))
-            for a, b in constraint.pairs:
-                pairs += (a, b)
-                pair_table.append(index)
+            pairs.extend(itertools.chain.from_iterable(constraint.pairs))
+            pair_table.extend([index] * len(constraint.pairs))
         elif isinstance(constraint, Sum):
             weights = constraint.weights or (1,) * len(constraint.cells)
             if constraint.distinct and len(constraint.cells) > geo.size:
