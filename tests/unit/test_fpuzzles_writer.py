@@ -27,8 +27,20 @@ def _pair(draw: st.DrawFn) -> tuple[int, int]:
     return (a, a + 1) if draw(st.booleans()) else (c * N + r, (c + 1) * N + r)
 
 
+_KING = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
+
+
 def _line(draw: st.DrawFn, least: int = 2) -> tuple[int, ...]:
-    return tuple(draw(st.lists(st.integers(0, N * N - 1), min_size=least, max_size=6, unique=True)))
+    """A line as people draw it: up to 6 cells, each touching the last (side or corner), none twice."""
+    r, c = draw(st.integers(0, N - 1)), draw(st.integers(0, N - 1))
+    cells = [r * N + c]
+    for dr, dc in draw(st.lists(st.sampled_from(_KING), min_size=least - 1, max_size=5)):
+        if not (0 <= r + dr < N and 0 <= c + dc < N) or (r + dr) * N + c + dc in cells:
+            break
+        r, c = r + dr, c + dc
+        cells.append(r * N + c)
+    assume(len(cells) >= least)
+    return tuple(cells)
 
 
 def _diagonal(draw: st.DrawFn) -> tuple[int, ...]:
@@ -71,7 +83,7 @@ def puzzles(draw: st.DrawFn) -> tuple[Grid, Variant]:
     marks += [Mark("renban", _line(draw)) for _ in range(draw(st.integers(0, 2)))]
     for _ in range(draw(st.integers(0, 2))):
         line = _line(draw)
-        bulb = draw(st.integers(1, len(line) - 1))
+        bulb = draw(st.integers(1, min(4, len(line) - 1)))
         marks.append(Mark("arrow", line, bulb))
     marks += [Mark("littlekiller", _diagonal(draw), draw(st.integers(0, 60))) for _ in range(draw(st.integers(0, 2)))]
     words.update(m.rule for m in marks)

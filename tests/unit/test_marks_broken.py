@@ -55,7 +55,7 @@ INVALID = {
     ),
     "whispers": (
         _line("whispers", r4c3=1),
-        "ERROR invalid whispers r4c3-r5c1: 1 at r4c3 and 1 at r5c2 differ by 0, less than the line's",
+        "ERROR invalid whispers r4c3-r5c1 (at least 5 apart): 1 at r4c3 and 1 at r5c2 differ by 0",
     ),
     "palindrome": (
         _line("palindrome", r7c4=1),
