@@ -128,6 +128,7 @@ COMMANDS = [
     ("bench_variant_requests.py", ["--rules", "x", "--puzzles", "5", "--passes", "1", "--runs", "1"], "| x | 5 |"),
     ("bench_hodoku_reglib.py", ["--only", "0000"], "HINT all per state"),
     ("bench_hodoku_parity.py", ["--limit", "3", "--source", "kaggle"], "kaggle           3  100.00%  100.00%"),
+    ("bench_rules.py", ["--rules", "thermo", "--count", "2", "--cpsat", "1", "--runs", "1"], "| thermo | 2 | 14.5 |"),
     (
         "make_variant_puzzles.py",
         ["--rules", "x", "--count", "2", "--cpsat", "1", "--out", tempfile.gettempdir()],
