@@ -181,9 +181,9 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
         if size <= 9 and _ONE_DIGIT.fullmatch(cells_text):  # the common case, read without a regex per cell
             names = cells_text.split("-")
             if all(name[1] <= top and name[3] <= top for name in names):
-                cells = tuple((int(name[1]) - 1) * size + int(name[3]) - 1 for name in names)
-                if len(set(cells)) == len(cells):
-                    out.append((cells, tail.lower()))
+                quick = tuple((int(name[1]) - 1) * size + int(name[3]) - 1 for name in names)
+                if len(set(quick)) == len(quick):
+                    out.append((quick, tail.lower()))
                     continue  # else the general reading below names the cell given twice
         if not cells_text or _NAME.match(cells_text) is None:
             out.append(((), item.lower()))
