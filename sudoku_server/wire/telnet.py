@@ -21,6 +21,7 @@ removed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -126,21 +127,20 @@ class Telnet:
         """True inside a telnet sequence (its rest has not arrived)."""
         return self._state != _DATA
 
-    def feed(self, data: bytes) -> list[Item]:
-        """Split ``data`` at telnet commands, in stream order.
+    def feed(self, data: bytes) -> Iterator[Item]:
+        """Split ``data`` at telnet commands, in stream order, lazily.
 
-        Returns a list of: ``bytes`` (text), :class:`TelnetReply` (answers to
+        Yields: ``bytes`` (text), :class:`TelnetReply` (answers to
         DO/WILL, and to DONT/WONT BINARY once it is on), :data:`INTERRUPT` (IP or AO) and :data:`SB_TOO_LONG` (then
         the rest of ``data`` is dropped).
+
+        The caller acts on each item before the next byte is read (a
+        generator, not a list): what it does in between, such as
+        :meth:`offer_binary` after the first negotiation, sees the options'
+        state at that point of the stream, so the replies are the same
+        however the stream is chunked (whole, or a byte at a time).
         """
-        items: list[Item] = []
         out = bytearray()
-
-        def flush() -> None:
-            if out:
-                items.append(bytes(out))
-                out.clear()
-
         state = self._state
         for byte in data:
             if state == _DATA:
@@ -159,32 +159,40 @@ class Telnet:
                     state = _IN_SB
                     self._sb_bytes = 0
                 else:
-                    if byte in (IP, AO):
-                        flush()
-                        items.append(INTERRUPT)
                     state = _DATA
+                    if byte in (IP, AO):
+                        yield from self._flushed(out, state)
+                        yield INTERRUPT
             elif state == _AFTER_VERB:
+                state = _DATA
                 if byte == BINARY:
                     answer = self._binary_answer(self._verb)
                     if answer:
-                        flush()
-                        items.append(TelnetReply(answer))
+                        yield from self._flushed(out, state)
+                        yield TelnetReply(answer)
                 elif self._verb in (DO, WILL):
-                    flush()
+                    yield from self._flushed(out, state)
                     refusal = WONT if self._verb == DO else DONT
-                    items.append(TelnetReply(bytes((IAC, refusal, byte))))
-                state = _DATA
+                    yield TelnetReply(bytes((IAC, refusal, byte)))
             elif state == _IN_SB:
                 if byte == IAC:
                     state = _SB_AFTER_IAC
                 else:
                     self._sb_bytes += 1
                     if self._sb_bytes > self.max_sb_bytes:
-                        flush()
-                        items.append(SB_TOO_LONG)
-                        break
+                        yield from self._flushed(out, state)
+                        yield SB_TOO_LONG
+                        return
             else:  # in a subnegotiation, after IAC
                 state = _DATA if byte == SE else _IN_SB
-        flush()
         self._state = state
-        return items
+        if out:
+            yield bytes(out)
+
+    def _flushed(self, out: bytearray, state: int) -> Iterator[bytes]:
+        """The text gathered so far (if any), emptied from ``out``; records ``state`` first."""
+        self._state = state
+        if out:
+            text = bytes(out)
+            out.clear()
+            yield text

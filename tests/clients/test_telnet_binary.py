@@ -46,20 +46,20 @@ def test_the_offer_is_do_binary_and_will_binary_once():
 def test_the_clients_acceptance_of_the_offer_is_not_answered():
     telnet = Telnet(4096)
     telnet.offer_binary()
-    assert telnet.feed(b"\xff\xfb\x00\xff\xfd\x00\xe2\x94\x9c\n") == [b"\xe2\x94\x9c\n"]
+    assert list(telnet.feed(b"\xff\xfb\x00\xff\xfd\x00\xe2\x94\x9c\n")) == [b"\xe2\x94\x9c\n"]
     assert telnet.binary
 
 
 def test_a_refusal_of_the_offer_is_not_answered_and_binary_stays_off():
     telnet = Telnet(4096)
     telnet.offer_binary()
-    assert telnet.feed(b"\xff\xfc\x00\xff\xfe\x00PING\r\n") == [b"PING\r\n"]
+    assert list(telnet.feed(b"\xff\xfc\x00\xff\xfe\x00PING\r\n")) == [b"PING\r\n"]
     assert not telnet.binary
 
 
 def test_binary_asked_by_the_client_is_accepted_and_other_options_still_refused():
     telnet = Telnet(4096)
-    items = telnet.feed(b"\xff\xfb\x00\xff\xfd\x00\xff\xfd\x01\xff\xfb\x01")
+    items = list(telnet.feed(b"\xff\xfb\x00\xff\xfd\x00\xff\xfd\x01\xff\xfb\x01"))
     assert [item.data for item in items] == [  # type: ignore[union-attr]
         b"\xff\xfd\x00",  # WILL BINARY: DO BINARY
         b"\xff\xfb\x00",  # DO BINARY: WILL BINARY
@@ -67,15 +67,15 @@ def test_binary_asked_by_the_client_is_accepted_and_other_options_still_refused(
         b"\xff\xfe\x01",  # WILL ECHO: DONT ECHO, as before
     ]
     assert telnet.binary
-    assert telnet.feed(b"\xff\xfb\x00") == []  # already on: no answer, no loop
+    assert list(telnet.feed(b"\xff\xfb\x00")) == []  # already on: no answer, no loop
     assert telnet.offer_binary() == b""  # both sides already binary: nothing to ask
 
 
 def test_binary_turned_off_by_the_client_is_acknowledged_once():
     telnet = Telnet(4096)
     telnet.offer_binary()
-    telnet.feed(b"\xff\xfb\x00")
-    items = telnet.feed(b"\xff\xfc\x00\xff\xfc\x00")
+    list(telnet.feed(b"\xff\xfb\x00"))
+    items = list(telnet.feed(b"\xff\xfc\x00\xff\xfc\x00"))
     assert [item.data for item in items] == [b"\xff\xfe\x00"]  # type: ignore[union-attr]
     assert not telnet.binary
 
