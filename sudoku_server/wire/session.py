@@ -51,6 +51,8 @@ from sudoku_server.wire.telnet import INTERRUPT, SB_TOO_LONG, Telnet, TelnetRepl
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
+    "FPUZZLES_START_BYTES",
+    "HELD_LINE_BYTES",
     "INTERACTIVE_AFTER",
     "CloseConnection",
     "CommandReceived",
@@ -75,9 +77,37 @@ _FPUZZLES_LINE = re.compile(
 )
 
 
-def _limit_of(buf: bytearray, pos: int, limit: int) -> int:
-    """The longest the line starting at ``pos`` may be: ``limit``, or 64 KiB for an f-puzzles line."""
-    return max(limit, FPUZZLES_MAX_LINE_BYTES) if _FPUZZLES_LINE.match(buf, pos) else limit
+#: An f-puzzles object or link begins within this many bytes of its line (docs/PROTOCOL.md). A
+#: line whose end has not arrived is held at least this long whatever ``max_line_bytes`` says, so
+#: that whether it is an f-puzzles line is known before it is refused as too large: the events
+#: are the same however the stream is chunked.
+FPUZZLES_START_BYTES = 256
+HELD_LINE_BYTES = FPUZZLES_START_BYTES + len("https://f-puzzles.com/?")
+#: What may still become the start of an f-puzzles line (it allows a little more: a verb
+#: run into a link); a line without its end that is no such start is refused at ``max_line_bytes``.
+_FPUZZLES_PREFIX = re.compile(
+    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
+    + b"|".join(
+        re.escape(url[:n])
+        for url in (b"https://f-puzzles.com/", b"http://f-puzzles.com/")
+        for n in range(1, len(url) + 1)
+    )
+    + rb")?",
+    re.I,
+)
+
+
+def _limit_of(buf: bytearray, pos: int, limit: int, *, partial: bool = False) -> int:
+    """The longest the line starting at ``pos`` may be: ``limit``, or 64 KiB for an f-puzzles line.
+
+    ``partial``: the line's end has not arrived; one that may still become an f-puzzles line
+    (shorter than :data:`HELD_LINE_BYTES`) may be that long.
+    """
+    if _FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES):
+        return max(limit, FPUZZLES_MAX_LINE_BYTES)
+    if partial and len(buf) - pos <= HELD_LINE_BYTES and _FPUZZLES_PREFIX.fullmatch(buf, pos):
+        return max(limit, HELD_LINE_BYTES)
+    return limit
 
 
 BOM = b"\xef\xbb\xbf"
@@ -612,7 +642,9 @@ class Session(_PlainLines):
                 end, ending, after = size, "", size
             else:
                 break
-            if end - pos > limit and (end - pos > FPUZZLES_MAX_LINE_BYTES or not _FPUZZLES_LINE.match(buf, pos)):
+            if end - pos > limit and (
+                end - pos > FPUZZLES_MAX_LINE_BYTES or not _FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES)
+            ):
                 self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, pos, limit)} bytes")
                 return
             self.lineno += 1
@@ -628,6 +660,6 @@ class Session(_PlainLines):
         if pos:
             del buf[:pos]
         if not self._backlog and len(buf) - buf.endswith(b"\r") > _limit_of(
-            buf, 0, limit
+            buf, 0, limit, partial=True
         ):  # a trailing CR is held back
             self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, 0, limit)} bytes")

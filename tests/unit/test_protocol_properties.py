@@ -5,7 +5,8 @@ layouts of test_formats.py, line endings, telnet commands, the BOM, comments,
 borders), fed in any chunking:
 
 * ``receive_data`` / ``receive_eof`` never raise;
-* the line buffer never holds more than ``max_line_bytes + 1`` bytes;
+* the line buffer never holds more than ``max(max_line_bytes, HELD_LINE_BYTES) + 1`` bytes
+  (a line whose end has not arrived is held until it is known not to be f-puzzles);
 * the events are the same whole, split at random points, and one byte at a
   time, both before and after ``receive_eof()``.
 
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 
 from sudoku_server.wire.session import (
     DEFAULT_MAX_LINE_BYTES,
+    HELD_LINE_BYTES,
     CloseConnection,
     CommandReceived,
     PuzzleReceived,
@@ -172,7 +174,7 @@ def check_puzzle(event: PuzzleReceived) -> None:
 def feed(data: bytes, cuts: Sequence[int] = (), max_line_bytes: int = DEFAULT_MAX_LINE_BYTES) -> tuple[list, list]:
     """Feed ``data`` split at ``cuts``, then EOF, checking the invariants after each call.
 
-    Asserts: no exception, the buffer within ``max_line_bytes + 1`` after every
+    Asserts: no exception, the buffer within ``max(max_line_bytes, HELD_LINE_BYTES) + 1`` after every
     call, closed after EOF and deaf afterwards, nothing after CloseConnection,
     every puzzle well formed. Returns the events before and after
     ``receive_eof()``, as tuples.
@@ -181,9 +183,9 @@ def feed(data: bytes, cuts: Sequence[int] = (), max_line_bytes: int = DEFAULT_MA
     before = []
     for piece in pieces(data, cuts):
         before.extend(session.receive_data(piece))
-        assert len(session._buffer) <= max_line_bytes + 1
+        assert len(session._buffer) <= max(max_line_bytes, HELD_LINE_BYTES) + 1
     after = session.receive_eof()
-    assert len(session._buffer) <= max_line_bytes + 1
+    assert len(session._buffer) <= max(max_line_bytes, HELD_LINE_BYTES) + 1
     assert session.closed
     assert session.receive_data(NEWSPAPER_LINE.encode() + b"\n") == []
     assert session.receive_eof() == []
@@ -211,7 +213,7 @@ def test_buffer_stays_bounded_under_a_flood(sizes, tail, limit):
     session = Session(max_line_bytes=limit)
     for size in sizes:
         session.receive_data(b"." * size + tail)
-        assert len(session._buffer) <= limit + 1
+        assert len(session._buffer) <= max(limit, HELD_LINE_BYTES) + 1
         if session.closed:
             break
 
@@ -312,6 +314,28 @@ def test_binary_offer_stands_where_the_first_negotiation_stands():
         [],
     )
     assert whole == feed(data, range(1, len(data)))
+
+
+def test_a_line_that_may_still_be_fpuzzles_is_held_until_that_is_known():
+    # Found by the session fuzzer (limit 1 byte): byte by byte, "GV" was
+    # refused as too large before the "{" that makes "GVM {" an f-puzzles
+    # line (64 KiB) arrived; whole, the line was read. A line whose end has
+    # not arrived is now held to 279 bytes before it is refused.
+    data = b"GVM\t{\x8b\r\x00\r\nx\n"
+    whole = feed(data, (), 1)
+    assert whole == (
+        [
+            ("reply", b'ERROR command unknown verb "GVM"; try HELP\r\n'),
+            ("reply", b'ERROR command unknown verb "X"; try HELP\n'),
+        ],
+        [],
+    )
+    assert whole == feed(data, range(1, len(data)), 1)
+
+
+def test_an_fpuzzles_object_must_begin_within_256_bytes_of_its_line():
+    data = b"SOLVE" + b" " * 300 + b"{" + b"x" * 5000 + b"\n"
+    assert feed(data) == ([("reply", b"ERROR too-large line 1 is longer than 4096 bytes\n"), ("close",)], [])
 
 
 JUNK_LINE = st.text(alphabet="123456789._0 |x-#", min_size=1, max_size=20).filter(
