@@ -142,7 +142,12 @@ async def test_the_filler_never_delays_a_client(wallclock):
                 await stream.send_all(b"KEEPALIVE\n")
                 await stream.receive_some(4096)
                 for _ in range(40):
-                    await trio.sleep(0.03)  # the filler gets going again between requests
+                    # the filler gets going again between requests (waited for, not slept: a busy
+                    # machine may take longer than any fixed pause to resume its thread)
+                    resumed_from = filler.cpu_seconds
+                    while filler.cpu_seconds == resumed_from:
+                        await trio.sleep(0.005)
+                    await trio.sleep(0.01)  # and into its search, past the pause's bookkeeping
                     sent = time.perf_counter()
                     await stream.send_all(b"COUNT " + puzzle + b"\n")
                     data = b""
@@ -151,8 +156,10 @@ async def test_the_filler_never_delays_a_client(wallclock):
                     times.append(time.perf_counter() - sent)
                     assert data == b"COUNT 1 unique\n"
             yields = filler.yields
-    # every request found the filler running (share 1.0, a long extreme search) and paused it
-    assert yields >= 20, yields
+    # requests found the filler running (share 1.0, a long extreme search) and paused it: on a quiet
+    # machine about 40 of 40, beside two busy processes 17 of 40 (the filler's thread gets too little
+    # CPU to reach its next check within the pause); 0 if it never paused
+    assert yields >= 8, yields
     # a COUNT of this puzzle takes about 1 ms; the filler adds at most one check's work (bounds for a noisy CI)
     wallclock.below(statistics.median(times), 0.02, "the median answer beside the filler")
     wallclock.below(max(times), 0.1, "the slowest answer beside the filler")
