@@ -26,6 +26,7 @@ word it. Cells are numbered row-major from 0 and shown as ``r1c1``.. (1-based).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Callable, Sequence
@@ -111,16 +112,30 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     for constraint in constraints:
         if isinstance(constraint, AllDifferent) or (isinstance(constraint, Sum) and constraint.distinct):
             extra += itertools.combinations(constraint.cells, 2)
-    key = (
-        "variant",
-        variant.rules,
-        box_rows,
-        box_cols,
-        variant.regions,
-        variant.cages,
-        variant.candidates,
-        variant.marks,
+    key = _Key(
+        (
+            "variant",
+            variant.rules,
+            box_rows,
+            box_cols,
+            variant.regions,
+            variant.cages,
+            variant.candidates,
+            variant,  # its marks (and the rest): hashed once, by the variant (Variant.__hash__)
+        )
     )
+    rule_words = (*variant.rules, *((PENCILMARKS.word,) if variant.candidates is not None else ()))
+    if not extra and len(units) == len(base.units) and shape == (box_rows, box_cols):
+        # the classic units and no extra peers (the rules of marks: thermometers, dots, odd/even cells):
+        # the classic geometry with this key and these constraints, its unit-derived parts shared
+        return dataclasses.replace(
+            base,
+            key=key,
+            constraints=tuple(constraints),
+            constraint_rules=tuple(words),
+            constraint_names=tuple(labels),
+            rule_words=rule_words,
+        )
     return from_units(
         key,
         size,
@@ -132,8 +147,24 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
         extra_peers=extra,
         constraint_rules=words,
         constraint_names=labels,
-        rule_words=(*variant.rules, *((PENCILMARKS.word,) if variant.candidates is not None else ())),
+        rule_words=rule_words,
     )
+
+
+class _Key(tuple):  # type: ignore[type-arg]
+    """A variant geometry's key: a tuple that computes its hash once (its marks are many small values, and the
+    solver's caches look it up on every solve); pickled as a plain tuple's contents (str hashes differ
+    between processes)."""
+
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self.__dict__["hash"] = tuple.__hash__(self)
+            return value
+
+    def __reduce__(self) -> tuple[type[_Key], tuple[tuple[object, ...]]]:
+        return (_Key, (tuple(self),))
 
 
 class Digits(Protocol):

@@ -23,9 +23,10 @@ givens as one line). A line holding one may be up to :data:`MAX_LINE_BYTES`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import unquote
 
 import lzstring  # type: ignore[import-untyped]
@@ -338,6 +339,14 @@ def _looks_like_givens(text: str) -> bool:
     return len(text) in (16, 36, 81, 256, 625) and re.fullmatch(r"[0-9A-Za-z._]+", text) is not None
 
 
+@functools.lru_cache(maxsize=1024)
+def _read_marks(syntax: Callable[[str, int], tuple[Mark, ...]], text: str, size: int) -> tuple[Mark, ...]:
+    """``syntax(text, size)``: a rule's marks read from their field, kept by its text (a client that sends a puzzle
+    again, or many puzzles under one set of marks, has them read once). Raises ValueError as ``syntax`` does
+    (not kept)."""
+    return syntax(text, size)
+
+
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
 
@@ -368,7 +377,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
             if not value:
                 raise PuzzleFormatError(f"line {lineno}: {word}= has no marks")
             try:
-                marks += syntaxes[word](value, grid.size)
+                marks += _read_marks(syntaxes[word], value, grid.size)
             except ValueError as exc:
                 raise PuzzleFormatError(f"line {lineno}: {exc}") from None
     except PuzzleError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 
@@ -17,7 +18,14 @@ def marks_of(build: Build, word: str) -> tuple[Mark, ...]:
 
 def cell_name(size: int, c: int) -> str:
     """``r1c2``: cell ``c`` of a grid of ``size`` digits per unit."""
-    return f"r{c // size + 1}c{c % size + 1}"
+    names = _NAMES.get(size)
+    if names is None:
+        names = _NAMES[size] = tuple(f"r{k // size + 1}c{k % size + 1}" for k in range(size * size))
+    return names[c]
+
+
+#: The cells' names by grid size (a request names every mark it compiles: a kropki puzzle's 40-odd dots).
+_NAMES: dict[int, tuple[str, ...]] = {}
 
 
 def line_name(size: int, cells: tuple[int, ...]) -> str:
@@ -49,6 +57,11 @@ def relation_words(
 def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
     """What is wrong with ``cells`` as a line (each cell touching the next: beside it, or ``diagonal`` also
     corner to corner) or, for two cells, a dot on their edge: ``"r1c1 and r3c3 do not touch"``; ``""``."""
+    if len(cells) == 2:  # a dot (every kropki and XV mark): beside, or corner to corner, at a glance
+        a, b = cells
+        step = b - a if b > a else a - b
+        if step == size or (step == 1 and a // size == b // size):
+            return ""
     for a, b in zip(cells, cells[1:]):
         dr, dc = abs(a // size - b // size), abs(a % size - b % size)
         if max(dr, dc) != 1 or (not diagonal and dr + dc != 1):
@@ -165,8 +178,6 @@ def fp_lines(
 # -- the line syntax (``thermo=r1c1-r1c2-r1c3;r5c5-r6c6``) -----------------------------------------
 
 _NAME = re.compile(r"r(\d+)c(\d+)", re.I)
-#: Cells of one-digit rows and columns, ``-``-joined (``r1c1-r1c2``): every cell of grids up to 9x9.
-_ONE_DIGIT = re.compile(r"[rR][1-9][cC][1-9](?:-[rR][1-9][cC][1-9])*")
 
 
 def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...], str]]:
@@ -174,15 +185,18 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
 
     A mark with no cell is a word alone (``negative``). Raises ValueError naming the mark.
     """
-    top = str(size)
+    index = _index_of(size) if size <= 9 else None
     out: list[tuple[tuple[int, ...], str]] = []
     for k, item in enumerate(text.split(";"), 1):
         cells_text, _, tail = item.partition(":")
-        if size <= 9 and _ONE_DIGIT.fullmatch(cells_text):  # the common case, read without a regex per cell
-            names = cells_text.split("-")
-            if all(name[1] <= top and name[3] <= top for name in names):
-                quick = tuple((int(name[1]) - 1) * size + int(name[3]) - 1 for name in names)
-                if len(set(quick)) == len(quick):
+        if index is not None:  # the common case: every name a cell of the grid, read by one look-up each
+            try:
+                quick = tuple([index[name] for name in cells_text.split("-")])
+            except KeyError:
+                pass
+            else:
+                n = len(quick)
+                if n == 1 or (quick[0] != quick[1] if n == 2 else len(set(quick)) == n):
                     out.append((quick, tail.lower()))
                     continue  # else the general reading below names the cell given twice
         if not cells_text or _NAME.match(cells_text) is None:
@@ -199,6 +213,19 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
             cells.append(cell)
         out.append((tuple(cells), tail.lower()))
     return out
+
+
+@functools.cache
+def _index_of(size: int) -> dict[str, int]:
+    """``{"r1c2": 1, "R1C2": 1, "r1C2": 1, "R1c2": 1, ...}``: each cell of a grid of ``size`` (1 to 9) digits per
+    unit by its name in the line syntax, in any case."""
+    index = {}
+    for c in range(size * size):
+        r, col = c // size + 1, c % size + 1
+        for rr in "rR":
+            for cc in "cC":
+                index[f"{rr}{r}{cc}{col}"] = c
+    return index
 
 
 def syntax_number(tail: str, default: int, word: str, k: int) -> int:
