@@ -392,5 +392,6 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
         lines=[givens],
         endings=[ending],
         positions=Positions.on_one_line(range(len(givens))),
+        plain=len(givens) == 81,  # 81 digits and empty marks (a 9x9 grid reads no other): answered as digits
         variant=variant,
     )

@@ -27,6 +27,7 @@ mean together, with :mod:`.rows` keeping the grid being read and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 from sudoku_server.errors import PuzzleError, PuzzleFormatError
@@ -37,6 +38,7 @@ from sudoku_server.sudoku.grid import (
     symbol_table,
 )
 from sudoku_server.text import oneline
+from sudoku_server.text.fpuzzles import marks_line
 from sudoku_server.text.lines import (
     BrokenRow,
     CutLine,
@@ -122,6 +124,9 @@ def _one_line_event(line: Line, lineno: int, one: OneLine, last_ending: str) -> 
 #: (dataset files are mostly this; :mod:`.oneline` defines it). :meth:`PuzzleReader.feed_line` reads it
 #: without the general machinery; the result is the same (a test holds it).
 _PLAIN_LINE = oneline.PLAIN_TEXT
+#: The start of a 9x9 line of givens followed by marks (``text.fpuzzles.marks_line``; blanks before it: a
+#: verb's line read in place).
+_MARKS_LINE = re.compile(r" *[0-9._]{81}[ \t]+[A-Za-z]+=").match
 #: Every plain line's cells are at columns 0..80 of line 0 (never extended).
 _PLAIN_POSITIONS = Positions.on_one_line(range(COMMON_LINE))
 
@@ -284,6 +289,12 @@ class PuzzleReader:
         grid = self._grid
         if grid is None and len(line) == COMMON_LINE and ending and self._block is None and _PLAIN_LINE.fullmatch(line):
             return [_plain_line_puzzle(line, ending, lineno)]  # the common case, 5x sooner
+        if grid is None and self._block is None and "=" in line and _MARKS_LINE(line) is not None:
+            # 81 givens then a rule's marks (``<givens> thermo=r1c1-r1c2``), maybe after the verb's room: the
+            # line :meth:`_start_line` would give the marks reader (not blank, a comment or a border), unclassified
+            marked = marks_line(line, lineno, ending or self._last_ending)
+            if marked is not None:
+                return [marked]
         classified = classify_line(line, ending, grid is not None and grid.tabbed and not grid.complete)
         events: list[Event] = []
         if grid is None or not self._grid_line(grid, classified, lineno, events):
