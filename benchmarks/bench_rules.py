@@ -22,7 +22,11 @@ CP-SAT) and, per rule, each of ``--runs`` runs times:
   tree), ONE connection, every puzzle sent at once as ``SOLVE <givens>
   <rule>=<marks>``, answers read as they come and each checked against the
   stored solution: requests/s over the exchange (wall), µs per request, and
-  the server's CPU µs per request (``/proc/PID/stat``).
+  the server's CPU µs per request (``/proc/PID/stat``, in clock ticks: 10 ms, so send 400 puzzles or more
+  for figures to 10-20 %). The server is warmed first with the LAST 50 puzzles of the set (not measured
+  while ``--count`` leaves them out); each run sends the same puzzles again, so from the second run on
+  their marks are in the server's caches, unless ``--fresh`` starts a server per run (each run then
+  answers marks new to its server: what a stream of different puzzles costs).
 * ``server / CP-SAT``: the two rates' ratio (issue 29: >= 100x).
 
 Every answer (native, CP-SAT, server) is checked; a wrong one stops the run.
@@ -51,6 +55,7 @@ import marks_puzzles
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.variants import variant_geometry
+from sudoku_server.text import fpuzzles
 from sudoku_server.text.fpuzzles import marks_line
 
 STORED = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
@@ -69,12 +74,22 @@ def read_set(rule: str) -> list[Stored]:
     return out
 
 
+def _clear_caches() -> None:
+    """Forget every puzzle's geometry, its prepared native form and its marks read from text (each timed
+    puzzle then costs what a puzzle new to the process costs)."""
+    variant_geometry.cache_clear()
+    solver._PREPARED.clear()
+    read_marks = getattr(fpuzzles, "_read_marks", None)  # a tree before the marks were kept by their text
+    if read_marks is not None:
+        read_marks.cache_clear()
+
+
 def in_process(puzzles: list[Stored]) -> tuple[list[float], list[float]]:
     """Per puzzle, the native solve (geometry built before) and the line-to-answer time, seconds."""
     native = solver.NATIVE
     assert native is not None
     solve_times, line_times = [], []
-    variant_geometry.cache_clear()
+    _clear_caches()
     for line, solution in puzzles:
         grid, geo, _variant = marks_puzzles.read_line(line)
         t = time.perf_counter()
@@ -82,7 +97,7 @@ def in_process(puzzles: list[Stored]) -> tuple[list[float], list[float]]:
         solve_times.append(time.perf_counter() - t)
         if answer is None or "".join(map(str, answer.cells)) != solution:
             raise SystemExit(f"native: wrong answer for {line[:120]}")
-    variant_geometry.cache_clear()
+    _clear_caches()
     for line, solution in puzzles:
         t = time.perf_counter()
         puzzle = marks_line(line, 1, "\n")
@@ -188,6 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=500, help="puzzles per rule (default 500: the stored sets)")
     parser.add_argument("--cpsat", type=int, default=100, help="puzzles per rule also solved by CP-SAT (default 100)")
     parser.add_argument("--runs", type=int, default=3, help="runs per rule; figures are their medians (default 3)")
+    parser.add_argument(
+        "--fresh", action="store_true", help="a server of its own per run: every puzzle's marks new to it"
+    )
     corecheck.add_flag(parser)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.cpsat_oracle
@@ -198,12 +216,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     proc, port = start_server()
     try:
         for rule in args.rules.split(","):
-            puzzles = read_set(rule)[: args.count]
-            pipelined(port, proc.pid, puzzles[:50])  # warm-up
+            stored = read_set(rule)
+            puzzles = stored[: args.count]
+            warm = stored[-50:]  # the warm-up: not measured unless --count reaches them
+            pipelined(port, proc.pid, warm)
             runs = []
-            for _ in range(args.runs):
+            for run in range(args.runs):
                 solve_t, line_t = in_process(puzzles)
                 cp_t = cpsat(puzzles[: args.cpsat])
+                if args.fresh and run:
+                    proc.terminate()
+                    proc.wait(10)
+                    proc, port = start_server()
+                    pipelined(port, proc.pid, warm)
                 wall, cpu = pipelined(port, proc.pid, puzzles)
                 runs.append(
                     (

@@ -26,7 +26,6 @@ word it. Cells are numbered row-major from 0 and shown as ``r1c1``.. (1-based).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 from collections.abc import Callable, Sequence
@@ -57,6 +56,8 @@ __all__ = [
 
 #: The classic rules.
 CLASSIC = Variant()
+
+_new = object.__new__
 
 
 @functools.lru_cache(maxsize=256)
@@ -128,14 +129,16 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     if not extra and len(units) == len(base.units) and shape == (box_rows, box_cols):
         # the classic units and no extra peers (the rules of marks: thermometers, dots, odd/even cells):
         # the classic geometry with this key and these constraints, its unit-derived parts shared
-        return dataclasses.replace(
-            base,
-            key=key,
-            constraints=tuple(constraints),
-            constraint_rules=tuple(words),
-            constraint_names=tuple(labels),
-            rule_words=rule_words,
-        )
+        # (what ``dataclasses.replace`` would make, at a tenth of its cost: a request's own geometry)
+        geometry = _new(Geometry)
+        fields = geometry.__dict__
+        fields.update(base.__dict__)
+        fields["key"] = key
+        fields["constraints"] = tuple(constraints)
+        fields["constraint_rules"] = tuple(words)
+        fields["constraint_names"] = tuple(labels)
+        fields["rule_words"] = rule_words
+        return geometry
     return from_units(
         key,
         size,

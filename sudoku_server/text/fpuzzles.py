@@ -339,6 +339,17 @@ def _looks_like_givens(text: str) -> bool:
     return len(text) in (16, 36, 81, 256, 625) and re.fullmatch(r"[0-9A-Za-z._]+", text) is not None
 
 
+@functools.cache
+def _syntaxes() -> dict[str, Callable[[str, int], tuple[Mark, ...]]]:
+    """Each rule's line syntax by its word (the rules that take marks), in :data:`RULES` order."""
+    return {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
+
+
+#: The cells of a 9x9 line of givens, each at its column: shared by every puzzle read from such a line (a
+#: one-line puzzle's positions never change).
+_NINE_POSITIONS = Positions.on_one_line(range(81))
+
+
 @functools.lru_cache(maxsize=1024)
 def _read_marks(syntax: Callable[[str, int], tuple[Mark, ...]], text: str, size: int) -> tuple[Mark, ...]:
     """``syntax(text, size)``: a rule's marks read from their field, kept by its text (a client that sends a puzzle
@@ -365,7 +376,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
         pos = match.end()
     if not fields or rest[pos:].strip():
         return None
-    syntaxes = {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
+    syntaxes = _syntaxes()
     givens = head.group(1)
     try:
         grid = Grid.from_string(givens)
@@ -391,7 +402,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
         first_line=lineno,
         lines=[givens],
         endings=[ending],
-        positions=Positions.on_one_line(range(len(givens))),
+        positions=_NINE_POSITIONS if len(givens) == 81 else Positions.on_one_line(range(len(givens))),
         plain=len(givens) == 81,  # 81 digits and empty marks (a 9x9 grid reads no other): answered as digits
         variant=variant,
     )
