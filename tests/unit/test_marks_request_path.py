@@ -101,3 +101,43 @@ def test_givens_that_break_a_mark_are_refused_whatever_ended_the_search() -> Non
         answer(request, solvers=Solvers(solve=_stopping))
     solved = answer(request)
     assert isinstance(solved, Solved) and "".join(map(str, solved.solution.cells)) == SOLUTION
+
+
+def _prepared_pair(geo):
+    from sudoku_server.sudoku.geometry import classic
+    from sudoku_server.sudoku.solver import _constraint_arrays, _native, _prepare
+
+    arrays = _constraint_arrays(geo)
+    built = _native.prepare(9, geo.unit_array, False, **arrays)
+    like = _native.prepare(9, geo.unit_array, False, like=_prepare(classic(3, 3)), **arrays)
+    return _native, built, like
+
+
+@pytest.mark.parametrize("word", sorted(EXAMPLES))
+def test_a_geometry_prepared_like_the_classic_one_solves_counts_and_verifies_as_one_built_anew(word) -> None:
+    givens, marks = EXAMPLES[word]
+    puzzle = marks_line(f"{givens} {word}={marks}", 1, "\n")
+    native, built, like = _prepared_pair(variant_geometry(puzzle.variant))  # type: ignore[union-attr]
+    cells = puzzle.grid.cells  # type: ignore[union-attr]
+    solution = tuple(int(ch) for ch in SOLUTION)
+    assert native.solve(cells, like, None) == native.solve(cells, built, None) == solution
+    assert native.count_solutions(cells, like, 2, None) == native.count_solutions(cells, built, 2, None) == 1
+    assert native.count_solutions((0,) * 81, like, 3, None) == native.count_solutions((0,) * 81, built, 3, None)
+    wrong = (solution[1], solution[0]) + solution[2:]
+    assert (native.verify(cells, solution, like), native.verify(cells, wrong, like)) == (True, False)
+
+
+def test_a_geometry_whose_constraints_add_peers_is_built_anew_whatever_it_is_like() -> None:
+    from array import array
+
+    from sudoku_server.sudoku.geometry import classic
+    from sudoku_server.sudoku.solver import _native, _prepare
+
+    units = classic(3, 3).unit_array
+    differ = array("H", [0, 40]).tobytes()  # r1c1 and r5c5 differ: peers the classic units do not make
+    like = _native.prepare(9, units, False, differ=differ, like=_prepare(classic(3, 3)))
+    both = tuple(1 if c in (0, 40) else 0 for c in range(81))
+    assert _native.solve(both, like, None) == _native.INVALID
+    assert isinstance(_native.solve(both, _native.prepare(9, units, False), None), tuple)  # classic: no conflict
+    with pytest.raises(TypeError):
+        _native.prepare(9, units, False, candidates=bytes(4 * 81), like="not a geometry")
