@@ -7,8 +7,39 @@ import re
 from collections.abc import Callable, Mapping
 
 from sudoku_server.errors import quote
-from sudoku_server.sudoku.constraints import Broken
+from sudoku_server.sudoku.constraints import Broken, Relation
 from sudoku_server.sudoku.rules.base import Build, Mark, Words, pairs_of
+
+_new = object.__new__
+
+
+def new_mark(rule: str, cells: tuple[int, ...], value: int = 0, kind: str = "") -> Mark:
+    """``Mark(rule, cells, value, kind)``, made as its frozen ``__init__`` makes it at half its cost (a request
+    reads every mark of its line: a kropki puzzle's 40-odd dots)."""
+    mark = _new(Mark)
+    fields = mark.__dict__
+    fields["rule"] = rule
+    fields["cells"] = cells
+    fields["value"] = value
+    fields["kind"] = kind
+    return mark
+
+
+def new_relation(pairs: tuple[tuple[int, int], ...], table: tuple[int, ...], source: tuple[int, ...] = ()) -> Relation:
+    """``Relation(pairs, table, source)``, made as :func:`new_mark` makes a mark (one per dot of a request)."""
+    relation = _new(Relation)
+    fields = relation.__dict__
+    fields["pairs"] = pairs
+    fields["table"] = table
+    fields["source"] = source
+    return relation
+
+
+@functools.lru_cache(maxsize=4096)
+def dot_name(size: int, a: int, b: int) -> str:
+    """``r1c1-r1c2``: the two cells of a dot or a pair (:func:`line_name` of two cells, cached: a request names
+    each of its dots)."""
+    return f"{cell_name(size, a)}-{cell_name(size, b)}"
 
 
 def marks_of(build: Build, word: str) -> tuple[Mark, ...]:
@@ -81,7 +112,7 @@ def line_apart(mark: Mark, size: int) -> str:
 def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...]:
     """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, that none of ``marks`` joins."""
     marked = {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2}
-    return tuple(p for p in pairs_of(size, ORTHOGONAL) if p not in marked)
+    return tuple([p for p in pairs_of(size, ORTHOGONAL) if p not in marked])
 
 
 # -- f-puzzles entries (read by the rules' ``fpuzzles`` functions) -------------------------------
@@ -253,7 +284,7 @@ def syntax_lines(
         for k, (cells, tail) in enumerate(syntax_marks(text, size, word), 1):
             if len(cells) < least:
                 raise ValueError(f"{word}= mark {k} has fewer than {least} cells")
-            mark = Mark(word, cells, syntax_number(tail, default, word, k))
+            mark = new_mark(word, cells, syntax_number(tail, default, word, k))
             wrong = check(mark, size) if check is not None else ""
             if wrong:
                 raise ValueError(f"{word}= mark {k} {wrong}")
