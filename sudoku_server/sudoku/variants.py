@@ -34,7 +34,9 @@ from typing import Protocol
 from sudoku_server.sudoku.constraints import (
     AllDifferent,
     Broken,
+    Candidates,
     Constraint,
+    Relation,
     Sum,
     broken_givens,
     broken_solution,
@@ -60,7 +62,7 @@ CLASSIC = Variant()
 _new = object.__new__
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=512)
 def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> Geometry:
     """The :class:`Geometry` of ``variant`` on a grid of boxes ``box_rows x box_cols``.
 
@@ -105,12 +107,15 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     labels: list[str] = []
     for rule in chosen + ([PENCILMARKS] if variant.candidates is not None else []):
         if rule.constraints is not None:
-            for constraint, label in rule.constraints(build):
-                constraints.append(constraint)
-                words.append(rule.word)
-                labels.append(label)
+            compiled = list(rule.constraints(build))
+            constraints += [constraint for constraint, _label in compiled]
+            words += [rule.word] * len(compiled)
+            labels += [label for _constraint, label in compiled]
     extra: list[tuple[int, int]] = []
     for constraint in constraints:
+        kind = constraint.__class__
+        if kind is Relation or kind is Candidates:
+            continue  # (the commonest kinds, which add no peer: one test each)
         if isinstance(constraint, AllDifferent) or (isinstance(constraint, Sum) and constraint.distinct):
             extra += itertools.combinations(constraint.cells, 2)
     key = _Key(

@@ -148,7 +148,17 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
     summed = {c.cells for c in kinds if isinstance(c, Sum) and c.distinct}
     units: set[frozenset[int]] | None = None
     for constraint in kinds:
-        if isinstance(constraint, AllDifferent):
+        if constraint.__class__ is Relation and len(constraint.table) == geo.size:  # the commonest kind first
+            index = tables.get(constraint.table)
+            if index is None:
+                index = tables[constraint.table] = len(tables)
+            if len(constraint.pairs) == 1:  # a dot (kropki, XV): one pair
+                pairs += constraint.pairs[0]
+                pair_table.append(index)
+            else:
+                pairs.extend(itertools.chain.from_iterable(constraint.pairs))
+                pair_table.extend([index] * len(constraint.pairs))
+        elif isinstance(constraint, AllDifferent):
             if constraint.cells in summed:
                 continue
             if len(constraint.cells) == geo.size:  # only then may it be a unit
