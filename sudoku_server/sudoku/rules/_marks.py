@@ -88,11 +88,9 @@ def relation_words(
 def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
     """What is wrong with ``cells`` as a line (each cell touching the next: beside it, or ``diagonal`` also
     corner to corner) or, for two cells, a dot on their edge: ``"r1c1 and r3c3 do not touch"``; ``""``."""
-    if len(cells) == 2:  # a dot (every kropki and XV mark): beside, or corner to corner, at a glance
-        a, b = cells
-        step = b - a if b > a else a - b
-        if step == size or (step == 1 and a // size == b // size):
-            return ""
+    touching = _touching(size, diagonal)
+    if all(pair in touching for pair in zip(cells, cells[1:])):  # the common case: one look-up a step
+        return ""
     for a, b in zip(cells, cells[1:]):
         dr, dc = abs(a // size - b // size), abs(a % size - b % size)
         if max(dr, dc) != 1 or (not diagonal and dr + dc != 1):
@@ -103,10 +101,24 @@ def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
 def line_apart(mark: Mark, size: int) -> str:
     """A line's check (``syntax_lines``, ``fp_lines``): each cell touches the next (diagonal steps allowed);
     ``"steps from r1c1 to r9c9, cells that do not touch"`` or ``""``."""
+    touching = _touching(size, True)
     for a, b in zip(mark.cells, mark.cells[1:]):
-        if apart(size, (a, b), True):
+        if (a, b) not in touching:
             return f"steps from {cell_name(size, a)} to {cell_name(size, b)}, cells that do not touch"
     return ""
+
+
+@functools.cache
+def _touching(size: int, diagonal: bool) -> frozenset[tuple[int, int]]:
+    """Every ``(a, b)`` of cells beside each other (``diagonal``: or corner to corner) in a grid of ``size``."""
+    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc) and (diagonal or not (dr and dc))]
+    return frozenset(
+        (r * size + c, (r + dr) * size + c + dc)
+        for r in range(size)
+        for c in range(size)
+        for dr, dc in steps
+        if 0 <= r + dr < size and 0 <= c + dc < size
+    )
 
 
 def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...]:
