@@ -32,8 +32,12 @@ CP-SAT) and, per rule, each of ``--runs`` runs times:
 Every answer (native, CP-SAT, server) is checked; a wrong one stops the run.
 Figures are the medians of the runs; the load average is printed.
 
+With ``--trees A,B`` only the server part runs, for two source trees side by side (:func:`compare_trees`:
+fresh servers A B A B ..., ``--runs`` rounds): the per-request cost before and after a change, in one run.
+
 Usage:
   python3 benchmarks/bench_rules.py                            # every rule, 500 puzzles, 3 runs
+  python3 benchmarks/bench_rules.py --trees ../before,. --rules thermo,kropki --count 450 --runs 5
   python3 benchmarks/bench_rules.py --rules thermo,oddeven --cpsat 100 --runs 5
 """
 
@@ -130,10 +134,13 @@ def cpsat(puzzles: list[Stored]) -> list[float]:
     return times
 
 
-def start_server() -> tuple[subprocess.Popen[bytes], int]:
-    """``python3 -m sudoku_server --port 0`` from a folder with no checkout; its process and port."""
+def start_server(tree: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``python3 -m sudoku_server --port 0`` from a folder with no checkout (``tree``: with ``PYTHONPATH`` naming
+    it); its process and port."""
+    env = None if tree is None else dict(os.environ, PYTHONPATH=os.path.abspath(tree))
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0"],
+        env=env,
         cwd=corecheck.NEUTRAL_CWD,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -193,6 +200,40 @@ HEADER = (
 )
 
 
+def compare_trees(trees: list[str], rules: list[str], count: int, rounds: int) -> None:
+    """The server's CPU per request of two trees, side by side: per rule and round, a fresh server of each tree
+    in turn (A B A B ..., so that the machine's drift hits both), warmed with the set's last 50 puzzles, then
+    sent the first ``count`` on one connection (each puzzle's marks new to that server). Prints per tree the
+    median server CPU and wall µs per request, and the median of the rounds' CPU ratios B/A."""
+    print(
+        f"| rule | puzzles | {trees[0]} CPU µs/request | {trees[1]} CPU µs/request | CPU B/A (median of rounds)"
+        f" | {trees[0]} wall µs/request | {trees[1]} wall µs/request |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
+    for rule in rules:
+        stored = read_set(rule)
+        puzzles, warm = stored[:count], stored[-50:]
+        cpu: list[list[float]] = [[], []]
+        wall: list[list[float]] = [[], []]
+        for _ in range(rounds):
+            for k, tree in enumerate(trees):
+                proc, port = start_server(tree)
+                try:
+                    pipelined(port, proc.pid, warm)
+                    w, c = pipelined(port, proc.pid, puzzles)
+                finally:
+                    proc.terminate()
+                    proc.wait(10)
+                cpu[k].append(c / len(puzzles) * 1e6)
+                wall[k].append(w / len(puzzles) * 1e6)
+        ratio = statistics.median(b / a for a, b in zip(cpu[0], cpu[1]) if a)
+        print(
+            f"| {rule} | {len(puzzles)} | {statistics.median(cpu[0]):.0f} | {statistics.median(cpu[1]):.0f}"
+            f" | {ratio:.2f} | {statistics.median(wall[0]):.0f} | {statistics.median(wall[1]):.0f} |",
+            flush=True,
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -206,12 +247,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--fresh", action="store_true", help="a server of its own per run: every puzzle's marks new to it"
     )
+    parser.add_argument(
+        "--trees",
+        help="A,B: two source trees (native cores built in place); only the servers' CPU per request, side by side"
+        " (compare_trees), --runs rounds",
+    )
     corecheck.add_flag(parser)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.cpsat_oracle
     corecheck.require_native(solver.CORE, args.allow_python_core, "this process and the server it starts")
     print(f"<!-- python3 benchmarks/bench_rules.py {' '.join(argv if argv is not None else sys.argv[1:])} -->")
     print(f"{os.cpu_count()} CPUs; load average at the start {os.getloadavg()[0]:.2f}; {args.runs} runs, medians")
+    if args.trees:
+        compare_trees(args.trees.split(","), args.rules.split(","), args.count, args.runs)
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
+        return 0
     print(HEADER, flush=True)
     proc, port = start_server()
     try:
