@@ -32,7 +32,8 @@ CP-SAT) and, per rule, each of ``--runs`` runs times:
 Every answer (native, CP-SAT, server) is checked; a wrong one stops the run.
 Figures are the medians of the runs; the load average is printed.
 
-With ``--trees A,B`` only the server part runs, for two source trees side by side (:func:`compare_trees`:
+With ``--path`` only the request path runs, in this process (:func:`request_path`: the session, the
+service and the wire around each solve; every cache cleared, then kept). With ``--trees A,B`` only the server part runs, for two source trees side by side (:func:`compare_trees`:
 fresh servers A B A B ..., ``--runs`` rounds): the per-request cost before and after a change, in one run.
 
 Usage:
@@ -200,6 +201,44 @@ HEADER = (
 )
 
 
+def request_path(rules: list[str], count: int, runs: int) -> None:
+    """The request path in this process, µs per request: ``SOLVE <line>`` read by a session
+    (``wire.session.Session``), answered by the service (``service.answer.answer``) and rendered
+    (``wire.replies.render``), every answer checked. "cold": every cache cleared first (each puzzle new);
+    "warm": the same puzzles again, the caches kept. Medians of ``runs``."""
+    from sudoku_server.service.answer import answer
+    from sudoku_server.wire import replies
+    from sudoku_server.wire.session import RequestReceived, Session
+
+    def once(puzzles: list[Stored], cold: bool) -> float:
+        if cold:
+            _clear_caches()
+        session = Session()
+        started = time.perf_counter()
+        out = []
+        events = session.receive_data("".join(f"SOLVE {line}\n" for line, _ in puzzles).encode())
+        while True:
+            for event in events:
+                if isinstance(event, RequestReceived):
+                    out.append(replies.render(answer(event.request), event.ending, event.puzzle))
+            if not session.backlog:
+                break
+            events = session.receive_more()
+        seconds = time.perf_counter() - started
+        if b"".join(out).decode().splitlines() != [solution for _, solution in puzzles]:
+            raise SystemExit("request path: a wrong answer")
+        return seconds / len(puzzles) * 1e6
+
+    print("| rule | puzzles | cold µs/request | warm µs/request |")
+    print("| --- | ---: | ---: | ---: |", flush=True)
+    for rule in rules:
+        puzzles = read_set(rule)[:count]
+        once(puzzles, True)  # the code paths warmed
+        cold = statistics.median(once(puzzles, True) for _ in range(runs))
+        warm = statistics.median(once(puzzles, False) for _ in range(runs))
+        print(f"| {rule} | {len(puzzles)} | {cold:.0f} | {warm:.0f} |", flush=True)
+
+
 def compare_trees(trees: list[str], rules: list[str], count: int, rounds: int) -> None:
     """The server's CPU per request of two trees, side by side: per rule and round, a fresh server of each tree
     in turn (A B A B ..., so that the machine's drift hits both), warmed with the set's last 50 puzzles, then
@@ -252,12 +291,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="A,B: two source trees (native cores built in place); only the servers' CPU per request, side by side"
         " (compare_trees), --runs rounds",
     )
+    parser.add_argument(
+        "--path", action="store_true", help="only the request path in this process (request_path), cold and warm"
+    )
     corecheck.add_flag(parser)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.cpsat_oracle
     corecheck.require_native(solver.CORE, args.allow_python_core, "this process and the server it starts")
     print(f"<!-- python3 benchmarks/bench_rules.py {' '.join(argv if argv is not None else sys.argv[1:])} -->")
     print(f"{os.cpu_count()} CPUs; load average at the start {os.getloadavg()[0]:.2f}; {args.runs} runs, medians")
+    if args.path:
+        request_path(args.rules.split(","), args.count, args.runs)
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
+        return 0
     if args.trees:
         compare_trees(args.trees.split(","), args.rules.split(","), args.count, args.runs)
         print(f"load average at the end {os.getloadavg()[0]:.2f}")
