@@ -89,8 +89,8 @@ def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
     """What is wrong with ``cells`` as a line (each cell touching the next: beside it, or ``diagonal`` also
     corner to corner) or, for two cells, a dot on their edge: ``"r1c1 and r3c3 do not touch"``; ``""``."""
     touching = _touching(size, diagonal)
-    if all(pair in touching for pair in zip(cells, cells[1:])):  # the common case: one look-up a step
-        return ""
+    if cells in touching if len(cells) == 2 else all(pair in touching for pair in zip(cells, cells[1:])):
+        return ""  # the common case: one look-up a step (a dot's two cells are their own step)
     for a, b in zip(cells, cells[1:]):
         dr, dc = abs(a // size - b // size), abs(a % size - b % size)
         if max(dr, dc) != 1 or (not diagonal and dr + dc != 1):

@@ -59,10 +59,15 @@ def _compile(build: Build) -> Compiled:
     dots = tuple(m for m in marks if len(m.cells) == 2)
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(dots):
-        v = m.value or (2 if m.kind == "black" else 1)
-        table = _dot_table(size, m.kind == "black", v)
+        black = m.kind == "black"
+        v = m.value or (2 if black else 1)
         a, b = m.cells
-        out.append((new_relation(((a, b),), table, (k,)), f"kropki {dot_name(size, a, b)} {m.kind or 'white'} {v}"))
+        out.append(
+            (
+                new_relation(((a, b),), _dot_table(size, black, v), (k,)),
+                f"kropki {dot_name(size, a, b)} {m.kind or 'white'} {v}",
+            )
+        )
     kinds = {m.kind for m in marks if not m.cells}
     no_white, no_black = "negative white" in kinds, "negative black" in kinds
     if no_white or no_black:
