@@ -127,6 +127,20 @@ _PLAIN_LINE = oneline.PLAIN_TEXT
 #: The start of a 9x9 line of givens followed by marks (``text.fpuzzles.marks_line``; blanks before it: a
 #: verb's line read in place).
 _MARKS_LINE = re.compile(r" *[0-9._]{81}[ \t]+[A-Za-z]+=").match
+
+
+def _quick_line(line: str, ending: str, lineno: int, last_ending: str) -> Puzzle | Rejected | None:
+    """The puzzle of a line between puzzles read without classifying it, or None (classify it).
+
+    A plain 9x9 line (the common case, 5x sooner); 81 givens then a rule's marks (``<givens>
+    thermo=r1c1-r1c2``, maybe after a verb's room): the line :meth:`PuzzleReader._start_line` would give the
+    marks reader (not blank, a comment or a border), whose answer (None: not one) stands.
+    """
+    if len(line) == COMMON_LINE and ending and _PLAIN_LINE.fullmatch(line):
+        return _plain_line_puzzle(line, ending, lineno)
+    if "=" in line and _MARKS_LINE(line) is not None:
+        return marks_line(line, lineno, ending or last_ending)
+    return None
 #: Every plain line's cells are at columns 0..80 of line 0 (never extended).
 _PLAIN_POSITIONS = Positions.on_one_line(range(COMMON_LINE))
 
@@ -287,14 +301,8 @@ class PuzzleReader:
         if ending:
             self._last_ending = ending
         grid = self._grid
-        if grid is None and len(line) == COMMON_LINE and ending and self._block is None and _PLAIN_LINE.fullmatch(line):
-            return [_plain_line_puzzle(line, ending, lineno)]  # the common case, 5x sooner
-        if grid is None and self._block is None and "=" in line and _MARKS_LINE(line) is not None:
-            # 81 givens then a rule's marks (``<givens> thermo=r1c1-r1c2``), maybe after the verb's room: the
-            # line :meth:`_start_line` would give the marks reader (not blank, a comment or a border), unclassified
-            marked = marks_line(line, lineno, ending or self._last_ending)
-            if marked is not None:
-                return [marked]
+        if grid is None and self._block is None and (quick := _quick_line(line, ending, lineno, self._last_ending)):
+            return [quick]  # a plain line, a marks line: not classified
         classified = classify_line(line, ending, grid is not None and grid.tabbed and not grid.complete)
         events: list[Event] = []
         if grid is None or not self._grid_line(grid, classified, lineno, events):
