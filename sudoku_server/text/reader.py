@@ -141,6 +141,8 @@ def _quick_line(line: str, ending: str, lineno: int, last_ending: str) -> Puzzle
     if "=" in line and _MARKS_LINE(line) is not None:
         return marks_line(line, lineno, ending or last_ending)
     return None
+
+
 #: Every plain line's cells are at columns 0..80 of line 0 (never extended).
 _PLAIN_POSITIONS = Positions.on_one_line(range(COMMON_LINE))
 
