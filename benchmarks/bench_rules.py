@@ -22,14 +22,23 @@ CP-SAT) and, per rule, each of ``--runs`` runs times:
   tree), ONE connection, every puzzle sent at once as ``SOLVE <givens>
   <rule>=<marks>``, answers read as they come and each checked against the
   stored solution: requests/s over the exchange (wall), µs per request, and
-  the server's CPU µs per request (``/proc/PID/stat``).
+  the server's CPU µs per request (``/proc/PID/stat``, in clock ticks: 10 ms, so send 400 puzzles or more
+  for figures to 10-20 %). The server is warmed first with the LAST 50 puzzles of the set (not measured
+  while ``--count`` leaves them out); each run sends the same puzzles again, so from the second run on
+  their marks are in the server's caches, unless ``--fresh`` starts a server per run (each run then
+  answers marks new to its server: what a stream of different puzzles costs).
 * ``server / CP-SAT``: the two rates' ratio (issue 29: >= 100x).
 
 Every answer (native, CP-SAT, server) is checked; a wrong one stops the run.
 Figures are the medians of the runs; the load average is printed.
 
+With ``--path`` only the request path runs, in this process (:func:`request_path`: the session, the
+service and the wire around each solve; every cache cleared, then kept). With ``--trees A,B`` only the server part runs, for two source trees side by side (:func:`compare_trees`:
+fresh servers A B A B ..., ``--runs`` rounds): the per-request cost before and after a change, in one run.
+
 Usage:
   python3 benchmarks/bench_rules.py                            # every rule, 500 puzzles, 3 runs
+  python3 benchmarks/bench_rules.py --trees ../before,. --rules thermo,kropki --count 450 --runs 5
   python3 benchmarks/bench_rules.py --rules thermo,oddeven --cpsat 100 --runs 5
 """
 
@@ -51,6 +60,7 @@ import marks_puzzles
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.variants import variant_geometry
+from sudoku_server.text import fpuzzles
 from sudoku_server.text.fpuzzles import marks_line
 
 STORED = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
@@ -69,12 +79,22 @@ def read_set(rule: str) -> list[Stored]:
     return out
 
 
+def _clear_caches() -> None:
+    """Forget every puzzle's geometry, its prepared native form and its marks read from text (each timed
+    puzzle then costs what a puzzle new to the process costs)."""
+    variant_geometry.cache_clear()
+    solver._PREPARED.clear()
+    read_marks = getattr(fpuzzles, "_read_marks", None)  # a tree before the marks were kept by their text
+    if read_marks is not None:
+        read_marks.cache_clear()
+
+
 def in_process(puzzles: list[Stored]) -> tuple[list[float], list[float]]:
     """Per puzzle, the native solve (geometry built before) and the line-to-answer time, seconds."""
     native = solver.NATIVE
     assert native is not None
     solve_times, line_times = [], []
-    variant_geometry.cache_clear()
+    _clear_caches()
     for line, solution in puzzles:
         grid, geo, _variant = marks_puzzles.read_line(line)
         t = time.perf_counter()
@@ -82,7 +102,7 @@ def in_process(puzzles: list[Stored]) -> tuple[list[float], list[float]]:
         solve_times.append(time.perf_counter() - t)
         if answer is None or "".join(map(str, answer.cells)) != solution:
             raise SystemExit(f"native: wrong answer for {line[:120]}")
-    variant_geometry.cache_clear()
+    _clear_caches()
     for line, solution in puzzles:
         t = time.perf_counter()
         puzzle = marks_line(line, 1, "\n")
@@ -115,10 +135,13 @@ def cpsat(puzzles: list[Stored]) -> list[float]:
     return times
 
 
-def start_server() -> tuple[subprocess.Popen[bytes], int]:
-    """``python3 -m sudoku_server --port 0`` from a folder with no checkout; its process and port."""
+def start_server(tree: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``python3 -m sudoku_server --port 0`` from a folder with no checkout (``tree``: with ``PYTHONPATH`` naming
+    it); its process and port."""
+    env = None if tree is None else dict(os.environ, PYTHONPATH=os.path.abspath(tree))
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0"],
+        env=env,
         cwd=corecheck.NEUTRAL_CWD,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -178,6 +201,78 @@ HEADER = (
 )
 
 
+def request_path(rules: list[str], count: int, runs: int) -> None:
+    """The request path in this process, µs per request: ``SOLVE <line>`` read by a session
+    (``wire.session.Session``), answered by the service (``service.answer.answer``) and rendered
+    (``wire.replies.render``), every answer checked. "cold": every cache cleared first (each puzzle new);
+    "warm": the same puzzles again, the caches kept. Medians of ``runs``."""
+    from sudoku_server.service.answer import answer
+    from sudoku_server.wire import replies
+    from sudoku_server.wire.session import RequestReceived, Session
+
+    def once(puzzles: list[Stored], cold: bool) -> float:
+        if cold:
+            _clear_caches()
+        session = Session()
+        started = time.perf_counter()
+        out = []
+        events = session.receive_data("".join(f"SOLVE {line}\n" for line, _ in puzzles).encode())
+        while True:
+            for event in events:
+                if isinstance(event, RequestReceived):
+                    out.append(replies.render(answer(event.request), event.ending, event.puzzle))
+            if not session.backlog:
+                break
+            events = session.receive_more()
+        seconds = time.perf_counter() - started
+        if b"".join(out).decode().splitlines() != [solution for _, solution in puzzles]:
+            raise SystemExit("request path: a wrong answer")
+        return seconds / len(puzzles) * 1e6
+
+    print("| rule | puzzles | cold µs/request | warm µs/request |")
+    print("| --- | ---: | ---: | ---: |", flush=True)
+    for rule in rules:
+        puzzles = read_set(rule)[:count]
+        once(puzzles, True)  # the code paths warmed
+        cold = statistics.median(once(puzzles, True) for _ in range(runs))
+        warm = statistics.median(once(puzzles, False) for _ in range(runs))
+        print(f"| {rule} | {len(puzzles)} | {cold:.0f} | {warm:.0f} |", flush=True)
+
+
+def compare_trees(trees: list[str], rules: list[str], count: int, rounds: int) -> None:
+    """The server's CPU per request of two trees, side by side: per rule and round, a fresh server of each tree
+    in turn (A B A B ..., so that the machine's drift hits both), warmed with the set's last 50 puzzles, then
+    sent the first ``count`` on one connection (each puzzle's marks new to that server). Prints per tree the
+    median server CPU and wall µs per request, and the median of the rounds' CPU ratios B/A."""
+    print(
+        f"| rule | puzzles | {trees[0]} CPU µs/request | {trees[1]} CPU µs/request | CPU B/A (median of rounds)"
+        f" | {trees[0]} wall µs/request | {trees[1]} wall µs/request |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |", flush=True)
+    for rule in rules:
+        stored = read_set(rule)
+        puzzles, warm = stored[:count], stored[-50:]
+        cpu: list[list[float]] = [[], []]
+        wall: list[list[float]] = [[], []]
+        for _ in range(rounds):
+            for k, tree in enumerate(trees):
+                proc, port = start_server(tree)
+                try:
+                    pipelined(port, proc.pid, warm)
+                    w, c = pipelined(port, proc.pid, puzzles)
+                finally:
+                    proc.terminate()
+                    proc.wait(10)
+                cpu[k].append(c / len(puzzles) * 1e6)
+                wall[k].append(w / len(puzzles) * 1e6)
+        ratio = statistics.median(b / a for a, b in zip(cpu[0], cpu[1]) if a)
+        print(
+            f"| {rule} | {len(puzzles)} | {statistics.median(cpu[0]):.0f} | {statistics.median(cpu[1]):.0f}"
+            f" | {ratio:.2f} | {statistics.median(wall[0]):.0f} | {statistics.median(wall[1]):.0f} |",
+            flush=True,
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -188,22 +283,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=500, help="puzzles per rule (default 500: the stored sets)")
     parser.add_argument("--cpsat", type=int, default=100, help="puzzles per rule also solved by CP-SAT (default 100)")
     parser.add_argument("--runs", type=int, default=3, help="runs per rule; figures are their medians (default 3)")
+    parser.add_argument(
+        "--fresh", action="store_true", help="a server of its own per run: every puzzle's marks new to it"
+    )
+    parser.add_argument(
+        "--trees",
+        help="A,B: two source trees (native cores built in place); only the servers' CPU per request, side by side"
+        " (compare_trees), --runs rounds",
+    )
+    parser.add_argument(
+        "--path", action="store_true", help="only the request path in this process (request_path), cold and warm"
+    )
     corecheck.add_flag(parser)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.cpsat_oracle
     corecheck.require_native(solver.CORE, args.allow_python_core, "this process and the server it starts")
     print(f"<!-- python3 benchmarks/bench_rules.py {' '.join(argv if argv is not None else sys.argv[1:])} -->")
     print(f"{os.cpu_count()} CPUs; load average at the start {os.getloadavg()[0]:.2f}; {args.runs} runs, medians")
+    if args.path:
+        request_path(args.rules.split(","), args.count, args.runs)
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
+        return 0
+    if args.trees:
+        compare_trees(args.trees.split(","), args.rules.split(","), args.count, args.runs)
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
+        return 0
     print(HEADER, flush=True)
     proc, port = start_server()
     try:
         for rule in args.rules.split(","):
-            puzzles = read_set(rule)[: args.count]
-            pipelined(port, proc.pid, puzzles[:50])  # warm-up
+            stored = read_set(rule)
+            puzzles = stored[: args.count]
+            warm = stored[-50:]  # the warm-up: not measured unless --count reaches them
+            pipelined(port, proc.pid, warm)
             runs = []
-            for _ in range(args.runs):
+            for run in range(args.runs):
                 solve_t, line_t = in_process(puzzles)
                 cp_t = cpsat(puzzles[: args.cpsat])
+                if args.fresh and run:
+                    proc.terminate()
+                    proc.wait(10)
+                    proc, port = start_server()
+                    pipelined(port, proc.pid, warm)
                 wall, cpu = pipelined(port, proc.pid, puzzles)
                 runs.append(
                     (

@@ -180,8 +180,15 @@ def _solve(request: Solve, call: _Call) -> Result:
         geometry = None
         solution = solve(grid, check=call.check)
     else:
-        geometry = _variant_geometry(request)
-        solution = solve(grid, check=call.check, geometry=geometry)
+        geometry = request.geometry
+        try:
+            solution = solve(grid, check=call.check, geometry=geometry)
+        except BaseException:
+            # Givens that break a rule are refused as before the search (ERROR invalid naming the rule),
+            # whatever ended it (no solution, the check hook). Checked only here: a search that finds a
+            # solution has proved them (it keeps every given and breaks no rule).
+            check_givens(grid, geometry)
+            raise
     problem = _solver.verify(grid, solution, geometry)
     if problem is not None:
         raise RuntimeError(f"solver returned a wrong solution: {problem}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -62,6 +63,13 @@ LETTER_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 BLANKS = " \t"
 
 _new = object.__new__
+
+#: A 9x9 one-line grid of digits and the empty marks ``.`` and ``_`` (``0`` is empty too): read by
+#: :meth:`Grid.from_string` without a symbol table.
+_PLAIN_NINE = re.compile(r"[0-9._]{81}").fullmatch
+#: Those characters' bytes -> their values (the empty marks 0).
+_NINE_VALUES = bytes.maketrans(b"0123456789._", bytes([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0]))
+_NINE_SYMBOLS = DIGIT_SYMBOLS[:9]
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,10 @@ class Grid:
             of the grid ("'x' is not a 9x9 symbol at r1c4").
         """
         text = text.strip()
+        if box_rows is None and len(text) == 81 and _PLAIN_NINE(text) is not None:
+            # a 9x9 line of digits and empty marks (every marks line's givens): what the loop below reads,
+            # in one C call per step (its symbols are choose_symbols' default, 1-9)
+            return cls.trusted(tuple(text.encode().translate(_NINE_VALUES)), 3, 3, _NINE_SYMBOLS)
         if box_rows is None or box_cols is None:
             for size, (br, bc) in BOX_SHAPES.items():
                 if size * size == len(text):

@@ -34,7 +34,9 @@ from typing import Protocol
 from sudoku_server.sudoku.constraints import (
     AllDifferent,
     Broken,
+    Candidates,
     Constraint,
+    Relation,
     Sum,
     broken_givens,
     broken_solution,
@@ -57,8 +59,10 @@ __all__ = [
 #: The classic rules.
 CLASSIC = Variant()
 
+_new = object.__new__
 
-@functools.lru_cache(maxsize=256)
+
+@functools.lru_cache(maxsize=512)
 def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> Geometry:
     """The :class:`Geometry` of ``variant`` on a grid of boxes ``box_rows x box_cols``.
 
@@ -103,24 +107,43 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
     labels: list[str] = []
     for rule in chosen + ([PENCILMARKS] if variant.candidates is not None else []):
         if rule.constraints is not None:
-            for constraint, label in rule.constraints(build):
-                constraints.append(constraint)
-                words.append(rule.word)
-                labels.append(label)
+            compiled = list(rule.constraints(build))
+            constraints += [constraint for constraint, _label in compiled]
+            words += [rule.word] * len(compiled)
+            labels += [label for _constraint, label in compiled]
     extra: list[tuple[int, int]] = []
     for constraint in constraints:
+        kind = constraint.__class__
+        if kind is Relation or kind is Candidates:
+            continue  # (the commonest kinds, which add no peer: one test each)
         if isinstance(constraint, AllDifferent) or (isinstance(constraint, Sum) and constraint.distinct):
             extra += itertools.combinations(constraint.cells, 2)
-    key = (
-        "variant",
-        variant.rules,
-        box_rows,
-        box_cols,
-        variant.regions,
-        variant.cages,
-        variant.candidates,
-        variant.marks,
+    key = _Key(
+        (
+            "variant",
+            variant.rules,
+            box_rows,
+            box_cols,
+            variant.regions,
+            variant.cages,
+            variant.candidates,
+            variant,  # its marks (and the rest): hashed once, by the variant (Variant.__hash__)
+        )
     )
+    rule_words = (*variant.rules, *((PENCILMARKS.word,) if variant.candidates is not None else ()))
+    if not extra and len(units) == len(base.units) and shape == (box_rows, box_cols):
+        # the classic units and no extra peers (the rules of marks: thermometers, dots, odd/even cells):
+        # the classic geometry with this key and these constraints, its unit-derived parts shared
+        # (what ``dataclasses.replace`` would make, at a tenth of its cost: a request's own geometry)
+        geometry = _new(Geometry)
+        fields = geometry.__dict__
+        fields.update(base.__dict__)
+        fields["key"] = key
+        fields["constraints"] = tuple(constraints)
+        fields["constraint_rules"] = tuple(words)
+        fields["constraint_names"] = tuple(labels)
+        fields["rule_words"] = rule_words
+        return geometry
     return from_units(
         key,
         size,
@@ -132,8 +155,24 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
         extra_peers=extra,
         constraint_rules=words,
         constraint_names=labels,
-        rule_words=(*variant.rules, *((PENCILMARKS.word,) if variant.candidates is not None else ())),
+        rule_words=rule_words,
     )
+
+
+class _Key(tuple):  # type: ignore[type-arg]
+    """A variant geometry's key: a tuple that computes its hash once (its marks are many small values, and the
+    solver's caches look it up on every solve); pickled as a plain tuple's contents (str hashes differ
+    between processes)."""
+
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self.__dict__["hash"] = tuple.__hash__(self)
+            return value
+
+    def __reduce__(self) -> tuple[type[_Key], tuple[tuple[object, ...]]]:
+        return (_Key, (tuple(self),))
 
 
 class Digits(Protocol):

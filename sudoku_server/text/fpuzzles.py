@@ -23,9 +23,10 @@ givens as one line). A line holding one may be up to :data:`MAX_LINE_BYTES`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import unquote
 
 import lzstring  # type: ignore[import-untyped]
@@ -338,6 +339,25 @@ def _looks_like_givens(text: str) -> bool:
     return len(text) in (16, 36, 81, 256, 625) and re.fullmatch(r"[0-9A-Za-z._]+", text) is not None
 
 
+@functools.cache
+def _syntaxes() -> dict[str, Callable[[str, int], tuple[Mark, ...]]]:
+    """Each rule's line syntax by its word (the rules that take marks), in :data:`RULES` order."""
+    return {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
+
+
+#: The cells of a 9x9 line of givens, each at its column: shared by every puzzle read from such a line (a
+#: one-line puzzle's positions never change).
+_NINE_POSITIONS = Positions.on_one_line(range(81))
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_marks(syntax: Callable[[str, int], tuple[Mark, ...]], text: str, size: int) -> tuple[Mark, ...]:
+    """``syntax(text, size)``: a rule's marks read from their field, kept by its text (a client that sends a puzzle
+    again, or many puzzles under one set of marks, has them read once). Raises ValueError as ``syntax`` does
+    (not kept)."""
+    return syntax(text, size)
+
+
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
 
@@ -356,7 +376,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
         pos = match.end()
     if not fields or rest[pos:].strip():
         return None
-    syntaxes = {rule.word: rule.syntax for rule in RULES.values() if rule.syntax is not None}
+    syntaxes = _syntaxes()
     givens = head.group(1)
     try:
         grid = Grid.from_string(givens)
@@ -368,7 +388,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
             if not value:
                 raise PuzzleFormatError(f"line {lineno}: {word}= has no marks")
             try:
-                marks += syntaxes[word](value, grid.size)
+                marks += _read_marks(syntaxes[word], value, grid.size)
             except ValueError as exc:
                 raise PuzzleFormatError(f"line {lineno}: {exc}") from None
     except PuzzleError as exc:
@@ -382,6 +402,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
         first_line=lineno,
         lines=[givens],
         endings=[ending],
-        positions=Positions.on_one_line(range(len(givens))),
+        positions=_NINE_POSITIONS if len(givens) == 81 else Positions.on_one_line(range(len(givens))),
+        plain=len(givens) == 81,  # 81 digits and empty marks (a 9x9 grid reads no other): answered as digits
         variant=variant,
     )

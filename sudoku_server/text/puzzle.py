@@ -133,7 +133,8 @@ class Puzzle:
         (``１``, ``．``, the ideographic space): the answer fills the empty
         cells with full-width symbols too.
       plain: a plain 81-cell line (digits and ``.``/``0``/``_`` only): the
-        answer is the solution's digits.
+        answer is the solution's digits. A line of givens with rules' marks
+        after them (``variant`` set) is one too; its request says the rules.
       variant: for a variant layout (jigsaw, killer, pencilmark:
         :mod:`.variant_layouts`), the rule it implies and its data (regions,
         cages, candidates); None for the classic layouts. ``lines`` then

@@ -421,7 +421,8 @@ def variant_request(puzzle: Puzzle, request: _R, rules: Sequence[str]) -> _R:
     words = set(rules)
     if implied is not None:
         words.update(implied.rules)
-        variant = dataclasses.replace(implied, rules=tuple(rule for rule in RULES if rule in words))
+        merged = tuple(rule for rule in RULES if rule in words)
+        variant = implied if merged == implied.rules else dataclasses.replace(implied, rules=merged)
     else:
         variant = Variant(tuple(rule for rule in RULES if rule in words))
     line = puzzle.first_line

@@ -15,6 +15,7 @@ rather than by a ``rules=`` word.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from sudoku_server.errors import CommandError, quote
@@ -113,6 +114,7 @@ def taking(data: str) -> Rule:
     raise KeyError(data)
 
 
+@functools.cache
 def with_data() -> tuple[Rule, ...]:
     """The rules that take data with their puzzle (regions, cages), in :data:`RULES` order."""
     return tuple(rule for rule in RULES.values() if rule.data != "none")

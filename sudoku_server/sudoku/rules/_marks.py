@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 
 from sudoku_server.errors import quote
-from sudoku_server.sudoku.constraints import Broken
+from sudoku_server.sudoku.constraints import Broken, Relation
 from sudoku_server.sudoku.rules.base import Build, Mark, Words, pairs_of
+
+_new = object.__new__
+
+
+def new_mark(rule: str, cells: tuple[int, ...], value: int = 0, kind: str = "") -> Mark:
+    """``Mark(rule, cells, value, kind)``, made as its frozen ``__init__`` makes it at half its cost (a request
+    reads every mark of its line: a kropki puzzle's 40-odd dots)."""
+    mark = _new(Mark)
+    fields = mark.__dict__
+    fields["rule"] = rule
+    fields["cells"] = cells
+    fields["value"] = value
+    fields["kind"] = kind
+    return mark
+
+
+def new_relation(pairs: tuple[tuple[int, int], ...], table: tuple[int, ...], source: tuple[int, ...] = ()) -> Relation:
+    """``Relation(pairs, table, source)``, made as :func:`new_mark` makes a mark (one per dot of a request)."""
+    relation = _new(Relation)
+    fields = relation.__dict__
+    fields["pairs"] = pairs
+    fields["table"] = table
+    fields["source"] = source
+    return relation
+
+
+@functools.lru_cache(maxsize=4096)
+def dot_name(size: int, a: int, b: int) -> str:
+    """``r1c1-r1c2``: the two cells of a dot or a pair (:func:`line_name` of two cells, cached: a request names
+    each of its dots)."""
+    return f"{cell_name(size, a)}-{cell_name(size, b)}"
 
 
 def marks_of(build: Build, word: str) -> tuple[Mark, ...]:
@@ -17,7 +49,14 @@ def marks_of(build: Build, word: str) -> tuple[Mark, ...]:
 
 def cell_name(size: int, c: int) -> str:
     """``r1c2``: cell ``c`` of a grid of ``size`` digits per unit."""
-    return f"r{c // size + 1}c{c % size + 1}"
+    names = _NAMES.get(size)
+    if names is None:
+        names = _NAMES[size] = tuple(f"r{k // size + 1}c{k % size + 1}" for k in range(size * size))
+    return names[c]
+
+
+#: The cells' names by grid size (a request names every mark it compiles: a kropki puzzle's 40-odd dots).
+_NAMES: dict[int, tuple[str, ...]] = {}
 
 
 def line_name(size: int, cells: tuple[int, ...]) -> str:
@@ -49,6 +88,9 @@ def relation_words(
 def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
     """What is wrong with ``cells`` as a line (each cell touching the next: beside it, or ``diagonal`` also
     corner to corner) or, for two cells, a dot on their edge: ``"r1c1 and r3c3 do not touch"``; ``""``."""
+    touching = _touching(size, diagonal)
+    if cells in touching if len(cells) == 2 else all(pair in touching for pair in zip(cells, cells[1:])):
+        return ""  # the common case: one look-up a step (a dot's two cells are their own step)
     for a, b in zip(cells, cells[1:]):
         dr, dc = abs(a // size - b // size), abs(a % size - b % size)
         if max(dr, dc) != 1 or (not diagonal and dr + dc != 1):
@@ -59,16 +101,30 @@ def apart(size: int, cells: tuple[int, ...], diagonal: bool) -> str:
 def line_apart(mark: Mark, size: int) -> str:
     """A line's check (``syntax_lines``, ``fp_lines``): each cell touches the next (diagonal steps allowed);
     ``"steps from r1c1 to r9c9, cells that do not touch"`` or ``""``."""
+    touching = _touching(size, True)
     for a, b in zip(mark.cells, mark.cells[1:]):
-        if apart(size, (a, b), True):
+        if (a, b) not in touching:
             return f"steps from {cell_name(size, a)} to {cell_name(size, b)}, cells that do not touch"
     return ""
+
+
+@functools.cache
+def _touching(size: int, diagonal: bool) -> frozenset[tuple[int, int]]:
+    """Every ``(a, b)`` of cells beside each other (``diagonal``: or corner to corner) in a grid of ``size``."""
+    steps = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr or dc) and (diagonal or not (dr and dc))]
+    return frozenset(
+        (r * size + c, (r + dr) * size + c + dc)
+        for r in range(size)
+        for c in range(size)
+        for dr, dc in steps
+        if 0 <= r + dr < size and 0 <= c + dc < size
+    )
 
 
 def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...]:
     """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, that none of ``marks`` joins."""
     marked = {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2}
-    return tuple(p for p in pairs_of(size, ORTHOGONAL) if p not in marked)
+    return tuple([p for p in pairs_of(size, ORTHOGONAL) if p not in marked])
 
 
 # -- f-puzzles entries (read by the rules' ``fpuzzles`` functions) -------------------------------
@@ -165,8 +221,6 @@ def fp_lines(
 # -- the line syntax (``thermo=r1c1-r1c2-r1c3;r5c5-r6c6``) -----------------------------------------
 
 _NAME = re.compile(r"r(\d+)c(\d+)", re.I)
-#: Cells of one-digit rows and columns, ``-``-joined (``r1c1-r1c2``): every cell of grids up to 9x9.
-_ONE_DIGIT = re.compile(r"[rR][1-9][cC][1-9](?:-[rR][1-9][cC][1-9])*")
 
 
 def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...], str]]:
@@ -174,15 +228,18 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
 
     A mark with no cell is a word alone (``negative``). Raises ValueError naming the mark.
     """
-    top = str(size)
+    index = _index_of(size) if size <= 9 else None
     out: list[tuple[tuple[int, ...], str]] = []
     for k, item in enumerate(text.split(";"), 1):
         cells_text, _, tail = item.partition(":")
-        if size <= 9 and _ONE_DIGIT.fullmatch(cells_text):  # the common case, read without a regex per cell
-            names = cells_text.split("-")
-            if all(name[1] <= top and name[3] <= top for name in names):
-                quick = tuple((int(name[1]) - 1) * size + int(name[3]) - 1 for name in names)
-                if len(set(quick)) == len(quick):
+        if index is not None:  # the common case: every name a cell of the grid, read by one look-up each
+            try:
+                quick = tuple([index[name] for name in cells_text.split("-")])
+            except KeyError:
+                pass
+            else:
+                n = len(quick)
+                if n == 1 or (quick[0] != quick[1] if n == 2 else len(set(quick)) == n):
                     out.append((quick, tail.lower()))
                     continue  # else the general reading below names the cell given twice
         if not cells_text or _NAME.match(cells_text) is None:
@@ -199,6 +256,19 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
             cells.append(cell)
         out.append((tuple(cells), tail.lower()))
     return out
+
+
+@functools.cache
+def _index_of(size: int) -> dict[str, int]:
+    """``{"r1c2": 1, "R1C2": 1, "r1C2": 1, "R1c2": 1, ...}``: each cell of a grid of ``size`` (1 to 9) digits per
+    unit by its name in the line syntax, in any case."""
+    index = {}
+    for c in range(size * size):
+        r, col = c // size + 1, c % size + 1
+        for rr in "rR":
+            for cc in "cC":
+                index[f"{rr}{r}{cc}{col}"] = c
+    return index
 
 
 def syntax_number(tail: str, default: int, word: str, k: int) -> int:
@@ -226,7 +296,7 @@ def syntax_lines(
         for k, (cells, tail) in enumerate(syntax_marks(text, size, word), 1):
             if len(cells) < least:
                 raise ValueError(f"{word}= mark {k} has fewer than {least} cells")
-            mark = Mark(word, cells, syntax_number(tail, default, word, k))
+            mark = new_mark(word, cells, syntax_number(tail, default, word, k))
             wrong = check(mark, size) if check is not None else ""
             if wrong:
                 raise ValueError(f"{word}= mark {k} {wrong}")

@@ -112,6 +112,20 @@ class Variant:
     candidates: tuple[int, ...] | None = None
     marks: tuple[Mark, ...] = ()
 
+    def __hash__(self) -> int:
+        # Hashed once (a request's variant is a key of the geometry cache, and its marks are many small
+        # values: a kropki puzzle's 40-odd dots); kept out of pickles, as str hashes differ between processes.
+        try:
+            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        value = hash((self.rules, self.regions, self.region_symbols, self.cages, self.candidates, self.marks))
+        self.__dict__["_hash"] = value
+        return value
+
+    def __getstate__(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     @property
     def classic(self) -> bool:
         """True for the classic rules and no pencilmarks (today's paths)."""

@@ -20,13 +20,15 @@ from sudoku_server.sudoku.constraints import Constraint, Relation, relation_tabl
 from sudoku_server.sudoku.rules._marks import (
     Read,
     apart,
+    dot_name,
     fp_cells,
     fp_entries,
     fp_name,
     fp_value,
     free_pairs,
-    line_name,
     marks_of,
+    new_mark,
+    new_relation,
     relation_words,
     syntax_marks,
 )
@@ -57,10 +59,15 @@ def _compile(build: Build) -> Compiled:
     dots = tuple(m for m in marks if len(m.cells) == 2)
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(dots):
-        v = m.value or (2 if m.kind == "black" else 1)
-        table = _dot_table(size, m.kind == "black", v)
+        black = m.kind == "black"
+        v = m.value or (2 if black else 1)
         a, b = m.cells
-        out.append((Relation(((a, b),), table, (k,)), f"kropki {line_name(size, m.cells)} {m.kind or 'white'} {v}"))
+        out.append(
+            (
+                new_relation(((a, b),), _dot_table(size, black, v), (k,)),
+                f"kropki {dot_name(size, a, b)} {m.kind or 'white'} {v}",
+            )
+        )
     kinds = {m.kind for m in marks if not m.cells}
     no_white, no_black = "negative white" in kinds, "negative black" in kinds
     if no_white or no_black:
@@ -100,6 +107,10 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return tuple(marks), frozenset(claimed)
 
 
+#: A dot's ``:`` part without a value -> its kind.
+_DOTS = {"w": "white", "b": "black"}
+
+
 def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     marks = []
     for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
@@ -108,9 +119,11 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
             marks += [Mark(RULE.word, (), 0, kind) for kind in kinds]
         elif len(cells) == 2 and apart(size, cells, False):
             raise ValueError(f"{RULE.word}= mark {k}: {apart(size, cells, False)}")
+        elif len(cells) == 2 and tail in _DOTS:  # :w, :b (the common case)
+            marks.append(new_mark(RULE.word, cells, 0, _DOTS[tail]))
         elif len(cells) == 2 and tail[:1] in ("w", "b") and (tail[1:] == "" or tail[1:].isdigit()) and len(tail) < 6:
             kind = "white" if tail[0] == "w" else "black"
-            marks.append(Mark(RULE.word, cells, int(tail[1:] or 0), kind))
+            marks.append(new_mark(RULE.word, cells, int(tail[1:] or 0), kind))
         else:
             raise ValueError(f"{RULE.word}= mark {k} is not two cells then :w or :b, nor negative")
     return tuple(marks)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Candidates
-from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, syntax_marks
+from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, new_mark, syntax_marks
 from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
 
 #: A mark's value: odd, even.
@@ -59,7 +59,8 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
         if not cells or tail not in ("odd", "even"):
             raise ValueError(f"{RULE.word}= mark {k} is not cells then :odd or :even")
-        marks += [Mark(RULE.word, (c,), ODD if tail == "odd" else EVEN) for c in cells]
+        value = ODD if tail == "odd" else EVEN
+        marks += [new_mark(RULE.word, (c,), value) for c in cells]
     return tuple(marks)
 
 

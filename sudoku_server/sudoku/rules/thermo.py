@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-from sudoku_server.sudoku.constraints import Broken, Constraint, Relation, relation_table
+from sudoku_server.sudoku.constraints import Broken, Constraint, relation_table
 from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
@@ -22,6 +22,7 @@ from sudoku_server.sudoku.rules._marks import (
     line_apart,
     line_name,
     marks_of,
+    new_relation,
     syntax_lines,
 )
 from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
@@ -40,7 +41,7 @@ def _compile(build: Build) -> Compiled:
     for k, mark in enumerate(marks_of(build, RULE.word)):
         pairs = tuple(zip(mark.cells, mark.cells[1:]))
         if pairs:
-            relation = Relation(pairs, table, (k,) * len(pairs))
+            relation = new_relation(pairs, table, (k,) * len(pairs))
             out.append((relation, f"thermometer {line_name(size, mark.cells)}"))
     return out
 

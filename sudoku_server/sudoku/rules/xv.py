@@ -17,12 +17,14 @@ from sudoku_server.sudoku.constraints import Constraint, Relation, relation_tabl
 from sudoku_server.sudoku.rules._marks import (
     Read,
     apart,
+    dot_name,
     fp_cells,
     fp_entries,
     fp_name,
     free_pairs,
-    line_name,
     marks_of,
+    new_mark,
+    new_relation,
     relation_words,
     syntax_marks,
 )
@@ -49,7 +51,7 @@ def _compile(build: Build) -> Compiled:
     for k, m in enumerate(pairs):
         table = _sum_table(size, m.value)
         a, b = m.cells
-        out.append((Relation(((a, b),), table, (k,)), f"xv {line_name(size, m.cells)} sum {m.value}"))
+        out.append((new_relation(((a, b),), table, (k,)), f"xv {dot_name(size, a, b)} sum {m.value}"))
     if any(not m.cells and m.kind == "negative" for m in marks):
         table = _negative_table(size)
         out.append((Relation(free_pairs(size, pairs), table), "xv negative"))
@@ -85,7 +87,7 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
         elif len(cells) == 2 and apart(size, cells, False):
             raise ValueError(f"{RULE.word}= mark {k}: {apart(size, cells, False)}")
         elif len(cells) == 2 and tail in ("x", "v"):
-            marks.append(Mark(RULE.word, cells, 10 if tail == "x" else 5))
+            marks.append(new_mark(RULE.word, cells, 10 if tail == "x" else 5))
         else:
             raise ValueError(f"{RULE.word}= mark {k} is not two cells then :x or :v, nor negative")
     return tuple(marks)

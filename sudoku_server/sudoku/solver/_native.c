@@ -615,18 +615,19 @@ static PyObject *
 py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"size", "units", "classic9", "differ", "pairs", "pair_table", "tables", "sums",
-                               "candidates", NULL};
+                               "candidates", "like", NULL};
     int n, classic9, nunits, u, i, ok;
     Py_buffer buf, xb[6];
     uint16_t *units;
     uint8_t seen[MAXCELLS];
     Geo *g;
+    const Geo *like = NULL;
     Extra ex;
-    PyObject *capsule;
+    PyObject *capsule, *like_obj = Py_None;
     (void)self;
     memset(xb, 0, sizeof xb);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iy*p|y*y*y*y*y*y*:prepare", keywords, &n, &buf, &classic9, &xb[0],
-                                     &xb[1], &xb[2], &xb[3], &xb[4], &xb[5]))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iy*p|y*y*y*y*y*y*O:prepare", keywords, &n, &buf, &classic9, &xb[0],
+                                     &xb[1], &xb[2], &xb[3], &xb[4], &xb[5], &like_obj))
         return NULL;
 #define RELEASE_ALL()                                                                                                  \
     do {                                                                                                               \
@@ -663,7 +664,19 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
         }
     }
     ok = read_kinds(n, xb, &ex);
-    g = ok ? geo_build(n, nunits, units, &ex) : NULL;
+    if (ok && like_obj != Py_None) {
+        /* like: a prepared geometry whose units these are; its unit-derived parts are copied when the
+         * constraints add no peer (no differ pairs, no distinct sum), else like is not needed */
+        int32_t k, at, distinct = 0;
+        like = as_geo(like_obj);
+        ok = like != NULL;
+        for (k = 0, at = 0; ok && k < ex.nsums; k++, at += 3 + 2 * ex.sums[at])
+            distinct |= ex.sums[at + 2];
+        if (ok && (like->n != n || like->nunits != nunits || ex.ndiffer > 0 || distinct ||
+                   memcmp(like->unit, units, sizeof(uint16_t) * (size_t)(nunits * n)) != 0))
+            like = NULL;
+    }
+    g = !ok ? NULL : like != NULL ? geo_build_like(like, &ex) : geo_build(n, nunits, units, &ex);
     PyMem_RawFree(units);
     RELEASE_ALL();
 #undef RELEASE_ALL
@@ -790,7 +803,7 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef methods[] = {
     {"prepare", (PyCFunction)(void (*)(void))py_prepare, METH_VARARGS | METH_KEYWORDS,
      "prepare(size, units, classic9, differ=b'', pairs=b'', pair_table=b'', tables=b'',\n"
-     "        sums=b'', candidates=b'') -> geometry\n\n"
+     "        sums=b'', candidates=b'', like=None) -> geometry\n\n"
      "The native form of a geometry: size digits per unit (1..25), units its\n"
      "units as 16-bit cell indices in native byte order (size per unit, 1..256\n"
      "units; Geometry.unit_array), classic9 true for the classic 9x9 key (the\n"
