@@ -32,6 +32,7 @@ from sudoku_server.sudoku.rules import (
     palindrome,
     pencilmarks,
     renban,
+    sandwich,
     thermo,
     whispers,
     windoku,
@@ -84,6 +85,7 @@ RULES: dict[str, Rule] = {
         renban.RULE,
         arrow.RULE,
         littlekiller.RULE,
+        sandwich.RULE,
     )
 }
 
