@@ -264,7 +264,7 @@ eg_propagate(Ctx *x, SG *s)
     int n = g->n, nunits = g->nunits, u, i;
     uint32_t full = g->full, seen_sig[MAXUNITS];
     EvSeen ev_seen; /* the kinds' propagators: what they saw last */
-    ev_seen.rel_valid = ev_seen.units_valid = 0;
+    ev_seen.rel_valid = ev_seen.units_valid = ev_seen.between_valid = 0;
     if (x->base_valid) {
         /* after a branch's assign (eg_apply): the relation pairs and
          * ev_units found nothing in the propagated state it started from */
