@@ -92,12 +92,6 @@ def _line(size: int, row: int, column: int) -> tuple[int, ...]:
     return cells if row < 0 else cells[::-1]
 
 
-def _value(where: str, value: int, size: int) -> int:
-    if value not in sums(size):
-        raise ValueError(f"{where}: no digits between 1 and {size} sum to {value}")
-    return value
-
-
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     marks = []
     for k, entry in enumerate(fp_entries(data, "sandwichsum"), 1):
@@ -108,7 +102,7 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
         r, c = fp_cell(entry.get("cell"), size, where, outside=True)
         if (r in (-1, size)) == (c in (-1, size)):  # inside the grid, or a corner
             raise ValueError(f"{where}: {quote(str(entry.get('cell')))} is not beside a row or a column")
-        marks.append(Mark(RULE.word, _line(size, r, c), _value(where, value, size)))
+        marks.append(Mark(RULE.word, _line(size, r, c), value))
     return tuple(marks), frozenset()
 
 
@@ -128,7 +122,7 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
         if len(value) > 5 or int(value) > MAX_VALUE:
             raise ValueError(f"{where}: {quote(value[:12])} is over {MAX_VALUE}")
         row, column = (index - 1, -1) if kind == "r" else (-1, index - 1)
-        marks.append(Mark(RULE.word, _line(size, row, column), _value(where, int(value), size)))
+        marks.append(Mark(RULE.word, _line(size, row, column), int(value)))
     return tuple(marks)
 
 
