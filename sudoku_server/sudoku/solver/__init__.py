@@ -178,7 +178,15 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
                 masks = [m & k for m, k in zip(masks, constraint.masks)]
         elif isinstance(constraint, Between):
             cells = constraint.cells
-            if len(cells) > geo.size or not all(b in geo.peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
+            if len(cells) > geo.size:
+                return None
+            if len(cells) == geo.size:  # a row or a column: a unit, its cells peers
+                if units is None:
+                    units = {frozenset(unit) for unit in geo.units}
+                peers = frozenset(cells) in units
+            else:
+                peers = False
+            if not peers and not all(b in geo.peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
                 return None
             between += (len(cells), constraint.low, constraint.high, constraint.total, *cells)
         else:

@@ -22,6 +22,12 @@
  * last started (EvSeen.between) is skipped: that run removed nothing.
  */
 
+/* What a line's cell adds to its branching weight (Geo.weight; a relation
+ * pair adds 1 per end, a sum 2 per cell). */
+#ifndef BETWEEN_WEIGHT
+#define BETWEEN_WEIGHT 1
+#endif
+
 /* Digits above which a line's sets are not listed (bounds only). */
 #define BETWEEN_LISTED_MAX 16
 
@@ -73,36 +79,41 @@ geo_between(Geo *g, const Extra *ex)
     if (n > BETWEEN_LISTED_MAX)
         return 1;
     /* the listed sets: two passes (count, then fill), per line and per
-     * popcount (set_start[line * (MAXN + 1) + size], ascending sizes) */
+     * popcount (set_start[line * (MAXN + 1) + size], ascending sizes); the
+     * subsets of the other digits by submask enumeration, sum first */
     {
-        uint32_t nsets = 0, set, top = 1u << n;
+        uint32_t nsets = 0;
         int pass, size;
         for (pass = 0; pass < 2; pass++) {
             nsets = 0;
             for (k = 0; k < g->nbetween; k++) {
-                uint32_t mid = (top - 1) & ~(g->bw_low[k] | g->bw_high[k]);
+                uint32_t mid = g->full & ~(g->bw_low[k] | g->bw_high[k]), sub;
+                uint32_t count_of[MAXN + 1];
                 int count = (int)(g->bw_start[k + 1] - g->bw_start[k]);
-                for (size = 0; size <= MAXN; size++) {
-                    g->bw_set_start[k * (MAXN + 1) + size] = nsets;
-                    if (size > count - 2)
-                        continue;
-                    for (set = 0; set < top; set++) {
-                        uint32_t b;
-                        int sum = 0;
-                        if ((set & ~mid) || ev_pop64(set) != size)
-                            continue;
-                        for (b = set; b; b &= b - 1)
-                            sum += CTZ(b) + 1;
-                        if (sum != g->bw_total[k])
-                            continue;
+                memset(count_of, 0, sizeof count_of);
+                /* per popcount, how many sets sum to the total (pass 0), then fill in place */
+                for (sub = mid;; sub = (sub - 1) & mid) {
+                    uint32_t b;
+                    int sum = 0, bits = 0;
+                    for (b = sub; b; b &= b - 1, bits++)
+                        sum += CTZ(b) + 1;
+                    if (sum == g->bw_total[k] && bits <= count - 2) {
                         if (pass)
-                            g->bw_sets[nsets] = set;
-                        nsets++;
+                            g->bw_sets[g->bw_set_start[k * (MAXN + 1) + bits] + count_of[bits]] = sub;
+                        count_of[bits]++;
+                    }
+                    if (!sub)
+                        break;
+                }
+                if (!pass) {
+                    for (size = 0; size <= MAXN; size++) {
+                        g->bw_set_start[k * (MAXN + 1) + size] = nsets;
+                        nsets += size < MAXN ? count_of[size] : 0;
                     }
                 }
             }
-            g->bw_set_start[g->nbetween * (MAXN + 1)] = nsets;
             if (!pass) {
+                g->bw_set_start[g->nbetween * (MAXN + 1)] = nsets;
                 g->bw_sets = PyMem_RawCalloc((size_t)nsets + 1, sizeof(uint32_t));
                 if (g->bw_sets == NULL)
                     return 0;
@@ -113,45 +124,45 @@ geo_between(Geo *g, const Extra *ex)
 }
 
 /* One line, one round: each cell keeps the digits some placement of low
- * and high and some set between give it (header). 0 on a contradiction. */
+ * and high and some set between give it (header). The cells between a and
+ * b (a < b) are the same whichever end holds low, so each pair of ends is
+ * looked at once for both orders. 0 on a contradiction. */
 static int
 ev_between(Ctx *x, SG *s, int k, int *found)
 {
     const Geo *g = x->geo;
     const uint16_t *cells = g->bw_cells + g->bw_start[k];
-    int count = (int)(g->bw_start[k + 1] - g->bw_start[k]), p, q, i, whole = count == g->n;
+    int count = (int)(g->bw_start[k + 1] - g->bw_start[k]), a, b, i, whole = count == g->n;
     uint32_t lo = g->bw_low[k], hi = g->bw_high[k], mid = g->full & ~(lo | hi);
-    uint32_t m[MAXN], allowed[MAXN], pre[MAXN + 1];
+    uint32_t m[MAXN], allowed[MAXN], pre[MAXN + 1], suf[MAXN + 1], lo_at = 0, hi_at = 0;
+    const uint32_t *starts = g->bw_set_start + k * (MAXN + 1);
     int32_t total = g->bw_total[k];
     int listed = g->bw_sets != NULL;
-    pre[0] = 0;
+    pre[0] = suf[count] = 0;
     for (i = 0; i < count; i++) {
         m[i] = s->c[cells[i]];
         allowed[i] = 0;
         pre[i + 1] = pre[i] | m[i];
+        lo_at |= (uint32_t)((m[i] & lo) != 0) << i;
+        hi_at |= (uint32_t)((m[i] & hi) != 0) << i;
     }
-    if (!(pre[count] & lo) || !(pre[count] & hi))
+    for (i = count - 1; i >= 0; i--)
+        suf[i] = suf[i + 1] | m[i];
+    if (!lo_at || !hi_at)
         return 0;
-    for (p = 0; p < count; p++) {
-        if (!(m[p] & lo))
+    for (a = 0; a < count - 1; a++) {
+        uint32_t in_union = 0;
+        if (!((lo_at | hi_at) >> a & 1))
             continue;
-        for (q = 0; q < count; q++) {
-            int a, b, size;
-            uint32_t in_union = 0, out_union, acc_in = 0, acc_out = 0;
-            int fit = 0;
-            if (q == p || !(m[q] & hi))
+        for (b = a + 1; b < count; in_union |= m[b], b++) {
+            int low_first = (lo_at >> a & 1) && (hi_at >> b & 1), high_first = (hi_at >> a & 1) && (lo_at >> b & 1);
+            int size = b - a - 1, fit = 0;
+            uint32_t out_union, acc_in = 0, acc_out = 0;
+            if (!low_first && !high_first)
                 continue;
-            a = p < q ? p : q;
-            b = p < q ? q : p;
-            size = b - a - 1;
-            for (i = a + 1; i < b; i++)
-                in_union |= m[i];
-            out_union = pre[a];
-            for (i = b + 1; i < count; i++)
-                out_union |= m[i];
+            out_union = pre[a] | suf[b + 1];
             if (listed) {
-                const uint32_t *set = g->bw_sets + g->bw_set_start[k * (MAXN + 1) + size];
-                const uint32_t *end = g->bw_sets + g->bw_set_start[k * (MAXN + 1) + size + 1];
+                const uint32_t *set = g->bw_sets + starts[size], *end = g->bw_sets + starts[size + 1];
                 for (; set < end; set++) {
                     uint32_t ins = *set, outs = mid & ~ins;
                     if (whole && ((ins & ~in_union) || (outs & ~out_union)))
@@ -160,11 +171,12 @@ ev_between(Ctx *x, SG *s, int k, int *found)
                         ;
                     if (i < b)
                         continue;
-                    for (i = 0; i < count; i++)
-                        if (i < a || i > b) {
-                            if (!(m[i] & outs))
-                                break;
-                        }
+                    for (i = 0; i < a && (m[i] & outs); i++)
+                        ;
+                    if (i < a)
+                        continue;
+                    for (i = b + 1; i < count && (m[i] & outs); i++)
+                        ;
                     if (i < count)
                         continue;
                     acc_in |= ins;
@@ -192,8 +204,14 @@ ev_between(Ctx *x, SG *s, int k, int *found)
             }
             if (!fit)
                 continue;
-            for (i = 0; i < count; i++)
-                allowed[i] |= i == p ? lo : i == q ? hi : (i > a && i < b) ? acc_in : acc_out;
+            for (i = 0; i < a; i++)
+                allowed[i] |= acc_out;
+            for (i = a + 1; i < b; i++)
+                allowed[i] |= acc_in;
+            for (i = b + 1; i < count; i++)
+                allowed[i] |= acc_out;
+            allowed[a] |= (low_first ? lo : 0) | (high_first ? hi : 0);
+            allowed[b] |= (low_first ? hi : 0) | (high_first ? lo : 0);
         }
     }
     for (i = 0; i < count; i++) {

@@ -276,7 +276,7 @@ geo_constraints(Geo *g, const Extra *ex)
     for (k = 0; k < g->nbetween; k++) {
         uint32_t a;
         for (a = g->bw_start[k]; a < g->bw_start[k + 1]; a++)
-            g->weight[g->bw_cells[a]] += 1;
+            g->weight[g->bw_cells[a]] += BETWEEN_WEIGHT;
     }
     if (ncells <= 128) {
         int u, i;
