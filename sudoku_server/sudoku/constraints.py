@@ -35,6 +35,8 @@ words it (``cage a sums to 14, not 15``).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -46,6 +48,7 @@ __all__ = [
     "Constraint",
     "Relation",
     "Sum",
+    "between_allowed",
     "broken_givens",
     "broken_solution",
     "differ_table",
@@ -181,6 +184,71 @@ class Broken:
     constraint: Constraint
     cells: tuple[int, ...]
     source: int = -1
+
+
+@functools.lru_cache(maxsize=1024)
+def between_sets(size: int, mid: int, total: int, cells: int) -> tuple[tuple[int, ...], ...]:
+    """Per count k of cells (0 .. ``cells``), the sets of ``k`` digits of ``mid`` (a mask) summing to ``total``."""
+    out: list[list[int]] = [[] for _ in range(cells + 1)]
+    digits = [d for d in range(1, size + 1) if mid >> (d - 1) & 1]
+    for k in range(cells + 1):
+        for chosen in itertools.combinations(digits, k):
+            if sum(chosen) == total:
+                out[k].append(sum(1 << (d - 1) for d in chosen))
+    return tuple(tuple(sets) for sets in out)
+
+
+def between_allowed(constraint: Between, masks: Sequence[int], size: int) -> tuple[int, ...]:
+    """Per cell of a :class:`Between` line, the digits of its mask some placement of the line allows.
+
+    ``masks``: per cell of the line, in its order, the digits it may hold
+    (bit ``d - 1``). A placement puts ``low`` at one cell and ``high`` at
+    another (their masks allowing it), the cells between them a set of as
+    many of the other digits summing to ``total`` (listed up to 16 digits;
+    above, bounds: the smallest and largest digits of the cells between),
+    the cells outside the other digits; each cell a digit of its part and,
+    on a line of ``size`` cells, every digit of a part a cell of that part.
+    All zeros: no placement (a contradiction). O(cells^2 * sets * cells).
+    """
+    line = tuple(masks)
+    count = len(line)
+    lo, hi = 1 << (constraint.low - 1), 1 << (constraint.high - 1)
+    mid = ((1 << size) - 1) & ~(lo | hi)
+    whole, total = count == size, constraint.total
+    listed = between_sets(size, mid, total, max(0, count - 2)) if size <= 16 else None
+    allowed = [0] * count
+    for a in range(count - 1):
+        for b in range(a + 1, count):
+            low_first = bool(line[a] & lo and line[b] & hi)
+            high_first = bool(line[a] & hi and line[b] & lo)
+            if not low_first and not high_first:
+                continue
+            inner, outer = line[a + 1 : b], line[:a] + line[b + 1 :]
+            if listed is None:
+                smallest = sum(((m & mid) & -(m & mid)).bit_length() for m in inner)
+                largest = sum((m & mid).bit_length() for m in inner)
+                choices: Iterable[tuple[int, int]] = ((mid, mid),) if smallest <= total <= largest else ()
+            else:
+                choices = ((ins, mid & ~ins) for ins in listed[b - a - 1])
+            in_union = out_union = 0
+            for m in inner:
+                in_union |= m
+            for m in outer:
+                out_union |= m
+            acc_in = acc_out = 0
+            fit = False
+            for ins, outs in choices:
+                if whole and listed is not None and (ins & ~in_union or outs & ~out_union):
+                    continue
+                if all(m & ins for m in inner) and all(m & outs for m in outer):
+                    acc_in, acc_out, fit = acc_in | ins, acc_out | outs, True
+            if not fit:
+                continue
+            for k in range(count):
+                allowed[k] |= acc_in if a < k < b else acc_out
+            allowed[a] |= (lo if low_first else 0) | (hi if high_first else 0)
+            allowed[b] |= (hi if low_first else 0) | (lo if high_first else 0)
+    return tuple(m & keep for m, keep in zip(line, allowed))
 
 
 def relation_table(

@@ -169,3 +169,24 @@ def test_sandwich_clues_over_the_line_port_and_as_fpuzzles_answers() -> None:
     solved = read_object(json.loads(decode_link(answer)))
     assert solved == (read_object(write(grid, variant, Grid.from_string(EXAMPLE_SOLUTION)))[0], variant)
     assert answer == link(write(grid, variant, Grid.from_string(EXAMPLE_SOLUTION)))
+
+
+def test_rate_hint_and_steps_name_the_sandwich_step() -> None:
+    """The technique engine's step of a between line (each step checked against the solution as it is taken)."""
+    lines = replies(f"RATE {BETWEEN_1_AND_9}\nHINT {BETWEEN_1_AND_9}\nSTEPS {BETWEEN_1_AND_9}\n".encode()).decode()
+    first = (
+        "sandwich: the digits between the 1 and the 9 of sandwich c2 sum to 4:"
+        " remove 1 from r9c2; 4 from r1c2, r2c2, r9c2; 9 from r1c2"
+    )
+    assert lines.splitlines()[:8] == [
+        "RATE easy se=2.5 qqwing=none hardest=sandwich method=techniques rules=sandwich",
+        f"HINT {first}",
+        "STEPS 105 steps, easy se=2.5 qqwing=none hardest=sandwich method=techniques rules=sandwich",
+        "note: unique rectangle: off (sandwich: swapping two digits may break the rule)",
+        "note: BUG: off (argued for rows, columns and boxes only)",
+        f"1. {first}",
+        "2. sandwich: the digits between the 1 and the 9 of sandwich c3 sum to 17:"
+        " remove 2 from r1c3, r2c3, r8c3, r9c3; 9 from r1c3, r2c3, r4c3, r5c3, r6c3, r9c3",
+        "3. hidden single: r8c3 is the only place for 9 in column 3 (r8c3=9)",
+    ]
+    assert lines.endswith("105. full house: r9c8 is the last empty cell in box 9 (r9c8=6)\nEND\n")

@@ -32,7 +32,8 @@ state (bit ``cell * (n + 1) + d - 1`` while digit d is a candidate of cell):
 * :class:`~...constraints.Between` (sandwich sums, :func:`_between`): every
   placement of ``low`` and ``high`` on the line its cells allow, and (up to
   16 digits) every set of the other digits of the right size and total for
-  the cells between them; the cells keep what some placement and set use.
+  the cells between them; the cells keep what some placement and set use
+  (:func:`~...constraints.between_allowed`).
 
 Each removes only candidates no solution can use, so the answers of the
 search (the row-major-first solution) do not change; they are applied after
@@ -43,11 +44,10 @@ the engine's own propagation, until nothing changes (:func:`constrain` wraps
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from sudoku_server.sudoku.constraints import AllDifferent, Between, Candidates, Relation, Sum
+from sudoku_server.sudoku.constraints import AllDifferent, Between, Candidates, Relation, Sum, between_allowed
 
 if TYPE_CHECKING:
     from sudoku_server.sudoku.check import Check
@@ -275,101 +275,27 @@ def _bounds(engine: Engine, sums: list[Sum]) -> _Prune:
     return prune
 
 
-@functools.cache
-def _between_sets(size: int, mid: int, total: int, cells: int) -> tuple[tuple[int, ...], ...]:
-    """Per count k of cells (0 .. ``cells``), the sets of ``k`` digits of ``mid`` (a mask) summing to ``total``."""
-    out: list[list[int]] = [[] for _ in range(cells + 1)]
-    digits = [d for d in range(1, size + 1) if mid >> (d - 1) & 1]
-    for k in range(cells + 1):
-        for chosen in itertools.combinations(digits, k):
-            if sum(chosen) == total:
-                out[k].append(sum(1 << (d - 1) for d in chosen))
-    return tuple(tuple(sets) for sets in out)
-
-
 def _between(engine: Engine, between: Between) -> _Prune:
-    """A :class:`Between` as a state -> state function (0 on a contradiction).
-
-    For each placement of ``low`` at one cell and ``high`` at another that
-    their candidates allow, the cells between them take a set of the other
-    digits of their count summing to ``total`` (listed up to 16 digits;
-    beyond, bounds: the smallest and largest digits of the cells between),
-    the cells outside take the other digits, each cell a digit of its part,
-    and on a line of ``size`` cells every digit of a part has a cell. Each
-    cell keeps the digits some such placement gives it. Results are kept
-    per state of the line (searches meet the same lines again).
-    """
+    """A :class:`Between` as a state -> state function (0 on a contradiction): each cell of its line keeps
+    what :func:`~...constraints.between_allowed` allows; results are kept per state of the line (searches
+    meet the same lines again)."""
     n, w, mask = engine.n, engine.width, engine.digit_mask
-    cells = between.cells
-    shifts = tuple(c * w for c in cells)
-    size = len(cells)
-    lo, hi = 1 << (between.low - 1), 1 << (between.high - 1)
-    mid = mask & ~(lo | hi)
-    whole = size == n
-    total = between.total
-    listed = _between_sets(n, mid, total, max(0, size - 2)) if n <= 16 else None
-    seen: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-
-    def allowed_of(masks: tuple[int, ...]) -> tuple[int, ...] | None:
-        allowed = [0] * size
-        for p in range(size):
-            if not masks[p] & lo:
-                continue
-            for q in range(size):
-                if q == p or not masks[q] & hi:
-                    continue
-                a, b = (p, q) if p < q else (q, p)
-                inner = masks[a + 1 : b]
-                outer = masks[:a] + masks[b + 1 :]
-                if listed is None:
-                    low_sum = sum(((m & mid) & -(m & mid)).bit_length() for m in inner)
-                    high_sum = sum((m & mid).bit_length() for m in inner)
-                    if not low_sum <= total <= high_sum:
-                        continue
-                    choices: tuple[tuple[int, int], ...] = ((mid, mid),)
-                else:
-                    choices = tuple((s, mid & ~s) for s in listed[b - a - 1])
-                fit = False
-                for ins, outs in choices:
-                    if not all(m & ins for m in inner) or not all(m & outs for m in outer):
-                        continue
-                    if whole and listed is not None:
-                        union_in = union_out = 0
-                        for m in inner:
-                            union_in |= m
-                        for m in outer:
-                            union_out |= m
-                        if ins & ~union_in or outs & ~union_out:
-                            continue
-                    fit = True
-                    for k in range(a + 1, b):
-                        allowed[k] |= ins
-                    for k in range(a):
-                        allowed[k] |= outs
-                    for k in range(b + 1, size):
-                        allowed[k] |= outs
-                if fit:
-                    allowed[p] |= lo
-                    allowed[q] |= hi
-        if not allowed[0]:
-            return None
-        return tuple(allowed)
+    shifts = tuple(c * w for c in between.cells)
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def prune(s: int) -> int:
         masks = tuple((s >> at) & mask for at in shifts)
         try:
-            allowed = seen[masks]
+            kept = seen[masks]
         except KeyError:
             if len(seen) > 4096:
                 seen.clear()
-            allowed = seen[masks] = allowed_of(masks)
-        if allowed is None:
-            return 0
-        for m, keep, at in zip(masks, allowed, shifts):
-            if m & ~keep:
-                if not m & keep:
+            kept = seen[masks] = between_allowed(between, masks, n)
+        for m, keep, at in zip(masks, kept, shifts):
+            if m != keep:
+                if not keep:
                     return 0
-                s ^= (m & ~keep) << at
+                s ^= (m ^ keep) << at
         return s
 
     return prune
