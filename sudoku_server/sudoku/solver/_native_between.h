@@ -25,7 +25,7 @@
 /* What a line's cell adds to its branching weight (Geo.weight; a relation
  * pair adds 1 per end, a sum 2 per cell). */
 #ifndef BETWEEN_WEIGHT
-#define BETWEEN_WEIGHT 1
+#define BETWEEN_WEIGHT 4
 #endif
 
 /* Digits above which a line's sets are not listed (bounds only). */
@@ -247,6 +247,20 @@ ev_betweens(Ctx *x, SG *s, int *found, uint32_t *seen, int *valid)
     }
     *valid = cache;
     return 1;
+}
+
+/* After a branch's assign: the lines were at their fixpoint in base (the
+ * propagated state the branch started from), so each starts as seen there
+ * (only the lines the assign changes run again). */
+static void
+ev_between_seen_base(const Geo *g, const uint32_t *base, uint32_t *seen, int *valid)
+{
+    uint32_t a;
+    if (!g->nbetween || g->bw_start[g->nbetween] > 2 * MAXCELLS)
+        return;
+    for (a = 0; a < g->bw_start[g->nbetween]; a++)
+        seen[a] = base[g->bw_cells[a]];
+    *valid = 1;
 }
 
 /* Does a full grid of digits keep every line (low and high once, the sum

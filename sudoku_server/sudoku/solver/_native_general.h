@@ -271,6 +271,7 @@ eg_propagate(Ctx *x, SG *s)
         memcpy(ev_seen.rel, x->base, sizeof(uint32_t) * (size_t)g->ncells);
         memcpy(ev_seen.units, x->base, sizeof(uint32_t) * (size_t)g->ncells);
         ev_seen.rel_valid = ev_seen.units_valid = 1;
+        ev_between_seen_base(g, x->base, ev_seen.between, &ev_seen.between_valid);
         x->base_valid = 0;
     }
     memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);
