@@ -190,3 +190,19 @@ def test_rate_hint_and_steps_name_the_sandwich_step() -> None:
         "3. hidden single: r8c3 is the only place for 9 in column 3 (r8c3=9)",
     ]
     assert lines.endswith("105. full house: r9c8 is the last empty cell in box 9 (r9c8=6)\nEND\n")
+
+
+def test_layouts_md_shows_the_tested_example_and_error() -> None:
+    """docs/LAYOUTS.md's sandwich example is EXAMPLE (answered above), its error line the one the server sends."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "LAYOUTS.md").read_text(encoding="utf-8")
+    assert f"  {EXAMPLE}\n" in text
+    broken = "." * 54 + "..9875.1." + "." * 18 + " sandwich=r7:19"
+    error = "ERROR invalid sandwich r7: the givens between 1 at r7c8 and 9 at r7c3 sum to 20, over 19"
+    assert f"`{error}`" in text
+    assert replies(f"{broken}\n".encode()) == f"{error}\n".encode()
+    assert "`ERROR invalid sandwich r3: no digits between 1 and 9 sum to" in text
+    assert replies(("." * 81 + " sandwich=r3:1\n").encode()) == (
+        b"ERROR invalid sandwich r3: no digits between 1 and 9 sum to 1\n"
+    )
