@@ -83,6 +83,7 @@ def _solution(broken: Broken, w: Words) -> str:
     return f"{w.name}: the digits between {ends} sum to {total}, not {constraint.total}"
 
 
+@functools.lru_cache(maxsize=512)
 def _line(size: int, row: int, column: int) -> tuple[int, ...]:
     """The cells of the row or column a clue outside the grid at (``row``, ``column``), 0-based, points along."""
     if column in (-1, size):
@@ -112,6 +113,13 @@ _CLUE = re.compile(r"([rc])(\d+):(\d+)")
 def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     marks = []
     for k, item in enumerate(text.split(";"), 1):
+        head, _, tail = item.partition(":")
+        if head[1:].isdigit() and tail.isdigit() and head[:1] in "rcRC" and len(head) <= 3 and len(tail) <= 3:
+            index = int(head[1:])  # the common case, read without a regex
+            if 1 <= index <= size:
+                row, column = (index - 1, -1) if head[0] in "rR" else (-1, index - 1)
+                marks.append(Mark(RULE.word, _line(size, row, column), int(tail)))
+                continue
         match = _CLUE.fullmatch(item.strip().lower())
         where = f"{RULE.word}= mark {k}"
         if match is None:
