@@ -9,8 +9,8 @@ candidates). A pencilmark (Sukaku) puzzle's candidates are a constraint too,
 so any rules apply on top.
 
 Everything is data in a :class:`~sudoku_server.sudoku.geometry.Geometry`:
-the units, the peers (units plus the cells of every non-unit all-different,
-distinct sum and between line) and ``constraints``, with the word of the rule each came
+the units, the peers (units plus the cells of every non-unit all-different
+and distinct sum) and ``constraints``, with the word of the rule each came
 from (``constraint_rules``) and the name messages give it
 (``constraint_names``). The solver cores, the technique engine and the
 generator read the geometry only, and switch on the kinds.
@@ -33,7 +33,6 @@ from typing import Protocol
 
 from sudoku_server.sudoku.constraints import (
     AllDifferent,
-    Between,
     Broken,
     Constraint,
     Sum,
@@ -110,8 +109,7 @@ def variant_geometry(variant: Variant, box_rows: int = 3, box_cols: int = 3) -> 
                 labels.append(label)
     extra: list[tuple[int, int]] = []
     for constraint in constraints:
-        # its cells differ: peers (a between line's are a row's or a column's already)
-        if isinstance(constraint, (AllDifferent, Between)) or (isinstance(constraint, Sum) and constraint.distinct):
+        if isinstance(constraint, AllDifferent) or (isinstance(constraint, Sum) and constraint.distinct):
             extra += itertools.combinations(constraint.cells, 2)
     key = (
         "variant",
