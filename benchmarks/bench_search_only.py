@@ -40,6 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rules", default="sandwich", help="rules, comma-separated (default sandwich)")
+    parser.add_argument("--count", type=int, default=500, help="puzzles per rule (default 500: the stored sets)")
     parser.add_argument("--calls", type=int, default=3, help="timed calls per puzzle and function (default 3)")
     parser.add_argument("--slowest", type=int, default=0, help="print the puzzles of the slowest solves (default 0)")
     args = parser.parse_args(argv)
@@ -53,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for rule in args.rules.split(","):
         rows = []
-        for line, solution in bench_rules.read_set(rule):
+        for line, solution in bench_rules.read_set(rule)[: args.count]:
             grid, geo, _variant = marks_puzzles.read_line(line)
             native.solve(grid, geometry=geo)  # prepares the geometry
             solve_t, solved = _timed(lambda: native.solve(grid, geometry=geo), args.calls)
