@@ -245,7 +245,8 @@ def between_allowed(constraint: Between, masks: Sequence[int], size: int) -> tup
             if not fit:
                 continue
             for k in range(count):
-                allowed[k] |= acc_in if a < k < b else acc_out
+                if k != a and k != b:
+                    allowed[k] |= acc_in if a < k < b else acc_out
             allowed[a] |= (lo if low_first else 0) | (hi if high_first else 0)
             allowed[b] |= (hi if low_first else 0) | (lo if high_first else 0)
     return tuple(m & keep for m, keep in zip(line, allowed))

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from sudoku_server.sudoku import solver
-from sudoku_server.sudoku.constraints import Between, broken_givens, broken_solution
+from sudoku_server.sudoku.constraints import Between, between_allowed, broken_givens, broken_solution
 from sudoku_server.sudoku.grid import BOX_SHAPES, Grid
 from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.solver import _python
@@ -186,7 +186,8 @@ def test_rate_hint_and_steps_name_the_sandwich_step() -> None:
         "note: BUG: off (argued for rows, columns and boxes only)",
         f"1. {first}",
         "2. sandwich: the digits between the 1 and the 9 of sandwich c3 sum to 17:"
-        " remove 2 from r1c3, r2c3, r8c3, r9c3; 9 from r1c3, r2c3, r4c3, r5c3, r6c3, r9c3",
+        " remove 2 from r1c3, r2c3, r8c3, r9c3; 3 from r8c3; 4 from r8c3; 5 from r8c3; 6 from r8c3; 7 from r8c3;"
+        " 8 from r8c3; 9 from r1c3, r2c3, r4c3, r5c3, r6c3, r9c3",
         "3. hidden single: r8c3 is the only place for 9 in column 3 (r8c3=9)",
     ]
     assert lines.endswith("105. full house: r9c8 is the last empty cell in box 9 (r9c8=6)\nEND\n")
@@ -206,3 +207,14 @@ def test_layouts_md_shows_the_tested_example_and_error() -> None:
     assert replies(("." * 81 + " sandwich=r3:1\n").encode()) == (
         b"ERROR invalid sandwich r3: no digits between 1 and 9 sum to 1\n"
     )
+
+
+def test_between_allowed_keeps_what_some_placement_gives_each_cell() -> None:
+    full = 0b111111111
+    line = Between(tuple(range(9)), 1, 9, 35)  # 2..8 all between: the 1 and the 9 at the two ends
+    assert between_allowed(line, [full] * 9, 9) == (0b100000001, *[0b011111110] * 7, 0b100000001)
+    line = Between(tuple(range(9)), 1, 9, 2)  # only a 2 between: 1 2 9 or 9 2 1 somewhere on the line
+    rest = full & ~0b100000000  # the 9 placed first (the row's other cells have lost it)
+    kept = between_allowed(line, [0b100000000, *[rest] * 8], 9)
+    assert kept == (0b100000000, 0b000000010, 0b000000001, *[0b011111100] * 6)
+    assert between_allowed(line, [0b100000000, 0b000000100, *[rest] * 7], 9) == (0,) * 9  # a 3 after the 9
