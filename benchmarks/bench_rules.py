@@ -1,4 +1,4 @@
-"""The nine rules that take marks (issue 29): in process, CP-SAT, and pipelined SOLVE requests, in one run.
+"""The ten rules that take marks (issue 29): in process, CP-SAT, and pipelined SOLVE requests, in one run.
 
 Reads the stored sets puzzles/variants/bench_<rule>.txt
 (benchmarks/make_variant_puzzles.py made them: minimal, unique, checked by
@@ -278,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--rules", default=",".join(marks_puzzles.RULES), help="rules, comma-separated (default all nine)"
+        "--rules", default=",".join(marks_puzzles.RULES), help="rules, comma-separated (default all ten)"
     )
     parser.add_argument("--count", type=int, default=500, help="puzzles per rule (default 500: the stored sets)")
     parser.add_argument("--cpsat", type=int, default=100, help="puzzles per rule also solved by CP-SAT (default 100)")

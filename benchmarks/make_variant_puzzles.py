@@ -14,9 +14,9 @@ made, the command, the CP-SAT check):
 ``<rules> <81 givens, 0 empty> <81 solution digits> [regions=<81 region digits 0-8>] [cages=<total>:<cell>.<cell>..;...]``
 (cells 0-based row-major). ``bench_variants.py --files`` reads them back.
 
-The nine rules that take marks (issue 29: oddeven, thermo, kropki, xv,
-whispers, palindrome, renban, arrow, littlekiller; ``--rules marks`` names
-them all) are made by ``marks_puzzles.make_puzzle`` (random marks a classic
+The ten rules that take marks (issue 29: oddeven, thermo, kropki, xv,
+whispers, palindrome, renban, arrow, littlekiller, sandwich; ``--rules marks``
+names them all) are made by ``marks_puzzles.make_puzzle`` (random marks a classic
 solution keeps, then givens removed while the native core counts one
 solution) and stored as ``<rule> <givens> <solution> <rule>=<marks>``: the
 marks in the line syntax (docs/LAYOUTS.md, "Marks after a line"), so

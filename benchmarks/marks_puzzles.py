@@ -1,4 +1,4 @@
-"""Random 9x9 puzzles of the nine rules that take marks (issue 29), for the benchmarks.
+"""Random 9x9 puzzles of the ten rules that take marks (issue 29), for the benchmarks.
 
 One puzzle (:func:`make_puzzle`, everything from one ``random.Random``):
 
@@ -20,6 +20,8 @@ One puzzle (:func:`make_puzzle`, everything from one ``random.Random``):
      two new ends holding the same digit;
    * ``littlekiller``: 6-10 diagonals (of 2 cells or more, from any edge) with their sums;
    * ``oddeven``: 14-24 cells marked odd or even;
+   * ``sandwich``: 8-14 of the 18 row and column clues (the sum between
+     the 1 and the 9), chosen at random;
 
 3. the givens: the solution's cells removed in random order while the native
    core still counts one solution with the marks (a MINIMAL puzzle: no given
@@ -48,8 +50,8 @@ from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.variants import Variant, variant_geometry
 from sudoku_server.text.fpuzzles import marks_line
 
-#: The nine rules, in the registry's order.
-RULES = ("oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow", "littlekiller")
+#: The ten rules, in the registry's order.
+RULES = ("oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow", "littlekiller", "sandwich")
 
 Solution = Sequence[int]
 
@@ -191,6 +193,16 @@ def littlekiller(s: Solution, rng: random.Random) -> str:
     return ";".join(f"{_line(d)}:{sum(s[c] for c in d)}" for d in chosen)
 
 
+def sandwich(s: Solution, rng: random.Random) -> str:
+    clues = []
+    for k in range(N):
+        for kind, cells in (("r", range(k * N, (k + 1) * N)), ("c", range(k, N * N, N))):
+            digits = [s[c] for c in cells]
+            a, b = sorted((digits.index(1), digits.index(N)))
+            clues.append(f"{kind}{k + 1}:{sum(digits[a + 1 : b])}")
+    return ";".join(rng.sample(clues, rng.randint(8, 14)))
+
+
 def oddeven(s: Solution, rng: random.Random) -> str:
     cells = sorted(rng.sample(range(N * N), rng.randint(14, 24)))
     odd = [c for c in cells if s[c] % 2]
@@ -230,6 +242,7 @@ MAKERS: dict[str, Callable[[Solution, random.Random], str]] = {
     "renban": renban,
     "arrow": arrow,
     "littlekiller": littlekiller,
+    "sandwich": sandwich,
 }
 
 

@@ -21,6 +21,11 @@ masks with bit ``d - 1`` for digit d):
   a little killer diagonal, an arrow: no).
 - :class:`Candidates`: each cell keeps only the digits of its mask
   (pencilmarks, odd/even cells).
+- :class:`Between`: along a line of distinct digits (a row, a column), the
+  digits strictly between the cell holding ``low`` and the cell holding
+  ``high`` add up to ``total`` (sandwich sums). Added because none of the
+  above can say it: which cells are summed depends on where two digits
+  fall (issue 29).
 
 Each value carries ``source``: the index, in the rule's own list, of the
 thing it came from (a cage, a dot, a line), so that a kind can report a
@@ -30,16 +35,20 @@ words it (``cage a sums to 14, not 15``).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
     "AllDifferent",
+    "Between",
     "Broken",
     "Candidates",
     "Constraint",
     "Relation",
     "Sum",
+    "between_allowed",
     "broken_givens",
     "broken_solution",
     "differ_table",
@@ -124,8 +133,41 @@ class Candidates:
     masks: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Between:
+    """Along a line, the digits strictly between the cell holding ``low`` and the one holding ``high`` sum to ``total``.
+
+    The line holds ``low`` once and ``high`` once, in either order; the
+    cells strictly between those two add up to ``total`` (0: the two touch,
+    nothing between). Its cells hold distinct digits (the engines take a
+    line whose cells are peers of each other: a row or a column).
+
+    Attributes:
+      cells: the line's cells in order (a sandwich clue's row or column,
+        from the clue's side), two or more, distinct.
+      low, high: the two digits that bound the summed cells (1 and 9 on 9x9).
+      total: the sum of the digits between them.
+      source: which of its rule's things this is (the clue's index), -1 for none.
+    """
+
+    cells: tuple[int, ...]
+    low: int
+    high: int
+    total: int
+    source: int = -1
+
+    def between(self, digits: Sequence[int]) -> tuple[int, int, tuple[int, ...]] | None:
+        """Where ``low`` and ``high`` are on the line (positions in ``cells``, in line order) and the cells
+        strictly between them; None when either is not placed in ``digits`` (row-major, 0 = empty)."""
+        at = {digits[c]: k for k, c in enumerate(self.cells) if digits[c] in (self.low, self.high)}
+        if self.low not in at or self.high not in at:
+            return None
+        i, j = sorted((at[self.low], at[self.high]))
+        return i, j, self.cells[i + 1 : j]
+
+
 #: One value of the vocabulary.
-Constraint = AllDifferent | Relation | Sum | Candidates
+Constraint = AllDifferent | Relation | Sum | Candidates | Between
 
 
 @dataclass(frozen=True)
@@ -142,6 +184,72 @@ class Broken:
     constraint: Constraint
     cells: tuple[int, ...]
     source: int = -1
+
+
+@functools.lru_cache(maxsize=1024)
+def between_sets(size: int, mid: int, total: int, cells: int) -> tuple[tuple[int, ...], ...]:
+    """Per count k of cells (0 .. ``cells``), the sets of ``k`` digits of ``mid`` (a mask) summing to ``total``."""
+    out: list[list[int]] = [[] for _ in range(cells + 1)]
+    digits = [d for d in range(1, size + 1) if mid >> (d - 1) & 1]
+    for k in range(cells + 1):
+        for chosen in itertools.combinations(digits, k):
+            if sum(chosen) == total:
+                out[k].append(sum(1 << (d - 1) for d in chosen))
+    return tuple(tuple(sets) for sets in out)
+
+
+def between_allowed(constraint: Between, masks: Sequence[int], size: int) -> tuple[int, ...]:
+    """Per cell of a :class:`Between` line, the digits of its mask some placement of the line allows.
+
+    ``masks``: per cell of the line, in its order, the digits it may hold
+    (bit ``d - 1``). A placement puts ``low`` at one cell and ``high`` at
+    another (their masks allowing it), the cells between them a set of as
+    many of the other digits summing to ``total`` (listed up to 16 digits;
+    above, bounds: the smallest and largest digits of the cells between),
+    the cells outside the other digits; each cell a digit of its part and,
+    on a line of ``size`` cells, every digit of a part a cell of that part.
+    All zeros: no placement (a contradiction). O(cells^2 * sets * cells).
+    """
+    line = tuple(masks)
+    count = len(line)
+    lo, hi = 1 << (constraint.low - 1), 1 << (constraint.high - 1)
+    mid = ((1 << size) - 1) & ~(lo | hi)
+    whole, total = count == size, constraint.total
+    listed = between_sets(size, mid, total, max(0, count - 2)) if size <= 16 else None
+    allowed = [0] * count
+    for a in range(count - 1):
+        for b in range(a + 1, count):
+            low_first = bool(line[a] & lo and line[b] & hi)
+            high_first = bool(line[a] & hi and line[b] & lo)
+            if not low_first and not high_first:
+                continue
+            inner, outer = line[a + 1 : b], line[:a] + line[b + 1 :]
+            if listed is None:
+                smallest = sum(((m & mid) & -(m & mid)).bit_length() for m in inner)
+                largest = sum((m & mid).bit_length() for m in inner)
+                choices: Iterable[tuple[int, int]] = ((mid, mid),) if smallest <= total <= largest else ()
+            else:
+                choices = ((ins, mid & ~ins) for ins in listed[b - a - 1])
+            in_union = out_union = 0
+            for m in inner:
+                in_union |= m
+            for m in outer:
+                out_union |= m
+            acc_in = acc_out = 0
+            fit = False
+            for ins, outs in choices:
+                if whole and listed is not None and (ins & ~in_union or outs & ~out_union):
+                    continue
+                if all(m & ins for m in inner) and all(m & outs for m in outer):
+                    acc_in, acc_out, fit = acc_in | ins, acc_out | outs, True
+            if not fit:
+                continue
+            for k in range(count):
+                if k != a and k != b:
+                    allowed[k] |= acc_in if a < k < b else acc_out
+            allowed[a] |= (lo if low_first else 0) | (hi if high_first else 0)
+            allowed[b] |= (hi if low_first else 0) | (lo if high_first else 0)
+    return tuple(m & keep for m, keep in zip(line, allowed))
 
 
 def relation_table(
@@ -193,7 +301,10 @@ def broken_givens(constraint: Constraint, digits: Sequence[int]) -> Broken | Non
     (in ``pairs`` order) whose two givens are not an allowed pair (``source``
     the pair's); :class:`Sum`, for ``distinct`` a digit given twice, then the
     givens' weighted sum over ``total`` (when every weight is positive) or,
-    with every cell given, other than ``total`` (the given cells). O(cells).
+    with every cell given, other than ``total`` (the given cells);
+    :class:`Between`, ``low`` or ``high`` given twice, then with both given
+    the givens between them over ``total``, or all given and other than
+    ``total`` (the bounding cells, then the given cells between). O(cells).
     """
     if isinstance(constraint, Candidates):
         for i, (d, mask) in enumerate(zip(digits, constraint.masks)):
@@ -208,6 +319,8 @@ def broken_givens(constraint: Constraint, digits: Sequence[int]) -> Broken | Non
             if da and db and not constraint.table[da - 1] >> (db - 1) & 1:
                 return Broken(constraint, (a, b), constraint.source[k] if constraint.source else -1)
         return None
+    if isinstance(constraint, Between):
+        return _between_givens(constraint, digits)
     if constraint.distinct:
         twice = _repeat(constraint, constraint.cells, digits)
         if twice is not None:
@@ -225,7 +338,10 @@ def broken_solution(constraint: Constraint, digits: Sequence[int]) -> Broken | N
     """The first fact of ``constraint`` a full grid ``digits`` (row-major, no zeros) breaks, or None.
 
     As :func:`broken_givens` with every cell given: a :class:`Sum` reports a
-    repeat (``distinct``), else a total other than ``total`` (all its cells).
+    repeat (``distinct``), else a total other than ``total`` (all its cells);
+    a :class:`Between` a line without ``low`` or ``high`` (all its cells), else
+    a sum between them other than ``total`` (the two bounding cells and the
+    cells between, in line order).
     """
     if isinstance(constraint, Sum):
         if constraint.distinct:
@@ -236,4 +352,31 @@ def broken_solution(constraint: Constraint, digits: Sequence[int]) -> Broken | N
         if sum(w * digits[c] for c, w in zip(constraint.cells, weights)) != constraint.total:
             return Broken(constraint, constraint.cells, constraint.source)
         return None
+    if isinstance(constraint, Between):
+        bounds = constraint.between(digits)
+        if bounds is None:  # a line of distinct digits without low or high (not a whole unit)
+            return Broken(constraint, constraint.cells, constraint.source)
+        i, j, inner = bounds
+        if sum(digits[c] for c in inner) != constraint.total:
+            return Broken(constraint, (constraint.cells[i], *inner, constraint.cells[j]), constraint.source)
+        return None
     return broken_givens(constraint, digits)
+
+
+def _between_givens(constraint: Between, digits: Sequence[int]) -> Broken | None:
+    """:func:`broken_givens` of a :class:`Between`: ``low`` or ``high`` given twice (those two cells); with
+    both given, the givens between them over ``total``, or all given and other than ``total`` (the two
+    bounding cells, then the given cells between, in line order)."""
+    for d in (constraint.low, constraint.high):
+        twice = [c for c in constraint.cells if digits[c] == d]
+        if len(twice) > 1:
+            return Broken(constraint, (twice[0], twice[1]), constraint.source)
+    bounds = constraint.between(digits)
+    if bounds is None:
+        return None
+    i, j, inner = bounds
+    given = tuple(c for c in inner if digits[c])
+    total = sum(digits[c] for c in given)
+    if total > constraint.total or (len(given) == len(inner) and total != constraint.total):
+        return Broken(constraint, (constraint.cells[i], *given, constraint.cells[j]), constraint.source)
+    return None

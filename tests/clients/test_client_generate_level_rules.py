@@ -96,5 +96,5 @@ def test_unknown_rules_get_the_servers_error_and_exit_1(server_address):
     assert result.stdout == (
         b"ERROR command GENERATE: rules: unknown rule 'bogus' (rules are classic, x, windoku, antiknight, antiking,"
         b" nonconsecutive, jigsaw, killer, disjoint, oddeven, thermo, kropki, xv, whispers, palindrome, renban, arrow,"
-        b" littlekiller)\n"
+        b" littlekiller, sandwich)\n"
     )

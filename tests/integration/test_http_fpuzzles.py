@@ -39,9 +39,12 @@ async def test_an_fpuzzles_object_and_a_link_are_answered():
         reply = await afetch(port, "POST", "/api/v1/count", {"puzzle": link(THERMO)})
         assert (reply.status, reply.json) == (200, {"count": 1, "limit": 2, "at_least": False, "unique": True})
         reply = await afetch(
-            port, "POST", "/api/v1/solve", {"fpuzzles": dict(THERMO, sandwichsum=[{"cell": "R0C1", "value": 5}])}
+            port,
+            "POST",
+            "/api/v1/solve",
+            {"fpuzzles": dict(THERMO, quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1]}])},
         )
-        error = {"code": "command", "message": 'fpuzzles: rule "sandwichsum" is not implemented here', "line": None}
+        error = {"code": "command", "message": 'fpuzzles: rule "quadruple" is not implemented here', "line": None}
         assert (reply.status, reply.json) == (400, {"error": error})
 
 

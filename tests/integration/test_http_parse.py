@@ -88,6 +88,7 @@ FPUZZLES_MARKS = {
     "renban": [{"lines": [["R3C6", "R3C7", "R3C8"]]}],
     "palindrome": [{"lines": [["R4C6", "R5C7", "R4C8"]]}],
     "littlekillersum": [{"cell": "R0C7", "direction": "DR", "value": "6"}],
+    "sandwichsum": [{"cell": "R2C10", "value": "12"}, {"cell": "R0C5", "value": 0}],
     "odd": [{"cell": "R8C8"}],
     "even": [{"cell": "R9C9"}],
 }
@@ -117,8 +118,11 @@ async def test_parse_gives_an_fpuzzles_puzzles_marks_exactly():
         mark("renban", "r3c6-r3c7-r3c8"),
         mark("arrow", "r3c1-r4c1-r5c2", 1),
         mark("littlekiller", "r1c8-r2c9", 6),
+        # a sandwich clue's row or column from the clue's side: right of row 2, above column 5
+        mark("sandwich", "-".join(f"r2c{c}" for c in range(9, 0, -1)), 12),
+        mark("sandwich", "-".join(f"r{r}c5" for r in range(1, 10)), 0),
     ]
-    assert reply.json["rules"] == "oddeven+thermo+kropki+xv+whispers+palindrome+renban+arrow+littlekiller"
+    assert reply.json["rules"] == "oddeven+thermo+kropki+xv+whispers+palindrome+renban+arrow+littlekiller+sandwich"
 
 
 async def test_parse_reads_duplicates_but_words_format_and_rule_errors_as_solve_does():

@@ -129,6 +129,7 @@ COMMANDS = [
     ("bench_hodoku_reglib.py", ["--only", "0000"], "HINT all per state"),
     ("bench_hodoku_parity.py", ["--limit", "3", "--source", "kaggle"], "kaggle           3  100.00%  100.00%"),
     ("bench_rules.py", ["--rules", "thermo", "--count", "2", "--cpsat", "1", "--runs", "1"], "| thermo | 2 | 14.5 |"),
+    ("bench_search_only.py", ["--rules", "sandwich", "--count", "3", "--calls", "1"], "| sandwich | 3 |"),
     (
         "make_variant_puzzles.py",
         ["--rules", "x", "--count", "2", "--cpsat", "1", "--out", tempfile.gettempdir()],
@@ -164,6 +165,7 @@ NATIVE_ONLY = {
     "bench_warm_pool.py",
     "bench_canon_fairness.py",
     "bench_variant_requests.py",
+    "bench_search_only.py",
 }
 
 

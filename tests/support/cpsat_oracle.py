@@ -7,7 +7,10 @@ a new rule needs no oracle code: one integer per cell in 1..size (its domain
 the ``Candidates`` masks and the given, if any), ``AddAllDifferent`` per unit
 and per ``AllDifferent``, ``AddAllowedAssignments`` of the table's digit pairs
 for each pair of a ``Relation``, the weighted sum (and ``AddAllDifferent``
-when ``distinct``) for each ``Sum``.
+when ``distinct``) for each ``Sum``, and for each ``Between`` one boolean
+per cell for "holds low" and "holds high" (exactly one each), a cell
+counted when exactly one of them was met before it and it holds neither,
+and the counted cells' digits summing to ``total`` (:func:`_between`).
 
 :func:`solutions` answers the solutions up to a limit (with ``limit=2``, 0, 1
 or 2 of them mean none, unique, several); :func:`smallest` the lexicographically
@@ -22,7 +25,7 @@ from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
-from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
+from sudoku_server.sudoku.constraints import AllDifferent, Between, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 
 __all__ = ["model_of", "smallest", "solutions"]
@@ -66,9 +69,40 @@ def model_of(cells: Sequence[int], geometry: Geometry) -> tuple[cp_model.CpModel
                 model.AddAllDifferent([x[c] for c in constraint.cells])
             weights = constraint.weights or (1,) * len(constraint.cells)
             model.Add(sum(w * x[c] for c, w in zip(constraint.cells, weights)) == constraint.total)
+        elif isinstance(constraint, Between):
+            _between(model, [x[c] for c in constraint.cells], constraint, size)
         elif not isinstance(constraint, Candidates):
             raise ValueError(f"the oracle does not know the kind of {constraint!r}")
     return model, x
+
+
+def _between(model: cp_model.CpModel, line: list[cp_model.IntVar], between: Between, size: int) -> None:
+    """The model of a :class:`Between` over the cell variables ``line`` (in its order)."""
+    lows, highs, counted = [], [], []
+    met: list[cp_model.IntVar] = []  # the low and high booleans of the cells before this one
+    for v in line:
+        low, high, inside, one = (model.NewBoolVar("") for _ in range(4))
+        for flag, digit in ((low, between.low), (high, between.high)):
+            model.Add(v == digit).OnlyEnforceIf(flag)
+            model.Add(v != digit).OnlyEnforceIf(flag.Not())
+        if met:
+            model.Add(sum(met) == 1).OnlyEnforceIf(one)
+            model.Add(sum(met) != 1).OnlyEnforceIf(one.Not())
+        else:
+            model.Add(one == 0)
+        # inside <=> exactly one of low and high met before, and the cell holds neither
+        model.AddBoolAnd([one, low.Not(), high.Not()]).OnlyEnforceIf(inside)
+        model.AddBoolOr([one.Not(), low, high, inside])
+        y = model.NewIntVar(0, size, "")
+        model.Add(y == v).OnlyEnforceIf(inside)
+        model.Add(y == 0).OnlyEnforceIf(inside.Not())
+        counted.append(y)
+        lows.append(low)
+        highs.append(high)
+        met += [low, high]
+    model.AddExactlyOne(lows)
+    model.AddExactlyOne(highs)
+    model.Add(sum(counted) == between.total)
 
 
 def _solver(seconds: float) -> cp_model.CpSolver:

@@ -11,7 +11,8 @@ arrow to the next cell of its cage):
 * ``Diagonal~1`` and ``Diagonal~-1`` (both: ``x``), ``Windoku``,
   ``AntiKnight``, ``AntiKing``, ``AntiConsecutive`` (``nonconsecutive``),
   ``Jigsaw~<81 region symbols>`` with ``NoBoxes`` (``jigsaw``), ``Cage~sum~cells``
-  (``killer``).
+  (``killer``), ``Sandwich~sum~R3`` or ``~C5`` (``sandwich``: the clue left of
+  its row or above its column).
 
 Run as a script (``python3 -m tests.support.sigh_examples``) it prints
 each puzzle's CP-SAT count (up to 2) and smallest solution, as the file has them.
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
 
 __all__ = ["EXAMPLES_FILE", "Example", "load", "parse"]
@@ -91,6 +93,7 @@ def parse(text: str) -> tuple[tuple[str, ...], Grid, Variant]:
     regions: tuple[int, ...] | None = None
     symbols: tuple[str, ...] = ()
     cages: list[Cage] = []
+    marks: list[Mark] = []
     no_boxes = False
     if len(text) == 729:
         candidates = [sum(1 << (int(ch) - 1) for ch in text[i : i + 9] if ch.isdigit()) for i in range(0, 729, 9)]
@@ -123,6 +126,11 @@ def parse(text: str) -> tuple[tuple[str, ...], Grid, Variant]:
             elif kind == "Cage":
                 cages.append(Cage(tuple(sorted(_cell(c) for c in args[1:])), int(args[0])))
                 rules.add("killer")
+            elif kind == "Sandwich":
+                k = int(args[1][1:]) - 1
+                line = tuple(range(k * 9, k * 9 + 9)) if args[1][0] == "R" else tuple(range(k, 81, 9))
+                marks.append(Mark("sandwich", line, int(args[0])))
+                rules.add("sandwich")
             else:
                 raise ValueError(f"not one of our rules: {kind}")
         if diagonals == {"1", "-1"}:
@@ -133,7 +141,9 @@ def parse(text: str) -> tuple[tuple[str, ...], Grid, Variant]:
             raise ValueError("jigsaw regions beside the boxes")
     named = tuple(Cage(c.cells, c.total, _symbol(k)) for k, c in enumerate(cages))
     words = tuple(
-        r for r in ("x", "windoku", "antiknight", "antiking", "nonconsecutive", "jigsaw", "killer") if r in rules
+        r
+        for r in ("x", "windoku", "antiknight", "antiking", "nonconsecutive", "jigsaw", "killer", "sandwich")
+        if r in rules
     )
     variant = Variant(
         rules=words,
@@ -141,6 +151,7 @@ def parse(text: str) -> tuple[tuple[str, ...], Grid, Variant]:
         region_symbols=symbols,
         cages=named,
         candidates=None if candidates is None else tuple(candidates),
+        marks=tuple(marks),
     )
     return words, Grid.trusted(tuple(cells), 3, 3), variant
 

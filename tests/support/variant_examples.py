@@ -64,7 +64,7 @@ INKALA_PENCILMARKS = (
 )
 
 #: RULES's list of the rules, in its order.
-ALL_RULES = "classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw, killer, disjoint, oddeven, thermo, kropki, xv, whispers, palindrome, renban, arrow, littlekiller"
+ALL_RULES = "classic, x, windoku, antiknight, antiking, nonconsecutive, jigsaw, killer, disjoint, oddeven, thermo, kropki, xv, whispers, palindrome, renban, arrow, littlekiller, sandwich"
 
 
 def rows(line: str) -> str:

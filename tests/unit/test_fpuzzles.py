@@ -181,8 +181,9 @@ def test_the_existing_rules_read_from_their_fpuzzles_keys():
 
 
 def test_errors_name_the_rule_and_the_place():
-    assert replies(f"{json.dumps(fpuzzle('.' * 81, sandwichsum=[{'cell': 'R0C1', 'value': 5}]))}\n".encode()) == (
-        b'ERROR command fpuzzles: rule "sandwichsum" is not implemented here\n'
+    quadruple = fpuzzle("." * 81, quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 2]}])
+    assert replies(f"{json.dumps(quadruple)}\n".encode()) == (
+        b'ERROR command fpuzzles: rule "quadruple" is not implemented here\n'
     )
     bad_arrow = fpuzzle("." * 81, arrow=[{"cells": ["R1C1"], "lines": [["R1C1", "R1C2"]]}, {"cells": ["R3C3"]}])
     assert (

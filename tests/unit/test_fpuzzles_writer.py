@@ -57,6 +57,13 @@ def _diagonal(draw: st.DrawFn) -> tuple[int, ...]:
     return tuple(cells)
 
 
+def _sandwich_line(draw: st.DrawFn) -> tuple[int, ...]:
+    """A sandwich clue's row or column, every cell, from the clue's side (left, right, above, below)."""
+    k = draw(st.integers(0, N - 1))
+    cells = tuple(range(k * N, (k + 1) * N)) if draw(st.booleans()) else tuple(range(k, N * N, N))
+    return cells if draw(st.booleans()) else cells[::-1]
+
+
 @st.composite
 def puzzles(draw: st.DrawFn) -> tuple[Grid, Variant]:
     cells = tuple(draw(st.lists(st.sampled_from([0, 0, 0, *range(1, 10)]), min_size=81, max_size=81)))
@@ -86,6 +93,7 @@ def puzzles(draw: st.DrawFn) -> tuple[Grid, Variant]:
         bulb = draw(st.integers(1, min(4, len(line) - 1)))
         marks.append(Mark("arrow", line, bulb))
     marks += [Mark("littlekiller", _diagonal(draw), draw(st.integers(0, 60))) for _ in range(draw(st.integers(0, 2)))]
+    marks += [Mark("sandwich", _sandwich_line(draw), draw(st.integers(0, 35))) for _ in range(draw(st.integers(0, 2)))]
     words.update(m.rule for m in marks)
     regions = tuple(draw(st.lists(st.integers(0, 8), min_size=81, max_size=81))) if "jigsaw" in words else None
     cages: tuple[Cage, ...] = ()

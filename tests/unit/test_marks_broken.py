@@ -36,6 +36,7 @@ UNSOLVABLE = {
     "whispers": (_line("whispers", r2c7=1), "ERROR unsolvable no solution exists"),
     "palindrome": (_line("palindrome", r1c9=2), "ERROR unsolvable no solution exists"),
     "littlekiller": (_line("littlekiller", r1c1=3), "ERROR unsolvable no solution exists"),
+    "sandwich": (_line("sandwich", r1c1=1), "ERROR unsolvable no solution exists"),
     "oddeven": (_line("oddeven", r1c2=8), "ERROR unsolvable no place for 8 in column 1"),
     "xv": (_line("xv", r2c9=1), "ERROR unsolvable no solution exists"),
     # no givens: its first dot turned from white to black
@@ -64,6 +65,10 @@ INVALID = {
     "littlekiller": (
         _line("littlekiller", r2c9=1, r1c8=2),
         "ERROR invalid little killer r2c9-r1c8 sum 11: its givens sum to 3",
+    ),
+    "sandwich": (
+        _line("sandwich", r7c3=9, r7c4=8, r7c5=7, r7c6=5, r7c8=1),
+        "ERROR invalid sandwich r7: the givens between 1 at r7c8 and 9 at r7c3 sum to 20, over 19",
     ),
     "oddeven": (_line("oddeven", r1c1=2), "ERROR invalid 2 at r1c1 is even on a cell marked odd"),
     "xv": (_line("xv", r3c9=1), "ERROR invalid xv r2c9-r3c9 sum 10: 8 at r2c9 and 1 at r3c9 sum to 9"),

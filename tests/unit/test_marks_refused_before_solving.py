@@ -28,7 +28,7 @@ CASES = [
     (
         "foo=r1c1",
         "foo= is no rule's marks (marks are oddeven=, thermo=, kropki=, xv=, whispers=, palindrome=, renban=,"
-        " arrow=, littlekiller=)",
+        " arrow=, littlekiller=, sandwich=)",
     ),
 ]
 

@@ -151,6 +151,16 @@ EXPECTED = {
             "draw": {"kind": "diagonal sums"},
             "formats": {"f-puzzles": ["littlekillersum"]},
         },
+        {
+            "word": "sandwich",
+            "summary": (
+                "the digits between the 1 and the 9 of a row or column sum to its clue (lowest and highest digit)"
+            ),
+            "data": "marks",
+            "sizes": _ALL,
+            "draw": {"kind": "outside sums"},
+            "formats": {"f-puzzles": ["sandwichsum"]},
+        },
     ]
 }
 

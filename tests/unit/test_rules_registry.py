@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_server.sudoku import solver
-from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
+from sudoku_server.sudoku.constraints import AllDifferent, Between, Candidates, Relation, Sum
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rules import DATA_KINDS, PENCILMARKS, RULES
 from sudoku_server.sudoku.rules.base import Mark
@@ -213,6 +213,10 @@ ORACLE_CASES: dict[str, tuple[dict[str, object], str]] = {
         {"marks": (Mark("palindrome", (3, 12, 2, 10)), Mark("palindrome", (73, 65, 57)))},
         "........1.....3.........47.6...2..........8..5.....6..........51..79..8..8..5....",
     ),
+    "sandwich": (
+        {"marks": (Mark("sandwich", tuple(range(8, -1, -1)), 3), Mark("sandwich", tuple(range(2, 81, 9)), 20))},
+        ".5.2.......1.73.......1....698....43....4..5.............8.....1.....2.62.6...7..",
+    ),
 }
 
 
@@ -233,7 +237,7 @@ def test_every_rule_has_an_oracle_case_and_data_of_a_known_kind():
 def test_every_rule_compiles_to_known_kinds_and_agrees_with_cpsat(word: str) -> None:
     variant, grid = _case(word)
     geometry = variant_geometry(variant)
-    kinds = (AllDifferent, Relation, Sum, Candidates)
+    kinds = (AllDifferent, Relation, Sum, Candidates, Between)
     assert all(isinstance(constraint, kinds) for constraint in geometry.constraints)
     assert len(geometry.constraint_rules) == len(geometry.constraint_names) == len(geometry.constraints)
     assert set(geometry.constraint_rules) <= {word}

@@ -188,7 +188,7 @@ def test_help_rules():
         b"HELP RULES [R]\n"
         b"  the rules of this connection's puzzles from now on, a +-joined list of classic, x, windoku, antiknight,"
         b" antiking, nonconsecutive, jigsaw, killer, disjoint, oddeven, thermo, kropki, xv, whispers, palindrome,"
-        b" renban, arrow, littlekiller (RULES classic resets; RULES alone shows them)\n"
+        b" renban, arrow, littlekiller, sandwich (RULES classic resets; RULES alone shows them)\n"
         b"  example: RULES x+antiknight -> RULES x+antiknight\n"
         b"END\n"
     )

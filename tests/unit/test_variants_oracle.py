@@ -34,7 +34,7 @@ EXAMPLES = load()
 
 def test_the_examples_cover_every_rule() -> None:
     rules = {rule for example in EXAMPLES for rule in example.rules.split("+") if rule}
-    assert rules == {"x", "windoku", "antiknight", "antiking", "nonconsecutive", "jigsaw", "killer"}
+    assert rules == {"x", "windoku", "antiknight", "antiking", "nonconsecutive", "jigsaw", "killer", "sandwich"}
     assert any(example.variant.candidates is not None for example in EXAMPLES)
     assert any(example.count == 2 for example in EXAMPLES)
 

@@ -33,6 +33,7 @@ from sudoku_server.sudoku.rules import (
     palindrome,
     pencilmarks,
     renban,
+    sandwich,
     thermo,
     whispers,
     windoku,
@@ -85,6 +86,7 @@ RULES: dict[str, Rule] = {
         renban.RULE,
         arrow.RULE,
         littlekiller.RULE,
+        sandwich.RULE,
     )
 }
 

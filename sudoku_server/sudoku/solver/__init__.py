@@ -70,7 +70,7 @@ from typing import Any, NamedTuple
 
 from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku.check import Check
-from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
+from sudoku_server.sudoku.constraints import AllDifferent, Between, Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.geometry import classic as classic_geometry
 from sudoku_server.sudoku.grid import Grid, check_givens, verify_solution
@@ -136,13 +136,15 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
     all-different that is neither a unit nor the cells of a distinct sum,
     which prepare makes differ itself), relation pairs with their tables
     (one table per distinct table), sums as records, candidate masks (several
-    combine). None when a constraint is of a kind the native core does not know."""
+    combine), between lines as records (count, low, high, total, cells). None when a constraint is of a kind
+    the native core does not know, or a between line whose cells are not peers (the Python core refuses it)."""
     differ: list[int] = []
     pairs: list[int] = []
     pair_table: list[int] = []
     tables: dict[tuple[int, ...], int] = {}
     sums: list[int] = []
     masks: list[int] | None = None
+    between: list[int] = []
     kinds = geo.constraints
     # the cells of a distinct sum differ in C already (prepare adds them)
     summed = {c.cells for c in kinds if isinstance(c, Sum) and c.distinct}
@@ -185,6 +187,19 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
                 masks = list(constraint.masks)
             else:
                 masks = [m & k for m, k in zip(masks, constraint.masks)]
+        elif isinstance(constraint, Between):
+            cells = constraint.cells
+            if len(cells) > geo.size:
+                return None
+            if len(cells) == geo.size:  # a row or a column: a unit, its cells peers
+                if units is None:
+                    units = {frozenset(unit) for unit in geo.units}
+                peers = frozenset(cells) in units
+            else:
+                peers = False
+            if not peers and not all(b in geo.peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
+                return None
+            between += (len(cells), constraint.low, constraint.high, constraint.total, *cells)
         else:
             return None
     arrays: dict[str, bytes] = {}
@@ -198,6 +213,8 @@ def _constraint_arrays(geo: Geometry) -> dict[str, bytes] | None:
         arrays["sums"] = array("i", sums).tobytes()
     if masks is not None:
         arrays["candidates"] = array("I", masks).tobytes()
+    if between:
+        arrays["between"] = array("i", between).tobytes()
     return arrays
 
 

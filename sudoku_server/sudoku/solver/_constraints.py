@@ -29,6 +29,11 @@ state (bit ``cell * (n + 1) + d - 1`` while digit d is a candidate of cell):
   the sums that cover it (outies, when they are peers of each other).
   Any other sum (digits may repeat, weights, overlaps: a little killer
   diagonal, an arrow) is pruned by bounds (:func:`_bounds`).
+* :class:`~...constraints.Between` (sandwich sums, :func:`_between`): every
+  placement of ``low`` and ``high`` on the line its cells allow, and (up to
+  16 digits) every set of the other digits of the right size and total for
+  the cells between them; the cells keep what some placement and set use
+  (:func:`~...constraints.between_allowed`).
 
 Each removes only candidates no solution can use, so the answers of the
 search (the row-major-first solution) do not change; they are applied after
@@ -42,7 +47,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from sudoku_server.sudoku.constraints import AllDifferent, Candidates, Relation, Sum
+from sudoku_server.sudoku.constraints import AllDifferent, Between, Candidates, Relation, Sum, between_allowed
 
 if TYPE_CHECKING:
     from sudoku_server.sudoku.check import Check
@@ -270,6 +275,32 @@ def _bounds(engine: Engine, sums: list[Sum]) -> _Prune:
     return prune
 
 
+def _between(engine: Engine, between: Between) -> _Prune:
+    """A :class:`Between` as a state -> state function (0 on a contradiction): each cell of its line keeps
+    what :func:`~...constraints.between_allowed` allows; results are kept per state of the line (searches
+    meet the same lines again)."""
+    n, w, mask = engine.n, engine.width, engine.digit_mask
+    shifts = tuple(c * w for c in between.cells)
+    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def prune(s: int) -> int:
+        masks = tuple((s >> at) & mask for at in shifts)
+        try:
+            kept = seen[masks]
+        except KeyError:
+            if len(seen) > 4096:
+                seen.clear()
+            kept = seen[masks] = between_allowed(between, masks, n)
+        for m, keep, at in zip(masks, kept, shifts):
+            if m != keep:
+                if not keep:
+                    return 0
+                s ^= (m ^ keep) << at
+        return s
+
+    return prune
+
+
 def _state_of(engine: Engine, masks: tuple[int, ...]) -> int:
     """The bitboard of per-cell candidate masks."""
     s, w = 0, engine.width
@@ -309,6 +340,11 @@ def constrain(engine: Engine) -> None:
             prunes.append(_relation(engine, constraint))
         elif isinstance(constraint, Candidates):
             engine.root &= _state_of(engine, constraint.masks)
+        elif isinstance(constraint, Between):
+            cells = constraint.cells
+            if not all(b in geo.peers[a] for i, a in enumerate(cells) for b in cells[i + 1 :]):
+                raise ValueError(f"the cells of {constraint!r} are not peers of geometry {geo.key!r}")
+            prunes.append(_between(engine, constraint))
         else:
             raise ValueError(f"the solver does not know the constraint {constraint!r} of geometry {geo.key!r}")
     if cages:

@@ -555,7 +555,7 @@ static int
 read_kinds(int n, const Py_buffer *xb, Extra *ex)
 {
     const Py_buffer *differ = &xb[0], *pairs = &xb[1], *pair_table = &xb[2], *tables = &xb[3], *sums = &xb[4],
-                    *cand = &xb[5];
+                    *cand = &xb[5], *between = &xb[6];
     int ncells = n * n, i;
     memset(ex, 0, sizeof *ex);
     if (differ->len % 4 || pairs->len % 4 || pair_table->len % 2 || tables->len % (4 * n) || sums->len % 4 ||
@@ -603,6 +603,30 @@ read_kinds(int n, const Py_buffer *xb, Extra *ex)
             goto bad;
         ex->cand = cand->buf;
     }
+    /* between lines: records of count, low, high, total, count distinct cells */
+    if (between->len % 4 || between->len / 4 > INT_MAX / 4)
+        goto bad;
+    ex->between = between->buf;
+    ex->between_len = (int)(between->len / 4);
+    for (i = 0; i < ex->between_len;) {
+        const int32_t *r = ex->between + i;
+        int count, j, k;
+        if (ex->between_len - i < 4)
+            goto bad;
+        count = r[0];
+        if (count < 2 || count > n || ex->between_len - i - 4 < count || r[1] < 1 || r[1] > n || r[2] < 1 ||
+            r[2] > n || r[1] == r[2] || r[3] < 0 || r[3] > n * n)
+            goto bad;
+        for (j = 0; j < count; j++) {
+            if (r[4 + j] < 0 || r[4 + j] >= ncells)
+                goto bad;
+            for (k = 0; k < j; k++)
+                if (r[4 + k] == r[4 + j])
+                    goto bad;
+        }
+        i += 4 + count;
+        ex->nbetween++;
+    }
     return 1;
 bad:
     PyErr_SetString(PyExc_ValueError, "prepare: constraint arrays that do not fit the grid (see its docstring)");
@@ -610,14 +634,14 @@ bad:
 }
 
 /* prepare(size, units, classic9, differ=b"", pairs=b"", pair_table=b"",
- * tables=b"", sums=b"", candidates=b"") -> geometry */
+ * tables=b"", sums=b"", candidates=b"", between=b"") -> geometry */
 static PyObject *
 py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"size", "units", "classic9", "differ", "pairs", "pair_table", "tables", "sums",
-                               "candidates", "like", NULL};
+                               "candidates", "between", "like", NULL};
     int n, classic9, nunits, u, i, ok;
-    Py_buffer buf, xb[6];
+    Py_buffer buf, xb[7];
     uint16_t *units;
     uint8_t seen[MAXCELLS];
     Geo *g;
@@ -626,14 +650,14 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
     PyObject *capsule, *like_obj = Py_None;
     (void)self;
     memset(xb, 0, sizeof xb);
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iy*p|y*y*y*y*y*y*O:prepare", keywords, &n, &buf, &classic9, &xb[0],
-                                     &xb[1], &xb[2], &xb[3], &xb[4], &xb[5], &like_obj))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iy*p|y*y*y*y*y*y*y*O:prepare", keywords, &n, &buf, &classic9,
+                                     &xb[0], &xb[1], &xb[2], &xb[3], &xb[4], &xb[5], &xb[6], &like_obj))
         return NULL;
 #define RELEASE_ALL()                                                                                                  \
     do {                                                                                                               \
         int b_;                                                                                                        \
         PyBuffer_Release(&buf);                                                                                        \
-        for (b_ = 0; b_ < 6; b_++)                                                                                     \
+        for (b_ = 0; b_ < 7; b_++)                                                                                     \
             if (xb[b_].obj != NULL)                                                                                    \
                 PyBuffer_Release(&xb[b_]);                                                                             \
     } while (0)
@@ -803,7 +827,7 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef methods[] = {
     {"prepare", (PyCFunction)(void (*)(void))py_prepare, METH_VARARGS | METH_KEYWORDS,
      "prepare(size, units, classic9, differ=b'', pairs=b'', pair_table=b'', tables=b'',\n"
-     "        sums=b'', candidates=b'', like=None) -> geometry\n\n"
+     "        sums=b'', candidates=b'', between=b'', like=None) -> geometry\n\n"
      "The native form of a geometry: size digits per unit (1..25), units its\n"
      "units as 16-bit cell indices in native byte order (size per unit, 1..256\n"
      "units; Geometry.unit_array), classic9 true for the classic 9x9 key (the\n"
@@ -817,14 +841,17 @@ static PyMethodDef methods[] = {
      "sums, 32-bit records: cell count k, total, distinct (0 or 1), k cells,\n"
      "k weights (the weighted digits add up to the total; a distinct sum's\n"
      "cells also differ, at most size of them);\n"
-     "candidates, per cell (32-bit) the digits allowed, bit d-1 for digit d.\n"
+     "candidates, per cell (32-bit) the digits allowed, bit d-1 for digit d;\n"
+     "between, 32-bit records: cell count k (2..size), low, high, total, k\n"
+     "cells of a line of distinct digits (peers): the digits strictly between\n"
+     "the cell holding low and the one holding high sum to total.\n"
      "Peers and intersections are computed here, once; keep the result."},
     {"verify", (PyCFunction)(void (*)(void))py_verify, METH_FASTCALL,
      "verify(puzzle_cells, solution_cells, geometry) -> bool\n\n"
      "True when the solution (size*size ints row-major) holds 1..size everywhere,\n"
      "keeps every given of the puzzle (0 = empty), holds every digit once in\n"
      "each unit of the geometry and keeps its constraints (differ pairs,\n"
-     "relation pairs, sums, candidates). Independent of the search."},
+     "relation pairs, sums, candidates, between lines). Independent of the search."},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_FASTCALL,
      "solve(cells, geometry, check=None) -> tuple | int\n\n"
      "The row-major-first solution of the grid (cells: size*size ints row-major,\n"

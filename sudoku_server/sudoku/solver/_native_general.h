@@ -264,13 +264,14 @@ eg_propagate(Ctx *x, SG *s)
     int n = g->n, nunits = g->nunits, u, i;
     uint32_t full = g->full, seen_sig[MAXUNITS];
     EvSeen ev_seen; /* the kinds' propagators: what they saw last */
-    ev_seen.rel_valid = ev_seen.units_valid = 0;
+    ev_seen.rel_valid = ev_seen.units_valid = ev_seen.between_valid = 0;
     if (x->base_valid) {
         /* after a branch's assign (eg_apply): the relation pairs and
          * ev_units found nothing in the propagated state it started from */
         memcpy(ev_seen.rel, x->base, sizeof(uint32_t) * (size_t)g->ncells);
         memcpy(ev_seen.units, x->base, sizeof(uint32_t) * (size_t)g->ncells);
         ev_seen.rel_valid = ev_seen.units_valid = 1;
+        ev_between_seen_base(g, x->base, ev_seen.between, &ev_seen.between_valid);
         x->base_valid = 0;
     }
     memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);

@@ -62,6 +62,16 @@ typedef struct {
     uint16_t *cu_sum;      /* the units each listed sum lies in */
     uint32_t *cand;        /* ncells initial candidates, or NULL */
     uint16_t *weight;      /* ncells: relation pairs and sums of each cell (branching) */
+    /* Between lines (_native_between.h): cells of each line in order, its
+     * low and high digit (bits), total, and the listed sets of the digits
+     * between (per line and count; NULL above 16 digits: bounds). */
+    int nbetween;
+    uint32_t *bw_start;     /* nbetween + 1 into bw_cells */
+    uint16_t *bw_cells;
+    uint32_t *bw_low, *bw_high; /* nbetween: the digits' bits */
+    int32_t *bw_total;      /* nbetween */
+    uint32_t *bw_set_start; /* nbetween * (MAXN + 1) + 1 into bw_sets: line k, count c at k * (MAXN + 1) + c */
+    uint32_t *bw_sets;
     /* Grids of up to 128 cells with constraints: per cell, 2 words of cell
      * bits: its peers (pbits), and itself with the cells it shares a
      * relation pair with (rbits, NULL without relations); per unit, 2 words:
@@ -81,6 +91,8 @@ typedef struct {
     const int32_t *sums; /* per sum: count, total, distinct, count cells, count weights */
     int nsums, sums_len;
     const uint32_t *cand; /* ncells candidate masks, or NULL */
+    const int32_t *between; /* per line: count, low, high, total, count cells */
+    int nbetween, between_len;
 } Extra;
 
 static void
@@ -119,6 +131,13 @@ geo_free(Geo *g)
     PyMem_RawFree(g->cu_sum);
     PyMem_RawFree(g->cand);
     PyMem_RawFree(g->weight);
+    PyMem_RawFree(g->bw_start);
+    PyMem_RawFree(g->bw_cells);
+    PyMem_RawFree(g->bw_low);
+    PyMem_RawFree(g->bw_high);
+    PyMem_RawFree(g->bw_total);
+    PyMem_RawFree(g->bw_set_start);
+    PyMem_RawFree(g->bw_sets);
     PyMem_RawFree(g->pbits);
     PyMem_RawFree(g->rbits);
     PyMem_RawFree(g->ubits);

@@ -241,15 +241,18 @@ geo_sums(Geo *g, const Extra *ex)
     return 1;
 }
 
+/* The between kind (sandwich lines): geo_between, ev_betweens, ev_between_verify. */
+#include "_native_between.h"
+
 /* Build the constraint tables of g from ex. 0 when out of memory. */
 static int
 geo_constraints(Geo *g, const Extra *ex)
 {
     int ncells = g->ncells, k, c;
-    g->constrained = ex->ndiffer > 0 || ex->npairs > 0 || ex->nsums > 0 || ex->cand != NULL;
+    g->constrained = ex->ndiffer > 0 || ex->npairs > 0 || ex->nsums > 0 || ex->cand != NULL || ex->nbetween > 0;
     if (!g->constrained)
         return 1;
-    if (!geo_relations(g, ex) || !geo_sums(g, ex))
+    if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_between(g, ex))
         return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
@@ -269,6 +272,11 @@ geo_constraints(Geo *g, const Extra *ex)
         uint32_t a;
         for (a = g->sum_start[k]; a < g->sum_start[k + 1]; a++)
             g->weight[g->sum_cells[a]] += 2;
+    }
+    for (k = 0; k < g->nbetween; k++) {
+        uint32_t a;
+        for (a = g->bw_start[k]; a < g->bw_start[k + 1]; a++)
+            g->weight[g->bw_cells[a]] += BETWEEN_WEIGHT;
     }
     if (ncells <= 128) {
         int u, i;
@@ -335,7 +343,8 @@ ev_support(const uint32_t *side, uint32_t m)
 typedef struct {
     uint32_t rel[MAXCELLS];
     uint32_t units[MAXCELLS];
-    int rel_valid, units_valid;
+    uint32_t between[2 * MAXCELLS]; /* per cell of each between line (ev_betweens) */
+    int rel_valid, units_valid, between_valid;
 } EvSeen;
 
 /* Every relation pair to arc consistency, driven by a queue of cells: a
@@ -709,6 +718,8 @@ ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
     for (k = 0; k < g->nsums; k++)
         if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_bounds(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
             return 0;
+    if (g->nbetween && !ev_betweens(x, s, found, seen->between, &seen->between_valid))
+        return 0;
     if (!*found && g->pbits != NULL)
         return ev_units(x, s, found, seen);
     return 1;
@@ -755,5 +766,5 @@ ev_verify(const Geo *g, const int *digits)
         if (sum != g->sum_total[k])
             return 0;
     }
-    return 1;
+    return ev_between_verify(g, digits);
 }

@@ -10,6 +10,10 @@ get named steps:
   named after the rule, ``nonconsecutive``): a digit e leaves a cell's
   partner when no digit the cell can hold may stand beside e (a placed 5
   removes 4 and 6 from its non-consecutive neighbours; a cell {3,5} removes 4).
+* a :class:`~...constraints.Between` (:func:`find_between`), under the step
+  words of its rule (``sandwich``): the placements of its low and high digit
+  on the line and the digit sets between them that make its total
+  (:func:`~...constraints.between_allowed`); a candidate no placement uses goes.
 * a distinct :class:`~...constraints.Sum` (a cage): **cage combinations**
   (:func:`find_cage_combinations`): the sets of distinct digits of a cage's
   size that make its sum, placed in its cells as their candidates allow; a
@@ -38,7 +42,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Sequence
 
-from sudoku_server.sudoku.constraints import Relation, Sum
+from sudoku_server.sudoku.constraints import Between, Relation, Sum, between_allowed
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.rules import RULES, StepWords, rule_of
 from sudoku_server.sudoku.techniques.board import Context, cells_of
@@ -48,6 +52,7 @@ __all__ = [
     "RULE_FINDERS",
     "UNIQUENESS",
     "applies",
+    "find_between",
     "find_cage_combinations",
     "find_relation",
     "find_rule_of_45",
@@ -169,10 +174,58 @@ def _relation_step(x: Context, step: StepWords, c: int, m: int, off: int, gone: 
     )
 
 
+# -- between lines ------------------------------------------------------------------
+
+
+def find_between(x: Context, word: str = "") -> Step | None:
+    """The first :class:`Between` line of rule ``word`` (the geometry's order) that rules out a candidate.
+
+    Each cell of the line keeps the digits some placement of the low and high
+    digit and some set of digits between them summing to the total give it
+    (:func:`~...constraints.between_allowed`); the rest go.
+    """
+    geo = x.t.geometry
+    cand, values, n = x.cand, x.values, x.n
+    for k, constraint in enumerate(geo.constraints):
+        if not isinstance(constraint, Between) or geo.constraint_rules[k] != word:
+            continue
+        masks = [1 << (values[c] - 1) if values[c] else cand[c] for c in constraint.cells]
+        kept = between_allowed(constraint, masks, n)
+        gone = tuple(
+            sorted(
+                (c, d + 1)
+                for c, m, keep in zip(constraint.cells, masks, kept)
+                if not values[c]
+                for d in cells_of(m & ~keep)
+            )
+        )
+        if not gone:
+            continue
+        step = rule_of(word).step
+        assert step is not None
+        name = geo.constraint_names[k] or word
+        low, high = x.d(constraint.low - 1), x.d(constraint.high - 1)
+        return x.step(
+            step.name,
+            step.rating,
+            eliminations=gone,
+            cells=tuple(constraint.cells),
+            digits=tuple(sorted({d for _c, d in gone})),
+            explanation=f": the digits between the {low} and the {high} of {name} sum to {constraint.total}",
+            focus=name,
+        )
+    return None
+
+
+def _rule_step(x: Context, word: str) -> Step | None:
+    """A rule's own step: its relations' (:func:`find_relation`), else its between lines' (:func:`find_between`)."""
+    return find_relation(x, word) or find_between(x, word)
+
+
 #: ``(step name, finder)``: one technique registry row per rule that declares step words, in
 #: :data:`~...rules.RULES` order (``techniques.TECHNIQUES`` places them beside the singles).
 RULE_FINDERS: tuple[tuple[str, Callable[[Context], Step | None]], ...] = tuple(
-    (rule.step.name, functools.partial(find_relation, word=rule.word)) for rule in RULES.values() if rule.step
+    (rule.step.name, functools.partial(_rule_step, word=rule.word)) for rule in RULES.values() if rule.step
 )
 
 

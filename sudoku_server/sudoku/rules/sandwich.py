@@ -1,0 +1,165 @@
+"""``sandwich``: the digits between the 1 and the 9 of a row or column sum to its clue.
+
+A clue outside the grid, beside a row or above or below a column, gives the
+sum of the digits strictly between the row's (column's) 1 and 9, in
+whichever order they come; 0 says the 1 and the 9 touch. On grids of other
+sizes the lowest and the highest digit take their place (1 and 4 on 4x4, 1
+and 16 on 16x16).
+
+Its marks are the clue's row or column, every cell, from the clue's side
+(a clue left of row 3: ``r3c1`` .. ``r3c9``; right of it: ``r3c9`` ..
+``r3c1``), ``value`` the sum (f-puzzles ``sandwichsum``: ``cell`` ``R3C0``,
+``R3C10``, ``R0C5`` or ``R10C5``, and ``value``; the line syntax
+``sandwich=r3:15;c5:0``, clues left of a row and above a column). Each
+compiles to one :class:`~sudoku_server.sudoku.constraints.Between` (the only
+rule that needs that kind: which cells add up depends on where two digits
+fall), named ``sandwich r3``, so a broken one reads ``sandwich r3: the
+digits between 1 at r3c2 and 9 at r3c4 sum to 5, not 15``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+
+from sudoku_server.errors import InvalidPuzzleError, quote
+from sudoku_server.sudoku.constraints import Between, Broken, Constraint
+from sudoku_server.sudoku.rules._marks import MAX_VALUE, Read, fp_cell, fp_entries, fp_value, marks_of
+from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, StepWords, Words
+
+
+def line_of(size: int, cells: tuple[int, ...]) -> str:
+    """``r3`` or ``c5``: the row or column a sandwich mark covers (its first two cells say which)."""
+    a, b = cells[0], cells[1]
+    return f"r{a // size + 1}" if a // size == b // size else f"c{a % size + 1}"
+
+
+@functools.lru_cache(maxsize=32)
+def sums(size: int) -> frozenset[int]:
+    """Every sum some set of the digits strictly between 1 and ``size`` makes (0: the empty set)."""
+    made = {0}
+    for d in range(2, size):
+        made |= {s + d for s in made}
+    return frozenset(made)
+
+
+def _compile(build: Build) -> Compiled:
+    size = build.size
+    out: list[tuple[Constraint, str]] = []
+    for k, m in enumerate(marks_of(build, RULE.word)):
+        name = f"sandwich {line_of(size, m.cells)}"
+        if m.value not in sums(size):
+            raise InvalidPuzzleError(f"{name}: no digits between 1 and {size} sum to {m.value}")
+        out.append((Between(m.cells, 1, size, m.value, k), name))
+    return out
+
+
+def _ends(broken: Broken, w: Words) -> tuple[str, int]:
+    """``1 at r3c2 and 9 at r3c4`` (low first) and the sum of the cells between them."""
+    first, *inner, last = broken.cells
+    low, high = (first, last) if w.cells[first] < w.cells[last] else (last, first)
+    return f"{w.at(low)} and {w.at(high)}", sum(w.cells[c] for c in inner)
+
+
+def _given(broken: Broken, w: Words) -> str:
+    assert isinstance(broken.constraint, Between)
+    constraint, cells = broken.constraint, broken.cells
+    if len(cells) == 2 and w.cells[cells[0]] == w.cells[cells[1]]:
+        return f"{w.name}: {w.at(cells[0])} and {w.at(cells[1])}, one {w.symbol(w.cells[cells[0]])} too many"
+    ends, total = _ends(broken, w)
+    a, b = constraint.cells.index(cells[0]), constraint.cells.index(cells[-1])
+    if b - a - 1 == len(cells) - 2:  # every cell between them given
+        return f"{w.name}: the digits between {ends} sum to {total}, not {constraint.total}"
+    return f"{w.name}: the givens between {ends} sum to {total}, over {constraint.total}"
+
+
+def _solution(broken: Broken, w: Words) -> str:
+    assert isinstance(broken.constraint, Between)
+    constraint = broken.constraint
+    if broken.cells == constraint.cells:
+        return f"{w.name} lacks {w.symbol(constraint.low)} or {w.symbol(constraint.high)}"
+    ends, total = _ends(broken, w)
+    return f"{w.name}: the digits between {ends} sum to {total}, not {constraint.total}"
+
+
+@functools.lru_cache(maxsize=512)
+def _line(size: int, row: int, column: int) -> tuple[int, ...]:
+    """The cells of the row or column a clue outside the grid at (``row``, ``column``), 0-based, points along."""
+    if column in (-1, size):
+        cells = tuple(row * size + c for c in range(size))
+        return cells if column < 0 else cells[::-1]
+    cells = tuple(r * size + column for r in range(size))
+    return cells if row < 0 else cells[::-1]
+
+
+def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    marks = []
+    for k, entry in enumerate(fp_entries(data, "sandwichsum"), 1):
+        where = f'"sandwichsum" entry {k}'
+        value = fp_value(entry, -1, where)
+        if value < 0:
+            continue  # a clue without a sum says nothing
+        r, c = fp_cell(entry.get("cell"), size, where, outside=True)
+        if (r in (-1, size)) == (c in (-1, size)):  # inside the grid, or a corner
+            raise ValueError(f"{where}: {quote(str(entry.get('cell')))} is not beside a row or a column")
+        marks.append(Mark(RULE.word, _line(size, r, c), value))
+    return tuple(marks), frozenset()
+
+
+_CLUE = re.compile(r"([rc])(\d+):(\d+)")
+
+
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    marks = []
+    for k, item in enumerate(text.split(";"), 1):
+        head, _, tail = item.partition(":")
+        if head[1:].isdigit() and tail.isdigit() and head[:1] in "rcRC" and len(head) <= 3 and len(tail) <= 3:
+            index = int(head[1:])  # the common case, read without a regex
+            if 1 <= index <= size:
+                row, column = (index - 1, -1) if head[0] in "rR" else (-1, index - 1)
+                marks.append(Mark(RULE.word, _line(size, row, column), int(tail)))
+                continue
+        match = _CLUE.fullmatch(item.strip().lower())
+        where = f"{RULE.word}= mark {k}"
+        if match is None:
+            raise ValueError(f"{where}: {quote(item)} is not r<row>:<sum> or c<column>:<sum>")
+        kind, index, value = match.group(1), int(match.group(2)), match.group(3)
+        if not 1 <= index <= size:
+            raise ValueError(f"{where}: {kind}{index} is not a {'row' if kind == 'r' else 'column'} of the grid")
+        if len(value) > 5 or int(value) > MAX_VALUE:
+            raise ValueError(f"{where}: {quote(value[:12])} is over {MAX_VALUE}")
+        row, column = (index - 1, -1) if kind == "r" else (-1, index - 1)
+        marks.append(Mark(RULE.word, _line(size, row, column), int(value)))
+    return tuple(marks)
+
+
+def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
+    entries: list[dict[str, object]] = []
+    for m in marks:
+        r, c = divmod(m.cells[0], size)
+        step = m.cells[1] - m.cells[0]
+        if abs(step) == 1:  # a row, from the left (step 1) or the right
+            cell = f"R{r + 1}C{0 if step > 0 else size + 1}"
+        else:
+            cell = f"R{0 if step > 0 else size + 1}C{c + 1}"
+        entries.append({"cell": cell, "value": m.value})
+    return {"sandwichsum": entries} if entries else {}
+
+
+RULE = Rule(
+    word="sandwich",
+    summary="the digits between the 1 and the 9 of a row or column sum to its clue (lowest and highest digit)",
+    data="marks",
+    constraints=_compile,
+    given_words=_given,
+    solution_words=_solution,
+    off=("unique rectangle", "BUG"),
+    step=StepWords("sandwich", 2.5, "cells between its 1 and 9"),
+    missing="a sandwich puzzle needs its clues",
+    formats={"f-puzzles": ("sandwichsum",)},
+    fpuzzles=_fpuzzles,
+    fpuzzles_out=_fpuzzles_out,
+    syntax=_syntax,
+    draw={"kind": "outside sums"},
+)
