@@ -76,6 +76,7 @@ def test_published_values():
     ).text() == ("........1.....2....34....5.......56......7.3.2...18......6.......54.....8.......7")
 
 
+@pytest.mark.slow  # the pure-Python reference minlex: 11 s (native_equals_python stays in the default run)
 def test_reference_agrees_on_puzzles():
     puzzles = _lines("sudoku17_royle_49151.txt.gz", 10) + _lines("magictour_top1465.txt.gz", 10)
     puzzles += _lines("multiple_solutions.txt.gz", 5) + _lines("no_solution.txt.gz", 5)

@@ -45,6 +45,7 @@ def test_cases_are_lines_of_the_stored_file() -> None:
         assert stored[puzzle] == (level, score)
 
 
+@pytest.mark.slow  # 500 puzzles through the whole path: 16 s (the kaggle ones stay in the default run)
 def test_stored_sudoku17_puzzles_rated_as_hodoku() -> None:
     """All 500 sudoku17 puzzles (HoDoKu's skyscrapers, kites, empty rectangles, wings, remote pairs, Sue de Coq,
     ALS in its order) but one: a discontinuous nice loop HoDoKu finds from two strong links at its start."""

@@ -141,6 +141,7 @@ def test_a_level_3_chain_is_the_same_with_the_c_on_and_off(monkeypatch: pytest.M
     )
 
 
+@pytest.mark.slow  # the level-3 step in pure Python: 11 s (one level-3 chain and level 1 stay in the default run)
 def test_the_level_3_step_is_the_same_with_the_c_on_and_off(monkeypatch: pytest.MonkeyPatch) -> None:
     grid = Grid.from_string(ROW2)
     native = find_nested_forcing_chains(Context(Board.from_grid(grid), no_check), levels=(3,))

@@ -233,7 +233,11 @@ def test_every_rule_has_an_oracle_case_and_data_of_a_known_kind():
         assert rule.data == "none" or any(f.name == rule.data for f in dataclasses.fields(Variant)), rule.word
 
 
-@pytest.mark.parametrize("word", sorted(RULES))
+@pytest.mark.parametrize(
+    "word",
+    # non-consecutive takes CP-SAT 15 s: CI runs it (the slow tier), the default run the others
+    [pytest.param(w, marks=pytest.mark.slow) if w == "nonconsecutive" else w for w in sorted(RULES)],
+)
 def test_every_rule_compiles_to_known_kinds_and_agrees_with_cpsat(word: str) -> None:
     variant, grid = _case(word)
     geometry = variant_geometry(variant)
