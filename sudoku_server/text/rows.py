@@ -173,15 +173,21 @@ class GridInProgress:
         """The error for the row's first character that no symbol set of the grid's size holds, or None.
 
         (A character foreign only to the set the whole grid chooses, such as
-        ``H`` in a 16x16 grid that also holds digits, is known at its end.)
+        ``H`` in a 16x16 grid that also holds digits, is known at its end; so is
+        the first foreign cell when such a character comes before this one.)
         """
         size = self.size
         assert size is not None
         allowed = ANY_SYMBOL[size]
         for k, (col, ch) in enumerate(placed):
             if ch not in allowed:
+                cell = self.rows * size + k
+                if read_symbols(self.chars[:cell], size)[2] is not None:
+                    # an earlier cell is foreign to the set the cells so far choose: whether it is
+                    # the first foreign cell is known at the grid's end (the set it chooses), not here
+                    return None
                 raw = self.lines[index][col]
-                return symbol_error(lineno, request_col(self.inserted[index], col), raw, size, self.rows * size + k)
+                return symbol_error(lineno, request_col(self.inserted[index], col), raw, size, cell)
         return None
 
     def box_shape(self) -> tuple[int, int]:
