@@ -25,6 +25,8 @@ CASES = [
     ("xv=r1c1-r2c2:x", "xv= mark 1: r1c1 and r2c2 do not touch"),
     ("thermo=r1c1-r9c9", "thermo= mark 1 steps from r1c1 to r9c9, cells that do not touch"),
     ("thermo=", "thermo= has no marks"),
+    ("sandwich=r1:5;R1:6", "sandwich= mark 2: r1 appears twice"),
+    ("sandwich=c3:5;r1:2;c3:5", "sandwich= mark 3: c3 appears twice"),
     (
         "foo=r1c1",
         "foo= is no rule's marks (marks are oddeven=, thermo=, kropki=, xv=, whispers=, palindrome=, renban=,"

@@ -112,11 +112,13 @@ _CLUE = re.compile(r"([rc])(\d+):(\d+)")
 
 def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     marks = []
+    seen: set[tuple[str, int]] = set()  # ("r", 3): a row or column clued once
     for k, item in enumerate(text.split(";"), 1):
         head, _, tail = item.partition(":")
         if head[1:].isdigit() and tail.isdigit() and head[:1] in "rcRC" and len(head) <= 3 and len(tail) <= 3:
             index = int(head[1:])  # the common case, read without a regex
-            if 1 <= index <= size:
+            if 1 <= index <= size and (head[0].lower(), index) not in seen:
+                seen.add((head[0].lower(), index))
                 row, column = (index - 1, -1) if head[0] in "rR" else (-1, index - 1)
                 marks.append(Mark(RULE.word, _line(size, row, column), int(tail)))
                 continue
@@ -129,6 +131,9 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
             raise ValueError(f"{where}: {kind}{index} is not a {'row' if kind == 'r' else 'column'} of the grid")
         if len(value) > 5 or int(value) > MAX_VALUE:
             raise ValueError(f"{where}: {quote(value[:12])} is over {MAX_VALUE}")
+        if (kind, index) in seen:
+            raise ValueError(f"{where}: {kind}{index} appears twice")
+        seen.add((kind, index))
         row, column = (index - 1, -1) if kind == "r" else (-1, index - 1)
         marks.append(Mark(RULE.word, _line(size, row, column), int(value)))
     return tuple(marks)
