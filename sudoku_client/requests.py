@@ -142,6 +142,7 @@ KNOWN_VERBS = frozenset(
         "QUIT",
         "SOLVE",
         "COUNT",
+        "CANDIDATES",
         "GENERATE",
         "STATS",
         "INTERACTIVE",
@@ -156,7 +157,9 @@ KNOWN_VERBS = frozenset(
         "RULES",
     )
 )
-PUZZLE_VERBS = frozenset(("SOLVE", "COUNT", "RATE", "HINT", "STEPS", "MINIMAL", "CANON", "SAME", "UNIQUE"))
+PUZZLE_VERBS = frozenset(
+    ("SOLVE", "COUNT", "CANDIDATES", "RATE", "HINT", "STEPS", "MINIMAL", "CANON", "SAME", "UNIQUE")
+)
 #: A 9x9 one-line puzzle and nothing else, or a dataset row (puzzle, solution):
 #: the common cases, found by both readers without the line-by-line rules
 #: (what those make of it, 5 to 10 times sooner).

@@ -29,6 +29,7 @@ from sudoku_server.errors import (
     UnsolvableError,
 )
 from sudoku_server.service.requests import (
+    Candidates,
     Canon,
     Count,
     Generate,
@@ -52,6 +53,7 @@ from sudoku_server.service.requests import (
 )
 from sudoku_server.service.results import (
     Bye,
+    CandidatesFound,
     Canonized,
     Compared,
     Counted,
@@ -159,7 +161,9 @@ class _Call:
     server: Server
 
 
-def _variant_geometry(request: Solve | Count | Rate | Hint | HintAll | Steps | Unique | Minimal) -> Geometry:
+def _variant_geometry(
+    request: Solve | Count | Candidates | Rate | Hint | HintAll | Steps | Unique | Minimal,
+) -> Geometry:
     """The geometry of a variant request, its givens checked under its rules.
 
     Raises the errors of :func:`~sudoku_server.sudoku.variants.variant_geometry`
@@ -228,6 +232,17 @@ def _count(request: Count, call: _Call) -> Result:
         return Counted(count, request.limit)
     check_givens(request.grid)
     return Counted(call.solvers.count_solutions(request.grid, request.limit, check=call.check), request.limit)
+
+
+def _candidates(request: Candidates, call: _Call) -> Result:
+    from sudoku_server.sudoku.candidates import true_candidates
+
+    if request.variant.classic:
+        check_givens(request.grid)
+        geometry = None
+    else:
+        geometry = _variant_geometry(request)
+    return CandidatesFound(true_candidates(request.grid, check=call.check, geometry=geometry), request.grid)
 
 
 def _rules_geometry(request: Rate | Hint | HintAll | Steps) -> Geometry | None:
@@ -431,6 +446,7 @@ def _keepalive(request: KeepAlive, call: _Call) -> Result:
 HANDLERS: dict[type[Any], Callable[[Any, _Call], Result]] = {
     Solve: _solve,
     Count: _count,
+    Candidates: _candidates,
     Rate: _rate,
     Hint: _hint,
     HintAll: _hint_all,

@@ -183,6 +183,17 @@ class Count(PuzzleRequest):
 
 
 @dataclass(frozen=True)
+class Candidates(PuzzleRequest):
+    """The true candidates (``CANDIDATES [rules=R]``): every digit each cell takes in some solution."""
+
+    @classmethod
+    def validate(
+        cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID
+    ) -> Candidates:
+        return cls(grid, variant=rules_option("CANDIDATES", options))
+
+
+@dataclass(frozen=True)
 class Rate(PuzzleRequest):
     """Rate a puzzle by the techniques people use (``RATE``)."""
 
@@ -544,11 +555,12 @@ class KeepAlive:
 
 
 #: The request types about one puzzle.
-PuzzleRequestType = Solve | Count | Rate | Hint | HintAll | Steps | Minimal | Canon | Same | Unique
+PuzzleRequestType = Solve | Count | Candidates | Rate | Hint | HintAll | Steps | Minimal | Canon | Same | Unique
 #: Every request type.
 Request = (
     Solve
     | Count
+    | Candidates
     | Rate
     | Hint
     | HintAll

@@ -46,6 +46,17 @@ class Counted:
 
 
 @dataclass(frozen=True)
+class CandidatesFound:
+    """The true candidates: per cell (``size * size``, row-major) a mask, bit ``d - 1`` for digit d.
+
+    ``puzzle``: the grid asked about (its size and symbols write the answer).
+    """
+
+    masks: tuple[int, ...]
+    puzzle: Grid
+
+
+@dataclass(frozen=True)
 class Generated:
     """A made puzzle (``made``: the generator's value) and, when a level or band was asked, its rating.
 
@@ -190,6 +201,7 @@ class KeepAliveOn:
 Result = (
     Solved
     | Counted
+    | CandidatesFound
     | Generated
     | Rated
     | Hinted

@@ -173,21 +173,17 @@ class GridInProgress:
         """The error for the row's first character that no symbol set of the grid's size holds, or None.
 
         (A character foreign only to the set the whole grid chooses, such as
-        ``H`` in a 16x16 grid that also holds digits, is known at its end; so is
-        the first foreign cell when such a character comes before this one.)
+        ``H`` in a 16x16 grid that also holds digits, is known at its end. One
+        that no set holds is named before those, wherever they stand, in both
+        reading modes: :meth:`_symbols`.)
         """
         size = self.size
         assert size is not None
         allowed = ANY_SYMBOL[size]
         for k, (col, ch) in enumerate(placed):
             if ch not in allowed:
-                cell = self.rows * size + k
-                if read_symbols(self.chars[:cell], size)[2] is not None:
-                    # an earlier cell is foreign to the set the cells so far choose: whether it is
-                    # the first foreign cell is known at the grid's end (the set it chooses), not here
-                    return None
                 raw = self.lines[index][col]
-                return symbol_error(lineno, request_col(self.inserted[index], col), raw, size, cell)
+                return symbol_error(lineno, request_col(self.inserted[index], col), raw, size, self.rows * size + k)
         return None
 
     def box_shape(self) -> tuple[int, int]:
@@ -210,6 +206,10 @@ class GridInProgress:
         symbols, values, bad = read_symbols(self.chars, size)
         if bad is None:
             return symbols, values, None
+        # A character no set of the size holds is named first (interactive reading names it at its
+        # row, before the set the whole grid chooses is known), then one foreign to the chosen set.
+        anywhere = ANY_SYMBOL[size]
+        bad = next((i for i, ch in enumerate(self.chars) if ch not in anywhere), bad)
         lineno = self.cell_lines[bad // size]
         li, col = self.positions[bad]
         error = symbol_error(lineno, request_col(self.inserted[li], col), self.lines[li][col], size, bad)

@@ -13,7 +13,8 @@ results: ``(status, object)``.
 JSON fields), the fields' JSON types, whether it takes a puzzle (and so a batch
 ``{"puzzles": [...]}``), and its result's renderer and schema
 (:mod:`sudoku_server.wire.openapi` builds the OpenAPI document from it). A new
-verb is one more row.
+verb is one more row. The module is over 800 lines because that table and its
+renderers are one unit: a row, its renderer and its schema are read together.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sudoku_server.errors import (
 )
 from sudoku_server.service.requests import Request, Solve
 from sudoku_server.service.results import (
+    CandidatesFound,
     Canonized,
     Compared,
     Counted,
@@ -51,7 +53,7 @@ from sudoku_server.wire.json_body import MAX_DIGITS, read_body
 from sudoku_server.wire.json_errors import RETRY_STATUSES, STATUS, draining_error, error_object, error_reply, status_of
 from sudoku_server.wire.json_hint_all import ALL_SCHEMA, hint_reply
 from sudoku_server.wire.json_parse import PARSE_SCHEMA, PARSE_SUMMARY, parse_object
-from sudoku_server.wire.replies import technique_word, variant_puzzle_lines
+from sudoku_server.wire.replies import candidates_line, technique_word, variant_puzzle_lines
 from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
 
@@ -324,6 +326,13 @@ def _solved(result: Solved, puzzle: Puzzle | None) -> dict[str, Any]:
     return reply
 
 
+def _candidates(result: CandidatesFound, puzzle: Puzzle | None) -> dict[str, Any]:
+    """Per cell (row-major) its candidates in the grid's symbols, and the line port's pencilmark line."""
+    symbols, size = result.puzzle.symbols or DIGIT_SYMBOLS, result.puzzle.size
+    cells = ["".join(symbols[k] for k in range(size) if mask >> k & 1) for mask in result.masks]
+    return {"candidates": cells, "pencilmarks": candidates_line(result)}
+
+
 def _counted(result: Counted, puzzle: Puzzle | None) -> dict[str, Any]:
     return {
         "count": result.count,
@@ -591,6 +600,22 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "limit": {"type": "integer", "minimum": 1},
                     "at_least": {"type": "boolean", "description": "count == limit: at least that many (COUNT's +)"},
                     "unique": {"type": "boolean", "description": "exactly one solution (never with limit 1)"},
+                },
+            },
+        ),
+        Endpoint(
+            "candidates",
+            "CANDIDATES",
+            (_RULES,),
+            "The true candidates: every digit each cell takes in some solution",
+            _candidates,
+            {
+                "type": "object",
+                "required": ["candidates", "pencilmarks"],
+                "additionalProperties": False,
+                "properties": {
+                    "candidates": {"type": "array", "items": {"type": "string"}},
+                    "pencilmarks": {"type": "string"},
                 },
             },
         ),

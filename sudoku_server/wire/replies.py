@@ -34,6 +34,7 @@ from sudoku_server.errors import (
 )
 from sudoku_server.service.results import (
     Bye,
+    CandidatesFound,
     Canonized,
     Compared,
     Counted,
@@ -198,6 +199,19 @@ def _solved(result: Solved, ending: str, puzzle: Puzzle | None) -> bytes:
 
 def _counted(result: Counted, ending: str, puzzle: Puzzle | None) -> bytes:
     return f"{count_reply(result.count, result.limit)}{ending}".encode("ascii")
+
+
+def candidates_line(result: CandidatesFound) -> str:
+    """The true candidates as one pencilmark line: ``size`` characters per cell, row-major, the ``k``-th
+    the symbol of digit ``k`` where it is a candidate, ``.`` where not (729 characters on 9x9: the
+    pencilmark layout the reader takes back, docs/LAYOUTS.md)."""
+    size = result.puzzle.size
+    symbols = result.puzzle.symbols or DIGIT_SYMBOLS
+    return "".join("".join(symbols[k] if mask >> k & 1 else "." for k in range(size)) for mask in result.masks)
+
+
+def _candidates(result: CandidatesFound, ending: str, puzzle: Puzzle | None) -> bytes:
+    return f"{candidates_line(result)}{ending}".encode()
 
 
 def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
@@ -404,6 +418,7 @@ def _rules(result: RulesSet, ending: str, puzzle: Puzzle | None) -> bytes:
 RENDERERS: dict[type[Any], Callable[[Any, str, Puzzle | None], bytes]] = {
     Solved: _solved,
     Counted: _counted,
+    CandidatesFound: _candidates,
     Generated: _generated,
     Rated: _rated,
     Hinted: _hinted,

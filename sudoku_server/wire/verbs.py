@@ -117,6 +117,16 @@ VERBS: dict[str, Verb] = {
             request=_requests.Count,
         ),
         Verb(
+            "CANDIDATES",
+            "CANDIDATES [rules=R] <puzzle>",
+            "the true candidates: every digit each cell takes in some solution, as one pencilmark"
+            " line (9 characters a cell on 9x9, '.' where a digit is none); any rules",
+            "CANDIDATES " + "." * 81 + " -> 123456789123456789...",
+            options=("rules",),
+            takes_puzzle=True,
+            request=_requests.Candidates,
+        ),
+        Verb(
             "GENERATE",
             "GENERATE [full] [size=9] [symmetry=none|rot180|rot90|mirror|diagonal|random]"
             " [givens=N] [seed=N] [format=line|grid|fpuzzles|link] [level=easy|medium|hard|expert|extreme]"

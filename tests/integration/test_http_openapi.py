@@ -28,6 +28,8 @@ CALLS: list[tuple[str, dict]] = [
     ("solve", {"puzzle": NEWSPAPER_LINE + "," + NEWSPAPER_SOLUTION[:80] + "4"}),
     ("count", {"puzzle": TWO, "limit": 5}),
     ("count", {"puzzle": TWO, "limit": 0}),
+    ("candidates", {"puzzle": TWO}),
+    ("candidates", {"puzzles": [NEWSPAPER_LINE, DUPLICATE]}),
     ("generate", {"size": 4, "seed": 3, "symmetry": "rot180"}),
     ("generate", {"full": True, "size": 6, "seed": 3}),
     ("generate", {"level": "easy", "seed": 5, "se": "1.0-3.0"}),

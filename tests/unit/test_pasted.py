@@ -889,8 +889,9 @@ def same(event) -> tuple:
     st.lists(st.one_of(st.sampled_from(PASTED_LINES), st.sampled_from(PASTED_LINES), JUNK), max_size=40),
     st.sampled_from(["\n", "\r\n"]),
 )
-# found by this test: 'x' (foreign to the set the cells choose) before U+2500 (foreign to every set)
+# found by this test: 'x' (foreign to the set the cells choose) before U+2500 or '-' (foreign to every set)
 @example(lines=["00000000000000000000001x\u2500"], ending="\n")
+@example(lines=["0000000000000000000000x-1"], ending="\n")
 def test_interactive_reading_gives_the_same_events_no_later(lines, ending):
     # For 9x9 and smaller grids (no letters) both modes answer alike; the
     # interactive one never later than the batch one.

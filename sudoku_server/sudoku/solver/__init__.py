@@ -85,6 +85,7 @@ __all__ = [
     "Core",
     "count_cells",
     "count_solutions",
+    "find_cells",
     "is_own_solve",
     "solve",
     "solve_any",
@@ -431,6 +432,42 @@ def count_cells(cells: Sequence[int], like: Grid, limit: int = 2, *, check: Chec
         if prepared is not None:
             return _count(cells, prepared, limit, check)  # type: ignore[no-any-return]
     return count_solutions(Grid(tuple(cells), like.box_rows, like.box_cols, like.symbols), limit, check=check)
+
+
+def find_cells(
+    like: Grid, geometry: Geometry | None = None
+) -> Callable[[Sequence[int], Check | None], tuple[int, ...] | None]:
+    """A function ``find(cells, check)``: some solution of ``cells`` under ``geometry``'s rules, or None.
+
+    For a caller that asks about many fillings of one puzzle (``CANDIDATES``
+    asks one per candidate): ``cells`` are ``size * size`` ints row-major
+    (0 = empty) in ``like``'s shape, a list included; the answer is a
+    solution's cells (:func:`solve_any`'s), or None when there is none or the
+    cells break a rule. On the native core the cells go to C as they are
+    (the geometry is prepared once, here), with no :class:`Grid` built per
+    call; else :func:`solve_any` of the core in use. ``check`` is
+    :func:`solve`'s stop hook; what it raises propagates.
+    """
+    if CORE == "native":
+        prepared = _prepare(like.geometry if geometry is None else geometry)
+        if prepared is not None:
+            solve_any_native = _solve_any
+
+            def native(cells: Sequence[int], check: Check | None) -> tuple[int, ...] | None:
+                found = solve_any_native(cells, prepared, check)
+                return found if found.__class__ is tuple else None
+
+            return native
+    solve_any_core = _CORE.solve_any
+
+    def core(cells: Sequence[int], check: Check | None) -> tuple[int, ...] | None:
+        grid = Grid(tuple(cells), like.box_rows, like.box_cols, like.symbols)
+        try:
+            return solve_any_core(grid, check=check, geometry=geometry).cells
+        except (InvalidPuzzleError, UnsolvableError):
+            return None
+
+    return core
 
 
 def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:

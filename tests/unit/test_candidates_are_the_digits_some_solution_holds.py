@@ -1,0 +1,77 @@
+"""CANDIDATES: every digit each cell takes in some solution, for any rules (issue 29, "Also").
+
+Held to an independent oracle: the union of every solution, enumerated by OR-Tools CP-SAT
+(tests/support/cpsat_oracle.py), on puzzles with a handful of solutions; and exact lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sudoku_server.sudoku.candidates import true_candidates
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.variants import variant_geometry
+from sudoku_server.text.fpuzzles import marks_line
+from tests.support.cpsat_oracle import solutions
+from tests.support.sessions import replies
+
+ROOT = Path(__file__).resolve().parents[2]
+UNIQUE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+UNIQUE_SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+
+
+def union(found: list[tuple[int, ...]]) -> tuple[int, ...]:
+    masks = [0] * len(found[0])
+    for solution in found:
+        for cell, digit in enumerate(solution):
+            masks[cell] |= 1 << (digit - 1)
+    return tuple(masks)
+
+
+def pencilmarks(masks: tuple[int, ...], size: int = 9) -> str:
+    return "".join("".join(str(k + 1) if m >> k & 1 else "." for k in range(size)) for m in masks)
+
+
+def test_a_unique_puzzle_has_its_solution_as_its_only_candidates():
+    expected = "".join("." * (int(d) - 1) + d + "." * (9 - int(d)) for d in UNIQUE_SOLUTION)
+    assert replies(f"CANDIDATES {UNIQUE}\n".encode()) == f"{expected}\n".encode()
+
+
+def test_a_classic_puzzle_with_several_solutions_agrees_with_every_solution_cpsat_finds():
+    cells = [int(ch) for ch in UNIQUE_SOLUTION]
+    cells[:18] = [0] * 18  # rows 1 and 2 out: their digits may swap where the boxes allow
+    grid = Grid(tuple(cells), 3, 3)
+    found = solutions(cells, grid.geometry, limit=200)
+    assert 2 <= len(found) < 200
+    masks = true_candidates(grid)
+    assert masks == union(found)
+    text = "".join(str(d) if d else "." for d in cells)
+    assert replies(f"CANDIDATES {text}\n".encode()) == f"{pencilmarks(masks)}\n".encode()
+
+
+def test_a_thermo_puzzle_with_two_rows_open_agrees_with_cpsat():
+    line = next(
+        row for row in (ROOT / "puzzles/variants/bench_thermo.txt").read_text().splitlines() if not row.startswith("#")
+    )
+    _, _, solution, marks = line.split(" ", 3)
+    cells = [int(ch) for ch in solution]
+    cells[:18] = [0] * 18  # rows 1 and 2 out: several solutions the thermometers allow
+    text = "".join(str(d) if d else "." for d in cells)
+    puzzle = marks_line(f"{text} {marks}", 1, "\n")
+    geometry = variant_geometry(puzzle.variant)  # type: ignore[union-attr]
+    found = solutions(cells, geometry, limit=200)
+    assert 2 <= len(found) < 200
+    masks = true_candidates(Grid(tuple(cells), 3, 3), geometry=geometry)
+    assert masks == union(found)
+    assert replies(f"CANDIDATES {text} {marks}\n".encode()) == f"{pencilmarks(masks)}\n".encode()
+
+
+def test_givens_that_break_the_rules_get_the_error_solve_gives():
+    bad = "11" + "." * 79
+    assert replies(f"CANDIDATES {bad}\n".encode()) == replies(f"SOLVE {bad}\n".encode())
+    assert replies(f"CANDIDATES {bad}\n".encode()).startswith(b"ERROR invalid ")
+
+
+def test_an_unsolvable_puzzle_gets_the_error_solve_gives():
+    unsolvable = "12345678." + "........9" + "." * 63
+    assert replies(f"CANDIDATES {unsolvable}\n".encode()) == replies(f"SOLVE {unsolvable}\n".encode())
