@@ -13,8 +13,8 @@ results: ``(status, object)``.
 JSON fields), the fields' JSON types, whether it takes a puzzle (and so a batch
 ``{"puzzles": [...]}``), and its result's renderer and schema
 (:mod:`sudoku_server.wire.openapi` builds the OpenAPI document from it). A new
-verb is one more row. The module is over 800 lines because that table and its
-renderers are one unit: a row, its renderer and its schema are read together.
+verb is one more row (the schema pieces rows share are in
+:mod:`sudoku_server.wire.json_schemas`).
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from sudoku_server.wire.json_body import MAX_DIGITS, read_body
 from sudoku_server.wire.json_errors import RETRY_STATUSES, STATUS, draining_error, error_object, error_reply, status_of
 from sudoku_server.wire.json_hint_all import ALL_SCHEMA, hint_reply
 from sudoku_server.wire.json_parse import PARSE_SCHEMA, PARSE_SUMMARY, parse_object
+from sudoku_server.wire.json_schemas import CELLS, MAP, PLACEMENT, RATING_PROPERTIES, STEP_SCHEMA, nullable
 from sudoku_server.wire.replies import candidates_line, technique_word, variant_puzzle_lines
 from sudoku_server.wire.splitter import variant_request
 from sudoku_server.wire.verbs import VERBS, Verb
@@ -495,42 +496,6 @@ def dumps(value: object) -> bytes:
 # -- schemas and the table -------------------------------------------------------------------
 
 
-def _nullable(kind: str) -> dict[str, Any]:
-    return {"type": [kind, "null"]}
-
-
-_PLACEMENT = {
-    "type": "object",
-    "required": ["cell", "digit"],
-    "additionalProperties": False,
-    "properties": {"cell": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}, "digit": {"type": "integer"}},
-}
-STEP_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["technique", "text", "se", "focus", "placements", "eliminations", "cells"],
-    "additionalProperties": False,
-    "properties": {
-        "technique": _nullable("string"),
-        "text": {"type": "string"},
-        "se": _nullable("number"),
-        "focus": _nullable("string"),
-        "placements": {"type": "array", "items": _PLACEMENT},
-        "eliminations": {"type": "array", "items": _PLACEMENT},
-        "cells": {"type": "array", "items": {"type": "string"}},
-    },
-}
-_MAP = {
-    "type": ["object", "null"],
-    "required": ["transpose", "rows", "cols", "digits"],
-    "additionalProperties": False,
-    "properties": {
-        "transpose": {"type": "boolean", "description": "the puzzle is transposed first"},
-        "rows": {"type": "string", "description": "for each row of the result, the row it comes from (1-based)"},
-        "cols": {"type": "string", "description": "for each column of the result, the column it comes from"},
-        "digits": {"type": "string", "description": "what digit 1, 2, ... becomes"},
-    },
-}
-_CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}}
 _REG = _rules.taking("regions").word  # the rule that takes regions (regions= implies it)
 #: The ``rules`` field of the verbs that take the line protocol's ``rules=`` (docs/PROTOCOL.md "RULES").
 _RULES = Field(
@@ -539,25 +504,6 @@ _RULES = Field(
     f"variant rules, a +-joined list of {_rules.listed()} (default classic);"
     f" {', '.join(rule.word for rule in _rules.with_data())} and pencilmark layouts imply theirs",
 )
-_RATING_PROPERTIES: dict[str, Any] = {
-    "level": {"type": "string"},
-    "se": {"type": "number"},
-    "qqwing": _nullable("string"),
-    "hardest": _nullable("string"),
-    "method": {"type": "string"},
-    "rules": {"type": "string", "description": "the rules the path followed, as rules= writes them (classic)"},
-    "notes": {"type": "array", "items": {"type": "string"}, "description": "families left out under the rules"},
-    "hodoku": {
-        "type": ["object", "null"],
-        "description": "HoDoKu 2.2.0's level (lowercase) and score; complete false: its path stopped, score a"
-        " lower bound (null off classic 9x9)",
-        "properties": {
-            "level": {"type": "string"},
-            "score": {"type": "integer"},
-            "complete": {"type": "boolean"},
-        },
-    },
-}
 
 #: THE endpoint table: name -> row (module docstring). Rows are added for new verbs.
 ENDPOINTS: dict[str, Endpoint] = {
@@ -663,8 +609,8 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "symmetry": {"type": "string"},
                     "minimal": {"type": "boolean"},
                     "full": {"type": "boolean"},
-                    "level": _nullable("string"),
-                    "se": _nullable("number"),
+                    "level": nullable("string"),
+                    "se": nullable("number"),
                     "rules": {"type": "string", "description": "the rules it follows, as rules= writes them"},
                     "regions": {
                         "type": ["string", "null"],
@@ -680,7 +626,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                             "properties": {
                                 "symbol": {"type": "string"},
                                 "sum": {"type": "integer"},
-                                "cells": _CELLS,
+                                "cells": CELLS,
                             },
                         },
                     },
@@ -695,9 +641,9 @@ ENDPOINTS: dict[str, Endpoint] = {
             _rated,
             {
                 "type": "object",
-                "required": list(_RATING_PROPERTIES),
+                "required": list(RATING_PROPERTIES),
                 "additionalProperties": False,
-                "properties": _RATING_PROPERTIES,
+                "properties": RATING_PROPERTIES,
             },
         ),
         Endpoint(
@@ -720,9 +666,9 @@ ENDPOINTS: dict[str, Endpoint] = {
             _stepped,
             {
                 "type": "object",
-                "required": ["steps", *_RATING_PROPERTIES],
+                "required": ["steps", *RATING_PROPERTIES],
                 "additionalProperties": False,
-                "properties": {"steps": {"type": "array", "items": STEP_SCHEMA}, **_RATING_PROPERTIES},
+                "properties": {"steps": {"type": "array", "items": STEP_SCHEMA}, **RATING_PROPERTIES},
             },
         ),
         Endpoint(
@@ -735,7 +681,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "type": "object",
                 "required": ["canon", "map"],
                 "additionalProperties": False,
-                "properties": {"canon": {"type": "string"}, "map": _MAP},
+                "properties": {"canon": {"type": "string"}, "map": MAP},
             },
         ),
         Endpoint(
@@ -749,7 +695,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "type": "object",
                 "required": ["same", "map"],
                 "additionalProperties": False,
-                "properties": {"same": {"type": "boolean"}, "map": _MAP},
+                "properties": {"same": {"type": "boolean"}, "map": MAP},
             },
             second="other",
         ),
@@ -767,10 +713,10 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "properties": {
                     "unique": {"type": "boolean"},
                     "solutions": {"type": "array", "maxItems": 2, "items": {"type": "string"}},
-                    "differ": _CELLS,
-                    "add": {"type": "array", "items": _PLACEMENT},
+                    "differ": CELLS,
+                    "add": {"type": "array", "items": PLACEMENT},
                     "add_all": {"type": "boolean"},
-                    "unsolvable": _nullable("string"),
+                    "unsolvable": nullable("string"),
                 },
             },
         ),
@@ -784,7 +730,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                 "type": "object",
                 "required": ["minimal", "redundant"],
                 "additionalProperties": False,
-                "properties": {"minimal": {"type": "boolean"}, "redundant": _CELLS},
+                "properties": {"minimal": {"type": "boolean"}, "redundant": CELLS},
             },
         ),
     )

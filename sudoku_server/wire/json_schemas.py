@@ -1,0 +1,70 @@
+"""The JSON-schema pieces the JSON API's endpoint rows share (:mod:`sudoku_server.wire.json_api`).
+
+Plain data for the OpenAPI document (:mod:`sudoku_server.wire.openapi`): a
+step, a placement or elimination, a transformation map, a list of cells, a
+rating's properties. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["CELLS", "MAP", "PLACEMENT", "RATING_PROPERTIES", "STEP_SCHEMA", "nullable"]
+
+
+def nullable(kind: str) -> dict[str, Any]:
+    """A schema of ``kind`` or null."""
+    return {"type": [kind, "null"]}
+
+
+PLACEMENT = {
+    "type": "object",
+    "required": ["cell", "digit"],
+    "additionalProperties": False,
+    "properties": {"cell": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}, "digit": {"type": "integer"}},
+}
+STEP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["technique", "text", "se", "focus", "placements", "eliminations", "cells"],
+    "additionalProperties": False,
+    "properties": {
+        "technique": nullable("string"),
+        "text": {"type": "string"},
+        "se": nullable("number"),
+        "focus": nullable("string"),
+        "placements": {"type": "array", "items": PLACEMENT},
+        "eliminations": {"type": "array", "items": PLACEMENT},
+        "cells": {"type": "array", "items": {"type": "string"}},
+    },
+}
+MAP = {
+    "type": ["object", "null"],
+    "required": ["transpose", "rows", "cols", "digits"],
+    "additionalProperties": False,
+    "properties": {
+        "transpose": {"type": "boolean", "description": "the puzzle is transposed first"},
+        "rows": {"type": "string", "description": "for each row of the result, the row it comes from (1-based)"},
+        "cols": {"type": "string", "description": "for each column of the result, the column it comes from"},
+        "digits": {"type": "string", "description": "what digit 1, 2, ... becomes"},
+    },
+}
+CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}}
+RATING_PROPERTIES: dict[str, Any] = {
+    "level": {"type": "string"},
+    "se": {"type": "number"},
+    "qqwing": nullable("string"),
+    "hardest": nullable("string"),
+    "method": {"type": "string"},
+    "rules": {"type": "string", "description": "the rules the path followed, as rules= writes them (classic)"},
+    "notes": {"type": "array", "items": {"type": "string"}, "description": "families left out under the rules"},
+    "hodoku": {
+        "type": ["object", "null"],
+        "description": "HoDoKu 2.2.0's level (lowercase) and score; complete false: its path stopped, score a"
+        " lower bound (null off classic 9x9)",
+        "properties": {
+            "level": {"type": "string"},
+            "score": {"type": "integer"},
+            "complete": {"type": "boolean"},
+        },
+    },
+}
