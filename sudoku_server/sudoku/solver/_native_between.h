@@ -31,20 +31,6 @@
 /* Digits above which a line's sets are not listed (bounds only). */
 #define BETWEEN_LISTED_MAX 16
 
-/* The index of the highest set bit of m (m != 0). */
-static inline int
-bw_top(uint32_t m)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return 31 - __builtin_clz(m);
-#else
-    int d = 0;
-    while (m >>= 1)
-        d++;
-    return d;
-#endif
-}
-
 /* The lines of g from ex (records checked by read_kinds), with their
  * listed digit sets. 0 when out of memory. */
 static int
@@ -190,7 +176,7 @@ ev_between(Ctx *x, SG *s, int k, int *found)
                     if (!v)
                         break;
                     low_sum += CTZ(v) + 1;
-                    high_sum += bw_top(v) + 1;
+                    high_sum += ev_top(v) + 1;
                 }
                 if (i < b || low_sum > total || high_sum < total)
                     continue;

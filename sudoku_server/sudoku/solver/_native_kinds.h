@@ -241,6 +241,20 @@ geo_sums(Geo *g, const Extra *ex)
     return 1;
 }
 
+/* The index of the highest set bit of m (m != 0); the between kind's header uses it too. */
+static inline int
+ev_top(uint32_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 31 - __builtin_clz(m);
+#else
+    int d = 0;
+    while (m >>= 1)
+        d++;
+    return d;
+#endif
+}
+
 /* The between kind (sandwich lines): geo_between, ev_betweens, ev_between_verify. */
 #include "_native_between.h"
 
@@ -308,20 +322,6 @@ geo_constraints(Geo *g, const Extra *ex)
         }
     }
     return 1;
-}
-
-/* The index of the highest set bit of m (m != 0). */
-static inline int
-ev_top(uint32_t m)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return 31 - __builtin_clz(m);
-#else
-    int d = 0;
-    while (m >>= 1)
-        d++;
-    return d;
-#endif
 }
 
 /* The digits a relation's table allows on one end when the other end has
