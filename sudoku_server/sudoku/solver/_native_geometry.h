@@ -396,7 +396,6 @@ geo_build_like(const Geo *b, const Extra *ex)
 {
     Geo *g = PyMem_RawCalloc(1, sizeof(Geo));
     int n = b->n, ncells = b->ncells;
-    void *member = NULL, *xadj = NULL; /* (geo_build's; none here, for its nomem) */
     if (g == NULL)
         return (Geo *)PyErr_NoMemory();
     g->n = n;
@@ -425,13 +424,11 @@ geo_build_like(const Geo *b, const Extra *ex)
     GEO_COPY(rest_start, b->nfam + 1);
     GEO_COPY(rest, b->rest_start[b->nfam]);
 #undef GEO_COPY
-    if (!geo_constraints(g, ex))
-        goto nomem;
-    g->classic9 = !g->constrained && geo_is_classic9(g);
-    return g;
+    if (geo_constraints(g, ex)) {
+        g->classic9 = !g->constrained && geo_is_classic9(g);
+        return g;
+    }
 nomem:
-    PyMem_RawFree(member);
-    PyMem_RawFree(xadj);
     geo_free(g);
     return (Geo *)PyErr_NoMemory();
 }
