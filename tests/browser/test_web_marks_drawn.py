@@ -394,3 +394,43 @@ def test_candidates_on_odd_and_even_cells_are_odd_and_even(page: Page):
         "`[data-cell=${name}] [data-note]`)].map((e) => e.dataset.note).join(''))"
     )
     assert notes == ["13579", "2468", "123456789"]
+
+
+def test_candidates_follow_the_marks_against_the_placed_digits(page: Page):
+    """Candidates: what each mark allows (rules.js markMasks) beside the row, column and box, one pass, no search."""
+    keys = {
+        "thermometer": [{"lines": [["R1C2", "R1C3", "R2C4"]]}],
+        "difference": [{"cells": ["R6C1", "R6C2"]}],
+        "ratio": [{"cells": ["R7C1", "R8C1"]}],
+        "xv": [{"cells": ["R9C1", "R9C2"], "value": "X"}],
+        "whispers": [{"lines": [["R1C6", "R2C6"]]}],
+    }
+    paste(page, fpuzzles(**keys))
+    page.click("Candidates")
+    names = ["r1c2", "r1c3", "r2c4", "r6c1", "r6c2", "r7c1", "r8c1", "r9c1", "r9c2", "r1c6", "r2c6"]
+    script = (
+        "return arguments[0].map((name) => [...document.querySelectorAll("
+        "`[data-cell=${name}] [data-note]`)].map((e) => e.dataset.note).join(''))"
+    )
+    # r1c1 holds 5: the thermometer's cells rise from the bulb (1-7, 2-8, 3-9), a black dot needs a half or a
+    # double, an X a different partner summing to 10, a whispers cell a partner 5 away (never 5)
+    assert page.driver.execute_script(script, names) == [
+        "123467",
+        "234678",
+        "3456789",
+        "12346789",
+        "123456789",
+        "123468",
+        "123468",
+        "12346789",
+        "12346789",
+        "12346789",
+        "12346789",
+    ]
+    # placed digits narrow them: 7 in r1c3 (the thermometer's middle), 3 in r6c2 (the white dot's other cell)
+    for name, digit in (("r1c3", "7"), ("r6c2", "3")):
+        page.cell(name).click()
+        page.driver.switch_to.active_element.send_keys(digit)
+    page.click("Candidates")
+    # r1c2 below the 7 and apart from the 5 and (in its column) the 3; r2c4 above the 7; r6c1 next to the 3
+    assert page.driver.execute_script(script, ["r1c2", "r2c4", "r6c1"]) == ["1246", "89", "24"]

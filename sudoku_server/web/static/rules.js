@@ -136,7 +136,8 @@ export function peers(puzzle, units) {
 /**
  * Per cell the candidates (bit d-1 for digit d) of every empty cell, 0 for a filled one: the digits
  * no peer holds, not next to an orthogonal neighbour's digit under nonconsecutive, odd or even on an
- * odd/even cell, and within a pencilmark puzzle's own candidates. `digits`: per cell its digit (0 empty).
+ * odd/even cell, within a pencilmark puzzle's own candidates, and what each mark allows against the
+ * placed digits (markMasks). `digits`: per cell its digit (0 empty).
  */
 export function candidates(puzzle, digits, peerLists) {
   const n = puzzle.size;
@@ -148,9 +149,10 @@ export function candidates(puzzle, digits, peerLists) {
   for (const mark of puzzle.marks ?? []) {
     if (mark.rule === "oddeven" && mark.cells.length === 1) parity.set(mark.cells[0], mark.value === 2 ? all & ~odd : odd);
   }
+  const byMarks = markMasks(puzzle, digits, peerLists);
   return digits.map((digit, i) => {
     if (digit) return 0;
-    let mask = (puzzle.candidates?.[i] ?? all) & (parity.get(i) ?? all);
+    let mask = (puzzle.candidates?.[i] ?? all) & (parity.get(i) ?? all) & byMarks[i];
     for (const peer of peerLists[i]) if (digits[peer]) mask &= ~(1 << (digits[peer] - 1));
     if (consecutive) {
       for (const [dr, dc] of ORTHOGONAL) {
@@ -161,4 +163,109 @@ export function candidates(puzzle, digits, peerLists) {
     }
     return mask;
   });
+}
+
+/** The digits 1..n as a list. */
+const digitsOf = (n) => Array.from({ length: n }, (_, k) => k + 1);
+
+/** The orthogonal neighbour pairs [a, b], a < b, of an n x n grid. */
+function orthogonalPairs(n) {
+  const out = [];
+  for (let i = 0; i < n * n; i++) {
+    if (i % n < n - 1) out.push([i, i + 1]);
+    if (i + n < n * n) out.push([i, i + n]);
+  }
+  return out;
+}
+
+/**
+ * Per cell a mask (bit d-1 for digit d) of the digits the marks of issue 29's rules allow there, given the
+ * placed `digits` (0 empty): one pass, no search (the page's "rules allow", not the true candidates of
+ * CANDIDATES, which on a unique puzzle would be its solution).
+ * - pairs (kropki dots, XV, their negative constraints over the free neighbour pairs, whispers and
+ *   thermometer neighbours, palindrome mirror cells): a digit needs a partner the pair allows, the placed
+ *   digit when the other cell holds one, else any digit (a different one when the two cells are peers);
+ * - thermometers: the cell k steps from the bulb of a line of L holds k+1..n-L+k+1, and lies above every
+ *   placed digit before it and below every placed digit after it by at least the steps between them;
+ * - renban: a digit that no window of L consecutive digits holds together with the line's placed digits;
+ * - little killer diagonals and single-cell arrows: sums with repeats, a cell holds at most the total less
+ *   the placed digits and 1 per other empty cell, at least the total less n per other empty cell.
+ */
+export function markMasks(puzzle, digits, peerLists) {
+  const n = puzzle.size;
+  const all = (1 << n) - 1;
+  const masks = new Array(n * n).fill(all);
+  const marks = puzzle.marks ?? [];
+  const range = (lo, hi) => digitsOf(n).reduce((m, d) => (d >= lo && d <= hi ? m | (1 << (d - 1)) : m), 0);
+  const pair = (a, b, ok) => {
+    for (const [x, y] of [[a, b], [b, a]]) {
+      if (digits[x]) continue;
+      const peers = peerLists[x].includes(y);
+      const partners = digits[y] ? [digits[y]] : digitsOf(n);
+      let mask = 0;
+      for (const d of digitsOf(n)) {
+        if (partners.some((e) => ok(d, e) && !(peers && e === d))) mask |= 1 << (d - 1);
+      }
+      masks[x] &= mask;
+    }
+  };
+  const sum = (cells, total) => {
+    const placed = cells.reduce((s, c) => s + digits[c], 0);
+    const open = cells.filter((c) => !digits[c]);
+    for (const c of open) masks[c] &= range(total - placed - (open.length - 1) * n, total - placed - (open.length - 1));
+  };
+  const joined = (rule) => new Set(marks.filter((m) => m.rule === rule && m.cells.length === 2).map((m) => `${Math.min(...m.cells)},${Math.max(...m.cells)}`));
+  const free = (rule) => {
+    const taken = joined(rule);
+    return orthogonalPairs(n).filter(([a, b]) => !taken.has(`${a},${b}`));
+  };
+  for (const mark of marks) {
+    const cells = mark.cells;
+    if (mark.rule === "kropki" && cells.length === 2) {
+      const black = mark.kind === "black";
+      const v = mark.value || (black ? 2 : 1);
+      pair(cells[0], cells[1], black ? (x, y) => x === v * y || y === v * x : (x, y) => Math.abs(x - y) === v);
+    } else if (mark.rule === "kropki" && mark.kind === "negative white") {
+      for (const [a, b] of free("kropki")) pair(a, b, (x, y) => Math.abs(x - y) !== 1);
+    } else if (mark.rule === "kropki" && mark.kind === "negative black") {
+      for (const [a, b] of free("kropki")) pair(a, b, (x, y) => x !== 2 * y && y !== 2 * x);
+    } else if (mark.rule === "xv" && cells.length === 2) {
+      pair(cells[0], cells[1], (x, y) => x + y === mark.value);
+    } else if (mark.rule === "xv" && mark.kind === "negative") {
+      for (const [a, b] of free("xv")) pair(a, b, (x, y) => x + y !== 5 && x + y !== 10);
+    } else if (mark.rule === "whispers") {
+      const v = mark.value || Math.floor(n / 2) + 1;
+      for (let k = 1; k < cells.length; k++) pair(cells[k - 1], cells[k], (x, y) => Math.abs(x - y) >= v);
+    } else if (mark.rule === "palindrome") {
+      for (let k = 0; k < cells.length - 1 - k; k++) pair(cells[k], cells[cells.length - 1 - k], (x, y) => x === y);
+    } else if (mark.rule === "thermo") {
+      const L = cells.length;
+      cells.forEach((c, k) => {
+        if (digits[c]) return;
+        let [lo, hi] = [k + 1, n - (L - 1 - k)];
+        cells.forEach((o, j) => {
+          if (!digits[o]) return;
+          if (j < k) lo = Math.max(lo, digits[o] + (k - j));
+          if (j > k) hi = Math.min(hi, digits[o] - (j - k));
+        });
+        masks[c] &= range(lo, hi);
+      });
+    } else if (mark.rule === "renban") {
+      const placed = cells.map((c) => digits[c]).filter(Boolean);
+      const span = cells.length - 1;
+      for (const c of cells) {
+        if (digits[c]) continue;
+        masks[c] &= digitsOf(n).reduce((m, d) => {
+          const held = [...placed, d];
+          const fits = !placed.includes(d) && Math.max(...held) - Math.min(...held) <= span;
+          return fits ? m | (1 << (d - 1)) : m;
+        }, 0);
+      }
+    } else if (mark.rule === "littlekiller" && cells.length) {
+      sum(cells, mark.value);
+    } else if (mark.rule === "arrow" && (mark.value || 1) === 1 && cells.length > 1 && digits[cells[0]]) {
+      sum(cells.slice(1), digits[cells[0]]);
+    }
+  }
+  return masks;
 }
