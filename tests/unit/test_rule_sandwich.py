@@ -178,12 +178,13 @@ def test_rate_hint_and_steps_name_the_sandwich_step() -> None:
         "sandwich: the digits between the 1 and the 9 of sandwich c2 sum to 4:"
         " remove 1 from r9c2; 4 from r1c2, r2c2, r9c2; 9 from r1c2"
     )
-    assert lines.splitlines()[:8] == [
+    assert lines.splitlines()[:9] == [
         "RATE easy se=2.5 qqwing=none hardest=sandwich method=techniques rules=sandwich",
         f"HINT {first}",
         "STEPS 105 steps, easy se=2.5 qqwing=none hardest=sandwich method=techniques rules=sandwich",
         "note: unique rectangle: off (sandwich: swapping two digits may break the rule)",
         "note: BUG: off (argued for rows, columns and boxes only)",
+        "note: dynamic forcing chains plus and nested forcing chains: off (sandwich: they do not read its marks)",
         f"1. {first}",
         "2. sandwich: the digits between the 1 and the 9 of sandwich c3 sum to 17:"
         " remove 2 from r1c3, r2c3, r8c3, r9c3; 3 from r8c3; 4 from r8c3; 5 from r8c3; 6 from r8c3; 7 from r8c3;"

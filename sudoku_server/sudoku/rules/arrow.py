@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
 from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, fp_name, line_name, marks_of, syntax_lines
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords, Words
 
 #: The most cells a bulb (a pill) may have: it reads as a number of that many digits.
 MAX_BULB = 4
@@ -79,7 +79,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_words,
     solution_words=_words,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("arrow", 2.4, "its line cannot sum to its bulb"),
     missing="an arrow puzzle needs its arrows",
     formats={"f-puzzles": ("arrow",)},
     fpuzzles=_fpuzzles,

@@ -187,14 +187,23 @@ class Words:
         return "".join(self.symbol(d) for d in range(1, self.size + 1) if mask >> (d - 1) & 1)
 
 
+#: The forcing chains that reason on units and candidates alone (the technique engine's nested
+#: forcing chains and dynamic forcing chains plus): sound on every geometry, but blind to relations,
+#: sums and between lines. A rule whose marks they cannot read lists them in :attr:`Rule.off`: on
+#: the stored marks sets they found almost nothing there and took 90-97% of RATE's time
+#: (benchmarks/RESULTS.md, "Named steps for the marks rules").
+BLIND = ("dynamic forcing chains plus", "nested forcing chains")
+
+
 @dataclass(frozen=True)
 class StepWords:
-    """The technique step a rule's relation gives (:mod:`..techniques.variant_rules`).
+    """The technique step a rule's relations, between lines or sums give (:mod:`..techniques.variant_rules`).
 
     Attributes:
       name: the step's name (``hardest=`` and ``STEPS`` say it).
       rating: its rating on this server's scale.
-      partners: what the cells of a pair are to each other, plural (``"neighbours"``).
+      partners: what the cells of a pair are to each other, plural (``"neighbours"``); for a
+        rule of sums, what its sum cannot do (``"its digits cannot make its sum"``).
     """
 
     name: str
@@ -256,7 +265,8 @@ class Rule:
       given_words: ``(broken, words) -> text`` for givens that break it
         (the detail of ``ERROR invalid``), or None.
       solution_words: ``(broken, words) -> text`` for a full grid that breaks it.
-      off: the technique families it switches off (``"unique rectangle"``, ``"BUG"``).
+      off: the technique families it switches off (``"unique rectangle"``, ``"BUG"``, the forcing
+        chains of :data:`BLIND` that cannot read its marks).
       step: the step words of its relation, or None.
       making: how the generator makes its data (None: it takes none).
       missing: how a puzzle gives its data, for the error when it does not

@@ -32,7 +32,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -149,7 +149,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_GIVEN,
     solution_words=_SOLUTION,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("kropki", 2.3, "kropki neighbours"),
     missing="a kropki puzzle needs its dots",
     formats={"f-puzzles": ("difference", "ratio")},
     fpuzzles=_fpuzzles,

@@ -21,7 +21,7 @@ from sudoku_server.sudoku.rules._marks import (
     marks_of,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords, Words
 
 
 def _compile(build: Build) -> Compiled:
@@ -90,7 +90,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_given,
     solution_words=_solution,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("little killer", 2.4, "its digits cannot make its sum"),
     missing="a little killer puzzle needs its diagonals",
     formats={"f-puzzles": ("littlekillersum",)},
     fpuzzles=_fpuzzles,

@@ -21,7 +21,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=32)
@@ -55,7 +55,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_GIVEN,
     solution_words=_SOLUTION,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("palindrome", 2.2, "mirror cells on its palindrome"),
     missing="a palindrome puzzle needs its lines",
     formats={"f-puzzles": ("palindrome",)},
     fpuzzles=_fpuzzles,

@@ -24,7 +24,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -71,7 +71,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_GIVEN,
     solution_words=_SOLUTION,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("renban", 2.4, "cells on its renban line"),
     missing="a renban puzzle needs its lines",
     formats={"f-puzzles": ("renban",)},
     fpuzzles=_fpuzzles,

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from sudoku_server.errors import InvalidPuzzleError, quote
 from sudoku_server.sudoku.constraints import Between, Broken, Constraint
 from sudoku_server.sudoku.rules._marks import MAX_VALUE, Read, fp_cell, fp_entries, fp_value, marks_of
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords, Words
 
 
 def line_of(size: int, cells: tuple[int, ...]) -> str:
@@ -159,7 +159,7 @@ RULE = Rule(
     constraints=_compile,
     given_words=_given,
     solution_words=_solution,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
     step=StepWords("sandwich", 2.5, "cells between its 1 and 9"),
     missing="a sandwich puzzle needs its clues",
     formats={"f-puzzles": ("sandwichsum",)},

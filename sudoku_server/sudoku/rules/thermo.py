@@ -25,7 +25,7 @@ from sudoku_server.sudoku.rules._marks import (
     new_relation,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords, Words
 
 
 @functools.lru_cache(maxsize=32)
@@ -67,7 +67,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_given,
     solution_words=_solution,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("thermometer", 2.3, "neighbours on its thermometer"),
     missing="a thermometer puzzle needs its thermometers",
     formats={"f-puzzles": ("thermometer",)},
     fpuzzles=_fpuzzles,

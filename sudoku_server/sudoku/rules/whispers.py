@@ -23,7 +23,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -60,7 +60,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_GIVEN,
     solution_words=_SOLUTION,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("whispers", 2.3, "neighbours on its whispers line"),
     missing="a German whispers puzzle needs its lines",
     formats={"f-puzzles": ("whispers",)},
     fpuzzles=_fpuzzles,

@@ -28,7 +28,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -112,7 +112,8 @@ RULE = Rule(
     constraints=_compile,
     given_words=_GIVEN,
     solution_words=_SOLUTION,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
+    step=StepWords("xv", 2.3, "XV neighbours"),
     missing="an XV puzzle needs its markers",
     formats={"f-puzzles": ("xv",)},
     fpuzzles=_fpuzzles,

@@ -45,10 +45,12 @@ from collections.abc import Callable, Iterator, Sequence
 from sudoku_server.sudoku.constraints import Between, Relation, Sum, between_allowed
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.rules import RULES, StepWords, rule_of
+from sudoku_server.sudoku.rules.base import BLIND
 from sudoku_server.sudoku.techniques.board import Context, cells_of
 from sudoku_server.sudoku.techniques.step import Step, rcs
 
 __all__ = [
+    "BLIND",
     "RULE_FINDERS",
     "UNIQUENESS",
     "applies",
@@ -56,6 +58,7 @@ __all__ = [
     "find_cage_combinations",
     "find_relation",
     "find_rule_of_45",
+    "find_sum",
     "rule_notes",
 ]
 
@@ -79,9 +82,12 @@ def applies(technique: str, geo: Geometry) -> bool:
     switches it off (:attr:`~...rules.Rule.off`: unique rectangles need every
     rule to survive swapping two digits in the rectangle's cells, true for
     any list of units but not for peer rules, relations or sums; BUG is
-    argued for rows, columns and boxes only). Everything else applies to
-    every geometry (it reads the units and peers).
+    argued for rows, columns and boxes only). A family of :data:`BLIND`
+    applies unless a rule of ``geo`` switches it off. Everything else
+    applies to every geometry (it reads the units and peers).
     """
+    if technique in BLIND and not geo.classic:
+        return not _off(geo, technique)
     if technique in UNIQUENESS and not geo.classic:
         if not geo.rule_words:  # a geometry built from units alone: only unique rectangles, and without constraints
             return technique == "unique rectangle" and not geo.constraints
@@ -106,33 +112,44 @@ def rule_notes(geo: Geometry) -> tuple[str, ...]:
         notes.append(f"unique rectangle: off ({'+'.join(rules)}: swapping two digits may break the rule)")
     if bug:
         notes.append("BUG: off (argued for rows, columns and boxes only)")
+    blind = _off(geo, BLIND[-1]) if geo.rule_words else []
+    if blind:
+        notes.append(f"{' and '.join(BLIND)}: off ({'+'.join(blind)}: they do not read its marks)")
     return tuple(notes)
 
 
 # -- relations ----------------------------------------------------------------------
 
 
-def _partners(geo: Geometry, word: str) -> list[tuple[list[list[int]], tuple[int, ...]]]:
-    """Per relation of rule ``word``: per cell its partners as ``a`` (through the table), and the table.
+@functools.lru_cache(maxsize=64)
+def _partners(geo: Geometry, word: str) -> tuple[tuple[tuple[tuple[int, tuple[int, ...]], ...], tuple[int, ...]], ...]:
+    """Per relation of rule ``word``: its cells with their partners as ``a`` (through the table), and the table.
 
-    A symmetric table gives each cell its partners on both sides; otherwise
-    the converse side comes as a second entry.
+    Only the cells that have partners are listed, in row-major order. A
+    symmetric table gives each cell its partners on both sides; otherwise
+    the converse side comes as a second entry. Cached per geometry (a
+    path asks for them at every step).
     """
     out = []
     for k, constraint in enumerate(geo.constraints):
         if not isinstance(constraint, Relation) or geo.constraint_rules[k] != word:
             continue
-        forward: list[list[int]] = [[] for _ in range(geo.ncells)]
-        backward: list[list[int]] = [[] for _ in range(geo.ncells)]
+        forward: dict[int, list[int]] = {}
+        backward: dict[int, list[int]] = {}
         for a, b in constraint.pairs:
-            forward[a].append(b)
-            backward[b].append(a)
+            forward.setdefault(a, []).append(b)
+            backward.setdefault(b, []).append(a)
         converse = constraint.converse
+
+        def listed(*sides: dict[int, list[int]]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+            cells = sorted(set().union(*sides))
+            return tuple((c, tuple(p for side in sides for p in side.get(c, ()))) for c in cells)
+
         if converse == constraint.table:
-            out.append(([f + g for f, g in zip(forward, backward)], constraint.table))
+            out.append((listed(forward, backward), constraint.table))
         else:
-            out += [(forward, constraint.table), (backward, converse)]
-    return out
+            out += [(listed(forward), constraint.table), (listed(backward), converse)]
+    return tuple(out)
 
 
 def find_relation(x: Context, word: str = "") -> Step | None:
@@ -145,16 +162,21 @@ def find_relation(x: Context, word: str = "") -> Step | None:
     full = x.t.full
     cand, values = x.cand, x.values
     for near, table in sides:
-        for c in range(x.t.N):
+        for c, partners in near:
             m = 1 << (values[c] - 1) if values[c] else cand[c]
             if not m:
+                continue
+            open_ = 0
+            for nb in partners:
+                open_ |= cand[nb]
+            if not open_:
                 continue
             off = full
             for d in cells_of(m):
                 off &= ~table[d]
-            if not off:
+            if not off & open_:
                 continue
-            gone = tuple(sorted((nb, d + 1) for nb in near[c] for d in cells_of(cand[nb] & off)))
+            gone = tuple(sorted((nb, d + 1) for nb in partners for d in cells_of(cand[nb] & off)))
             if gone:
                 return _relation_step(x, step, c, m, off, gone)
     return None
@@ -217,9 +239,128 @@ def find_between(x: Context, word: str = "") -> Step | None:
     return None
 
 
+# -- sums with repeats ------------------------------------------------------------------
+
+
+def _reachable(weights: Sequence[int], masks: Sequence[int]) -> list[set[int]]:
+    """``out[i]``: the totals the first ``i`` cells can make, each cell a digit of its mask times its weight."""
+    out = [{0}]
+    for w, m in zip(weights, masks):
+        out.append({s + w * (d + 1) for s in out[-1] for d in cells_of(m)})
+    return out
+
+
+#: The most search nodes :func:`_sum_supports` spends on a sum's placements before it keeps the relaxation's answer.
+_MAX_SUM_NODES = 4000
+
+
+def _sum_supports(
+    cells: Sequence[int], weights: Sequence[int], masks: Sequence[int], total: int, peer_mask: Sequence[int]
+) -> list[int]:
+    """Per cell the digits (a mask) some placement of the sum uses.
+
+    A placement gives each cell a digit of its mask, peers among ``cells``
+    different, the digits times their weights making ``total``. Searched
+    depth first, each branch cut when the cells after it cannot make the rest
+    (:func:`_reachable`, peers not consulted), and stopped when every
+    candidate has been used. Past :data:`_MAX_SUM_NODES` nodes the answer is
+    the relaxation's alone: the digits with a placement once peers are
+    ignored (a superset, so nothing wrong is removed).
+    """
+    k = len(cells)
+    before = _reachable(weights, masks)
+    after = _reachable(weights[::-1], masks[::-1])[::-1]
+    relaxed = [0] * k
+    for i in range(k):
+        for d in cells_of(masks[i]):
+            need = total - weights[i] * (d + 1)
+            if any(need - s in after[i + 1] for s in before[i]):
+                relaxed[i] |= 1 << d
+    used = [0] * k
+    missing = sum(bin(m).count("1") for m in relaxed)
+    chosen = [0] * k
+    nodes = 0
+
+    class _Done(Exception):
+        pass
+
+    def walk(i: int, rest: int) -> None:
+        nonlocal missing, nodes
+        if i == k:
+            if rest == 0:
+                for j in range(k):
+                    bit = 1 << (chosen[j] - 1)
+                    if not used[j] & bit:
+                        used[j] |= bit
+                        missing -= 1
+                if not missing:
+                    raise _Done
+            return
+        nodes += 1
+        if nodes > _MAX_SUM_NODES:
+            raise _Done
+        m = relaxed[i]
+        for j in range(i):
+            if peer_mask[cells[i]] >> cells[j] & 1:
+                m &= ~(1 << (chosen[j] - 1))
+        for d in cells_of(m):
+            r = rest - weights[i] * (d + 1)
+            if r in after[i + 1]:
+                chosen[i] = d + 1
+                walk(i + 1, r)
+
+    try:
+        walk(0, total)
+    except _Done:
+        if missing and nodes > _MAX_SUM_NODES:
+            return relaxed
+    return used
+
+
+def find_sum(x: Context, word: str = "") -> Step | None:
+    """The first sum of rule ``word`` whose total rules out a candidate of one of its cells.
+
+    A sum whose digits may repeat (an arrow, a little killer diagonal): a
+    digit stays in a cell when some placement of the sum's cells (each a
+    candidate, peers among them different, times its weight) makes the total
+    with it (:func:`_sum_supports`).
+    """
+    geo = x.t.geometry
+    step = rule_of(word).step
+    if step is None:
+        return None
+    cand, values = x.cand, x.values
+    for k, constraint in enumerate(geo.constraints):
+        if not isinstance(constraint, Sum) or constraint.distinct or geo.constraint_rules[k] != word:
+            continue
+        cells = constraint.cells
+        weights = constraint.weights or (1,) * len(cells)
+        masks = [1 << (values[c] - 1) if values[c] else cand[c] for c in cells]
+        used = _sum_supports(cells, weights, masks, constraint.total, x.t.peer_mask)
+        gone = [(c, d + 1) for c, u in zip(cells, used) if not values[c] for d in cells_of(cand[c] & ~u)]
+        if not gone:
+            continue
+        name = geo.constraint_names[k] or word
+        by_cell: dict[int, int] = {}
+        for c, d in gone:
+            by_cell[c] = by_cell.get(c, 0) | 1 << (d - 1)
+        ruled = " or ".join(f"{rcs((c,), x.n)} as {x.digit_set(m)}" for c, m in sorted(by_cell.items()))
+        return x.step(
+            step.name,
+            step.rating,
+            eliminations=tuple(sorted(gone)),
+            cells=tuple(cells),
+            digits=tuple(sorted({d for _c, d in gone})),
+            explanation=f": {name}: {step.partners} with {ruled}",
+            focus=name,
+        )
+    return None
+
+
 def _rule_step(x: Context, word: str) -> Step | None:
-    """A rule's own step: its relations' (:func:`find_relation`), else its between lines' (:func:`find_between`)."""
-    return find_relation(x, word) or find_between(x, word)
+    """A rule's own step: its relations' (:func:`find_relation`), its between lines' (:func:`find_between`),
+    else its sums' (:func:`find_sum`)."""
+    return find_relation(x, word) or find_between(x, word) or find_sum(x, word)
 
 
 #: ``(step name, finder)``: one technique registry row per rule that declares step words, in
