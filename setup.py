@@ -59,6 +59,7 @@ setup(
                 "sudoku_server/sudoku/solver/_native_kinds.h",
                 "sudoku_server/sudoku/solver/_native_between.h",
                 "sudoku_server/sudoku/solver/_native_lines.h",
+                "sudoku_server/sudoku/solver/_native_candidates.h",
             ],
         ),
         Extension(

@@ -10,10 +10,14 @@ solver call per pair not seen, at most ``size ** 3``; a digit a given peer
 holds, or a candidate mask (pencilmarks, odd/even) forbids, is no candidate
 and asks nothing.
 
-The calls go to the solver core in use (:mod:`.solver`: on the native core
-each is one C call on the cells, with no :class:`~.grid.Grid` built), so the
-answers are the same on both cores: the set of true candidates does not
-depend on which solutions are found.
+On the native core it is one C search instead
+(:func:`.solver.native_candidates`): a depth-first search over the
+solutions that drops every node whose candidates all lie in solutions found
+already, so that a puzzle with one solution costs about one count to two,
+where one call per pair cost one proof of "no solution" per pair (measured
+in benchmarks/RESULTS.md). Elsewhere the calls go to the solver core in use.
+The answers are the same either way: the set of true candidates does not
+depend on which solutions are found, or how.
 
 Pure and synchronous.
 """
@@ -75,6 +79,9 @@ def true_candidates(grid: Grid, *, check: Check | None = None, geometry: Geometr
         check = no_check
     geo = grid.geometry if geometry is None else geometry
     first = _solver.solve_any(grid, check=check, geometry=geometry)
+    native = _solver.native_candidates(grid, geometry, check)
+    if native is not None:
+        return native
     seen = [1 << (d - 1) for d in first.cells]
     allowed = _allowed(grid, geo)
     find = _solver.find_cells(grid, geometry)

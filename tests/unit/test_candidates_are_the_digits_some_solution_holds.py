@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sudoku_server.sudoku.candidates import true_candidates
+from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.variants import variant_geometry
 from sudoku_server.text.fpuzzles import marks_line
@@ -75,3 +78,53 @@ def test_givens_that_break_the_rules_get_the_error_solve_gives():
 def test_an_unsolvable_puzzle_gets_the_error_solve_gives():
     unsolvable = "12345678." + "........9" + "." * 63
     assert replies(f"CANDIDATES {unsolvable}\n".encode()) == replies(f"SOLVE {unsolvable}\n".encode())
+
+
+def per_pair(grid: Grid, geometry: Geometry | None = None) -> tuple[int, ...]:
+    """The true candidates the slow way: one solver call per (cell, digit) no solution found so far holds."""
+    from sudoku_server.sudoku import solver
+
+    real = solver.native_candidates
+    solver.native_candidates = lambda *args, **kwargs: None  # type: ignore[assignment]
+    try:
+        return true_candidates(grid, geometry=geometry)
+    finally:
+        solver.native_candidates = real  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("rule", ["kropki", "xv", "whispers", "renban", "arrow", "littlekiller", "sandwich"])
+def test_the_one_search_agrees_with_one_call_per_candidate(rule: str):
+    """The native search (``_native.candidates``, nodes with nothing new dropped) against a call per pair."""
+    from sudoku_server.sudoku import solver
+
+    rows = [r for r in (ROOT / f"puzzles/variants/bench_{rule}.txt").read_text().splitlines() if not r.startswith("#")]
+    for line in rows[:3]:
+        _, _, solution, marks = line.split(" ", 3)
+        cells = [int(ch) for ch in solution]
+        cells[:18] = [0] * 18  # rows 1 and 2 out: several solutions
+        text = "".join(str(d) if d else "." for d in cells)
+        geometry = variant_geometry(marks_line(f"{text} {marks}", 1, "\n").variant)  # type: ignore[union-attr]
+        grid = Grid(tuple(cells), 3, 3)
+        if solver.CORE == "native":
+            assert solver.native_candidates(grid, geometry) is not None
+        assert true_candidates(grid, geometry=geometry) == per_pair(grid, geometry)
+
+
+@pytest.mark.parametrize(
+    "givens",
+    [
+        "1..............4",  # a 4x4 with two givens: many solutions
+        "12..34..........",
+        "." * 16,
+    ],
+)
+def test_a_4x4_with_many_solutions_agrees_with_one_call_per_candidate(givens: str):
+    grid = Grid(tuple(int(ch) if ch != "." else 0 for ch in givens), 2, 2)
+    assert true_candidates(grid) == per_pair(grid)
+
+
+def test_a_classic_grid_with_most_cells_open_agrees_with_one_call_per_candidate():
+    cells = [int(ch) for ch in UNIQUE_SOLUTION]
+    cells[:45] = [0] * 45  # five rows open: the 9x9 engine's search with many solutions
+    grid = Grid(tuple(cells), 3, 3)
+    assert true_candidates(grid) == per_pair(grid)

@@ -470,6 +470,28 @@ def find_cells(
     return core
 
 
+def native_candidates(
+    grid: Grid, geometry: Geometry | None = None, check: Check | None = None
+) -> tuple[int, ...] | None:
+    """The true candidates of ``grid`` in one native search, or None when the native core cannot answer.
+
+    Per cell (``size * size``, row-major) a mask of the digits some solution
+    holds there, bit ``d - 1`` for digit ``d`` (``_native.candidates``: one
+    depth-first search over the solutions that drops every node whose
+    candidates all lie in solutions found already). None also when the
+    native core is not in use, the geometry is one it does not take, or the
+    puzzle has no solution or two givens sharing a unit (the caller's first
+    solve raises for those). ``check`` as :func:`solve`'s; what it raises propagates.
+    """
+    if CORE != "native":
+        return None
+    prepared = _prepare(grid.geometry if geometry is None else geometry)
+    if prepared is None:
+        return None
+    found = _native.candidates(grid.cells, prepared, check)
+    return found if found.__class__ is tuple else None
+
+
 def verify(puzzle: Grid, solution: Grid, geometry: Geometry | None = None) -> str | None:
     """Check a solution independently of the search; None when it is right.
 

@@ -182,6 +182,10 @@ typedef struct {
     uint32_t dirty; /* e9: digits whose masks changed */
     int qn;         /* eg: queued singles */
     int base_valid; /* eg with kinds: base holds the state an assign started from */
+    /* MODE_UNION (candidates()): per cell the digits some solution found holds,
+     * and e9's copy of them as its digit-and-band masks; NULL otherwise */
+    uint32_t *seen;
+    uint32_t seen9[27];
     uint16_t queue[MAXCELLS + 1];
     /* eg with constraint kinds: contradictions met after branching on each
      * cell (ek_choose; zeroed by rung only) */
@@ -302,7 +306,7 @@ enum { BRANCH_CELLS = 0, BRANCH_BAND = 1, BRANCH_STACK = 2 };
 #include "_native_9x9.h"
 
 
-enum { MODE_FIRST = 0, MODE_ANY = 1, MODE_COUNT = 2 };
+enum { MODE_FIRST = 0, MODE_ANY = 1, MODE_COUNT = 2, MODE_UNION = 3 };
 
 /* Result codes below a solution. */
 #define RESULT_NONE 0     /* no solution */
@@ -461,6 +465,8 @@ run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
             e9_matrices(&root); /* a search follows: it reads them */
         if (mode == MODE_FIRST)
             r = e9_first(x, &root, fa, fb, &sol);
+        else if (mode == MODE_UNION)
+            r = e9_union(x, &root, fa, digits);
         else
             r = mode == MODE_ANY ? e9_any(x, &root, fa, &sol, 0, 0) : e9_count(x, &root, fa, limit, &sol, -1);
     }
@@ -468,7 +474,7 @@ run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
         gil_acquire(x);
     if (x->failed || r < 0)
         return -2; /* check() raised */
-    if (r > 0 && mode != MODE_COUNT)
+    if (r > 0 && mode != MODE_COUNT && mode != MODE_UNION)
         e9_extract(x, &sol, digits);
     return r;
 }
@@ -764,6 +770,8 @@ py_count(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return run(args, nargs, MODE_COUNT);
 }
 
+#include "_native_candidates.h"
+
 /* verify(puzzle_cells, solution_cells, geometry) -> bool
  *
  * The independent check every answer passes before it is sent (the
@@ -862,6 +870,12 @@ static PyMethodDef methods[] = {
     {"solve_any", (PyCFunction)(void (*)(void))py_solve_any, METH_FASTCALL,
      "solve_any(cells, geometry, check=None) -> tuple | int\n\n"
      "The first solution the search finds; results as solve()."},
+    {"candidates", (PyCFunction)(void (*)(void))py_candidates, METH_FASTCALL,
+     "candidates(cells, geometry, check=None) -> tuple | int\n\n"
+     "The true candidates: per cell (size*size, row-major) a mask of the digits\n"
+     "some solution holds there (bit d-1 for digit d), from one search that\n"
+     "skips every node whose candidates all lie in solutions found already;\n"
+     "NONE (0) when there is no solution, INVALID (-1) as solve()."},
     {"count_solutions", (PyCFunction)(void (*)(void))py_count, METH_FASTCALL,
      "count_solutions(cells, geometry, limit, check=None) -> int\n\n"
      "The number of solutions, counting no further than limit (0 for givens\n"

@@ -598,6 +598,28 @@ e9_failed(Ctx *x, const Branch *br, int k)
     (void)k;
 }
 
+/* MODE_UNION: a candidate of s that no solution found so far holds? */
+static inline int
+e9_fresh(Ctx *x, const S9 *s)
+{
+    int i;
+    for (i = 0; i < 27; i++)
+        if (s->F[i] & ~x->seen9[i])
+            return 1;
+    return 0;
+}
+
+/* MODE_UNION: the solution in digits joins the seen candidates (both forms). */
+static inline void
+e9_saw(Ctx *x, const int *digits)
+{
+    int c;
+    for (c = 0; c < 81; c++) {
+        x->seen[c] |= 1u << (digits[c] - 1);
+        x->seen9[3 * (digits[c] - 1) + c / 27] |= 1u << (c % 27);
+    }
+}
+
 static void
 e9_extract(Ctx *x, const S9 *s, int *digits)
 {

@@ -487,6 +487,26 @@ eg_failed(Ctx *x, const Branch *br, int k)
         (*f)++;
 }
 
+/* MODE_UNION: a candidate of s that no solution found so far holds? */
+static inline int
+eg_fresh(Ctx *x, const SG *s)
+{
+    int c;
+    for (c = 0; c < x->geo->ncells; c++)
+        if (s->c[c] & ~x->seen[c])
+            return 1;
+    return 0;
+}
+
+/* MODE_UNION: the solution in digits joins the seen candidates. */
+static inline void
+eg_saw(Ctx *x, const int *digits)
+{
+    int c;
+    for (c = 0; c < x->geo->ncells; c++)
+        x->seen[c] |= 1u << (digits[c] - 1);
+}
+
 static void
 eg_extract(Ctx *x, const SG *s, int *digits)
 {
@@ -619,6 +639,8 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
     if (r > 0) {
         if (mode == MODE_FIRST)
             r = eg_first(x, root, fa, fb, sol);
+        else if (mode == MODE_UNION)
+            r = eg_union(x, root, fa, digits);
         else
             r = mode == MODE_ANY ? eg_any(x, root, fa, sol, g->n >= 16 ? RESTART_NODES : 0, ANY_RESTART_RUNS)
                                  : eg_count(x, root, fa, limit, sol, -1);
@@ -632,7 +654,7 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
     }
     if (r < 0)
         r = -2;
-    if (r > 0 && mode != MODE_COUNT)
+    if (r > 0 && mode != MODE_COUNT && mode != MODE_UNION)
         eg_extract(x, sol, digits);
     PyMem_RawFree(root);
     PyMem_RawFree(fa);

@@ -25,6 +25,10 @@
  *   void ENG(extract)(Ctx *x, const STATE *s, int *digits)
  *   void ENG(failed)(Ctx *x, const Branch *br, int k)
  *          alternative k of br led to a contradiction (branching weights).
+ *   int  ENG(fresh)(Ctx *x, const STATE *s)
+ *          MODE_UNION: s has a candidate no solution found so far holds.
+ *   void ENG(saw)(Ctx *x, const int *digits)
+ *          MODE_UNION: a solution found joins x->seen.
  *
  * The search itself is described in _python.py's module docstring (the two
  * interleaved searches of the first solution); this is the same design with
@@ -84,6 +88,8 @@ ENG(step)(Ctx *x, ENG(Stack) *st, const BOUND *bound, int row_major, STATE *out)
         if (r <= 0)
             return r < 0 ? STEP_ERROR : STEP_NODE;
     }
+    if (x->seen != NULL && !ENG(fresh)(x, s))
+        return STEP_NODE; /* MODE_UNION: nothing below it is new */
     {
         /* s may be the frame just popped: build the branch aside */
         Branch br;
@@ -232,5 +238,37 @@ ENG(first)(Ctx *x, const STATE *root, ENG(Frame) *frames_a, ENG(Frame) *frames_b
         }
         if (r == STEP_EMPTY)
             return 1; /* nothing below the bound: the bound is the answer */
+    }
+}
+
+/* MODE_UNION: every solution below root that holds a candidate no solution
+ * found before it holds, each joining x->seen (ENG(step) drops the nodes
+ * that can add nothing). 1 when there is a solution, 0 when none, -1 on
+ * error; digits is scratch for the solutions. */
+static long
+ENG(union)(Ctx *x, const STATE *root, ENG(Frame) *frames, int *digits)
+{
+    ENG(Stack) st = {frames, 0};
+    STATE sol;
+    long found = 0;
+    Branch br;
+
+    if (!ENG(choose)(x, root, &br)) {
+        ENG(extract)(x, root, digits);
+        ENG(saw)(x, digits);
+        return 1;
+    }
+    ENG(push_root)(x, &st, root, 0);
+    for (;;) {
+        int r = ENG(step)(x, &st, NULL, 0, &sol);
+        if (r == STEP_EMPTY)
+            return found;
+        if (r == STEP_ERROR)
+            return -1;
+        if (r == STEP_SOLVED) {
+            ENG(extract)(x, &sol, digits);
+            ENG(saw)(x, digits);
+            found = 1;
+        }
     }
 }
