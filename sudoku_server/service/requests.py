@@ -383,7 +383,9 @@ class Generate:
         ``regions``: ``size * size`` region symbols, row-major; they imply
         ``jigsaw``. Raises CommandError: a rule that does not fit the size
         (``GENERATE: rules: windoku needs a 9x9 grid, not 16x16``), regions
-        of the wrong length.
+        of the wrong length, a rule that takes marks the generator does not
+        make (``GENERATE: rules: palindrome marks are not generated
+        (GENERATE makes oddeven, thermo, ...)``).
         """
         words = set(rules)
         numbered, symbols = self.variant.regions, self.variant.region_symbols
@@ -405,6 +407,10 @@ class Generate:
             check_fits(variant.rules, self.size)
         except CommandError as error:
             raise CommandError(f"GENERATE: {error.detail}") from None
+        unmade = [word for word in variant.rules if RULES[word].data == "marks" and RULES[word].making.marks is None]
+        if unmade:
+            made = ", ".join(rule.word for rule in RULES.values() if rule.making.marks is not None)
+            raise CommandError(f"GENERATE: rules: {unmade[0]} marks are not generated (GENERATE makes {made})")
         return dataclasses.replace(self, variant=variant)
 
 

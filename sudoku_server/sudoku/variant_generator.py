@@ -1,4 +1,4 @@
-"""Puzzle generation for variants (``GENERATE rules=...``): unit and peer rules, jigsaw regions, killer cages.
+"""Puzzle generation for variants (``GENERATE rules=...``): unit and peer rules, jigsaw regions, killer cages, marks.
 
 Pure and synchronous, like :mod:`.generator`, whose pieces it reuses: the
 SplitMix64 stream, the random full grid (:func:`.generator._full_grid`), the
@@ -24,7 +24,9 @@ bounded too (:data:`_LAYOUTS`).
 **Randomness.** From ``rng = SplitMix64(seed)``, always, in this order: the
 symmetry pick, ``grid_key`` and ``order_key`` (as :func:`.generator.generate`
 draws them), then ``shape_key``: jigsaw regions are drawn from
-``SplitMix64(shape_key)``, killer cages from ``SplitMix64(shape_key + 1)``.
+``SplitMix64(shape_key)``, killer cages from ``SplitMix64(shape_key + 1)``,
+the marks of the marks rules (odd/even cells, thermometers: ``Making.marks``
+of each rule, in the registry's order) from ``SplitMix64(shape_key + 2)``.
 So a seed gives the same puzzle on every machine.
 
 **Jigsaw regions** (:func:`.rules.jigsaw.random_regions`): the boxes, then random swaps of
@@ -51,10 +53,16 @@ Measured (9x9, seeds 20-29, 2 shared cores): a pure killer in about 20 ms
 (median) on the native core, tail about 1 s; about 0.75 s on the
 pure-Python core, tail about 16 s. benchmarks/bench_variant_generate.py
 measures every rule set.
+
+**Marks** (odd/even cells, thermometers): drawn over the full grid, so the
+solution satisfies them (each rule's ``Making.marks``); then givens are
+removed as for any rule, each removal proved unique on the budget, under the
+marks' constraints (the engine of the geometry with the marks).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
 
@@ -64,6 +72,7 @@ from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.geometry import BOX_SHAPES, Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rules import RULES, Rule
+from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.solver._bitboard import Engine, engine
 from sudoku_server.sudoku.variants import Variant, variant_geometry
 
@@ -220,6 +229,10 @@ def generate_variant(
     if full:
         return _gen.Generated(solution, solution, seed, "none", ncells, False, made_variant)
 
+    marks = _marks(rules, solution_cells, size, shape_key)
+    if marks:
+        variant = dataclasses.replace(variant, marks=marks)
+        made_variant = dataclasses.replace(made_variant, marks=marks)
     if late is not None:
         made = _late_data(late, variant, solution_cells, size, shape_key)
         made_variant = made[1]
@@ -254,6 +267,16 @@ def generate_variant(
         box_cols,
     )
     return _gen.Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal, made_variant)
+
+
+def _marks(rules: Sequence[Rule], solution: Sequence[int], size: int, shape_key: int) -> tuple[Mark, ...]:
+    """The marks of the rules that draw them over ``solution``, in the registry's order, from ``SplitMix64(shape_key + 2)``."""
+    rng = _gen.SplitMix64(shape_key + 2)
+    marks: list[Mark] = []
+    for rule in rules:
+        if rule.making.marks is not None:
+            marks += rule.making.marks(solution, size, rng)
+    return tuple(marks)
 
 
 def _late_data(

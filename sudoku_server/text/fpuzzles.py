@@ -47,6 +47,7 @@ __all__ = [
     "decompress",
     "is_fpuzzles",
     "link",
+    "marks_text",
     "read",
     "read_object",
     "write",
@@ -356,6 +357,21 @@ def _read_marks(syntax: Callable[[str, int], tuple[Mark, ...]], text: str, size:
     again, or many puzzles under one set of marks, has them read once). Raises ValueError as ``syntax`` does
     (not kept)."""
     return syntax(text, size)
+
+
+def marks_text(grid: Grid, variant: Variant) -> str:
+    """A puzzle with marks as one line that :func:`marks_line` reads back: its givens, then a ``word=marks``
+    field per rule with marks, in :data:`RULES` order (each rule's ``syntax_out``).
+
+    ``"...3.8..9... thermo=r1c1-r1c2-r2c3;r5c5-r6c6-r7c7"``. Only the rules that take marks are written: a
+    rule without marks (``x``) is for the ``rules=`` field that goes with the line.
+    """
+    fields = []
+    for rule in RULES.values():
+        marks = tuple(m for m in variant.marks if m.rule == rule.word)
+        if marks and rule.syntax_out is not None:
+            fields.append(f"{rule.word}={rule.syntax_out(marks, grid.size)}")
+    return " ".join([grid.to_string(), *fields])
 
 
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:

@@ -373,6 +373,8 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
     n = made.puzzle.size
     if variant.regions is not None or variant.cages:
         text = "".join(line + "\n" for line in variant_puzzle_lines(made.puzzle, variant, result.format))
+    elif variant.marks:
+        text = fpuzzles.marks_text(made.puzzle, variant) + "\n"
     else:
         text = "".join(line + "\n" for line in bordered_lines(made.puzzle))
     regions = None
@@ -397,6 +399,11 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         "rules": variant.words,
         "regions": regions,
         "cages": cages if variant.cages else None,
+        "marks": [
+            {"rule": m.rule, "cells": [cell_name(c, n) for c in m.cells], "value": m.value, "kind": m.kind}
+            for m in variant.marks
+        ]
+        or None,
     }
 
 
@@ -598,6 +605,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                     "rules",
                     "regions",
                     "cages",
+                    "marks",
                 ],
                 "additionalProperties": False,
                 "properties": {
@@ -629,6 +637,11 @@ ENDPOINTS: dict[str, Endpoint] = {
                                 "cells": CELLS,
                             },
                         },
+                    },
+                    "marks": {
+                        "type": ["array", "null"],
+                        "description": "the marks of the rules that take them, as parse gives them",
+                        "items": PARSE_SCHEMA["properties"]["marks"]["items"],
                     },
                 },
             },

@@ -238,6 +238,8 @@ def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
         lines = [header, text]
     elif variant.regions is not None or variant.cages:
         lines = [header, *variant_puzzle_lines(made.puzzle, variant, result.format)]
+    elif variant.marks:  # a marks puzzle is one line with its marks (docs/LAYOUTS.md), in either format
+        lines = [header, fpuzzles.marks_text(made.puzzle, variant)]
     elif result.format == "grid":
         lines = [header, *bordered_lines(made.puzzle), ""]
     else:

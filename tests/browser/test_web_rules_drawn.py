@@ -230,3 +230,20 @@ def test_the_page_draws_what_the_rules_registry_says(browser, server: Server, sh
         assert len(page.names("[data-diagonal]")) == 17
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+def test_a_generated_thermo_puzzle_shows_its_thermometers_and_counts_unique(page: Page, server: Server):
+    set_rules(page, "thermo")
+    page.element('input[name="seed"]').send_keys("1")
+    page.click("Generate", bound=None)
+    page.shot("thermo-generated")
+    line = server.replies("GENERATE rules=thermo seed=1")[1]
+    givens, marks = line.split(" ", 1)
+    assert page.line() == givens
+    lines = marks.removeprefix("thermo=").split(";")
+    drawn = page.driver.execute_script(
+        "return [...document.querySelectorAll('svg.marks polyline[data-mark=thermo]')].map((e) => e.dataset.cells)"
+    )
+    assert drawn == [" ".join(cells.split("-")) for cells in lines]
+    page.click("Count")
+    assert page.text("#status") == "Exactly one solution."

@@ -174,6 +174,7 @@ async def test_every_endpoint_exact():
                     "rules": "classic",
                     "regions": None,
                     "cages": None,
+                    "marks": None,
                 },
             ),
             (
@@ -195,6 +196,7 @@ async def test_every_endpoint_exact():
                     "rules": "classic",
                     "regions": None,
                     "cages": None,
+                    "marks": None,
                 },
             ),
             ("POST", "/api/v1/solve", {"puzzle": NEWSPAPER_LINE, "any": True}, None),

@@ -259,6 +259,19 @@ async def test_generate_with_rules_makes_unique_puzzles_that_read_back():
         count = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply["text"], "rules": "killer"})
         assert count.json == {"count": 1, "limit": 2, "at_least": False, "unique": True}
 
+        # a marks rule: its marks as parse gives them, and the text (the line with its marks) reads back
+        made = await afetch(port, "POST", "/api/v1/generate", {"rules": "kropki", "seed": 2})
+        reply = made.json
+        line = replies(b"GENERATE rules=kropki seed=2\n").decode().split("\n")[1]
+        assert reply["text"] == line + "\n" and reply["cages"] is None and reply["regions"] is None
+        parsed = await afetch(port, "POST", "/api/v1/parse", {"puzzle": line})
+        assert reply["marks"] == parsed.json["marks"] and reply["marks"][0]["rule"] == "kropki"
+        count = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply["text"]})
+        assert count.json == {"count": 1, "limit": 2, "at_least": False, "unique": True}
+        assert made.json["marks"] is not None
+        plain = await afetch(port, "POST", "/api/v1/generate", {"rules": "x", "seed": 1})
+        assert plain.json["marks"] is None
+
 
 async def test_rate_hint_and_steps_under_rules_answer_as_the_line_protocol():
     """The technique engine under the rules (issue 19): the same step, rating and step count as RATE, HINT and

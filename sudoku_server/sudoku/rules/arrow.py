@@ -10,11 +10,12 @@ of two cells: -10, -1). Named ``arrow r1c1-r1c4`` (bulb to tip).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
+from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, fp_name, line_name, marks_of, syntax_lines
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 #: The most cells a bulb (a pill) may have: it reads as a number of that many digits.
 MAX_BULB = 4
@@ -72,6 +73,20 @@ def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     return {"arrow": entries} if entries else {}
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's arrows: up to ``size - 3`` walks of 3 to 4 cells, a one-cell bulb first, whose later cells
+    sum to the bulb's digit (kept when they reach it)."""
+
+    def fits(line: Sequence[int]) -> bool:
+        return sum(solution[c] for c in line[1:]) <= solution[line[0]]
+
+    def done(line: Sequence[int]) -> bool:
+        return sum(solution[c] for c in line[1:]) == solution[line[0]]
+
+    lines = random_lines(size, rng, size - 3, (3, 4), fits, done)
+    return tuple(Mark(RULE.word, line, 1) for line in lines)
+
+
 RULE = Rule(
     word="arrow",
     summary="the digits along an arrow sum to the number in its bulb",
@@ -87,4 +102,6 @@ RULE = Rule(
     fpuzzles_out=_fpuzzles_out,
     syntax=syntax_lines("arrow", 2, 1, check=_bulb),
     draw={"kind": "arrows"},
+    syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value > 1 else ""),
+    making=Making(marks=_made, noun="arrows"),
 )

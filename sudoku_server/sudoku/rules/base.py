@@ -233,6 +233,9 @@ class Making:
       variant_of: ``(variant, lists of cells, solution) -> variant`` with that data.
       split: ``(lists of cells, cell, size)``: split the list holding ``cell``
         (so that a puzzle with no givens becomes unique).
+      marks: ``(solution, size, rng) -> marks`` the solution satisfies,
+        drawn over it (odd/even cells, thermometers); givens are then
+        removed as for any rule.
       noun: what it makes, for messages (``"killer cages"``).
     """
 
@@ -241,6 +244,7 @@ class Making:
     from_solution: Callable[[Sequence[int], int, Random], list[list[int]]] | None = None
     variant_of: Callable[[Variant, Sequence[Sequence[int]], Sequence[int]], Variant] | None = None
     split: Callable[[list[list[int]], int, int], None] | None = None
+    marks: Callable[[Sequence[int], int, Random], tuple[Mark, ...]] | None = None
     noun: str = ""
 
 
@@ -281,6 +285,9 @@ class Rule:
         "<word>=", size) -> marks`` (docs/LAYOUTS.md "Marks after a line":
         marks ``;``-separated, each its cells ``-``-joined and ``:`` its
         value or kind); raises ValueError with the place.
+      syntax_out: for a rule that takes marks, the inverse of ``syntax``:
+        ``(its marks, size) -> text after "<word>="`` (GENERATE writes a
+        made puzzle's marks with it).
       fpuzzles_out: for a rule that takes marks, the inverse of
         ``fpuzzles``: ``(its marks, size) -> {key: value}`` to add to an
         f-puzzles object (:func:`sudoku_server.text.fpuzzles.write`); None:
@@ -304,6 +311,7 @@ class Rule:
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     fpuzzles: Callable[[Mapping[str, object], int], tuple[tuple[Mark, ...], frozenset[str]]] | None = None
     syntax: Callable[[str, int], tuple[Mark, ...]] | None = None
+    syntax_out: Callable[[tuple[Mark, ...], int], str] | None = None
     fpuzzles_out: Callable[[tuple[Mark, ...], int], dict[str, object]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
 

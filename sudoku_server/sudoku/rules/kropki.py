@@ -14,9 +14,10 @@ pair (``kropki negative``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._making import neighbour_pairs, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     apart,
@@ -32,7 +33,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -142,6 +143,27 @@ def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     return out
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's dots: every orthogonal pair of ``solution`` one apart (white) or one twice the other
+    (black; a 1 beside a 2 takes either colour, drawn from ``rng``)."""
+    marks = []
+    for a, b in neighbour_pairs(size):
+        x, y = solution[a], solution[b]
+        white, black = abs(x - y) == 1, x == 2 * y or y == 2 * x
+        if white and black:
+            white = rng.below(2) == 0
+        if white or black:
+            marks.append(Mark(RULE.word, (a, b), 0, "white" if white else "black"))
+    return tuple(marks)
+
+
+def _tail(mark: Mark) -> str:
+    if not mark.cells:
+        return mark.kind.replace(" ", "")  # negativewhite, negativeblack
+    default = 2 if mark.kind == "black" else 1
+    return mark.kind[0] + (str(mark.value) if mark.value and mark.value != default else "")
+
+
 RULE = Rule(
     word="kropki",
     summary="a white dot joins digits that differ by 1, a black dot digits one twice the other",
@@ -157,4 +179,6 @@ RULE = Rule(
     fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "dots"},
+    syntax_out=lambda marks, size: syntax_text(marks, size, _tail),
+    making=Making(exact=True, marks=_made, noun="kropki dots"),
 )

@@ -9,9 +9,10 @@ compiles to one :class:`~sudoku_server.sudoku.constraints.Sum`, not distinct
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
+from sudoku_server.sudoku.rules._making import shuffled, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_cell,
@@ -21,7 +22,7 @@ from sudoku_server.sudoku.rules._marks import (
     marks_of,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
 def _compile(build: Build) -> Compiled:
@@ -83,6 +84,32 @@ def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     return {"littlekillersum": entries} if entries else {}
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's little killers: ``size - 1`` diagonals from the grid's edge drawn from ``rng`` (2 cells or
+    more, none twice), each with its sum in ``solution``."""
+    diagonals = []
+    for r, c, dr, dc in _clues(size):
+        cells = []
+        while 0 <= r < size and 0 <= c < size:
+            cells.append(r * size + c)
+            r, c = r + dr, c + dc
+        if len(cells) >= 2:
+            diagonals.append(tuple(cells))
+    chosen = shuffled(sorted(set(diagonals)), rng)[: size - 1]
+    return tuple(Mark(RULE.word, cells, sum(solution[c] for c in cells)) for cells in chosen)
+
+
+def _clues(size: int) -> list[tuple[int, int, int, int]]:
+    """Every diagonal's first cell and step ``(r, c, dr, dc)`` from a clue outside the grid."""
+    out = []
+    for k in range(size):
+        for dr, dc in ((1, 1), (1, -1)):
+            out.append((0, k, dr, dc))  # from above
+        for dr, dc in ((-1, 1), (-1, -1)):
+            out.append((size - 1, k, dr, dc))  # from below
+    return out
+
+
 RULE = Rule(
     word="littlekiller",
     summary="the digits along a little killer diagonal sum to its clue; digits may repeat",
@@ -98,4 +125,6 @@ RULE = Rule(
     fpuzzles_out=_fpuzzles_out,
     syntax=syntax_lines("littlekiller", 1),
     draw={"kind": "diagonal sums"},
+    syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value)),
+    making=Making(marks=_made, noun="little killer sums"),
 )

@@ -8,11 +8,13 @@ the digits of its parity, every other cell all digits.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Broken, Candidates
+from sudoku_server.sudoku.rules._making import syntax_text
 from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, new_mark, syntax_marks
-from sudoku_server.sudoku.rules.base import Build, Compiled, Mark, Rule, Words
+from sudoku_server.sudoku.rules.base import Build, Compiled, Making, Mark, Random, Rule, Words
+from sudoku_server.sudoku.seeded import permutation
 
 #: A mark's value: odd, even.
 ODD, EVEN = 1, 2
@@ -73,6 +75,14 @@ def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     return out
 
 
+def marked_cells(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's marks: ``size * size // 4`` cells (20 on 9x9) in a random order (a permutation of the
+    cells drawn from ``rng``), each marked by the parity of its digit in ``solution``; row-major."""
+    order = permutation(rng, size * size)  # type: ignore[arg-type]
+    cells = sorted(order[: size * size // 4])
+    return tuple(Mark(RULE.word, (c,), ODD if solution[c] % 2 else EVEN) for c in cells)
+
+
 RULE = Rule(
     word="oddeven",
     summary="a cell marked odd holds an odd digit, a cell marked even an even one",
@@ -86,4 +96,6 @@ RULE = Rule(
     fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "marks"},
+    syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: "odd" if m.value == ODD else "even"),
+    making=Making(exact=True, marks=marked_cells, noun="odd/even cells"),
 )

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
@@ -24,7 +25,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -64,6 +65,23 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return fp_lines(data, "renban", size, RULE.word, check=_check)
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's renban lines: up to ``size - 2`` walks of 3 to 5 cells whose digits are distinct and within
+    the line's length of each other, kept when they are a run of consecutive digits."""
+
+    def digits(line: Sequence[int]) -> list[int]:
+        return [solution[c] for c in line]
+
+    def fits(line: Sequence[int]) -> bool:
+        d = digits(line)
+        return len(set(d)) == len(d) and max(d) - min(d) < 5
+
+    lines = random_lines(
+        size, rng, size - 2, (3, 5), fits, lambda line: max(digits(line)) - min(digits(line)) == len(line) - 1
+    )
+    return tuple(Mark(RULE.word, line) for line in lines)
+
+
 RULE = Rule(
     word="renban",
     summary="a renban line's digits are distinct and consecutive, in any order",
@@ -79,4 +97,6 @@ RULE = Rule(
     fpuzzles_out=fp_out_lines("renban"),
     syntax=syntax_lines("renban", check=_check),
     draw={"kind": "lines", "shape": "renban"},
+    syntax_out=lambda marks, size: syntax_text(marks, size),
+    making=Making(exact=True, marks=_made, noun="renban lines"),
 )

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.errors import InvalidPuzzleError, quote
 from sudoku_server.sudoku.constraints import Between, Broken, Constraint
+from sudoku_server.sudoku.rules._making import shuffled
 from sudoku_server.sudoku.rules._marks import MAX_VALUE, Read, fp_cell, fp_entries, fp_value, marks_of
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
 def line_of(size: int, cells: tuple[int, ...]) -> str:
@@ -152,6 +153,27 @@ def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     return {"sandwichsum": entries} if entries else {}
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's clues: ``size + 1`` of the rows and columns drawn from ``rng``, each with the sum of the digits
+    of ``solution`` between its lowest and highest digit."""
+    lines = [_line(size, r, -1) for r in range(size)] + [_line(size, -1, c) for c in range(size)]
+    marks = []
+    for cells in shuffled(lines, rng)[: size + 1]:
+        digits = [solution[c] for c in cells]
+        low, high = sorted((digits.index(1), digits.index(size)))
+        marks.append(Mark(RULE.word, cells, sum(digits[low + 1 : high])))
+    return tuple(sorted(marks, key=lambda m: (m.cells[1] - m.cells[0] != 1, m.cells[0])))
+
+
+def _syntax_out(marks: tuple[Mark, ...], size: int) -> str:
+    """The inverse of :func:`_syntax`: ``r3:12;c5:0`` (a row when its first two cells are side by side)."""
+    out = []
+    for m in marks:
+        a, b = m.cells[0], m.cells[1]
+        out.append(f"r{a // size + 1}:{m.value}" if a // size == b // size else f"c{a % size + 1}:{m.value}")
+    return ";".join(out)
+
+
 RULE = Rule(
     word="sandwich",
     summary="the digits between the 1 and the 9 of a row or column sum to its clue (lowest and highest digit)",
@@ -167,4 +189,6 @@ RULE = Rule(
     fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "outside sums"},
+    syntax_out=_syntax_out,
+    making=Making(exact=True, marks=_made, noun="sandwich clues"),
 )

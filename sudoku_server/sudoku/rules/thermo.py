@@ -12,9 +12,10 @@ is strict increase along the line. The relation is named
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, relation_table
+from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
@@ -25,7 +26,7 @@ from sudoku_server.sudoku.rules._marks import (
     new_relation,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
 @functools.lru_cache(maxsize=32)
@@ -60,6 +61,14 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return fp_lines(data, "thermometer", size, RULE.word, check=line_apart)
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's thermometers: up to ``size - 1`` walks of 3 to 6 cells along rising digits of ``solution``."""
+    lines = random_lines(
+        size, rng, size - 1, (3, 6), lambda line: len(line) < 2 or solution[line[-2]] < solution[line[-1]]
+    )
+    return tuple(Mark(RULE.word, line) for line in lines)
+
+
 RULE = Rule(
     word="thermo",
     summary="along a thermometer the digits strictly increase from the bulb",
@@ -75,4 +84,6 @@ RULE = Rule(
     fpuzzles_out=fp_out_lines("thermometer"),
     syntax=syntax_lines("thermo", check=line_apart),
     draw={"kind": "lines", "shape": "thermometer"},
+    syntax_out=lambda marks, size: syntax_text(marks, size),
+    making=Making(exact=True, marks=_made, noun="thermometers"),
 )

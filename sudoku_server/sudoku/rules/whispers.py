@@ -10,9 +10,10 @@ r1c1-r1c4 (at least 5 apart): 1 at r1c1 and 5 at r1c2 differ by 4``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
@@ -23,7 +24,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -53,6 +54,15 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return fp_lines(data, "whispers", size, RULE.word, 0, check=line_apart)
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's whispers lines: up to ``size - 2`` walks of 3 to 6 cells whose neighbours differ by the default."""
+    apart = size // 2 + 1
+    lines = random_lines(
+        size, rng, size - 2, (3, 6), lambda line: len(line) < 2 or abs(solution[line[-2]] - solution[line[-1]]) >= apart
+    )
+    return tuple(Mark(RULE.word, line) for line in lines)
+
+
 RULE = Rule(
     word="whispers",
     summary="neighbours along a German whispers line differ by at least 5",
@@ -68,4 +78,6 @@ RULE = Rule(
     fpuzzles_out=fp_out_lines("whispers"),
     syntax=syntax_lines("whispers", check=line_apart),
     draw={"kind": "lines", "shape": "whispers"},
+    syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value else ""),
+    making=Making(exact=True, marks=_made, noun="whispers lines"),
 )

@@ -11,9 +11,10 @@ the negative constraint to one over every free pair (``xv negative``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._making import neighbour_pairs, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     apart,
@@ -28,7 +29,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Mark, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -105,6 +106,19 @@ def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     return out
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's XV: every orthogonal pair of ``solution`` summing to 10 (X) or 5 (V)."""
+    return tuple(
+        Mark(RULE.word, (a, b), solution[a] + solution[b])
+        for a, b in neighbour_pairs(size)
+        if solution[a] + solution[b] in (5, 10)
+    )
+
+
+def _tail(mark: Mark) -> str:
+    return mark.kind if not mark.cells else "x" if mark.value == 10 else "v"
+
+
 RULE = Rule(
     word="xv",
     summary="neighbours joined by an X sum to 10, by a V to 5",
@@ -120,4 +134,6 @@ RULE = Rule(
     fpuzzles_out=_fpuzzles_out,
     syntax=_syntax,
     draw={"kind": "xv"},
+    syntax_out=lambda marks, size: syntax_text(marks, size, _tail),
+    making=Making(exact=True, marks=_made, noun="XV marks"),
 )
