@@ -46,6 +46,7 @@ COMMANDS = [
     ("bench_rating.py", ["--top1465", "--stride", "500", "--limit", "2", "--sixteen", "1"], "p95"),
     ("bench_client.py", ["--repeat", "1", "--set", "norvig_top95.txt"], "count requests"),
     ("bench_candidates.py", ["--count", "2", "--rules", "oddeven,thermo"], "| thermo | 2 |"),
+    ("bench_rule_rating.py", ["--count", "2", "--rules", "oddeven,thermo"], "| thermo | 2 |"),
     (
         "bench_canon.py",
         ["--limit", "20", "--repeat", "1", "--python-limit", "5", "--socket", "--dedupe", "--check", "2"],
