@@ -60,6 +60,7 @@ setup(
                 "sudoku_server/sudoku/solver/_native_between.h",
                 "sudoku_server/sudoku/solver/_native_lines.h",
                 "sudoku_server/sudoku/solver/_native_candidates.h",
+                "sudoku_server/sudoku/solver/_native_sum_support.h",
             ],
         ),
         Extension(
