@@ -49,26 +49,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit("the native core is not built")
     print(f"load average at the start {os.getloadavg()[0]:.2f}; {args.calls} calls per puzzle, ms")
     print(
-        "| rule | puzzles | solve median | solve mean | solve worst | any mean | any worst | count mean | count worst |"
+        "| rule | puzzles | solve median | solve mean | solve worst | any mean | any worst | count mean | count worst"
+        " | solve nodes median | solve nodes worst |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for rule in args.rules.split(","):
         rows = []
         for line, solution in bench_rules.read_set(rule)[: args.count]:
             grid, geo, _variant = marks_puzzles.read_line(line)
             native.solve(grid, geometry=geo)  # prepares the geometry
             solve_t, solved = _timed(lambda: native.solve(grid, geometry=geo), args.calls)
+            nodes = solver._native.last_nodes()  # the last solve's search nodes
             any_t, _ = _timed(lambda: native.solve_any(grid, geometry=geo), args.calls)
             count_t, count = _timed(lambda: native.count_solutions(grid, geometry=geo), args.calls)
             if solved.to_string() != solution or count != 1:  # type: ignore[attr-defined]
                 raise SystemExit(f"{rule}: a wrong answer for {line}")
-            rows.append((solve_t * 1e3, any_t * 1e3, count_t * 1e3, line))
-        solve, any_, count = ([r[k] for r in rows] for k in range(3))
+            rows.append((solve_t * 1e3, any_t * 1e3, count_t * 1e3, nodes, line))
+        solve, any_, count, node = ([r[k] for r in rows] for k in range(4))
         print(
             f"| {rule} | {len(rows)} | {statistics.median(solve):.3f} | {statistics.mean(solve):.3f} | {max(solve):.2f}"
-            f" | {statistics.mean(any_):.3f} | {max(any_):.2f} | {statistics.mean(count):.3f} | {max(count):.2f} |"
+            f" | {statistics.mean(any_):.3f} | {max(any_):.2f} | {statistics.mean(count):.3f} | {max(count):.2f}"
+            f" | {statistics.median(node):.0f} | {max(node)} |"
         )
-        for solve_ms, _any, _count, line in sorted(rows)[::-1][: args.slowest]:
+        for solve_ms, _any, _count, _nodes, line in sorted(rows)[::-1][: args.slowest]:
             print(f"  {solve_ms:.2f} ms: {line}")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     return 0

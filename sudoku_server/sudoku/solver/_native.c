@@ -105,6 +105,9 @@
 
 #define MAXN 25
 #define MAXCELLS (MAXN * MAXN)
+/* Sums whose support pass is remembered, and their cells at most (Ctx.sum_cache). */
+#define SUM_CACHE 64
+#define SUM_CACHE_CELLS 32
 
 /* Nodes of the constraint-led search per node of the row-major search while
  * at most one solution is known (_python.py, _TURNS). */
@@ -186,6 +189,9 @@ typedef struct {
      * and e9's copy of them as its digit-and-band masks; NULL otherwise */
     uint32_t *seen;
     uint32_t seen9[27];
+    /* eg with sums that repeat digits: sum k's candidates after its last
+     * support pass are in sum_cache[k] when sum_cached[k] (_native_sum_support.h) */
+    uint8_t sum_cached[SUM_CACHE];
     uint16_t queue[MAXCELLS + 1];
     /* eg with constraint kinds: contradictions met after branching on each
      * cell (ek_choose; zeroed by rung only) */
@@ -193,6 +199,7 @@ typedef struct {
     /* eg with kinds: the candidates of the propagated state a branch's
      * assign started from (eg_apply), read by the next eg_propagate */
     uint32_t base[MAXCELLS];
+    uint32_t sum_cache[SUM_CACHE][SUM_CACHE_CELLS];
 } Ctx;
 
 static int64_t

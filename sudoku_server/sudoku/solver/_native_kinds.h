@@ -258,8 +258,6 @@ ev_top(uint32_t m)
 /* The between kind (sandwich lines): geo_between, ev_betweens, ev_between_verify. */
 #include "_native_between.h"
 
-/* Sums that repeat digits to domain consistency (ev_sum_support). */
-#include "_native_sum_support.h"
 
 /* Build the constraint tables of g from ex. 0 when out of memory. */
 static int
@@ -462,6 +460,9 @@ ev_sum_bounds(Ctx *x, SG *s, int k, int *found)
     }
     return 1;
 }
+
+/* Sums that repeat digits to domain consistency (ev_sum_support). */
+#include "_native_sum_support.h"
 
 /* A distinct sum of weights 1 without listed sets: a free digit d stays
  * while the other free cells can still make the rest of the total from the
@@ -719,8 +720,7 @@ ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
     if (g->npairs && !ev_relations(x, s, found, seen->rel, &seen->rel_valid))
         return 0;
     for (k = 0; k < g->nsums; k++)
-        if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_bounds(x, s, k, found) && ev_sum_support(x, s, k, found)
-                                              : ev_sum_distinct(x, s, k, found)))
+        if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_support(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
             return 0;
     if (g->nbetween && !ev_betweens(x, s, found, seen->between, &seen->between_valid))
         return 0;

@@ -9,13 +9,20 @@
  * total - s - w_i * d, each cell any digit of its candidates times its weight
  * (peers not consulted: a relaxation, so nothing in a solution goes). The
  * totals a run of cells can make are bitsets over the sums' range, built
- * forward and backward by shifts: O(cells x digits x words) a call. A sum
- * whose range needs more than SUM_SUPPORT_BITS bits (a pill of three cells)
- * or has more than SUM_SUPPORT_CELLS cells keeps its bounds only. */
+ * forward and backward by shifts: O(cells x digits x words) a call; it takes
+ * the bounds' place (it keeps no digit they would remove). A sum whose range
+ * needs more than SUM_SUPPORT_BITS bits (a pill of three cells) or has more
+ * than SUM_SUPPORT_CELLS cells keeps its bounds only (ev_sum_bounds).
+ *
+ * The pass depends on the sum's candidates alone and leaves a fixpoint (each
+ * digit kept has a placement whose other digits are kept too), so the
+ * candidates it left are remembered per sum (Ctx.sum_cache, for the first
+ * SUM_CACHE sums), and a later call on the same candidates, in any node,
+ * returns at once. */
 
 #define SUM_SUPPORT_WORDS 8
 #define SUM_SUPPORT_BITS (64 * SUM_SUPPORT_WORDS)
-#define SUM_SUPPORT_CELLS 32
+#define SUM_SUPPORT_CELLS SUM_CACHE_CELLS
 
 typedef struct {
     uint64_t w[SUM_SUPPORT_WORDS];
@@ -71,7 +78,14 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
     SumBits fwd[SUM_SUPPORT_CELLS + 1], bwd[SUM_SUPPORT_CELLS + 1];
 
     if (size > SUM_SUPPORT_CELLS)
-        return 1;
+        return ev_sum_bounds(x, s, k, found);
+    if (k < SUM_CACHE && x->sum_cached[k]) {
+        /* the candidates its last pass left (a fixpoint of the pass): nothing to do */
+        for (i = 0; i < size && s->c[cells[i]] == x->sum_cache[k][i]; i++)
+            ;
+        if (i == size)
+            return 1;
+    }
     /* base[i]: the least sum cells 0..i-1 can make; a prefix sum p is bit p - base[i] */
     base[0] = 0;
     for (i = 0; i < size; i++) {
@@ -80,7 +94,7 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
         span += a < b ? b - a : a - b;
     }
     if (span + 1 > SUM_SUPPORT_BITS)
-        return 1;
+        return ev_sum_bounds(x, s, k, found);
     if (total < base[size] || total > base[size] + span)
         return 0;
     nw = (int)(span / 64) + 1;
@@ -108,6 +122,11 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
                 drop |= r & (~r + 1);
         if (drop && !eg_remove(x, s, cells[i], drop, found))
             return 0;
+    }
+    if (k < SUM_CACHE) {
+        for (i = 0; i < size; i++)
+            x->sum_cache[k][i] = s->c[cells[i]];
+        x->sum_cached[k] = 1;
     }
     return 1;
 }
