@@ -180,6 +180,9 @@ def generate_variant(
         drawn = None
     if late is not None and full:
         raise ValueError(f"full makes a solved grid; {late.making.noun} need a puzzle")
+    marked = next((rule for rule in rules if rule.making.marks is not None), None)
+    if marked is not None and full:
+        raise ValueError(f"full makes a solved grid; {marked.making.noun} need a puzzle")
     if late is not None and givens is None:
         givens = 0
     pure = late is not None and givens == 0

@@ -371,7 +371,9 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
     made, rating = result.made, result.rating
     variant = made.variant
     n = made.puzzle.size
-    if variant.regions is not None or variant.cages:
+    if variant.marks and (variant.regions is not None or variant.cages):
+        text = fpuzzles.answer_text(made.puzzle, variant, None, "fpuzzles") + "\n"
+    elif variant.regions is not None or variant.cages:
         text = "".join(line + "\n" for line in variant_puzzle_lines(made.puzzle, variant, result.format))
     elif variant.marks:
         text = fpuzzles.marks_text(made.puzzle, variant) + "\n"

@@ -230,9 +230,11 @@ def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
         + (" pool=yes" if result.pooled else "")
         + (f" rules={variant.words}" if not variant.classic else "")
     )
-    if result.format in ("fpuzzles", "link"):
+    if result.format in ("fpuzzles", "link") or (variant.marks and (variant.regions is not None or variant.cages)):
+        # marks with regions or cages have no line syntax of their own: the f-puzzles JSON line holds them all
+        form = result.format if result.format in ("fpuzzles", "link") else "fpuzzles"
         try:
-            text = fpuzzles.answer_text(made.puzzle, variant, None, result.format)
+            text = fpuzzles.answer_text(made.puzzle, variant, None, form)
         except CommandError as error:
             return error_line(error, ending)
         lines = [header, text]

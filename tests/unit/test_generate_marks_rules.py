@@ -88,3 +88,17 @@ def test_a_grid_rule_with_marks_is_named_in_the_header_and_the_line_carries_the_
     assert header.endswith(" rules=x+thermo")
     assert line.split(" ")[1].startswith("thermo=")
     assert replies(f"COUNT rules=x {line}\n".encode()) == b"COUNT 1 unique\n"
+
+
+@pytest.mark.parametrize("rules", ["thermo+killer", "thermo+jigsaw"])
+def test_marks_with_cages_or_regions_come_as_the_fpuzzles_line_that_holds_them_all(rules: str):
+    header, line = replies(f"GENERATE rules={rules} seed=1\n".encode()).decode().splitlines()
+    assert header.endswith(" rules=" + "+".join(sorted(rules.split("+"), key=list(RULES).index)))
+    assert line.startswith('{"size":9,"grid":') and '"thermometer"' in line
+    assert replies(f"COUNT {line}\n".encode()) == b"COUNT 1 unique\n"
+
+
+def test_a_full_grid_under_a_marks_rule_is_refused():
+    assert replies(b"GENERATE rules=arrow full seed=1\n") == (
+        b"ERROR command GENERATE: full makes a solved grid; arrows need a puzzle\n"
+    )

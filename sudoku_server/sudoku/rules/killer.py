@@ -11,6 +11,7 @@ lacks its digit. A puzzle with no givens is split (:func:`split`) until unique.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 
@@ -150,7 +151,7 @@ def with_cages(variant: Variant, cages: Sequence[Sequence[int]], solution: Seque
     made = tuple(
         Cage(tuple(cells), sum(solution[c] for c in cells), CAGE_SYMBOLS[k]) for k, cells in enumerate(ordered)
     )
-    return Variant(variant.rules, variant.regions, variant.region_symbols, made, variant.candidates)
+    return dataclasses.replace(variant, cages=made)  # the rest kept (regions, candidates, marks)
 
 
 def split(cages: list[list[int]], cell: int, size: int) -> None:
