@@ -16,8 +16,8 @@ from sudoku_server.sudoku.variants import Variant
 from sudoku_server.text.fpuzzles import marks_line, marks_text
 from tests.support.sessions import replies
 
-#: The rules GENERATE draws marks for (every rule that takes marks but palindrome).
-MADE = ["oddeven", "thermo", "kropki", "xv", "whispers", "renban", "arrow", "littlekiller", "sandwich"]
+#: The rules GENERATE draws marks for: every rule that takes marks.
+MADE = ["oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow", "littlekiller", "sandwich"]
 
 #: GENERATE rules=thermo seed=1, exactly.
 THERMO_SEED_1 = (
@@ -76,11 +76,21 @@ def test_marks_text_writes_each_rules_line_syntax():
     )
 
 
-def test_a_rule_whose_marks_are_not_generated_is_refused():
-    assert replies(b"GENERATE rules=palindrome seed=1\n") == (
-        b"ERROR command GENERATE: rules: palindrome marks are not generated (GENERATE makes oddeven, thermo,"
-        b" kropki, xv, whispers, renban, arrow, littlekiller, sandwich)\n"
-    )
+def test_a_rule_that_takes_marks_but_makes_none_is_refused_by_name():
+    making = RULES["palindrome"].making
+    made = making.marks
+    object.__setattr__(making, "marks", None)  # a rule without a maker (each rule has one today)
+    try:
+        assert replies(b"GENERATE rules=palindrome seed=1\n") == (
+            b"ERROR command GENERATE: rules: palindrome marks are not generated (GENERATE makes oddeven, thermo,"
+            b" kropki, xv, whispers, renban, arrow, littlekiller, sandwich)\n"
+        )
+    finally:
+        object.__setattr__(making, "marks", made)
+
+
+def test_every_rule_that_takes_marks_is_generated():
+    assert sorted(rule.word for rule in RULES.values() if rule.data == "marks") == sorted(MADE)
 
 
 def test_a_grid_rule_with_marks_is_named_in_the_header_and_the_line_carries_the_marks():

@@ -8,9 +8,10 @@ pairs of cells at the same distance from its two ends (``palindrome r1c1-r1c5``)
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
+from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
     fp_lines,
@@ -21,7 +22,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=32)
@@ -48,6 +49,18 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     return fp_lines(data, "palindrome", size, RULE.word, check=line_apart)
 
 
+def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
+    """GENERATE's palindromes: up to ``size - 2`` walks of 3 to 5 cells whose digits read the same from both ends
+    (most walks are not: :func:`~._making.random_lines` tries 40 a line)."""
+
+    def same_both_ways(line: Sequence[int]) -> bool:
+        digits = [solution[c] for c in line]
+        return digits == digits[::-1]
+
+    lines = random_lines(size, rng, size - 2, (3, 5), lambda line: True, same_both_ways)
+    return tuple(Mark(RULE.word, line) for line in lines)
+
+
 RULE = Rule(
     word="palindrome",
     summary="a palindrome line reads the same from both ends",
@@ -63,4 +76,6 @@ RULE = Rule(
     fpuzzles_out=fp_out_lines("palindrome"),
     syntax=syntax_lines("palindrome", check=line_apart),
     draw={"kind": "lines", "shape": "palindrome"},
+    syntax_out=lambda marks, size: syntax_text(marks, size),
+    making=Making(exact=True, marks=_made, noun="palindromes"),
 )
