@@ -12,8 +12,9 @@ import pytest
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.rules import RULES
 from sudoku_server.sudoku.variant_generator import generate_variant
-from sudoku_server.sudoku.variants import Variant
+from sudoku_server.sudoku.variants import Variant, variant_geometry
 from sudoku_server.text.fpuzzles import marks_line, marks_text
+from tests.support.cpsat_oracle import solutions
 from tests.support.sessions import replies
 
 #: The rules GENERATE draws marks for: every rule that takes marks.
@@ -112,3 +113,11 @@ def test_a_full_grid_under_a_marks_rule_is_refused():
     assert replies(b"GENERATE rules=arrow full seed=1\n") == (
         b"ERROR command GENERATE: full makes a solved grid; arrows need a puzzle\n"
     )
+
+
+@pytest.mark.parametrize("rule", MADE)
+def test_cpsat_finds_the_made_puzzle_unique_with_the_generators_solution(rule: str):
+    """The independent oracle (OR-Tools CP-SAT, tests/support/cpsat_oracle.py) on a made puzzle and its marks."""
+    made = generate_variant(Variant((rule,)), 9, seed=17)
+    geometry = variant_geometry(made.variant)
+    assert solutions(made.puzzle.cells, geometry, limit=2) == [made.solution.cells]
