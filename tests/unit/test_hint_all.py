@@ -9,6 +9,7 @@ import pytest
 from sudoku_server.errors import CommandError
 from sudoku_server.service.answer import answer
 from sudoku_server.service.results import HintedAll
+from sudoku_server.sudoku.techniques.every_als import carried_on
 from sudoku_server.text import PuzzleReader
 from sudoku_server.wire.json_hint_all import all_object
 from sudoku_server.wire.replies import render
@@ -77,3 +78,35 @@ def test_a_pencilmark_line_is_a_state_too() -> None:
     # the 729-character form of TWO_LEFT: each filled cell its digit alone, each empty cell every digit
     line = "".join("123456789" if ch == "." else "." * (int(ch) - 1) + ch + "." * (9 - int(ch)) for ch in TWO_LEFT)
     assert _answer(line)[1] == _answer(TWO_LEFT)[1]
+
+
+# reglib-1.4 line 1446 (0903-1, ALS-XY-Chain), its fields blanked: HoDoKu's step removes 6 from r1c1 and 9 from
+# r1c1, r1c2 and r2c7
+ALS_CHAIN = (
+    ":::..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78..37+8+415..:"
+    "212 412 914 932 533 934 939 277 677 977 582 984 289 689 989:::"
+)
+
+
+def test_the_als_chain_of_a_library_state_is_hodokus_step() -> None:
+    text = _answer(ALS_CHAIN)[1]
+    assert [line for line in text.split("\n") if line.startswith("STEP 0903 ")] == [
+        "STEP 0903 ALS-XY-Chain r1c1<>6 r1c1<>9 r1c2<>9 r2c7<>9 # ALS-XY-Chain: r1c4, r1c7, r1c8 and r1c9"
+        " {2,4,5,6,9} -{5}- r3c5 {5,9} -{9}- r7c5, r8c4 and r8c5 {2,5,6,9} -{6}- r5c3 and r8c3 {2,5,6} -{2}-"
+        " r2c1, r2c2, r2c3 and r3c3 {2,3,4,6,9}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("before", "c1", "c2", "after"),
+    [
+        (1 << 4, 4, -1, 0),  # the one common was carried into the ALS: the chain stops
+        (1 << 4, 6, -1, 1 << 6),
+        (1 << 4, 4, 6, 1 << 6),  # two commons: the one not carried in goes on
+        (1 << 6, 4, 6, 1 << 4),
+        (1 << 2, 4, 6, 1 << 4 | 1 << 6),  # neither carried in: both go on
+        (1 << 4 | 1 << 6, 4, 6, 1 << 6),  # two carried in: HoDoKu checks the first alone
+    ],
+)
+def test_an_als_chain_link_carries_what_hodoku_carries(before: int, c1: int, c2: int, after: int) -> None:
+    assert carried_on(before, c1, c2) == after
