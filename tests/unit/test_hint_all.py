@@ -110,3 +110,18 @@ def test_the_als_chain_of_a_library_state_is_hodokus_step() -> None:
 )
 def test_an_als_chain_link_carries_what_hodoku_carries(before: int, c1: int, c2: int, after: int) -> None:
     assert carried_on(before, c1, c2) == after
+
+
+# reglib-1.4 line 1298 (0710-4, a grouped discontinuous nice loop through an ALS), its fields blanked
+ALS_NODE_LOOP = (
+    ":::.+1+5.......4+29...5...64+51+273.7+4.8.9....31.45....1.9..2.43+76.58...2+9+8.7.4...+8.+4+9...:"
+    "811 911 316 821 851 852 661 669 869 179 197:::"
+)
+
+
+def test_a_nice_loop_through_an_als_node_is_hodokus_step() -> None:
+    text = _answer(ALS_NODE_LOOP)[1]
+    assert (
+        "STEP 0710 grouped-discontinuous-nice-loop r4c4<>3 # grouped discontinuous nice loop: (3)r4c4-(5)r4c4"
+        "=(5)r4c1-(5)ALS[r6c1, r6c2 and r6c6]=(3)ALS[r6c1, r6c2 and r6c6]-(3)r4c4\n"
+    ) in text

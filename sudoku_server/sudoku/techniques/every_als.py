@@ -29,7 +29,7 @@ from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import BOX, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["als_chains", "als_wings", "als_xz", "carried_on", "death_blossoms", "sue_de_coq"]
+__all__ = ["almost_locked_sets", "als_chains", "als_wings", "als_xz", "carried_on", "death_blossoms", "sue_de_coq"]
 
 
 def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
@@ -163,6 +163,11 @@ class _Als:
             if self.places[i][d]:
                 out &= self.sees[i][d] & ~self.places[i][d]
         return out
+
+
+def almost_locked_sets(x: Context) -> _Als:
+    """The ALS of the board's state and their restricted commons, built once per board (memo)."""
+    return _als(x)
 
 
 def _als(x: Context) -> _Als:
