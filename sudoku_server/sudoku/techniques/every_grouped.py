@@ -7,7 +7,7 @@ digit is in one of these cells"). A strong link joins two nodes of a digit
 that are its only places in a unit; a weak link joins two nodes of a digit
 whose cells all see each other. *ALS nodes* (HoDoKu's ``TablingSolver``
 with ALS in chains, read for the definitions): for an almost locked set of
-two or three cells (:mod:`.every_als`; larger ones cost too much time here)
+two to four cells (:mod:`.every_als`; larger ones cost too much time here)
 and a digit x of it, the node "x is in the ALS" (its places of x). A weak
 link joins it to the nodes of x whose cells see all those places (and to
 another ALS's node of x, the two a restricted common apart); false, the ALS
@@ -32,6 +32,9 @@ from sudoku_server.sudoku.techniques.step import Step, rc
 __all__ = ["grouped_chains"]
 
 Lit = tuple[int, bool]
+#: The largest ALS taken as a chain node, in cells (HoDoKu takes all; 5 and more cost HINT all 12 ms a state
+#: on average and pass one more of its library's cases).
+ALS_CELLS = 4
 #: First id of a group node (single candidates are ``cell * 9 + d0``).
 GROUPS = 729
 
@@ -65,7 +68,7 @@ class _Nodes:
                                 k += 1
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[int]] = {}
-        self._edges: tuple[list[list[int]], list[list[int]], int] | None = None
+        self._succ: list[list[int]] | None = None  # per search state, the states one link on
         groups_of = {d: [g for g in self.mask if g >= GROUPS and self.digit[g] == d] for d in range(9)}
         first_als = k
         for n, m in self.mask.items():
@@ -87,7 +90,7 @@ class _Nodes:
                 if rest and hit is not None and hit not in s:
                     s.append(hit)
             self.weak[n], self.strong[n] = w, s
-        #: ALS nodes (HoDoKu's, in its chains with ALS): per ALS of two or more cells and digit x of it, the
+        #: ALS nodes (HoDoKu's, in its chains with ALS): per ALS of 2 to :data:`ALS_CELLS` cells and digit x, the
         #: node "x is in the ALS" (its places of x); false, the ALS is locked and holds its other digits
         self.als: dict[int, int] = {}
         self.als_cells: dict[int, int] = {}
@@ -99,7 +102,7 @@ class _Nodes:
         reach = a.reach(x)
         node: dict[tuple[int, int], int] = {}
         for i, m in enumerate(a.masks):
-            if m & (m - 1) == 0 or popcount(m) > 3:
+            if m & (m - 1) == 0 or popcount(m) > ALS_CELLS:
                 continue  # one cell: its candidates are nodes already
             ds = [d for d in range(9) if a.places[i][d]]
             if not any(reach[i][d] for d in ds):
@@ -133,29 +136,28 @@ class _Nodes:
         """Breadth first from ``start``, over (literal, whether a group node was passed): the states in the
         order reached, each with its predecessor on a shortest chain. A state is ``node * 4 + value * 2 +
         through``, so the search runs on lists of ints."""
-        if self._edges is None:
+        if self._succ is None:
             size = max(self.mask) + 1
             through = [0] * size
             for n in self.mask:
                 if n >= GROUPS:
                     through[n] = 1
-            weak: list[list[int]] = [[] for _ in range(size)]
-            strong: list[list[int]] = [[] for _ in range(size)]
+            succ: list[list[int]] = [[] for _ in range(size * 4)]
             for n, ws in self.weak.items():
-                weak[n] = [j * 4 + through[j] for j in ws]
+                succ[n * 4 + 2] = [j * 4 + through[j] for j in ws]
+                succ[n * 4 + 3] = [j * 4 + 1 for j in ws]
             for n, ss in self.strong.items():
-                strong[n] = [j * 4 + 2 + through[j] for j in ss]
-            self._edges = (weak, strong, size)
-        weak, strong, size = self._edges
+                succ[n * 4] = [j * 4 + 2 + through[j] for j in ss]
+                succ[n * 4 + 1] = [j * 4 + 3 for j in ss]
+            self._succ = succ
+        succ = self._succ
         a, val = start
         first = a * 4 + (2 if val else 0) + (1 if a >= GROUPS else 0)
-        parent = [-2] * (size * 4)
+        parent = [-2] * len(succ)
         parent[first] = -1
         order = [first]
         for state in order:  # grows while read: the queue
-            flag = state & 1
-            for e in weak[state >> 2] if state & 2 else strong[state >> 2]:
-                n = e | flag
+            for n in succ[state]:
                 if parent[n] == -2:
                     parent[n] = state
                     order.append(n)
@@ -274,15 +276,15 @@ def grouped_chains(x: Context, with_als: bool = True) -> list[Step]:
             continue  # chains start and end at candidates and group nodes
         x.check()
         from_false = _Search(g, without_als, (a, False))
-        for state in from_false.found[1]:
-            b, val, through = state >> 2, state & 2, state & 1
-            if not through or not val or b == a or b in g.als or (min(a, b), max(a, b)) in done:
-                continue
-            path = from_false.path((b, True), lambda p: len(p) >= 4 and _ok(g, p))
-            if path is None:
+        for state in [s for s in from_false.found[1] if s & 3 == 3]:  # true, through a group or ALS node
+            b = state >> 2
+            if b == a or b in g.als or (min(a, b), max(a, b)) in done:
                 continue
             gone = _ends(x, g, a, b)
-            if gone:
+            if not gone:
+                continue
+            path = from_false.path((b, True), lambda p: len(p) >= 4 and _ok(g, p))
+            if path is not None:
                 done.add((min(a, b), max(a, b)))
                 out.append(step(x, "grouped AIC", f" ({len(path) - 1} links): {_text(g, path)}", elim=gone))
         if a < GROUPS:
