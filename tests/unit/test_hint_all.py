@@ -125,3 +125,31 @@ def test_a_nice_loop_through_an_als_node_is_hodokus_step() -> None:
         "STEP 0710 grouped-discontinuous-nice-loop r4c4<>3 # grouped discontinuous nice loop: (3)r4c4-(5)r4c4"
         "=(5)r4c1-(5)ALS[r6c1, r6c2 and r6c6]=(3)ALS[r6c1, r6c2 and r6c6]-(3)r4c4\n"
     ) in text
+
+
+# reglib-1.4 line 836 (0404): HoDoKu pairs two kites through the same two box cells, here on two digits
+DUAL_KITE = (
+    ":::.....89.....62..1.......6387....45.6.1.....4.4.93..+1.7951.......8+7.41.+6..+468....+1:"
+    "211 311 212 213 321 231 251 351 353 554 555 556 284 289 389 298 798:::"
+)
+# reglib-1.4 line 1438 (0902-2): an ALS-XY-Wing whose wings overlap (r8c4 and r9c4)
+OVERLAPPING_WINGS = (
+    ":::..+9......2.....3495...3926..9.........41..+98....598..4..182...6......7....3..6...:"
+    "111 711 811 112 712 812 714 515 715 516 716 722 625 725 726 739 341 744 348 352 652 752 162 262 663 683 883"
+    " 586 589 794:::"
+)
+
+
+def test_a_dual_kite_pairs_kites_through_the_same_box_cells_on_any_digits() -> None:
+    text = _answer(DUAL_KITE)[1]
+    assert [line for line in text.split("\n") if line.startswith("STEP 0404 ")] == [
+        "STEP 0404 dual-two-string-kite r1c4<>5 r4c4<>9 # dual two-string kite on 5/9 through r8c9 and r9c8 (box 9)"
+    ]
+
+
+def test_als_xy_wings_may_overlap_as_hodoku_allows() -> None:
+    text = _answer(OVERLAPPING_WINGS)[1]
+    assert (
+        "STEP 0902 ALS-XY-Wing r7c6<>3 r8c8<>3 r8c9<>3 # ALS-XY-Wing: pivot r2c3, r3c3, r6c3 and r8c3 {2,5,6,7,8},"
+        " r8c4, r8c5, r8c6 and r9c4 {1,3,4,5,9}, r2c4, r3c4, r8c4 and r9c4 {3,4,6,7,9}\n"
+    ) in text
