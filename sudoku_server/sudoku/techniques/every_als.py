@@ -17,8 +17,12 @@ Definitions as HoDoKu 2.2 has them (``MiscellaneousSolver.java``,
   restricted commons every digit of each ALS but them goes from the cells
   seeing all its places in that ALS, and each common from the cells seeing
   all its places in both. *ALS-XY-Wing* (``0902``): ALS A and B each with a
-  restricted common with a pivot ALS C (different digits): a digit in A and B
-  goes from the cells seeing all its places in A and B.
+  restricted common with a pivot ALS C (not both one and the same digit): a
+  digit in A and B, none of those commons, goes from the cells seeing all its
+  places in A and B (:func:`als_wings`). *ALS chain* (``0903``, HoDoKu's
+  ALS-XY-Chain, also ``RestrictedCommon.java`` and ``SudokuStepFinder.java``):
+  four to seven ALS linked by restricted commons, consecutive links carrying
+  different digits (:func:`als_chains`).
 """
 
 from __future__ import annotations
@@ -404,6 +408,7 @@ def als_chains(x: Context) -> list[Step]:
     for s, m0, v in starts:
         by_start.setdefault(s, {}).setdefault(m0, []).append(v)
     shown: set[tuple[tuple[int, int], ...]] = set()
+    label: dict[int, str] = {}  # per ALS shown, its cells and digits
     for s, firsts in by_start.items():
         x.check()
         # per digit Z of s: the states of the ALS sharing a cell to clear of Z with s
@@ -453,10 +458,11 @@ def als_chains(x: Context) -> list[Step]:
                     path.append(states[at])
                     left -= 1
                 path.append((e, m))
+                for k, _carried in path:
+                    if k not in label:
+                        label[k] = f"{cells_text(a.masks[k])} {x.digit_set(a.digits[k])}"
                 words = ": " + "".join(
-                    (f" -{x.digit_set(carried)}- " if carried else "")
-                    + f"{cells_text(a.masks[k])} {x.digit_set(a.digits[k])}"
-                    for k, carried in path
+                    (f" -{x.digit_set(carried)}- " if carried else "") + label[k] for k, carried in path
                 )
                 out.append(step(x, "ALS-XY-Chain", words, elim=gone))
     return out
