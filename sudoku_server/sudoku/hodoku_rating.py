@@ -136,7 +136,10 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (als.sue_de_coq, ("Sue de Coq",)),
     (patterns.colours, ("simple colours trap", "simple colours wrap", "multi-colours 1", "multi-colours 2")),
     (chains.chains, ("X-chain", "XY-chain", "continuous nice loop", "discontinuous nice loop", "AIC")),
-    (grouped.grouped_chains, ("grouped continuous nice loop", "grouped discontinuous nice loop", "grouped AIC")),
+    (
+        functools.partial(grouped.grouped_chains, with_als=False),  # HoDoKu's default: no ALS nodes in chains
+        ("grouped continuous nice loop", "grouped discontinuous nice loop", "grouped AIC"),
+    ),
     (als.als_xz, ("ALS-XZ",)),
     (als.als_wings, ("ALS-XY-Wing",)),
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),

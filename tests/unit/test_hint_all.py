@@ -9,6 +9,7 @@ import pytest
 from sudoku_server.errors import CommandError
 from sudoku_server.service.answer import answer
 from sudoku_server.service.results import HintedAll
+from sudoku_server.sudoku.techniques.every_als import carried_on
 from sudoku_server.text import PuzzleReader
 from sudoku_server.wire.json_hint_all import all_object
 from sudoku_server.wire.replies import render
@@ -77,3 +78,78 @@ def test_a_pencilmark_line_is_a_state_too() -> None:
     # the 729-character form of TWO_LEFT: each filled cell its digit alone, each empty cell every digit
     line = "".join("123456789" if ch == "." else "." * (int(ch) - 1) + ch + "." * (9 - int(ch)) for ch in TWO_LEFT)
     assert _answer(line)[1] == _answer(TWO_LEFT)[1]
+
+
+# reglib-1.4 line 1446 (0903-1, ALS-XY-Chain), its fields blanked: HoDoKu's step removes 6 from r1c1 and 9 from
+# r1c1, r1c2 and r2c7
+ALS_CHAIN = (
+    ":::..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78..37+8+415..:"
+    "212 412 914 932 533 934 939 277 677 977 582 984 289 689 989:::"
+)
+
+
+def test_the_als_chain_of_a_library_state_is_hodokus_step() -> None:
+    text = _answer(ALS_CHAIN)[1]
+    assert [line for line in text.split("\n") if line.startswith("STEP 0903 ")] == [
+        "STEP 0903 ALS-XY-Chain r1c1<>6 r1c1<>9 r1c2<>9 r2c7<>9 # ALS-XY-Chain: r1c4, r1c7, r1c8 and r1c9"
+        " {2,4,5,6,9} -{5}- r3c5 {5,9} -{9}- r7c5, r8c4 and r8c5 {2,5,6,9} -{6}- r5c3 and r8c3 {2,5,6} -{2}-"
+        " r2c1, r2c2, r2c3 and r3c3 {2,3,4,6,9}"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("before", "c1", "c2", "after"),
+    [
+        (1 << 4, 4, -1, 0),  # the one common was carried into the ALS: the chain stops
+        (1 << 4, 6, -1, 1 << 6),
+        (1 << 4, 4, 6, 1 << 6),  # two commons: the one not carried in goes on
+        (1 << 6, 4, 6, 1 << 4),
+        (1 << 2, 4, 6, 1 << 4 | 1 << 6),  # neither carried in: both go on
+        (1 << 4 | 1 << 6, 4, 6, 1 << 6),  # two carried in: HoDoKu checks the first alone
+    ],
+)
+def test_an_als_chain_link_carries_what_hodoku_carries(before: int, c1: int, c2: int, after: int) -> None:
+    assert carried_on(before, c1, c2) == after
+
+
+# reglib-1.4 line 1298 (0710-4, a grouped discontinuous nice loop through an ALS), its fields blanked
+ALS_NODE_LOOP = (
+    ":::.+1+5.......4+29...5...64+51+273.7+4.8.9....31.45....1.9..2.43+76.58...2+9+8.7.4...+8.+4+9...:"
+    "811 911 316 821 851 852 661 669 869 179 197:::"
+)
+
+
+def test_a_nice_loop_through_an_als_node_is_hodokus_step() -> None:
+    text = _answer(ALS_NODE_LOOP)[1]
+    assert (
+        "STEP 0710 grouped-discontinuous-nice-loop r4c4<>3 # grouped discontinuous nice loop: (3)r4c4-(5)r4c4"
+        "=(5)r4c1-(5)ALS[r6c1, r6c2 and r6c6]=(3)ALS[r6c1, r6c2 and r6c6]-(3)r4c4\n"
+    ) in text
+
+
+# reglib-1.4 line 836 (0404): HoDoKu pairs two kites through the same two box cells, here on two digits
+DUAL_KITE = (
+    ":::.....89.....62..1.......6387....45.6.1.....4.4.93..+1.7951.......8+7.41.+6..+468....+1:"
+    "211 311 212 213 321 231 251 351 353 554 555 556 284 289 389 298 798:::"
+)
+# reglib-1.4 line 1438 (0902-2): an ALS-XY-Wing whose wings overlap (r8c4 and r9c4)
+OVERLAPPING_WINGS = (
+    ":::..+9......2.....3495...3926..9.........41..+98....598..4..182...6......7....3..6...:"
+    "111 711 811 112 712 812 714 515 715 516 716 722 625 725 726 739 341 744 348 352 652 752 162 262 663 683 883"
+    " 586 589 794:::"
+)
+
+
+def test_a_dual_kite_pairs_kites_through_the_same_box_cells_on_any_digits() -> None:
+    text = _answer(DUAL_KITE)[1]
+    assert [line for line in text.split("\n") if line.startswith("STEP 0404 ")] == [
+        "STEP 0404 dual-two-string-kite r1c4<>5 r4c4<>9 # dual two-string kite on 5/9 through r8c9 and r9c8 (box 9)"
+    ]
+
+
+def test_als_xy_wings_may_overlap_as_hodoku_allows() -> None:
+    text = _answer(OVERLAPPING_WINGS)[1]
+    assert (
+        "STEP 0902 ALS-XY-Wing r7c6<>3 r8c8<>3 r8c9<>3 # ALS-XY-Wing: pivot r2c3, r3c3, r6c3 and r8c3 {2,5,6,7,8},"
+        " r8c4, r8c5, r8c6 and r9c4 {1,3,4,5,9}, r2c4, r3c4, r8c4 and r9c4 {3,4,6,7,9}\n"
+    ) in text

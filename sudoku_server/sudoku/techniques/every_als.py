@@ -17,8 +17,12 @@ Definitions as HoDoKu 2.2 has them (``MiscellaneousSolver.java``,
   restricted commons every digit of each ALS but them goes from the cells
   seeing all its places in that ALS, and each common from the cells seeing
   all its places in both. *ALS-XY-Wing* (``0902``): ALS A and B each with a
-  restricted common with a pivot ALS C (different digits): a digit in A and B
-  goes from the cells seeing all its places in A and B.
+  restricted common with a pivot ALS C (not both one and the same digit): a
+  digit in A and B, none of those commons, goes from the cells seeing all its
+  places in A and B (:func:`als_wings`). *ALS chain* (``0903``, HoDoKu's
+  ALS-XY-Chain, also ``RestrictedCommon.java`` and ``SudokuStepFinder.java``):
+  four to seven ALS linked by restricted commons, consecutive links carrying
+  different digits (:func:`als_chains`).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import BOX, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["als_wings", "als_xz", "death_blossoms", "sue_de_coq"]
+__all__ = ["almost_locked_sets", "als_chains", "als_wings", "als_xz", "carried_on", "death_blossoms", "sue_de_coq"]
 
 
 def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
@@ -100,6 +104,7 @@ class _Als:
         seen: set[int] = set()
         self.masks: list[int] = []
         self.digits: list[int] = []
+        found: list[tuple[int, tuple[int, ...]]] = []  # where HoDoKu's search first meets each ALS
         for u in range(27):
             cells = [c for c in cells_of(UNITS[u]) if cand[c]]
             for k in range(1, len(cells)):
@@ -113,9 +118,16 @@ class _Als:
                             seen.add(mask)
                             self.masks.append(mask)
                             self.digits.append(m)
+                            found.append((u, combo))
+        #: per ALS, its place in HoDoKu's list (units rows, columns, boxes; in a unit, cell tuples in
+        #: lexicographic order: ``SudokuStepFinder.checkAlsRecursive``), which orients its chains
+        self.rank = [0] * len(found)
+        for r, i in enumerate(sorted(range(len(found)), key=found.__getitem__)):
+            self.rank[i] = r
         # per ALS and digit: its places, and the cells seeing all of them
         self.places = [[x.pos[d] & m for d in range(9)] for m in self.masks]
         self.sees = [[seen_by_all(p) if p else 0 for p in ps] for ps in self.places]
+        self._reach: list[list[int]] | None = None
         by_places: dict[tuple[int, int], list[int]] = {}
         for i, ps in enumerate(self.places):
             for d in range(9):
@@ -138,12 +150,28 @@ class _Als:
                             if j > i and not (mi & mj & (ps[d] | theirs)) and mi & ~mj and mj & ~mi:
                                 self.rcc.setdefault((i, j), []).append(d)
 
+    def reach(self, x: Context) -> list[list[int]]:
+        """Per ALS and digit: the cells outside it holding the digit that see all its places of it (0: none)."""
+        if self._reach is None:
+            pos = x.pos
+            self._reach = [
+                [s & pos[d] & ~m if p else 0 for d, (p, s) in enumerate(zip(ps, ss))]
+                for m, ps, ss in zip(self.masks, self.places, self.sees)
+            ]
+        return self._reach
+
     def z_gone(self, x: Context, ids: tuple[int, ...], d: int) -> int:
         """The places of d outside the ALS ``ids`` that see every place of d in them."""
-        places = 0
+        out = x.pos[d]
         for i in ids:
-            places |= self.places[i][d]
-        return x.pos[d] & seen_by_all(places) & ~places
+            if self.places[i][d]:
+                out &= self.sees[i][d] & ~self.places[i][d]
+        return out
+
+
+def almost_locked_sets(x: Context) -> _Als:
+    """The ALS of the board's state and their restricted commons, built once per board (memo)."""
+    return _als(x)
 
 
 def _als(x: Context) -> _Als:
@@ -183,28 +211,43 @@ def als_xz(x: Context) -> list[Step]:
 
 
 def als_wings(x: Context) -> list[Step]:
+    """ALS-XY-Wing (``0902``) as HoDoKu's ``AlsSolver.getAlsXYWingInt`` has it: a pivot ALS C linked by
+    restricted commons to ALS A and to ALS B (the two links not both one and the same digit); a digit Z of A
+    and B, none of the links' commons, goes from the cells outside A and B seeing all of Z's places in both.
+    A and B may overlap (HoDoKu's ALS overlap), Z's places too, but neither holds the other."""
     out = []
     a = _als(x)
-    links: dict[int, list[tuple[int, int]]] = {}
+    links: dict[int, list[tuple[int, list[int]]]] = {}
     for (i, j), commons in a.rcc.items():
-        for d in commons:
-            links.setdefault(i, []).append((j, d))
-            links.setdefault(j, []).append((i, d))
+        links.setdefault(i, []).append((j, commons))
+        links.setdefault(j, []).append((i, commons))
+    reach = a.reach(x)
+    shown: set[tuple[tuple[int, int], ...]] = set()  # HINT all keeps the first step of each effect set
     for c, partners in links.items():
         x.check()
-        for (i, di), (j, dj) in combinations(partners, 2):
-            if di == dj or i == j:
+        for (i, ci), (j, cj) in combinations(partners, 2):
+            if i == j or (len(ci) == 1 and ci == cj):
                 continue
-            da, db = a.digits[i], a.digits[j]
-            overlap = a.masks[i] & a.masks[j]
+            mi, mj = a.masks[i], a.masks[j]
+            if not (mi & ~mj and mj & ~mi):
+                continue
+            common = a.digits[i] & a.digits[j]
+            for d in (*ci, *cj):
+                common &= ~(1 << d)
+            if not common:
+                continue
+            ri, rj = reach[i], reach[j]
             gone: list[tuple[int, int]] = []
             for d in range(9):
-                if (da & db) >> d & 1 and d not in (di, dj) and not x.pos[d] & overlap:
-                    gone += [(cell, d + 1) for cell in cells_of(a.z_gone(x, (i, j), d))]
-            if gone:
+                if common >> d & 1:
+                    cells = ri[d] & rj[d]
+                    if cells:
+                        gone += [(cell, d + 1) for cell in cells_of(cells)]
+            if gone and tuple(gone) not in shown:
+                shown.add(tuple(gone))
                 words = (
-                    f": pivot {cells_text(a.masks[c])} {x.digit_set(a.digits[c])}, {cells_text(a.masks[i])}"
-                    f" {x.digit_set(da)}, {cells_text(a.masks[j])} {x.digit_set(db)}"
+                    f": pivot {cells_text(a.masks[c])} {x.digit_set(a.digits[c])}, {cells_text(mi)}"
+                    f" {x.digit_set(a.digits[i])}, {cells_text(mj)} {x.digit_set(a.digits[j])}"
                 )
                 out.append(step(x, "ALS-XY-Wing", words, elim=gone))
     return out
@@ -257,4 +300,169 @@ def death_blossoms(x: Context) -> list[Step]:
                     r = room & a.sees[i][z]
                     if r:
                         todo.append((k + 1, r, (*combo, i)))
+    return out
+
+
+#: The longest ALS chain searched, in restricted commons (HoDoKu's ``ALL_STEPS_ALS_CHAIN_LENGTH``).
+CHAIN_LINKS = 6
+
+
+def carried_on(before: int, c1: int, c2: int) -> int:
+    """The digits (mask) a link's restricted commons ``c1`` (and ``c2``, or -1) carry on after a link whose
+    carried digits were ``before``: the commons other than the lowest digit of ``before`` (HoDoKu's
+    ``RestrictedCommon.checkRC``, which checks a doubly carried link by its first digit alone); 0: none."""
+    p = (before & -before).bit_length() - 1
+    if c2 < 0:
+        return 0 if c1 == p else 1 << c1
+    if p == c2:
+        return 1 << c1
+    if p == c1:
+        return 1 << c2
+    return 1 << c1 | 1 << c2
+
+
+def als_chains(x: Context) -> list[Step]:
+    """ALS chain (HoDoKu's ALS-XY-Chain, ``0903``): ALS A1 .. An (4 <= n <= :data:`CHAIN_LINKS` + 1), each
+    consecutive pair linked by restricted commons (the two ALS do not overlap), each link carrying a common
+    other than the one the link before it carried (HoDoKu's ``RestrictedCommon.checkRC``; a first link with
+    two commons starts one chain with each). A digit Z of both A1 and An, carried by neither the first nor
+    the last link, goes from the cells outside A1 and An that see all of Z's places in both: if A1 lacks Z
+    it is locked and holds the first common, so A2 lacks it and holds the second, ..., and An holds Z.
+
+    Chains run both ways through HoDoKu's list of ALS (its library's cases need that; its search for all
+    steps can go forward only) and may pass an ALS twice (every inference still holds). The search is over
+    states (ALS, digits the last link carried): per state the states 1..4 links on as bitsets, so each
+    start needs only its first links' sets, not every chain."""
+    out: list[Step] = []
+    a = _als(x)
+    links: dict[int, list[tuple[int, int, int]]] = {}
+    for (i, j), commons in a.rcc.items():
+        if a.masks[i] & a.masks[j]:
+            continue  # HoDoKu's default, and its library's ALS chains: no overlap
+        c1, c2 = commons[0], commons[-1] if len(commons) > 1 else -1
+        links.setdefault(i, []).append((j, c1, c2))
+        links.setdefault(j, []).append((i, c1, c2))
+    if not links:
+        return out
+    # states: (ALS, mask of the digits the link into it carried), each with its successors
+    index: dict[tuple[int, int], int] = {}
+    states: list[tuple[int, int]] = []
+    todo: list[int] = []
+
+    def state(key: tuple[int, int]) -> int:
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(states)
+            states.append(key)
+            todo.append(k)
+        return k
+
+    starts: list[tuple[int, int, int]] = []  # (first ALS, carried mask, state after the first link)
+    for s in sorted(links):
+        for j, c1, c2 in links[s]:
+            for m0 in (1 << c1, 1 << c2) if c2 >= 0 else (1 << c1,):
+                starts.append((s, m0, state((j, m0))))
+    succ: list[list[int]] = []
+    while todo:
+        k = todo.pop()
+        i, m = states[k]
+        nxt = []
+        for j, d1, d2 in links[i]:
+            m2 = carried_on(m, d1, d2)
+            if m2:
+                nxt.append(state((j, m2)))
+        while len(succ) <= k:
+            succ.append([])
+        succ[k] = nxt
+    x.check()
+    # within[k][v]: the states 1..k+1 links after state v
+    one = [sum(1 << w for w in set(ws)) for ws in succ]
+    within = [one]
+    for _ in range(CHAIN_LINKS - 3):
+        prev = within[-1]
+        layer = []
+        for v, ws in enumerate(succ):
+            m = one[v]
+            for w in ws:
+                m |= prev[w]
+            layer.append(m)
+        within.append(layer)
+    x.check()
+    far = within[-1]
+    # per ALS, its states; per digit and cell, the ALS whose places of the digit all see it (cell outside)
+    of_als: dict[int, int] = {}
+    for k, (i, _m) in enumerate(states):
+        of_als[i] = of_als.get(i, 0) | 1 << k
+    reach = a.reach(x)
+    seeing: list[dict[int, int]] = [{} for _ in range(9)]  # per digit and cell: states of ALS clearing it
+    for i, ks in of_als.items():
+        for z in range(9):
+            for c in cells_of(reach[i][z]):
+                seeing[z][c] = seeing[z].get(c, 0) | ks
+    lacking = [0] * 9  # per digit, the states whose last link did not carry it
+    for k, (_i, m) in enumerate(states):
+        for z in range(9):
+            if not m >> z & 1:
+                lacking[z] |= 1 << k
+    by_start: dict[int, dict[int, list[int]]] = {}  # per first ALS and digit carried: the states after
+    for s, m0, v in starts:
+        by_start.setdefault(s, {}).setdefault(m0, []).append(v)
+    shown: set[tuple[tuple[int, int], ...]] = set()
+    label: dict[int, str] = {}  # per ALS shown, its cells and digits
+    for s, firsts in by_start.items():
+        x.check()
+        # per digit Z of s: the states of the ALS sharing a cell to clear of Z with s
+        ends_of: list[int] = []
+        for z in range(9):
+            ends = 0
+            for c in cells_of(reach[s][z]):
+                ends |= seeing[z].get(c, 0)
+            ends_of.append(ends & lacking[z])
+        if not any(ends_of):
+            continue
+        shown_ends: set[tuple[int, int]] = set()  # (last ALS, digits cleared) met from s
+        for m0, vs in firsts.items():
+            after = dict.fromkeys(vs, 0)  # per first link: the states 3..6 links from s
+            for v in vs:
+                for w in succ[v]:
+                    after[v] |= far[w]
+            found = 0
+            for v in vs:
+                found |= after[v]
+            zs_of: dict[int, int] = {}  # per state reached: the digits it clears with s
+            for z in range(9):
+                hits = found & ends_of[z] if not m0 >> z & 1 else 0
+                while hits:
+                    low = hits & -hits
+                    hits ^= low
+                    t = low.bit_length() - 1
+                    zs_of[t] = zs_of.get(t, 0) | 1 << z
+            for t, zs in zs_of.items():
+                e, m = states[t]
+                key = (e, zs)
+                if key in shown_ends:
+                    continue
+                shown_ends.add(key)
+                gone: list[tuple[int, int]] = []
+                for z in range(9):
+                    if zs >> z & 1:
+                        gone += [(c, z + 1) for c in cells_of(reach[s][z] & reach[e][z])]
+                if tuple(gone) in shown:
+                    continue
+                shown.add(tuple(gone))
+                v = next(v for v in vs if after[v] >> t & 1)
+                path = [(s, 0), states[v]]  # the shortest way shown
+                at, left = v, next(k for k in range(len(within)) if any(within[k][w] >> t & 1 for w in succ[v]))
+                while t not in succ[at] or len(path) < 3:
+                    at = next(w for w in succ[at] if within[left][w] >> t & 1)
+                    path.append(states[at])
+                    left -= 1
+                path.append((e, m))
+                for k, _carried in path:
+                    if k not in label:
+                        label[k] = f"{cells_text(a.masks[k])} {x.digit_set(a.digits[k])}"
+                words = ": " + "".join(
+                    (f" -{x.digit_set(carried)}- " if carried else "") + label[k] for k, carried in path
+                )
+                out.append(step(x, "ALS-XY-Chain", words, elim=gone))
     return out

@@ -5,29 +5,42 @@ As :mod:`.every_chains`, with *group nodes* besides single candidates: two or
 three places of a digit in one box-line intersection, taken together ("the
 digit is in one of these cells"). A strong link joins two nodes of a digit
 that are its only places in a unit; a weak link joins two nodes of a digit
-whose cells all see each other. A chain is listed here only when it goes
-through a group node (HoDoKu's codes ``0709``, ``0710``, ``0711``); chains
-through almost locked sets are not searched.
+whose cells all see each other. *ALS nodes* (HoDoKu's ``TablingSolver``
+with ALS in chains, read for the definitions): for an almost locked set of
+two to four cells (:mod:`.every_als`; larger ones cost too much time here)
+and a digit x of it, the node "x is in the ALS" (its places of x). A weak
+link joins it to the nodes of x whose cells see all those places (and to
+another ALS's node of x, the two a restricted common apart); false, the ALS
+is locked, so a strong link joins it to the node of each other digit of the
+same ALS. In a continuous loop through an ALS, its digits other than the
+two the loop uses go from the cells seeing all their places in it. A chain
+is listed here only when it goes through a group or ALS node (HoDoKu's codes
+``0709``, ``0710``, ``0711``); where the shortest chain through an ALS uses
+a candidate twice, the shortest one without ALS nodes is tried.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable
 from itertools import combinations
 
 from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
-from sudoku_server.sudoku.techniques.every_basic import BOX, PEERS, UNITS, seen_by_all, step
+from sudoku_server.sudoku.techniques.every_als import almost_locked_sets
+from sudoku_server.sudoku.techniques.every_basic import BOX, PEERS, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step, rc
 
 __all__ = ["grouped_chains"]
 
 Lit = tuple[int, bool]
+#: The largest ALS taken as a chain node, in cells (HoDoKu takes all; 5 and more cost HINT all 12 ms a state
+#: on average and pass one more of its library's cases).
+ALS_CELLS = 4
 #: First id of a group node (single candidates are ``cell * 9 + d0``).
 GROUPS = 729
 
 
 class _Nodes:
-    def __init__(self, x: Context) -> None:
+    def __init__(self, x: Context, with_als: bool = True) -> None:
         cand = x.cand
         self.mask: dict[int, int] = {}
         self.digit: dict[int, int] = {}
@@ -55,7 +68,9 @@ class _Nodes:
                                 k += 1
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[int]] = {}
+        self._succ: list[list[int]] | None = None  # per search state, the states one link on
         groups_of = {d: [g for g in self.mask if g >= GROUPS and self.digit[g] == d] for d in range(9)}
+        first_als = k
         for n, m in self.mask.items():
             d = self.digit[n]
             seen = seen_by_all(m)
@@ -75,37 +90,94 @@ class _Nodes:
                 if rest and hit is not None and hit not in s:
                     s.append(hit)
             self.weak[n], self.strong[n] = w, s
+        #: ALS nodes (HoDoKu's, in its chains with ALS): per ALS of 2 to :data:`ALS_CELLS` cells and digit x, the
+        #: node "x is in the ALS" (its places of x); false, the ALS is locked and holds its other digits
+        self.als: dict[int, int] = {}
+        self.als_cells: dict[int, int] = {}
+        if with_als:
+            self._add_als(x, first_als, groups_of)
+
+    def _add_als(self, x: Context, k: int, groups_of: dict[int, list[int]]) -> None:
+        a = almost_locked_sets(x)
+        reach = a.reach(x)
+        node: dict[tuple[int, int], int] = {}
+        for i, m in enumerate(a.masks):
+            if m & (m - 1) == 0 or popcount(m) > ALS_CELLS:
+                continue  # one cell: its candidates are nodes already
+            ds = [d for d in range(9) if a.places[i][d]]
+            if not any(reach[i][d] for d in ds):
+                continue  # locked, it clears nothing
+            for d in ds:
+                node[(i, d)] = k
+                self.mask[k], self.digit[k], self.als[k], self.als_cells[k] = a.places[i][d], d, i, m
+                self.weak[k], self.strong[k] = [], []
+                k += 1
+        for (i, d), n in node.items():
+            self.strong[n] = [node[(i, o)] for o in range(9) if o != d and (i, o) in node]
+            w = self.weak[n]
+            for c in cells_of(reach[i][d]):
+                w.append(c * 9 + d)
+                self.weak[c * 9 + d].append(n)
+            mi = a.masks[i]
+            for g in groups_of[d]:
+                if not self.mask[g] & mi and self.mask[g] & ~reach[i][d] == 0:
+                    w.append(g)
+                    self.weak[g].append(n)
+        for (i, j), commons in a.rcc.items():
+            if a.masks[i] & a.masks[j]:
+                continue
+            for d in commons:
+                ni, nj = node.get((i, d)), node.get((j, d))
+                if ni is not None and nj is not None:
+                    self.weak[ni].append(nj)
+                    self.weak[nj].append(ni)
 
     def search(self, start: Lit) -> _Found:
-        """Breadth first from ``start``, over (literal, whether a group node was passed): the literals
-        reached through a group node, each with its predecessor on a shortest such chain."""
-        first = (start[0], start[1], start[0] >= GROUPS)
-        parent: dict[tuple[int, bool, bool], tuple[int, bool, bool] | None] = {first: None}
-        todo = deque([first])
-        while todo:
-            state = todo.popleft()
-            i, val, grouped = state
-            for j in self.weak[i] if val else self.strong[i]:
-                n = (j, not val, grouped or j >= GROUPS)
-                if n not in parent:
+        """Breadth first from ``start``, over (literal, whether a group node was passed): the states in the
+        order reached, each with its predecessor on a shortest chain. A state is ``node * 4 + value * 2 +
+        through``, so the search runs on lists of ints."""
+        if self._succ is None:
+            size = max(self.mask) + 1
+            through = [0] * size
+            for n in self.mask:
+                if n >= GROUPS:
+                    through[n] = 1
+            succ: list[list[int]] = [[] for _ in range(size * 4)]
+            for n, ws in self.weak.items():
+                succ[n * 4 + 2] = [j * 4 + through[j] for j in ws]
+                succ[n * 4 + 3] = [j * 4 + 1 for j in ws]
+            for n, ss in self.strong.items():
+                succ[n * 4] = [j * 4 + 2 + through[j] for j in ss]
+                succ[n * 4 + 1] = [j * 4 + 3 for j in ss]
+            self._succ = succ
+        succ = self._succ
+        a, val = start
+        first = a * 4 + (2 if val else 0) + (1 if a >= GROUPS else 0)
+        parent = [-2] * len(succ)
+        parent[first] = -1
+        order = [first]
+        for state in order:  # grows while read: the queue
+            for n in succ[state]:
+                if parent[n] == -2:
                     parent[n] = state
-                    todo.append(n)
-        return parent
+                    order.append(n)
+        return parent, order
 
 
-#: A search's states (literal, through a group node) and their predecessors.
-_Found = dict[tuple[int, bool, bool], "tuple[int, bool, bool] | None"]
+#: A search: per state its predecessor (-1 the start, -2 not reached), and the states in the order reached.
+_Found = tuple[list[int], list[int]]
 
 
 def _reached(found: _Found, lit: Lit) -> bool:
-    return (lit[0], lit[1], True) in found
+    return found[0][lit[0] * 4 + (2 if lit[1] else 0) + 1] != -2
 
 
-def _path_of(parent: _Found, end: Lit) -> list[Lit]:
-    state: tuple[int, bool, bool] | None = (end[0], end[1], True)
+def _path_of(found: _Found, end: Lit) -> list[Lit]:
+    parent = found[0]
+    state = end[0] * 4 + (2 if end[1] else 0) + 1
     out = []
-    while state is not None:
-        out.append((state[0], state[1]))
+    while state >= 0:
+        out.append((state >> 2, bool(state & 2)))
         state = parent[state]
     return out[::-1]
 
@@ -124,6 +196,8 @@ def _ok(g: _Nodes, path: list[Lit]) -> bool:
 
 
 def _name(g: _Nodes, i: int) -> str:
+    if i in g.als:
+        return f"({g.digit[i] + 1})ALS[{cells_text(g.als_cells[i])}]"
     cells = cells_of(g.mask[i])
     if len(cells) == 1:
         return f"({g.digit[i] + 1}){rc(cells[0], 9)}"
@@ -158,52 +232,90 @@ def _ends(x: Context, g: _Nodes, a: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-def grouped_chains(x: Context) -> list[Step]:
-    g = _Nodes(x)
+class _Search:
+    """The searches from one start literal: through ALS nodes, and (made when needed) without them, for a
+    chain whose shortest way through an ALS uses a candidate twice while a way without one does not."""
+
+    def __init__(self, g: _Nodes, plain: Callable[[], _Nodes], start: Lit) -> None:
+        self.g, self.plain, self.start = g, plain, start
+        self.found = g.search(start)
+        self._without: _Found | None = None
+
+    def path(self, end: Lit, check: Callable[[list[Lit]], bool]) -> list[Lit] | None:
+        """A shortest chain to ``end`` (through a group or ALS node) that ``check`` accepts, or None."""
+        if not _reached(self.found, end):
+            return None
+        path = _path_of(self.found, end)
+        if check(path):
+            return path
+        if end[0] in self.g.als or not any(i in self.g.als for i, _v in path):
+            return None
+        if self._without is None:
+            self._without = self.plain().search(self.start)
+        if not _reached(self._without, end):
+            return None
+        path = _path_of(self._without, end)
+        return path if check(path) else None
+
+
+def grouped_chains(x: Context, with_als: bool = True) -> list[Step]:
+    """Every grouped AIC and nice loop; ``with_als``: through ALS nodes too (HoDoKu's option, off in its
+    default solving path, which :mod:`~sudoku_server.sudoku.hodoku_rating` follows)."""
+    g = _Nodes(x, with_als)
+    plain: list[_Nodes] = []
+
+    def without_als() -> _Nodes:
+        if not plain:
+            plain.append(_Nodes(x, with_als=False))
+        return plain[0]
+
     out: list[Step] = []
     done: set[tuple[int, int]] = set()
     for a in g.mask:
+        if a in g.als:
+            continue  # chains start and end at candidates and group nodes
         x.check()
-        from_false = g.search((a, False))
-        for b, val, through in from_false:
-            if not through or not val or b == a or (min(a, b), max(a, b)) in done:
-                continue
-            path = _path_of(from_false, (b, val))
-            if len(path) < 4 or not _ok(g, path):
+        from_false = _Search(g, without_als, (a, False))
+        for state in [s for s in from_false.found[1] if s & 3 == 3]:  # true, through a group or ALS node
+            b = state >> 2
+            if b == a or b in g.als or (min(a, b), max(a, b)) in done:
                 continue
             gone = _ends(x, g, a, b)
-            if gone:
+            if not gone:
+                continue
+            path = from_false.path((b, True), lambda p: len(p) >= 4 and _ok(g, p))
+            if path is not None:
                 done.add((min(a, b), max(a, b)))
                 out.append(step(x, "grouped AIC", f" ({len(path) - 1} links): {_text(g, path)}", elim=gone))
         if a < GROUPS:
-            out.extend(_loops(x, g, a, from_false, g.search((a, True))))
+            out.extend(_loops(x, g, a, from_false, _Search(g, without_als, (a, True))))
     return out
 
 
-def _loops(x: Context, g: _Nodes, a: int, from_false: _Found, from_true: _Found) -> list[Step]:
+def _loops(x: Context, g: _Nodes, a: int, from_false: _Search, from_true: _Search) -> list[Step]:
     out = []
     ca, da = divmod(a, 9)
     name = "grouped discontinuous nice loop"
-    if _reached(from_true, (a, False)):
-        path = _path_of(from_true, (a, False))
-        if len(path) > 3 and _ok(g, path[:-1]):
-            out.append(step(x, name, f": {_text(g, path)}", elim=((ca, da + 1),)))
-    if _reached(from_false, (a, True)):
-        path = _path_of(from_false, (a, True))
-        if len(path) > 3 and _ok(g, path[:-1]):
-            others = [(ca, d + 1) for d in range(9) if d != da and x.cand[ca] >> d & 1]
-            out.append(step(x, name, f": {_text(g, path)}", elim=others))
+
+    def open_ok(p: list[Lit]) -> bool:
+        return len(p) > 3 and _ok(g, p[:-1])
+
+    path = from_true.path((a, False), open_ok)
+    if path is not None:
+        out.append(step(x, name, f": {_text(g, path)}", elim=((ca, da + 1),)))
+    path = from_false.path((a, True), open_ok)
+    if path is not None:
+        others = [(ca, d + 1) for d in range(9) if d != da and x.cand[ca] >> d & 1]
+        out.append(step(x, name, f": {_text(g, path)}", elim=others))
     for o in range(9):
         b = ca * 9 + o
-        if o != da and _reached(from_true, (b, True)):
-            path = _path_of(from_true, (b, True))
-            if len(path) > 3 and _ok(g, path[:-1]):
+        if o != da:
+            path = from_true.path((b, True), open_ok)
+            if path is not None:
                 out.append(step(x, name, f": {_text(g, path)}", elim=((ca, da + 1),)))
     for b in g.weak[a]:
-        if not _reached(from_false, (b, True)):
-            continue
-        path = _path_of(from_false, (b, True))
-        if len(path) < 4 or not _ok(g, path):
+        path = from_false.path((b, True), lambda p: len(p) >= 4 and _ok(g, p))
+        if path is None:
             continue
         loop = [*path, (a, False)]
         gone: set[tuple[int, int]] = set()
@@ -216,6 +328,12 @@ def _loops(x: Context, g: _Nodes, a: int, from_false: _Found, from_true: _Found)
                 elif i < GROUPS and j < GROUPS:
                     ci = i // 9
                     gone |= {(ci, d + 1) for d in range(9) if x.cand[ci] >> d & 1 and d not in (di, dj)}
+            elif not vi and vj and i in g.als:
+                # through an ALS (in by one digit, out by another): locked on the rest, which goes from the
+                # cells seeing all its places in the ALS
+                reach = almost_locked_sets(x).reach(x)[g.als[i]]
+                keep = (g.digit[i], g.digit[j])
+                gone |= {(c, d + 1) for d in range(9) if d not in keep for c in cells_of(reach[d])}
         used = 0
         for i, _v in loop:
             used |= g.mask[i]

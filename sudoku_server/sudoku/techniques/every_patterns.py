@@ -13,7 +13,9 @@ Definitions as HoDoKu 2.2 has them (``SingleDigitPatternSolver.java``,
   row and one column of it (not on one line alone), and a strong link in a
   line outside the box with an end on that row (column): the digit goes from
   the cell where the link's other end meets the box's column (row). *Dual*
-  kites and empty rectangles: two on the same box, taken together.
+  kites: two kites through the same two cells of their box, on one digit or
+  two (HoDoKu's ``findDualTwoStringKites`` pairs any two of its kites so);
+  dual empty rectangles: two on the same box; each pair taken together.
 - *XY-Wing*: a bivalue pivot {x,y} and bivalue pincers {x,z}, {y,z} it sees:
   z goes from the cells seeing both pincers. *XYZ-Wing*: the pivot is
   {x,y,z}; z goes from the cells seeing all three. *W-Wing*: two cells {x,y}
@@ -61,10 +63,11 @@ def _strong_links(p: int) -> list[tuple[int, int, int]]:
 
 def single_digit(x: Context) -> list[Step]:
     out: list[Step] = []
+    # per pair of cells in the box joining a kite's links: its digit's eliminations (any digit)
+    kites: dict[tuple[int, int], list[list[tuple[int, int]]]] = {}
     for d0 in range(9):
         p = x.pos[d0]
         links = _strong_links(p)
-        kites: dict[int, list[int]] = {}
         for (u1, a1, b1), (u2, a2, b2) in combinations(links, 2):
             for s1, e1 in ((a1, b1), (b1, a1)):
                 for s2, e2 in ((a2, b2), (b2, a2)):
@@ -80,18 +83,18 @@ def single_digit(x: Context) -> list[Step]:
                         name = "skyscraper"
                     elif {u1 // 9, u2 // 9} == {0, 1} and BOX_OF[s1] == BOX_OF[s2]:
                         name = "two-string kite"
-                        kites.setdefault(BOX_OF[s1], []).append(gone)
+                        kites.setdefault((min(s1, s2), max(s1, s2)), []).append(digit_elims(gone, d0))
                     else:
                         name = "turbot fish"
                     words = f" on {d0 + 1}: {rc(e1, 9)}={rc(s1, 9)}-{rc(s2, 9)}={rc(e2, 9)}"
                     out.append(step(x, name, words, elim=digit_elims(gone, d0)))
-        for box, gones in kites.items():
-            for g1, g2 in combinations(gones, 2):
-                if g1 != g2:
-                    out.append(
-                        step(x, "dual two-string kite", f" on {d0 + 1} in box {box + 1}", elim=digit_elims(g1 | g2, d0))
-                    )
         out.extend(_empty_rectangles(x, d0, links))
+    for (b1, b2), gones in kites.items():
+        for g1, g2 in combinations(gones, 2):
+            if g1 != g2:
+                digits = "/".join(sorted({str(d) for _, d in g1 + g2}))
+                words = f" on {digits} through {rc(b1, 9)} and {rc(b2, 9)} (box {BOX_OF[b1] + 1})"
+                out.append(step(x, "dual two-string kite", words, elim=g1 + g2))
     return out
 
 
