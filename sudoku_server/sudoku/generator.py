@@ -501,7 +501,9 @@ class _Proofs:
     """Uniqueness tests on the pure-Python engine: propagation, existence searches.
 
     ``rest`` is the mask of the givens left (every digit bit of each given
-    cell); the puzzle before the removal had one solution, ``solved``.
+    cell); the puzzle before the removal had one solution, ``solved``. The
+    states start from ``engine.root`` (``full``, or the candidate masks of
+    a rule such as odd/even), so a rule's masks count in every proof.
     """
 
     def __init__(self, engine: Engine, solved: int, check: Check) -> None:
@@ -512,7 +514,7 @@ class _Proofs:
     def group_unique(self, rest: int, removed: int, orbits: Sequence[tuple[int, ...]]) -> bool:
         """True when propagation from ``rest`` alone fixes every cell of ``removed``."""
         engine, solved = self.engine, self.solved
-        s, _ = engine.propagate(engine.full ^ (rest ^ (rest & solved)), 0, self.check)
+        s, _ = engine.propagate(engine.root & ~(rest ^ (rest & solved)), 0, self.check)
         return s & removed == solved & removed
 
     def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
@@ -523,7 +525,7 @@ class _Proofs:
         earlier cells fixed to theirs.
         """
         engine, solved, own, check = self.engine, self.solved, self.own, self.check
-        root = engine.full ^ (rest ^ (rest & solved))
+        root = engine.root & ~(rest ^ (rest & solved))
         if len(orbit) == 1:
             # propagation refutes it at once when the cell is forced
             return not _exists(engine, root ^ (solved & own[orbit[0]]), 0, solved, check)

@@ -330,7 +330,7 @@ class _BudgetedProofs(_gen._Proofs):
     def orbit_unique(self, rest: int, orbit: tuple[int, ...]) -> bool:
         """Whether the givens ``rest`` have one solution, proved within the budget (False when not proved)."""
         engine, solved, own, check = self.engine, self.solved, self.own, self.check
-        s, done = engine.propagate(engine.full ^ (rest ^ (rest & solved)), 0, check)
+        s, done = engine.propagate(engine.root & ~(rest ^ (rest & solved)), 0, check)
         for c in orbit:
             value = solved & own[c]
             if s & own[c] == value:

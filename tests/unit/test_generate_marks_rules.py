@@ -121,3 +121,15 @@ def test_cpsat_finds_the_made_puzzle_unique_with_the_generators_solution(rule: s
     made = generate_variant(Variant((rule,)), 9, seed=17)
     geometry = variant_geometry(made.variant)
     assert solutions(made.puzzle.cells, geometry, limit=2) == [made.solution.cells]
+
+
+@pytest.mark.parametrize("rule", MADE)
+def test_a_seed_gives_the_same_puzzle_whatever_proves_the_removals(rule: str, monkeypatch: pytest.MonkeyPatch):
+    """The native count and the pure-Python engine's proofs (the pure-Python core's) make the same puzzle: the
+    Python proofs start from the rule's candidate masks too (odd/even's marks before this fix were left out)."""
+    from sudoku_server.sudoku import solver
+
+    first = generate_variant(Variant((rule,)), 9, seed=2)
+    monkeypatch.setattr(solver, "CORE", "python")
+    again = generate_variant(Variant((rule,)), 9, seed=2)
+    assert (again.puzzle, again.variant, again.minimal) == (first.puzzle, first.variant, first.minimal)
