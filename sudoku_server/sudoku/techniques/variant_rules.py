@@ -254,6 +254,10 @@ def _reachable(weights: Sequence[int], masks: Sequence[int]) -> list[set[int]]:
 _MAX_SUM_NODES = 4000
 
 
+class _Done(Exception):
+    """Ends :func:`_sum_supports`' search: every candidate has a placement, or the node budget is spent."""
+
+
 def _sum_supports(
     cells: Sequence[int], weights: Sequence[int], masks: Sequence[int], total: int, peer_mask: Sequence[int]
 ) -> list[int]:
@@ -280,9 +284,6 @@ def _sum_supports(
     missing = sum(bin(m).count("1") for m in relaxed)
     chosen = [0] * k
     nodes = 0
-
-    class _Done(Exception):
-        pass
 
     def walk(i: int, rest: int) -> None:
         nonlocal missing, nodes
