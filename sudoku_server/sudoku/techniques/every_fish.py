@@ -32,7 +32,18 @@ from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import CELL_UNITS, PEERS, UNIT_NAMES, UNITS
 from sudoku_server.sudoku.techniques.step import Step, and_list, rc
 
-__all__ = ["BASIC", "FRANKEN", "MUTANT", "NATIVE", "SIZES", "Fish", "franken_mutant_fish", "kind_of", "search"]
+__all__ = [
+    "BASIC",
+    "FINNED",
+    "FRANKEN",
+    "MUTANT",
+    "NATIVE",
+    "SIZES",
+    "Fish",
+    "franken_mutant_fish",
+    "kind_of",
+    "search",
+]
 
 _native: Any
 try:
@@ -63,11 +74,19 @@ BASIC, FRANKEN, MUTANT = 1, 2, 4
 KIND_NAMES = {BASIC: "basic", FRANKEN: "Franken", MUTANT: "mutant"}
 
 
+#: Or-ed to a fish's kind when it has fins.
+FINNED = 8
+#: Of the fish of one base set with the same kind and eliminations, the first only (up to this many kept).
+SEEN = 256
+
+
 class Fish(NamedTuple):
     """One fish: unit masks (bit u: unit u, 0-8 rows, 9-17 columns, 18-26 boxes) and cell bitboards."""
 
     base: int
     cover: int
+    kind: int  #: :data:`BASIC`, :data:`FRANKEN` or :data:`MUTANT`, plus :data:`FINNED` when it has fins
+    first: int  #: HoDoKu's first elimination: the lowest cell that is no base candidate, else the lowest
     fins: int  #: every fin, endo fins included
     endo: int
     elims: int
@@ -82,8 +101,10 @@ def search(
     max_fins: int = MAX_FINS,
     max_endo: int = MAX_ENDO_FINS,
     check: Callable[[], None] = no_check,
+    placed: int = 0,
 ) -> list[Fish]:
-    """Every fish of size ``k`` of one digit whose places are ``pos`` (bitboard) that has eliminations.
+    """Every fish of size ``k`` of one digit whose places are ``pos`` (bitboard) that has eliminations; of
+    those of one base set with the same kind and eliminations, the first only.
 
     Args:
       pos: the digit's candidate cells (bit c: cell c = row * 9 + column).
@@ -92,11 +113,18 @@ def search(
       kinds: which kinds to list (:data:`BASIC`, :data:`FRANKEN`, :data:`MUTANT`, or-ed).
       max_fins, max_endo: at most that many fins (endo fins included) and endo fins.
       check: called now and then by the Python search (the C search takes milliseconds).
+      placed: the cells holding the digit (bitboard): the C search skips what its templates rule out (no
+        elimination can come of it; the Python walk does not, and finds the same).
     """
     if _native is None:
         return _search_python(pos, base_units, cover_units, k, kinds, max_fins, max_endo, check)
-    raw = _native.search(pos & LOW, pos >> 64, base_units, cover_units, k, max_fins, max_endo, kinds)
-    return [Fish(b, c, f0 | f1 << 64, e0 | e1 << 64, x0 | x1 << 64) for b, c, f0, f1, e0, e1, x0, x1 in raw]
+    raw = _native.search(
+        pos & LOW, pos >> 64, placed & LOW, placed >> 64, base_units, cover_units, k, max_fins, max_endo, kinds
+    )
+    return [
+        Fish(b, c, kind, first, f0 | f1 << 64, e0 | e1 << 64, x0 | x1 << 64)
+        for b, c, kind, first, f0, f1, e0, e1, x0, x1 in raw
+    ]
 
 
 def _buddies(cells: int) -> int:
@@ -156,6 +184,7 @@ class _Walk:
         if popcount(used) == k:
             self.check()
             self.used, self.base, self.endo, self.cover_ok = used, base, endo, self.cover_all & ~used
+            self.seen: list[tuple[int, int]] = []
             self.covers(0, 0, 0, 0, 0, seeing)
             return
         for i in range(start, len(self.pool) - (k - popcount(used)) + 1):
@@ -207,14 +236,21 @@ class _Walk:
                 self.extras(chosen | 1 << u, allowed, u + 1, covered | cu, twice | (covered & cu), fins, seeing)
 
     def leaf(self, chosen: int, covered: int, twice: int, fins: int, seeing: int) -> None:
-        if not kind_of(self.used, chosen) & self.kinds:
+        kind = kind_of(self.used, chosen)
+        if not kind & self.kinds:
             return
         elims = (covered & ~self.base) | twice
         fins |= self.endo
         if fins:
             elims &= seeing
-        if elims:
-            self.out.append(Fish(self.used, chosen, fins, self.endo, elims))
+            kind |= FINNED
+        if not elims or (kind, elims) in self.seen:
+            return
+        if len(self.seen) < SEEN:
+            self.seen.append((kind, elims))
+        outside = elims & ~self.base or elims
+        first = (outside & -outside).bit_length() - 1
+        self.out.append(Fish(self.used, chosen, kind, first, fins, self.endo, elims))
 
 
 def _kinds(units: int) -> int:
@@ -237,16 +273,6 @@ def _units_text(units: int) -> str:
     return and_list([UNIT_NAMES[u] for u in range(27) if units >> u & 1])
 
 
-def _first_elim(f: Fish) -> int:
-    """HoDoKu's first elimination of a fish: the lowest non-base one, else the lowest cannibalistic one."""
-    m = f.elims & ~_base_cells(f) or f.elims
-    return (m & -m).bit_length() - 1
-
-
-def _base_cells(f: Fish) -> int:
-    return sum(UNITS[u] for u in range(27) if f.base >> u & 1)
-
-
 #: (base units, cover units) of the searches: Franken fish only (rows or columns with boxes), or every kind.
 _FRANKEN = ((ROWS | BOXES, COLS | BOXES), (COLS | BOXES, ROWS | BOXES))
 _EVERY = ((ROWS | COLS | BOXES, ROWS | COLS | BOXES),)
@@ -261,17 +287,23 @@ def franken_mutant_fish(x: Context, k: int, mutant: bool = True) -> list[Step]:
     """
     out: list[Step] = []
     kinds = FRANKEN | (MUTANT if mutant else 0)
+    names = {
+        kind | fins: ("finned " if fins else "") + f"{KIND_NAMES[kind]} {SIZES[k]}"
+        for kind in KIND_NAMES
+        for fins in (0, FINNED)
+    }
     for d0 in range(9):
         x.check()
+        placed = sum(1 << c for c in range(81) if x.values[c] == d0 + 1)
         found: dict[tuple[str, int], Fish] = {}
         #: (base units, name) -> first elimination -> eliminations -> the first fish giving them
         groups: dict[tuple[int, str], dict[int, dict[int, Fish]]] = {}
         for base_units, cover_units in _EVERY if mutant else _FRANKEN:
-            for f in search(x.pos[d0], base_units, cover_units, k, kinds, check=x.check):
-                name = ("finned " if f.fins else "") + f"{KIND_NAMES[kind_of(f.base, f.cover)]} {SIZES[k]}"
+            for f in search(x.pos[d0], base_units, cover_units, k, kinds, check=x.check, placed=placed):
+                name = names[f.kind]
                 found.setdefault((name, f.elims), f)
                 by_first = groups.setdefault((f.base, name), {})
-                by_first.setdefault(_first_elim(f), {}).setdefault(f.elims, f)
+                by_first.setdefault(f.first, {}).setdefault(f.elims, f)
         for (name, elims), f in found.items():
             out.append(_step(x, name, d0, f, elims))
         siamese: set[tuple[str, int]] = set()
@@ -281,7 +313,9 @@ def franken_mutant_fish(x: Context, k: int, mutant: bool = True) -> list[Step]:
                     for f2 in two.values():
                         if (name, f1.elims | f2.elims) not in siamese:
                             siamese.add((name, f1.elims | f2.elims))
-                            both = Fish(f1.base, f1.cover | f2.cover, f1.fins | f2.fins, f1.endo, f1.elims | f2.elims)
+                            both = f1._replace(
+                                cover=f1.cover | f2.cover, fins=f1.fins | f2.fins, elims=f1.elims | f2.elims
+                            )
                             out.append(_step(x, "Siamese " + name, d0, both, both.elims))
     return out
 
