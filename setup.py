@@ -72,6 +72,10 @@ setup(
             ],
         ),
         Extension(
+            "sudoku_server.sudoku.techniques._fish",
+            sources=["sudoku_server/sudoku/techniques/_fish.c"],
+        ),
+        Extension(
             "sudoku_server.sudoku.techniques._nested",
             sources=["sudoku_server/sudoku/techniques/_nested.c"],
         ),

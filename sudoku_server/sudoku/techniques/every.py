@@ -25,6 +25,7 @@ from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, TechniqueEr
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
+from sudoku_server.sudoku.techniques import every_fish as fish
 from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
@@ -60,12 +61,6 @@ CODES: dict[str, str] = {
     "Siamese sashimi Swordfish": "03211",
     "sashimi Jellyfish": "0322",
     "Siamese sashimi Jellyfish": "03221",
-    "Franken X-Wing": "0330",
-    "Franken Swordfish": "0331",
-    "Franken Jellyfish": "0332",
-    "finned Franken X-Wing": "0340",
-    "finned Franken Swordfish": "0341",
-    "finned Franken Jellyfish": "0342",
     "skyscraper": "0400",
     "two-string kite": "0401",
     "empty rectangle": "0402",
@@ -107,6 +102,12 @@ CODES: dict[str, str] = {
     "template set": "1201",
     "template delete": "1202",
 }
+#: Franken and mutant fish (``every_fish``): 033k Franken, 034k finned Franken, 035k mutant, 036k finned
+#: mutant (k = size - 2); a Siamese pair adds ``1`` (``03411`` Siamese finned Franken Swordfish).
+for _size, _fish_name in fish.SIZES.items():
+    for _kind, _code in (("Franken", 33), ("finned Franken", 34), ("mutant", 35), ("finned mutant", 36)):
+        CODES[f"{_kind} {_fish_name}"] = f"0{_code}{_size - 2}"
+        CODES[f"Siamese {_kind} {_fish_name}"] = f"0{_code}{_size - 2}1"
 
 #: Simplest first: HoDoKu's default step order (the index of each technique in
 #: ``Options.DEFAULT_SOLVER_STEPS`` of HoDoKu 2.2; the Siamese and dual forms just after their base).
@@ -174,11 +175,15 @@ ORDER: dict[str, int] = {
     "ALS-XY-Wing": 5800,
     "ALS-XY-Chain": 5900,
     "death blossom": 6000,
-    "Franken X-Wing": 6100,
-    "finned Franken X-Wing": 6700,
     "template set": 8700,
     "template delete": 8800,
 }
+#: Franken and mutant fish: Franken X-Wing 6100 to Leviathan 6600, finned 6700-7200, mutant 7300-7800, finned
+#: mutant 7900-8400 (HoDoKu's order); a Siamese pair just after its kind.
+for _size, _fish_name in fish.SIZES.items():
+    for _kind, _at in (("Franken", 6100), ("finned Franken", 6700), ("mutant", 7300), ("finned mutant", 7900)):
+        ORDER[f"{_kind} {_fish_name}"] = _at + 100 * (_size - 2)
+        ORDER[f"Siamese {_kind} {_fish_name}"] = _at + 100 * (_size - 2) + 1
 #: Where the path's own techniques go: after every enumerated one, in the path's order.
 _LAST = 1 << 30
 
@@ -200,8 +205,9 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("X-Wing", functools.partial(basic.fish, k=2)),
     ("Swordfish", functools.partial(basic.fish, k=3)),
     ("Jellyfish", functools.partial(basic.fish, k=4)),
-    ("Franken X-Wing", functools.partial(basic.franken_fish, k=2)),
-    # Franken Swordfish and Jellyfish (k=3, 4) are left out: 0.15 and 1 s a state in Python, past HINT all's budget
+    ("Franken/mutant X-Wing", functools.partial(fish.franken_mutant_fish, k=2)),
+    ("Franken/mutant Swordfish", functools.partial(fish.franken_mutant_fish, k=3)),
+    ("Franken/mutant Jellyfish", functools.partial(fish.franken_mutant_fish, k=4)),
     ("skyscraper", patterns.single_digit),
     ("XY-Wing", patterns.xy_wings),
     ("XYZ-Wing", patterns.xyz_wings),

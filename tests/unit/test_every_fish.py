@@ -1,0 +1,141 @@
+"""``HINT all``'s Franken and mutant fish (issue 30): HoDoKu's library states, the C search against the Python
+walk and against the definition itself."""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from sudoku_server.service.answer import answer
+from sudoku_server.service.requests import HintAll
+from sudoku_server.sudoku.techniques import Board
+from sudoku_server.sudoku.techniques import every_fish as ef
+from sudoku_server.sudoku.techniques.board import Context
+from sudoku_server.sudoku.techniques.every import placed_cells
+from sudoku_server.sudoku.techniques.every_basic import PEERS, UNITS
+from sudoku_server.text import PuzzleReader
+from sudoku_server.wire.replies import render
+from sudoku_server.wire.verbs import check_arguments, parse_command
+
+REGLIB = Path(__file__).resolve().parents[2] / "puzzles" / "hodoku" / "reglib-1.4.txt"
+EVERY = (1 << 27) - 1
+
+
+def _sent(no: int) -> str:
+    """reglib-1.4's line ``no`` as the conformance test sends it: ``:::<givens>:<deleted>:::``."""
+    fields = REGLIB.read_text("utf-8").splitlines()[no - 1].split(":")
+    return ":::" + fields[3] + ":" + fields[4] + ":::"
+
+
+def _fish_lines(no: int, prefix: str) -> list[str]:
+    request = check_arguments(parse_command("HINT all", 1, "\n"))
+    (puzzle,) = PuzzleReader().feed_line(_sent(no), "\n", 2)
+    request = dataclasses.replace(request, grid=puzzle.grid, variant=puzzle.variant or request.variant)
+    text = render(answer(request), "\n", puzzle).decode()
+    return [line for line in text.splitlines() if line.startswith("STEP " + prefix)]
+
+
+def _digits(no: int) -> list[tuple[int, int]]:
+    """Per digit of the line's state: (its candidates, its placed cells), as bitboards."""
+    (puzzle,) = PuzzleReader().feed_line(_sent(no), "\n", 1)
+    request = HintAll(puzzle.grid, variant=puzzle.variant)
+    board = Board.from_grid(puzzle.grid, request.geometry)
+    board.placed = placed_cells(puzzle.grid.cells, puzzle.variant.candidates)
+    x = Context(board, lambda: None)
+    return [(x.pos[d0], sum(1 << c for c in range(81) if x.values[c] == d0 + 1)) for d0 in range(9)]
+
+
+def test_a_franken_swordfish_of_the_library_is_its_one_line() -> None:
+    # reglib-1.4 line 672: 0331, digit 9, r1c3<>9
+    assert _fish_lines(672, "0331 ") == [
+        "STEP 0331 Franken-Swordfish r1c3<>9 # Franken Swordfish on 9: base column 1, column 9 and box 2;"
+        " cover row 1, row 3 and row 5"
+    ]
+
+
+def test_a_siamese_finned_franken_swordfish_joins_two_fish_on_the_same_base() -> None:
+    # reglib-1.4 line 703: 03411, digit 4, r2c5<>4 r3c6<>4
+    assert _fish_lines(703, "03411 ") == [
+        "STEP 03411 Siamese-finned-Franken-Swordfish r2c5<>4 r3c6<>4 # Siamese finned Franken Swordfish on 4:"
+        " base row 1, row 5 and box 8; cover column 5, column 6, column 8 and box 2;"
+        " fins r5c5, r5c6, r8c5, r9c5 and r9c6"
+    ]
+
+
+def test_a_finned_mutant_jellyfish_with_its_fin() -> None:
+    # reglib-1.4 line 749: 0362, digit 4, r1c9<>4
+    assert _fish_lines(749, "036") == [
+        "STEP 0362 finned-mutant-Jellyfish r1c9<>4 # finned mutant Jellyfish on 4:"
+        " base row 3, row 6, column 1 and column 5; cover row 1, row 8, column 6 and box 4; fins r3c9"
+    ]
+
+
+def test_the_kind_of_a_fish_is_hodokus() -> None:
+    rows, cols, boxes = 0b11, 0b11 << 9, 0b1 << 18
+    assert ef.kind_of(rows, cols) == ef.kind_of(cols, rows) == ef.BASIC
+    assert ef.kind_of(rows | boxes, cols) == ef.kind_of(rows, cols | boxes) == ef.FRANKEN
+    assert ef.kind_of(cols | boxes, rows | boxes) == ef.FRANKEN
+    assert ef.kind_of(boxes | 1 << 19, cols) == ef.MUTANT  # boxes alone: mutant
+    assert ef.kind_of(rows, rows << 3 | cols) == ef.MUTANT
+    assert ef.kind_of(rows | cols, boxes | 1 << 19) == ef.MUTANT
+
+
+def _by_definition(pos: int, k: int) -> list[ef.Fish]:
+    """Every fish of size k on every pair of unit sets, straight from the definition."""
+    cand = [UNITS[u] & pos for u in range(27)]
+    units = [u for u in range(27) if cand[u]]
+    out = []
+    for base_set in combinations(units, k):
+        base = endo = 0
+        for u in base_set:
+            endo |= base & cand[u]
+            base |= cand[u]
+        if bin(endo).count("1") > ef.MAX_ENDO_FINS:
+            continue
+        for cover_set in combinations([u for u in units if u not in base_set and cand[u] & base], k):
+            covered = twice = 0
+            for u in cover_set:
+                twice |= covered & cand[u]
+                covered |= cand[u]
+            fins = (base & ~covered) | endo
+            if bin(fins).count("1") > ef.MAX_FINS:
+                continue
+            elims = (covered & ~base) | twice
+            for c in range(81):
+                if fins >> c & 1:
+                    elims &= PEERS[c]
+            if elims:
+                bases, covers = sum(1 << u for u in base_set), sum(1 << u for u in cover_set)
+                kind = ef.kind_of(bases, covers) | (ef.FINNED if fins else 0)
+                first = min(c for c in range(81) if elims >> c & 1 and (not base >> c & 1 or not elims & ~base))
+                out.append(ef.Fish(bases, covers, kind, first, fins, endo, elims))
+    return out
+
+
+@pytest.mark.parametrize("no", [672, 703])
+def test_every_x_wing_the_definition_gives_and_no_other(no: int) -> None:
+    for pos, placed in _digits(no):
+        found = ef.search(pos, EVERY, EVERY, 2, placed=placed)
+        every = _by_definition(pos, 2)
+        assert set(found) <= set(every)
+        # one fish per base set, kind and eliminations
+        assert sorted({(f.base, f.kind, f.elims) for f in found}) == sorted({(f.base, f.kind, f.elims) for f in every})
+        assert len(found) == len({(f.base, f.kind, f.elims) for f in found})
+
+
+@pytest.mark.skipif(not ef.NATIVE, reason="the C search is not built")
+@pytest.mark.parametrize("no", [677, 703, 749])
+def test_the_c_search_finds_what_the_python_walk_finds(no: int) -> None:
+    # the C search skips what the digit's templates rule out (given its placed cells); the walk does not
+    for pos, placed in _digits(no):
+        for k in (2, 3):
+            walk = ef._search_python(pos, EVERY, EVERY, k, 7, ef.MAX_FINS, ef.MAX_ENDO_FINS)
+            assert ef.search(pos, EVERY, EVERY, k) == walk
+            assert ef.search(pos, EVERY, EVERY, k, placed=placed) == walk
+    pos, placed = _digits(no)[3]
+    franken = ef.FRANKEN
+    walk = ef._search_python(pos, EVERY, EVERY, 4, franken, ef.MAX_FINS, ef.MAX_ENDO_FINS)
+    assert ef.search(pos, EVERY, EVERY, 4, franken, placed=placed) == walk
