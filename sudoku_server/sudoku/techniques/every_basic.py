@@ -302,7 +302,10 @@ def franken_fish(x: Context, k: int) -> list[Step]:
     """Every Franken fish of size ``k``: base rows and boxes, cover columns and boxes (or the transpose),
     with a box among them; finned when base candidates are left uncovered (fins, and endo fins: base
     candidates in two base units), the digit then going only from cells seeing every fin; a base candidate
-    in two cover units goes too (cannibalism). HoDoKu's ``FishSolver`` definitions (Ultimate Fish Guide)."""
+    in two cover units goes too (cannibalism). HoDoKu's ``FishSolver`` definitions (Ultimate Fish Guide).
+
+    The HoDoKu rating path's Franken X-Wing (:mod:`~sudoku_server.sudoku.hodoku_rating`); ``HINT all``
+    lists Franken and mutant fish of every size up to 4 with :mod:`.every_fish`."""
     out: list[Step] = []
     for d0 in range(9):
         p = x.pos[d0]
