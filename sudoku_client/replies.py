@@ -37,6 +37,8 @@ LINE_CELLS = (16, 36, 81, 256, 625)
 #: A run of cells in a reply line: what is left between blanks, ``,`` (a
 #: dataset row's solution), ``:`` (an ``id:`` label) and ``#`` (a comment).
 _CELL_RUN = re.compile(r"[^\s,:#]+")
+#: A rule's marks after a one-line puzzle: ``thermo=r1c1-r1c2-r1c3;r5c5-r6c6`` (docs/LAYOUTS.md).
+_MARKS_FIELD = re.compile(r"[A-Za-z]+=\S*")
 #: A single-line reply of a verb this client does not know: an upper-case word,
 #: then words holding lower case or ``=`` (never a row of letters).
 _OTHER_REPLY = re.compile(r"[A-Z][A-Z-]+ .*[a-z=]")
@@ -46,8 +48,13 @@ def is_one_line_answer(text: str) -> bool:
     """True when a reply line is a whole one-line puzzle (16, 36, 81, 256, 625 cells).
 
     A run of 16 cells is a 4x4 puzzle only when it holds nothing but ``1-4``
-    and empty marks: a row of a 16x16 grid holds other symbols.
+    and empty marks: a row of a 16x16 grid holds other symbols. A puzzle
+    followed by rules' marks (``<givens> thermo=r1c1-r1c2-r1c3``, GENERATE
+    for the rules that take marks) is one too: its givens are looked at.
     """
+    head, _, rest = text.strip().partition(" ")
+    if rest and all(_MARKS_FIELD.fullmatch(field) for field in rest.split()):
+        text = head
     longest = max(_CELL_RUN.findall(text), key=len, default="")
     if len(longest) not in LINE_CELLS:
         return False

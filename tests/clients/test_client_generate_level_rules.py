@@ -98,3 +98,18 @@ def test_unknown_rules_get_the_servers_error_and_exit_1(server_address):
         b" nonconsecutive, jigsaw, killer, disjoint, oddeven, thermo, kropki, xv, whispers, palindrome, renban, arrow,"
         b" littlekiller, sandwich)\n"
     )
+
+
+#: GENERATE rules=thermo seed=1: the givens then the thermometers on one line (issue 29).
+THERMO_SEED_1 = (
+    b"# generated size=9 givens=14 symmetry=none seed=1 minimal=yes rules=thermo\n"
+    b".7.3...1................2.3....6.3.........62....35....2..........2.......7...... "
+    b"thermo=r8c5-r8c6-r7c7-r6c8;r8c9-r7c8-r8c7;r7c3-r6c2-r7c1;r4c7-r5c8-r4c8;r8c3-r7c2-r6c3-r5c4;"
+    b"r5c2-r4c1-r3c2-r2c3;r1c4-r2c4-r3c5-r3c6;r2c8-r2c9-r1c9\n"
+)
+
+
+def test_marks_rules_against_the_real_server(server_address):
+    """A rule that takes marks: the client prints the server's line of givens and marks as it came."""
+    result = run_client(*address_args(server_address), "--generate", "1", "--rules", "thermo", "--seed", "1")
+    assert (result.returncode, result.stdout) == (0, THERMO_SEED_1)

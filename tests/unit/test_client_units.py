@@ -137,6 +137,9 @@ def test_reply_scanner_last_line_without_ending():
         (b"123456789ABCDEFG", False),  # a row of a 16x16 grid
         (b"| 7 9 8 | 6 3 5 | 4 2 1 |", False),
         (b"8" * 80, False),
+        (b"." * 81 + b" thermo=" + b"-".join(b"r%dc1" % r for r in range(1, 10)) * 3, True),  # givens, marks
+        (b"." * 81 + b" thermo=r1c1-r1c2 kropki=r5c5-r5c6:w;negative", True),
+        (b"8" * 80 + b" thermo=r1c1-r1c2-r1c3", False),
     ],
 )
 def test_one_line_answers(line, expected):
