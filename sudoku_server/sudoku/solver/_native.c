@@ -305,7 +305,9 @@ typedef struct {
     uint8_t digit[MAXN];
 } Branch;
 
-enum { BRANCH_CELLS = 0, BRANCH_BAND = 1, BRANCH_STACK = 2 };
+/* BRANCH_SPLIT (the general engine, cells with constraint kinds): two
+ * alternatives on cell[0], its candidates up to digit `where`, then the rest. */
+enum { BRANCH_CELLS = 0, BRANCH_BAND = 1, BRANCH_STACK = 2, BRANCH_SPLIT = 3 };
 
 /* ================================================================== */
 /* e9: the 9x9 engine (_native_9x9.h)                                   */

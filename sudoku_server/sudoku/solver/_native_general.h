@@ -24,6 +24,7 @@ eg_single(uint32_t m)
 }
 
 static int eg_assign(Ctx *x, SG *s, int cell, int digit);
+static int eg_propagate(Ctx *x, SG *s);
 
 static int
 eg_apply(Ctx *x, SG *s, const Branch *br, int k)
@@ -32,8 +33,18 @@ eg_apply(Ctx *x, SG *s, const Branch *br, int k)
      * keep it, so that the next eg_propagate starts from what changed */
     if (x->geo->constrained)
         memcpy(x->base, s->c, sizeof(uint32_t) * (size_t)x->geo->ncells);
-    if (!eg_assign(x, s, br->cell[k], br->digit[k]))
+    if (br->kind == BRANCH_SPLIT) {
+        int cell = br->cell[0];
+        uint32_t low = (1u << br->where) - 1u;
+        uint32_t m = s->c[cell] & (k == 0 ? low : ~low);
+        if (!m)
+            return 0;
+        s->c[cell] = m;
+        if (eg_single(m))
+            x->queue[x->qn++] = (uint16_t)cell;
+    } else if (!eg_assign(x, s, br->cell[k], br->digit[k])) {
         return 0;
+    }
     x->base_valid = x->geo->constrained;
     return 1;
 }
@@ -258,7 +269,7 @@ eg_alldiff(Ctx *x, SG *s, int *found, uint32_t *seen_sig)
 }
 
 static int
-eg_propagate(Ctx *x, SG *s)
+eg_fix(Ctx *x, SG *s)
 {
     const Geo *g = x->geo;
     int n = g->n, nunits = g->nunits, u, i;
@@ -373,6 +384,25 @@ eg_cell_branch(const Geo *g, const SG *s, int cell, Branch *br)
 #define EK_W 4
 #endif
 
+/* No two-candidate cell: a polar cell (Geo.polar) still open on both
+ * sides is split in two, its digits below the middle, then the rest (the
+ * domain splitting of CP solvers): a side reaches the whole line through
+ * the pairs' arc consistency before any digit is tried. Halves of the
+ * digits of other cells were tried too: renban and sandwich searched more. */
+static int
+eg_split(const Geo *g, const SG *s, int at, int fewest, Branch *br)
+{
+    uint32_t m = s->c[at], low = (1u << (g->n / 2)) - 1u;
+    if (fewest < 4 || g->polar == NULL || !g->polar[at] || !(m & low) || !(m & ~low))
+        return 0;
+    br->cell[0] = br->cell[1] = (uint16_t)at;
+    br->where = (uint8_t)(g->n / 2); /* the digits below the middle, then the rest */
+    br->count = 2;
+    br->next = 0;
+    br->kind = BRANCH_SPLIT;
+    return 1;
+}
+
 static int
 eg_choose(Ctx *x, const SG *s, Branch *br)
 {
@@ -418,6 +448,8 @@ eg_choose(Ctx *x, const SG *s, Branch *br)
         return 0;
     if (best >= 0)
         return eg_cell_branch(g, s, at, br);
+    if (eg_split(g, s, at, fewest, br))
+        return 1;
     /* no pair: a digit of a unit with fewer places than the fewest
      * candidates of a cell (the minimum-column choice of exact cover) */
     {
@@ -562,6 +594,70 @@ eg_cut(Ctx *x, const BG *bd, SG *s)
     }
 }
 
+/* Polar cells (Geo.polar: German whispers on 9x9) are probed at every
+ * node: each one still open on both sides tries each side and propagates;
+ * a side that fails leaves the other (failed-literal probing on the
+ * sides, a restricted singleton arc consistency). The search thereby
+ * sees at once that a side of a whole line breaks a unit's count of low
+ * or high digits, where the pairs' arc consistency sees it only after
+ * a digit is placed. */
+static int
+eg_probe(Ctx *x, SG *s)
+{
+    const Geo *g = x->geo;
+    int c, d, k, r, changed = 1;
+    uint32_t low = (1u << (g->n / 2)) - 1u, high = g->full & ~((1u << ((g->n + 1) / 2)) - 1u);
+    uint8_t covered[MAXCELLS];
+    while (changed) {
+        changed = 0;
+        memset(covered, 0, (size_t)g->ncells);
+        for (c = 0; c < g->ncells; c++) {
+            uint32_t m = s->c[c];
+            Branch br;
+            if (!g->polar[c] || covered[c] || !(m & low) || !(m & high))
+                continue;
+            br.cell[0] = br.cell[1] = (uint16_t)c;
+            br.where = (uint8_t)(g->n / 2);
+            br.count = 2;
+            br.next = 0;
+            br.kind = BRANCH_SPLIT;
+            for (k = 0; k < 2; k++) {
+                SG t = *s;
+                if (!eg_apply(x, &t, &br, k))
+                    continue;
+                r = eg_fix(x, &t);
+                if (r < 0)
+                    return -1;
+                if (r == 0) {
+                    x->qn = 0;
+                    if (!eg_apply(x, s, &br, 1 - k))
+                        return 0;
+                    r = eg_fix(x, s);
+                    if (r <= 0)
+                        return r;
+                    changed = 1;
+                    break;
+                }
+                /* a polar cell this half confined to one side is as good
+                 * as probed: its own probe follows the same implications */
+                for (d = c + 1; d < g->ncells; d++)
+                    if (g->polar[d] && t.c[d] != s->c[d] && (!(t.c[d] & low) || !(t.c[d] & high)))
+                        covered[d] = 1;
+            }
+        }
+    }
+    return 1;
+}
+
+static int
+eg_propagate(Ctx *x, SG *s)
+{
+    int r = eg_fix(x, s);
+    if (r <= 0 || x->geo->polar == NULL)
+        return r;
+    return eg_probe(x, s);
+}
+
 #define ENG(name) eg_##name
 #define STATE SG
 #define BOUND BG
@@ -621,6 +717,9 @@ rung(Ctx *x, const int *cells, int mode, long limit, int *digits)
     if (g->cand != NULL) /* pencilmarks: every cell keeps to its candidates (a given too) */
         for (i = 0; i < g->ncells; i++)
             root->c[i] &= g->cand[i];
+    if (g->pair_keep != NULL)
+        for (i = 0; i < g->ncells; i++)
+            root->c[i] &= g->pair_keep[i];
     x->qn = 0;
     for (i = 0; i < g->ncells; i++)
         if (eg_single(root->c[i]))

@@ -50,6 +50,12 @@ typedef struct {
                             * b holds d + 1 */
     uint32_t *adj_start;   /* ncells + 1 into adj: each cell's relation pairs */
     uint32_t *adj;         /* pair index * 2 + (0: the cell is a, 1: it is b) */
+    uint32_t *pair_keep;   /* ncells: the digits a cell can hold given its
+                            * relation pairs to two peers of each other
+                            * (geo_pair_keep); NULL when it removes none */
+    uint8_t *polar;        /* ncells: 1 on a pair whose table only joins a low
+                            * digit (below the middle) to a high one (above it),
+                            * e.g. German whispers on 9x9; NULL when none */
     int nsums;
     uint32_t *sum_start;   /* nsums + 1 into sum_cells and sum_weight */
     uint16_t *sum_cells;
@@ -120,6 +126,8 @@ geo_free(Geo *g)
     PyMem_RawFree(g->tab);
     PyMem_RawFree(g->adj_start);
     PyMem_RawFree(g->adj);
+    PyMem_RawFree(g->polar);
+    PyMem_RawFree(g->pair_keep);
     PyMem_RawFree(g->sum_start);
     PyMem_RawFree(g->sum_cells);
     PyMem_RawFree(g->sum_weight);

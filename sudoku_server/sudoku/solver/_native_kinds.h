@@ -77,6 +77,84 @@ geo_is_peer(const Geo *g, int c, int p)
 }
 
 /* The relation tables and pairs of g from ex. 0 when out of memory. */
+/* Geo.polar: the cells of pairs whose table is polar: every allowed pair
+ * joins a digit below the middle of 1..n to one above it (the middle digit
+ * of an odd n allowed with none). Such a pair's cells take opposite halves. */
+static int
+geo_polar(Geo *g, const Extra *ex)
+{
+    int n = g->n, t, d, i, any = 0;
+    size_t width = 2 * (size_t)n;
+    uint32_t low = (1u << (n / 2)) - 1u, high = g->full & ~((1u << ((n + 1) / 2)) - 1u);
+    uint8_t *polar_table = PyMem_RawCalloc((size_t)ex->ntables + 1, 1);
+    if (polar_table == NULL)
+        return 0;
+    for (t = 0; t < ex->ntables; t++) {
+        const uint32_t *plain = g->tab + (size_t)t * width;
+        int ok = 1, some = 0;
+        for (d = 0; d < n && ok; d++) {
+            uint32_t side = (1u << d) & low ? high : (1u << d) & high ? low : 0;
+            ok = !(plain[d] & ~side) && !(plain[n + d] & ~side);
+            some |= plain[d] != 0;
+        }
+        polar_table[t] = (uint8_t)(ok && some);
+        any |= ok && some;
+    }
+    if (any) {
+        g->polar = PyMem_RawCalloc((size_t)g->ncells, 1);
+        if (g->polar == NULL) {
+            PyMem_RawFree(polar_table);
+            return 0;
+        }
+        for (i = 0; i < ex->npairs; i++)
+            if (polar_table[ex->pair_table[i]])
+                g->polar[ex->pairs[2 * i]] = g->polar[ex->pairs[2 * i + 1]] = 1;
+    }
+    PyMem_RawFree(polar_table);
+    return 1;
+}
+
+/* Geo.pair_keep: a cell with relation pairs to two cells that are peers
+ * of each other cannot hold a digit for which the two pairs leave fewer than
+ * two partner digits in all (the two partners must differ): a cell between
+ * two white kropki dots into one unit holds neither 1 nor n; a German
+ * whispers cell whose two line neighbours share a box holds neither 4 nor 6. */
+static int
+geo_pair_keep(Geo *g)
+{
+    int n = g->n, c, d, any = 0;
+    uint32_t i, j;
+    uint32_t *keep = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)g->ncells);
+    if (keep == NULL)
+        return 0;
+    for (c = 0; c < g->ncells; c++) {
+        keep[c] = g->full;
+        for (i = g->adj_start[c]; i < g->adj_start[c + 1]; i++)
+            for (j = i + 1; j < g->adj_start[c + 1]; j++) {
+                uint32_t ei = g->adj[i], ej = g->adj[j];
+                int p = (ei & 1) ? g->pair_a[ei >> 1] : g->pair_b[ei >> 1];
+                int q = (ej & 1) ? g->pair_a[ej >> 1] : g->pair_b[ej >> 1];
+                /* the partner digits of d: row d of the table when c is a, row n + d when c is b */
+                const uint32_t *ti = g->tab + g->pair_tab[ei >> 1] + ((ei & 1) ? n : 0);
+                const uint32_t *tj = g->tab + g->pair_tab[ej >> 1] + ((ej & 1) ? n : 0);
+                if (p == q || !geo_is_peer(g, p, q))
+                    continue;
+                for (d = 0; d < n; d++) {
+                    uint32_t both = ti[d] | tj[d];
+                    if ((keep[c] >> d & 1) && !(both & (both - 1))) {
+                        keep[c] &= ~(1u << d);
+                        any = 1;
+                    }
+                }
+            }
+    }
+    if (any)
+        g->pair_keep = keep;
+    else
+        PyMem_RawFree(keep);
+    return 1;
+}
+
 static int
 geo_relations(Geo *g, const Extra *ex)
 {
@@ -130,7 +208,7 @@ geo_relations(Geo *g, const Extra *ex)
         }
         PyMem_RawFree(at);
     }
-    return 1;
+    return geo_polar(g, ex) && geo_pair_keep(g);
 }
 
 /* The sums of g from ex (records checked by read_kinds). 0 when out of memory. */
