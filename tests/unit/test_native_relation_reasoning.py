@@ -9,7 +9,8 @@ change how it searches, never what it answers:
   branches on a polar cell's side (``BRANCH_SPLIT``) before its digits;
 * a cell whose relation pairs reach two cells that are peers of each other
   cannot hold a digit those pairs give fewer than two partners (a cell
-  between two white dots in one row holds neither 1 nor 9).
+  between two white dots in one row holds neither 1 nor 9): at prepare on
+  the tables, and during the search on the candidates of the moment.
 
 The answers are held to the Python core (which has none of the three) on
 puzzles of the stored sets with givens taken away, so that most have several

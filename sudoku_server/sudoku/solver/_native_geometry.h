@@ -53,6 +53,8 @@ typedef struct {
     uint32_t *pair_keep;   /* ncells: the digits a cell can hold given its
                             * relation pairs to two peers of each other
                             * (geo_pair_keep); NULL when it removes none */
+    int ntwins;            /* a cell's two relation pairs to two peers of each other */
+    uint32_t *twin;        /* 3 * ntwins: the cell, then its two entries of adj */
     uint8_t *polar;        /* ncells: 1 on a pair whose table only joins a low
                             * digit (below the middle) to a high one (above it),
                             * e.g. German whispers on 9x9; NULL when none */
@@ -128,6 +130,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->adj);
     PyMem_RawFree(g->polar);
     PyMem_RawFree(g->pair_keep);
+    PyMem_RawFree(g->twin);
     PyMem_RawFree(g->sum_start);
     PyMem_RawFree(g->sum_cells);
     PyMem_RawFree(g->sum_weight);

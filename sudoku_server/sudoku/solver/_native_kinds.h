@@ -122,31 +122,57 @@ geo_polar(Geo *g, const Extra *ex)
 static int
 geo_pair_keep(Geo *g)
 {
-    int n = g->n, c, d, any = 0;
+    int n = g->n, c, d, any = 0, pass;
     uint32_t i, j;
     uint32_t *keep = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)g->ncells);
     if (keep == NULL)
         return 0;
-    for (c = 0; c < g->ncells; c++) {
-        keep[c] = g->full;
-        for (i = g->adj_start[c]; i < g->adj_start[c + 1]; i++)
-            for (j = i + 1; j < g->adj_start[c + 1]; j++) {
-                uint32_t ei = g->adj[i], ej = g->adj[j];
-                int p = (ei & 1) ? g->pair_a[ei >> 1] : g->pair_b[ei >> 1];
-                int q = (ej & 1) ? g->pair_a[ej >> 1] : g->pair_b[ej >> 1];
-                /* the partner digits of d: row d of the table when c is a, row n + d when c is b */
-                const uint32_t *ti = g->tab + g->pair_tab[ei >> 1] + ((ei & 1) ? n : 0);
-                const uint32_t *tj = g->tab + g->pair_tab[ej >> 1] + ((ej & 1) ? n : 0);
-                if (p == q || !geo_is_peer(g, p, q))
-                    continue;
-                for (d = 0; d < n; d++) {
-                    uint32_t both = ti[d] | tj[d];
-                    if ((keep[c] >> d & 1) && !(both & (both - 1))) {
-                        keep[c] &= ~(1u << d);
-                        any = 1;
+    /* pass 0 counts the twins, pass 1 lists them */
+    for (pass = 0; pass < 2; pass++) {
+        g->ntwins = 0;
+        for (c = 0; c < g->ncells; c++) {
+            keep[c] = g->full;
+            for (i = g->adj_start[c]; i < g->adj_start[c + 1]; i++)
+                for (j = i + 1; j < g->adj_start[c + 1]; j++) {
+                    uint32_t ei = g->adj[i], ej = g->adj[j];
+                    int p = (ei & 1) ? g->pair_a[ei >> 1] : g->pair_b[ei >> 1];
+                    int q = (ej & 1) ? g->pair_a[ej >> 1] : g->pair_b[ej >> 1];
+                    /* the partner digits of d: row d of the table when c is a, row n + d when c is b */
+                    const uint32_t *ti = g->tab + g->pair_tab[ei >> 1] + ((ei & 1) ? n : 0);
+                    const uint32_t *tj = g->tab + g->pair_tab[ej >> 1] + ((ej & 1) ? n : 0);
+                    int tight = 0;
+                    if (p == q || !geo_is_peer(g, p, q))
+                        continue;
+                    for (d = 0; d < n; d++) {
+                        uint32_t both = ti[d] | tj[d];
+                        if ((keep[c] >> d & 1) && !(both & (both - 1))) {
+                            keep[c] &= ~(1u << d);
+                            any = 1;
+                        }
+                        tight |= ev_pop64(both) <= 3;
                     }
+                    /* the search checks the pairs that give some digit at
+                     * most 3 partners (dots, whispers), not the wide
+                     * negative constraints, whose check never removes */
+                    if (!tight)
+                        continue;
+                    if (pass == 1) {
+                        g->twin[3 * g->ntwins] = (uint32_t)c;
+                        g->twin[3 * g->ntwins + 1] = i;
+                        g->twin[3 * g->ntwins + 2] = j;
+                    }
+                    g->ntwins++;
                 }
+        }
+        if (pass == 0 && g->ntwins > 0) {
+            g->twin = PyMem_RawMalloc(sizeof(uint32_t) * 3 * (size_t)g->ntwins);
+            if (g->twin == NULL) {
+                PyMem_RawFree(keep);
+                return 0;
             }
+        } else if (pass == 0) {
+            break;
+        }
     }
     if (any)
         g->pair_keep = keep;
@@ -788,6 +814,37 @@ ev_units(Ctx *x, SG *s, int *found, EvSeen *seen)
     return 1;
 }
 
+/* A cell's two pairs to two peers of each other (Geo.twin): a digit stays
+ * only while the two partners can still take two different digits it allows
+ * (the candidates now, geo_pair_keep's test on the tables at prepare). */
+static int
+ev_twins(Ctx *x, SG *s, int *found)
+{
+    const Geo *g = x->geo;
+    int n = g->n, t;
+    for (t = 0; t < g->ntwins; t++) {
+        int c = (int)g->twin[3 * t];
+        uint32_t ei = g->adj[g->twin[3 * t + 1]], ej = g->adj[g->twin[3 * t + 2]];
+        int p = (ei & 1) ? g->pair_a[ei >> 1] : g->pair_b[ei >> 1];
+        int q = (ej & 1) ? g->pair_a[ej >> 1] : g->pair_b[ej >> 1];
+        const uint32_t *ti = g->tab + g->pair_tab[ei >> 1] + ((ei & 1) ? n : 0);
+        const uint32_t *tj = g->tab + g->pair_tab[ej >> 1] + ((ej & 1) ? n : 0);
+        uint32_t m = s->c[c], mp = s->c[p], mq = s->c[q], gone = 0;
+        if (eg_single(m))
+            continue;
+        while (m) {
+            int d = CTZ(m);
+            uint32_t a = ti[d] & mp, b = tj[d] & mq, both = a | b;
+            m &= m - 1;
+            if (!a || !b || !(both & (both - 1)))
+                gone |= 1u << d;
+        }
+        if (gone && !eg_remove(x, s, c, gone, found))
+            return 0;
+    }
+    return 1;
+}
+
 /* The constraints beyond units and peers, one round; 0 on a contradiction,
  * *found when a candidate went. */
 static int
@@ -796,6 +853,8 @@ ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
     const Geo *g = x->geo;
     int k;
     if (g->npairs && !ev_relations(x, s, found, seen->rel, &seen->rel_valid))
+        return 0;
+    if (g->ntwins && !ev_twins(x, s, found))
         return 0;
     for (k = 0; k < g->nsums; k++)
         if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_support(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
