@@ -78,11 +78,12 @@ def test_the_hardest_stored_whispers_puzzle_is_proved_unique_in_a_few_thousand_n
 
 
 @pytest.mark.parametrize(
-    ("rule", "puzzles"), [("whispers", 5), ("kropki", 12), ("xv", 12), ("thermo", 12), ("palindrome", 3)]
+    ("rule", "puzzles", "halved"),
+    [("whispers", 8, False), ("kropki", 12, True), ("xv", 12, True), ("thermo", 12, True), ("palindrome", 6, False)],
 )
-def test_fewer_givens_get_the_python_cores_answers(rule: str, puzzles: int) -> None:
-    """Each puzzle with a random half of its givens gone, and with only 22 of its solution's cells given
-    (the Python core is slow on the open palindrome and whispers grids: fewer of those)."""
+def test_fewer_givens_get_the_python_cores_answers(rule: str, puzzles: int, halved: bool) -> None:
+    """Each puzzle with only 22 of its solution's cells given, and (``halved``) with a random half of its
+    givens gone (the Python core is slow on the open whispers and palindrome grids: not those)."""
     rng = random.Random(rule)
     for line, solution in stored(rule, puzzles):
         givens, marks = line.split(" ", 1)
@@ -91,7 +92,7 @@ def test_fewer_givens_get_the_python_cores_answers(rule: str, puzzles: int) -> N
         fewer = "".join("." if i in drop else ch for i, ch in enumerate(givens))
         some = set(rng.sample(range(81), 22))
         from_solution = "".join(ch if i in some else "." for i, ch in enumerate(solution))
-        for text in (fewer, from_solution):
+        for text in (fewer, from_solution) if halved else (from_solution,):
             grid, geo = read(f"{text} {marks}")
             count = solver.PYTHON.count_solutions(grid, 2, geometry=geo)
             assert NATIVE.count_solutions(grid, 2, geometry=geo) == count, (rule, text)
@@ -105,3 +106,17 @@ def test_a_cell_between_two_white_dots_of_one_row_holds_neither_1_nor_9() -> Non
     assert union is not None
     assert [d for d in range(1, 10) if union[1] >> (d - 1) & 1] == [2, 3, 4, 5, 6, 7, 8]
     assert [d for d in range(1, 10) if union[0] >> (d - 1) & 1] == list(range(1, 10))
+
+
+@pytest.mark.parametrize("rule", ["arrow", "littlekiller"])
+def test_sums_cut_into_segments_of_peers_get_the_python_cores_answers(rule: str) -> None:
+    """A sum's cells that are peers in a row (a diagonal inside a box) take distinct digits in the native
+    support of sums; 36 random cells of the solution given (the Python core is slow on open sum grids)."""
+    rng = random.Random(rule)
+    for line, solution in stored(rule, 10):
+        marks = line.split(" ", 1)[1]
+        some = set(rng.sample(range(81), 36))
+        grid, geo = read("".join(ch if i in some else "." for i, ch in enumerate(solution)) + " " + marks)
+        count = solver.PYTHON.count_solutions(grid, 2, geometry=geo)
+        assert NATIVE.count_solutions(grid, 2, geometry=geo) == count
+        assert NATIVE.solve(grid, geometry=geo).cells == solver.PYTHON.solve(grid, geometry=geo).cells

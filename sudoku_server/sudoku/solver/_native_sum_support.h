@@ -66,16 +66,68 @@ sb_meets_shifted(const SumBits *a, long k, const SumBits *b, int nw)
     return 0;
 }
 
-/* Sum k (SUM_BOUNDS) to domain consistency, peers aside. 0 on a contradiction. */
+/* Up to SEG_MAX consecutive cells of a sum that are peers of each other
+ * make a segment: its placements are tuples of distinct digits. */
+#define SEG_MAX 3
+
+/* The placements of a segment (cells, weights, len; least: its least
+ * total): with ok NULL, each placement's total above least joins *tset;
+ * else the digits of each placement whose total is in *ok join keep. */
+static void
+seg_placements(const SG *s, const uint16_t *cells, const int32_t *w, int len, long least, SumBits *tset,
+               const SumBits *ok, uint32_t *keep)
+{
+    int depth = 0, dig[SEG_MAX], e;
+    uint32_t left[SEG_MAX];
+    left[0] = s->c[cells[0]];
+    while (depth >= 0) {
+        if (!left[depth]) {
+            depth--;
+            continue;
+        }
+        dig[depth] = CTZ(left[depth]) + 1;
+        left[depth] &= left[depth] - 1;
+        if (depth + 1 < len) {
+            uint32_t used = 0;
+            for (e = 0; e <= depth; e++)
+                used |= 1u << (dig[e] - 1);
+            depth++;
+            left[depth] = s->c[cells[depth]] & ~used;
+            continue;
+        }
+        {
+            long t = -least;
+            for (e = 0; e < len; e++)
+                t += (long)w[e] * dig[e];
+            if (ok == NULL) {
+                tset->w[t / 64] |= 1ull << (t % 64);
+            } else if (ok->w[t / 64] >> (t % 64) & 1) {
+                for (e = 0; e < len; e++)
+                    keep[e] |= 1u << (dig[e] - 1);
+            }
+        }
+    }
+}
+
+/* Sum k (SUM_BOUNDS) to domain consistency, peers within a segment seen:
+ * the sum's cells in order, cut into segments of up to SEG_MAX consecutive
+ * cells that are peers of each other (a diagonal's cells inside one box,
+ * an arrow's shaft along a row), whose digits differ; other peers are not
+ * consulted. The totals are propagated per distinct total of a segment's
+ * placements, not per placement. 0 on a contradiction. */
 static int
 ev_sum_support(Ctx *x, SG *s, int k, int *found)
 {
     const Geo *g = x->geo;
     const uint16_t *cells = g->sum_cells + g->sum_start[k];
     const int32_t *w = g->sum_weight + g->sum_start[k];
-    int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), i, nw;
-    long total = g->sum_total[k], span = 0, n = g->n, base[SUM_SUPPORT_CELLS + 1];
-    SumBits fwd[SUM_SUPPORT_CELLS + 1], bwd[SUM_SUPPORT_CELLS + 1];
+    int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), i, nw, nseg = 0, sg;
+    int seg_at[SUM_SUPPORT_CELLS + 1];
+    long total = g->sum_total[k], span = 0, n = g->n, base[SUM_SUPPORT_CELLS + 1], t;
+    SumBits fwd[SUM_SUPPORT_CELLS + 1], bwd[SUM_SUPPORT_CELLS + 1], tset[SUM_SUPPORT_CELLS];
+    uint32_t keep[SUM_SUPPORT_CELLS];
+    uint64_t bits;
+    int wi;
 
     if (size > SUM_SUPPORT_CELLS)
         return ev_sum_bounds(x, s, k, found);
@@ -97,29 +149,54 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
         return ev_sum_bounds(x, s, k, found);
     if (total < base[size] || total > base[size] + span)
         return 0;
+    for (i = 0; i < size;) {
+        int j = i + 1;
+        while (j < size && j - i < SEG_MAX) {
+            int a, ok = 1;
+            for (a = i; a < j && ok; a++)
+                ok = geo_is_peer(g, cells[a], cells[j]);
+            if (!ok)
+                break;
+            j++;
+        }
+        seg_at[nseg++] = i;
+        i = j;
+    }
+    seg_at[nseg] = size;
     nw = (int)(span / 64) + 1;
-    memset(fwd, 0, sizeof(SumBits) * (size_t)(size + 1));
-    memset(bwd, 0, sizeof(SumBits) * (size_t)(size + 1));
+    memset(fwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
+    memset(bwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
+    memset(tset, 0, sizeof(SumBits) * (size_t)nseg);
+    memset(keep, 0, sizeof(uint32_t) * (size_t)size);
     fwd[0].w[0] = 1;
-    for (i = 0; i < size; i++) {
-        uint32_t m = s->c[cells[i]];
-        long least = base[i + 1] - base[i];
-        for (; m; m &= m - 1)
-            sb_or_shifted(&fwd[i + 1], &fwd[i], (long)w[i] * (CTZ(m) + 1) - least, nw);
+    bwd[nseg].w[(total - base[size]) / 64] = 1ull << ((total - base[size]) % 64);
+    /* the totals each segment's placements make, above its least; forward */
+    for (sg = 0; sg < nseg; sg++) {
+        int a = seg_at[sg], len = seg_at[sg + 1] - a;
+        seg_placements(s, cells + a, w + a, len, base[seg_at[sg + 1]] - base[a], &tset[sg], NULL, NULL);
+        for (wi = 0; wi < nw; wi++)
+            for (bits = tset[sg].w[wi]; bits; bits &= bits - 1)
+                sb_or_shifted(&fwd[sg + 1], &fwd[sg], 64L * wi + __builtin_ctzll(bits), nw);
     }
-    bwd[size].w[(total - base[size]) / 64] = 1ull << ((total - base[size]) % 64);
-    for (i = size - 1; i >= 0; i--) {
-        uint32_t m = s->c[cells[i]];
-        long least = base[i + 1] - base[i];
-        for (; m; m &= m - 1)
-            sb_or_shifted(&bwd[i], &bwd[i + 1], -((long)w[i] * (CTZ(m) + 1) - least), nw);
+    for (sg = nseg - 1; sg >= 0; sg--)
+        for (wi = 0; wi < nw; wi++)
+            for (bits = tset[sg].w[wi]; bits; bits &= bits - 1)
+                sb_or_shifted(&bwd[sg], &bwd[sg + 1], -(64L * wi + __builtin_ctzll(bits)), nw);
+    /* a segment's totals that the others complete, then the digits of its placements that make them */
+    for (sg = 0; sg < nseg; sg++) {
+        int a = seg_at[sg], len = seg_at[sg + 1] - a;
+        SumBits ok;
+        memset(&ok, 0, sizeof ok);
+        for (wi = 0; wi < nw; wi++)
+            for (bits = tset[sg].w[wi]; bits; bits &= bits - 1) {
+                t = 64L * wi + __builtin_ctzll(bits);
+                if (sb_meets_shifted(&fwd[sg], t, &bwd[sg + 1], nw))
+                    ok.w[wi] |= bits & (~bits + 1);
+            }
+        seg_placements(s, cells + a, w + a, len, base[seg_at[sg + 1]] - base[a], NULL, &ok, keep + a);
     }
     for (i = 0; i < size; i++) {
-        uint32_t m = s->c[cells[i]], drop = 0, r;
-        long least = base[i + 1] - base[i];
-        for (r = m; r; r &= r - 1)
-            if (!sb_meets_shifted(&fwd[i], (long)w[i] * (CTZ(r) + 1) - least, &bwd[i + 1], nw))
-                drop |= r & (~r + 1);
+        uint32_t drop = s->c[cells[i]] & ~keep[i];
         if (drop && !eg_remove(x, s, cells[i], drop, found))
             return 0;
     }
