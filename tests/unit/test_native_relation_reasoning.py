@@ -79,7 +79,14 @@ def test_the_hardest_stored_whispers_puzzle_is_proved_unique_in_a_few_thousand_n
 
 @pytest.mark.parametrize(
     ("rule", "puzzles", "halved"),
-    [("whispers", 8, False), ("kropki", 12, True), ("xv", 12, True), ("thermo", 12, True), ("palindrome", 6, False)],
+    [
+        ("whispers", 8, False),
+        ("kropki", 12, True),
+        ("xv", 12, True),
+        ("thermo", 12, True),
+        ("palindrome", 6, False),
+        ("renban", 10, False),
+    ],
 )
 def test_fewer_givens_get_the_python_cores_answers(rule: str, puzzles: int, halved: bool) -> None:
     """Each puzzle with only 22 of its solution's cells given, and (``halved``) with a random half of its

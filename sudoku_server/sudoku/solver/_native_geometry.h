@@ -53,6 +53,9 @@ typedef struct {
     uint32_t *pair_keep;   /* ncells: the digits a cell can hold given its
                             * relation pairs to two peers of each other
                             * (geo_pair_keep); NULL when it removes none */
+    int nruns;             /* cliques of pairs whose table is "differ by 1 to k - 1" (k cells) */
+    uint32_t *run_start;   /* nruns + 1 into run_cells */
+    uint16_t *run_cells;
     int ntwins;            /* a cell's two relation pairs to two peers of each other */
     uint32_t *twin;        /* 3 * ntwins: the cell, then its two entries of adj */
     uint8_t *polar;        /* ncells: 1 on a pair whose table only joins a low
@@ -131,6 +134,8 @@ geo_free(Geo *g)
     PyMem_RawFree(g->polar);
     PyMem_RawFree(g->pair_keep);
     PyMem_RawFree(g->twin);
+    PyMem_RawFree(g->run_start);
+    PyMem_RawFree(g->run_cells);
     PyMem_RawFree(g->sum_start);
     PyMem_RawFree(g->sum_cells);
     PyMem_RawFree(g->sum_weight);

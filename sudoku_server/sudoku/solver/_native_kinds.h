@@ -181,6 +181,92 @@ geo_pair_keep(Geo *g)
     return 1;
 }
 
+/* Geo.run_*: a clique of k cells (k <= RUN_MAX) whose every pair has one
+ * table, "the digits differ, by at most k - 1", holds k distinct digits
+ * within k - 1 of each other: a run of k consecutive digits (a renban
+ * line). The pairs' arc consistency sees one pair at a time; ev_runs sees
+ * the run. */
+#define RUN_MAX 7
+
+static int
+geo_runs(Geo *g, const Extra *ex)
+{
+    int n = g->n, ncells = g->ncells, i, c, total = 0, pass;
+    int *comp = PyMem_RawMalloc(sizeof(int) * (size_t)ncells);
+    if (comp == NULL)
+        return 0;
+    for (pass = 0; pass < 2; pass++) {
+        int nruns = 0;
+        total = 0;
+        for (c = 0; c < ncells; c++)
+            comp[c] = -1;
+        /* each pair's table; a cell with pairs of one table only starts a candidate run */
+        for (c = 0; c < ncells; c++) {
+            int t = -1, k = 0, ok = 1, d, e, members[RUN_MAX + 1];
+            uint32_t j;
+            if (comp[c] >= 0 || g->adj_start[c] == g->adj_start[c + 1])
+                continue;
+            /* the cell and its partners through its first table */
+            members[k++] = c;
+            for (j = g->adj_start[c]; j < g->adj_start[c + 1] && ok; j++) {
+                uint32_t end = g->adj[j], p = end >> 1;
+                int o = (end & 1) ? g->pair_a[p] : g->pair_b[p];
+                if (t < 0)
+                    t = ex->pair_table[p];
+                ok = ex->pair_table[p] == t && k <= RUN_MAX;
+                if (ok)
+                    members[k++] = o;
+            }
+            if (!ok || k < 3)
+                continue;
+            /* every member's pairs are exactly the other members, through t */
+            for (i = 0; i < k && ok; i++) {
+                int m = members[i], seen = 0;
+                ok = (int)(g->adj_start[m + 1] - g->adj_start[m]) == k - 1 && comp[m] < 0;
+                for (j = g->adj_start[m]; j < g->adj_start[m + 1] && ok; j++) {
+                    uint32_t end = g->adj[j], p = end >> 1;
+                    int o = (end & 1) ? g->pair_a[p] : g->pair_b[p], q;
+                    ok = ex->pair_table[p] == t;
+                    for (q = 0; q < k && ok; q++)
+                        if (members[q] == o)
+                            seen++;
+                }
+                ok = ok && seen == k - 1;
+            }
+            /* the table: d and e allowed exactly when 0 < |d - e| <= k - 1 */
+            for (d = 0; d < n && ok; d++)
+                for (e = 0; e < n && ok; e++) {
+                    int allowed = (int)(ex->tables[t * n + d] >> e & 1), dist = d > e ? d - e : e - d;
+                    ok = allowed == (dist > 0 && dist <= k - 1);
+                }
+            if (!ok)
+                continue;
+            for (i = 0; i < k; i++) {
+                comp[members[i]] = nruns;
+                if (pass == 1)
+                    g->run_cells[total + i] = (uint16_t)members[i];
+            }
+            total += k;
+            nruns++;
+            if (pass == 1)
+                g->run_start[nruns] = (uint32_t)total;
+        }
+        if (pass == 0) {
+            if (nruns == 0)
+                break;
+            g->nruns = nruns;
+            g->run_start = PyMem_RawCalloc((size_t)nruns + 1, sizeof(uint32_t));
+            g->run_cells = PyMem_RawMalloc(sizeof(uint16_t) * (size_t)total);
+            if (g->run_start == NULL || g->run_cells == NULL) {
+                PyMem_RawFree(comp);
+                return 0;
+            }
+        }
+    }
+    PyMem_RawFree(comp);
+    return 1;
+}
+
 static int
 geo_relations(Geo *g, const Extra *ex)
 {
@@ -234,7 +320,7 @@ geo_relations(Geo *g, const Extra *ex)
         }
         PyMem_RawFree(at);
     }
-    return geo_polar(g, ex) && geo_pair_keep(g);
+    return geo_polar(g, ex) && geo_pair_keep(g) && geo_runs(g, ex);
 }
 
 /* The sums of g from ex (records checked by read_kinds). 0 when out of memory. */
@@ -814,6 +900,59 @@ ev_units(Ctx *x, SG *s, int *found, EvSeen *seen)
     return 1;
 }
 
+/* A run (Geo.run_*): each cell keeps the digits of the one-to-one
+ * placements of some window of k consecutive digits (a depth-first walk
+ * over the cells, distinct digits within the window). 0 on a contradiction. */
+static int
+ev_runs(Ctx *x, SG *s, int *found)
+{
+    const Geo *g = x->geo;
+    int r, n = g->n;
+    for (r = 0; r < g->nruns; r++) {
+        const uint16_t *cells = g->run_cells + g->run_start[r];
+        int k = (int)(g->run_start[r + 1] - g->run_start[r]), w, i;
+        uint32_t keep[RUN_MAX], all = 0;
+        memset(keep, 0, sizeof keep);
+        for (i = 0; i < k; i++)
+            all |= s->c[cells[i]];
+        for (w = 0; w + k <= n; w++) {
+            uint32_t window = ((1u << k) - 1u) << w, left[RUN_MAX], used = 0;
+            int depth = 0, dig[RUN_MAX];
+            if ((all & window) != window)
+                continue; /* a digit of the window has no cell */
+            for (i = 0; i < k && (s->c[cells[i]] & window); i++)
+                ;
+            if (i < k)
+                continue;
+            left[0] = s->c[cells[0]] & window;
+            while (depth >= 0) {
+                if (!left[depth]) {
+                    depth--;
+                    if (depth >= 0)
+                        used &= ~(1u << dig[depth]);
+                    continue;
+                }
+                dig[depth] = CTZ(left[depth]);
+                left[depth] &= left[depth] - 1;
+                if (depth + 1 < k) {
+                    used |= 1u << dig[depth];
+                    depth++;
+                    left[depth] = s->c[cells[depth]] & window & ~used;
+                    continue;
+                }
+                for (i = 0; i < k; i++)
+                    keep[i] |= 1u << dig[i];
+            }
+        }
+        for (i = 0; i < k; i++) {
+            uint32_t drop = s->c[cells[i]] & ~keep[i];
+            if (drop && !eg_remove(x, s, cells[i], drop, found))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* A cell's two pairs to two peers of each other (Geo.twin): a digit stays
  * only while the two partners can still take two different digits it allows
  * (the candidates now, geo_pair_keep's test on the tables at prepare). */
@@ -855,6 +994,8 @@ ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
     if (g->npairs && !ev_relations(x, s, found, seen->rel, &seen->rel_valid))
         return 0;
     if (g->ntwins && !ev_twins(x, s, found))
+        return 0;
+    if (g->nruns && !ev_runs(x, s, found))
         return 0;
     for (k = 0; k < g->nsums; k++)
         if (!(g->sum_combos[k] == SUM_BOUNDS ? ev_sum_support(x, s, k, found) : ev_sum_distinct(x, s, k, found)))
