@@ -272,6 +272,8 @@ class Rule:
       off: the technique families it switches off (``"unique rectangle"``, ``"BUG"``, the forcing
         chains of :data:`BLIND` that cannot read its marks).
       step: the step words of its relation, or None.
+      line: the step words of its line-level step (a whole thermometer, renban or whispers line at
+        once: :mod:`..techniques.line_rules`), or None.
       making: how the generator makes its data (None: it takes none).
       missing: how a puzzle gives its data, for the error when it does not
         (``"a line of givens then region symbols, ..."``).
@@ -306,6 +308,7 @@ class Rule:
     solution_words: Callable[[Broken, Words], str] | None = None
     off: tuple[str, ...] = ("BUG",)
     step: StepWords | None = None
+    line: StepWords | None = None
     making: Making = field(default_factory=Making)
     missing: str = ""
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

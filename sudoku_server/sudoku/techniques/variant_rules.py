@@ -47,6 +47,7 @@ from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.rules import RULES, StepWords, rule_of
 from sudoku_server.sudoku.rules.base import BLIND
 from sudoku_server.sudoku.techniques.board import Context, cells_of
+from sudoku_server.sudoku.techniques.line_rules import LINE_FINDERS
 from sudoku_server.sudoku.techniques.step import Step, rcs
 
 __all__ = [
@@ -364,11 +365,26 @@ def _rule_step(x: Context, word: str) -> Step | None:
     return find_relation(x, word) or find_between(x, word) or find_sum(x, word)
 
 
-#: ``(step name, finder)``: one technique registry row per rule that declares step words, in
-#: :data:`~...rules.RULES` order (``techniques.TECHNIQUES`` places them beside the singles).
-RULE_FINDERS: tuple[tuple[str, Callable[[Context], Step | None]], ...] = tuple(
-    (rule.step.name, functools.partial(_rule_step, word=rule.word)) for rule in RULES.values() if rule.step
-)
+def _rule_rows() -> list[tuple[str, Callable[[Context], Step | None]]]:
+    """Per rule with step words, in :data:`~...rules.RULES` order: its pair step's row, and its line step's row
+    (:mod:`.line_rules`) before it when rated no higher (a thermometer's bounds), else after it."""
+    rows: list[tuple[str, Callable[[Context], Step | None]]] = []
+    for rule in RULES.values():
+        if not rule.step:
+            continue
+        pair = (rule.step.name, functools.partial(_rule_step, word=rule.word))
+        if rule.line is None:
+            rows.append(pair)
+            continue
+        line = (rule.line.name, LINE_FINDERS[rule.word])
+        rows += [line, pair] if rule.line.rating <= rule.step.rating else [pair, line]
+    return rows
+
+
+#: ``(step name, finder)``: one technique registry row per rule that declares step words, and one per
+#: line step (:func:`_rule_rows`), in :data:`~...rules.RULES` order (``techniques.TECHNIQUES`` places them
+#: beside the singles).
+RULE_FINDERS: tuple[tuple[str, Callable[[Context], Step | None]], ...] = tuple(_rule_rows())
 
 
 # -- sums -------------------------------------------------------------------------

@@ -1,0 +1,264 @@
+"""Line-level steps of the rules drawn as lines: a whole thermometer, renban or whispers line at once.
+
+The pair steps of :mod:`.variant_rules` look at one pair of a line at a time;
+the steps here look at the line (:attr:`~...rules.Rule.line` names them, its
+rule module declares the words):
+
+* **thermometer bounds** (:func:`find_thermometer_bounds`, 2.3): the digits
+  rise from the bulb, so the cell at place ``i`` (from 0) of a thermometer
+  holds more than the least digit the cells below it can rise through and
+  less than the most digit the cells above it can fall through: the least
+  chain from the bulb (each cell's least candidate above the one before) and
+  the most chain from the tip. On an empty 9x9 grid a 4-cell thermometer's
+  cells hold 1-6, 2-7, 3-8 and 4-9. Exact for a line (a candidate kept has
+  a rising placement of the whole line through it); on a line the pair step
+  reaches the same candidates one pair at a time, so this step, tried first,
+  says in one step what the pair steps say in many.
+* **renban run** (:func:`find_renban_run`, 2.5): a line of L cells holds L
+  distinct consecutive digits, so some run ``{s, ..., s + L - 1}`` is
+  matched one to one to its cells, each cell a candidate (or its placed
+  digit); a candidate no such matching of any run uses goes. Stronger than
+  the pair step (digits within L - 1 of each other): on a 3-cell line whose
+  cells are {1,3}, {1,3} and {1,2,3}, 2 must be in the third cell.
+* **whispers neighbours** (:func:`find_whispers_neighbours`, 2.4): a cell's
+  two neighbours on a whispers line that see each other hold different
+  digits, so a digit of the cell goes when, beside it, both neighbours could
+  hold only the same one digit (on 9x9: a 4 needs a 9 on each side, a 6 a 1).
+
+Palindromes have no line step beyond their pair step: mirrored cells are
+equal (the pair step copies their candidates), and the line adds no
+difference between cells the units do not already give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from sudoku_server.sudoku.constraints import Relation
+from sudoku_server.sudoku.rules import rule_of
+from sudoku_server.sudoku.techniques.board import Context, cells_of
+from sudoku_server.sudoku.techniques.step import Step, and_list, rcs
+
+__all__ = ["LINE_FINDERS", "find_renban_run", "find_thermometer_bounds", "find_whispers_neighbours"]
+
+
+def _lines(x: Context, word: str) -> list[tuple[Relation, str]]:
+    """The relations of rule ``word`` (one per line) and their names, in the geometry's order."""
+    geo = x.t.geometry
+    return [
+        (constraint, geo.constraint_names[k] or word)
+        for k, constraint in enumerate(geo.constraints)
+        if isinstance(constraint, Relation) and geo.constraint_rules[k] == word
+    ]
+
+
+def _masks(x: Context, cells: Sequence[int]) -> list[int]:
+    """Per cell its placed digit's bit, else its candidates."""
+    return [1 << (x.values[c] - 1) if x.values[c] else x.cand[c] for c in cells]
+
+
+def _gone(x: Context, cells: Sequence[int], keep: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """The candidates ``(cell, digit)`` of the empty ``cells`` outside ``keep``, sorted."""
+    return tuple(sorted((c, d + 1) for c, k in zip(cells, keep) if not x.values[c] for d in cells_of(x.cand[c] & ~k)))
+
+
+# -- thermometer bounds ---------------------------------------------------------------
+
+
+def thermometer_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[tuple[int, int]]] | None:
+    """Per cell of a thermometer (bulb first) the digits a rising placement of the whole line gives it, and
+    its bounds ``(above, below)``: it holds more than ``above`` (0 at the bulb) and less than ``below``
+    (``n + 1`` at the tip).
+
+    ``masks``: per cell its digits (bit ``d - 1``). None when no rising
+    placement exists. ``thermometer_keep([0x1FF] * 4, 9)[0]`` is 1-6, 2-7, 3-8, 4-9.
+    """
+    k = len(masks)
+    low = [0] * (k + 1)  # low[i + 1]: the least digit cell i can hold above the cells before it (low[0] = 0)
+    for i, m in enumerate(masks):
+        above = m >> low[i] << low[i]
+        if not above:
+            return None
+        low[i + 1] = (above & -above).bit_length()
+    high = [0] * (k + 1)  # high[i]: the most digit cell i can hold below the cells after it (high[k] = n + 1)
+    high[k] = n + 1
+    for i in range(k - 1, -1, -1):
+        below = masks[i] & ((1 << (high[i + 1] - 1)) - 1)
+        if not below:
+            return None
+        high[i] = below.bit_length()
+    # cell i keeps the digits d with low[i] < d < high[i + 1]
+    keep = [m & ~((1 << low[i]) - 1) & ((1 << (high[i + 1] - 1)) - 1) for i, m in enumerate(masks)]
+    return keep, [(low[i], high[i + 1]) for i in range(k)]
+
+
+def find_thermometer_bounds(x: Context) -> Step | None:
+    """The first thermometer (the geometry's order) whose bounds rule out a candidate (module docstring)."""
+    words = rule_of("thermo").line
+    assert words is not None
+    for relation, name in _lines(x, "thermo"):
+        cells = (relation.pairs[0][0], *(b for _a, b in relation.pairs))
+        found = thermometer_keep(_masks(x, cells), x.n)
+        if found is None:
+            continue
+        keep, bounds = found
+        gone = _gone(x, cells, keep)
+        if not gone:
+            continue
+        hit = {c for c, _d in gone}
+        ranges = []
+        for c, (above, below) in zip(cells, bounds):
+            if c in hit:
+                said = [f"above {x.d(above - 1)}"] if above else []
+                said += [f"below {x.d(below - 1)}"] if below <= x.n else []
+                ranges.append(f"{rcs((c,), x.n)} is {' and '.join(said)}")
+        return x.step(
+            words.name,
+            words.rating,
+            eliminations=gone,
+            cells=cells,
+            digits=tuple(sorted({d for _c, d in gone})),
+            explanation=f": {name}: {words.partners}, so {and_list(ranges)}",
+            focus=name,
+        )
+    return None
+
+
+# -- renban runs ----------------------------------------------------------------------
+
+
+def _matching(masks: Sequence[int]) -> list[int] | None:
+    """A digit per cell (0-based), all different, each in its cell's mask; None when there is none."""
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: int) -> int:
+        for d in cells_of(masks[i] & ~seen):
+            seen |= 1 << d
+            if d not in owner:
+                owner[d] = i
+                return seen
+            got = place(owner[d], seen)
+            if got >= 0:
+                owner[d] = i
+                return got
+            seen = -got - 1
+        return -seen - 1
+
+    for i in range(len(masks)):
+        if place(i, 0) < 0:
+            return None
+    digit = [0] * len(masks)
+    for d, i in owner.items():
+        digit[i] = d
+    return digit
+
+
+def renban_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
+    """Per cell of a renban line the digits some run's one-to-one placement gives it, and the runs that fit.
+
+    ``masks``: per cell its digits (bit ``d - 1``); a run is a mask of
+    ``len(masks)`` consecutive digits. ``renban_keep([0b101, 0b101, 0b111], 9)``
+    is ``([0b101, 0b101, 0b010], [0b111])``.
+    """
+    k = len(masks)
+    keep = [0] * k
+    runs = []
+    for start in range(n - k + 1):
+        run = ((1 << k) - 1) << start
+        inside = [m & run for m in masks]
+        found = _matching(inside)
+        if found is None:
+            continue
+        runs.append(run)
+        for i, d in enumerate(found):
+            keep[i] |= 1 << d
+        for i in range(k):
+            for d in cells_of(inside[i] & ~keep[i]):
+                fixed = [m & ~(1 << d) for m in inside]
+                fixed[i] = 1 << d
+                other = _matching(fixed)
+                if other is not None:
+                    for j, e in enumerate(other):
+                        keep[j] |= 1 << e
+    return keep, runs
+
+
+def find_renban_run(x: Context) -> Step | None:
+    """The first renban line (the geometry's order) whose runs rule out a candidate (module docstring)."""
+    words = rule_of("renban").line
+    assert words is not None
+    for relation, name in _lines(x, "renban"):
+        cells = tuple(dict.fromkeys(c for pair in relation.pairs for c in pair))
+        keep, runs = renban_keep(_masks(x, cells), x.n)
+        gone = _gone(x, cells, keep)
+        if not gone or not runs:
+            continue
+        return x.step(
+            words.name,
+            words.rating,
+            eliminations=gone,
+            cells=tuple(sorted(cells)),
+            digits=tuple(sorted({d for _c, d in gone})),
+            explanation=f": {name}: {words.partners}: {' or '.join(x.digit_set(r) for r in runs)}",
+            focus=name,
+        )
+    return None
+
+
+# -- whispers neighbours --------------------------------------------------------------
+
+
+def find_whispers_neighbours(x: Context) -> Step | None:
+    """The first cell (the lines' order, then row-major) whose two neighbours on a whispers line see each other
+    and, beside one of its digits, could both hold only the same one digit (module docstring)."""
+    words = rule_of("whispers").line
+    assert words is not None
+    peer_mask, values, cand = x.t.peer_mask, x.values, x.cand
+    for relation, name in _lines(x, "whispers"):
+        near: dict[int, list[int]] = {}
+        for a, b in relation.pairs:
+            near.setdefault(a, []).append(b)
+            near.setdefault(b, []).append(a)
+        table = relation.table
+        for c in sorted(near):
+            if values[c] or len(near[c]) < 2:
+                continue
+            sides = near[c]
+            out: list[tuple[int, int, int, int]] = []  # (digit, neighbour, neighbour, the one digit)
+            for d in cells_of(cand[c]):
+                for i, a in enumerate(sides):
+                    for b in sides[i + 1 :]:
+                        if not peer_mask[a] >> b & 1:
+                            continue
+                        ma = (1 << (values[a] - 1) if values[a] else cand[a]) & table[d]
+                        mb = (1 << (values[b] - 1) if values[b] else cand[b]) & table[d]
+                        both = ma | mb
+                        if ma and mb and not both & (both - 1):
+                            out.append((d, a, b, both))
+                            break
+                    else:
+                        continue
+                    break
+            if not out:
+                continue
+            _d, a, b, _one = out[0]
+            why = ", ".join(f"beside {x.d(d)} both could hold only {x.d(cells_of(one)[0])}" for d, _a, _b, one in out)
+            return x.step(
+                words.name,
+                words.rating,
+                eliminations=tuple((c, d + 1) for d, _a, _b, _one in out),
+                cells=(c, a, b),
+                digits=tuple(d + 1 for d, _a, _b, _one in out),
+                explanation=f": {name}: {rcs((a,), x.n)} and {rcs((b,), x.n)} beside {rcs((c,), x.n)} "
+                f"{words.partners}: {why}",
+                focus=name,
+            )
+    return None
+
+
+#: rule word -> its line step's finder (the registry rows are made in :mod:`.variant_rules`).
+LINE_FINDERS: dict[str, Callable[[Context], Step | None]] = {
+    "thermo": find_thermometer_bounds,
+    "renban": find_renban_run,
+    "whispers": find_whispers_neighbours,
+}
