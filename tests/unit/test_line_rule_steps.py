@@ -1,0 +1,149 @@
+"""The line steps of issue 29's lines (thermometer bounds, renban run, whispers neighbours): exact lines, sound.
+
+Each finder on a board built for it (a state, its exact eliminations and its
+exact step line); every elimination is checked against the puzzle's true
+candidates (the digits some solution holds there, enumerated by the solver):
+a step never removes a digit of a solution. Then the bounds and runs on
+plain masks, and the paths of the marks examples, whose every step the
+engine checks against the solution.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sudoku_server.sudoku.candidates import true_candidates
+from sudoku_server.sudoku.check import no_check
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.rules import Variant
+from sudoku_server.sudoku.rules.base import Mark
+from sudoku_server.sudoku.techniques import Board, Context
+from sudoku_server.sudoku.techniques.line_rules import (
+    find_renban_run,
+    find_thermometer_bounds,
+    find_whispers_neighbours,
+    renban_keep,
+    thermometer_keep,
+)
+from sudoku_server.sudoku.techniques.step import Step
+from sudoku_server.sudoku.variants import variant_geometry
+from tests.support.marks_examples import EXAMPLES
+from tests.support.sessions import replies
+
+FULL = 0b111111111
+
+
+def _context(word: str, lines: tuple[tuple[int, ...], ...], givens: dict[int, int]) -> tuple[Context, Variant]:
+    variant = Variant((word,), marks=tuple(Mark(word, line) for line in lines))
+    values = [0] * 81
+    for c, d in givens.items():
+        values[c] = d
+    return Context(Board.from_cells(variant_geometry(variant), values), no_check), variant
+
+
+def _assert_sound(step: Step, variant: Variant, givens: dict[int, int]) -> None:
+    """No elimination of ``step`` is a digit some solution of the puzzle holds in its cell."""
+    values = [0] * 81
+    for c, d in givens.items():
+        values[c] = d
+    truth = true_candidates(Grid(tuple(values), 3, 3), geometry=variant_geometry(variant))
+    assert step.eliminations
+    for c, d in step.eliminations:
+        assert not truth[c] >> (d - 1) & 1, (c, d)
+
+
+def test_thermometer_bounds_on_an_empty_grid():
+    # r1c1 (bulb) - r1c2 - r1c3 - r2c3 (tip): 1-6, 2-7, 3-8, 4-9
+    givens: dict[int, int] = {}
+    x, variant = _context("thermo", ((0, 1, 2, 11),), givens)
+    step = find_thermometer_bounds(x)
+    assert step is not None
+    assert step.describe() == (
+        "thermometer bounds: thermometer r1c1-r2c3: its digits rise from the bulb, so r1c1 is below 7, r1c2 is"
+        " above 1 and below 8, r1c3 is above 2 and below 9 and r2c3 is above 3: remove 1 from r1c2, r1c3, r2c3;"
+        " 2 from r1c3, r2c3; 3 from r2c3; 7 from r1c1; 8 from r1c1, r1c2; 9 from r1c1, r1c2, r1c3"
+    )
+    assert sorted(step.eliminations) == sorted(
+        [(0, 7), (0, 8), (0, 9), (1, 1), (1, 8), (1, 9), (2, 1), (2, 2), (2, 9), (11, 1), (11, 2), (11, 3)]
+    )
+    _assert_sound(step, variant, givens)
+
+
+def test_thermometer_bounds_read_the_whole_line_past_a_given():
+    # r5c5 = 6 in the middle of r5c3-r5c4-r5c5-r5c6-r5c7: below it 1-4 and 2-5, above it 7-8 and 8-9
+    givens = {40: 6}
+    x, variant = _context("thermo", ((38, 39, 40, 41, 42),), givens)
+    step = find_thermometer_bounds(x)
+    assert step is not None
+    assert step.describe() == (
+        "thermometer bounds: thermometer r5c3-r5c7: its digits rise from the bulb, so r5c3 is below 5, r5c4 is"
+        " above 1 and below 6, r5c6 is above 6 and below 9 and r5c7 is above 7: remove 1 from r5c4, r5c6, r5c7;"
+        " 2 from r5c6, r5c7; 3 from r5c6, r5c7; 4 from r5c6, r5c7; 5 from r5c3, r5c6, r5c7; 7 from r5c3, r5c4,"
+        " r5c7; 8 from r5c3, r5c4; 9 from r5c3, r5c4, r5c6"
+    )
+    _assert_sound(step, variant, givens)
+
+
+def test_renban_run_places_the_middle_digit_the_pair_step_cannot():
+    # row 1 holds 4-9 in r1c4-r1c9; 2 is in columns 1 and 2 (r4c1, r7c2): r1c1 and r1c2 are {1,3}, r1c3 {1,2,3}
+    givens = {3: 4, 4: 5, 5: 6, 6: 7, 7: 8, 8: 9, 27: 2, 55: 2}
+    x, variant = _context("renban", ((0, 1, 2),), givens)
+    assert [x.cand[c] for c in (0, 1, 2)] == [0b101, 0b101, 0b111]
+    step = find_renban_run(x)
+    assert step is not None
+    assert step.describe() == (
+        "renban run: renban r1c1-r1c3 (3 cells): its digits are a run of consecutive digits: {1,2,3}:"
+        " remove 1 from r1c3; 3 from r1c3"
+    )
+    _assert_sound(step, variant, givens)
+
+
+def test_renban_run_keeps_only_the_runs_that_fit():
+    # r1c1 = 2 on a 4-cell renban: runs {1-4} and {2-5}; r1c2's 6-9 and the others' go
+    givens = {0: 2}
+    x, variant = _context("renban", ((0, 1, 2, 3),), givens)
+    step = find_renban_run(x)
+    assert step is not None
+    assert step.describe().startswith(
+        "renban run: renban r1c1-r1c4 (4 cells): its digits are a run of consecutive digits: {1,2,3,4} or {2,3,4,5}:"
+        " remove 6 from r1c2, r1c3, r1c4;"
+    )
+    assert sorted(step.eliminations) == [(c, d) for c in (1, 2, 3) for d in (6, 7, 8, 9)]
+    _assert_sound(step, variant, givens)
+
+
+def test_whispers_neighbours_that_see_each_other_rule_out_4_and_6():
+    # r1c1 - r1c2 - r1c3: r1c1 and r1c3 share row 1, so r1c2 cannot be 4 (a 9 on each side) or 6 (a 1 on each side)
+    givens: dict[int, int] = {}
+    x, variant = _context("whispers", ((0, 1, 2),), givens)
+    step = find_whispers_neighbours(x)
+    assert step is not None
+    assert step.describe() == (
+        "whispers neighbours: whispers r1c1-r1c3 (at least 5 apart): r1c1 and r1c3 beside r1c2 see each other:"
+        " beside 4 both could hold only 9, beside 6 both could hold only 1: remove 4 from r1c2; 6 from r1c2"
+    )
+    _assert_sound(step, variant, givens)
+
+
+def test_whispers_neighbours_that_do_not_see_each_other_keep_4():
+    # r1c3 - r2c4 - r3c5... : r1c3 (box 1) and r3c5 (box 2) share no unit: nothing to say
+    x, _ = _context("whispers", ((2, 12, 22),), {})
+    assert find_whispers_neighbours(x) is None
+
+
+def test_thermometer_keep_and_renban_keep_on_masks():
+    assert thermometer_keep([FULL] * 4, 9) == (
+        [0b000111111, 0b001111110, 0b011111100, 0b111111000],
+        [(0, 7), (1, 8), (2, 9), (3, 10)],
+    )
+    assert thermometer_keep([0b100, 0b1], 9) is None  # a 3 cannot rise to a 1
+    assert renban_keep([0b101, 0b101, 0b111], 9) == ([0b101, 0b101, 0b010], [0b111])
+    assert renban_keep([0b1, 0b1], 9) == ([0, 0], [])  # two 1s are no run
+
+
+@pytest.mark.parametrize(("word", "step"), [("renban", "renban run"), ("whispers", "whispers neighbours")])
+def test_the_examples_paths_take_the_line_steps(word: str, step: str):
+    givens, marks = EXAMPLES[word]
+    lines = replies(f"STEPS {givens} {word}={marks}\n".encode()).decode().splitlines()
+    assert lines[-1] == "END"
+    assert any(line.split(". ", 1)[1].startswith(f"{step}: ") for line in lines[4:-1])
