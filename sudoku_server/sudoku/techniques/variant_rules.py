@@ -26,6 +26,9 @@ get named steps:
   innies'. A set of one to four innies or outies with a known sum is
   treated as a cage whose digits may repeat where the cells are not peers:
   a candidate no placement uses goes (one cell: its digit).
+* the line steps of :mod:`.line_rules` (``thermometer bounds``, ``renban
+  run``, ``whispers neighbours``), one registry row each beside its rule's
+  row (:func:`_rule_rows`), the words declared by the rule (:attr:`~...rules.Rule.line`).
 
 Ratings are this server's own scale (Sudoku Explainer has no variants),
 chosen beside the singles they resemble: a relation step as its rule says
