@@ -147,3 +147,32 @@ def test_the_examples_paths_take_the_line_steps(word: str, step: str):
     lines = replies(f"STEPS {givens} {word}={marks}\n".encode()).decode().splitlines()
     assert lines[-1] == "END"
     assert any(line.split(". ", 1)[1].startswith(f"{step}: ") for line in lines[4:-1])
+
+
+def test_a_digit_every_run_holds_leaves_the_cells_that_see_the_line():
+    # r1c1-r1c5: every run of 5 digits on 9x9 holds 5, so 5 is on the line, and the rest of row 1 loses it
+    givens: dict[int, int] = {}
+    x, variant = _context("renban", ((0, 1, 2, 3, 4),), givens)
+    step = find_renban_run(x)
+    assert step is not None
+    assert step.describe() == (
+        "renban run: renban r1c1-r1c5 (5 cells): every run ({1,2,3,4,5} or {2,3,4,5,6} or {3,4,5,6,7} or"
+        " {4,5,6,7,8} or {5,6,7,8,9}) holds 5, so one of r1c1, r1c2, r1c3, r1c4, r1c5 holds it:"
+        " remove 5 from r1c6, r1c7, r1c8, r1c9"
+    )
+    assert step.se == 2.6
+    _assert_sound(step, variant, givens)
+
+
+def test_a_digit_every_run_holds_leaves_the_cells_that_see_all_its_places_on_the_line():
+    # r1c1-r1c2-r1c3-r2c3-r3c3-r3c4: every run of 6 holds 4; r3c1 and r3c2 see every cell of the line (box 1,
+    # row 3), r1c4 does not see r2c3
+    givens: dict[int, int] = {}
+    x, variant = _context("renban", ((0, 1, 2, 11, 20, 21),), givens)
+    step = find_renban_run(x)
+    assert step is not None
+    assert step.describe() == (
+        "renban run: renban r1c1-r3c4 (6 cells): every run ({1,2,3,4,5,6} or {2,3,4,5,6,7} or {3,4,5,6,7,8} or"
+        " {4,5,6,7,8,9}) holds 4, so one of r1c1, r1c2, r1c3, r2c3, r3c3, r3c4 holds it: remove 4 from r3c1, r3c2"
+    )
+    _assert_sound(step, variant, givens)

@@ -19,7 +19,10 @@ rule module declares the words):
   matched one to one to its cells, each cell a candidate (or its placed
   digit); a candidate no such matching of any run uses goes. Stronger than
   the pair step (digits within L - 1 of each other): on a 3-cell line whose
-  cells are {1,3}, {1,3} and {1,2,3}, 2 must be in the third cell.
+  cells are {1,3}, {1,3} and {1,2,3}, 2 must be in the third cell. And a
+  digit every fitting run holds is on the line (a 5-cell line on 9x9 always
+  holds 5): it leaves the cells off the line that see every cell of the line
+  that can hold it (2.6, as pointing).
 * **whispers neighbours** (:func:`find_whispers_neighbours`, 2.4): a cell's
   two neighbours on a whispers line that see each other hold different
   digits, so a digit of the cell goes when, beside it, both neighbours could
@@ -184,24 +187,70 @@ def renban_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
 
 
 def find_renban_run(x: Context) -> Step | None:
-    """The first renban line (the geometry's order) whose runs rule out a candidate (module docstring)."""
+    """The first renban line (the geometry's order) whose runs rule out a candidate, else the first whose runs
+    all hold a digit that only some of its cells can take (module docstring)."""
     words = rule_of("renban").line
     assert words is not None
+    found = []
     for relation, name in _lines(x, "renban"):
         cells = tuple(dict.fromkeys(c for pair in relation.pairs for c in pair))
         keep, runs = renban_keep(_masks(x, cells), x.n)
-        gone = _gone(x, cells, keep)
-        if not gone or not runs:
+        if not runs:
             continue
-        return x.step(
-            words.name,
-            words.rating,
-            eliminations=gone,
-            cells=tuple(sorted(cells)),
-            digits=tuple(sorted({d for _c, d in gone})),
-            explanation=f": {name}: {words.partners}: {' or '.join(x.digit_set(r) for r in runs)}",
-            focus=name,
-        )
+        found.append((cells, name, keep, runs))
+        gone = _gone(x, cells, keep)
+        if gone:
+            return x.step(
+                words.name,
+                words.rating,
+                eliminations=gone,
+                cells=tuple(sorted(cells)),
+                digits=tuple(sorted({d for _c, d in gone})),
+                explanation=f": {name}: {words.partners}: {' or '.join(x.digit_set(r) for r in runs)}",
+                focus=name,
+            )
+    for cells, name, keep, runs in found:
+        step = _renban_digit(x, words.name, cells, name, keep, runs)
+        if step is not None:
+            return step
+    return None
+
+
+def _renban_digit(
+    x: Context, technique: str, cells: Sequence[int], name: str, keep: Sequence[int], runs: Sequence[int]
+) -> Step | None:
+    """A digit every run of the line holds is on the line: it leaves the cells off the line that see every cell
+    of the line that can hold it (2.6, as pointing). One cell that can is a single already (the runs' matching
+    leaves it that digit alone)."""
+    every = runs[0]
+    for run in runs[1:]:
+        every &= run
+    values, cand, peer_mask = x.values, x.cand, x.t.peer_mask
+    line = 0
+    for c in cells:
+        line |= 1 << c
+    for d in cells_of(every):
+        if any(values[c] == d + 1 for c in cells):
+            continue
+        holders = [c for c, k in zip(cells, keep) if k >> d & 1]
+        if not holders:
+            continue
+        said = f": {name}: every run ({' or '.join(x.digit_set(r) for r in runs)}) holds {x.d(d)}"
+        seen = -1
+        for c in holders:
+            seen &= peer_mask[c]
+        seen &= ~line
+        gone = tuple((c, d + 1) for c in cells_of(seen) if cand[c] >> d & 1)
+        if gone:
+            return x.step(
+                technique,
+                2.6,
+                eliminations=gone,
+                cells=tuple(sorted(cells)),
+                digits=(d + 1,),
+                explanation=f"{said}, so one of {rcs(holders, x.n)} holds it",
+                focus=name,
+            )
     return None
 
 
