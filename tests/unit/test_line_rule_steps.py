@@ -176,3 +176,17 @@ def test_a_digit_every_run_holds_leaves_the_cells_that_see_all_its_places_on_the
         " {4,5,6,7,8,9}) holds 4, so one of r1c1, r1c2, r1c3, r2c3, r3c3, r3c4 holds it: remove 4 from r3c1, r3c2"
     )
     _assert_sound(step, variant, givens)
+
+
+def test_whispers_neighbours_on_two_lines_crossing_at_the_cell():
+    # r2c2 is on the lines r1c2-r2c2 and r2c2-r2c1, which cross there; r1c2 and r2c1 share box 1
+    givens: dict[int, int] = {}
+    x, variant = _context("whispers", ((1, 10), (10, 9)), givens)
+    step = find_whispers_neighbours(x)
+    assert step is not None
+    assert step.describe() == (
+        "whispers neighbours: whispers r1c2-r2c2 (at least 5 apart) and whispers r2c2-r2c1 (at least 5 apart):"
+        " r1c2 and r2c1 beside r2c2 see each other: beside 4 both could hold only 9, beside 6 both could hold"
+        " only 1: remove 4 from r2c2; 6 from r2c2"
+    )
+    _assert_sound(step, variant, givens)

@@ -24,7 +24,8 @@ rule module declares the words):
   holds 5): it leaves the cells off the line that see every cell of the line
   that can hold it (2.6, as pointing).
 * **whispers neighbours** (:func:`find_whispers_neighbours`, 2.4): a cell's
-  two neighbours on a whispers line that see each other hold different
+  two neighbours on a whispers line (or on two lines crossing at the cell)
+  that see each other hold different
   digits, so a digit of the cell goes when, beside it, both neighbours could
   hold only the same one digit (on 9x9: a 4 needs a 9 on each side, a 6 a 1).
 
@@ -258,51 +259,62 @@ def _renban_digit(
 
 
 def find_whispers_neighbours(x: Context) -> Step | None:
-    """The first cell (the lines' order, then row-major) whose two neighbours on a whispers line see each other
-    and, beside one of its digits, could both hold only the same one digit (module docstring)."""
+    """The first cell (the lines' order) with two neighbours on whispers lines (one line, or two lines that cross
+    there) that see each other and, beside one of its digits, could both hold only the same one digit (module
+    docstring)."""
     words = rule_of("whispers").line
     assert words is not None
-    peer_mask, values, cand = x.t.peer_mask, x.values, x.cand
+    peer_mask, values = x.t.peer_mask, x.values
+    near: dict[int, list[tuple[int, tuple[int, ...], str]]] = {}  # cell -> (neighbour, its line's table, name)
     for relation, name in _lines(x, "whispers"):
-        near: dict[int, list[int]] = {}
         for a, b in relation.pairs:
-            near.setdefault(a, []).append(b)
-            near.setdefault(b, []).append(a)
-        table = relation.table
-        for c in sorted(near):
-            if values[c] or len(near[c]) < 2:
-                continue
-            sides = near[c]
-            out: list[tuple[int, int, int, int]] = []  # (digit, neighbour, neighbour, the one digit)
-            for d in cells_of(cand[c]):
-                for i, a in enumerate(sides):
-                    for b in sides[i + 1 :]:
-                        if not peer_mask[a] >> b & 1:
-                            continue
-                        ma = (1 << (values[a] - 1) if values[a] else cand[a]) & table[d]
-                        mb = (1 << (values[b] - 1) if values[b] else cand[b]) & table[d]
-                        both = ma | mb
-                        if ma and mb and not both & (both - 1):
-                            out.append((d, a, b, both))
-                            break
-                    else:
-                        continue
-                    break
-            if not out:
-                continue
-            _d, a, b, _one = out[0]
-            why = ", ".join(f"beside {x.d(d)} both could hold only {x.d(cells_of(one)[0])}" for d, _a, _b, one in out)
-            return x.step(
-                words.name,
-                words.rating,
-                eliminations=tuple((c, d + 1) for d, _a, _b, _one in out),
-                cells=(c, a, b),
-                digits=tuple(d + 1 for d, _a, _b, _one in out),
-                explanation=f": {name}: {rcs((a,), x.n)} and {rcs((b,), x.n)} beside {rcs((c,), x.n)} "
-                f"{words.partners}: {why}",
-                focus=name,
-            )
+            near.setdefault(a, []).append((b, relation.table, name))
+            near.setdefault(b, []).append((a, relation.table, name))
+    for c, sides in near.items():
+        if values[c] or len(sides) < 2:
+            continue
+        for i, (a, table_a, name_a) in enumerate(sides):
+            for b, table_b, name_b in sides[i + 1 :]:
+                if a != b and peer_mask[a] >> b & 1:
+                    step = _whispers_pair(
+                        x, words.name, words.rating, words.partners, c, (a, table_a, name_a), (b, table_b, name_b)
+                    )
+                    if step is not None:
+                        return step
     return None
+
+
+def _whispers_pair(
+    x: Context,
+    technique: str,
+    se: float,
+    partners: str,
+    c: int,
+    side_a: tuple[int, tuple[int, ...], str],
+    side_b: tuple[int, tuple[int, ...], str],
+) -> Step | None:
+    """The digits of ``c`` beside which its neighbours ``a`` and ``b`` (peers) could both hold only one digit."""
+    (a, table_a, name_a), (b, table_b, name_b) = side_a, side_b
+    mask_a, mask_b = _masks(x, (a, b))
+    out = []  # (digit, the one digit)
+    for d in cells_of(x.cand[c]):
+        ma, mb = mask_a & table_a[d], mask_b & table_b[d]
+        both = ma | mb
+        if ma and mb and not both & (both - 1):
+            out.append((d, cells_of(both)[0]))
+    if not out:
+        return None
+    name = name_a if name_a == name_b else f"{name_a} and {name_b}"
+    why = ", ".join(f"beside {x.d(d)} both could hold only {x.d(one)}" for d, one in out)
+    return x.step(
+        technique,
+        se,
+        eliminations=tuple((c, d + 1) for d, _one in out),
+        cells=(c, a, b),
+        digits=tuple(d + 1 for d, _one in out),
+        explanation=f": {name}: {rcs((a,), x.n)} and {rcs((b,), x.n)} beside {rcs((c,), x.n)} {partners}: {why}",
+        focus=name,
+    )
 
 
 #: rule word -> its line step's finder (the registry rows are made in :mod:`.variant_rules`).
