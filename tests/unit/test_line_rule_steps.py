@@ -19,11 +19,11 @@ from sudoku_server.sudoku.rules import Variant
 from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.sudoku.techniques import Board, Context
 from sudoku_server.sudoku.techniques.line_rules import (
-    find_renban_run,
-    find_thermometer_bounds,
-    find_whispers_neighbours,
-    renban_keep,
-    thermometer_keep,
+    find_apart_neighbours,
+    find_rising_bounds,
+    find_run,
+    rising_keep,
+    run_keep,
 )
 from sudoku_server.sudoku.techniques.step import Step
 from sudoku_server.sudoku.variants import variant_geometry
@@ -56,7 +56,7 @@ def test_thermometer_bounds_on_an_empty_grid():
     # r1c1 (bulb) - r1c2 - r1c3 - r2c3 (tip): 1-6, 2-7, 3-8, 4-9
     givens: dict[int, int] = {}
     x, variant = _context("thermo", ((0, 1, 2, 11),), givens)
-    step = find_thermometer_bounds(x)
+    step = find_rising_bounds(x, "thermo")
     assert step is not None
     assert step.describe() == (
         "thermometer bounds: thermometer r1c1-r2c3: its digits rise from the bulb, so r1c1 is below 7, r1c2 is"
@@ -73,7 +73,7 @@ def test_thermometer_bounds_read_the_whole_line_past_a_given():
     # r5c5 = 6 in the middle of r5c3-r5c4-r5c5-r5c6-r5c7: below it 1-4 and 2-5, above it 7-8 and 8-9
     givens = {40: 6}
     x, variant = _context("thermo", ((38, 39, 40, 41, 42),), givens)
-    step = find_thermometer_bounds(x)
+    step = find_rising_bounds(x, "thermo")
     assert step is not None
     assert step.describe() == (
         "thermometer bounds: thermometer r5c3-r5c7: its digits rise from the bulb, so r5c3 is below 5, r5c4 is"
@@ -89,7 +89,7 @@ def test_renban_run_places_the_middle_digit_the_pair_step_cannot():
     givens = {3: 4, 4: 5, 5: 6, 6: 7, 7: 8, 8: 9, 27: 2, 55: 2}
     x, variant = _context("renban", ((0, 1, 2),), givens)
     assert [x.cand[c] for c in (0, 1, 2)] == [0b101, 0b101, 0b111]
-    step = find_renban_run(x)
+    step = find_run(x, "renban")
     assert step is not None
     assert step.describe() == (
         "renban run: renban r1c1-r1c3 (3 cells): its digits are a run of consecutive digits: {1,2,3}:"
@@ -102,7 +102,7 @@ def test_renban_run_keeps_only_the_runs_that_fit():
     # r1c1 = 2 on a 4-cell renban: runs {1-4} and {2-5}; r1c2's 6-9 and the others' go
     givens = {0: 2}
     x, variant = _context("renban", ((0, 1, 2, 3),), givens)
-    step = find_renban_run(x)
+    step = find_run(x, "renban")
     assert step is not None
     assert step.describe().startswith(
         "renban run: renban r1c1-r1c4 (4 cells): its digits are a run of consecutive digits: {1,2,3,4} or {2,3,4,5}:"
@@ -116,7 +116,7 @@ def test_whispers_neighbours_that_see_each_other_rule_out_4_and_6():
     # r1c1 - r1c2 - r1c3: r1c1 and r1c3 share row 1, so r1c2 cannot be 4 (a 9 on each side) or 6 (a 1 on each side)
     givens: dict[int, int] = {}
     x, variant = _context("whispers", ((0, 1, 2),), givens)
-    step = find_whispers_neighbours(x)
+    step = find_apart_neighbours(x, "whispers")
     assert step is not None
     assert step.describe() == (
         "whispers neighbours: whispers r1c1-r1c3 (at least 5 apart): r1c1 and r1c3 beside r1c2 see each other:"
@@ -128,17 +128,17 @@ def test_whispers_neighbours_that_see_each_other_rule_out_4_and_6():
 def test_whispers_neighbours_that_do_not_see_each_other_keep_4():
     # r1c3 - r2c4 - r3c5... : r1c3 (box 1) and r3c5 (box 2) share no unit: nothing to say
     x, _ = _context("whispers", ((2, 12, 22),), {})
-    assert find_whispers_neighbours(x) is None
+    assert find_apart_neighbours(x, "whispers") is None
 
 
-def test_thermometer_keep_and_renban_keep_on_masks():
-    assert thermometer_keep([FULL] * 4, 9) == (
+def test_rising_keep_and_run_keep_on_masks():
+    assert rising_keep([FULL] * 4, 9) == (
         [0b000111111, 0b001111110, 0b011111100, 0b111111000],
         [(0, 7), (1, 8), (2, 9), (3, 10)],
     )
-    assert thermometer_keep([0b100, 0b1], 9) is None  # a 3 cannot rise to a 1
-    assert renban_keep([0b101, 0b101, 0b111], 9) == ([0b101, 0b101, 0b010], [0b111])
-    assert renban_keep([0b1, 0b1], 9) == ([0, 0], [])  # two 1s are no run
+    assert rising_keep([0b100, 0b1], 9) is None  # a 3 cannot rise to a 1
+    assert run_keep([0b101, 0b101, 0b111], 9) == ([0b101, 0b101, 0b010], [0b111])
+    assert run_keep([0b1, 0b1], 9) == ([0, 0], [])  # two 1s are no run
 
 
 @pytest.mark.parametrize(("word", "step"), [("renban", "renban run"), ("whispers", "whispers neighbours")])
@@ -153,7 +153,7 @@ def test_a_digit_every_run_holds_leaves_the_cells_that_see_the_line():
     # r1c1-r1c5: every run of 5 digits on 9x9 holds 5, so 5 is on the line, and the rest of row 1 loses it
     givens: dict[int, int] = {}
     x, variant = _context("renban", ((0, 1, 2, 3, 4),), givens)
-    step = find_renban_run(x)
+    step = find_run(x, "renban")
     assert step is not None
     assert step.describe() == (
         "renban run: renban r1c1-r1c5 (5 cells): every run ({1,2,3,4,5} or {2,3,4,5,6} or {3,4,5,6,7} or"
@@ -169,7 +169,7 @@ def test_a_digit_every_run_holds_leaves_the_cells_that_see_all_its_places_on_the
     # row 3), r1c4 does not see r2c3
     givens: dict[int, int] = {}
     x, variant = _context("renban", ((0, 1, 2, 11, 20, 21),), givens)
-    step = find_renban_run(x)
+    step = find_run(x, "renban")
     assert step is not None
     assert step.describe() == (
         "renban run: renban r1c1-r3c4 (6 cells): every run ({1,2,3,4,5,6} or {2,3,4,5,6,7} or {3,4,5,6,7,8} or"
@@ -182,7 +182,7 @@ def test_whispers_neighbours_on_two_lines_crossing_at_the_cell():
     # r2c2 is on the lines r1c2-r2c2 and r2c2-r2c1, which cross there; r1c2 and r2c1 share box 1
     givens: dict[int, int] = {}
     x, variant = _context("whispers", ((1, 10), (10, 9)), givens)
-    step = find_whispers_neighbours(x)
+    step = find_apart_neighbours(x, "whispers")
     assert step is not None
     assert step.describe() == (
         "whispers neighbours: whispers r1c2-r2c2 (at least 5 apart) and whispers r2c2-r2c1 (at least 5 apart):"

@@ -203,12 +203,16 @@ class StepWords:
       name: the step's name (``hardest=`` and ``STEPS`` say it).
       rating: its rating on this server's scale.
       partners: what the cells of a pair are to each other, plural (``"neighbours"``); for a
-        rule of sums, what its sum cannot do (``"its digits cannot make its sum"``).
+        rule of sums, what its sum cannot do (``"its digits cannot make its sum"``); for a line
+        step, why its line rules the candidates out (``"its digits rise from the bulb"``).
+      kind: for a line step (:attr:`Rule.line`), which reasoning it takes
+        (:data:`..techniques.line_rules.LINE_FINDERS`): ``"rising"``, ``"run"`` or ``"apart"``.
     """
 
     name: str
     rating: float
     partners: str
+    kind: str = ""
 
 
 class Random(Protocol):

@@ -1,10 +1,12 @@
 """Line-level steps of the rules drawn as lines: a whole thermometer, renban or whispers line at once.
 
 The pair steps of :mod:`.variant_rules` look at one pair of a line at a time;
-the steps here look at the line (:attr:`~...rules.Rule.line` names them, its
-rule module declares the words):
+the steps here look at the line. A rule module declares its line step as
+:attr:`~...rules.Rule.line` (its name, rating, words and ``kind``); the
+finders go by kind (:data:`LINE_FINDERS`), each over the rule's relations,
+one per line, so no module here names a rule:
 
-* **thermometer bounds** (:func:`find_thermometer_bounds`, 2.3): the digits
+* ``rising``, **thermometer bounds** (:func:`find_rising_bounds`, 2.3): the digits
   rise from the bulb, so the cell at place ``i`` (from 0) of a thermometer
   holds more than the least digit the cells below it can rise through and
   less than the most digit the cells above it can fall through: the least
@@ -14,7 +16,7 @@ rule module declares the words):
   a rising placement of the whole line through it); on a line the pair step
   reaches the same candidates one pair at a time, so this step, tried first,
   says in one step what the pair steps say in many.
-* **renban run** (:func:`find_renban_run`, 2.5): a line of L cells holds L
+* ``run``, **renban run** (:func:`find_run`, 2.5): a line of L cells holds L
   distinct consecutive digits, so some run ``{s, ..., s + L - 1}`` is
   matched one to one to its cells, each cell a candidate (or its placed
   digit); a candidate no such matching of any run uses goes. Stronger than
@@ -23,11 +25,11 @@ rule module declares the words):
   digit every fitting run holds is on the line (a 5-cell line on 9x9 always
   holds 5): it leaves the cells off the line that see every cell of the line
   that can hold it (2.6, as pointing).
-* **whispers neighbours** (:func:`find_whispers_neighbours`, 2.4): a cell's
-  two neighbours on a whispers line (or on two lines crossing at the cell)
-  that see each other hold different
-  digits, so a digit of the cell goes when, beside it, both neighbours could
-  hold only the same one digit (on 9x9: a 4 needs a 9 on each side, a 6 a 1).
+* ``apart``, **whispers neighbours** (:func:`find_apart_neighbours`, 2.4): a
+  cell's two neighbours on a whispers line (or on two lines crossing at the
+  cell) that see each other hold different digits, so a digit of the cell
+  goes when, beside it, both neighbours could hold only the same one digit
+  (on 9x9: a 4 needs a 9 on each side, a 6 a 1).
 
 Palindromes have no line step beyond their pair step: mirrored cells are
 equal (the pair step copies their candidates), and the line adds no
@@ -43,7 +45,7 @@ from sudoku_server.sudoku.rules import rule_of
 from sudoku_server.sudoku.techniques.board import Context, cells_of
 from sudoku_server.sudoku.techniques.step import Step, and_list, rcs
 
-__all__ = ["LINE_FINDERS", "find_renban_run", "find_thermometer_bounds", "find_whispers_neighbours"]
+__all__ = ["LINE_FINDERS", "find_apart_neighbours", "find_rising_bounds", "find_run"]
 
 
 def _lines(x: Context, word: str) -> list[tuple[Relation, str]]:
@@ -69,13 +71,13 @@ def _gone(x: Context, cells: Sequence[int], keep: Sequence[int]) -> tuple[tuple[
 # -- thermometer bounds ---------------------------------------------------------------
 
 
-def thermometer_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[tuple[int, int]]] | None:
+def rising_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[tuple[int, int]]] | None:
     """Per cell of a thermometer (bulb first) the digits a rising placement of the whole line gives it, and
     its bounds ``(above, below)``: it holds more than ``above`` (0 at the bulb) and less than ``below``
     (``n + 1`` at the tip).
 
     ``masks``: per cell its digits (bit ``d - 1``). None when no rising
-    placement exists. ``thermometer_keep([0x1FF] * 4, 9)[0]`` is 1-6, 2-7, 3-8, 4-9.
+    placement exists. ``rising_keep([0x1FF] * 4, 9)[0]`` is 1-6, 2-7, 3-8, 4-9.
     """
     k = len(masks)
     low = [0] * (k + 1)  # low[i + 1]: the least digit cell i can hold above the cells before it (low[0] = 0)
@@ -96,13 +98,14 @@ def thermometer_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[tupl
     return keep, [(low[i], high[i + 1]) for i in range(k)]
 
 
-def find_thermometer_bounds(x: Context) -> Step | None:
+def find_rising_bounds(x: Context, word: str = "") -> Step | None:
     """The first thermometer (the geometry's order) whose bounds rule out a candidate (module docstring)."""
-    words = rule_of("thermo").line
-    assert words is not None
-    for relation, name in _lines(x, "thermo"):
+    words = rule_of(word).line if word else None
+    if words is None:
+        return None
+    for relation, name in _lines(x, word):
         cells = (relation.pairs[0][0], *(b for _a, b in relation.pairs))
-        found = thermometer_keep(_masks(x, cells), x.n)
+        found = rising_keep(_masks(x, cells), x.n)
         if found is None:
             continue
         keep, bounds = found
@@ -157,11 +160,11 @@ def _matching(masks: Sequence[int]) -> list[int] | None:
     return digit
 
 
-def renban_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
+def run_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
     """Per cell of a renban line the digits some run's one-to-one placement gives it, and the runs that fit.
 
     ``masks``: per cell its digits (bit ``d - 1``); a run is a mask of
-    ``len(masks)`` consecutive digits. ``renban_keep([0b101, 0b101, 0b111], 9)``
+    ``len(masks)`` consecutive digits. ``run_keep([0b101, 0b101, 0b111], 9)``
     is ``([0b101, 0b101, 0b010], [0b111])``.
     """
     k = len(masks)
@@ -187,15 +190,16 @@ def renban_keep(masks: Sequence[int], n: int) -> tuple[list[int], list[int]]:
     return keep, runs
 
 
-def find_renban_run(x: Context) -> Step | None:
+def find_run(x: Context, word: str = "") -> Step | None:
     """The first renban line (the geometry's order) whose runs rule out a candidate, else the first whose runs
     all hold a digit that only some of its cells can take (module docstring)."""
-    words = rule_of("renban").line
-    assert words is not None
+    words = rule_of(word).line if word else None
+    if words is None:
+        return None
     found = []
-    for relation, name in _lines(x, "renban"):
+    for relation, name in _lines(x, word):
         cells = tuple(dict.fromkeys(c for pair in relation.pairs for c in pair))
-        keep, runs = renban_keep(_masks(x, cells), x.n)
+        keep, runs = run_keep(_masks(x, cells), x.n)
         if not runs:
             continue
         found.append((cells, name, keep, runs))
@@ -211,13 +215,13 @@ def find_renban_run(x: Context) -> Step | None:
                 focus=name,
             )
     for cells, name, keep, runs in found:
-        step = _renban_digit(x, words.name, cells, name, keep, runs)
+        step = _run_digit(x, words.name, cells, name, keep, runs)
         if step is not None:
             return step
     return None
 
 
-def _renban_digit(
+def _run_digit(
     x: Context, technique: str, cells: Sequence[int], name: str, keep: Sequence[int], runs: Sequence[int]
 ) -> Step | None:
     """A digit every run of the line holds is on the line: it leaves the cells off the line that see every cell
@@ -258,15 +262,16 @@ def _renban_digit(
 # -- whispers neighbours --------------------------------------------------------------
 
 
-def find_whispers_neighbours(x: Context) -> Step | None:
+def find_apart_neighbours(x: Context, word: str = "") -> Step | None:
     """The first cell (the lines' order) with two neighbours on whispers lines (one line, or two lines that cross
     there) that see each other and, beside one of its digits, could both hold only the same one digit (module
     docstring)."""
-    words = rule_of("whispers").line
-    assert words is not None
+    words = rule_of(word).line if word else None
+    if words is None:
+        return None
     peer_mask, values = x.t.peer_mask, x.values
     near: dict[int, list[tuple[int, tuple[int, ...], str]]] = {}  # cell -> (neighbour, its line's table, name)
-    for relation, name in _lines(x, "whispers"):
+    for relation, name in _lines(x, word):
         for a, b in relation.pairs:
             near.setdefault(a, []).append((b, relation.table, name))
             near.setdefault(b, []).append((a, relation.table, name))
@@ -276,7 +281,7 @@ def find_whispers_neighbours(x: Context) -> Step | None:
         for i, (a, table_a, name_a) in enumerate(sides):
             for b, table_b, name_b in sides[i + 1 :]:
                 if a != b and peer_mask[a] >> b & 1:
-                    step = _whispers_pair(
+                    step = _apart_pair(
                         x, words.name, words.rating, words.partners, c, (a, table_a, name_a), (b, table_b, name_b)
                     )
                     if step is not None:
@@ -284,7 +289,7 @@ def find_whispers_neighbours(x: Context) -> Step | None:
     return None
 
 
-def _whispers_pair(
+def _apart_pair(
     x: Context,
     technique: str,
     se: float,
@@ -317,9 +322,11 @@ def _whispers_pair(
     )
 
 
-#: rule word -> its line step's finder (the registry rows are made in :mod:`.variant_rules`).
-LINE_FINDERS: dict[str, Callable[[Context], Step | None]] = {
-    "thermo": find_thermometer_bounds,
-    "renban": find_renban_run,
-    "whispers": find_whispers_neighbours,
+#: line kind (:attr:`~...rules.StepWords.kind` of a rule's ``line``) -> its finder, called with the rule's word
+#: (the registry rows are made in :mod:`.variant_rules`): ``rising`` digits along the line (a thermometer),
+#: a ``run`` of consecutive digits (renban), neighbours ``apart`` by a table (whispers).
+LINE_FINDERS: dict[str, Callable[..., Step | None]] = {
+    "rising": find_rising_bounds,
+    "run": find_run,
+    "apart": find_apart_neighbours,
 }

@@ -379,7 +379,7 @@ def _rule_rows() -> list[tuple[str, Callable[[Context], Step | None]]]:
         if rule.line is None:
             rows.append(pair)
             continue
-        line = (rule.line.name, LINE_FINDERS[rule.word])
+        line = (rule.line.name, functools.partial(LINE_FINDERS[rule.line.kind], word=rule.word))
         rows += [line, pair] if rule.line.rating <= rule.step.rating else [pair, line]
     return rows
 
