@@ -10,6 +10,8 @@ engine checks against the solution.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from sudoku_server.sudoku.candidates import true_candidates
@@ -27,7 +29,9 @@ from sudoku_server.sudoku.techniques.line_rules import (
 )
 from sudoku_server.sudoku.techniques.step import Step
 from sudoku_server.sudoku.variants import variant_geometry
-from tests.support.marks_examples import EXAMPLES
+from sudoku_server.text.fpuzzles import marks_line
+from sudoku_server.text.puzzle import Puzzle
+from tests.support.marks_examples import EXAMPLES, SOLUTION
 from tests.support.sessions import replies
 
 FULL = 0b111111111
@@ -190,3 +194,36 @@ def test_whispers_neighbours_on_two_lines_crossing_at_the_cell():
         " only 1: remove 4 from r2c2; 6 from r2c2"
     )
     _assert_sound(step, variant, givens)
+
+
+@pytest.mark.parametrize(
+    ("word", "finder"), [("thermo", find_rising_bounds), ("renban", find_run), ("whispers", find_apart_neighbours)]
+)
+def test_the_line_steps_to_their_fixpoint_never_remove_a_digit_of_the_solution(
+    word: str, finder: Callable[[Context, str], Step | None]
+):
+    # the example's givens and marks (unique: SOLUTION), the line step alone applied until it finds nothing
+    givens, marks = EXAMPLES[word]
+    puzzle = marks_line(f"{givens} {word}={marks}", 1, "\n")
+    assert isinstance(puzzle, Puzzle) and puzzle.variant is not None
+    board = Board.from_cells(variant_geometry(puzzle.variant), [int(ch) if ch != "." else 0 for ch in givens])
+    removed = 0
+    while (step := finder(Context(board, no_check), word)) is not None:
+        for c, d in step.eliminations:
+            assert SOLUTION[c] != str(d), (step.describe(), c, d)
+            board.cand[c] &= ~(1 << (d - 1))
+            removed += 1
+    assert removed == {"thermo": 80, "renban": 58, "whispers": 21}[word]
+
+
+def test_thermometer_bounds_on_a_6x6_grid():
+    # r1c1-r1c2-r1c3 on 6x6 (boxes 2x3): 1-4, 2-5, 3-6
+    variant = Variant(("thermo",), marks=(Mark("thermo", (0, 1, 2)),))
+    board = Board.from_cells(variant_geometry(variant, 2, 3), [0] * 36)
+    step = find_rising_bounds(Context(board, no_check), "thermo")
+    assert step is not None
+    assert step.describe() == (
+        "thermometer bounds: thermometer r1c1-r1c3: its digits rise from the bulb, so r1c1 is below 5, r1c2 is"
+        " above 1 and below 6 and r1c3 is above 2: remove 1 from r1c2, r1c3; 2 from r1c3; 5 from r1c1; 6 from"
+        " r1c1, r1c2"
+    )
