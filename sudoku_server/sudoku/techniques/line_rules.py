@@ -38,6 +38,7 @@ difference between cells the units do not already give.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from sudoku_server.sudoku.constraints import Relation
@@ -262,6 +263,13 @@ def _run_digit(
 # -- whispers neighbours --------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=64)
+def _converse(table: tuple[int, ...]) -> tuple[int, ...]:
+    """``table`` read from its second cell's side (:attr:`~...constraints.Relation.converse`), cached per table."""
+    n = len(table)
+    return tuple(sum(1 << a for a in range(n) if table[a] >> b & 1) for b in range(n))
+
+
 def find_apart_neighbours(x: Context, word: str = "") -> Step | None:
     """The first cell (the lines' order) with two neighbours on whispers lines (one line, or two lines that cross
     there) that see each other and, beside one of its digits, could both hold only the same one digit (module
@@ -272,9 +280,11 @@ def find_apart_neighbours(x: Context, word: str = "") -> Step | None:
     peer_mask, values = x.t.peer_mask, x.values
     near: dict[int, list[tuple[int, tuple[int, ...], str]]] = {}  # cell -> (neighbour, its line's table, name)
     for relation, name in _lines(x, word):
+        table = relation.table
+        converse = _converse(table)  # b's side: what a may hold beside b's digit (whispers: the table itself)
         for a, b in relation.pairs:
-            near.setdefault(a, []).append((b, relation.table, name))
-            near.setdefault(b, []).append((a, relation.table, name))
+            near.setdefault(a, []).append((b, table, name))
+            near.setdefault(b, []).append((a, converse, name))
     for c, sides in near.items():
         if values[c] or len(sides) < 2:
             continue
