@@ -6,8 +6,9 @@ puzzles/SOURCES.md): :func:`sudoku_server.sudoku.rating.rate` on the
 puzzle's grid and geometry, CPU time (``time.process_time``) per puzzle, in
 process, on the solver core and technique engine in use. Prints a markdown
 table per rule: median, 90th percentile and worst ms; how many puzzles the
-path solved without the search step; and the steps of the rule's own
-technique over all the paths.
+path solved without the search step; the steps of the rule's own
+technique (its pair or sum step), of its line step (thermometer bounds,
+renban run, whispers neighbours) and of the search over all the paths.
 
 Imports the installed package (``pip install -e .`` or a wheel), not the
 checkout: run it as ``python3 benchmarks/bench_rule_rating.py``.
@@ -39,12 +40,12 @@ def main() -> None:
     parser.add_argument("--rules", default=",".join(RULES), help="comma-separated rule words (default: the ten)")
     args = parser.parse_args()
     print(f"core {solver.CORE}, {args.count} puzzles per rule, load average {os.getloadavg()[0]:.2f}")
-    print("| rule | puzzles | median ms | p90 ms | worst ms | no search | rule's steps | search steps |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| rule | puzzles | median ms | p90 ms | worst ms | no search | rule's steps | line steps | search steps |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for word in args.rules.split(","):
         rows = [r for r in (SETS / f"bench_{word}.txt").read_text().splitlines() if r and not r.startswith("#")]
-        times, plain, own, searched = [], 0, 0, 0
-        step = rule_of(word).step
+        times, plain, own, lined, searched = [], 0, 0, 0, 0
+        step, line = rule_of(word).step, rule_of(word).line
         for row in rows[: args.count]:
             _, givens, solution, marks = row.split(" ", 3)
             puzzle = marks_line(f"{givens} {marks}", 1, "\n")
@@ -57,12 +58,13 @@ def main() -> None:
             names = [s.technique for s in steps]
             plain += "search" not in names
             own += sum(1 for name in names if step and name == step.name)
+            lined += sum(1 for name in names if line and name == line.name)
             searched += names.count("search")
         times.sort()
         p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
         print(
             f"| {word} | {len(times)} | {statistics.median(times):.1f} | {p90:.1f} | {times[-1]:.1f} "
-            f"| {plain} | {own} | {searched} |"
+            f"| {plain} | {own} | {lined} | {searched} |"
         )
 
 

@@ -33,7 +33,8 @@ finds them in: :func:`qqwing_level` computes the level from three closures
 hardest technique the path needs (:data:`LEVEL_OF`):
 
 =========  ===============================================================
-easy       singles only: full house, hidden single, naked single; on variants nonconsecutive, cage combinations
+easy       singles only: full house, hidden single, naked single; on variants the rules' own steps
+           (nonconsecutive, thermometer, thermometer bounds, renban run, ...), cage combinations
 medium     + pointing, claiming, naked and hidden pairs and triples; rule of 45
 hard       + X-Wing, Swordfish, Jellyfish, quadruples, skyscraper,
            two-string kite, turbot fish, empty rectangle, XY-Wing,
@@ -77,6 +78,7 @@ _EASY = (
     "hidden single",
     "naked single",
     *(rule.step.name for rule in RULES.values() if rule.step),  # a relation's step, named by its rule
+    *(rule.line.name for rule in RULES.values() if rule.line),  # a line's step (thermometer bounds, renban run)
     "cage combinations",
 )
 _MEDIUM = ("pointing", "claiming", "naked pair", "hidden pair", "naked triple", "hidden triple", "rule of 45")

@@ -1,4 +1,4 @@
-"""The named steps of issue 29's rules (thermometer, kropki, XV, whispers, palindrome, renban, arrow,
+"""The named steps of issue 29's rules (thermometer and its bounds, kropki, XV, whispers, palindrome, renban, arrow,
 little killer) in HINT, RATE and STEPS, and the forcing chains that cannot read their marks left out.
 
 Over the wire (the sans-I/O session answered by the service) on the examples of
@@ -17,7 +17,7 @@ from tests.support.sessions import replies
 
 #: rule word -> the HINT line on its example (the path's first step: the rule's own).
 HINTS = {
-    "thermo": "HINT thermometer: r8c2 holds 3, so its neighbours on its thermometer cannot hold {3,4,5,6,7,8,9}:"
+    "thermo": "HINT thermometer bounds: thermometer r9c1-r7c3: its digits rise from the bulb, so r9c1 is below 3:"
     " remove 4 from r9c1; 6 from r9c1; 7 from r9c1; 8 from r9c1; 9 from r9c1",
     "arrow": "HINT arrow: arrow r2c7-r4c7: its line cannot sum to its bulb with r2c7 as {1,4} or r3c7 as {9} or"
     " r4c7 as {6,7,8,9}: remove 1 from r2c7; 4 from r2c7; 6 from r4c7; 7 from r4c7; 8 from r4c7; 9 from r3c7, r4c7",
@@ -38,7 +38,7 @@ HINTS = {
 
 #: rule word -> the step name STEPS gives its own steps.
 STEP_NAMES = {
-    "thermo": "thermometer",
+    "thermo": "thermometer bounds",
     "arrow": "arrow",
     "renban": "renban",
     "whispers": "whispers",
@@ -72,8 +72,10 @@ def test_steps_name_the_rules_step_and_leave_out_the_chains_that_cannot_read_its
     assert "nested forcing chains" not in techniques and "dynamic forcing chains plus" not in techniques
 
 
-def test_a_thermometer_puzzle_rates_by_its_thermometer_step():
-    assert ask("RATE", "thermo") == ["RATE easy se=2.3 qqwing=none hardest=thermometer method=techniques rules=thermo"]
+def test_a_thermometer_puzzle_rates_by_its_thermometer_bounds_step():
+    assert ask("RATE", "thermo") == [
+        "RATE easy se=2.3 qqwing=none hardest=thermometer-bounds method=techniques rules=thermo"
+    ]
 
 
 def test_odd_even_keeps_the_chains_its_candidates_show_them():

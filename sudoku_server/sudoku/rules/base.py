@@ -203,12 +203,16 @@ class StepWords:
       name: the step's name (``hardest=`` and ``STEPS`` say it).
       rating: its rating on this server's scale.
       partners: what the cells of a pair are to each other, plural (``"neighbours"``); for a
-        rule of sums, what its sum cannot do (``"its digits cannot make its sum"``).
+        rule of sums, what its sum cannot do (``"its digits cannot make its sum"``); for a line
+        step, why its line rules the candidates out (``"its digits rise from the bulb"``).
+      kind: for a line step (:attr:`Rule.line`), which reasoning it takes
+        (:data:`..techniques.line_rules.LINE_FINDERS`): ``"rising"``, ``"run"`` or ``"apart"``.
     """
 
     name: str
     rating: float
     partners: str
+    kind: str = ""
 
 
 class Random(Protocol):
@@ -272,6 +276,8 @@ class Rule:
       off: the technique families it switches off (``"unique rectangle"``, ``"BUG"``, the forcing
         chains of :data:`BLIND` that cannot read its marks).
       step: the step words of its relation, or None.
+      line: the step words of its line-level step (a whole thermometer, renban or whispers line at
+        once: :mod:`..techniques.line_rules`), or None.
       making: how the generator makes its data (None: it takes none).
       missing: how a puzzle gives its data, for the error when it does not
         (``"a line of givens then region symbols, ..."``).
@@ -306,6 +312,7 @@ class Rule:
     solution_words: Callable[[Broken, Words], str] | None = None
     off: tuple[str, ...] = ("BUG",)
     step: StepWords | None = None
+    line: StepWords | None = None
     making: Making = field(default_factory=Making)
     missing: str = ""
     formats: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -91,6 +91,7 @@ RULE = Rule(
     solution_words=_SOLUTION,
     off=("unique rectangle", "BUG", *BLIND),
     step=StepWords("renban", 2.4, "cells on its renban line"),
+    line=StepWords("renban run", 2.5, "its digits are a run of consecutive digits", kind="run"),
     missing="a renban puzzle needs its lines",
     formats={"f-puzzles": ("renban",)},
     fpuzzles=_fpuzzles,

@@ -78,6 +78,7 @@ RULE = Rule(
     solution_words=_solution,
     off=("unique rectangle", "BUG", *BLIND),
     step=StepWords("thermometer", 2.3, "neighbours on its thermometer"),
+    line=StepWords("thermometer bounds", 2.3, "its digits rise from the bulb", kind="rising"),
     missing="a thermometer puzzle needs its thermometers",
     formats={"f-puzzles": ("thermometer",)},
     fpuzzles=_fpuzzles,

@@ -72,6 +72,7 @@ RULE = Rule(
     solution_words=_SOLUTION,
     off=("unique rectangle", "BUG", *BLIND),
     step=StepWords("whispers", 2.3, "neighbours on its whispers line"),
+    line=StepWords("whispers neighbours", 2.4, "see each other", kind="apart"),
     missing="a German whispers puzzle needs its lines",
     formats={"f-puzzles": ("whispers",)},
     fpuzzles=_fpuzzles,

@@ -26,6 +26,9 @@ get named steps:
   innies'. A set of one to four innies or outies with a known sum is
   treated as a cage whose digits may repeat where the cells are not peers:
   a candidate no placement uses goes (one cell: its digit).
+* the line steps of :mod:`.line_rules` (``thermometer bounds``, ``renban
+  run``, ``whispers neighbours``), one registry row each beside its rule's
+  row (:func:`_rule_rows`), the words declared by the rule (:attr:`~...rules.Rule.line`).
 
 Ratings are this server's own scale (Sudoku Explainer has no variants),
 chosen beside the singles they resemble: a relation step as its rule says
@@ -47,6 +50,7 @@ from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.rules import RULES, StepWords, rule_of
 from sudoku_server.sudoku.rules.base import BLIND
 from sudoku_server.sudoku.techniques.board import Context, cells_of
+from sudoku_server.sudoku.techniques.line_rules import LINE_FINDERS
 from sudoku_server.sudoku.techniques.step import Step, rcs
 
 __all__ = [
@@ -364,11 +368,26 @@ def _rule_step(x: Context, word: str) -> Step | None:
     return find_relation(x, word) or find_between(x, word) or find_sum(x, word)
 
 
-#: ``(step name, finder)``: one technique registry row per rule that declares step words, in
-#: :data:`~...rules.RULES` order (``techniques.TECHNIQUES`` places them beside the singles).
-RULE_FINDERS: tuple[tuple[str, Callable[[Context], Step | None]], ...] = tuple(
-    (rule.step.name, functools.partial(_rule_step, word=rule.word)) for rule in RULES.values() if rule.step
-)
+def _rule_rows() -> list[tuple[str, Callable[[Context], Step | None]]]:
+    """Per rule with step words, in :data:`~...rules.RULES` order: its pair step's row, and its line step's row
+    (:mod:`.line_rules`) before it when rated no higher (a thermometer's bounds), else after it."""
+    rows: list[tuple[str, Callable[[Context], Step | None]]] = []
+    for rule in RULES.values():
+        if not rule.step:
+            continue
+        pair = (rule.step.name, functools.partial(_rule_step, word=rule.word))
+        if rule.line is None:
+            rows.append(pair)
+            continue
+        line = (rule.line.name, functools.partial(LINE_FINDERS[rule.line.kind], word=rule.word))
+        rows += [line, pair] if rule.line.rating <= rule.step.rating else [pair, line]
+    return rows
+
+
+#: ``(step name, finder)``: one technique registry row per rule that declares step words, and one per
+#: line step (:func:`_rule_rows`), in :data:`~...rules.RULES` order (``techniques.TECHNIQUES`` places them
+#: beside the singles).
+RULE_FINDERS: tuple[tuple[str, Callable[[Context], Step | None]], ...] = tuple(_rule_rows())
 
 
 # -- sums -------------------------------------------------------------------------
