@@ -190,3 +190,19 @@ def test_a_grouped_loop_placing_a_digit_avoids_a_candidate_used_twice() -> None:
         " (5)r1c1=(5)r1c3-(2)r1c3=(2)r1c5-(2)r2c5=(9)r2c5-(9)r2c7=(9)r8c7-(9)r8c3=(9)r9c2-(5)r9c2=(5)r45c2"
         "-(5)r6c1=(5)r1c1"
     ]
+
+
+# reglib-1.4 line 1289 (0710-3): the loop placing 7 in r9c4 is found once the ALS and group nodes holding
+# (7)r9c4 itself are left out, and then the literals used twice, four times over
+PLACING_LOOP_1289 = (
+    ":::5+67...+21+4...56+4+387+3+8427+1+5+9+6.......6+9......8+35....5..42.32.9+54+7+11..3+4.+9+2+8.....265+3::::"
+)
+
+
+def test_a_grouped_loop_placing_a_digit_leaves_out_the_nodes_through_its_cell() -> None:
+    lines = [line for line in _answer(PLACING_LOOP_1289)[1].split("\n") if line.startswith("STEP 0710 ")]
+    assert [line for line in lines if "r9c4<>1 r9c4<>8" in line] == [
+        "STEP 0710 grouped-discontinuous-nice-loop r9c4<>1 r9c4<>8 # grouped discontinuous nice loop:"
+        " (7)r9c4=(7)r9c12-(7)ALS[r7c1, r8c2 and r8c3]=(8)ALS[r7c1, r8c2 and r8c3]-(8)ALS[r2c3, r5c3 and r9c3]"
+        "=(6)ALS[r2c3, r5c3 and r9c3]-(6)r8c3=(6)r8c6-(7)r8c6=(7)r9c4"
+    ]

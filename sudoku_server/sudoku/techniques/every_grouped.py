@@ -213,7 +213,7 @@ def _reused(g: _Nodes, path: list[Lit]) -> set[Lit]:
 
 #: How many times ``HINT all`` searches a loop placing a digit whose shortest chain uses a candidate twice
 #: again, without the literals that used it the second time (more passes no more of HoDoKu's library cases).
-RETRIES = 2
+RETRIES = 4
 
 
 def _name(g: _Nodes, i: int) -> str:
@@ -281,15 +281,26 @@ class _Search:
 
     def _again(self, path: list[Lit], end: Lit, check: Callable[[list[Lit]], bool], retries: int) -> list[Lit] | None:
         """While the shortest chain uses a candidate twice, the shortest one without the literals that used it
-        the second time (at most ``retries`` times; the ends are never left out)."""
+        the second time (at most ``retries`` times; the ends are never left out). The first time, the nodes
+        other than the ends that hold an end's candidate (group and ALS nodes through its cell) go too."""
+        g, ends = self.g, (self.start[0], end[0])
         banned: frozenset[Lit] = frozenset()
-        for _ in range(retries):
+        for k in range(retries):
             inner = path[:-1] if path[-1][0] == self.start[0] else path
-            again = {lit for lit in _reused(self.g, inner) if lit[0] not in (self.start[0], end[0])}
-            if not again or not banned.isdisjoint(again):
+            again = {lit for lit in _reused(g, inner) if lit[0] not in ends}
+            if not again:
+                return None
+            if not k:
+                again |= {
+                    (n, v)
+                    for n, m in g.mask.items()
+                    if n not in ends and any(g.digit[e] == g.digit[n] and g.mask[e] & m for e in ends)
+                    for v in (False, True)
+                }
+            if again <= banned:
                 return None
             banned |= again
-            found = self.g.search(self.start, banned)
+            found = g.search(self.start, banned)
             if not _reached(found, end):
                 return None
             path = _path_of(found, end)
