@@ -185,3 +185,19 @@ def test_the_c_search_finds_the_large_fish_the_python_walk_finds(no: int, d0: in
         assert ef.search(pos, EVERY, EVERY, k, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed) == walk
         found.append(len(walk))
     assert found == counts
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_distinct_keeps_the_first_fish_of_each_kind_and_eliminations(
+    native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not native:
+        monkeypatch.setattr(ef, "_native", None)
+    elif not ef.NATIVE:
+        pytest.skip("the C search is not built")
+    pos, placed = _digits(760)[8]
+    every = ef.search(pos, EVERY, EVERY, 5, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed)
+    one = ef.search(pos, EVERY, EVERY, 5, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed, distinct=True)
+    # four Squirmbags (four base sets), all finned mutant with the one elimination r1c3<>9
+    assert len(every) == 4 and {(f.kind, f.elims) for f in every} == {(ef.MUTANT | ef.FINNED, 1 << 2)}
+    assert one == every[:1]

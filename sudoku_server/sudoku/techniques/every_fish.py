@@ -110,9 +110,11 @@ def search(
     max_endo: int = MAX_ENDO_FINS,
     check: Callable[[], None] = no_check,
     placed: int = 0,
+    distinct: bool = False,
 ) -> list[Fish]:
     """Every fish of size ``k`` of one digit whose places are ``pos`` (bitboard) that has eliminations; of
-    those of one base set with the same kind and eliminations, the first only.
+    those of one base set with the same kind and eliminations, the first only (``distinct``: of all those
+    with the same kind and eliminations).
 
     Args:
       pos: the digit's candidate cells (bit c: cell c = row * 9 + column).
@@ -125,10 +127,21 @@ def search(
         elimination can come of it; the Python walk does not, and finds the same).
     """
     if _native is None:
-        return _search_python(pos, base_units, cover_units, k, kinds, max_fins, max_endo, check)
+        found = _search_python(pos, base_units, cover_units, k, kinds, max_fins, max_endo, check)
+        if distinct:
+            firsts: dict[tuple[int, int], Fish] = {}
+            for f in found:
+                firsts.setdefault((f.kind, f.elims), f)
+            found = list(firsts.values())
+        return found
     raw = _native.search(
         pos & LOW, pos >> 64, placed & LOW, placed >> 64, base_units, cover_units, k, max_fins, max_endo, kinds
     )
+    if distinct:  # before the tuples are made: the large fish come by the hundred thousand
+        first: dict[tuple[int, int, int], Any] = {}
+        for t in raw:
+            first.setdefault((t[2], t[8], t[9]), t)
+        raw = list(first.values())
     return [
         Fish(b, c, kind, first, f0 | f1 << 64, e0 | e1 << 64, x0 | x1 << 64)
         for b, c, kind, first, f0, f1, e0, e1, x0, x1 in raw
@@ -315,7 +328,9 @@ def franken_mutant_fish(
         #: (base units, name) -> first elimination -> eliminations -> the first fish giving them
         groups: dict[tuple[int, str], dict[int, dict[int, Fish]]] = {}
         for base_units, cover_units in _EVERY if mutant else _FRANKEN:
-            for f in search(x.pos[d0], base_units, cover_units, k, kinds, max_fins, max_endo, x.check, placed):
+            for f in search(
+                x.pos[d0], base_units, cover_units, k, kinds, max_fins, max_endo, x.check, placed, not siamese
+            ):
                 name = names[f.kind]
                 found.setdefault((name, f.elims), f)
                 if siamese:
