@@ -71,6 +71,7 @@ class _Nodes:
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[int]] = {}
         self._succ: list[list[int]] | None = None  # per search state, the states one link on
+        self._holding: dict[int, list[int]] | None = None  # per candidate index, the nodes holding it
         groups_of = {d: [g for g in self.mask if g >= GROUPS and self.digit[g] == d] for d in range(9)}
         first_als = k
         for n, m in self.mask.items():
@@ -133,6 +134,17 @@ class _Nodes:
                 if ni is not None and nj is not None:
                     self.weak[ni].append(nj)
                     self.weak[nj].append(ni)
+
+    def holding(self, n: int) -> list[int]:
+        """The nodes other than ``n`` that hold one of its candidates (same digit, a cell in common)."""
+        if self._holding is None:
+            self._holding = {}
+            for i, m in self.mask.items():
+                d = self.digit[i]
+                for c in cells_of(m):
+                    self._holding.setdefault(c * 9 + d, []).append(i)
+        d = self.digit[n]
+        return list(dict.fromkeys(i for c in cells_of(self.mask[n]) for i in self._holding[c * 9 + d] if i != n))
 
     def search(self, start: Lit, banned: frozenset[Lit] = frozenset()) -> _Found:
         """Breadth first from ``start``, over (literal, whether a group node was passed): the states in the
@@ -291,12 +303,7 @@ class _Search:
             if not again:
                 return None
             if not k:
-                again |= {
-                    (n, v)
-                    for n, m in g.mask.items()
-                    if n not in ends and any(g.digit[e] == g.digit[n] and g.mask[e] & m for e in ends)
-                    for v in (False, True)
-                }
+                again |= {(n, v) for e in ends for n in g.holding(e) if n not in ends for v in (False, True)}
             if again <= banned:
                 return None
             banned |= again
