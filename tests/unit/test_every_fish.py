@@ -67,10 +67,43 @@ def test_a_siamese_finned_franken_swordfish_joins_two_fish_on_the_same_base() ->
 
 def test_a_finned_mutant_jellyfish_with_its_fin() -> None:
     # reglib-1.4 line 749: 0362, digit 4, r1c9<>4
-    assert _fish_lines(749, "036") == [
+    assert _fish_lines(749, "0362 ") == [
         "STEP 0362 finned-mutant-Jellyfish r1c9<>4 # finned mutant Jellyfish on 4:"
         " base row 3, row 6, column 1 and column 5; cover row 1, row 8, column 6 and box 4; fins r3c9"
     ]
+
+
+def test_a_finned_mutant_squirmbag_of_the_library() -> None:
+    # reglib-1.4 line 760: 0363, digit 9, r1c3<>9 (a size-5 fish: at most 2 fins, no endo fins)
+    assert _fish_lines(760, "0363 ") == [
+        "STEP 0363 finned-mutant-Squirmbag r1c3<>9 # finned mutant Squirmbag on 9:"
+        " base row 5, row 8, column 1, column 5 and column 7; cover row 1, row 2, row 4, column 2 and box 5;"
+        " fins r3c1 and r8c3"
+    ]
+
+
+def test_a_finned_mutant_whale_and_leviathan_of_the_library() -> None:
+    # reglib-1.4 line 763: 0364, digit 4, r9c1<>4; a Leviathan (size 7) gives it too
+    assert _fish_lines(763, "036") == [
+        "STEP 0364 finned-mutant-Whale r9c1<>4 # finned mutant Whale on 4:"
+        " base row 3, row 5, row 7, column 8, column 9 and box 4;"
+        " cover row 6, column 1, column 3, column 4, column 7 and box 3; fins r7c2 and r9c8",
+        "STEP 0365 finned-mutant-Leviathan r9c1<>4 # finned mutant Leviathan on 4:"
+        " base row 3, row 5, row 7, column 5, column 8, column 9 and box 4;"
+        " cover row 6, column 1, column 3, column 7, box 2, box 3 and box 5; fins r7c2 and r9c8",
+    ]
+
+
+def test_the_large_fish_keep_their_limits() -> None:
+    # sizes 5-7: at most LARGE_MAX_FINS fins, no endo fins, no Siamese pairs
+    pos, placed = _digits(763)[3]
+    found = ef.search(pos, EVERY, EVERY, 6, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed)
+    assert [(f.kind, bin(f.fins).count("1"), f.endo, f.elims) for f in found] == [
+        (ef.MUTANT | ef.FINNED, 2, 0, 1 << 72)
+    ]
+    wider = ef.search(pos, EVERY, EVERY, 6, 6, placed=placed)  # HoDoKu's 5 fins, 2 endo fins
+    assert len(wider) == 8 and found[0] in wider
+    assert not [line for line in _fish_lines(763, "03") if line.split()[1] in ("03631", "03641", "03651")]
 
 
 def test_the_kind_of_a_fish_is_hodokus() -> None:
@@ -139,3 +172,32 @@ def test_the_c_search_finds_what_the_python_walk_finds(no: int) -> None:
     franken = ef.FRANKEN
     walk = ef._search_python(pos, EVERY, EVERY, 4, franken, ef.MAX_FINS, ef.MAX_ENDO_FINS)
     assert ef.search(pos, EVERY, EVERY, 4, franken, placed=placed) == walk
+
+
+@pytest.mark.skipif(not ef.NATIVE, reason="the C search is not built")
+@pytest.mark.parametrize(("no", "d0", "counts"), [(760, 8, [4, 4, 0]), (763, 3, [0, 1, 3])])
+def test_the_c_search_finds_the_large_fish_the_python_walk_finds(no: int, d0: int, counts: list[int]) -> None:
+    # counts: the fish of sizes 5, 6 and 7 (Franken and mutant) at the large fish's limits
+    pos, placed = _digits(no)[d0]
+    found = []
+    for k in (5, 6, 7):
+        walk = ef._search_python(pos, EVERY, EVERY, k, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS)
+        assert ef.search(pos, EVERY, EVERY, k, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed) == walk
+        found.append(len(walk))
+    assert found == counts
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_distinct_keeps_the_first_fish_of_each_kind_and_eliminations(
+    native: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not native:
+        monkeypatch.setattr(ef, "_native", None)
+    elif not ef.NATIVE:
+        pytest.skip("the C search is not built")
+    pos, placed = _digits(760)[8]
+    every = ef.search(pos, EVERY, EVERY, 5, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed)
+    one = ef.search(pos, EVERY, EVERY, 5, 6, ef.LARGE_MAX_FINS, ef.LARGE_MAX_ENDO_FINS, placed=placed, distinct=True)
+    # four Squirmbags (four base sets), all finned mutant with the one elimination r1c3<>9
+    assert len(every) == 4 and {(f.kind, f.elims) for f in every} == {(ef.MUTANT | ef.FINNED, 1 << 2)}
+    assert one == every[:1]

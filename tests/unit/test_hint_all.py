@@ -153,3 +153,56 @@ def test_als_xy_wings_may_overlap_as_hodoku_allows() -> None:
         "STEP 0902 ALS-XY-Wing r7c6<>3 r8c8<>3 r8c9<>3 # ALS-XY-Wing: pivot r2c3, r3c3, r6c3 and r8c3 {2,5,6,7,8},"
         " r8c4, r8c5, r8c6 and r9c4 {1,3,4,5,9}, r2c4, r3c4, r8c4 and r9c4 {3,4,6,7,9}\n"
     ) in text
+
+
+# reglib-1.4 line 1225 (0708-2): the shortest chain between the ends enters r1c7 twice; the search again
+# without the candidate it re-entered by, (8)r1c7, gives HoDoKu's AIC
+AIC_AROUND_A_CELL = ":::..+2....5...+4+52.1..+5.38..+2..+3+9+86+5+7+4+122+5+74+18+6934+61.+9.+7851+3+9...+5..+8+26+1359+47745.....+1::::"
+# reglib-1.4 lines 1267 and 1271 (0710-1): "r7c7 is not 7" (r1c1 not 5) leads to "it is" only by a chain
+# that goes through (7)r6c7 twice (through (5)r1c3 twice); searched again without its second use
+PLACING_LOOP_1267 = ":::+3+745+2+68+91...3+9+1.7.619..+4+2+3+5...6.9+3..736+2.5.......4+3..2...+1.+8.23...+9.21.....4.7...:448 449 967:::"
+PLACING_LOOP_1271 = (
+    ":::.6....7...+3.7...56..7536+28.3..+26..9.2...1...8.4..7...2+72.3891+6.18.+6.2...+6.3+1.+7+82.:"
+    "411 113 413 813 913 914 415 423 923 425 549 587 589:::"
+)
+
+
+def test_an_aic_whose_shortest_chain_reenters_a_cell_is_searched_again() -> None:
+    text = _answer(AIC_AROUND_A_CELL)[1]
+    assert (
+        "STEP 0708 AIC r1c7<>8 r9c7<>3 # AIC (7 links): (3)r1c7=(3)r2c8-(7)r2c8=(7)r2c2-(8)r2c2=(8)r2c9"
+        "-(8)r7c9=(8)r9c7\n"
+    ) in text
+
+
+def test_a_grouped_loop_placing_a_digit_avoids_a_candidate_used_twice() -> None:
+    lines = [line for line in _answer(PLACING_LOOP_1267)[1].split("\n") if line.startswith("STEP 0710 ")]
+    lines = [line for line in lines if "r7c7<>4 r7c7<>5" in line]
+    assert lines == [
+        "STEP 0710 grouped-discontinuous-nice-loop r7c7<>4 r7c7<>5 r7c7<>6 r7c7<>9 # grouped discontinuous nice"
+        " loop: (7)r7c7=(7)r6c7-(7)ALS[r5c5 and r6c4]=(1)ALS[r5c5 and r6c4]-(1)ALS[r4c9, r5c7, r5c8 and r5c9]"
+        "=(7)ALS[r4c9, r5c7, r5c8 and r5c9]-(7)r8c9=(7)r7c7"
+    ]
+    lines = [line for line in _answer(PLACING_LOOP_1271)[1].split("\n") if line.startswith("STEP 0710 ")]
+    lines = [line for line in lines if "r1c1<>8 r1c1<>9" in line]
+    assert lines == [
+        "STEP 0710 grouped-discontinuous-nice-loop r1c1<>8 r1c1<>9 # grouped discontinuous nice loop:"
+        " (5)r1c1=(5)r1c3-(2)r1c3=(2)r1c5-(2)r2c5=(9)r2c5-(9)r2c7=(9)r8c7-(9)r8c3=(9)r9c2-(5)r9c2=(5)r45c2"
+        "-(5)r6c1=(5)r1c1"
+    ]
+
+
+# reglib-1.4 line 1289 (0710-3): the loop placing 7 in r9c4 is found once the ALS and group nodes holding
+# (7)r9c4 itself are left out, and then the literals used twice, four times over
+PLACING_LOOP_1289 = (
+    ":::5+67...+21+4...56+4+387+3+8427+1+5+9+6.......6+9......8+35....5..42.32.9+54+7+11..3+4.+9+2+8.....265+3::::"
+)
+
+
+def test_a_grouped_loop_placing_a_digit_leaves_out_the_nodes_through_its_cell() -> None:
+    lines = [line for line in _answer(PLACING_LOOP_1289)[1].split("\n") if line.startswith("STEP 0710 ")]
+    assert [line for line in lines if "r9c4<>1 r9c4<>8" in line] == [
+        "STEP 0710 grouped-discontinuous-nice-loop r9c4<>1 r9c4<>8 # grouped discontinuous nice loop:"
+        " (7)r9c4=(7)r9c12-(7)ALS[r7c1, r8c2 and r8c3]=(8)ALS[r7c1, r8c2 and r8c3]-(8)ALS[r2c3, r5c3 and r9c3]"
+        "=(6)ALS[r2c3, r5c3 and r9c3]-(6)r8c3=(6)r8c6-(7)r8c6=(7)r9c4"
+    ]

@@ -14,7 +14,8 @@
  * The search: base units in index order; then, per base set, the base candidates one at a time (lowest
  * cell first): each is either covered by one of its units (the lowest cover unit holding it; the units
  * before it are then barred) or is a fin (its units barred). Each cover set comes out once. Pruned by the
- * fin count and by the cells seeing every fin: an elimination must be one of them, and a candidate of the digit
+ * fin count (the cover units left hold so many base candidates at most) and by the cells seeing every fin: an
+ * elimination must be one of them, and a candidate of the digit
  * that no template holds (a placement of the digit, one cell a row, column and box, on its candidates and
  * placed cells; HoDoKu prunes its large fish the same way), so a digit every candidate of which some
  * template holds has no fish.
@@ -74,6 +75,7 @@ typedef struct {
     int pool[27];
     int npool;
     uint32_t cover_ok; /* cover units allowed for this base set */
+    int most; /* the most base candidates (endo fins aside) one of those cover units holds */
     uint32_t base_used;
     bb base, endo;
     PyObject *out;
@@ -152,6 +154,8 @@ static void covers(Search *s, uint32_t chosen, int j, uint32_t barred, bb covere
         if (see & s->target) leaf(s, chosen, covered, twice, fins | rest, see);
         return;
     }
+    /* the k - j cover units left hold `most` of them each at most; the rest would be fins */
+    if (count(rest) > (s->k - j) * s->most + s->max_fins - nfins) return;
     int c = lowest(rest);
     uint32_t allowed = s->cover_ok & ~barred & ~chosen;
     uint32_t bar = barred;
@@ -175,6 +179,11 @@ static void bases(Search *s, int from, int depth, bb seeing) {
         uint32_t cover_all = s->cover_ok;
         s->cover_ok &= ~s->base_used;
         s->nseen = 0;
+        s->most = 0;
+        for (uint32_t m = s->cover_ok; m; m &= m - 1) {
+            int n = count(s->cand[__builtin_ctz(m)] & s->base & ~s->endo);
+            if (n > s->most) s->most = n;
+        }
         covers(s, 0, 0, 0, 0, 0, 0, seeing);
         s->cover_ok = cover_all;
         return;

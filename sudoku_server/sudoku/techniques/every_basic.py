@@ -305,7 +305,7 @@ def franken_fish(x: Context, k: int) -> list[Step]:
     in two cover units goes too (cannibalism). HoDoKu's ``FishSolver`` definitions (Ultimate Fish Guide).
 
     The HoDoKu rating path's Franken X-Wing (:mod:`~sudoku_server.sudoku.hodoku_rating`); ``HINT all``
-    lists Franken and mutant fish of every size up to 4 with :mod:`.every_fish`."""
+    lists Franken and mutant fish of sizes 2 to 7 with :mod:`.every_fish`."""
     out: list[Step] = []
     for d0 in range(9):
         p = x.pos[d0]

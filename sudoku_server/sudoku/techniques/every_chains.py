@@ -8,7 +8,9 @@ from "A is false" to "B is true" proves "A or B": its *ends*. The search is
 breadth first over literals (a candidate true, or false) from every
 candidate, so each pair of ends gets a shortest chain; the steps are keyed by
 their effects, so every elimination set a chain between two ends gives is
-listed. Names as HoDoKu 2.2 has them (``ChainSolver.java``,
+listed. Where the shortest AIC between two ends enters a cell twice, ``HINT
+all`` searches again without the candidates it re-entered by
+(:data:`RETRIES`). Names as HoDoKu 2.2 has them (``ChainSolver.java``,
 ``TablingSolver.java`` read for the definitions):
 
 - *AIC* (``0708``): ends on one digit (the digit goes from the cells seeing
@@ -31,12 +33,13 @@ listed. Names as HoDoKu 2.2 has them (``ChainSolver.java``,
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import PEERS, UNITS, step
 from sudoku_server.sudoku.techniques.step import Step, rc
 
-__all__ = ["chains", "remote_pairs"]
+__all__ = ["RETRIES", "chains", "remote_pairs"]
 
 #: A literal: (candidate index cell * 9 + 0-based digit, value).
 Lit = tuple[int, bool]
@@ -70,9 +73,10 @@ class _Graph:
             strong[i] = s
         self.weak, self.strong, self.bistrong = weak, strong, bistrong
 
-    def search(self, start: Lit, mode: str) -> dict[Lit, Lit | None]:
+    def search(self, start: Lit, mode: str, banned: frozenset[int] = frozenset()) -> dict[Lit, Lit | None]:
         """Breadth first from ``start``: every literal reached and its parent. ``mode``: ``aic`` (any link),
-        ``x`` (one digit), ``xy`` (strong links in bivalue cells only, weak links between cells)."""
+        ``x`` (one digit), ``xy`` (strong links in bivalue cells only, weak links between cells); never
+        through the ``banned`` candidates."""
         parent: dict[Lit, Lit | None] = {start: None}
         todo = deque([start])
         digit = start[0] % 9
@@ -89,7 +93,7 @@ class _Graph:
                 if mode == "x" and j % 9 != digit:
                     continue
                 n = (j, not val)
-                if n not in parent:
+                if n not in parent and j not in banned:
                     parent[n] = lit
                     todo.append(n)
         return parent
@@ -115,6 +119,53 @@ def _simple(path: list[Lit]) -> bool:
             return False
         seen.append(c)
     return True
+
+
+def _reentered(path: list[Lit]) -> list[int]:
+    """The candidates by which ``path`` enters a cell it was in before (not through the cell's own link)."""
+    seen: set[int] = set()
+    out = []
+    for k, (i, _v) in enumerate(path):
+        c = i // 9
+        if k and path[k - 1][0] // 9 == c:
+            continue
+        if c in seen:
+            out.append(i)
+        seen.add(c)
+    return out
+
+
+#: How many times ``HINT all`` searches an AIC between two ends that enters a cell twice again, without the
+#: candidates by which it did (more passes no more of HoDoKu's library cases).
+RETRIES = 2
+
+
+def _simple_path(
+    g: _Graph,
+    parent: dict[Lit, Lit | None],
+    start: Lit,
+    end: Lit,
+    mode: str,
+    ok: Callable[[list[Lit]], bool],
+    retries: int,
+) -> list[Lit] | None:
+    """A shortest chain from ``start`` to ``end`` that ``ok`` accepts: the breadth-first one (``parent``), else,
+    while it enters a cell twice, the shortest one without the candidates it entered by (at most ``retries``
+    times; the ends are never left out)."""
+    path = _path(parent, end)
+    banned: frozenset[int] = frozenset()
+    for _ in range(retries + 1):
+        if ok(path):
+            return path
+        again = set(_reentered(path)) - {start[0], end[0]}
+        if not again or not banned.isdisjoint(again):
+            return None
+        banned |= again
+        parent = g.search(start, mode, banned)
+        if end not in parent:
+            return None
+        path = _path(parent, end)
+    return None
 
 
 def _text(path: list[Lit]) -> str:
@@ -146,7 +197,10 @@ def _end_eliminations(x: Context, a: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-def chains(x: Context) -> list[Step]:
+def chains(x: Context, retries: int = 0) -> list[Step]:
+    """Every X-chain, XY-chain, AIC and nice loop (one per pair of ends and kind: the shortest that enters no
+    cell twice). ``retries``: how many times an AIC whose shortest chain enters a cell twice is searched again
+    without the candidates it re-entered by (``HINT all`` passes :data:`RETRIES`; HoDoKu's rating path, 0)."""
     g = _Graph(x)
     out: list[Step] = []
     done: set[tuple[str, int, int]] = set()
@@ -162,17 +216,22 @@ def chains(x: Context) -> list[Step]:
                     continue
                 if mode != "aic" and b % 9 != a % 9:
                     continue
-                path = _path(parent, (b, val))
-                if len(path) < 4 or not _simple(path):
-                    continue
                 gone = _end_eliminations(x, a, b)
                 if not gone:
+                    continue
+                again = retries if mode == "aic" else 0
+                path = _simple_path(g, parent, (a, False), (b, val), mode, _chain_ok, again)
+                if path is None:
                     continue
                 done.add((name, min(a, b), max(a, b)))
                 words = f" ({(len(path) - 1)} links): {_text(path)}"
                 out.append(step(x, name, words, elim=gone))
         out.extend(_loops(x, g, a, parent, g.search((a, True), "aic")))  # parent: the last search, any link
     return out
+
+
+def _chain_ok(path: list[Lit]) -> bool:
+    return len(path) >= 4 and _simple(path)
 
 
 def remote_pairs(x: Context) -> list[Step]:

@@ -15,9 +15,9 @@ HoDoKu's definitions (``FishSolver.java`` of HoDoKu 2.2, read for the facts; the
   taken together (named after the first).
 
 The search (:func:`search`) runs in C (``techniques/_fish.c``) when built, else in Python
-(:func:`_search_python`, the same walk; the test holds them equal). Sizes: Franken 2-4 and mutant 2-4
-(HoDoKu's library has Franken up to Jellyfish and finned mutant Jellyfish; mutant Squirmbag and Whale, sizes
-5-6, are not searched: seconds a state).
+(:func:`_search_python`, the same walk; the test holds them equal). Sizes: 2-4 with HoDoKu's limits of
+fins (:data:`MAX_FINS`, :data:`MAX_ENDO_FINS`); Squirmbag, Whale and Leviathan (5-7) with tighter ones
+(:data:`LARGE_MAX_FINS`, :data:`LARGE_MAX_ENDO_FINS`) and no Siamese pairs (:func:`large_fish`).
 """
 
 from __future__ import annotations
@@ -36,12 +36,15 @@ __all__ = [
     "BASIC",
     "FINNED",
     "FRANKEN",
+    "LARGE_MAX_ENDO_FINS",
+    "LARGE_MAX_FINS",
     "MUTANT",
     "NATIVE",
     "SIZES",
     "Fish",
     "franken_mutant_fish",
     "kind_of",
+    "large_fish",
     "search",
 ]
 
@@ -63,6 +66,11 @@ SIZES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale"
 #: HoDoKu's ``getAllFishes`` limits for "find all steps" (``Options.ALL_STEPS_MAX_FINS`` / ``_MAX_ENDO_FINS``).
 MAX_FINS = 5
 MAX_ENDO_FINS = 2
+#: Our limits for the large fish (sizes 5-7, which HoDoKu's "all steps" leaves out: ``ALL_STEPS_MAX_FISH_SIZE``
+#: is 4): at most 2 fins and no endo fins, no Siamese pairs. HoDoKu's 5 and 2 cost up to 0.6 s a state here;
+#: these keep HINT all within its time (``benchmarks/RESULTS.md``) and find reglib-1.4's Squirmbag and Whale.
+LARGE_MAX_FINS = 2
+LARGE_MAX_ENDO_FINS = 0
 
 ALL = (1 << 81) - 1
 LOW = (1 << 64) - 1
@@ -102,9 +110,11 @@ def search(
     max_endo: int = MAX_ENDO_FINS,
     check: Callable[[], None] = no_check,
     placed: int = 0,
+    distinct: bool = False,
 ) -> list[Fish]:
     """Every fish of size ``k`` of one digit whose places are ``pos`` (bitboard) that has eliminations; of
-    those of one base set with the same kind and eliminations, the first only.
+    those of one base set with the same kind and eliminations, the first only (``distinct``: of all those
+    with the same kind and eliminations).
 
     Args:
       pos: the digit's candidate cells (bit c: cell c = row * 9 + column).
@@ -117,10 +127,21 @@ def search(
         elimination can come of it; the Python walk does not, and finds the same).
     """
     if _native is None:
-        return _search_python(pos, base_units, cover_units, k, kinds, max_fins, max_endo, check)
+        found = _search_python(pos, base_units, cover_units, k, kinds, max_fins, max_endo, check)
+        if distinct:
+            firsts: dict[tuple[int, int], Fish] = {}
+            for f in found:
+                firsts.setdefault((f.kind, f.elims), f)
+            found = list(firsts.values())
+        return found
     raw = _native.search(
         pos & LOW, pos >> 64, placed & LOW, placed >> 64, base_units, cover_units, k, max_fins, max_endo, kinds
     )
+    if distinct:  # before the tuples are made: the large fish come by the hundred thousand
+        first: dict[tuple[int, int, int], Any] = {}
+        for t in raw:
+            first.setdefault((t[2], t[8], t[9]), t)
+        raw = list(first.values())
     return [
         Fish(b, c, kind, first, f0 | f1 << 64, e0 | e1 << 64, x0 | x1 << 64)
         for b, c, kind, first, f0, f1, e0, e1, x0, x1 in raw
@@ -278,12 +299,20 @@ _FRANKEN = ((ROWS | BOXES, COLS | BOXES), (COLS | BOXES, ROWS | BOXES))
 _EVERY = ((ROWS | COLS | BOXES, ROWS | COLS | BOXES),)
 
 
-def franken_mutant_fish(x: Context, k: int, mutant: bool = True) -> list[Step]:
+def franken_mutant_fish(
+    x: Context,
+    k: int,
+    mutant: bool = True,
+    max_fins: int = MAX_FINS,
+    max_endo: int = MAX_ENDO_FINS,
+    siamese: bool = True,
+) -> list[Step]:
     """Every Franken fish of size ``k`` and, when ``mutant``, every mutant one; finned forms, Siamese pairs.
 
     One step per distinct (technique, eliminations): the first fish found that gives them. Technique names:
     ``Franken Swordfish``, ``finned Franken Swordfish``, ``Siamese finned Franken Swordfish``, ``mutant
-    Jellyfish``, ``finned mutant Jellyfish``, ... (basic fish: :func:`.every_basic.fish`).
+    Jellyfish``, ``finned mutant Jellyfish``, ... (basic fish: :func:`.every_basic.fish`). At most
+    ``max_fins`` fins (endo fins included) and ``max_endo`` endo fins; Siamese pairs when ``siamese``.
     """
     out: list[Step] = []
     kinds = FRANKEN | (MUTANT if mutant else 0)
@@ -299,25 +328,35 @@ def franken_mutant_fish(x: Context, k: int, mutant: bool = True) -> list[Step]:
         #: (base units, name) -> first elimination -> eliminations -> the first fish giving them
         groups: dict[tuple[int, str], dict[int, dict[int, Fish]]] = {}
         for base_units, cover_units in _EVERY if mutant else _FRANKEN:
-            for f in search(x.pos[d0], base_units, cover_units, k, kinds, check=x.check, placed=placed):
+            for f in search(
+                x.pos[d0], base_units, cover_units, k, kinds, max_fins, max_endo, x.check, placed, not siamese
+            ):
                 name = names[f.kind]
                 found.setdefault((name, f.elims), f)
-                by_first = groups.setdefault((f.base, name), {})
-                by_first.setdefault(f.first, {}).setdefault(f.elims, f)
+                if siamese:
+                    by_first = groups.setdefault((f.base, name), {})
+                    by_first.setdefault(f.first, {}).setdefault(f.elims, f)
         for (name, elims), f in found.items():
             out.append(_step(x, name, d0, f, elims))
-        siamese: set[tuple[str, int]] = set()
+        pairs: set[tuple[str, int]] = set()
         for (_, name), by_first in groups.items():
             for one, two in combinations(by_first.values(), 2):
                 for f1 in one.values():
                     for f2 in two.values():
-                        if (name, f1.elims | f2.elims) not in siamese:
-                            siamese.add((name, f1.elims | f2.elims))
+                        if (name, f1.elims | f2.elims) not in pairs:
+                            pairs.add((name, f1.elims | f2.elims))
                             both = f1._replace(
                                 cover=f1.cover | f2.cover, fins=f1.fins | f2.fins, elims=f1.elims | f2.elims
                             )
                             out.append(_step(x, "Siamese " + name, d0, both, both.elims))
     return out
+
+
+def large_fish(x: Context, k: int) -> list[Step]:
+    """Every Franken and mutant fish of size ``k`` (5 Squirmbag, 6 Whale, 7 Leviathan) with at most
+    :data:`LARGE_MAX_FINS` fins and :data:`LARGE_MAX_ENDO_FINS` endo fins, no Siamese pairs
+    (:func:`franken_mutant_fish`)."""
+    return franken_mutant_fish(x, k, max_fins=LARGE_MAX_FINS, max_endo=LARGE_MAX_ENDO_FINS, siamese=False)
 
 
 def _step(x: Context, name: str, d0: int, f: Fish, elims: int) -> Step:

@@ -16,7 +16,9 @@ same ALS. In a continuous loop through an ALS, its digits other than the
 two the loop uses go from the cells seeing all their places in it. A chain
 is listed here only when it goes through a group or ALS node (HoDoKu's codes
 ``0709``, ``0710``, ``0711``); where the shortest chain through an ALS uses
-a candidate twice, the shortest one without ALS nodes is tried.
+a candidate twice, the shortest one without ALS nodes is tried; for a
+discontinuous loop placing a digit, ``HINT all`` then searches again without
+the literals that used a candidate the second time (:data:`RETRIES`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from sudoku_server.sudoku.techniques.every_als import almost_locked_sets
 from sudoku_server.sudoku.techniques.every_basic import BOX, PEERS, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step, rc
 
-__all__ = ["grouped_chains"]
+__all__ = ["RETRIES", "grouped_chains"]
 
 Lit = tuple[int, bool]
 #: The largest ALS taken as a chain node, in cells (HoDoKu takes all; 5 and more cost HINT all 12 ms a state
@@ -69,6 +71,7 @@ class _Nodes:
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[int]] = {}
         self._succ: list[list[int]] | None = None  # per search state, the states one link on
+        self._holding: dict[int, list[int]] | None = None  # per candidate index, the nodes holding it
         groups_of = {d: [g for g in self.mask if g >= GROUPS and self.digit[g] == d] for d in range(9)}
         first_als = k
         for n, m in self.mask.items():
@@ -132,10 +135,21 @@ class _Nodes:
                     self.weak[ni].append(nj)
                     self.weak[nj].append(ni)
 
-    def search(self, start: Lit) -> _Found:
+    def holding(self, n: int) -> list[int]:
+        """The nodes other than ``n`` that hold one of its candidates (same digit, a cell in common)."""
+        if self._holding is None:
+            self._holding = {}
+            for i, m in self.mask.items():
+                d = self.digit[i]
+                for c in cells_of(m):
+                    self._holding.setdefault(c * 9 + d, []).append(i)
+        d = self.digit[n]
+        return list(dict.fromkeys(i for c in cells_of(self.mask[n]) for i in self._holding[c * 9 + d] if i != n))
+
+    def search(self, start: Lit, banned: frozenset[Lit] = frozenset()) -> _Found:
         """Breadth first from ``start``, over (literal, whether a group node was passed): the states in the
         order reached, each with its predecessor on a shortest chain. A state is ``node * 4 + value * 2 +
-        through``, so the search runs on lists of ints."""
+        through``, so the search runs on lists of ints. Never through the ``banned`` literals."""
         if self._succ is None:
             size = max(self.mask) + 1
             through = [0] * size
@@ -154,6 +168,8 @@ class _Nodes:
         a, val = start
         first = a * 4 + (2 if val else 0) + (1 if a >= GROUPS else 0)
         parent = [-2] * len(succ)
+        for n, v in banned:
+            parent[n * 4 + 2 * v] = parent[n * 4 + 2 * v + 1] = -3
         parent[first] = -1
         order = [first]
         for state in order:  # grows while read: the queue
@@ -193,6 +209,23 @@ def _ok(g: _Nodes, path: list[Lit]) -> bool:
             return False
         used[d] |= m
     return True
+
+
+def _reused(g: _Nodes, path: list[Lit]) -> set[Lit]:
+    """The literals of ``path`` whose node uses a candidate (cell and digit) a node before them used."""
+    used = [0] * 9
+    out = set()
+    for i, v in path:
+        d, m = g.digit[i], g.mask[i]
+        if m & used[d]:
+            out.add((i, v))
+        used[d] |= m
+    return out
+
+
+#: How many times ``HINT all`` searches a loop placing a digit whose shortest chain uses a candidate twice
+#: again, without the literals that used it the second time (more passes no more of HoDoKu's library cases).
+RETRIES = 4
 
 
 def _name(g: _Nodes, i: int) -> str:
@@ -241,26 +274,54 @@ class _Search:
         self.found = g.search(start)
         self._without: _Found | None = None
 
-    def path(self, end: Lit, check: Callable[[list[Lit]], bool]) -> list[Lit] | None:
+    def path(self, end: Lit, check: Callable[[list[Lit]], bool], retries: int = 0) -> list[Lit] | None:
         """A shortest chain to ``end`` (through a group or ALS node) that ``check`` accepts, or None."""
         if not _reached(self.found, end):
             return None
         path = _path_of(self.found, end)
         if check(path):
             return path
-        if end[0] in self.g.als or not any(i in self.g.als for i, _v in path):
-            return None
-        if self._without is None:
-            self._without = self.plain().search(self.start)
-        if not _reached(self._without, end):
-            return None
-        path = _path_of(self._without, end)
-        return path if check(path) else None
+        first = path
+        if end[0] not in self.g.als and any(i in self.g.als for i, _v in path):
+            if self._without is None:
+                self._without = self.plain().search(self.start)
+            if _reached(self._without, end):
+                path = _path_of(self._without, end)
+                if check(path):
+                    return path
+        return self._again(first, end, check, retries)
+
+    def _again(self, path: list[Lit], end: Lit, check: Callable[[list[Lit]], bool], retries: int) -> list[Lit] | None:
+        """While the shortest chain uses a candidate twice, the shortest one without the literals that used it
+        the second time (at most ``retries`` times; the ends are never left out). The first time, the nodes
+        other than the ends that hold an end's candidate (group and ALS nodes through its cell) go too."""
+        g, ends = self.g, (self.start[0], end[0])
+        banned: frozenset[Lit] = frozenset()
+        for k in range(retries):
+            inner = path[:-1] if path[-1][0] == self.start[0] else path
+            again = {lit for lit in _reused(g, inner) if lit[0] not in ends}
+            if not again:
+                return None
+            if not k:
+                again |= {(n, v) for e in ends for n in g.holding(e) if n not in ends for v in (False, True)}
+            if again <= banned:
+                return None
+            banned |= again
+            found = g.search(self.start, banned)
+            if not _reached(found, end):
+                return None
+            path = _path_of(found, end)
+            if check(path):
+                return path
+        return None
 
 
-def grouped_chains(x: Context, with_als: bool = True) -> list[Step]:
+def grouped_chains(x: Context, with_als: bool = True, retries: int = 0) -> list[Step]:
     """Every grouped AIC and nice loop; ``with_als``: through ALS nodes too (HoDoKu's option, off in its
-    default solving path, which :mod:`~sudoku_server.sudoku.hodoku_rating` follows)."""
+    default solving path, which :mod:`~sudoku_server.sudoku.hodoku_rating` follows). ``retries``: how many
+    times a discontinuous loop placing a digit ("not x" leads to "x") whose shortest chain uses a candidate
+    twice is searched again without the literals that used it the second time (``HINT all`` passes
+    :data:`RETRIES`; the rating path, 0)."""
     g = _Nodes(x, with_als)
     plain: list[_Nodes] = []
 
@@ -288,11 +349,11 @@ def grouped_chains(x: Context, with_als: bool = True) -> list[Step]:
                 done.add((min(a, b), max(a, b)))
                 out.append(step(x, "grouped AIC", f" ({len(path) - 1} links): {_text(g, path)}", elim=gone))
         if a < GROUPS:
-            out.extend(_loops(x, g, a, from_false, _Search(g, without_als, (a, True))))
+            out.extend(_loops(x, g, a, from_false, _Search(g, without_als, (a, True)), retries))
     return out
 
 
-def _loops(x: Context, g: _Nodes, a: int, from_false: _Search, from_true: _Search) -> list[Step]:
+def _loops(x: Context, g: _Nodes, a: int, from_false: _Search, from_true: _Search, retries: int) -> list[Step]:
     out = []
     ca, da = divmod(a, 9)
     name = "grouped discontinuous nice loop"
@@ -303,7 +364,7 @@ def _loops(x: Context, g: _Nodes, a: int, from_false: _Search, from_true: _Searc
     path = from_true.path((a, False), open_ok)
     if path is not None:
         out.append(step(x, name, f": {_text(g, path)}", elim=((ca, da + 1),)))
-    path = from_false.path((a, True), open_ok)
+    path = from_false.path((a, True), open_ok, retries)
     if path is not None:
         others = [(ca, d + 1) for d in range(9) if d != da and x.cand[ca] >> d & 1]
         out.append(step(x, name, f": {_text(g, path)}", elim=others))
