@@ -108,6 +108,7 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ),
     ("Almost Locked Set XZ-Rule", U, 300, ("ALS-XZ",)),
     ("Almost Locked Set XY-Wing", U, 320, ("ALS-XY-Wing",)),
+    ("Almost Locked Set XY-Chain", U, 340, ("ALS-XY-Chain",)),
     ("Franken X-Wing", U, 300, ("Franken X-Wing",)),
 )
 
@@ -142,6 +143,7 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     ),
     (als.als_xz, ("ALS-XZ",)),
     (als.als_wings, ("ALS-XY-Wing",)),
+    (als.als_chains, ("ALS-XY-Chain",)),  # HoDoKu sorts its ALS chains (AlsComparator): the best is taken
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),
 )
 #: HoDoKu techniques whose first step in its search order is taken (the enumerators list in that order, digit
