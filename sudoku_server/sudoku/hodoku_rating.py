@@ -17,11 +17,12 @@ skyscrapers, two-string kites, empty rectangles, remote pairs and W-, XY- and
 XYZ-Wings in :mod:`.hodoku_patterns`, in HoDoKu's own scan order over its own
 singles queues (:mod:`.hodoku_grid`). The other techniques come from the
 ``HINT all`` enumerators (:mod:`.techniques.every`): for finned fish, Sue de
-Coq and ALS the first step listed is taken (HoDoKu takes the first its search
-meets), for the others the one HoDoKu's ordering of steps puts first: most
-eliminations, then the smallest weighted sum of the eliminated candidates
+Coq, ALS-XZ and ALS-XY-Wing the first step listed is taken (HoDoKu takes the
+first its search meets), for the others (ALS-XY-Chain too: HoDoKu sorts its
+ALS chains, ``AlsComparator``) the one HoDoKu's ordering of steps puts first:
+most eliminations, then the smallest weighted sum of the eliminated candidates
 (``SolutionStep.compareTo``). Where no technique applies (HoDoKu's forcing
-chains and nets, ALS chains, or guessing), the path stops and the rating is
+chains and nets, or guessing), the path stops and the rating is
 marked incomplete. Agreement with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md
 ("HoDoKu parity").
 """
@@ -108,6 +109,7 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ),
     ("Almost Locked Set XZ-Rule", U, 300, ("ALS-XZ",)),
     ("Almost Locked Set XY-Wing", U, 320, ("ALS-XY-Wing",)),
+    ("Almost Locked Set XY-Chain", U, 340, ("ALS-XY-Chain",)),
     ("Franken X-Wing", U, 300, ("Franken X-Wing",)),
 )
 
@@ -142,6 +144,7 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     ),
     (als.als_xz, ("ALS-XZ",)),
     (als.als_wings, ("ALS-XY-Wing",)),
+    (als.als_chains, ("ALS-XY-Chain",)),  # HoDoKu sorts its ALS chains (AlsComparator): the best is taken
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),
 )
 #: HoDoKu techniques whose first step in its search order is taken (the enumerators list in that order, digit

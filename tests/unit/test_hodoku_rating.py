@@ -25,7 +25,11 @@ CASES = [
     ("48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....", "unfair", 1706),
     # top95 #5: hard
     ("....14....3....2...7..........9...3.6.1.............8.2.....1.4....5.6.....7.8...", "hard", 1286),
+    # top1465: HoDoKu's 24th step is an ALS-XY-Chain (5900, 340) eliminating r5c3<>5
+    ("...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15...", "extreme", 4662),
 ]
+
+ALS_CHAIN = "...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15..."
 
 
 def _givens(puzzle: str) -> list[int]:
@@ -88,3 +92,11 @@ def test_hidden_single_queue_order() -> None:
         g.del_candidate(c, 2)
     assert g.hs == [(8, 2)]
     assert g.hidden_single() == (8, 2)
+
+
+def test_als_xy_chain_taken_where_hodoku_takes_it() -> None:
+    # HoDoKu 2.2.0 /vp: step 24 "Almost Locked Set Chain: 5- r6c12346 {123578} -2- r6c7 {25} -5- r14c7 {259}
+    # -2- r4c3,r6c12 {1235} -5 => r5c3<>5", the only ALS chain of its path
+    steps = hodoku_rating(_givens(ALS_CHAIN)).steps
+    assert steps.index("Almost Locked Set XY-Chain") == 23
+    assert steps.count("Almost Locked Set XY-Chain") == 1
