@@ -57,6 +57,7 @@ setup(
                 "sudoku_server/sudoku/solver/_native_geometry.h",
                 "sudoku_server/sudoku/solver/_native_general.h",
                 "sudoku_server/sudoku/solver/_native_kinds.h",
+                "sudoku_server/sudoku/solver/_native_pairs.h",
                 "sudoku_server/sudoku/solver/_native_between.h",
                 "sudoku_server/sudoku/solver/_native_lines.h",
                 "sudoku_server/sudoku/solver/_native_candidates.h",
