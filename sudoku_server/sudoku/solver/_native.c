@@ -424,7 +424,7 @@ digits_tuple(const int *digits, int ncells)
  * (MODE_COUNT), or 1 / 0 (a solution in digits, or none), RESULT_INVALID,
  * or -2 when check() raised (exception set). */
 static long
-run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
+run9(Ctx *x, const int *cells, const uint32_t *cand, int mode, long limit, int *digits)
 {
     S9 root, sol;
     e9_Frame fa[E9_FRAMES], fb[E9_FRAMES];
@@ -460,6 +460,21 @@ run9(Ctx *x, const int *cells, int mode, long limit, int *digits)
                 root.F[3 * d + b] &= ~(all[b] & ~given[3 * d + b]);
         for (b = 0; b < 3; b++)
             root.U[b] &= ~all[b];
+        /* cand (a geometry's mask9): each cell keeps to its starting
+         * candidates; a given outside them leaves no solution, as in rung */
+        for (i = 0; cand != NULL && i < 81; i++) {
+            uint32_t keep = cand[i] & 0x1FFu, bit = 1u << (i % 27);
+            if (keep == 0x1FFu)
+                continue;
+            if (cells[i]) {
+                if (!(keep >> (cells[i] - 1) & 1))
+                    return 0;
+                continue;
+            }
+            for (d = 0; d < 9; d++)
+                if (!(keep >> d & 1))
+                    root.F[3 * d + i / 27] &= ~bit;
+        }
     }
     x->dirty = 0x1FF;
     x->start_ns = x->last_ns = mono_ns();
@@ -509,7 +524,9 @@ search(PyObject *cells, const Geo *g, int mode, long limit, PyObject *check, int
     x->geo = g;
     x->every = n == 9 ? 16 : n >= 16 ? 1 : 64;
     Py_INCREF(check); /* kept alive while the lock is released */
-    r = g->classic9 ? run9(x, in, mode, limit, digits) : rung(x, in, mode, limit, digits);
+    r = g->classic9  ? run9(x, in, NULL, mode, limit, digits)
+        : g->mask9 ? run9(x, in, g->cand, mode, limit, digits)
+                   : rung(x, in, mode, limit, digits);
     Py_DECREF(check);
     last_nodes = x->nodes;
     if (r == -2)

@@ -44,7 +44,9 @@ py_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     x->geo = g;
     x->every = n == 9 ? 16 : n >= 16 ? 1 : 64;
     Py_INCREF(check);
-    r = g->classic9 ? run9(x, in, MODE_UNION, 0, digits) : rung(x, in, MODE_UNION, 0, digits);
+    r = g->classic9  ? run9(x, in, NULL, MODE_UNION, 0, digits)
+        : g->mask9 ? run9(x, in, g->cand, MODE_UNION, 0, digits)
+                   : rung(x, in, MODE_UNION, 0, digits);
     Py_DECREF(check);
     last_nodes = x->nodes;
     if (r == -2)

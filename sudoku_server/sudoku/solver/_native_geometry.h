@@ -16,6 +16,7 @@
 typedef struct {
     int n, ncells, nunits;
     int classic9; /* the classic 9x9 rows, columns and boxes: the e9 engine */
+    int mask9;    /* those units with starting candidates (cand) only: the e9 engine from masks */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
@@ -393,6 +394,7 @@ geo_build(int n, int nunits, const uint16_t *units, const Extra *ex)
     if (ex != NULL && !geo_constraints(g, ex))
         goto nomem;
     g->classic9 = !g->constrained && geo_is_classic9(g);
+    g->mask9 = g->mask9 && geo_is_classic9(g);
     return g;
 nomem:
     PyMem_RawFree(member);
@@ -442,6 +444,7 @@ geo_build_like(const Geo *b, const Extra *ex)
 #undef GEO_COPY
     if (geo_constraints(g, ex)) {
         g->classic9 = !g->constrained && geo_is_classic9(g);
+    g->mask9 = g->mask9 && geo_is_classic9(g);
         return g;
     }
 nomem:

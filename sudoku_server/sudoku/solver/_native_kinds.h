@@ -271,6 +271,7 @@ geo_constraints(Geo *g, const Extra *ex)
         return 1;
     if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_between(g, ex))
         return 0;
+    g->mask9 = ex->cand != NULL && ex->ndiffer == 0 && ex->npairs == 0 && ex->nsums == 0 && ex->nbetween == 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
         if (g->cand == NULL)

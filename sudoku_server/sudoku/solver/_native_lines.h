@@ -166,7 +166,7 @@ py_solve_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         x->tstate = tstate;
         x->released_once = 1;
         x->batch = 1;
-        r = run9(x, cells, MODE_FIRST, 1, digits);
+        r = run9(x, cells, NULL, MODE_FIRST, 1, digits);
         tstate = x->tstate; /* NULL: check() raised, the lock is held */
         last_nodes = x->nodes;
         if (r == -2) {
