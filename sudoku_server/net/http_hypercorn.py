@@ -135,6 +135,17 @@ class Connection(TCPServer):
         self.body_seconds = body_seconds
         self.write_seconds = write_seconds
         self.peer = "?"
+        self.closed = False  # the connection was closed (by either side)
+        self.idle_or_closed = trio.Event()  # set (and renewed) when a request ends or the connection closes
+
+    def _wake(self) -> None:
+        self.idle_or_closed.set()
+        self.idle_or_closed = trio.Event()
+
+    async def _initiate_server_close(self) -> None:
+        self.closed = True
+        self._wake()
+        await super()._initiate_server_close()
 
     async def run(self) -> None:
         sock = self.stream.socket
@@ -195,6 +206,11 @@ class Connection(TCPServer):
                         pass
                 break
             if not data:
+                # The client half-closed (``nc -N``, ``shutdown(SHUT_WR)``): it may still read. A request in
+                # progress is answered, and the connection closes after it (h11 has seen the end of input);
+                # a reset, or a reply the client does not take, still ends it at once.
+                while self.busy and not self.closed:
+                    await self.idle_or_closed.wait()
                 break
         await self.protocol.handle(Closed())
 
@@ -216,6 +232,8 @@ class Connection(TCPServer):
             held, self.held = self.held, b""
             await self._send(held)
         if isinstance(event, Closed):
+            self.closed = True
+            self._wake()
             await self._close()
             await self.protocol.handle(Closed())
 
@@ -239,6 +257,8 @@ class Connection(TCPServer):
 
     async def _idle_changed(self, idle: bool) -> None:
         self.busy = not idle
+        if idle:
+            self._wake()
         if idle and self.close_when_idle:
             with trio.CancelScope(shield=True):
                 await self._initiate_server_close()

@@ -210,3 +210,37 @@ async def test_a_large_batch_reply_goes_chunked_over_http_with_the_same_json(mon
     assert streamed.headers["transfer-encoding"] == "chunked" and "content-length" not in streamed.headers
     assert streamed.body == whole.body and len(streamed.json["results"]) == 30
     assert streamed.headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'none'"
+
+
+async def test_a_client_that_half_closes_after_its_request_gets_the_reply():
+    """``nc -N`` and ``shutdown(SHUT_WR)`` end the client's sending, not its reading: the request in progress is
+    answered (the same bytes as a client that keeps its connection), then the connection closes. Before, the
+    end of input gave the request up and the client read nothing."""
+    entered = threading.Event()
+    release = threading.Event()
+
+    def held(grid, *, check):
+        entered.set()
+        release.wait(30)  # the half-close arrives while the puzzle is in the solver
+        return _solver.solve(grid, check=check)
+
+    slow = ".." + NEWSPAPER_SOLUTION[2:]
+    body = ('{"puzzle": "' + slow + '"}').encode()
+    request = b"POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    async with running_http_server(solve=held, solver_threads=1) as (_server, port):
+
+        def half_close() -> bytes:
+            sock = socket.create_connection(("127.0.0.1", port))
+            with sock:
+                sock.sendall(request)
+                sock.shutdown(socket.SHUT_WR)
+                assert entered.wait(30)
+                time.sleep(0.2)  # the end of input is read before the answer is ready
+                release.set()
+                return read_to_eof(sock)
+
+        reply = await trio.to_thread.run_sync(half_close)
+    head, _, content = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ")
+    solution = NEWSPAPER_SOLUTION.encode()
+    assert content == b'{"solution":"' + solution + b'","text":"' + solution + b'\\n"}'
