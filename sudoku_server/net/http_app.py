@@ -99,7 +99,9 @@ _SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 
 
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every reply of the app it wraps (a header the app set wins)."""
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every reply of the app it wraps, :data:`API_SECURITY_HEADERS`
+    on every reply under ``/api/`` (JSON, never a document: the endpoints, their 404 and 405, the OpenAPI document,
+    the CORS preflight); a header the app set wins."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -109,17 +111,34 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        ours = API_SECURITY_HEADERS if scope["path"].startswith("/api/") else SECURITY_HEADERS
+
         async def send_with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 headers = message.get("headers", ())
                 if any(name.lower() in _SECURITY_NAMES for name, _ in headers):
-                    headers = [*headers, *(h for h in SECURITY_HEADERS if h[0] not in {n.lower() for n, _ in headers})]
+                    headers = [*headers, *(h for h in ours if h[0] not in {n.lower() for n, _ in headers})]
                 else:
-                    headers = [*headers, *SECURITY_HEADERS]
+                    headers = [*headers, *ours]
                 message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class JsonCors(CORSMiddleware):
+    """Starlette's CORS middleware whose refused preflight (``400 Disallowed CORS method``, text) is the API's JSON
+    error (``{"error": {"code": "command", ...}}``), with the same CORS headers; an allowed one stays ``200 OK``."""
+
+    def preflight_response(self, request_headers: Any) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code < 400:
+            return response
+        message = (
+            bytes(response.body).decode("ascii", "replace").replace("Disallowed CORS", "CORS preflight: disallowed")
+        )
+        headers = {k: v for k, v in response.headers.items() if k.lower().startswith(("access-control-", "vary"))}
+        return Response(json_api.dumps(_command(message)), response.status_code, headers, "application/json")
 
 
 def static_directory() -> Path:
@@ -417,7 +436,7 @@ def create_app(front: HttpFront) -> Starlette:
     if config.http_cors:
         middleware.append(
             Middleware(
-                CORSMiddleware,
+                JsonCors,
                 allow_origins=list(config.http_cors),
                 allow_methods=["GET", "POST"],
                 allow_headers=["Content-Type"],

@@ -124,9 +124,20 @@ def decode_link(text: str) -> str:
 
 
 def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
-        raise PuzzleFormatError(f"fpuzzles: {what} {quote(str(value))} is not a number")
-    return int(value)
+    """A whole number of the object (it may be a string, ``"9"``; the caller checks its range).
+
+    Raises PuzzleFormatError naming ``what`` and the value as JSON spells it (``size true is not a number``),
+    or ``size is missing``.
+    """
+    if value is None:
+        raise PuzzleFormatError(f"fpuzzles: {what} is missing")
+    text = str(value).strip()
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not text.lstrip("-").isdigit():
+        shown = quote(value) if isinstance(value, str) else json.dumps(value)[:40]
+        raise PuzzleFormatError(f"fpuzzles: {what} {shown} is not a number")
+    if len(text) > 9:
+        raise PuzzleFormatError(f"fpuzzles: {what} {text[:12]}... is too large")
+    return int(text)
 
 
 def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:

@@ -105,5 +105,14 @@ def read_body(body: bytes) -> dict[str, object]:
     if bad is not None:
         raise CommandError(f"the body must be a JSON object, not a number ({bad.text[:24]} {bad.why})")
     if not isinstance(value, dict):
-        raise CommandError(f"the body must be a JSON object, not {type(value).__name__}")
+        raise CommandError(f"the body must be a JSON object, not {_json_kind(value)}")
     return value
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words: ``null``, ``true``, ``an array``, ``a string``, ``a number``."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "an array"
+    return "a string" if isinstance(value, str) else "a number"

@@ -300,7 +300,9 @@ async def test_query_booleans_and_unknown_fields():
                 'GENERATE: unknown field "puzzle"; the fields of /api/v1/generate are full, size, symmetry, givens,'
                 " seed, format, level, se, rules, regions",
             ),
-            ("POST", "/api/v1/solve", b"[1]", "the body must be a JSON object, not list"),
+            ("POST", "/api/v1/solve", b"[1]", "the body must be a JSON object, not an array"),
+            ("POST", "/api/v1/solve", b"null", "the body must be a JSON object, not null"),
+            ("POST", "/api/v1/solve", b'"x"', "the body must be a JSON object, not a string"),
             (
                 "POST",
                 "/api/v1/solve",

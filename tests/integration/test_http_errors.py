@@ -11,7 +11,7 @@ import trio
 
 from sudoku_server.sudoku import solver as _solver
 from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
-from tests.support.httptools import afetch, running_http_server
+from tests.support.httptools import afetch, fetch, running_http_server
 
 #: r1c1 empty: the fake solvers below spin on it (calling ``check``); any other puzzle is solved.
 SLOW = ".." + NEWSPAPER_SOLUTION[2:]
@@ -206,6 +206,22 @@ async def test_cors_default_off_and_chosen_origins():
         assert reply.headers["access-control-allow-origin"] == "https://a.example"
         reply = await afetch(port, "GET", path, headers={"Origin": "https://b.example"})
         assert "access-control-allow-origin" not in reply.headers
+
+
+async def test_a_refused_cors_preflight_is_a_json_error():
+    """Break-session finding: Starlette's refusal was ``400`` ``text/plain`` ``Disallowed CORS method``."""
+    async with running_http_server() as (server, port):
+        reply = await trio.to_thread.run_sync(
+            lambda: fetch(
+                port,
+                "OPTIONS",
+                "/api/v1/solve",
+                headers={"Origin": "https://example.org", "Access-Control-Request-Method": "PUT"},
+            )
+        )
+    assert (reply.status, reply.headers["content-type"]) == (400, "application/json")
+    assert reply.json == {"error": {"code": "command", "message": "CORS preflight: disallowed method", "line": None}}
+    assert reply.headers["access-control-allow-methods"] == "GET, POST"
 
 
 async def test_healthz_503_while_draining_and_requests_after_the_stop():

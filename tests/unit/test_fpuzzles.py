@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from sudoku_server.service.answer import answer
 from sudoku_server.text.fpuzzles import compress, decompress, link, read_object
 from sudoku_server.wire.replies import render
@@ -203,6 +205,23 @@ def test_errors_name_the_rule_and_the_place():
         == b"ERROR format fpuzzles: the link's payload is not lz-string base64\n"
     )
     assert replies(b'{"size": 9\n') == b"ERROR format fpuzzles: not JSON (Expecting ',' delimiter)\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        (b'{"size": -1}', "size -1 is not one of 4, 6, 9, 16, 25"),
+        (b'{"size": true}', "size true is not a number"),
+        (b'{"size": null}', "size is missing"),
+        (b"{}", "size is missing"),
+        (b'{"size": "nine"}', 'size "nine" is not a number'),
+        (b'{"size": [9]}', "size [9] is not a number"),
+        (b'{"size": 123456789012345}', "size 123456789012... is too large"),
+    ],
+)
+def test_a_bad_size_is_named_as_json_spells_it(line: bytes, error: str):
+    """Break-session finding: ``-1`` was "not a number", ``true`` showed as ``"True"`` and a missing size as ``"None"``."""
+    assert replies(line + b"\n") == f"ERROR format fpuzzles: {error}\n".encode()
 
 
 def test_an_fpuzzles_line_may_be_64_kib():

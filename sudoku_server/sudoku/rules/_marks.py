@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable, Mapping
 
@@ -183,7 +184,8 @@ def fp_value(entry: Mapping[str, object], default: int, where: str) -> int:
     if value is None or value == "":
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
-        raise ValueError(f"{where}: value {quote(str(value))} is not a number")
+        shown = quote(value) if isinstance(value, str) else json.dumps(value)[:40]
+        raise ValueError(f"{where}: value {shown} is not a number")
     if len(str(value).strip()) > 5 or int(value) > MAX_VALUE:
         raise ValueError(f"{where}: value {quote(_short(str(value)))} is over {MAX_VALUE}")
     return int(value)
