@@ -229,6 +229,8 @@ def generate_variant(
     solution_cells = eng.digits(solved)
     solution = Grid(solution_cells, box_rows, box_cols)
     made_variant = base_variant
+    if drawn is not None:  # the drawn regions belong to the puzzle (a killer jigsaw's cages are drawn over them)
+        variant = dataclasses.replace(variant, regions=base_variant.regions)
     if full:
         return _gen.Generated(solution, solution, seed, "none", ncells, False, made_variant)
 

@@ -230,8 +230,9 @@ def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
         + (" pool=yes" if result.pooled else "")
         + (f" rules={variant.words}" if not variant.classic else "")
     )
-    if result.format in ("fpuzzles", "link") or (variant.marks and (variant.regions is not None or variant.cages)):
-        # marks with regions or cages have no line syntax of their own: the f-puzzles JSON line holds them all
+    laid_out = (variant.regions is not None) + bool(variant.cages) + bool(variant.marks)
+    if result.format in ("fpuzzles", "link") or laid_out >= 2:
+        # two of marks, regions and cages have no line syntax together: the f-puzzles JSON line holds them all
         form = result.format if result.format in ("fpuzzles", "link") else "fpuzzles"
         try:
             text = fpuzzles.answer_text(made.puzzle, variant, None, form)

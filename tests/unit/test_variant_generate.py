@@ -8,6 +8,8 @@ solution, the generator's.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sudoku_server.sudoku import solver
@@ -100,7 +102,16 @@ def test_generated_puzzle_reads_back_unique(request_line, reply):
 
 
 @pytest.mark.parametrize(
-    "rules,seed", [("x", 11), ("windoku", 12), ("antiknight", 13), ("antiking", 14), ("jigsaw", 15), ("killer", 26)]
+    "rules,seed",
+    [
+        ("x", 11),
+        ("windoku", 12),
+        ("antiknight", 13),
+        ("antiking", 14),
+        ("jigsaw", 15),
+        ("killer", 26),
+        ("killer+jigsaw", 3),
+    ],
 )
 def test_generated_puzzles_are_unique_and_reproducible(rules, seed):
     variant = Variant(parse_rules(rules))
@@ -111,7 +122,7 @@ def test_generated_puzzles_are_unique_and_reproducible(rules, seed):
     assert solver.count_solutions(made.puzzle, 2, geometry=geo) == 1
     assert solver.solve(made.puzzle, geometry=geo) == made.solution
     assert solver.verify(made.puzzle, made.solution, geo) is None
-    if rules == "killer":
+    if "killer" in rules:
         assert made.givens == 0 and not any(made.puzzle.cells)
         assert all(1 <= len(cage.cells) <= 6 for cage in made.variant.cages)
         assert sorted(c for cage in made.variant.cages for c in cage.cells) == list(range(81))
@@ -124,6 +135,23 @@ def test_generated_puzzles_are_unique_and_reproducible(rules, seed):
                 if d:
                     fewer = made.puzzle.cells[:c] + (0,) + made.puzzle.cells[c + 1 :]
                     assert solver.count_solutions(Grid(fewer, 3, 3), 2, geometry=geo) == 2
+
+
+def test_a_killer_jigsaw_is_one_fpuzzles_line_with_its_regions_and_cages():
+    """Break-session finding: ``GENERATE rules=killer+jigsaw`` answered ``ERROR format a jigsaw puzzle needs its
+    regions`` (the cages were drawn over a variant without the drawn regions); regions and cages together have no
+    line layout, so the f-puzzles JSON line holds both, and reads back unique."""
+    reply = replies(b"GENERATE rules=killer+jigsaw seed=3\n").decode()
+    header, line, end = reply.split("\n")
+    assert header == "# generated size=9 givens=0 symmetry=none seed=3 minimal=yes rules=jigsaw+killer" and end == ""
+    data = json.loads(line)
+    made = generate_variant(Variant(("jigsaw", "killer")), seed=3)
+    assert made.variant.regions is not None
+    assert [cell["region"] for row in data["grid"] for cell in row] == list(made.variant.regions)
+    assert len(data["killercage"]) == len(made.variant.cages)
+    assert (
+        replies(f"COUNT {line}\nSOLVE {line}\n".encode()) == f"COUNT 1 unique\n{made.solution.to_string()}\n".encode()
+    )
 
 
 def test_given_regions_are_kept():
