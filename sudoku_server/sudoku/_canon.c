@@ -527,6 +527,21 @@ static void grid_minlex(uint8_t g[2][9][9], Result *res) {
 
 /* -- the module ------------------------------------------------------------------------ */
 
+/* Do 81 cells of 1..9 make a solved grid: each row, column and box holding every digit once?
+ * grid_minlex reads a row as a permutation; any other full grid goes to puzzle_minlex. */
+static int is_solved_grid(const uint8_t *cells) {
+    for (int u = 0; u < 9; u++) {
+        unsigned row = 0, col = 0, box = 0;
+        for (int i = 0; i < 9; i++) {
+            row |= 1u << cells[u * 9 + i];
+            col |= 1u << cells[i * 9 + u];
+            box |= 1u << cells[(u / 3 * 3 + i / 3) * 9 + u % 3 * 3 + i % 3];
+        }
+        if (row != 0x3FEu || col != 0x3FEu || box != 0x3FEu) return 0;
+    }
+    return 1;
+}
+
 /* cells: 81 values 0..9. Returns 0, or -1 for a value out of range. */
 static int run(const uint8_t *cells, Result *res) {
     uint8_t g[2][9][9];
@@ -544,7 +559,7 @@ static int run(const uint8_t *cells, Result *res) {
             res->rows[k] = res->cols[k] = (uint8_t)k;
             res->digits[k] = (uint8_t)(k + 1);
         }
-    } else if (givens == 81)
+    } else if (givens == 81 && is_solved_grid(cells))
         grid_minlex(g, res);
     else
         puzzle_minlex(g, res);

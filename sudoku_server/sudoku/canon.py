@@ -290,9 +290,18 @@ def minlex9(
     if not any(cells):  # every transformation gives the empty grid: the first one walked, the identity
         same = tuple(range(9))
         return tuple(cells), Transformation(False, same, same, tuple(range(1, 10)))
-    if all(cells):
+    if all(cells) and _is_solved_grid(grids[0]):
         return _grid_minlex(grids, check)
     return _puzzle_minlex(grids, check)
+
+
+def _is_solved_grid(rows: list[list[int]]) -> bool:
+    """Every row, column and box holds each digit 1-9 once (the solved-grid search reads rows as permutations;
+    any other full grid is searched as a puzzle)."""
+    digits = set(range(1, 10))
+    boxes = [[rows[b // 3 * 3 + i // 3][b % 3 * 3 + i % 3] for i in range(9)] for b in range(9)]
+    columns = [[rows[r][c] for r in range(9)] for c in range(9)]
+    return all(set(unit) == digits for unit in (*rows, *columns, *boxes))
 
 
 def _no_check() -> None:

@@ -129,6 +129,36 @@ def test_native_equals_python():
         assert canonical(grid, native=True) == canonical(grid, native=False), _text(grid.cells)
 
 
+#: Break-session finding: a full grid that is not a solution crashed the native core (SIGSEGV, the whole server).
+CRASHED = "594714173138979498491767153415225537531914839174624748275981675134636745279698942"
+
+
+@NEEDS_NATIVE
+def test_full_grids_that_are_not_solutions_are_searched_as_puzzles():
+    """81 givens with a digit twice in a unit: the solved-grid search reads rows as permutations, so these take the
+    puzzle search. Their forms are minlex forms (their own form again), and the map reaches them."""
+    ones = (1,) * 81
+    assert canonical(Grid(ones)).grid.cells == ones  # every transformation ties: the most work there is (0.8 s)
+    rows = tuple(int(ch) for ch in "123456789" * 9)
+    form = canonical(Grid(rows))
+    assert form.text() == "111111111222222222333333333444444444555555555666666666777777777888888888999999999"
+    assert form.transformation.apply(Grid(rows)) == form.grid
+    rng = random.Random(22)
+    for text in [CRASHED] + ["".join(rng.choice("123456789") for _ in range(81)) for _ in range(10)]:
+        grid = Grid(_cells(text))
+        form = canonical(grid)
+        assert form.transformation.apply(grid) == form.grid
+        assert sorted(form.transformation.digits) == list(range(1, 10))
+        assert canonical(form.grid).grid == form.grid
+
+
+@NEEDS_NATIVE
+@pytest.mark.slow  # the Python core on a full grid that is no solution: 10 s
+def test_full_grids_that_are_not_solutions_native_equals_python():
+    grid = Grid(_cells(CRASHED))
+    assert canonical(grid, native=True) == canonical(grid, native=False)
+
+
 def test_idempotent():
     for text in _lines("magictour_top1465.txt.gz", 50) + [MINLEX_SMALLEST_GRID]:
         form = canonical(Grid(_cells(text))).grid
