@@ -44,6 +44,25 @@ def test_every_single_of_every_kind_one_line_each_in_hodokus_order() -> None:
     )
 
 
+def test_the_first_cells_left_empty_get_their_singles() -> None:
+    """Break-session finding: with r1c1 (or r1c1 and r1c2) the only empty cells, the grouped chains looked up a
+    candidate past their last node (``IndexError``, ``ERROR internal``)."""
+    solution = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+    assert _answer("." + solution[1:])[1] == (
+        "HINT all 4 steps\n"
+        "STEP 0000 full-house r1c1=8 # full house: r1c1 is the last empty cell of row 1\n"
+        "STEP 0003 naked-single r1c1=8 # naked single: 8 is the only candidate of r1c1\n"
+        "STEP 0002 hidden-single r1c1=8 # hidden single: r1c1 is the only place for 8 in box 1\n"
+        "STEP 1201 template-set r1c1=8 # template set: every template of 8 holds r1c1\n"
+        "END\n"
+    )
+    assert _answer(".." + solution[2:])[1].splitlines()[:3] == [
+        "HINT all 8 steps",
+        "STEP 0000 full-house r1c1=8 # full house: r1c1 is the last empty cell of column 1",
+        "STEP 0000 full-house r1c2=1 # full house: r1c2 is the last empty cell of column 2",
+    ]
+
+
 def test_a_placed_cell_of_a_library_line_is_filled() -> None:
     line = ":0000::+1" + SOLUTION[1:40] + "." + SOLUTION[41:] + ":555:::"
     assert _answer(line)[1] == (

@@ -185,7 +185,10 @@ _Found = tuple[list[int], list[int]]
 
 
 def _reached(found: _Found, lit: Lit) -> bool:
-    return found[0][lit[0] * 4 + (2 if lit[1] else 0) + 1] != -2
+    """Whether the search reached ``lit`` (through a group node); a literal of no node (a candidate the grid no
+    longer has, past the last node) is not reached."""
+    state = lit[0] * 4 + (2 if lit[1] else 0) + 1
+    return state < len(found[0]) and found[0][state] != -2
 
 
 def _path_of(found: _Found, end: Lit) -> list[Lit]:
