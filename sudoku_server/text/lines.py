@@ -365,8 +365,8 @@ def _slots(body: str, segments: list[_Segment], k: int, pitch: int, ref: int) ->
         else:
             assert right is not None  # a box open on the left is the first, which ends at a bar
             start = right - trail - span
-        if start < 0:
-            return None
+        if start < 0 or (right is not None and start + pitch * (k - 1) >= right):
+            return None  # the box's cells would reach its right bar: it is narrower than the reference box
         slots.extend(range(start, start + pitch * k, pitch))
     for col in slots:
         if col < len(body) and body[col] == "|":

@@ -649,6 +649,17 @@ def test_blank_cell_off_its_column_is_a_count_error():
     )
 
 
+def test_a_bordered_row_one_cell_short_is_a_count_error():
+    """Break-session finding: ``| . 2 . | . 7 . | . 8|`` (its last box two cells wide) was read by its boxes with a
+    blank third cell past the closing bar, and answered ``| 1 2 6 | 9 7 4 | 5 8|3``."""
+    lines = (PUZZLES / "newspaper.txt").read_text().splitlines(keepends=True)
+    lines[2] = "| . 2 . | . 7 . | . 8|\n"
+    text = "".join(lines) + NEWSPAPER_LINE + "\n"
+    assert answer_all_chunkings(text) == (
+        "ERROR format line 3: expected 9 cells, found 8\n" + NEWSPAPER_SOLUTION + "\n"
+    )
+
+
 def test_csv_solution_field_must_be_complete():
     text = INKALA + "," + INKALA_SOLUTION[:2] + "." + INKALA_SOLUTION[3:] + "\n" + NEWSPAPER_LINE + "\n"
     assert answer_all_chunkings(text) == (
