@@ -248,7 +248,7 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     rules: tuple[str, ...] = request.variant.rules
     other = _second(endpoint, second) if endpoint.second else None
     items = []
-    plain_ok = isinstance(request, Solve) and not request.any and request.variant.classic
+    plain_ok = isinstance(request, Solve) and request.bulk_able
     for value in puzzles:
         if not isinstance(value, str):
             raise CommandError(f"{verb.name}: a puzzle must be a string of its text, not {_shown(value)}")

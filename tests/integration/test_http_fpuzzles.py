@@ -61,3 +61,28 @@ async def test_solve_format_fpuzzles_and_link_over_http():
         assert written["thermometer"] == [{"lines": [[f"R{c // 9 + 1}C{c % 9 + 1}" for c in line]]} for line in LINES]
         reply = await afetch(port, "POST", "/api/v1/solve", {"puzzle": link(THERMO), "format": "link"})
         assert (reply.status, reply.json["link"]) == (200, link(written))
+
+
+async def test_a_plain_one_line_puzzle_keeps_its_format_over_http():
+    """Break-session finding: a plain one-line 9x9 puzzle took the bulk path, which answered without the
+    ``fpuzzles`` or ``link`` field it was asked for (a bordered grid, or ``any``, had it)."""
+    from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
+
+    filled = [
+        [
+            {
+                "value": int(NEWSPAPER_SOLUTION[r * 9 + c]),
+                **({"given": True} if NEWSPAPER_LINE[r * 9 + c] != "." else {}),
+            }
+            for c in range(9)
+        ]
+        for r in range(9)
+    ]
+    written = {"size": 9, "grid": filled}
+    async with running_http_server() as (_server, port):
+        reply = await afetch(port, "POST", "/api/v1/solve", {"puzzle": NEWSPAPER_LINE, "format": "fpuzzles"})
+        assert (reply.status, reply.json["solution"], reply.json["fpuzzles"]) == (200, NEWSPAPER_SOLUTION, written)
+        reply = await afetch(port, "GET", f"/api/v1/solve?puzzle={NEWSPAPER_LINE}&format=link")
+        assert (reply.status, reply.json["link"]) == (200, link(written))
+        reply = await afetch(port, "POST", "/api/v1/solve", {"puzzles": [NEWSPAPER_LINE], "format": "link"})
+        assert [result["link"] for result in reply.json["results"]] == [link(written)]
