@@ -52,9 +52,9 @@ CASES = [
     ),
     ("arrow=r1c1-r1c2-r1c3", givens(r1c1=3, r1c2=5), "COUNT 0 unsolvable"),
     (
-        "littlekiller=r1c1-r2c2-r3c3:5",
-        givens(r1c1=9),
-        "ERROR invalid little killer r1c1-r3c3 sum 5: its givens sum to 9",
+        "littlekiller=r1c1-r2c2-r3c3-r4c4-r5c5-r6c6-r7c7-r8c8-r9c9:45",
+        givens(r1c1=9, r2c2=8, r3c3=7, r4c4=9, r5c5=8, r6c6=7),
+        "ERROR invalid little killer r1c1-r9c9 sum 45: its givens sum to 48",
     ),
     (
         "sandwich=r3:5",

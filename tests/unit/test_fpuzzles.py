@@ -224,6 +224,15 @@ def test_a_bad_size_is_named_as_json_spells_it(line: bytes, error: str):
     assert replies(line + b"\n") == f"ERROR format fpuzzles: {error}\n".encode()
 
 
+def test_a_dot_of_value_0_is_refused():
+    """Break-session finding: ``"value": "0"`` was read as the default (a white dot of 1)."""
+    white = fpuzzle("." * 81, difference=[{"cells": ["R1C1", "R1C2"], "value": "0"}])
+    assert replies(f"{json.dumps(white)}\n".encode()) == (
+        b'ERROR format fpuzzles: "difference" entry 1: value 0 is no difference (a white dot\'s difference is 1 or'
+        b" more)\n"
+    )
+
+
 def test_an_fpuzzles_line_may_be_64_kib():
     big = dict(THERMO, text=[{"cells": ["R1C1"], "value": "x" * 40000}])
     line = json.dumps(big)

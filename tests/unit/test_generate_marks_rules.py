@@ -67,13 +67,13 @@ def test_marks_text_writes_each_rules_line_syntax():
             + RULES["kropki"].syntax("r5c5-r5c6:w;r6c6-r7c6:b3;negative", 9)  # type: ignore[misc]
             + RULES["xv"].syntax("r9c1-r9c2:x;r8c8-r8c9:v", 9)  # type: ignore[misc]
             + RULES["arrow"].syntax("r4c4-r4c5-r5c4:2", 9)  # type: ignore[misc]
-            + RULES["littlekiller"].syntax("r1c2-r2c3:12", 9)  # type: ignore[misc]
+            + RULES["littlekiller"].syntax("r2c1-r1c2:12", 9)  # type: ignore[misc]
             + RULES["sandwich"].syntax("r3:7;c9:0", 9)  # type: ignore[misc]
         ),
     )
     assert marks_text(grid, variant) == (
         "." * 81 + " thermo=r1c1-r1c2-r2c3 kropki=r5c5-r5c6:w;r6c6-r7c6:b3;negativewhite;negativeblack"
-        " xv=r9c1-r9c2:x;r8c8-r8c9:v arrow=r4c4-r4c5-r5c4:2 littlekiller=r1c2-r2c3:12 sandwich=r3:7;c9:0"
+        " xv=r9c1-r9c2:x;r8c8-r8c9:v arrow=r4c4-r4c5-r5c4:2 littlekiller=r2c1-r1c2:12 sandwich=r3:7;c9:0"
     )
 
 

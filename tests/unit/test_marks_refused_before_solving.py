@@ -25,6 +25,14 @@ CASES = [
     ("xv=r1c1-r2c2:x", "xv= mark 1: r1c1 and r2c2 do not touch"),
     ("thermo=r1c1-r9c9", "thermo= mark 1 steps from r1c1 to r9c9, cells that do not touch"),
     ("thermo=", "thermo= has no marks"),
+    ("kropki=r1c1-r1c2:w0", "kropki= mark 1: w0 is no dot (a white dot's difference is 1 or more)"),
+    ("kropki=r1c1-r1c2:b0", "kropki= mark 1: b0 is no dot (a black dot's ratio is 1 or more)"),
+    (
+        "littlekiller=r1c1-r1c2:3",
+        "littlekiller= mark 1 is not a diagonal (each cell one diagonal step after the one before, in one direction)",
+    ),
+    ("littlekiller=r2c2-r3c3:5", "littlekiller= mark 1 does not run from an edge of the grid to an edge"),
+    ("littlekiller=r1c2:5", "littlekiller= mark 1 does not run from an edge of the grid to an edge"),
     ("sandwich=r1:5;R1:6", "sandwich= mark 2: r1 appears twice"),
     ("sandwich=c3:5;r1:2;c3:5", "sandwich= mark 3: c3 appears twice"),
     (

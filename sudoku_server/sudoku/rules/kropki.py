@@ -96,7 +96,10 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
                 raise ValueError(f"{where} does not join two cells")
             if apart(size, cells, False):
                 raise ValueError(f"{where}: {apart(size, cells, False)}")
-            marks.append(Mark(RULE.word, cells, fp_value(entry, default, where), kind))
+            value = fp_value(entry, default, where)
+            if value == 0:
+                raise ValueError(f"{where}: value 0 is no {key} (a {kind} dot's {key} is 1 or more)")
+            marks.append(Mark(RULE.word, cells, value, kind))
     claimed = set()
     negative = data.get("negative")
     if isinstance(negative, list) and "ratio" in negative:
@@ -124,6 +127,9 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
             marks.append(new_mark(RULE.word, cells, 0, _DOTS[tail]))
         elif len(cells) == 2 and tail[:1] in ("w", "b") and (tail[1:] == "" or tail[1:].isdigit()) and len(tail) < 6:
             kind = "white" if tail[0] == "w" else "black"
+            if tail[1:] and int(tail[1:]) == 0:
+                what = "difference" if kind == "white" else "ratio"
+                raise ValueError(f"{RULE.word}= mark {k}: {tail} is no dot (a {kind} dot's {what} is 1 or more)")
             marks.append(new_mark(RULE.word, cells, int(tail[1:] or 0), kind))
         else:
             raise ValueError(f"{RULE.word}= mark {k} is not two cells then :w or :b, nor negative")

@@ -44,6 +44,28 @@ def _solution(broken: Broken, w: Words) -> str:
 _STEPS = {"UR": (-1, 1), "UL": (-1, -1), "DR": (1, 1), "DL": (1, -1)}
 
 
+def _diagonal(mark: Mark, size: int) -> str:
+    """What keeps a mark's cells from being a little killer diagonal (``""`` when they are one): each cell one
+    diagonal step after the one before, in one direction, from an edge of the grid to an edge."""
+    cells = mark.cells
+    rows, cols = [c // size for c in cells], [c % size for c in cells]
+    if len(cells) == 1:  # a corner's diagonal of one cell (from the clue beside it, away from the grid)
+        corner = rows[0] in (0, size - 1) and cols[0] in (0, size - 1)
+        return "" if corner else "does not run from an edge of the grid to an edge"
+    step = (rows[1] - rows[0], cols[1] - cols[0])
+    dr, dc = step
+    if (
+        abs(dr) != 1
+        or abs(dc) != 1
+        or any((rows[i + 1] - rows[i], cols[i + 1] - cols[i]) != step for i in range(len(cells) - 1))
+    ):
+        return "is not a diagonal (each cell one diagonal step after the one before, in one direction)"
+    inside = range(size)
+    if (rows[0] - dr in inside and cols[0] - dc in inside) or (rows[-1] + dr in inside and cols[-1] + dc in inside):
+        return "does not run from an edge of the grid to an edge"
+    return ""
+
+
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     marks = []
     for k, entry in enumerate(fp_entries(data, "littlekillersum"), 1):
@@ -123,7 +145,7 @@ RULE = Rule(
     formats={"f-puzzles": ("littlekillersum",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=_fpuzzles_out,
-    syntax=syntax_lines("littlekiller", 1),
+    syntax=syntax_lines("littlekiller", 1, check=_diagonal),
     draw={"kind": "diagonal sums"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value)),
     making=Making(marks=_made, noun="little killer sums"),
