@@ -66,6 +66,7 @@ import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
 
+from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.sudoku import generator as _gen
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check, no_check
@@ -217,7 +218,12 @@ def generate_variant(
             assert drawn.making.layout is not None
             regions = drawn.making.layout(size, region_rng)
             base_variant = Variant(base_variant.rules, regions, (), (), base_variant.candidates)
-        base_geo = variant_geometry(base_variant, box_rows, box_cols)
+        try:
+            base_geo = variant_geometry(base_variant, box_rows, box_cols)
+        except InvalidPuzzleError:
+            if drawn is None:
+                raise
+            continue  # a drawn layout no grid follows (jigsaw's leftovers): the next one, as when no grid is found
         eng = engine(base_geo)
         solved = _full_grid(eng, grid_key, check, _LAYOUT_ATTEMPTS if drawn is not None else _ATTEMPTS)
         if solved:

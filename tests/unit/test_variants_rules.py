@@ -171,6 +171,27 @@ def test_jigsaw_regions_name_the_symbol_count_and_a_one_cell_region():
     assert small.value.detail == "region b has 1 cell, not 9"
 
 
+@pytest.mark.parametrize("transpose", [False, True])
+def test_a_region_that_leaves_two_cells_of_one_column_over_is_refused_by_name(transpose):
+    """Break-session finding: region a = r1c1-r1c8 and r2c9, region b = r1c9 and r2c1-r2c8. Row 1 misses, of
+    region a's digits, r2c9's: so r1c9 holds it too, in r2c9's column. The search took seconds to find no grid
+    (and ran to the timeout with givens); the regions are refused at once, naming the cells."""
+    rows = "aaaaaaaab" + "bbbbbbbba" + "".join(ch * 9 for ch in "cdefghi")
+    text = "".join(rows[c * 9 + r] for r in range(9) for c in range(9)) if transpose else rows
+    symbols = tuple(dict.fromkeys(text))
+    regions = tuple(symbols.index(ch) for ch in text)
+    with pytest.raises(InvalidPuzzleError) as refused:
+        variant_geometry(Variant(("jigsaw",), regions=regions, region_symbols=symbols))
+    if transpose:
+        assert refused.value.detail == (
+            "region a and column 1 share 8 cells, so r9c2 and r9c1 must hold the same digit, but they share row 9"
+        )
+    else:
+        assert refused.value.detail == (
+            "region a and row 1 share 8 cells, so r2c9 and r1c9 must hold the same digit, but they share column 9"
+        )
+
+
 def test_a_one_cell_cage_with_an_impossible_sum_is_worded_for_one_cell():
     from sudoku_server.errors import InvalidPuzzleError
     from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
