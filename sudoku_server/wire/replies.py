@@ -247,7 +247,7 @@ def _generated(result: Generated, ending: str, puzzle: Puzzle | None) -> bytes:
         lines = [header, *bordered_lines(made.puzzle), ""]
     else:
         lines = [header, made.puzzle.to_string()]
-    return "".join(line + ending for line in lines).encode("ascii")
+    return "".join(line + ending for line in lines).encode("utf-8")
 
 
 def variant_puzzle_lines(puzzle: Grid, variant: Variant, fmt: str = "line") -> list[str]:

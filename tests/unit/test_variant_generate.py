@@ -154,6 +154,24 @@ def test_a_killer_jigsaw_is_one_fpuzzles_line_with_its_regions_and_cages():
     )
 
 
+def test_given_regions_in_non_ascii_symbols_come_back_in_utf8():
+    """Break-session finding: ``regions=`` of non-ASCII symbols answered ``ERROR internal UnicodeEncodeError``."""
+    regions = "ééébbbcccééébbbcccéééjbbcccjbjeeefffjjjeeefffjjjhghfffggeheeiiiggghhhiiiggghhhiii"
+    reply = replies(f"GENERATE rules=jigsaw seed=1 regions={regions}\n".encode()).decode("utf-8")
+    header, line, end = reply.split("\n")
+    assert header == "# generated size=9 givens=20 symmetry=none seed=1 minimal=no rules=jigsaw" and end == ""
+    assert line == "...3.8..9....2.7..1.....5.3....5...........953...8..7..5.....3...71..2.........4." + regions
+    assert replies(f"COUNT rules=jigsaw {line}\n".encode()) == b"COUNT 1 unique\n"
+
+
+def test_given_regions_that_hold_no_grid_are_refused_by_name():
+    regions = "aaaaaaaabbbbbbbbbacccccccccdddddddddeeeeeeeeefffffffffggggggggghhhhhhhhhiiiiiiiii"
+    assert replies(f"GENERATE rules=jigsaw seed=1 regions={regions}\n".encode()) == (
+        b"ERROR invalid region a and row 1 share 8 cells, so r2c9 and r1c9 must hold the same digit, but they share"
+        b" column 9\n"
+    )
+
+
 def test_given_regions_are_kept():
     regions = tuple(random_regions(9, SplitMix64(99)))
     made = generate_variant(Variant(("jigsaw",), regions=regions), seed=3)
