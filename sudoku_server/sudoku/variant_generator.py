@@ -66,7 +66,7 @@ import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
 
-from sudoku_server.errors import InvalidPuzzleError
+from sudoku_server.errors import InvalidPuzzleError, UnsolvableError
 from sudoku_server.sudoku import generator as _gen
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.check import Check, no_check
@@ -224,6 +224,8 @@ def generate_variant(
             if drawn is None:
                 raise
             continue  # a drawn layout no grid follows (jigsaw's leftovers): the next one, as when no grid is found
+        if drawn is None and not _admits_a_grid(base_geo, size, check):
+            raise ValueError(f"no grid follows the rules {variant.words}")
         eng = engine(base_geo)
         solved = _full_grid(eng, grid_key, check, _LAYOUT_ATTEMPTS if drawn is not None else _ATTEMPTS)
         if solved:
@@ -278,6 +280,18 @@ def generate_variant(
         box_cols,
     )
     return _gen.Generated(puzzle, solution, seed, symmetry, sum(1 for d in puzzle.cells if d), minimal, made_variant)
+
+
+def _admits_a_grid(geo: Geometry, size: int, check: Check) -> bool:
+    """Whether some full grid follows the rules of ``geo``: one search of the empty grid (``solve_any``), which
+    proves at once what the random full-grid searches would only give up on after their budgets
+    (``x+windoku+antiknight``: no grid; the searches ran to the solve timeout)."""
+    box_rows, box_cols = BOX_SHAPES[size]
+    try:
+        _solver.solve_any(Grid((0,) * (size * size), box_rows, box_cols), geometry=geo, check=check)
+    except UnsolvableError:
+        return False
+    return True
 
 
 def _marks(rules: Sequence[Rule], solution: Sequence[int], size: int, shape_key: int) -> tuple[Mark, ...]:

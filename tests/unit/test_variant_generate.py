@@ -80,6 +80,10 @@ REPLIES = [
         "GENERATE rules=killer symmetry=rot180 seed=1",
         "ERROR command GENERATE: symmetry places givens; a pure killer (givens=0) has none\n",
     ),
+    (  # break-session finding: the random full-grid searches ran to the solve timeout
+        "GENERATE rules=x+windoku+antiknight seed=4",
+        "ERROR command GENERATE: no grid follows the rules x+windoku+antiknight\n",
+    ),
 ]
 
 
