@@ -47,6 +47,9 @@ from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_cap
 from sudoku_server.wire import verbs
 from sudoku_server.wire.verbs import Command
 
+#: A PROXY protocol v1 header line (HAProxy's ``send-proxy``): ``PROXY TCP4 <source> <destination> <ports>``.
+_PROXY_HEADER = re.compile(r"PROXY (TCP4|TCP6|UNKNOWN)( |$)")
+
 _R = TypeVar("_R", bound=PuzzleRequest)
 
 #: A line holding only this (Ctrl-D in telnet, which sends it as data) ends the input.
@@ -148,6 +151,10 @@ class Splitter:
             # blank line or a one-line puzzle does.
             self._add(reader.cut_short(lineno, ending), out)
             self._command(text, ending, lineno, out)
+        elif reader.puzzle_start is None and self._waiting is None and _PROXY_HEADER.match(text):
+            # a PROXY protocol v1 header sent to a port without --proxy-protocol: a verb we do not know, never the
+            # first row of a 25x25 grid (its address digits and dots can read as one)
+            out.append(LineRejected(verbs.unknown_verb(text) or CommandError("unknown verb"), ending))
         else:
             self._add(reader.feed_line(text, ending, lineno), out)
         if caption is not None and not (caption[1] == lineno - 1 and self._puzzle_starts(lineno, out)):

@@ -53,6 +53,8 @@ __all__ = [
 #: A word that may be meant as a verb: letters only, and short (a line of
 #: letters such as a letters-only 16x16 puzzle is not a verb).
 _WORD = re.compile(r"([A-Za-z]{1,20})[.,:;!?]?")
+#: A word of ASCII letters with control or non-ASCII characters after it (none of them printable ASCII).
+_WORD_GLUED = re.compile(r"([A-Za-z]{1,20})[\x00-\x1f\x7f-\U0010ffff]+")
 
 
 @dataclass(frozen=True)
@@ -296,10 +298,17 @@ def unknown_verb(line: str) -> CommandError | None:
     ``hello`` -> ``unknown verb "HELLO"; try HELP``. One trailing
     punctuation mark (``Hello,``) is not part of the word.
     """
-    match = _WORD.fullmatch(first_word(line))
-    if match is None:
-        return None
-    return CommandError(f"unknown verb {quote(match.group(1).upper())}; try HELP")
+    word = first_word(line)
+    match = _WORD.fullmatch(word)
+    if match is not None:
+        return CommandError(f"unknown verb {quote(match.group(1).upper())}; try HELP")
+    match = _WORD_GLUED.fullmatch(word)
+    if match is not None and not any(ch.isalnum() for ch in word[match.end(1) :]):
+        # a verb with a control byte, an undecodable byte or a non-ASCII symbol glued on (``PING<NUL>``); a word
+        # that goes on in other letters (``Voilà``) is prose, whose error names its column
+        letters = len(match.group(1))
+        return CommandError(f"unknown verb {quote(word[:letters].upper() + word[letters:24])}; try HELP")
+    return None
 
 
 def unknown_option(command: Command) -> CommandError | None:

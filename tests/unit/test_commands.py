@@ -27,7 +27,7 @@ from tests.support.examples import (
 )
 from tests.support.paths import REPO
 from tests.support.servers import exchange, running_server
-from tests.support.sessions import session_events
+from tests.support.sessions import replies, session_events
 
 
 def answer_request(puzzle, request=None) -> bytes:
@@ -89,6 +89,24 @@ def test_words_that_are_not_cells_get_unknown_verb():
         ("reply", 'ERROR command unknown verb "HELLO"; try HELP\n'),
         ("reply", 'ERROR command unknown verb "UNIQUELY"; try HELP\n'),
     ]
+
+
+@pytest.mark.parametrize(
+    ("data", "reply"),
+    [
+        (b"PING\x00\n", b'ERROR command unknown verb "PING\\x00"; try HELP\n'),
+        (b"PING\xfe\n", b'ERROR command unknown verb "PING\\xfe"; try HELP\n'),
+        (b"help\x1b\n", b'ERROR command unknown verb "HELP\\x1b"; try HELP\n'),
+        (b"PING\xe2\x80\x8b\n", b'ERROR command unknown verb "PING\\u200b"; try HELP\n'),
+        (b"PROXY TCP4 1.2.3.4 5.6.7.8 1 2\r\nPING\r\n", b'ERROR command unknown verb "PROXY"; try HELP\r\nPONG\r\n'),
+        (b"PROXY UNKNOWN\r\n", b'ERROR command unknown verb "PROXY"; try HELP\r\n'),
+    ],
+)
+@pytest.mark.parametrize("bytewise", [False, True])
+def test_a_verb_with_a_byte_glued_on_and_a_proxy_header_are_unknown_verbs(data, reply, bytewise):
+    """Break-session findings: ``PING<NUL>`` was ``column 1: 'P' is not a digit``, and a PROXY header whose address
+    digits read as a 25x25 row was ``'R' is not a 25x25 symbol at r1c2``."""
+    assert replies(data, bytewise) == reply
 
 
 def test_letters_stay_symbols_of_larger_grids_and_labels_stay_labels():
