@@ -320,8 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=_port,
         default=None,
         metavar="PORT",
-        help="also serve HTTP/JSON on this port, same --host: the API under /api/v1/ (solve, count, generate,"
-        " rate, hint, steps; docs/HTTP.md), its OpenAPI document /api/v1/openapi.json, /healthz (503 while"
+        help="also serve HTTP/JSON on this port, same --host: the API under /api/v1/ (solve, count, unique, minimal,"
+        " candidates, generate, rate, hint, steps, canon, same, parse, rules; docs/HTTP.md), its OpenAPI document"
+        " /api/v1/openapi.json, /healthz (503 while"
         " draining) and the web page at / ; the same solver, fair share, budgets and timeouts (default: off)",
     )
     p.add_argument(

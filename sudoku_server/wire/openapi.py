@@ -188,6 +188,14 @@ def document(version: str) -> dict[str, Any]:
             },
         }
     }
+    paths[f"{PREFIX}rules"] = {
+        "get": {
+            "operationId": "rules",
+            "summary": "The rules the server knows: each rule's word, what it means, its sizes, its f-puzzles keys,"
+            " its line syntax and how the page draws it (docs/HTTP.md)",
+            "responses": {"200": {"description": "the rules", "content": {"application/json": {"schema": {}}}}},
+        }
+    }
     paths[f"{PREFIX}openapi.json"] = {
         "get": {
             "operationId": "openapi",
