@@ -181,6 +181,8 @@ def generate_variant(
         drawn = None
     if late is not None and full:
         raise ValueError(f"full makes a solved grid; {late.making.noun} need a puzzle")
+    if late is not None and size > 9:  # the cage block's symbols: 16x16 grids take 70-80 cages
+        raise ValueError(f"{late.making.noun} are generated up to 9x9, not {size}x{size} (more cages than symbols)")
     marked = next((rule for rule in rules if rule.making.marks is not None), None)
     if marked is not None and full:
         raise ValueError(f"full makes a solved grid; {marked.making.noun} need a puzzle")

@@ -80,6 +80,10 @@ REPLIES = [
         "GENERATE rules=killer symmetry=rot180 seed=1",
         "ERROR command GENERATE: symmetry places givens; a pure killer (givens=0) has none\n",
     ),
+    (  # break-session finding: "74 cages, more than the 67 cage symbols", after the cages were drawn
+        "GENERATE rules=killer size=16 seed=3",
+        "ERROR command GENERATE: killer cages are generated up to 9x9, not 16x16 (more cages than symbols)\n",
+    ),
     (  # break-session finding: the random full-grid searches ran to the solve timeout
         "GENERATE rules=x+windoku+antiknight seed=4",
         "ERROR command GENERATE: no grid follows the rules x+windoku+antiknight\n",
