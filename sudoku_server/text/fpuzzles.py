@@ -140,6 +140,14 @@ def _int(value: object, what: str) -> int:
     return int(text)
 
 
+def _on(value: object) -> bool:
+    """Whether a rule key's value turns its rule on: not ``null``, ``false``, empty, nor the string ``"false"``
+    (values may be strings: ``"diagonal-": "false"`` is off)."""
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "false", "0")
+    return bool(value)
+
+
 def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
     """The givens and the rules of an f-puzzles object.
 
@@ -197,7 +205,7 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
             if cages:
                 words.append(rule.word)
             continue
-        on = [k for k in keys if data.get(k) and k not in claimed]
+        on = [k for k in keys if _on(data.get(k)) and k not in claimed]
         if rule.data == "regions":
             if any(cell.get("region") is not None for row in rows for cell in row):
                 words.append(rule.word)
@@ -208,7 +216,7 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
         if on:
             words.append(rule.word)
     for key, value in data.items():
-        if key in IGNORED or key in own or value in (None, False, [], "", {}):
+        if key in IGNORED or key in own or not _on(value):
             continue
         raise CommandError(f"fpuzzles: rule {quote(key)} is not implemented here")
     negative = data.get("negative")
@@ -216,6 +224,9 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
         if f"negative:{name}" not in claimed:
             raise CommandError(f"fpuzzles: negative rule {quote(str(name))} is not implemented here")
     chosen = canonical(words)
+    if any(not 0 <= r < size for r in regions):  # f-puzzles numbers regions 0 to size - 1; others are labels,
+        labels: dict[int, int] = {}  # numbered in the order met
+        regions = [labels.setdefault(r, len(labels)) for r in regions]
     variant = Variant(
         chosen,
         regions=tuple(regions) if taking("regions").word in chosen else None,

@@ -233,6 +233,23 @@ def test_a_dot_of_value_0_is_refused():
     )
 
 
+def test_region_numbers_are_labels_and_a_string_false_is_off():
+    """Break-session finding: regions numbered 100-108 were "109 region symbols, not 9"; ``"diagonal-": "false"``
+    turned the anti-diagonal on."""
+    boxes = {"size": 9, "grid": [[{"region": (r // 3) * 3 + c // 3 + 100} for c in range(9)] for r in range(9)]}
+    assert replies(f"{json.dumps(boxes)}\n".encode()) == (
+        b"123456789456789123789123456214365897365897214897214365531642978642978531978531642\n"
+    )
+    one = fpuzzle("5" + "." * 80, **{"diagonal+": True, "diagonal-": "false"})
+    assert replies(f"{json.dumps(one)}\n".encode()) == (
+        b'ERROR command fpuzzles: "diagonal+" without "diagonal-" is not a rule here\n'
+    )
+    both = fpuzzle("5" + "." * 80, **{"diagonal+": "true", "diagonal-": "true"})
+    assert replies(f"{json.dumps(both)}\n".encode()) == (
+        b"512346789346789125789125346123654897468972513975831462891563274257498631634217958\n"
+    )
+
+
 def test_an_fpuzzles_line_may_be_64_kib():
     big = dict(THERMO, text=[{"cells": ["R1C1"], "value": "x" * 40000}])
     line = json.dumps(big)
