@@ -93,8 +93,82 @@ def compress(text: str) -> str:
     return str(lzstring.LZString().compressToBase64(_units(text)))
 
 
+_BASE64 = {ch: k for k, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")}
+
+
+def decompressed_length(payload: str, most: int) -> int | None:
+    """The length of lz-string ``decompressFromBase64(payload)`` (UTF-16 units), without building it: None when it
+    would pass ``most``, or the payload is not lz-string base64 (the package's reading, bit for bit, with each
+    dictionary entry's length in place of its text).
+
+    An 18 KB link can hold 40 MB of text (each code may repeat the whole text before it): a link is measured with
+    this before it is decompressed, so a link's cost is bounded by its own length.
+    """
+    data = [_BASE64.get(ch, -1) for ch in payload]
+    if not data or -1 in data:
+        return None
+    value, position, index = data[0], 32, 1
+
+    def read(count: int) -> int:
+        nonlocal value, position, index
+        bits = 0
+        for k in range(count):
+            if value & position:
+                bits |= 1 << k
+            position >>= 1
+            if position == 0:
+                if index >= len(data):
+                    raise IndexError
+                position, value, index = 32, data[index], index + 1
+        return bits
+
+    try:
+        first = read(2)
+        if first == 2:
+            return 0
+        read(8 if first == 0 else 16)
+        lengths = [0, 0, 0, 1]  # codes 0-2 are controls; code 3 the first character
+        w, total, enlarge, width = 1, 1, 4, 3
+        while True:
+            if index > len(data):
+                return 0
+            code = read(width)
+            if code == 2:
+                return total
+            if code in (0, 1):
+                read(8 if code == 0 else 16)
+                lengths.append(1)
+                code = len(lengths) - 1
+                enlarge -= 1
+            if enlarge == 0:
+                enlarge, width = 1 << width, width + 1
+            if code < len(lengths):
+                entry = lengths[code]
+            elif code == len(lengths):
+                entry = w + 1
+            else:
+                return None
+            total += entry
+            if total > most:
+                return None
+            lengths.append(w + 1)
+            enlarge -= 1
+            w = entry
+            if enlarge == 0:
+                enlarge, width = 1 << width, width + 1
+    except IndexError:
+        return None
+
+
 def decompress(payload: str) -> str | None:
-    """lz-string ``decompressFromBase64`` of ``payload``; None (or "") when it is not lz-string base64."""
+    """lz-string ``decompressFromBase64`` of ``payload``; None (or "") when it is not lz-string base64, or would be
+    longer than an f-puzzles line (:data:`MAX_LINE_BYTES` characters: :func:`decompressed_length`)."""
+    if decompressed_length(payload, MAX_LINE_BYTES) is None:
+        return None
+    return _decompress(payload)
+
+
+def _decompress(payload: str) -> str | None:
     try:
         decoded = lzstring.LZString().decompressFromBase64(payload)
     except Exception:  # the package raises what its arithmetic meets on foreign input
@@ -111,13 +185,17 @@ def decode_link(text: str) -> str:
     """The JSON text of an f-puzzles link (its ``load=`` payload, URL-unquoted, lz-string decompressed).
 
     Raises:
-      PuzzleFormatError: no ``load=`` payload, or one that does not decompress.
+      PuzzleFormatError: no ``load=`` payload, one that does not decompress, or one that would decompress to
+        more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters).
     """
     _, found, payload = text.strip().partition("load=")
     payload = unquote(payload.split("&")[0]).replace(" ", "+")
     if not found or not payload:
         raise PuzzleFormatError("fpuzzles: the link has no load= payload")
-    decoded = decompress(payload)
+    length = decompressed_length(payload, 1 << 62)
+    if length is not None and length > MAX_LINE_BYTES:
+        raise PuzzleFormatError(f"fpuzzles: the link's payload holds {length} characters, over {MAX_LINE_BYTES}")
+    decoded = _decompress(payload) if length is not None else None
     if not decoded:
         raise PuzzleFormatError("fpuzzles: the link's payload is not lz-string base64")
     return decoded

@@ -250,6 +250,26 @@ def test_region_numbers_are_labels_and_a_string_false_is_off():
     )
 
 
+def test_a_link_is_measured_before_it_is_decompressed():
+    """Break-session finding: an 18 KB link held 40 MB of text (a decompression bomb; the server's memory went
+    143 -> 286 MB). Its length is read from the payload's codes first, so such a link costs what its own length
+    costs, and is refused by that length (here a smaller one, quick to make)."""
+    import random
+
+    from sudoku_server.text.fpuzzles import decompressed_length
+
+    rng = random.Random(30)
+    for text in ["", "a", "a" * 5000, "".join(rng.choice('{}[]":,0123456789abcdefRC') for _ in range(3000)), "é€𝄞x"]:
+        payload = compress(text)
+        assert decompressed_length(payload, 1 << 40) == len(text.encode("utf-16-le")) // 2  # UTF-16 units
+        assert (decompress(payload) or "") == text
+    bomb = compress("a" * 300_000)  # 300,000 characters in a payload of about 1.3 KB
+    assert len(bomb) < 2000 and decompressed_length(bomb, 65536) is None
+    assert replies(f"https://f-puzzles.com/?load={bomb}\n".encode()) == (
+        b"ERROR format fpuzzles: the link's payload holds 300000 characters, over 65536\n"
+    )
+
+
 def test_an_fpuzzles_line_may_be_64_kib():
     big = dict(THERMO, text=[{"cells": ["R1C1"], "value": "x" * 40000}])
     line = json.dumps(big)
