@@ -134,6 +134,9 @@ def line_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
         marked = marks_line(line.text, lineno, line.ending or last_ending)
         if marked is not None:
             return marked
+    foreign = _foreign_region_symbol(line, lineno, last_ending)
+    if foreign is not None:
+        return foreign
     if line.kind is Kind.FIELDS:
         library = library_puzzle(line, lineno, last_ending)  # a HoDoKu library line (:mod:`.hodoku`)
         if library is not None:
@@ -147,6 +150,30 @@ def line_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
     size = JIGSAW_LINE_SIZES.get(count)
     if size is not None and cells[-1][0] - cells[0][0] == count - 1:
         return _jigsaw_line(line, lineno, last_ending, size)
+    return None
+
+
+#: What cannot be a region symbol (a layout's blanks, borders, comments and fields).
+_NOT_REGION_SYMBOLS = "|#,:"
+
+
+def _foreign_region_symbol(line: Line, lineno: int, last_ending: str) -> Rejected | None:
+    """A jigsaw line (``2 * N * N`` characters, no blank) whose region symbols hold a ``|``, ``#``, ``,`` or ``:``:
+    its error, naming the first at its column; None for any other line (break-session finding: ``|`` there was
+    read as a border, and the error named a good region symbol at another column)."""
+    text = line.text
+    size = JIGSAW_LINE_SIZES.get(len(text))
+    if size is None or any(ch.isspace() or ch in _NOT_REGION_SYMBOLS for ch in text[: size * size]):
+        return None  # not N * N givens first (a HoDoKu library line, a line of fields)
+    if any(ch.isspace() for ch in text):
+        return None
+    for k in range(size * size, len(text)):
+        if text[k] in _NOT_REGION_SYMBOLS:
+            error = PuzzleFormatError(
+                f"line {lineno}, column {k + 1}: {quote(text[k], chr(39))} is not a region symbol (region symbols are"
+                " any characters but blanks, | # , and :)"
+            )
+            return Rejected(error, line.ending or last_ending, None)
     return None
 
 

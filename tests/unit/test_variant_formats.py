@@ -67,6 +67,17 @@ def test_a_jigsaw_line_is_givens_then_regions_and_answers_one_line_of_digits():
     assert puzzle.render(grid_of(JIGSAW_ANSWER)) == JIGSAW_ANSWER + "\r\n"  # never the regions
 
 
+@pytest.mark.parametrize("symbol", ["|", "#", ","])
+def test_a_jigsaw_line_with_a_layout_character_for_a_region_symbol_names_it(symbol):
+    """Break-session finding: ``|`` for region a was read as a border, and the error named a good ``b`` at column
+    85 (``#`` started a comment: the regions were dropped, and the classic puzzle answered)."""
+    regions = JIGSAW_REGIONS.replace(JIGSAW_REGIONS[0], symbol)
+    assert error(JIGSAW_GIVENS + regions + "\n") == (
+        f"format line 1, column 82: '{symbol}' is not a region symbol (region symbols are any characters but blanks,"
+        " | # , and :)"
+    )
+
+
 def test_a_jigsaw_grid_needs_the_rule_then_takes_the_region_grid_after_it():
     givens = "\n".join(JIGSAW_GIVENS[r * 9 : r * 9 + 9] for r in range(9)) + "\n"
     regions = "\n".join(" ".join(JIGSAW_REGIONS[r * 9 : r * 9 + 9]) for r in range(9)) + "\n"
