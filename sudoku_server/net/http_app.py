@@ -111,7 +111,12 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
-        ours = API_SECURITY_HEADERS if scope["path"].startswith("/api/") else SECURITY_HEADERS
+        path = scope["path"]
+        if path.startswith(("http://", "https://")):  # the absolute form (RFC 9112 3.2.2, which a server must accept)
+            rest = path.split("://", 1)[1]
+            path = rest[rest.find("/") :] if "/" in rest else "/"
+            scope = {**scope, "path": path, "raw_path": path.encode("latin-1", "replace")}
+        ours = API_SECURITY_HEADERS if path.startswith("/api/") else SECURITY_HEADERS
 
         async def send_with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":

@@ -253,3 +253,18 @@ def test_a_rolling_restart_answers_the_request_in_flight_and_closes_idle_keep_al
         assert rest.startswith(b'{"results":[{"steps":[{"technique":')
     finally:
         stop_server_process(proc)
+
+
+async def test_a_request_target_in_absolute_form_is_served():
+    """RFC 9112 3.2.2: a server must accept the absolute form (``GET http://x/healthz``); it was 404 no such path
+    (a break-session finding)."""
+    async with running_http_server() as (server, port):
+
+        def exchange() -> bytes:
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(b"GET http://x/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                return read_to_eof(sock)
+
+        data = await trio.to_thread.run_sync(exchange)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
