@@ -364,8 +364,11 @@ class Generate:
         se_text = options.get("se")
         if se_text is not None:
             match = _SE.fullmatch(se_text)
-            if match is None or float(match.group(2) or match.group(1)) < float(match.group(1)):
+            if match is None:
                 raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {escape(se_text)}")
+            if float(match.group(2) or match.group(1)) < float(match.group(1)):
+                low, high = match.group(1), match.group(2)
+                raise CommandError(f"GENERATE: se band {escape(se_text)} runs backwards; write it {high}-{low}")
             band = (float(match.group(1)), float(match.group(2) or match.group(1)))
         if (level or band) and full:
             raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")

@@ -451,7 +451,7 @@ async def test_a_generated_puzzle_sent_back_is_solved_and_unique():
     "line,error",
     [
         ("GENERATE level=impossible", "GENERATE: level must be easy, medium, hard, expert or extreme, not impossible"),
-        ("GENERATE se=9-7", "GENERATE: se must be a rating or a band such as 7.0-7.5, not 9-7"),
+        ("GENERATE se=9-7", "GENERATE: se band 9-7 runs backwards; write it 7-9"),
         ("GENERATE full level=hard", "GENERATE: full makes a solved grid; level and se do not apply"),
         ("GENERATE size=16 level=hard", "GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)"),
     ],

@@ -78,7 +78,7 @@ def grid(text: str) -> Grid:
         ({"format": "csv"}, (), "GENERATE: format must be line, grid, fpuzzles or link, not csv"),
         ({"symmetry": "rot180"}, ("full",), "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
         ({"level": "insane"}, (), "GENERATE: level must be easy, medium, hard, expert or extreme, not insane"),
-        ({"se": "7.5-7.0"}, (), "GENERATE: se must be a rating or a band such as 7.0-7.5, not 7.5-7.0"),
+        ({"se": "7.5-7.0"}, (), "GENERATE: se band 7.5-7.0 runs backwards; write it 7.0-7.5"),
         ({"level": "hard"}, ("full",), "GENERATE: full makes a solved grid; level and se do not apply"),
         ({"level": "hard", "size": "4"}, (), "GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)"),
     ],
