@@ -268,7 +268,8 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
     """``(size, with givens)`` when ``line`` starts a cage block, else None.
 
     With givens: two blank-separated words of ``N`` characters (``N`` a row
-    size). Without: under ``killer`` rules, one word of ``N`` characters
+    size); or ``N`` cage symbols after a word of givens a cell or two short or
+    long (the block then answers its row error). Without: under ``killer`` rules, one word of ``N`` characters
     holding a character that is no digit or empty mark; it may start with
     ``#`` (a cage symbol, so the line is then no comment).
     """
@@ -281,7 +282,17 @@ def cage_row_size(line: Line, rules: Collection[str]) -> tuple[int, bool] | None
         words = line.view.split()
         if len(words) == 2 and len(words[0]) == len(words[1]):
             return len(words[0]), True
-    elif cage_rows_read(rules) and count in ROW_SIZES and _may_be_cage_row(line) and "|" not in line.view:
+    if line.kind is Kind.CELLS and "|" not in line.view:
+        words = line.view.split()
+        if (
+            len(words) == 2
+            and len(words[1]) in ROW_SIZES
+            and 0 < abs(len(words[0]) - len(words[1])) <= 2
+            and all(ch.isdigit() or ch in EMPTY_MARKS for ch in words[0])
+            and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[1])
+        ):  # a cage block's first row with a cell too few or too many: the block's row error, not a size's
+            return len(words[1]), True
+    if cage_rows_read(rules) and count in ROW_SIZES and _may_be_cage_row(line) and "|" not in line.view:
         words = line.view.split()
         if len(words) == 1 and any(not (ch.isdigit() or ch in EMPTY_MARKS) for ch in words[0]):
             return count, False

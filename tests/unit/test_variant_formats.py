@@ -205,6 +205,17 @@ def test_cage_block_errors_name_the_line_and_the_cage(block, detail):
     assert f"{events[0].error.code} {events[0].error.detail}" == detail
 
 
+@pytest.mark.parametrize("first", ["..8.....", "..8......."])
+def test_a_cage_blocks_first_row_of_givens_a_cell_short_or_long_is_the_blocks_row_error(first):
+    """Break-session finding: ``..8..... aabbcddee`` (8 givens) was ``expected 16 cells, found 17``, and the rest of
+    the block was read away; a row error of the block, as row 2 gets, names what a row holds. One error only."""
+    rows = [(first if r == 0 else ".........") + " " + CAGE_ROWS[r] for r in range(9)]
+    events = read("\n".join(rows) + "\n" + CAGE_SUMS + "\n")
+    assert [f"{e.error.code} {e.error.detail}" for e in events] == [
+        "format line 1: expected a row of the cage block: 9 givens, a blank and 9 cage symbols"
+    ]
+
+
 def test_cage_block_givens_of_a_foreign_character_name_the_cell():
     rows = [("..x......" if r == 0 else ".........") + " " + CAGE_ROWS[r] for r in range(9)]
     assert error("\n".join(rows) + "\n" + CAGE_SUMS + "\n") == (
