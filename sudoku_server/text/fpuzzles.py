@@ -485,12 +485,22 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     rest = text[head.end() :]
     fields = []
     pos = 0
+    stray = None
     for match in _MARKS_FIELD.finditer(rest):
         if match.start() != pos:
-            return None
+            stray = rest[pos : match.start()].split()[0]
+            break
         fields.append((match.group(1).lower(), match.group(2)))
         pos = match.end()
-    if not fields or rest[pos:].strip():
+    else:
+        stray = rest[pos:].split()[0] if rest[pos:].strip() else None
+    if stray is not None and fields and _looks_like_givens(head.group(1)):
+        # a blank inside a rule's marks (``thermo= r1c1-r1c2``): a word that is no field, after fields
+        error = PuzzleFormatError(
+            f"line {lineno}: {quote(stray[:24])} is no word=marks field (a rule's marks follow its = with no blank)"
+        )
+        return Rejected(error, ending, None)
+    if not fields or stray is not None:
         return None
     syntaxes = _syntaxes()
     givens = head.group(1)

@@ -25,6 +25,8 @@ CASES = [
     ("xv=r1c1-r2c2:x", "xv= mark 1: r1c1 and r2c2 do not touch"),
     ("thermo=r1c1-r9c9", "thermo= mark 1 steps from r1c1 to r9c9, cells that do not touch"),
     ("thermo=", "thermo= has no marks"),
+    ("thermo= r1c1-r1c2", '"r1c1-r1c2" is no word=marks field (a rule\'s marks follow its = with no blank)'),
+    ("thermo=r1c1-r1c2 r2c2", '"r2c2" is no word=marks field (a rule\'s marks follow its = with no blank)'),
     ("kropki=r1c1-r1c2:w0", "kropki= mark 1: w0 is no dot (a white dot's difference is 1 or more)"),
     ("kropki=r1c1-r1c2:b0", "kropki= mark 1: b0 is no dot (a black dot's ratio is 1 or more)"),
     (
