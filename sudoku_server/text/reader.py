@@ -518,10 +518,7 @@ class PuzzleReader:
 
     def _reject_at(self, line: Line, lineno: int, col: int, events: list[Event]) -> None:
         """A line rejected on its own for its character at view column ``col``, which is not a cell."""
-        raw = line.template
-        ch = raw[col] if col < len(raw) else " "
-        error = not_a_cell_error(lineno, request_col(line.inserted, col), ch)
-        self._reject(error, line.ending, events, line.text)
+        self._reject(_char_error(line, lineno, col), line.ending, events, line.text)
 
     def _cut_short(self, grid: GridInProgress, lineno: int, ending: str, events: list[Event]) -> None:
         """End a grid before its last row (a blank line, a comment, a one-line puzzle...)."""
@@ -635,3 +632,17 @@ def _caption_above(events: list[tuple[int, Event]], index: int) -> bool:
         return False
     following = events[index + 1][1]
     return isinstance(following, Puzzle) and following.first_line == number + 1
+
+
+def _char_error(line: Line, lineno: int, col: int) -> PuzzleFormatError:
+    """The error of a line rejected for its character at view column ``col``, which is not a cell: with its cell
+    when the line is one character short of a one-line puzzle and every cell before it is in a row (``é`` at
+    column 13 of a 9x9 line is at r2c4, as a foreign byte there is)."""
+    raw = line.template
+    ch = raw[col] if col < len(raw) else " "
+    at = request_col(line.inserted, col)
+    before = [c for c, _ in line.cells if c < col]
+    size = next((n for n in ROW_SIZES if n * n == len(line.cells) + 1), None)
+    if size is not None and before == list(range(len(before))) and not ch.isspace():
+        return symbol_error(lineno, at, ch, size, len(before))
+    return not_a_cell_error(lineno, at, ch)

@@ -109,6 +109,18 @@ def test_a_verb_with_a_byte_glued_on_and_a_proxy_header_are_unknown_verbs(data, 
     assert replies(data, bytewise) == reply
 
 
+@pytest.mark.parametrize(
+    ("char", "shown"),
+    [(b"\xfe", "byte 0xFE"), ("é".encode(), "U+00E9"), ("\u200f".encode(), "U+200F"), (b"x", "'x'")],
+)
+def test_a_foreign_character_in_a_one_line_puzzle_is_named_with_its_cell_whatever_it_is(char, shown):
+    """Break-session finding: at the same place, byte 0xFE was named "at r2c4" and U+00E9 with no cell."""
+    line = NEWSPAPER_LINE[:12].encode() + char + NEWSPAPER_LINE[13:].encode() + b"\n"
+    assert replies(line) == (
+        f"ERROR format line 1, column 13: {shown} is not a digit 1-9 or an empty mark (. 0 _) at r2c4\n".encode()
+    )
+
+
 def test_letters_stay_symbols_of_larger_grids_and_labels_stay_labels():
     assert events(J1 + "\nid:" + NEWSPAPER_LINE + "\nunique:" + NEWSPAPER_LINE + "\n") == [
         ("answer", J1_SOLUTION + "\n"),
