@@ -88,6 +88,7 @@ typedef struct {
      * relation pair with (rbits, NULL without relations); per unit, 2 words:
      * its cells (ubits). */
     uint64_t *pbits, *rbits, *ubits;
+    int units_plain; /* 1: ev_units finds nothing eg_locked misses (geo_units_plain) */
 } Geo;
 
 /* The constraint kinds prepare() reads (arrays checked by read_kinds). */
