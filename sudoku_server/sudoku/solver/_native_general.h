@@ -312,15 +312,16 @@ eg_fix(Ctx *x, SG *s)
         /* hidden singles; a digit with no place in a unit is a contradiction */
         for (u = 0; u < nunits; u++) {
             const uint16_t *cells = g->unit + u * n;
-            uint32_t once = 0, twice = 0, only;
+            uint32_t once = 0, twice = 0, placed = 0, only;
             for (i = 0; i < n; i++) {
                 uint32_t m = s->c[cells[i]];
                 twice |= once & m;
                 once |= m;
+                placed |= eg_single(m) ? m : 0;
             }
             if (once != full)
                 goto fail;
-            only = once & ~twice;
+            only = once & ~twice & ~placed; /* a placed digit's one place is its cell */
             if (!only)
                 continue;
             for (i = 0; i < n; i++) {
