@@ -375,13 +375,17 @@ eg_cell_branch(const Geo *g, const SG *s, int cell, Branch *br)
  * by the open cells of its units); else the fewest alternatives over
  * cells and digits of units, ties to cells. 0 when solved. */
 /* The branch of a geometry with constraint kinds: a two-candidate cell as
- * above, else the open cell with the fewest candidates per weight, the
+ * above (one in a relation pair or sum, when some cell is: Geo.weighted),
+ * else the open cell with the fewest candidates per weight, the
  * weight being 1 + its relation pairs and sums + the contradictions met
  * after branching on it (dom/wdeg, after Boussemart, Hemery, Lecoutre and
  * Sais, "Boosting systematic search by weighting constraints", ECAI 2004).
  * (The unit-digit branch of classic grids in its place searched more: on
  * 500 puzzles, little killer 437,822 nodes against 345,555, whispers' worst
- * 5,177 against 149; nonconsecutive 577,820 against 394,501 on 300.) */
+ * 5,177 against 149; nonconsecutive 577,820 against 394,501 on 300. Two-
+ * candidate cells outside every pair and sum left to dom/wdeg: little
+ * killer 345,555 -> 265,947, renban's worst 1,085 -> 276; on antiknight,
+ * where no cell has a weight, that rule would search more: 33,204 -> 45,467.) */
 /* Weight of a cell's relation pairs, sums and contradictions met, against
  * the open cells of its units, when eg_choose picks a two-candidate cell. */
 #ifndef EK_W
@@ -424,7 +428,7 @@ eg_choose(Ctx *x, const SG *s, Branch *br)
         uint32_t m = s->c[c];
         if (eg_single(m))
             continue;
-        if (!((m & (m - 1)) & ((m & (m - 1)) - 1))) {
+        if (!((m & (m - 1)) & ((m & (m - 1)) - 1)) && (!g->weighted || g->weight[c] > 0)) {
             int deg = 0;
             for (j = g->cu_start[c]; j < g->cu_start[c + 1]; j++)
                 deg += open[g->cu[j]];

@@ -73,6 +73,7 @@ typedef struct {
     uint16_t *cu_sum;      /* the units each listed sum lies in */
     uint32_t *cand;        /* ncells initial candidates, or NULL */
     uint16_t *weight;      /* ncells: relation pairs and sums of each cell (branching) */
+    int weighted;          /* some cell's weight is above 0 */
     /* Between lines (_native_between.h): cells of each line in order, its
      * low and high digit (bits), total, and the listed sets of the digits
      * between (per line and count; NULL above 16 digits: bounds). */

@@ -322,6 +322,8 @@ geo_constraints(Geo *g, const Extra *ex)
         for (a = g->bw_start[k]; a < g->bw_start[k + 1]; a++)
             g->weight[g->bw_cells[a]] += BETWEEN_WEIGHT;
     }
+    for (c = 0; c < ncells; c++)
+        g->weighted |= g->weight[c] > 0;
     if (ncells <= 128) {
         int u, i;
         g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
