@@ -67,6 +67,7 @@ typedef struct {
     int32_t *sum_weight;
     int32_t *sum_total;    /* nsums */
     uint8_t *sum_combos;   /* nsums: 1 when its digit sets are listed (distinct, weights 1) */
+    uint8_t *sum_seg;      /* per entry of sum_cells: its segment (geo_sum_segments) */
     uint32_t *combo_start; /* nsums + 1 into combo */
     uint32_t *combo;       /* each listed sum's sets of distinct digits of its size and total */
     uint32_t *cu_sum_start; /* nsums + 1 into cu_sum */
@@ -143,6 +144,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->sum_weight);
     PyMem_RawFree(g->sum_total);
     PyMem_RawFree(g->sum_combos);
+    PyMem_RawFree(g->sum_seg);
     PyMem_RawFree(g->combo_start);
     PyMem_RawFree(g->combo);
     PyMem_RawFree(g->cu_sum_start);

@@ -288,6 +288,8 @@ geo_units_plain(const Geo *g)
     return 1;
 }
 
+static int geo_sum_segments(Geo *g); /* _native_sum_support.h */
+
 /* Build the constraint tables of g from ex. 0 when out of memory. */
 static int
 geo_constraints(Geo *g, const Extra *ex)
@@ -296,7 +298,7 @@ geo_constraints(Geo *g, const Extra *ex)
     g->constrained = ex->ndiffer > 0 || ex->npairs > 0 || ex->nsums > 0 || ex->cand != NULL || ex->nbetween > 0;
     if (!g->constrained)
         return 1;
-    if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_between(g, ex))
+    if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_sum_segments(g) || !geo_between(g, ex))
         return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);

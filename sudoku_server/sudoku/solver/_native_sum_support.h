@@ -69,6 +69,45 @@ sb_meets_shifted(const SumBits *a, long k, const SumBits *b, int nw)
 /* Up to SEG_MAX consecutive cells of a sum that are peers of each other
  * make a segment: its placements are tuples of distinct digits. */
 #define SEG_MAX 3
+/* Geo.sum_seg, per cell of a sum: a segment starts here; and it is of
+ * weights 1 with its totals within a word (seg_unit_placements). */
+#define SEG_START 1
+#define SEG_UNIT 2
+
+/* Cut g's sums into segments (Geo.sum_seg), once per geometry. 0 when out
+ * of memory. */
+static int
+geo_sum_segments(Geo *g)
+{
+    int k, i, j, e;
+    if (g->nsums <= 0)
+        return 1;
+    g->sum_seg = PyMem_RawCalloc((size_t)g->sum_start[g->nsums] + 1, 1);
+    if (g->sum_seg == NULL)
+        return 0;
+    for (k = 0; k < g->nsums; k++) {
+        const uint16_t *cells = g->sum_cells + g->sum_start[k];
+        const int32_t *w = g->sum_weight + g->sum_start[k];
+        uint8_t *seg = g->sum_seg + g->sum_start[k];
+        int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), unit;
+        for (i = 0; i < size; i = j) {
+            j = i + 1;
+            while (j < size && j - i < SEG_MAX) {
+                int ok = 1;
+                for (e = i; e < j && ok; e++)
+                    ok = geo_is_peer(g, cells[e], cells[j]);
+                if (!ok)
+                    break;
+                j++;
+            }
+            unit = (j - i) * (g->n - 1) < 64;
+            for (e = i; e < j; e++)
+                unit &= w[e] == 1;
+            seg[i] = (uint8_t)(SEG_START | (unit ? SEG_UNIT : 0));
+        }
+    }
+    return 1;
+}
 
 /* The placements of a segment (cells, weights, len; least: its least
  * total): with ok NULL, each placement's total above least joins *tset;
@@ -186,7 +225,8 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
     const uint16_t *cells = g->sum_cells + g->sum_start[k];
     const int32_t *w = g->sum_weight + g->sum_start[k];
     int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), i, nw, nseg = 0, sg;
-    int seg_at[SUM_SUPPORT_CELLS + 1], e;
+    const uint8_t *seg = g->sum_seg + g->sum_start[k];
+    int seg_at[SUM_SUPPORT_CELLS + 1];
     uint8_t seg_unit[SUM_SUPPORT_CELLS]; /* a segment of weights 1 (seg_unit_placements) */
     long total = g->sum_total[k], span = 0, n = g->n, base[SUM_SUPPORT_CELLS + 1], t;
     SumBits fwd[SUM_SUPPORT_CELLS + 1], bwd[SUM_SUPPORT_CELLS + 1], tset[SUM_SUPPORT_CELLS];
@@ -214,31 +254,15 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
         return ev_sum_bounds(x, s, k, found);
     if (total < base[size] || total > base[size] + span)
         return 0;
-    for (i = 0; i < size;) {
-        int j = i + 1;
-        while (j < size && j - i < SEG_MAX) {
-            int ok = 1;
-            for (e = i; e < j && ok; e++)
-                ok = g->pbits != NULL ? (int)(g->pbits[2 * cells[e] + (cells[j] >> 6)] >> (cells[j] & 63) & 1)
-                                      : geo_is_peer(g, cells[e], cells[j]);
-            if (!ok)
-                break;
-            j++;
+    for (i = 0; i < size; i++)
+        if (seg[i] & SEG_START) {
+            seg_unit[nseg] = (seg[i] & SEG_UNIT) != 0;
+            seg_at[nseg++] = i;
         }
-        seg_unit[nseg] = (j - i) * (n - 1) < 64;
-        for (e = i; e < j; e++)
-            seg_unit[nseg] &= w[e] == 1;
-        seg_at[nseg++] = i;
-        i = j;
-    }
     seg_at[nseg] = size;
     nw = (int)(span / 64) + 1;
-    memset(fwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
-    memset(bwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
     memset(tset, 0, sizeof(SumBits) * (size_t)nseg);
     memset(keep, 0, sizeof(uint32_t) * (size_t)size);
-    fwd[0].w[0] = 1;
-    bwd[nseg].w[(total - base[size]) / 64] = 1ull << ((total - base[size]) % 64);
     /* the totals each segment's placements make, above its least */
     for (sg = 0, units = 1; sg < nseg; sg++) {
         int a = seg_at[sg], len = seg_at[sg + 1] - a;
@@ -272,6 +296,10 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
     }
 #endif
     /* forward, then backward: the totals the segments before (after) each make */
+    memset(fwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
+    memset(bwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
+    fwd[0].w[0] = 1;
+    bwd[nseg].w[(total - base[size]) / 64] = 1ull << ((total - base[size]) % 64);
     for (sg = 0; sg < nseg; sg++) {
         for (wi = 0; wi < nw; wi++)
             for (bits = tset[sg].w[wi]; bits; bits &= bits - 1)
