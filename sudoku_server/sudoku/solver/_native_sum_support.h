@@ -18,7 +18,13 @@
  * digit kept has a placement whose other digits are kept too), so the
  * candidates it left are remembered per sum (Ctx.sum_cache, for the first
  * SUM_CACHE sums), and a later call on the same candidates, in any node,
- * returns at once. */
+ * returns at once.
+ *
+ * The cells are cut into segments of peers once per geometry
+ * (geo_sum_segments). A segment of weights 1 walks the tuples of its first
+ * cells only, the last cell's digits taken as one shifted mask
+ * (seg_unit_placements), and a sum of such segments within 128 bits (every
+ * little killer diagonal on 9x9) carries its totals on one __int128. */
 
 #define SUM_SUPPORT_WORDS 8
 #define SUM_SUPPORT_BITS (64 * SUM_SUPPORT_WORDS)
