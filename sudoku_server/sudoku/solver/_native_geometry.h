@@ -68,12 +68,14 @@ typedef struct {
     int32_t *sum_weight;
     int32_t *sum_total;    /* nsums */
     uint8_t *sum_combos;   /* nsums: 1 when its digit sets are listed (distinct, weights 1) */
+    uint8_t *sum_seg;      /* per entry of sum_cells: its segment (geo_sum_segments) */
     uint32_t *combo_start; /* nsums + 1 into combo */
     uint32_t *combo;       /* each listed sum's sets of distinct digits of its size and total */
     uint32_t *cu_sum_start; /* nsums + 1 into cu_sum */
     uint16_t *cu_sum;      /* the units each listed sum lies in */
     uint32_t *cand;        /* ncells initial candidates, or NULL */
     uint16_t *weight;      /* ncells: relation pairs and sums of each cell (branching) */
+    int weighted;          /* some cell's weight is above 0 */
     /* Between lines (_native_between.h): cells of each line in order, its
      * low and high digit (bits), total, and the listed sets of the digits
      * between (per line and count; NULL above 16 digits: bounds). */
@@ -89,6 +91,7 @@ typedef struct {
      * relation pair with (rbits, NULL without relations); per unit, 2 words:
      * its cells (ubits). */
     uint64_t *pbits, *rbits, *ubits;
+    int units_plain; /* 1: ev_units finds nothing eg_locked misses (geo_units_plain) */
 } Geo;
 
 /* The constraint kinds prepare() reads (arrays checked by read_kinds). */
@@ -142,6 +145,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->sum_weight);
     PyMem_RawFree(g->sum_total);
     PyMem_RawFree(g->sum_combos);
+    PyMem_RawFree(g->sum_seg);
     PyMem_RawFree(g->combo_start);
     PyMem_RawFree(g->combo);
     PyMem_RawFree(g->cu_sum_start);

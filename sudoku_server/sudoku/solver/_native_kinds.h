@@ -261,6 +261,35 @@ ev_top(uint32_t m)
 #include "_native_between.h"
 
 
+/* Without relation pairs, ev_units removes a digit from a cell c outside a
+ * unit u that is a peer of each of its places in u (2 to 4 of them). When
+ * the cells of u that c sees lie in one unit v with c (rows, columns and
+ * boxes: always), the places lie in u and v, and eg_locked removes the
+ * digit from c too: ev_units adds nothing to the fixpoint of eg_fix, and
+ * is skipped. 1 when that holds for every unit and cell (pbits, ubits). */
+static int
+geo_units_plain(const Geo *g)
+{
+    int u, c;
+    for (u = 0; u < g->nunits; u++)
+        for (c = 0; c < g->ncells; c++) {
+            uint64_t s0 = g->pbits[2 * c] & g->ubits[2 * u], s1 = g->pbits[2 * c + 1] & g->ubits[2 * u + 1];
+            uint32_t j;
+            int inside = 0;
+            if ((g->ubits[2 * u + (c >> 6)] >> (c & 63) & 1) || ev_pop64(s0) + ev_pop64(s1) < 2)
+                continue;
+            for (j = g->cu_start[c]; j < g->cu_start[c + 1] && !inside; j++) {
+                int v = g->cu[j];
+                inside = !(s0 & ~g->ubits[2 * v]) && !(s1 & ~g->ubits[2 * v + 1]);
+            }
+            if (!inside)
+                return 0;
+        }
+    return 1;
+}
+
+static int geo_sum_segments(Geo *g); /* _native_sum_support.h */
+
 /* Build the constraint tables of g from ex. 0 when out of memory. */
 static int
 geo_constraints(Geo *g, const Extra *ex)
@@ -269,7 +298,7 @@ geo_constraints(Geo *g, const Extra *ex)
     g->constrained = ex->ndiffer > 0 || ex->npairs > 0 || ex->nsums > 0 || ex->cand != NULL || ex->nbetween > 0;
     if (!g->constrained)
         return 1;
-    if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_between(g, ex))
+    if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_sum_segments(g) || !geo_between(g, ex))
         return 0;
     g->mask9 = ex->cand != NULL && ex->ndiffer == 0 && ex->npairs == 0 && ex->nsums == 0 && ex->nbetween == 0;
     if (ex->cand != NULL) {
@@ -296,6 +325,8 @@ geo_constraints(Geo *g, const Extra *ex)
         for (a = g->bw_start[k]; a < g->bw_start[k + 1]; a++)
             g->weight[g->bw_cells[a]] += BETWEEN_WEIGHT;
     }
+    for (c = 0; c < ncells; c++)
+        g->weighted |= g->weight[c] > 0;
     if (ncells <= 128) {
         int u, i;
         g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
@@ -312,6 +343,7 @@ geo_constraints(Geo *g, const Extra *ex)
             for (j = g->peer_start[c]; j < g->peer_start[c + 1]; j++)
                 g->pbits[2 * c + (g->peer[j] >> 6)] |= 1ull << (g->peer[j] & 63);
         }
+        g->units_plain = g->npairs == 0 && geo_units_plain(g);
         if (g->npairs > 0) {
             g->rbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
             if (g->rbits == NULL)
@@ -731,7 +763,7 @@ ev_propagate(Ctx *x, SG *s, int *found, EvSeen *seen)
             return 0;
     if (g->nbetween && !ev_betweens(x, s, found, seen->between, &seen->between_valid))
         return 0;
-    if (!*found && g->pbits != NULL)
+    if (!*found && g->pbits != NULL && !g->units_plain)
         return ev_units(x, s, found, seen);
     return 1;
 }

@@ -18,7 +18,13 @@
  * digit kept has a placement whose other digits are kept too), so the
  * candidates it left are remembered per sum (Ctx.sum_cache, for the first
  * SUM_CACHE sums), and a later call on the same candidates, in any node,
- * returns at once. */
+ * returns at once.
+ *
+ * The cells are cut into segments of peers once per geometry
+ * (geo_sum_segments). A segment of weights 1 walks the tuples of its first
+ * cells only, the last cell's digits taken as one shifted mask
+ * (seg_unit_placements), and a sum of such segments within 128 bits (every
+ * little killer diagonal on 9x9) carries its totals on one __int128. */
 
 #define SUM_SUPPORT_WORDS 8
 #define SUM_SUPPORT_BITS (64 * SUM_SUPPORT_WORDS)
@@ -69,6 +75,45 @@ sb_meets_shifted(const SumBits *a, long k, const SumBits *b, int nw)
 /* Up to SEG_MAX consecutive cells of a sum that are peers of each other
  * make a segment: its placements are tuples of distinct digits. */
 #define SEG_MAX 3
+/* Geo.sum_seg, per cell of a sum: a segment starts here; and it is of
+ * weights 1 with its totals within a word (seg_unit_placements). */
+#define SEG_START 1
+#define SEG_UNIT 2
+
+/* Cut g's sums into segments (Geo.sum_seg), once per geometry. 0 when out
+ * of memory. */
+static int
+geo_sum_segments(Geo *g)
+{
+    int k, i, j, e;
+    if (g->nsums <= 0)
+        return 1;
+    g->sum_seg = PyMem_RawCalloc((size_t)g->sum_start[g->nsums] + 1, 1);
+    if (g->sum_seg == NULL)
+        return 0;
+    for (k = 0; k < g->nsums; k++) {
+        const uint16_t *cells = g->sum_cells + g->sum_start[k];
+        const int32_t *w = g->sum_weight + g->sum_start[k];
+        uint8_t *seg = g->sum_seg + g->sum_start[k];
+        int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), unit;
+        for (i = 0; i < size; i = j) {
+            j = i + 1;
+            while (j < size && j - i < SEG_MAX) {
+                int ok = 1;
+                for (e = i; e < j && ok; e++)
+                    ok = geo_is_peer(g, cells[e], cells[j]);
+                if (!ok)
+                    break;
+                j++;
+            }
+            unit = (j - i) * (g->n - 1) < 64;
+            for (e = i; e < j; e++)
+                unit &= w[e] == 1;
+            seg[i] = (uint8_t)(SEG_START | (unit ? SEG_UNIT : 0));
+        }
+    }
+    return 1;
+}
 
 /* The placements of a segment (cells, weights, len; least: its least
  * total): with ok NULL, each placement's total above least joins *tset;
@@ -109,6 +154,70 @@ seg_placements(const SG *s, const uint16_t *cells, const int32_t *w, int len, lo
     }
 }
 
+/* seg_placements for a segment of weights 1 whose totals fit a word
+ * (len * (n - 1) < 64): the last cell's digits as one mask, shifted by the
+ * others' total (bit t: the digits' sum - len), so only the first cells'
+ * tuples are walked. With ok 0, returns the totals; else the digits of the
+ * placements whose total is in ok join keep (and it returns 0). */
+static uint64_t
+seg_unit_placements(const SG *s, const uint16_t *cells, int len, uint64_t ok, uint32_t *keep)
+{
+    uint32_t m0 = s->c[cells[0]], m1, m2, a, b;
+    uint64_t t = 0, hit;
+    if (len == 1) {
+        if (ok)
+            keep[0] |= m0 & (uint32_t)ok;
+        return m0;
+    }
+    m1 = s->c[cells[1]];
+    m2 = len == 3 ? s->c[cells[2]] : 0;
+    for (a = m0; a; a &= a - 1) {
+        int da = CTZ(a);
+        uint32_t ba = a & (~a + 1);
+        if (len == 2) {
+            if (!ok) {
+                t |= (uint64_t)(m1 & ~ba) << da;
+            } else if ((hit = (ok >> da) & (m1 & ~ba)) != 0) {
+                keep[0] |= ba;
+                keep[1] |= (uint32_t)hit;
+            }
+            continue;
+        }
+        for (b = m1 & ~ba; b; b &= b - 1) {
+            int db = CTZ(b);
+            uint32_t bb = b & (~b + 1), last = m2 & ~ba & ~bb;
+            if (!ok) {
+                t |= (uint64_t)last << (da + db);
+            } else if ((hit = (ok >> (da + db)) & last) != 0) {
+                keep[0] |= ba;
+                keep[1] |= bb;
+                keep[2] |= (uint32_t)hit;
+            }
+        }
+    }
+    return t;
+}
+
+/* The end of ev_sum_support: each cell of sum k keeps its digits in keep,
+ * and the candidates left are remembered (Ctx.sum_cache). 0 on a
+ * contradiction. */
+static int
+ev_sum_keep(Ctx *x, SG *s, int k, const uint16_t *cells, int size, const uint32_t *keep, int *found)
+{
+    int i;
+    for (i = 0; i < size; i++) {
+        uint32_t drop = s->c[cells[i]] & ~keep[i];
+        if (drop && !eg_remove(x, s, cells[i], drop, found))
+            return 0;
+    }
+    if (k < SUM_CACHE) {
+        for (i = 0; i < size; i++)
+            x->sum_cache[k][i] = s->c[cells[i]];
+        x->sum_cached[k] = 1;
+    }
+    return 1;
+}
+
 /* Sum k (SUM_BOUNDS) to domain consistency, peers within a segment seen:
  * the sum's cells in order, cut into segments of up to SEG_MAX consecutive
  * cells that are peers of each other (a diagonal's cells inside one box,
@@ -122,12 +231,14 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
     const uint16_t *cells = g->sum_cells + g->sum_start[k];
     const int32_t *w = g->sum_weight + g->sum_start[k];
     int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), i, nw, nseg = 0, sg;
+    const uint8_t *seg = g->sum_seg + g->sum_start[k];
     int seg_at[SUM_SUPPORT_CELLS + 1];
+    uint8_t seg_unit[SUM_SUPPORT_CELLS]; /* a segment of weights 1 (seg_unit_placements) */
     long total = g->sum_total[k], span = 0, n = g->n, base[SUM_SUPPORT_CELLS + 1], t;
     SumBits fwd[SUM_SUPPORT_CELLS + 1], bwd[SUM_SUPPORT_CELLS + 1], tset[SUM_SUPPORT_CELLS];
     uint32_t keep[SUM_SUPPORT_CELLS];
     uint64_t bits;
-    int wi;
+    int wi, units;
 
     if (size > SUM_SUPPORT_CELLS)
         return ev_sum_bounds(x, s, k, found);
@@ -149,31 +260,53 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
         return ev_sum_bounds(x, s, k, found);
     if (total < base[size] || total > base[size] + span)
         return 0;
-    for (i = 0; i < size;) {
-        int j = i + 1;
-        while (j < size && j - i < SEG_MAX) {
-            int a, ok = 1;
-            for (a = i; a < j && ok; a++)
-                ok = geo_is_peer(g, cells[a], cells[j]);
-            if (!ok)
-                break;
-            j++;
+    for (i = 0; i < size; i++)
+        if (seg[i] & SEG_START) {
+            seg_unit[nseg] = (seg[i] & SEG_UNIT) != 0;
+            seg_at[nseg++] = i;
         }
-        seg_at[nseg++] = i;
-        i = j;
-    }
     seg_at[nseg] = size;
     nw = (int)(span / 64) + 1;
-    memset(fwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
-    memset(bwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
     memset(tset, 0, sizeof(SumBits) * (size_t)nseg);
     memset(keep, 0, sizeof(uint32_t) * (size_t)size);
+    /* the totals each segment's placements make, above its least */
+    for (sg = 0, units = 1; sg < nseg; sg++) {
+        int a = seg_at[sg], len = seg_at[sg + 1] - a;
+        if (seg_unit[sg])
+            tset[sg].w[0] = seg_unit_placements(s, cells + a, len, 0, NULL);
+        else
+            seg_placements(s, cells + a, w + a, len, base[seg_at[sg + 1]] - base[a], &tset[sg], NULL, NULL);
+        units &= seg_unit[sg];
+    }
+#ifdef __SIZEOF_INT128__
+    if (units && span < 128) {
+        /* every segment of weights 1 and the range within 128 bits (a little
+         * killer diagonal on 9x9): the same passes on one word pair */
+        unsigned __int128 f[SUM_SUPPORT_CELLS + 1], b[SUM_SUPPORT_CELLS + 1];
+        f[0] = 1;
+        b[nseg] = (unsigned __int128)1 << (total - base[size]);
+        for (sg = 0; sg < nseg; sg++)
+            for (f[sg + 1] = 0, bits = tset[sg].w[0]; bits; bits &= bits - 1)
+                f[sg + 1] |= f[sg] << __builtin_ctzll(bits);
+        for (sg = nseg - 1; sg >= 0; sg--)
+            for (b[sg] = 0, bits = tset[sg].w[0]; bits; bits &= bits - 1)
+                b[sg] |= b[sg + 1] >> __builtin_ctzll(bits);
+        for (sg = 0; sg < nseg; sg++) {
+            uint64_t ok = 0;
+            for (bits = tset[sg].w[0]; bits; bits &= bits - 1)
+                if ((f[sg] << __builtin_ctzll(bits)) & b[sg + 1])
+                    ok |= bits & (~bits + 1);
+            (void)seg_unit_placements(s, cells + seg_at[sg], seg_at[sg + 1] - seg_at[sg], ok, keep + seg_at[sg]);
+        }
+        return ev_sum_keep(x, s, k, cells, size, keep, found);
+    }
+#endif
+    /* forward, then backward: the totals the segments before (after) each make */
+    memset(fwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
+    memset(bwd, 0, sizeof(SumBits) * (size_t)(nseg + 1));
     fwd[0].w[0] = 1;
     bwd[nseg].w[(total - base[size]) / 64] = 1ull << ((total - base[size]) % 64);
-    /* the totals each segment's placements make, above its least; forward */
     for (sg = 0; sg < nseg; sg++) {
-        int a = seg_at[sg], len = seg_at[sg + 1] - a;
-        seg_placements(s, cells + a, w + a, len, base[seg_at[sg + 1]] - base[a], &tset[sg], NULL, NULL);
         for (wi = 0; wi < nw; wi++)
             for (bits = tset[sg].w[wi]; bits; bits &= bits - 1)
                 sb_or_shifted(&fwd[sg + 1], &fwd[sg], 64L * wi + __builtin_ctzll(bits), nw);
@@ -193,17 +326,10 @@ ev_sum_support(Ctx *x, SG *s, int k, int *found)
                 if (sb_meets_shifted(&fwd[sg], t, &bwd[sg + 1], nw))
                     ok.w[wi] |= bits & (~bits + 1);
             }
-        seg_placements(s, cells + a, w + a, len, base[seg_at[sg + 1]] - base[a], NULL, &ok, keep + a);
+        if (seg_unit[sg])
+            (void)seg_unit_placements(s, cells + a, len, ok.w[0], keep + a);
+        else
+            seg_placements(s, cells + a, w + a, len, base[seg_at[sg + 1]] - base[a], NULL, &ok, keep + a);
     }
-    for (i = 0; i < size; i++) {
-        uint32_t drop = s->c[cells[i]] & ~keep[i];
-        if (drop && !eg_remove(x, s, cells[i], drop, found))
-            return 0;
-    }
-    if (k < SUM_CACHE) {
-        for (i = 0; i < size; i++)
-            x->sum_cache[k][i] = s->c[cells[i]];
-        x->sum_cached[k] = 1;
-    }
-    return 1;
+    return ev_sum_keep(x, s, k, cells, size, keep, found);
 }
