@@ -51,6 +51,14 @@ from sudoku_client.progress import Progress
 
 #: The reply word of CANON.
 CANON_WORD = b"CANON "
+#: The longest reply line taken from a server (a CANON reply or an ERROR line is far shorter): bytes.
+MAX_REPLY_BYTES = 64 * 1024
+
+
+class ReplyTooLong(ValueError):
+    """The server sent a line longer than :data:`MAX_REPLY_BYTES` (no server of this project does)."""
+
+
 #: A line number in an ERROR reply: ``line 4``.
 
 
@@ -109,6 +117,7 @@ def canon_replies(
 
     Raises:
       OSError: the connection failed; socket.timeout: ``timeout`` seconds without a byte from the server.
+      ReplyTooLong: a line of the server's over :data:`MAX_REPLY_BYTES` bytes.
     """
     payload = b"".join(b"CANON " + line + b"\n" for line in lines)
     failed: list[BaseException] = []
@@ -128,8 +137,14 @@ def canon_replies(
             break
         silent_since = time.monotonic()
         rest += data
+        if b"\n" not in data:  # no line ended: nothing to split (a line with no end costs its length once)
+            if len(rest) > MAX_REPLY_BYTES:
+                raise ReplyTooLong(f"the server sent a line of over {MAX_REPLY_BYTES} bytes")
+            continue
         parts = rest.split(b"\n")
         rest = parts.pop()
+        if len(rest) > MAX_REPLY_BYTES or any(len(part) > MAX_REPLY_BYTES for part in parts):
+            raise ReplyTooLong(f"the server sent a line of over {MAX_REPLY_BYTES} bytes")
         replies.extend(part.rstrip(b"\r") for part in parts)
         if progress is not None:
             progress.update(len(replies))
@@ -158,6 +173,9 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
     except OSError as exc:
         report("connection to %s broken: %s" % (address, describe(exc)))
         return EXIT_FAILURE
+    except ReplyTooLong as exc:
+        report("%s: %s" % (address, exc))
+        return EXIT_FAILURE
     finally:
         sock.close()
         if progress is not None:
@@ -166,7 +184,14 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
     out = sys.stdout.buffer
     errors = 0
     classes: dict[bytes, list[int]] = {}  # form -> [index of the first puzzle, size]
+    strange = 0
     for (number, text), reply in zip(found, replies):
+        if not reply.startswith((CANON_WORD, b"ERROR ")):  # no answer to CANON: not this project's server
+            strange += 1
+            if strange == 1:
+                shown = reply[:60].decode("ascii", "backslashreplace")
+                report('%s answered "%s" to CANON, neither a form nor an ERROR line' % (address, shown))
+            continue
         if not reply.startswith(CANON_WORD):
             errors += 1
             error = input_error(reply, number)
@@ -186,7 +211,7 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
         for number, size in classes.values():
             out.write(b"%s %d\n" % (first_text[number], size))
     out.flush()
-    status = EXIT_ERROR_ANSWER if errors else EXIT_OK
+    status = EXIT_FAILURE if strange else EXIT_ERROR_ANSWER if errors else EXIT_OK
     if len(replies) < len(found):
         report("%s answered %d of %s" % (address, len(replies), plural(len(found), "request")))
         status = EXIT_FAILURE

@@ -125,3 +125,34 @@ def test_client_errors_name_the_input_line_once(server_address, tmp_path, dedupe
         assert result.stdout == f"{P1_FORM}\n{errors}{P1_FORM}\n".encode()
         assert result.stderr == b""
     assert result.returncode == 1
+
+
+def test_canon_from_a_server_that_sends_one_endless_line_ends_with_exit_2(tmp_path):
+    """A second break session's finding: a server sending 200 MB with no newline kept --canon at 100% CPU for
+    minutes (each read split the whole unended line again), past --timeout. The line is now bounded."""
+    from tests.support.clienttools import Close, FakeServer
+
+    path = tmp_path / "bank.txt"
+    path.write_text(f"{P1}\n")
+    with FakeServer(lambda line: Close(b"A" * 300_000)) as fake:
+        result = run_client("--port", str(fake.port), "--timeout", "5", "--canon", str(path))
+    assert result.stdout == b""
+    assert (
+        result.stderr == f"sudoku-client: 127.0.0.1:{fake.port}: the server sent a line of over 65536 bytes\n".encode()
+    )
+    assert result.returncode == 2
+
+
+def test_canon_answered_by_something_else_ends_with_exit_2(tmp_path):
+    """A second break session's finding: a reply that is neither a form nor an ERROR line was printed as a form."""
+    from tests.support.clienttools import FakeServer
+
+    path = tmp_path / "bank.txt"
+    path.write_text(f"{P1}\n{P2}\n")
+    with FakeServer(lambda line: b"PONG\n") as fake:
+        result = run_client("--port", str(fake.port), "--canon", str(path))
+    assert result.stdout == b""
+    assert result.stderr == (
+        f'sudoku-client: 127.0.0.1:{fake.port} answered "PONG" to CANON, neither a form nor an ERROR line\n'.encode()
+    )
+    assert result.returncode == 2
