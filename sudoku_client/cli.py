@@ -114,8 +114,9 @@ exit status:
        connections open), ERROR shutdown, fewer replies than requests read
        from the input, sent or not (counted exactly when the sudoku_server
        package is installed: "HOST:PORT answered 1 of 3 requests"), a FILE
-       that cannot be read, or no answer within --timeout; the reason goes to
-       stderr
+       that cannot be read, no answer within --timeout, or a reply no server
+       of this project sends (--canon: a line over 64 KiB, or neither a form
+       nor an ERROR line); the reason goes to stderr
   130  interrupted (Ctrl-C)
   --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
        cannot connect or gets any other reply
