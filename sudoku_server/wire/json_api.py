@@ -371,7 +371,7 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
     made, rating = result.made, result.rating
     variant = made.variant
     n = made.puzzle.size
-    if variant.marks and (variant.regions is not None or variant.cages):
+    if (variant.regions is not None) + bool(variant.cages) + bool(variant.marks) >= 2:  # no text layout together
         text = fpuzzles.answer_text(made.puzzle, variant, None, "fpuzzles") + "\n"
     elif variant.regions is not None or variant.cages:
         text = "".join(line + "\n" for line in variant_puzzle_lines(made.puzzle, variant, result.format))
@@ -387,7 +387,7 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, n) for c in cage.cells]}
         for cage in variant.cages
     ]
-    return {
+    reply: dict[str, Any] = {
         "puzzle": one_line(made.puzzle),
         "text": text,
         "size": made.size,
@@ -407,6 +407,10 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         ]
         or None,
     }
+    if result.format in ("fpuzzles", "link"):  # as solve's: the f-puzzles object, or its link, beside the rest
+        data = fpuzzles.write(made.puzzle, variant, None)
+        reply[result.format] = data if result.format == "fpuzzles" else fpuzzles.link(data)
+    return reply
 
 
 def _rated(result: Rated, puzzle: Puzzle | None) -> dict[str, Any]:
@@ -583,7 +587,12 @@ ENDPOINTS: dict[str, Endpoint] = {
                 Field("symmetry", "string", "none, rot180, rot90, mirror, diagonal or random (default none)"),
                 Field("givens", "integer", "stop removing givens at this many (0: minimal)"),
                 Field("seed", "integer", "0 to 2**64 - 1, digits in a string (exact in a browser) or an integer"),
-                Field("format", "string", "line or grid (the reply has both forms; kept for the line protocol)"),
+                Field(
+                    "format",
+                    "string",
+                    "line or grid (the reply has both forms), fpuzzles (adds fpuzzles: the puzzle's f-puzzles object)"
+                    " or link (adds link: its f-puzzles link)",
+                ),
                 Field("level", "string", "easy, medium, hard, expert or extreme (9x9)"),
                 Field("se", "string", "a Sudoku Explainer rating or band such as 7.0-7.5 (9x9)"),
                 _RULES,
@@ -645,6 +654,8 @@ ENDPOINTS: dict[str, Endpoint] = {
                         "description": "the marks of the rules that take them, as parse gives them",
                         "items": PARSE_SCHEMA["properties"]["marks"]["items"],
                     },
+                    "fpuzzles": {"type": "object", "description": "format=fpuzzles: the puzzle as f-puzzles JSON"},
+                    "link": {"type": "string", "description": "format=link: the puzzle's f-puzzles link"},
                 },
             },
         ),

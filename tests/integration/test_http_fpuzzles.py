@@ -86,3 +86,31 @@ async def test_a_plain_one_line_puzzle_keeps_its_format_over_http():
         assert (reply.status, reply.json["link"]) == (200, link(written))
         reply = await afetch(port, "POST", "/api/v1/solve", {"puzzles": [NEWSPAPER_LINE], "format": "link"})
         assert [result["link"] for result in reply.json["results"]] == [link(written)]
+
+
+async def test_generate_format_fpuzzles_and_link_over_http():
+    """A second break session's finding: generate took format=fpuzzles|link and answered neither field. The reply
+    keeps its other fields, and the object and the link read back as the puzzle."""
+    from sudoku_server.sudoku.variant_generator import generate_variant
+    from sudoku_server.sudoku.variants import Variant
+    from sudoku_server.text.fpuzzles import read_object, write
+
+    made = generate_variant(Variant(("thermo",)), seed=5)
+    written = write(made.puzzle, made.variant, None)
+    async with running_http_server() as (_server, port):
+        reply = await afetch(port, "POST", "/api/v1/generate", {"seed": 5, "rules": "thermo", "format": "fpuzzles"})
+        assert (reply.status, reply.json["fpuzzles"], reply.json["seed"]) == (200, written, "5")
+        reply = await afetch(port, "GET", "/api/v1/generate?seed=5&rules=thermo&format=link")
+        assert (reply.status, reply.json["link"]) == (200, link(written))
+        reply = await afetch(port, "GET", "/api/v1/generate?seed=5")
+        assert reply.status == 200 and "link" not in reply.json and "fpuzzles" not in reply.json
+    assert read_object(written)[0] == made.puzzle
+
+
+async def test_a_generated_killer_jigsaw_over_http_is_its_fpuzzles_line():
+    """Regions and cages together have no text layout: ``text`` is the f-puzzles line, which solve reads back."""
+    async with running_http_server() as (_server, port):
+        reply = await afetch(port, "POST", "/api/v1/generate", {"seed": 3, "rules": "killer+jigsaw"})
+        assert reply.status == 200 and reply.json["text"].startswith('{"size":9,"grid":[[{"region":0}')
+        solved = await afetch(port, "POST", "/api/v1/count", {"puzzle": reply.json["text"].strip()})
+    assert (solved.status, solved.json["unique"]) == (200, True)
