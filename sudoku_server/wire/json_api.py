@@ -215,7 +215,9 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
                 raise CommandError(f'{verb.name}: fpuzzles must be an f-puzzles object, sent instead of "puzzle"')
             puzzles = [json.dumps(value)]
             continue
-        if verb.takes_puzzle and key == "puzzles" and not query:
+        if verb.takes_puzzle and key == "puzzles" and query:
+            raise CommandError(f'{verb.name}: "puzzles" (a batch) is POST only; a GET takes one "puzzle"')
+        if verb.takes_puzzle and key == "puzzles":
             if not isinstance(value, list):
                 raise CommandError(f"{verb.name}: puzzles must be a list of puzzles (strings)")
             if len(value) > MAX_BATCH:

@@ -277,6 +277,12 @@ async def test_query_booleans_and_unknown_fields():
                 'COUNT: unknown field "lmit"; the fields of /api/v1/count are limit, rules, puzzle, puzzles',
             ),
             ("POST", "/api/v1/count", {"puzzle": NEAR, "limit": 0}, "COUNT: limit must be 1 to 1000, not 0"),
+            (  # a second break session's finding: it was 'unknown field "puzzles"', then a list that named it
+                "GET",
+                f"/api/v1/solve?puzzles={NEAR}",
+                None,
+                'SOLVE: "puzzles" (a batch) is POST only; a GET takes one "puzzle"',
+            ),
             (
                 "POST",
                 "/api/v1/count",
