@@ -532,7 +532,8 @@ def _metrics_main(config, log_level: str) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         force=True,
     )
-    registry = prometheus_client.CollectorRegistry()
+    # without names, so that ``?name[]=`` filters read the merged collector too (prometheus_client 0.25)
+    registry = prometheus_client.CollectorRegistry(support_collectors_without_names=True)
     multiprocess.MultiProcessCollector(registry)
     try:
         server = serve_http(registry, config.host, config.metrics_port)

@@ -212,7 +212,9 @@ class Metrics:
             return self.registry
         from prometheus_client import multiprocess
 
-        registry = self._prom.CollectorRegistry()
+        # the merged collector names no metric before it reads the files: taken without names, so that a
+        # ``?name[]=`` filter (``restricted_registry``) still reads it (prometheus_client 0.25)
+        registry = self._prom.CollectorRegistry(support_collectors_without_names=True)
         multiprocess.MultiProcessCollector(registry)
         return registry
 

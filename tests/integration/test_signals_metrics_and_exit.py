@@ -96,6 +96,21 @@ def test_sigusr1_to_the_supervisor_and_to_the_group_leaves_the_metrics_process_s
         server.close()
 
 
+def test_a_name_filter_reads_every_workers_metrics():
+    """A second break session's finding: under ``--workers`` a ``?name[]=`` scrape was empty (the merged collector
+    names no metric, and the registry left such collectors out of a filter)."""
+    server = _Server("--workers", "2", "--metrics-port", "0")
+    try:
+        (port,) = server.wait_for(r"metrics on http://127\.0\.0\.1:(\d+)/metrics \(all workers\)")
+        server.wait_for(r"worker \d+ ready", count=2)
+        url = f"http://127.0.0.1:{port}/metrics?name[]=sudoku_connections_total&name[]=sudoku_connections_open"
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            names = sorted({line.split()[0] for line in reply.read().decode().splitlines() if not line.startswith("#")})
+        assert names == ["sudoku_connections_open", "sudoku_connections_total"]
+    finally:
+        server.close()
+
+
 def test_a_stopped_server_exits_zero_with_server_stopped_as_its_last_line():
     server = _Server()
     try:
