@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
+from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
@@ -111,6 +112,8 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("Almost Locked Set XY-Wing", U, 320, ("ALS-XY-Wing",)),
     ("Almost Locked Set XY-Chain", U, 340, ("ALS-XY-Chain",)),
     ("Franken X-Wing", U, 300, ("Franken X-Wing",)),
+    ("Forcing Chain", X, 500, ()),
+    ("Forcing Net", X, 700, ()),
 )
 
 #: Which enumerator lists a technique's steps (our technique name -> enumerator).
@@ -470,6 +473,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
     x: Context | None = None
     listed: dict[int, list[Step]] = {}
     for index in range(16, last + 1):
+        nets = _TABLING.get(STEPS[index][0])
+        if nets is not None:
+            if not enumerate_more:
+                return None
+            found_step = forcing_step(g, nets)
+            if found_step:
+                return index, found_step[0], found_step[1]
+            continue
         own = _OWN.get(STEPS[index][0])
         if own is not None:
             out = own(g)
@@ -503,6 +514,10 @@ _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "XY-Wing": hp.xy_wing,
     "XYZ-Wing": hp.xyz_wing,
 }
+
+
+#: HoDoKu's tabling techniques (:mod:`.hodoku_tabling`): name -> nets (False: forcing chains).
+_TABLING: dict[str, bool] = {"Forcing Chain": False, "Forcing Net": True}
 
 
 def _changes(s: Step, g: HGrid) -> bool:
