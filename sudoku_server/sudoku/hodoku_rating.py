@@ -45,7 +45,7 @@ from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Board, Context, tables_of
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["LEVELS", "STEPS", "HodokuRating", "hodoku_rating"]
+__all__ = ["LEVELS", "STEPS", "HodokuRating", "hodoku_path", "hodoku_rating"]
 
 #: HoDoKu's levels, lowercase, and the top score of each (``Options.DEFAULT_DIFFICULTY_LEVELS``).
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
@@ -431,6 +431,26 @@ def hodoku_rating(
     while score > MAX_SCORE[level]:
         level += 1
     return HodokuRating(LEVELS[level], score, tuple(names), complete)
+
+
+def hodoku_path(givens: Sequence[int], *, max_steps: int = 2000) -> list[tuple[str, Pairs, Pairs]]:
+    """HoDoKu's solving path of a 9x9 puzzle (81 digits row-major, 0 = empty), every technique on.
+
+    Returns one ``(HoDoKu's step name, placements, eliminations)`` per step, ``(cell, digit)`` pairs with
+    cells 0..80 row-major (as HoDoKu's ``/vp`` lists a path); it ends early where no technique applies.
+    """
+    g = HGrid.from_givens(givens)
+    out: list[tuple[str, Pairs, Pairs]] = []
+    while not g.solved() and len(out) < max_steps:
+        taken = _next(g)
+        if taken is None:
+            break
+        index, placements, elims = taken
+        out.append((STEPS[index][0], placements, elims))
+        for c, d in placements:
+            g.set_cell(c, d)
+        g.delete(elims)
+    return out
 
 
 def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> tuple[int, Pairs, Pairs] | None:
