@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
+from sudoku_server.sudoku.hodoku_als import als_xy_chain
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
 from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
@@ -43,6 +44,7 @@ from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Board, Context, tables_of
+from sudoku_server.sudoku.techniques.every_basic import step
 from sudoku_server.sudoku.techniques.step import Step
 
 __all__ = ["LEVELS", "STEPS", "HodokuRating", "hodoku_path", "hodoku_rating"]
@@ -116,6 +118,13 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("Forcing Net", X, 700, ()),
 )
 
+
+def _als_chain(x: Context) -> list[Step]:
+    """The ALS-XY-Chain HoDoKu takes (:mod:`.hodoku_als`), as a step (none: [])."""
+    gone = als_xy_chain(x)
+    return [] if gone is None else [step(x, "ALS-XY-Chain", "", elim=gone)]
+
+
 #: Which enumerator lists a technique's steps (our technique name -> enumerator).
 _Enum = Callable[[Context], list[Step]]
 _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
@@ -147,7 +156,7 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     ),
     (als.als_xz, ("ALS-XZ",)),
     (als.als_wings, ("ALS-XY-Wing",)),
-    (als.als_chains, ("ALS-XY-Chain",)),  # HoDoKu sorts its ALS chains (AlsComparator): the best is taken
+    (_als_chain, ("ALS-XY-Chain",)),  # HoDoKu's forward-only search; it sorts (AlsComparator): the best is taken
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),
 )
 #: HoDoKu techniques whose first step in its search order is taken (the enumerators list in that order, digit
