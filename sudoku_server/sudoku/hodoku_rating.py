@@ -33,9 +33,9 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sudoku_server.sudoku import hodoku_als
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
-from sudoku_server.sudoku.hodoku_als import als_xy_chain
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
 from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
@@ -119,14 +119,25 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
 )
 
 
-def _als_chain(x: Context) -> list[Step]:
-    """The ALS-XY-Chain HoDoKu takes (:mod:`.hodoku_als`), as a step (none: [])."""
-    gone = als_xy_chain(x)
-    return [] if gone is None else [step(x, "ALS-XY-Chain", "", elim=gone)]
+_Enum = Callable[[Context], list[Step]]
+
+
+def _als_step(technique: str, find: Callable[[Context], list[tuple[int, int]] | None]) -> _Enum:
+    """The step of an ALS technique HoDoKu takes (:mod:`.hodoku_als`), as a one-step list (none: [])."""
+
+    def steps(x: Context) -> list[Step]:
+        gone = find(x)
+        return [] if gone is None else [step(x, technique, "", elim=gone)]
+
+    return steps
+
+
+_als_xz = _als_step("ALS-XZ", hodoku_als.als_xz)
+_als_xy_wing = _als_step("ALS-XY-Wing", hodoku_als.als_xy_wing)
+_als_chain = _als_step("ALS-XY-Chain", hodoku_als.als_xy_chain)
 
 
 #: Which enumerator lists a technique's steps (our technique name -> enumerator).
-_Enum = Callable[[Context], list[Step]]
 _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (functools.partial(basic.fish, k=2), ("finned X-Wing", "sashimi X-Wing")),
     (functools.partial(basic.fish, k=3), ("finned Swordfish", "sashimi Swordfish")),
@@ -154,8 +165,8 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
         functools.partial(grouped.grouped_chains, with_als=False),  # HoDoKu's default: no ALS nodes in chains
         ("grouped continuous nice loop", "grouped discontinuous nice loop", "grouped AIC"),
     ),
-    (als.als_xz, ("ALS-XZ",)),
-    (als.als_wings, ("ALS-XY-Wing",)),
+    (_als_xz, ("ALS-XZ",)),  # HoDoKu's first, in its order of restricted commons
+    (_als_xy_wing, ("ALS-XY-Wing",)),
     (_als_chain, ("ALS-XY-Chain",)),  # HoDoKu's forward-only search; it sorts (AlsComparator): the best is taken
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),
 )
