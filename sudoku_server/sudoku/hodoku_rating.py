@@ -17,14 +17,14 @@ skyscrapers, two-string kites, empty rectangles, remote pairs and W-, XY- and
 XYZ-Wings in :mod:`.hodoku_patterns`, in HoDoKu's own scan order over its own
 singles queues (:mod:`.hodoku_grid`). The other techniques come from the
 ``HINT all`` enumerators (:mod:`.techniques.every`): for finned fish, Sue de
-Coq, ALS-XZ and ALS-XY-Wing the first step listed is taken (HoDoKu takes the
-first its search meets), for the others (ALS-XY-Chain too: HoDoKu sorts its
-ALS chains, ``AlsComparator``) the one HoDoKu's ordering of steps puts first:
-most eliminations, then the smallest weighted sum of the eliminated candidates
-(``SolutionStep.compareTo``). Where no technique applies (HoDoKu's forcing
-chains and nets, or guessing), the path stops and the rating is
-marked incomplete. Agreement with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md
-("HoDoKu parity").
+Coq the first step listed is taken (HoDoKu takes the first its search meets),
+for the others the one HoDoKu's ordering of steps puts first: most
+eliminations, then the smallest weighted sum of the eliminated candidates
+(``SolutionStep.compareTo``). ALS-XZ, ALS-XY-Wing and ALS-XY-Chain follow
+HoDoKu's own ALS search and choice (:mod:`.hodoku_als`), forcing chains and
+nets its tables (:mod:`.hodoku_tabling`). Where no technique applies (HoDoKu
+would guess), the path stops and the rating is marked incomplete. Agreement
+with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md ("HoDoKu parity").
 """
 
 from __future__ import annotations
@@ -198,8 +198,8 @@ class HodokuRating:
       level: ``easy``, ``medium``, ``hard``, ``unfair`` or ``extreme``.
       score: the sum of the base scores of the path's steps.
       steps: HoDoKu's name of each step of the path, in order.
-      complete: the path solved the puzzle; False where it stopped (HoDoKu would go on with forcing
-        chains or nets, or guess): the level is then ``extreme`` and the score a lower bound.
+      complete: the path solved the puzzle; False where it stopped (HoDoKu would guess, or ``upto``
+        left out the technique needed): the level is then ``extreme`` and the score a lower bound.
     """
 
     level: str
