@@ -31,6 +31,8 @@ CASES = [
     ("....3...27..4......3.....9..6..2....8.....7........1..4..7.1......6...35.....8...", "extreme", 3648),
     # top1465: three forcing chains and three forcing nets (8600, 700)
     ("...5....6..4.6...7.7.4..2..12..8....5...9163......3..2..29....5.......6.8....6...", "extreme", 6154),
+    # top1465: a forcing chain, two ALS-XZ and an ALS-XY-Wing, each HoDoKu's own (its ALS search)
+    (".6.5.1.9.1...9..539....7....4.8...7.......5.8.817.5.3.....5.2............76..8...", "extreme", 3494),
 ]
 
 ALS_CHAIN = "...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15..."
@@ -116,7 +118,7 @@ def test_forcing_chains_and_nets_as_hodoku_takes_them() -> None:
     """The forcing steps of a path and their one effect each, as HoDoKu 2.2.0's ``/vp`` lists them:
     Forcing Net Verity => r1c7<>9, Forcing Net Contradiction in c3 => r2c4<>3, Forcing Chain Contradiction
     in r7 => r8c1<>3, Forcing Chain Verity => r8c5<>7 and => r8c6<>7, Forcing Net Verity => r3c5=3."""
-    path = hodoku_path(_givens(CASES[-1][0]))
+    path = hodoku_path(_givens(CASES[-2][0]))
     forcing = [(name, pl, el) for name, pl, el in path if name.startswith("Forcing")]
     assert forcing == [
         ("Forcing Net", [], [(_cell("r1c7"), 9)]),
@@ -127,5 +129,19 @@ def test_forcing_chains_and_nets_as_hodoku_takes_them() -> None:
         ("Forcing Net", [(_cell("r3c5"), 3)], []),
     ]
     assert len(path) == 83  # every step of HoDoKu's path
-    chain = [(name, pl, el) for name, pl, el in hodoku_path(_givens(CASES[-2][0])) if name.startswith("Forcing")]
+    chain = [(name, pl, el) for name, pl, el in hodoku_path(_givens(CASES[-3][0])) if name.startswith("Forcing")]
     assert chain == [("Forcing Chain", [(_cell("r2c5"), 8)], [])]
+
+
+def test_als_steps_as_hodoku_takes_them() -> None:
+    """HoDoKu 2.2.0's ``/vp``: Forcing Chain Contradiction in r6 => r4c5<>2; ALS-XZ A=r1c1379 B=r4c579 X=2
+    Z=3 => r1c5<>3; ALS-XZ A=r78c2 B=r1237c3 X=9 Z=3 => r8c3<>3; ALS-XY-Wing A=r4c579 B=r1c5,r2c46,r3c4
+    C=r1c1379 X,Y=2,8 Z=3 => r3c5,r5c4<>3 (the HINT all enumerators list other ALS steps first here)."""
+    path = hodoku_path(_givens(CASES[-1][0]))
+    later = [(name, pl, el) for name, pl, el in path if name.startswith(("Almost", "Forcing"))]
+    assert later == [
+        ("Forcing Chain", [], [(_cell("r4c5"), 2)]),
+        ("Almost Locked Set XZ-Rule", [], [(_cell("r1c5"), 3)]),
+        ("Almost Locked Set XZ-Rule", [], [(_cell("r8c3"), 3)]),
+        ("Almost Locked Set XY-Wing", [], [(_cell("r3c5"), 3), (_cell("r5c4"), 3)]),
+    ]
