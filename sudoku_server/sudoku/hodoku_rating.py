@@ -17,14 +17,14 @@ skyscrapers, two-string kites, empty rectangles, remote pairs and W-, XY- and
 XYZ-Wings in :mod:`.hodoku_patterns`, in HoDoKu's own scan order over its own
 singles queues (:mod:`.hodoku_grid`). The other techniques come from the
 ``HINT all`` enumerators (:mod:`.techniques.every`): for finned fish, Sue de
-Coq, ALS-XZ and ALS-XY-Wing the first step listed is taken (HoDoKu takes the
-first its search meets), for the others (ALS-XY-Chain too: HoDoKu sorts its
-ALS chains, ``AlsComparator``) the one HoDoKu's ordering of steps puts first:
-most eliminations, then the smallest weighted sum of the eliminated candidates
-(``SolutionStep.compareTo``). Where no technique applies (HoDoKu's forcing
-chains and nets, or guessing), the path stops and the rating is
-marked incomplete. Agreement with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md
-("HoDoKu parity").
+Coq the first step listed is taken (HoDoKu takes the first its search meets),
+for the others the one HoDoKu's ordering of steps puts first: most
+eliminations, then the smallest weighted sum of the eliminated candidates
+(``SolutionStep.compareTo``). ALS-XZ, ALS-XY-Wing and ALS-XY-Chain follow
+HoDoKu's own ALS search and choice (:mod:`.hodoku_als`), forcing chains and
+nets its tables (:mod:`.hodoku_tabling`). Where no technique applies (HoDoKu
+would guess), the path stops and the rating is marked incomplete. Agreement
+with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md ("HoDoKu parity").
 """
 
 from __future__ import annotations
@@ -33,18 +33,21 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sudoku_server.sudoku import hodoku_als
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
+from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Board, Context, tables_of
+from sudoku_server.sudoku.techniques.every_basic import step
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["LEVELS", "STEPS", "HodokuRating", "hodoku_rating"]
+__all__ = ["LEVELS", "STEPS", "HodokuRating", "hodoku_path", "hodoku_rating"]
 
 #: HoDoKu's levels, lowercase, and the top score of each (``Options.DEFAULT_DIFFICULTY_LEVELS``).
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
@@ -111,10 +114,30 @@ STEPS: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
     ("Almost Locked Set XY-Wing", U, 320, ("ALS-XY-Wing",)),
     ("Almost Locked Set XY-Chain", U, 340, ("ALS-XY-Chain",)),
     ("Franken X-Wing", U, 300, ("Franken X-Wing",)),
+    ("Forcing Chain", X, 500, ()),
+    ("Forcing Net", X, 700, ()),
 )
 
-#: Which enumerator lists a technique's steps (our technique name -> enumerator).
+
 _Enum = Callable[[Context], list[Step]]
+
+
+def _als_step(technique: str, find: Callable[[Context], list[tuple[int, int]] | None]) -> _Enum:
+    """The step of an ALS technique HoDoKu takes (:mod:`.hodoku_als`), as a one-step list (none: [])."""
+
+    def steps(x: Context) -> list[Step]:
+        gone = find(x)
+        return [] if gone is None else [step(x, technique, "", elim=gone)]
+
+    return steps
+
+
+_als_xz = _als_step("ALS-XZ", hodoku_als.als_xz)
+_als_xy_wing = _als_step("ALS-XY-Wing", hodoku_als.als_xy_wing)
+_als_chain = _als_step("ALS-XY-Chain", hodoku_als.als_xy_chain)
+
+
+#: Which enumerator lists a technique's steps (our technique name -> enumerator).
 _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (functools.partial(basic.fish, k=2), ("finned X-Wing", "sashimi X-Wing")),
     (functools.partial(basic.fish, k=3), ("finned Swordfish", "sashimi Swordfish")),
@@ -142,9 +165,9 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
         functools.partial(grouped.grouped_chains, with_als=False),  # HoDoKu's default: no ALS nodes in chains
         ("grouped continuous nice loop", "grouped discontinuous nice loop", "grouped AIC"),
     ),
-    (als.als_xz, ("ALS-XZ",)),
-    (als.als_wings, ("ALS-XY-Wing",)),
-    (als.als_chains, ("ALS-XY-Chain",)),  # HoDoKu sorts its ALS chains (AlsComparator): the best is taken
+    (_als_xz, ("ALS-XZ",)),  # HoDoKu's first, in its order of restricted commons
+    (_als_xy_wing, ("ALS-XY-Wing",)),
+    (_als_chain, ("ALS-XY-Chain",)),  # HoDoKu's forward-only search; it sorts (AlsComparator): the best is taken
     (functools.partial(basic.franken_fish, k=2), ("Franken X-Wing",)),
 )
 #: HoDoKu techniques whose first step in its search order is taken (the enumerators list in that order, digit
@@ -175,8 +198,8 @@ class HodokuRating:
       level: ``easy``, ``medium``, ``hard``, ``unfair`` or ``extreme``.
       score: the sum of the base scores of the path's steps.
       steps: HoDoKu's name of each step of the path, in order.
-      complete: the path solved the puzzle; False where it stopped (HoDoKu would go on with forcing
-        chains or nets, or guess): the level is then ``extreme`` and the score a lower bound.
+      complete: the path solved the puzzle; False where it stopped (HoDoKu would guess, or ``upto``
+        left out the technique needed): the level is then ``extreme`` and the score a lower bound.
     """
 
     level: str
@@ -430,6 +453,26 @@ def hodoku_rating(
     return HodokuRating(LEVELS[level], score, tuple(names), complete)
 
 
+def hodoku_path(givens: Sequence[int], *, max_steps: int = 2000) -> list[tuple[str, Pairs, Pairs]]:
+    """HoDoKu's solving path of a 9x9 puzzle (81 digits row-major, 0 = empty), every technique on.
+
+    Returns one ``(HoDoKu's step name, placements, eliminations)`` per step, ``(cell, digit)`` pairs with
+    cells 0..80 row-major (as HoDoKu's ``/vp`` lists a path); it ends early where no technique applies.
+    """
+    g = HGrid.from_givens(givens)
+    out: list[tuple[str, Pairs, Pairs]] = []
+    while not g.solved() and len(out) < max_steps:
+        taken = _next(g)
+        if taken is None:
+            break
+        index, placements, elims = taken
+        out.append((STEPS[index][0], placements, elims))
+        for c, d in placements:
+            g.set_cell(c, d)
+        g.delete(elims)
+    return out
+
+
 def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> tuple[int, Pairs, Pairs] | None:
     """The step HoDoKu takes at this state: (index into :data:`STEPS`, placements, eliminations)."""
     single = g.full_house()
@@ -470,6 +513,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
     x: Context | None = None
     listed: dict[int, list[Step]] = {}
     for index in range(16, last + 1):
+        nets = _TABLING.get(STEPS[index][0])
+        if nets is not None:
+            if not enumerate_more:
+                return None
+            found_step = forcing_step(g, nets)
+            if found_step:
+                return index, found_step[0], found_step[1]
+            continue
         own = _OWN.get(STEPS[index][0])
         if own is not None:
             out = own(g)
@@ -503,6 +554,10 @@ _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "XY-Wing": hp.xy_wing,
     "XYZ-Wing": hp.xyz_wing,
 }
+
+
+#: HoDoKu's tabling techniques (:mod:`.hodoku_tabling`): name -> nets (False: forcing chains).
+_TABLING: dict[str, bool] = {"Forcing Chain": False, "Forcing Net": True}
 
 
 def _changes(s: Step, g: HGrid) -> bool:

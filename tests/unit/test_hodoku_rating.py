@@ -11,7 +11,7 @@ import pathlib
 import pytest
 
 from sudoku_server.sudoku.hodoku_grid import HGrid
-from sudoku_server.sudoku.hodoku_rating import hodoku_rating
+from sudoku_server.sudoku.hodoku_rating import hodoku_path, hodoku_rating
 
 RATED = pathlib.Path(__file__).resolve().parents[2] / "puzzles" / "hodoku" / "rated-2.2.0.txt"
 
@@ -27,6 +27,12 @@ CASES = [
     ("....14....3....2...7..........9...3.6.1.............8.2.....1.4....5.6.....7.8...", "hard", 1286),
     # top1465: HoDoKu's 24th step is an ALS-XY-Chain (5900, 340) eliminating r5c3<>5
     ("...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15...", "extreme", 4662),
+    # top1465: one forcing chain (8500, 500), HoDoKu's "Forcing Chain Verity => r2c5=8"
+    ("....3...27..4......3.....9..6..2....8.....7........1..4..7.1......6...35.....8...", "extreme", 3648),
+    # top1465: three forcing chains and three forcing nets (8600, 700)
+    ("...5....6..4.6...7.7.4..2..12..8....5...9163......3..2..29....5.......6.8....6...", "extreme", 6154),
+    # top1465: a forcing chain, two ALS-XZ and an ALS-XY-Wing, each HoDoKu's own (its ALS search)
+    (".6.5.1.9.1...9..539....7....4.8...7.......5.8.817.5.3.....5.2............76..8...", "extreme", 3494),
 ]
 
 ALS_CHAIN = "...4...26.7...9...28.5.....8..3....79......8.....9..64...7..1....6.....2..3.15..."
@@ -76,10 +82,12 @@ def test_stored_kaggle_puzzles_rated_as_hodoku() -> None:
 
 
 def test_a_stopped_path_is_extreme_with_a_lower_bound() -> None:
-    # the newspaper grid: HoDoKu guesses; our path stops after the singles
+    # the newspaper grid: HoDoKu's path (``/vp``) is a hidden single, a pointing, three forcing nets, then it
+    # guesses (Brute Force); ours stops where it guesses
     newspaper = "7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
     r = hodoku_rating(_givens(newspaper))
-    assert (r.level, r.score, r.complete, r.field) == ("extreme", 64, False, "extreme:64+")
+    assert (r.level, r.score, r.complete, r.field) == ("extreme", 2164, False, "extreme:2164+")
+    assert r.steps[2:] == ("Forcing Net",) * 3
 
 
 def test_hidden_single_queue_order() -> None:
@@ -100,3 +108,40 @@ def test_als_xy_chain_taken_where_hodoku_takes_it() -> None:
     steps = hodoku_rating(_givens(ALS_CHAIN)).steps
     assert steps.index("Almost Locked Set XY-Chain") == 23
     assert steps.count("Almost Locked Set XY-Chain") == 1
+
+
+def _cell(name: str) -> int:
+    return (int(name[1]) - 1) * 9 + int(name[3]) - 1
+
+
+def test_forcing_chains_and_nets_as_hodoku_takes_them() -> None:
+    """The forcing steps of a path and their one effect each, as HoDoKu 2.2.0's ``/vp`` lists them:
+    Forcing Net Verity => r1c7<>9, Forcing Net Contradiction in c3 => r2c4<>3, Forcing Chain Contradiction
+    in r7 => r8c1<>3, Forcing Chain Verity => r8c5<>7 and => r8c6<>7, Forcing Net Verity => r3c5=3."""
+    path = hodoku_path(_givens(CASES[-2][0]))
+    forcing = [(name, pl, el) for name, pl, el in path if name.startswith("Forcing")]
+    assert forcing == [
+        ("Forcing Net", [], [(_cell("r1c7"), 9)]),
+        ("Forcing Net", [], [(_cell("r2c4"), 3)]),
+        ("Forcing Chain", [], [(_cell("r8c1"), 3)]),
+        ("Forcing Chain", [], [(_cell("r8c5"), 7)]),
+        ("Forcing Chain", [], [(_cell("r8c6"), 7)]),
+        ("Forcing Net", [(_cell("r3c5"), 3)], []),
+    ]
+    assert len(path) == 83  # every step of HoDoKu's path
+    chain = [(name, pl, el) for name, pl, el in hodoku_path(_givens(CASES[-3][0])) if name.startswith("Forcing")]
+    assert chain == [("Forcing Chain", [(_cell("r2c5"), 8)], [])]
+
+
+def test_als_steps_as_hodoku_takes_them() -> None:
+    """HoDoKu 2.2.0's ``/vp``: Forcing Chain Contradiction in r6 => r4c5<>2; ALS-XZ A=r1c1379 B=r4c579 X=2
+    Z=3 => r1c5<>3; ALS-XZ A=r78c2 B=r1237c3 X=9 Z=3 => r8c3<>3; ALS-XY-Wing A=r4c579 B=r1c5,r2c46,r3c4
+    C=r1c1379 X,Y=2,8 Z=3 => r3c5,r5c4<>3 (the HINT all enumerators list other ALS steps first here)."""
+    path = hodoku_path(_givens(CASES[-1][0]))
+    later = [(name, pl, el) for name, pl, el in path if name.startswith(("Almost", "Forcing"))]
+    assert later == [
+        ("Forcing Chain", [], [(_cell("r4c5"), 2)]),
+        ("Almost Locked Set XZ-Rule", [], [(_cell("r1c5"), 3)]),
+        ("Almost Locked Set XZ-Rule", [], [(_cell("r8c3"), 3)]),
+        ("Almost Locked Set XY-Wing", [], [(_cell("r3c5"), 3), (_cell("r5c4"), 3)]),
+    ]
