@@ -71,8 +71,8 @@
  *       relation pairs, sums and contradictions met (dom/wdeg) too, the
  *       two-candidate rule takes cells of a pair or sum only (when some
  *       cell has one), the fewest candidates per weight replace the
- *       unit-digit rule, and all-different goes to arc consistency below
- *       16x16 too with polar pairs (ALLDIFF_FROM). Constraint
+ *       unit-digit rule, and all-different goes to arc consistency at
+ *       every size (ALLDIFF_FROM). Constraint
  *       kinds (a geometry with any: never e9) are propagated by
  *       _native_kinds.h once the units find nothing more.
  *
@@ -130,11 +130,11 @@
 /* Grids with at least this many digits per unit apply all-different to arc
  * consistency (eg_alldiff) once the cheaper rules find nothing more:
  * measured, it makes a 16x16 or 25x25 search 1.5x-10x faster in spite of
- * its cost per node (about 3x). Smaller grids apply it only with polar
- * pairs (German whispers, whose probing it strengthens): on the 9x9 marks
- * rules it cost more than the nodes it saved (little killer's solve median
- * 2.3 -> 1.7 ms of CPU without it, for 342 -> 388 nodes; whispers' worst
- * without it: 123 -> 771 nodes, 9 -> 20 ms). */
+ * its cost per node (about 3x). Smaller grids apply it with constraint
+ * kinds. Applying it below 16x16 only with polar pairs (whispers) saved
+ * little killer's solve median 2.3 -> 1.7 ms of CPU, but the true
+ * candidates of an empty 9x9 grid with one renban line then ran for
+ * minutes (0.12 s with it): kept for every geometry with kinds. */
 #ifndef ALLDIFF_FROM
 #define ALLDIFF_FROM 16
 #endif

@@ -343,7 +343,7 @@ eg_fix(Ctx *x, SG *s)
             continue;
         if (!eg_locked(x, s, &found))
             goto fail;
-        if (!found && (n >= ALLDIFF_FROM || g->polar != NULL) && !eg_alldiff(x, s, &found, seen_sig))
+        if (!found && (n >= ALLDIFF_FROM || g->constrained) && !eg_alldiff(x, s, &found, seen_sig))
             goto fail;
         if (!found)
             return 1;
