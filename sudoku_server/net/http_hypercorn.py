@@ -83,8 +83,27 @@ class _Refused(Exception):
         self.reply = reply
 
 
+class _ClosingConnection(h11.Connection):
+    """h11's connection that reads nothing after a request that closes it (``Connection: close``, HTTP/1.0).
+
+    RFC 9112 9.6: the request is answered, then the connection closes, and later bytes are ignored. h11 instead
+    raises "Got data when expecting EOF" for them, which made Hypercorn answer 400 while the request was still
+    being answered (two senders on one stream), and close it: the valid request went unanswered.
+    """
+
+    def next_event(self) -> Any:
+        if self.their_state is h11.MUST_CLOSE:
+            return h11.NEED_DATA
+        return super().next_event()
+
+
 class Http11Protocol(H11Protocol):
-    """Hypercorn's HTTP/1.1 protocol that never switches to HTTP/2, and refuses an ambiguous body length."""
+    """Hypercorn's HTTP/1.1 protocol that never switches to HTTP/2, refuses an ambiguous body length, and ignores
+    bytes after a request that closes the connection (:class:`_ClosingConnection`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.connection = _ClosingConnection(h11.SERVER, max_incomplete_event_size=self.config.h11_max_incomplete_size)
 
     async def _check_protocol(self, event: h11.Request) -> None:
         if event.method == b"PRI" and event.target == b"*" and event.http_version == b"2.0":

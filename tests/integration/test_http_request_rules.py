@@ -268,3 +268,26 @@ async def test_a_request_target_in_absolute_form_is_served():
         data = await trio.to_thread.run_sync(exchange)
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /healthz HTTP/1.0\r\n\r\nXYZ",
+        b"GET /healthz HTTP/1.0\r\n\r\nGET /healthz HTTP/1.0\r\n\r\n",
+    ],
+)
+async def test_bytes_after_a_request_that_closes_the_connection_are_ignored(request_bytes):
+    """RFC 9112 9.6. A second break session's finding: the request got no reply, or a 400, and a BusyResourceError
+    was logged (h11's "Got data when expecting EOF" made Hypercorn answer 400 beside the reply, then close)."""
+    async with running_http_server() as (server, port):
+
+        def exchange() -> bytes:
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(request_bytes)
+                return read_to_eof(sock)
+
+        data = await trio.to_thread.run_sync(exchange)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
