@@ -467,8 +467,17 @@ class HttpFront:
             return None
         job = HttpJob(client, slot, item.request, item.puzzle, what, endpoint=endpoint)
         slot.job = job
-        self.server.pool.submit(job, 0 if counted else 1)
+        self._submit_job(client, job, 0 if counted else 1)
         return job
+
+    def _submit_job(self, client: HttpClient, job: HttpJob, puzzles: int) -> None:
+        """Give ``job`` to the pool, or, once the stop's grace dropped ``client``'s work, answer it ``shutdown``
+        (a batch goes on submitting its next puzzles: they got a KeyError from the scheduler, logged as an
+        internal error, and the reply was cut; a second break session's finding)."""
+        if client not in self.server.pool.clients:
+            client.fill(job.slot, client.shutdown_line(job))
+            return
+        self.server.pool.submit(job, puzzles)
 
     def _submit_bulk(
         self,
@@ -494,7 +503,7 @@ class HttpFront:
         )
         job.jobs = []
         slot.job = job
-        self.server.pool.submit(job, len(group))
+        self._submit_job(client, job, len(group))
         return job
 
     def spill(self, job: HttpBulkJob, answered: int) -> None:

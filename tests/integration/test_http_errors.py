@@ -294,6 +294,29 @@ async def test_503_shutdown_when_the_grace_ends_before_the_answer(wallclock):
         assert reply.headers["retry-after"] == "5"
 
 
+async def test_a_batch_past_the_reply_window_at_the_end_of_the_grace_is_answered_shutdown_to_its_end():
+    """A second break session's finding: at the end of the stop's grace the batch went on submitting the puzzles
+    past its reply window for a client the pool had dropped (KeyError, logged as an internal error) and the
+    chunked reply was cut. Every puzzle not answered is now ``shutdown``, and the JSON is whole."""
+    overrides = {"solve_timeout": 30.0, "solver_threads": 1, "shutdown_grace": 0.3}
+    count = 200  # more than the reply window (AHEAD_PUZZLES, 128): some are submitted after the drop
+    replies: list = []
+    async with running_http_server(solve=spinning_solve, **overrides) as (server, port), trio.open_nursery() as nursery:
+
+        async def batch() -> None:
+            replies.append(await afetch(port, "POST", "/api/v1/solve", {"puzzles": [SLOW] * count}))
+
+        nursery.start_soon(batch)
+        await trio.sleep(0.3)
+        server.shutdown()
+    reply = replies[0]
+    assert reply.status == 200
+    assert [item["error"]["code"] for item in reply.json["results"]] == ["shutdown"] * count
+    assert reply.json["results"][-1]["error"]["message"] == (
+        f"server shutting down before the puzzle {count} of {count} was answered"
+    )
+
+
 async def test_a_second_signal_answers_http_requests_at_once(wallclock):
     overrides = {"solve_timeout": 30.0, "solver_threads": 1, "shutdown_grace": 20.0}
     async with running_http_server(solve=spinning_solve, **overrides) as (server, port):
