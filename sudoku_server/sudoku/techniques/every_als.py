@@ -27,13 +27,27 @@ Definitions as HoDoKu 2.2 has them (``MiscellaneousSolver.java``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
+from typing import Any
 
 from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import BOX, UNITS, cells_text, seen_by_all, step
 from sudoku_server.sudoku.techniques.step import Step
 
-__all__ = ["almost_locked_sets", "als_chains", "als_wings", "als_xz", "carried_on", "death_blossoms", "sue_de_coq"]
+__all__ = [
+    "almost_locked_sets",
+    "als_chains",
+    "als_wings",
+    "als_xz",
+    "carried_on",
+    "chain_ends",
+    "chain_links",
+    "chain_states",
+    "cleared",
+    "death_blossoms",
+    "sue_de_coq",
+]
 
 
 def _subsets(cells: list[int], cand: list[int]) -> list[tuple[int, int, int]]:
@@ -335,45 +349,10 @@ def als_chains(x: Context) -> list[Step]:
     start needs only its first links' sets, not every chain."""
     out: list[Step] = []
     a = _als(x)
-    links: dict[int, list[tuple[int, int, int]]] = {}
-    for (i, j), commons in a.rcc.items():
-        if a.masks[i] & a.masks[j]:
-            continue  # HoDoKu's default, and its library's ALS chains: no overlap
-        c1, c2 = commons[0], commons[-1] if len(commons) > 1 else -1
-        links.setdefault(i, []).append((j, c1, c2))
-        links.setdefault(j, []).append((i, c1, c2))
+    links = chain_links(a)
     if not links:
         return out
-    # states: (ALS, mask of the digits the link into it carried), each with its successors
-    index: dict[tuple[int, int], int] = {}
-    states: list[tuple[int, int]] = []
-    todo: list[int] = []
-
-    def state(key: tuple[int, int]) -> int:
-        k = index.get(key)
-        if k is None:
-            k = index[key] = len(states)
-            states.append(key)
-            todo.append(k)
-        return k
-
-    starts: list[tuple[int, int, int]] = []  # (first ALS, carried mask, state after the first link)
-    for s in sorted(links):
-        for j, c1, c2 in links[s]:
-            for m0 in (1 << c1, 1 << c2) if c2 >= 0 else (1 << c1,):
-                starts.append((s, m0, state((j, m0))))
-    succ: list[list[int]] = []
-    while todo:
-        k = todo.pop()
-        i, m = states[k]
-        nxt = []
-        for j, d1, d2 in links[i]:
-            m2 = carried_on(m, d1, d2)
-            if m2:
-                nxt.append(state((j, m2)))
-        while len(succ) <= k:
-            succ.append([])
-        succ[k] = nxt
+    states, by_start, succ = chain_states(links, sorted(links))
     x.check()
     # within[k][v]: the states 1..k+1 links after state v
     one = [sum(1 << w for w in set(ws)) for ws in succ]
@@ -389,36 +368,14 @@ def als_chains(x: Context) -> list[Step]:
         within.append(layer)
     x.check()
     far = within[-1]
-    # per ALS, its states; per digit and cell, the ALS whose places of the digit all see it (cell outside)
-    of_als: dict[int, int] = {}
-    for k, (i, _m) in enumerate(states):
-        of_als[i] = of_als.get(i, 0) | 1 << k
     reach = a.reach(x)
-    seeing: list[dict[int, int]] = [{} for _ in range(9)]  # per digit and cell: states of ALS clearing it
-    for i, ks in of_als.items():
-        for z in range(9):
-            for c in cells_of(reach[i][z]):
-                seeing[z][c] = seeing[z].get(c, 0) | ks
-    lacking = [0] * 9  # per digit, the states whose last link did not carry it
-    for k, (_i, m) in enumerate(states):
-        for z in range(9):
-            if not m >> z & 1:
-                lacking[z] |= 1 << k
-    by_start: dict[int, dict[int, list[int]]] = {}  # per first ALS and digit carried: the states after
-    for s, m0, v in starts:
-        by_start.setdefault(s, {}).setdefault(m0, []).append(v)
+    ends_of = chain_ends(states, reach)
     shown: set[tuple[tuple[int, int], ...]] = set()
     label: dict[int, str] = {}  # per ALS shown, its cells and digits
     for s, firsts in by_start.items():
         x.check()
-        # per digit Z of s: the states of the ALS sharing a cell to clear of Z with s
-        ends_of: list[int] = []
-        for z in range(9):
-            ends = 0
-            for c in cells_of(reach[s][z]):
-                ends |= seeing[z].get(c, 0)
-            ends_of.append(ends & lacking[z])
-        if not any(ends_of):
+        ends = ends_of(s)  # per digit Z of s: the states of the ALS sharing a cell to clear of Z with s
+        if not any(ends):
             continue
         shown_ends: set[tuple[int, int]] = set()  # (last ALS, digits cleared) met from s
         for m0, vs in firsts.items():
@@ -429,15 +386,7 @@ def als_chains(x: Context) -> list[Step]:
             found = 0
             for v in vs:
                 found |= after[v]
-            zs_of: dict[int, int] = {}  # per state reached: the digits it clears with s
-            for z in range(9):
-                hits = found & ends_of[z] if not m0 >> z & 1 else 0
-                while hits:
-                    low = hits & -hits
-                    hits ^= low
-                    t = low.bit_length() - 1
-                    zs_of[t] = zs_of.get(t, 0) | 1 << z
-            for t, zs in zs_of.items():
+            for t, zs in cleared(found, ends, m0).items():  # per state reached: the digits it clears with s
                 e, m = states[t]
                 key = (e, zs)
                 if key in shown_ends:
@@ -466,3 +415,105 @@ def als_chains(x: Context) -> list[Step]:
                 )
                 out.append(step(x, "ALS-XY-Chain", words, elim=gone))
     return out
+
+
+# -- ALS chains: the search over states that the HINT all enumerator and HoDoKu's rating path share ---------
+
+ChainLink = tuple[int, int, int]  # (the next ALS, a restricted common, the other common or -1)
+
+
+def chain_links(a: Any, rank: list[int] | None = None) -> dict[int, list[ChainLink]]:
+    """The links of ALS chains: restricted commons between ALS of ``a`` (:func:`almost_locked_sets`) that do
+    not overlap, both ways; with ``rank`` (HoDoKu's ALS order) only toward the later ALS."""
+    links: dict[int, list[ChainLink]] = {}
+    for (i, j), commons in a.rcc.items():
+        if a.masks[i] & a.masks[j]:
+            continue  # HoDoKu's default, and its library's ALS chains: no overlap
+        c1, c2 = commons[0], commons[-1] if len(commons) > 1 else -1
+        if rank is None or rank[i] < rank[j]:
+            links.setdefault(i, []).append((j, c1, c2))
+        if rank is None or rank[j] < rank[i]:
+            links.setdefault(j, []).append((i, c1, c2))
+    return links
+
+
+def chain_states(
+    links: dict[int, list[ChainLink]], firsts: list[int]
+) -> tuple[list[tuple[int, int]], dict[int, dict[int, list[int]]], list[list[int]]]:
+    """The states (ALS, mask of the digits the link into it carried) that chains from ``firsts`` (in that
+    order) reach: the states; per first ALS and first carried digit, the states after the first link; and
+    each state's successors (a link carries a common the link before it did not: :func:`carried_on`)."""
+    index: dict[tuple[int, int], int] = {}
+    states: list[tuple[int, int]] = []
+    todo: list[int] = []
+
+    def state(key: tuple[int, int]) -> int:
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(states)
+            states.append(key)
+            todo.append(k)
+        return k
+
+    starts: dict[int, dict[int, list[int]]] = {}
+    for s in firsts:
+        for j, c1, c2 in links[s]:
+            for m0 in (1 << c1, 1 << c2) if c2 >= 0 else (1 << c1,):
+                starts.setdefault(s, {}).setdefault(m0, []).append(state((j, m0)))
+    succ: list[list[int]] = []
+    while todo:
+        k = todo.pop()
+        i, m = states[k]
+        nxt = []
+        for j, d1, d2 in links.get(i, ()):
+            m2 = carried_on(m, d1, d2)
+            if m2:
+                nxt.append(state((j, m2)))
+        while len(succ) <= k:
+            succ.append([])
+        succ[k] = nxt
+    return states, starts, succ
+
+
+def chain_ends(states: list[tuple[int, int]], reach: Any) -> Callable[[int], list[int]]:
+    """For a first ALS ``s``, per digit Z (0-based), the states (a bitset) that may end a chain clearing Z:
+    their ALS clears a cell of Z with ``s`` (``reach``: every place of Z in both seen) and their last link
+    did not carry Z."""
+    of_als: dict[int, int] = {}
+    for k, (i, _m) in enumerate(states):
+        of_als[i] = of_als.get(i, 0) | 1 << k
+    seeing: list[dict[int, int]] = [{} for _ in range(9)]  # per digit and cell: states of ALS clearing it
+    for i, ks in of_als.items():
+        for z in range(9):
+            for c in cells_of(reach[i][z]):
+                seeing[z][c] = seeing[z].get(c, 0) | ks
+    lacking = [0] * 9  # per digit, the states whose last link did not carry it
+    for k, (_i, m) in enumerate(states):
+        for z in range(9):
+            if not m >> z & 1:
+                lacking[z] |= 1 << k
+
+    def ends_of(s: int) -> list[int]:
+        out = []
+        for z in range(9):
+            ends = 0
+            for c in cells_of(reach[s][z]):
+                ends |= seeing[z].get(c, 0)
+            out.append(ends & lacking[z])
+        return out
+
+    return ends_of
+
+
+def cleared(found: int, ends: list[int], m0: int) -> dict[int, int]:
+    """Per state of ``found`` (a bitset) that ends a chain whose first link carried ``m0``: the digits (a
+    mask) it clears with the first ALS (``ends``: :func:`chain_ends`' for that ALS)."""
+    zs_of: dict[int, int] = {}
+    for z in range(9):
+        hits = found & ends[z] if not m0 >> z & 1 else 0
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            t = low.bit_length() - 1
+            zs_of[t] = zs_of.get(t, 0) | 1 << z
+    return zs_of
