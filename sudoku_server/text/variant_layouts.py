@@ -161,7 +161,8 @@ def _foreign_region_symbol(line: Line, lineno: int, last_ending: str) -> Rejecte
     """A jigsaw line (``2 * N * N`` characters, no blank) whose region symbols hold a ``|``, ``#``, ``,`` or ``:``:
     its error, naming the first at its column; None for any other line (break-session finding: ``|`` there was
     read as a border, and the error named a good region symbol at another column)."""
-    text = line.text
+    text = line.text.strip()
+    start = line.text.index(text[0]) if text else 0  # the blanks before it (a verb's line is padded to its column)
     size = JIGSAW_LINE_SIZES.get(len(text))
     if size is None or any(ch.isspace() or ch in _NOT_REGION_SYMBOLS for ch in text[: size * size]):
         return None  # not N * N givens first (a HoDoKu library line, a line of fields)
@@ -170,8 +171,8 @@ def _foreign_region_symbol(line: Line, lineno: int, last_ending: str) -> Rejecte
     for k in range(size * size, len(text)):
         if text[k] in _NOT_REGION_SYMBOLS:
             error = PuzzleFormatError(
-                f"line {lineno}, column {k + 1}: {quote(text[k], chr(39))} is not a region symbol (region symbols are"
-                " any characters but blanks, | # , and :)"
+                f"line {lineno}, column {start + k + 1}: {quote(text[k], chr(39))} is not a region symbol (region"
+                " symbols are any characters but blanks, | # , and :)"
             )
             return Rejected(error, line.ending or last_ending, None)
     return None

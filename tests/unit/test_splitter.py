@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sudoku_server.service.requests import Count, Generate, Ping, Quit, Solve
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session
 from sudoku_server.wire.splitter import CommandRead, LineRejected, PuzzleRead, Splitter
+from tests.support.variant_examples import JIGSAW_GIVENS, JIGSAW_REGIONS
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 ROWS = [INKALA[r * 9 : r * 9 + 9] for r in range(9)]
@@ -46,6 +49,19 @@ def test_commands_and_errors_in_order():
     assert items[0].request == Ping() and items[1].request == Generate(seed=3) and items[4].request == Quit()
     assert items[2].error.detail == "COUNT: limit must be 1 to 1000, not 0"
     assert items[3].error.detail == 'unknown verb "HELLO"; try HELP'
+
+
+@pytest.mark.parametrize("verb", ["SOLVE ", "SOLVE rules=jigsaw ", "COUNT "])
+def test_a_jigsaw_line_on_a_verbs_line_names_a_colon_region_symbol_at_its_column(verb):
+    """Break-session finding: after a verb the line was padded to its column and the check skipped it, so
+    ``SOLVE <jigsaw line with ':' symbols>`` answered (read with ``:`` as a region) where the bare line is refused."""
+    regions = JIGSAW_REGIONS.replace(JIGSAW_REGIONS[0], ":")
+    [item] = feed([verb + JIGSAW_GIVENS + regions])
+    assert isinstance(item, LineRejected)
+    assert item.error.detail == (
+        f"line 1, column {len(verb) + 82}: ':' is not a region symbol (region symbols are any characters but"
+        " blanks, | # , and :)"
+    )
 
 
 def test_a_verb_without_its_puzzle():

@@ -67,7 +67,7 @@ def test_a_jigsaw_line_is_givens_then_regions_and_answers_one_line_of_digits():
     assert puzzle.render(grid_of(JIGSAW_ANSWER)) == JIGSAW_ANSWER + "\r\n"  # never the regions
 
 
-@pytest.mark.parametrize("symbol", ["|", "#", ","])
+@pytest.mark.parametrize("symbol", ["|", "#", ",", ":"])
 def test_a_jigsaw_line_with_a_layout_character_for_a_region_symbol_names_it(symbol):
     """Break-session finding: ``|`` for region a was read as a border, and the error named a good ``b`` at column
     85 (``#`` started a comment: the regions were dropped, and the classic puzzle answered)."""
