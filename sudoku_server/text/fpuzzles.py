@@ -404,13 +404,27 @@ def _cages(data: Mapping[str, object], key: str, size: int) -> tuple[Cage, ...]:
     return tuple(out)
 
 
+def _once_each(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose keys are all different (a key given twice is ambiguous: refused, never "the last wins").
+
+    Raises:
+      PuzzleFormatError: ``fpuzzles: key "size" given twice``.
+    """
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise PuzzleFormatError(f"fpuzzles: key {json.dumps(key)} given twice")
+        out[key] = value
+    return out
+
+
 def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
     """The puzzle on a line holding an f-puzzles object or link (:func:`is_fpuzzles`), or its error."""
     try:
         s = text.strip()
         body = s if s.startswith("{") else decode_link(s)
         try:
-            data = json.loads(body)
+            data = json.loads(body, object_pairs_hook=_once_each)
         except ValueError as exc:
             raise PuzzleFormatError(f"fpuzzles: not JSON ({exc.args[0].split(':')[0]})") from None
         if not isinstance(data, dict):

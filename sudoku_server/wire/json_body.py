@@ -66,11 +66,15 @@ def _find_bad(value: Any) -> _Bad | None:
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, value in pairs:
         bad = _find_bad(value)
         if bad is not None:
             raise bad.error(key)
-    return dict(pairs)
+        if key in out:  # as a query naming a field twice (break-session finding: the last one won, silently)
+            raise CommandError(f"the body gives field {json.dumps(key)} twice")
+        out[key] = value
+    return out
 
 
 def _field_before(text: str, position: int) -> str | None:
@@ -85,7 +89,8 @@ def read_body(body: bytes) -> dict[str, object]:
 
     Raises:
       CommandError: not UTF-8 JSON (the parser's words, and the field it is in when there is one), not an object,
-        or a number no field takes (``field "limit": 1e999 is not a finite number``).
+        or a number no field takes (``field "limit": 1e999 is not a finite number``), or an object that
+        names a field twice (``the body gives field "all" twice``, as a query naming one twice is refused).
     """
     try:
         text = body.decode(json.detect_encoding(body), "surrogatepass")  # as json.loads decodes bytes

@@ -93,6 +93,20 @@ def test_numbers_no_field_takes_are_refused_with_the_field(body, message):
     assert (caught.value.code, caught.value.detail) == ("command", message)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b'{"puzzle": "x", "all": true, "all": false}', 'the body gives field "all" twice'),
+        (b'{"fpuzzles": {"size": 4, "size": 9}}', 'the body gives field "size" twice'),
+    ],
+)
+def test_a_body_naming_a_field_twice_is_refused_as_a_query_doing_so_is(body, message):
+    """Break-session finding: the last of the two won, silently (HTTP.md: POST JSON or GET query, the same fields)."""
+    with pytest.raises(Exception) as caught:
+        read_body(body)
+    assert (caught.value.code, caught.value.detail) == ("command", message)  # type: ignore[attr-defined]
+
+
 async def test_huge_and_non_finite_numbers_are_400_over_http(caplog):
     async with running_http_server() as (server, port):
         huge = b'{"puzzle": "' + TWO.encode() + b'", "limit": ' + b"7" * 5000 + b"}"

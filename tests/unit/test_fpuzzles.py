@@ -205,6 +205,7 @@ def test_errors_name_the_rule_and_the_place():
         == b"ERROR format fpuzzles: the link's payload is not lz-string base64\n"
     )
     assert replies(b'{"size": 9\n') == b"ERROR format fpuzzles: not JSON (Expecting ',' delimiter)\n"
+    assert replies(b'{"size": 9, "grid": [], "size": 4}\n') == b'ERROR format fpuzzles: key "size" given twice\n'
 
 
 @pytest.mark.parametrize(
