@@ -306,6 +306,18 @@ def test_solve_format_fpuzzles_and_link_answer_the_filled_object():
         assert replies(link_line.encode()) == f"{SOLUTION}\n".encode()  # the answer's givens still solve to it
 
 
+def test_kropki_dots_of_the_line_syntax_are_written_with_f_puzzles_defaults_and_read_back():
+    """Break-session finding: ``:w`` and ``:b`` (no value of their own) were written ``"value": 0``, which
+    reading refuses; now f-puzzles' own default (no value), and a value of the mark's own is kept."""
+    line = "." * 81 + " kropki=r1c1-r1c2:w;r2c1-r2c2:b2;r3c1-r3c2:w3"
+    data = json.loads(replies(f"SOLVE format=fpuzzles {line}\n".encode()))
+    assert (data["difference"], data["ratio"]) == (
+        [{"cells": ["R1C1", "R1C2"]}, {"cells": ["R3C1", "R3C2"], "value": 3}],
+        [{"cells": ["R2C1", "R2C2"], "value": 2}],
+    )
+    assert replies(f"SOLVE {json.dumps(data)}\n".encode()) == replies(f"SOLVE {line}\n".encode())
+
+
 def test_solve_format_fpuzzles_of_a_classic_line():
     puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     solution = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -333,7 +345,8 @@ def test_solve_and_generate_format_errors():
 
 
 def test_generate_format_fpuzzles_and_link_read_back_unique():
-    for rules in ("classic", "killer", "jigsaw", "x+antiknight"):
+    # kropki: break-session finding, a generated puzzle's dots were written "value": 0 and refused on reading
+    for rules in ("classic", "killer", "jigsaw", "x+antiknight", "kropki", "xv", "thermo", "oddeven"):
         for form in ("fpuzzles", "link"):
             header, text, *rest = (
                 replies(f"GENERATE rules={rules} seed=7 format={form}\n".encode()).decode().split("\n")

@@ -139,7 +139,12 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     out: dict[str, object] = {}
     for key, kind in (("difference", "white"), ("ratio", "black")):
-        entries = [{"cells": [fp_name(size, c) for c in m.cells], "value": m.value} for m in marks if m.kind == kind]
+        # a dot with no value of its own (``:w``, ``:b``) is f-puzzles' default (no "value": 1 white, 2 black)
+        entries = [
+            {"cells": [fp_name(size, c) for c in m.cells], **({"value": m.value} if m.value else {})}
+            for m in marks
+            if m.kind == kind
+        ]
         if entries:
             out[key] = entries
     if any(m.kind == "negative black" for m in marks):
