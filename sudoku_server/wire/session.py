@@ -40,11 +40,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sudoku_server.errors import IncompletePuzzleError, TooLargeError
+from sudoku_server.errors import CommandError, IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
 from sudoku_server.text import Puzzle, oneline
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
 from sudoku_server.wire import replies
+from sudoku_server.wire.proxy import V2_MAX_BYTES, V2_SIGNATURE
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
 from sudoku_server.wire.telnet import INTERRUPT, SB_TOO_LONG, Telnet, TelnetReply
@@ -95,6 +96,23 @@ _FPUZZLES_PREFIX = re.compile(
     + rb")?",
     re.I,
 )
+
+
+def _proxy_v2_end(buf: bytearray, pos: int, final: bool) -> int:
+    """Where a PROXY protocol v2 header that starts at ``pos`` ends (``wire.proxy``: its 12-byte signature, 4
+    bytes, then as many as its length says; past :data:`V2_MAX_BYTES`, the 16 bytes alone); 0 when none starts
+    there; -1 when the bytes at the end could start one (more must come first; never when ``final``)."""
+    have = len(buf) - pos
+    if buf[pos : pos + 12] != V2_SIGNATURE[: min(have, 12)]:
+        return 0
+    if have < 16:
+        return 0 if final else -1
+    length = int.from_bytes(buf[pos + 14 : pos + 16], "big")
+    if 16 + length > V2_MAX_BYTES:
+        return pos + 16
+    if have < 16 + length:
+        return pos + have if final else -1
+    return pos + 16 + length
 
 
 def _limit_of(buf: bytearray, pos: int, limit: int, *, partial: bool = False) -> int:
@@ -597,6 +615,17 @@ class Session(_PlainLines):
         elif self._puzzle_since is None:
             self._puzzle_since = self._now
 
+    def _second_proxy_header(self, header: bytes, events: list[Event]) -> None:
+        """A PROXY protocol v2 header between requests (two proxies in front, each sending one): one error
+        naming its line, and the header skipped whole (its signature holds ``QUIT\\n``, which would end the
+        session; break-session finding)."""
+        what = (
+            f"line {self.lineno + 1}: a PROXY protocol v2 header is not a request (the server reads one, as a"
+            " connection's first bytes, only with --proxy-protocol; is a second proxy in front of it?)"
+        )
+        self.lineno += header.count(b"\n")
+        events.append(Reply(error_line(CommandError(what), self._last_ending)))
+
     def _too_large(self, events: list[Event], what: str) -> None:
         events.append(Reply(error_line(TooLargeError(what), self._last_ending)))
         events.append(CloseConnection())
@@ -614,6 +643,14 @@ class Session(_PlainLines):
             if max_events is not None and len(events) >= max_events:
                 self._backlog = True  # complete lines may wait: the caller asks again
                 break
+            if buf[pos] == 0x0D and splitter.idle:  # a PROXY v2 header past the connection's start?
+                end = _proxy_v2_end(buf, pos, final)
+                if end < 0:
+                    break  # a start of its signature at the end: wait for the rest
+                if end:
+                    self._second_proxy_header(bytes(buf[pos:end]), events)
+                    pos = end
+                    continue
             if buf[pos] in b"\r\n" and splitter.idle:
                 blank = _BLANK_RUN.match(buf, pos)
                 if blank is not None:

@@ -131,3 +131,33 @@ def test_session_unterminated_trailing_line_is_answered_at_eof():
     got = [describe(e) for e in events(b"PING\n" + INKALA.encode())]
     assert got[0] == ("CommandReceived", Ping(), 1, "\n")
     assert got[1][:2] == ("PuzzleReceived", Solve(grid(INKALA)))
+
+
+PROXY_V2 = b"\r\n\r\n\x00\r\nQUIT\n" + bytes([0x21, 0x11, 0, 12, 192, 0, 2, 1, 198, 51, 100, 1, 0xDC, 0x04, 0x27, 0x0F])
+
+
+@pytest.mark.parametrize("chunk", [0, 1, 5])
+def test_a_proxy_v2_header_between_requests_is_one_error_and_the_session_goes_on(chunk):
+    """Break-session finding: a second v2 header (two proxies in front) was read as lines: an error about a NUL
+    cell, then the ``QUIT`` of its signature ended the session and the puzzle after it was never answered."""
+    got = [
+        describe(e) for e in events(b"PING\r\n" + PROXY_V2 + b"\r\n".join(r.encode() for r in ROWS) + b"\r\n", chunk)
+    ]
+    assert got == [
+        ("CommandReceived", Ping(), 1, "\r\n"),
+        Reply(
+            b"ERROR command line 2: a PROXY protocol v2 header is not a request (the server reads one, as a"
+            b" connection's first bytes, only with --proxy-protocol; is a second proxy in front of it?)\r\n"
+        ),
+        ("PuzzleReceived", Solve(grid(INKALA)), 6, "\r\n"),
+    ]
+
+
+def test_blank_lines_at_the_end_of_input_are_still_read_as_blank():
+    """The start of a v2 signature (``\\r\\n``) at the end of what came waits for more; at the end of input it is a
+    blank line, as before."""
+    assert [describe(e) for e in events(b"PING\r\n\r\n\r\n")] == [("CommandReceived", Ping(), 1, "\r\n")]
+    assert [describe(e) for e in events(b"PING\r\n\r\n\r\nPING\r\n", 1)] == [
+        ("CommandReceived", Ping(), 1, "\r\n"),
+        ("CommandReceived", Ping(), 4, "\r\n"),
+    ]
