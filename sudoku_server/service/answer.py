@@ -398,10 +398,10 @@ def _classic_only(verb: str, request: Canon | Same) -> None:
     ``CANON: classic rules only, not x``.
     """
     if not request.variant.classic:
-        raise CommandError(f"{verb}: classic rules only, not {_rules_named(request.variant)}")
+        raise CommandError(f"{verb}: classic rules only, not {rules_named(request.variant)}")
 
 
-def _rules_named(variant: Variant) -> str:
+def rules_named(variant: Variant) -> str:
     """The rules of a variant in words: ``x+antiknight``, ``pencilmarks``, ``killer with pencilmarks``."""
     if variant.candidates is None:
         return variant.words

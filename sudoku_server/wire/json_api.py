@@ -30,6 +30,7 @@ from sudoku_server.errors import (
     PuzzleError,
     quote,
 )
+from sudoku_server.service.answer import rules_named
 from sudoku_server.service.requests import Request, Solve
 from sudoku_server.service.results import (
     CandidatesFound,
@@ -192,7 +193,8 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
       CommandError: an unknown field, a value of the wrong type, a missing puzzle, a batch over
         :data:`MAX_BATCH`, or a bad option (the line protocol's words: ``COUNT: limit must be 1 to 1000, not 0``,
         ``SOLVE: rules: unknown rule 'foo' (rules are classic, x, ...)``).
-      PuzzleError: the endpoint's second puzzle (``other``) is not a puzzle (its error, as for a puzzle).
+      PuzzleError: the endpoint's second puzzle (``other``) is not a puzzle (its error, as for a puzzle), or is one
+        under other rules than classic (``SAME: classic rules only, not thermo``).
     """
     verb = endpoint.line_verb
     flags: list[str] = []
@@ -286,7 +288,7 @@ def _second(endpoint: Endpoint, value: object) -> Grid:
     ``SAME <puzzle> <other>``: the map takes the puzzle onto it).
 
     Raises:
-      CommandError: it is missing or not a string.
+      CommandError: it is missing or not a string, or it is under other rules than classic.
       PuzzleError: its text is not a puzzle (the puzzle's error).
     """
     verb, name = endpoint.verb, endpoint.second
@@ -294,7 +296,10 @@ def _second(endpoint: Endpoint, value: object) -> Grid:
         raise CommandError(f'{verb}: no {name} puzzle: send {{"puzzle": "<text>", "{name}": "<text>"}}')
     if not isinstance(value, str):
         raise CommandError(f"{verb}: {name} must be a string of its text, not {_shown(value)}")
-    return parse(value).grid
+    other = parse(value)
+    if other.variant is not None and not other.variant.classic:  # as SAME <puzzle> <other> on a line (answer)
+        raise CommandError(f"{verb}: classic rules only, not {rules_named(other.variant)}")
+    return other.grid
 
 
 def _shown(value: object) -> str:

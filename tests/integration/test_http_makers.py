@@ -106,6 +106,14 @@ async def test_same_errors():
             (
                 {"puzzle": "." * 256, "other": "." * 256},
                 error("command", "SAME: a 16x16 puzzle has no canonical form here (4x4, 6x6 and 9x9 only)", 1),
+            ),  # break-session finding: a variant other was compared as classic (SAME <puzzle> <other> refuses it)
+            (
+                {"puzzle": EASY, "other": EASY + " thermo=r1c1-r1c2"},
+                error("command", "SAME: classic rules only, not thermo", None),
+            ),
+            (
+                {"puzzle": EASY, "other": EASY + " xv=negative"},
+                error("command", "SAME: classic rules only, not xv", None),
             ),
         ]
         for body, expected in cases:
