@@ -98,21 +98,56 @@ _FPUZZLES_PREFIX = re.compile(
 )
 
 
+#: A PROXY v2 signature after its two CRLF blank lines (which are read as such, never held back).
+_V2_REST = V2_SIGNATURE[4:]
+
+
+def _crlf_blanks(run: bytes, before: int) -> int:
+    """How many CRLF blank lines (at most 2) end the input read so far, after a run of blank lines ``run``
+    (``before``: how many ended it before the run)."""
+    n = 0
+    while n < 2 and run.endswith(b"\r\n", 0, len(run) - 2 * n):
+        n += 1
+    return min(2, n + before) if 2 * n == len(run) else n
+
+
 def _proxy_v2_end(buf: bytearray, pos: int, final: bool) -> int:
-    """Where a PROXY protocol v2 header that starts at ``pos`` ends (``wire.proxy``: its 12-byte signature, 4
-    bytes, then as many as its length says; past :data:`V2_MAX_BYTES`, the 16 bytes alone); 0 when none starts
-    there; -1 when the bytes at the end could start one (more must come first; never when ``final``)."""
+    """Where a PROXY protocol v2 header ends whose two CRLF blank lines were read and whose NUL is at ``pos``
+    (``wire.proxy``: its 12-byte signature, 4 bytes, then as many as its length says; past
+    :data:`V2_MAX_BYTES`, the 16 bytes alone); 0 when none is there; -1 when the bytes at the end could be one
+    (more must come first; never when ``final``)."""
     have = len(buf) - pos
-    if buf[pos : pos + 12] != V2_SIGNATURE[: min(have, 12)]:
+    if buf[pos : pos + 8] != _V2_REST[: min(have, 8)]:
         return 0
-    if have < 16:
+    if have < 12:
         return 0 if final else -1
-    length = int.from_bytes(buf[pos + 14 : pos + 16], "big")
+    length = int.from_bytes(buf[pos + 10 : pos + 12], "big")
     if 16 + length > V2_MAX_BYTES:
-        return pos + 16
-    if have < 16 + length:
+        return pos + 12
+    if have < 12 + length:
         return pos + have if final else -1
-    return pos + 16 + length
+    return pos + 12 + length
+
+
+def _bom_may_follow(buf: bytearray) -> bool:
+    """At the start of the input: drop a UTF-8 byte order mark from the front of ``buf``; True while ``buf`` is
+    still a start of one (read nothing yet)."""
+    if len(buf) < len(BOM) and BOM.startswith(bytes(buf)):
+        return True
+    if buf.startswith(BOM):
+        del buf[: len(BOM)]
+    return False
+
+
+def _second_proxy_header(lineno: int, ending: str) -> Reply:
+    """The error for a PROXY protocol v2 header between requests, at line ``lineno`` (two proxies in front, each
+    sending one); :meth:`Session._split_lines` skips the header whole (its signature holds ``QUIT\\n``, which
+    ended the session: break-session finding)."""
+    what = (
+        f"line {lineno}: a PROXY protocol v2 header is not a request (the server reads one, as a connection's"
+        " first bytes, only with --proxy-protocol; is a second proxy in front of it?)"
+    )
+    return Reply(error_line(CommandError(what), ending))
 
 
 def _limit_of(buf: bytearray, pos: int, limit: int, *, partial: bool = False) -> int:
@@ -225,10 +260,8 @@ class _PlainLines:
         self._received += len(data)
         self._buffer += data
         if self._start:
-            if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
+            if _bom_may_follow(self._buffer):
                 return True
-            if self._buffer.startswith(BOM):
-                del self._buffer[: len(BOM)]
             self._start = False
         self._backlog = True  # complete lines wait, unparsed
         return True
@@ -335,6 +368,7 @@ class Session(_PlainLines):
         self._backlog = False  # complete lines left unparsed by max_events
         self._last_ending = "\n"  # of the last line read: for replies tied to no line
         self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
+        self._crlf_blanks = 0  # CRLF blank lines just read, back to back (2: a PROXY v2 signature may go on)
         self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
         self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
 
@@ -470,15 +504,11 @@ class Session(_PlainLines):
 
     def _receive_text(self, data: bytes, events: list[Event], max_events: int | None = None) -> None:
         self._received += len(data)
+        self._buffer += data
         if self._start:
-            self._buffer += data
-            if len(self._buffer) < len(BOM) and BOM.startswith(bytes(self._buffer)):
+            if _bom_may_follow(self._buffer):
                 return
-            if self._buffer.startswith(BOM):
-                del self._buffer[: len(BOM)]
             self._start = False
-        else:
-            self._buffer += data
         self._split_lines(events, final=False, max_events=max_events)
 
     def receive_eof(self) -> list[Event]:
@@ -491,14 +521,10 @@ class Session(_PlainLines):
             return []
         events: list[Event] = []
         self._split_lines(events, final=True)
-        if not self.closed:
-            self._finish_input(events)
+        if not self.closed:  # the input is over: the puzzle being read is completed or cut short
+            self._add(self._splitter.finish(), events)
+            self.closed = True
         return events
-
-    def _finish_input(self, events: list[Event]) -> None:
-        """The input is over: the puzzle being read is completed or cut short; the session closes."""
-        self._add(self._splitter.finish(), events)
-        self.closed = True
 
     def receive_shutdown(self, more_input: bool = False) -> list[Event]:
         """The server stops reading (shutdown): nothing more is parsed.
@@ -615,17 +641,6 @@ class Session(_PlainLines):
         elif self._puzzle_since is None:
             self._puzzle_since = self._now
 
-    def _second_proxy_header(self, header: bytes, events: list[Event]) -> None:
-        """A PROXY protocol v2 header between requests (two proxies in front, each sending one): one error
-        naming its line, and the header skipped whole (its signature holds ``QUIT\\n``, which would end the
-        session; break-session finding)."""
-        what = (
-            f"line {self.lineno + 1}: a PROXY protocol v2 header is not a request (the server reads one, as a"
-            " connection's first bytes, only with --proxy-protocol; is a second proxy in front of it?)"
-        )
-        self.lineno += header.count(b"\n")
-        events.append(Reply(error_line(CommandError(what), self._last_ending)))
-
     def _too_large(self, events: list[Event], what: str) -> None:
         events.append(Reply(error_line(TooLargeError(what), self._last_ending)))
         events.append(CloseConnection())
@@ -643,18 +658,18 @@ class Session(_PlainLines):
             if max_events is not None and len(events) >= max_events:
                 self._backlog = True  # complete lines may wait: the caller asks again
                 break
-            if buf[pos] == 0x0D and splitter.idle:  # a PROXY v2 header past the connection's start?
-                end = _proxy_v2_end(buf, pos, final)
-                if end < 0:
-                    break  # a start of its signature at the end: wait for the rest
-                if end:
-                    self._second_proxy_header(bytes(buf[pos:end]), events)
-                    pos = end
-                    continue
+            end = _proxy_v2_end(buf, pos, final) if buf[pos] == 0 and self._crlf_blanks > 1 and splitter.idle else 0
+            if end < 0:
+                break  # the start of a PROXY v2 signature's NUL line at the end: wait for the rest
+            if end:  # a PROXY v2 header past the connection's start: one error, the header skipped whole
+                events.append(_second_proxy_header(self.lineno - 1, self._last_ending))
+                self.lineno, pos, self._crlf_blanks = self.lineno + buf.count(b"\n", pos, end), end, 0
+                continue
             if buf[pos] in b"\r\n" and splitter.idle:
                 blank = _BLANK_RUN.match(buf, pos)
                 if blank is not None:
                     run = blank.group()
+                    self._crlf_blanks = _crlf_blanks(run, self._crlf_blanks)
                     self.lineno += run.count(b"\n")
                     splitter.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
                     pos = blank.end()
@@ -684,7 +699,7 @@ class Session(_PlainLines):
             ):
                 self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, pos, limit)} bytes")
                 return
-            self.lineno += 1
+            self.lineno, self._crlf_blanks = self.lineno + 1, 0
             if ending:
                 self._last_ending = ending
             text = bytes(buf[pos:end]).decode("utf-8", "surrogateescape")

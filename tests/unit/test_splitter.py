@@ -136,13 +136,22 @@ def test_session_unterminated_trailing_line_is_answered_at_eof():
 PROXY_V2 = b"\r\n\r\n\x00\r\nQUIT\n" + bytes([0x21, 0x11, 0, 12, 192, 0, 2, 1, 198, 51, 100, 1, 0xDC, 0x04, 0x27, 0x0F])
 
 
-@pytest.mark.parametrize("chunk", [0, 1, 5])
-def test_a_proxy_v2_header_between_requests_is_one_error_and_the_session_goes_on(chunk):
+def pieces_events(pieces: list[bytes]) -> list:
+    session = Session()
+    out = []
+    for piece in pieces:
+        out.extend(session.receive_data(piece))
+    return out + session.receive_eof()
+
+
+@pytest.mark.parametrize("cut", [None, 1, 2, 4, 5, 13, 20])
+def test_a_proxy_v2_header_between_requests_is_one_error_and_the_session_goes_on(cut):
     """Break-session finding: a second v2 header (two proxies in front) was read as lines: an error about a NUL
-    cell, then the ``QUIT`` of its signature ended the session and the puzzle after it was never answered."""
-    got = [
-        describe(e) for e in events(b"PING\r\n" + PROXY_V2 + b"\r\n".join(r.encode() for r in ROWS) + b"\r\n", chunk)
-    ]
+    cell, then the ``QUIT`` of its signature ended the session and the puzzle after it was never answered. The
+    lines around it come byte by byte; the header whole, or cut in two anywhere."""
+    rows = b"\r\n".join(r.encode() for r in ROWS) + b"\r\n"
+    header = [PROXY_V2] if cut is None else [PROXY_V2[:cut], PROXY_V2[cut:]]
+    got = [describe(e) for e in pieces_events([bytes([b]) for b in b"PING\r\n"] + header + [rows[:1], rows[1:]])]
     assert got == [
         ("CommandReceived", Ping(), 1, "\r\n"),
         Reply(
@@ -153,10 +162,12 @@ def test_a_proxy_v2_header_between_requests_is_one_error_and_the_session_goes_on
     ]
 
 
-def test_blank_lines_at_the_end_of_input_are_still_read_as_blank():
-    """The start of a v2 signature (``\\r\\n``) at the end of what came waits for more; at the end of input it is a
-    blank line, as before."""
-    assert [describe(e) for e in events(b"PING\r\n\r\n\r\n")] == [("CommandReceived", Ping(), 1, "\r\n")]
+def test_blank_lines_at_the_end_of_what_came_are_never_held_back():
+    """A v2 signature starts with blank lines: those are read at once (a session waiting on them would be
+    pending, its close grace running), and at the end of input too."""
+    session = Session()
+    assert [describe(e) for e in session.receive_data(b"PING\r\n\r\n\r\n")] == [("CommandReceived", Ping(), 1, "\r\n")]
+    assert not session.pending
     assert [describe(e) for e in events(b"PING\r\n\r\n\r\nPING\r\n", 1)] == [
         ("CommandReceived", Ping(), 1, "\r\n"),
         ("CommandReceived", Ping(), 4, "\r\n"),
