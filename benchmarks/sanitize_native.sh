@@ -36,4 +36,5 @@ LD_PRELOAD="$preload" \
     SUDOKU_SERVER_REQUIRE_NATIVE=1 \
     python3 -m pytest -q -p no:cacheprovider tests/unit/test_solver_native.py tests/unit/test_solver.py \
         tests/unit/test_solver_properties.py tests/unit/test_geometry.py tests/unit/test_core_9x9.py tests/unit/test_variants_native.py \
-        tests/unit/test_candidates_are_the_digits_some_solution_holds.py tests/unit/test_native_relation_reasoning.py tests/unit/test_native_9x9_engine_from_masks.py "$@"
+        tests/unit/test_candidates_are_the_digits_some_solution_holds.py tests/unit/test_native_relation_reasoning.py tests/unit/test_native_9x9_engine_from_masks.py \
+        tests/unit/test_native_relations_on_every_cell.py "$@"

@@ -288,6 +288,11 @@ eg_fix(Ctx *x, SG *s)
     memset(seen_sig, 0, sizeof(uint32_t) * (size_t)nunits);
     for (;;) {
         int found = 0;
+        /* a round can cost milliseconds on 25x25 with relations (an empty
+         * nonconsecutive grid took minutes at the root): the deadline is
+         * looked at every round, not only between search nodes */
+        if (tick(x) < 0)
+            return -1;
         while (x->qn) {
             int cell = x->queue[--x->qn];
             uint32_t v = s->c[cell];

@@ -394,7 +394,12 @@ ev_relations(Ctx *x, SG *s, int *found, uint32_t *seen, int *valid)
 {
     const Geo *g = x->geo;
     int n = g->n, ncells = g->ncells, head = 0, tail = 0, c;
-    uint16_t work[MAXCELLS];
+    /* a ring of cells, each in it once at most (queued): one slot more
+     * than cells, so that a full ring (every cell of a 25x25 grid) is not
+     * taken for an empty one: head == tail means empty (break-session
+     * finding: an empty 25x25 nonconsecutive grid filled the ring of
+     * MAXCELLS, and the loop ran forever past its end) */
+    uint16_t work[MAXCELLS + 1];
     uint8_t queued[MAXCELLS];
     memset(queued, 0, (size_t)ncells);
     for (c = 0; c < ncells; c++)
@@ -406,7 +411,7 @@ ev_relations(Ctx *x, SG *s, int *found, uint32_t *seen, int *valid)
     while (head != tail) {
         uint32_t j, mc;
         c = work[head];
-        head = head + 1 == MAXCELLS ? 0 : head + 1;
+        head = head == MAXCELLS ? 0 : head + 1;
         queued[c] = 0;
         mc = seen[c] = s->c[c];
         for (j = g->adj_start[c]; j < g->adj_start[c + 1]; j++) {
@@ -427,7 +432,7 @@ ev_relations(Ctx *x, SG *s, int *found, uint32_t *seen, int *valid)
                 if (!queued[o]) {
                     queued[o] = 1;
                     work[tail] = (uint16_t)o;
-                    tail = tail + 1 == MAXCELLS ? 0 : tail + 1;
+                    tail = tail == MAXCELLS ? 0 : tail + 1;
                 }
             }
         }
