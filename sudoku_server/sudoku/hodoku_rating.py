@@ -412,9 +412,17 @@ def _best(steps: list[Step]) -> Step:
 
 
 def hodoku_rating(
-    givens: Sequence[int], *, max_steps: int = 2000, budget: int | None = None, upto: str | None = None
+    givens: Sequence[int],
+    *,
+    max_steps: int = 2000,
+    budget: int | None = None,
+    upto: str | None = None,
+    deleted: Sequence[tuple[int, int]] = (),
 ) -> HodokuRating:
     """HoDoKu's rating of a 9x9 puzzle (81 digits row-major, 0 = empty) with one solution.
+
+    ``deleted``: ``(cell, digit)`` candidates removed before the path starts (a solving state's: the path
+    and its score are then those of the rest from that state, as HoDoKu solves on from a library line).
 
     ``budget``: at most this many states past HoDoKu's subsets may be searched with the enumerators
     (the costly part: 10-100 ms a state in Python); None: no limit. Past it the path stops.
@@ -423,6 +431,7 @@ def hodoku_rating(
     Returns a :class:`HodokuRating`; ``complete`` is False where the path stopped before the end.
     """
     g = HGrid.from_givens(givens)
+    g.delete(deleted)
     score = 0
     level = E
     names: list[str] = []

@@ -131,7 +131,7 @@ from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
 from sudoku_server.sudoku.techniques.subsets import find_hidden_subset, find_naked_subset
-from sudoku_server.sudoku.techniques.uniqueness import find_bug, find_unique_rectangle
+from sudoku_server.sudoku.techniques.uniqueness import find_avoidable_rectangle, find_bug, find_unique_rectangle
 from sudoku_server.sudoku.techniques.variant_rules import (
     RULE_FINDERS,
     applies,
@@ -203,6 +203,8 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("XY-Wing", find_xy_wing),
     Technique("XYZ-Wing", find_xyz_wing),
     Technique("unique rectangle", find_unique_rectangle),
+    # a solving state's placed cells only (Board.placed): a puzzle's path never takes it
+    Technique("avoidable rectangle", find_avoidable_rectangle),
     Technique("naked quadruple", functools.partial(find_naked_subset, k=4), True),
     Technique("Jellyfish", functools.partial(find_fish, k=4), True),
     Technique("hidden quadruple", functools.partial(find_hidden_subset, k=4), True),
