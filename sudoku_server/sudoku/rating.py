@@ -206,6 +206,9 @@ class Rating:
 #: past it (uniqueness, finned fish, Sue de Coq, colours, chains, ALS) come from the Python enumerators, 1-500 ms
 #: a state; up to here RATE on top1465 keeps its p95 within 100 ms (benchmarks/RESULTS.md, "HoDoKu parity").
 HODOKU_UPTO = "XYZ-Wing"
+#: RATE of a solving state (:func:`rate_state`): HoDoKu's path tries every technique (a library line's state
+#: is there for one past XYZ-Wing), searching at most this many states with the costly enumerators.
+STATE_BUDGET = 8
 
 
 def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Rating:
@@ -271,7 +274,7 @@ def rate_state(board: Board, solution: Sequence[int], *, check: Check | None = N
     from sudoku_server.sudoku.hodoku_rating import hodoku_rating
     from sudoku_server.sudoku.techniques import steps_on
 
-    values = list(board.values)
+    values, placed = list(board.values), board.placed
     peers = board.t.peers
     deleted = []  # the candidates the state removed past its digits' peers: HoDoKu's start deletes them too
     for c, v in enumerate(values):
@@ -284,7 +287,7 @@ def rate_state(board: Board, solution: Sequence[int], *, check: Check | None = N
     grid = Grid(tuple(values), board.t.box_rows, board.t.box_cols, board.symbols)
     steps = steps_on(board, solution, check=check)
     rating = rating_of(grid, steps, check=check, state=True)
-    return replace(rating, hodoku=hodoku_rating(values, deleted=deleted, upto=HODOKU_UPTO).field)
+    return replace(rating, hodoku=hodoku_rating(values, deleted=deleted, placed=placed, budget=STATE_BUDGET).field)
 
 
 def rate_within(

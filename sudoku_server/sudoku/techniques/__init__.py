@@ -26,6 +26,8 @@ skyscraper / two-string kite / turbot fish            4.0 / 4.1 / 4.2 (grouped,
 (two strong links on one digit)                       e.g. empty rectangle: 4.3)
 XY-Wing, XYZ-Wing                                     4.2, 4.4
 unique rectangle types 1, 2, 4 / type 3               4.5 / 4.5 + 0.1 per extra
+avoidable rectangle types 1, 2 (a solving state's     4.5 (HoDoKu's; SE has
+placed cells only: never on a puzzle's path)          none)
 naked quadruple, Jellyfish, hidden quadruple          5.0, 5.2, 5.4
 X-chain of 3 strong links                             5.4 (+0.1..0.3)
 WXYZ-Wing (ALS of 3 cells + a bivalue cell)           5.5-5.6
