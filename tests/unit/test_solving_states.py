@@ -128,3 +128,18 @@ def test_a_cell_left_with_no_candidate_is_the_same_error_in_a_library_line_and_a
     for verb in ("", "HINT ", "HINT all ", "STEPS ", "RATE "):
         assert replies(f"{verb}{state}\n".encode()) == expected, verb
         assert replies(f"{verb}{line}\n".encode()) == expected, verb
+
+
+def _examples(document: str, heading: str) -> list[tuple[str, str]]:
+    """(request, reply) pairs of the first fenced block after ``heading`` in docs/``document``."""
+    text = (ROOT / "docs" / document).read_text("utf-8")
+    block = text[text.index(heading) :].split("```\n", 2)[1]
+    lines = block.splitlines()
+    return list(zip(lines[::2], lines[1::2]))
+
+
+def test_the_documents_state_examples_answer_as_shown() -> None:
+    examples = _examples("PROTOCOL.md", "**Solving states.**") + _examples("LAYOUTS.md", "### HoDoKu library lines")
+    assert [request.split()[0] for request, _ in examples] == ["RATE", "HINT", "HINT"]
+    for request, reply in examples:
+        assert replies(f"{request}\n".encode()).decode() == reply + "\n", request
