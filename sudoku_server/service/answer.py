@@ -18,7 +18,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sudoku_server.errors import (
     CommandError,
@@ -81,6 +81,9 @@ from sudoku_server.sudoku.generator import Generated as GeneratedPuzzle
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name, check_givens
 from sudoku_server.sudoku.variants import Variant, variant_geometry
+
+if TYPE_CHECKING:
+    from sudoku_server.sudoku.techniques import Board
 
 log = logging.getLogger("sudoku_server")
 
@@ -254,16 +257,40 @@ def _rules_geometry(request: Rate | Hint | HintAll | Steps) -> Geometry | None:
 
 
 def _rate(request: Rate, call: _Call) -> Result:
-    from sudoku_server.sudoku.rating import rate
+    from sudoku_server.sudoku.rating import rate, rate_state
 
     geometry = _rules_geometry(request)
+    if request.variant.classic_state:
+        board, solution = _state_start(request, geometry, call)
+        return Rated(rate_state(board, solution, check=call.check))
     return Rated(rate(request.grid, check=call.check, geometry=geometry))
 
 
+def _state_start(
+    request: Rate | Hint | HintAll | Steps, geometry: Geometry | None, call: _Call
+) -> tuple[Board, tuple[int, ...]]:
+    """The board and solution of a classic solving state (``Variant.state``: a HoDoKu library line).
+
+    The solution is searched under the state's candidates (``geometry``, the
+    pencilmarks'); the board reasons under the classic rules from them, its
+    placed cells apart from its givens (:meth:`~sudoku_server.sudoku.techniques.Board.from_state`).
+    Raises what :func:`~sudoku_server.sudoku.techniques.unique_solution` raises.
+    """
+    from sudoku_server.sudoku.techniques import Board, unique_solution
+
+    candidates = request.variant.candidates
+    assert candidates is not None
+    solution = unique_solution(request.grid, check=call.check, geometry=geometry)
+    return Board.from_state(request.grid, candidates), solution
+
+
 def _hint(request: Hint, call: _Call) -> Result:
-    from sudoku_server.sudoku.techniques import next_step
+    from sudoku_server.sudoku.techniques import next_step, next_step_on
 
     geometry = _rules_geometry(request)
+    if request.variant.classic_state:
+        board, solution = _state_start(request, geometry, call)
+        return Hinted(next_step_on(board, solution, check=call.check), request.nudge)
     return Hinted(next_step(request.grid, check=call.check, geometry=geometry), request.nudge)
 
 
@@ -272,9 +299,12 @@ def _hint_all(request: HintAll, call: _Call) -> Result:
     from sudoku_server.sudoku.techniques.every import all_steps, placed_cells
 
     geometry = _rules_geometry(request)
-    solution = unique_solution(request.grid, check=call.check, geometry=geometry)
-    board = Board.from_grid(request.grid, geometry)
-    board.placed = placed_cells(request.grid.cells, request.variant.candidates)
+    if request.variant.classic_state:
+        board, solution = _state_start(request, geometry, call)
+    else:
+        solution = unique_solution(request.grid, check=call.check, geometry=geometry)
+        board = Board.from_grid(request.grid, geometry)
+        board.placed = placed_cells(request.grid.cells, request.variant.candidates)
     return HintedAll(tuple(all_steps(board, solution, check=call.check)))
 
 
@@ -315,9 +345,13 @@ def _unique(request: Unique, call: _Call) -> Result:
 
 def _steps(request: Steps, call: _Call) -> Result:
     from sudoku_server.sudoku.rating import rating_of
-    from sudoku_server.sudoku.techniques import solve_steps
+    from sudoku_server.sudoku.techniques import solve_steps, steps_on
 
     geometry = _rules_geometry(request)
+    if request.variant.classic_state:
+        board, solution = _state_start(request, geometry, call)
+        steps = tuple(steps_on(board, solution, check=call.check))
+        return Stepped(steps, rating_of(request.grid, steps, check=call.check, state=True))
     # one path for both (rate() would walk it again: seconds on puzzles that need nested forcing chains)
     steps = tuple(solve_steps(request.grid, check=call.check, geometry=geometry))
     return Stepped(steps, rating_of(request.grid, steps, check=call.check, geometry=geometry))

@@ -50,9 +50,11 @@ class HGrid:
       cells: 81 candidate masks (bit ``d - 1``), 0 for a filled cell.
       free: per unit (27) and digit (index 1..9), how many cells of the unit hold the digit.
       ns, hs: the naked and hidden single queues, ``[cell, digit]`` entries, first in first out.
+      placed: the bitboard of the filled cells a solving state placed, not given (avoidable rectangles);
+        0 for a puzzle.
     """
 
-    __slots__ = ("cells", "free", "hs", "ns", "values")
+    __slots__ = ("cells", "free", "hs", "ns", "placed", "values")
 
     def __init__(self) -> None:
         self.values = [0] * 81
@@ -60,6 +62,7 @@ class HGrid:
         self.free = [[0] + [9] * 9 for _ in range(27)]
         self.ns: list[tuple[int, int]] = []
         self.hs: list[tuple[int, int]] = []
+        self.placed = 0
 
     @classmethod
     def from_givens(cls, givens: Sequence[int]) -> HGrid:

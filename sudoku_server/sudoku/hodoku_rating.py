@@ -391,7 +391,9 @@ def _board(g: HGrid) -> Board:
     global _TABLES
     if _TABLES is None:
         _TABLES = tables_of(classic())
-    return Board(_TABLES, list(g.values), list(g.cells))
+    board = Board(_TABLES, list(g.values), list(g.cells))
+    board.placed = g.placed
+    return board
 
 
 def _weight(pairs: Sequence[tuple[int, int]]) -> int:
@@ -412,9 +414,20 @@ def _best(steps: list[Step]) -> Step:
 
 
 def hodoku_rating(
-    givens: Sequence[int], *, max_steps: int = 2000, budget: int | None = None, upto: str | None = None
+    givens: Sequence[int],
+    *,
+    max_steps: int = 2000,
+    budget: int | None = None,
+    upto: str | None = None,
+    deleted: Sequence[tuple[int, int]] = (),
+    placed: int = 0,
 ) -> HodokuRating:
     """HoDoKu's rating of a 9x9 puzzle (81 digits row-major, 0 = empty) with one solution.
+
+    ``deleted``: ``(cell, digit)`` candidates removed before the path starts, ``placed`` the bitboard of the
+    filled cells placed, not given (a solving state's: the path and its score are then those of the rest
+    from that state, as HoDoKu solves on from a library line; avoidable rectangles use the state's placed
+    cells, not those the path fills).
 
     ``budget``: at most this many states past HoDoKu's subsets may be searched with the enumerators
     (the costly part: 10-100 ms a state in Python); None: no limit. Past it the path stops.
@@ -423,6 +436,8 @@ def hodoku_rating(
     Returns a :class:`HodokuRating`; ``complete`` is False where the path stopped before the end.
     """
     g = HGrid.from_givens(givens)
+    g.delete(deleted)
+    g.placed = placed
     score = 0
     level = E
     names: list[str] = []

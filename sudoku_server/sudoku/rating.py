@@ -99,6 +99,8 @@ _HARD = (
     "unique rectangle type 2",
     "unique rectangle type 3",
     "unique rectangle type 4",
+    "avoidable rectangle type 1",
+    "avoidable rectangle type 2",
     "BUG+1",
     "BUG type 2",
 )
@@ -141,6 +143,7 @@ _FINDER_LEVEL = {
     "XY-Wing": "hard",
     "XYZ-Wing": "hard",
     "unique rectangle": "hard",
+    "avoidable rectangle": "hard",
     "naked quadruple": "hard",
     "Jellyfish": "hard",
     "hidden quadruple": "hard",
@@ -203,6 +206,9 @@ class Rating:
 #: past it (uniqueness, finned fish, Sue de Coq, colours, chains, ALS) come from the Python enumerators, 1-500 ms
 #: a state; up to here RATE on top1465 keeps its p95 within 100 ms (benchmarks/RESULTS.md, "HoDoKu parity").
 HODOKU_UPTO = "XYZ-Wing"
+#: RATE of a solving state (:func:`rate_state`): HoDoKu's path tries every technique (a library line's state
+#: is there for one past XYZ-Wing), searching at most this many states with the costly enumerators.
+STATE_BUDGET = 8
 
 
 def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = None) -> Rating:
@@ -248,6 +254,40 @@ def _with_hodoku(grid: Grid, rating: Rating, geometry: Geometry | None) -> Ratin
 
         return replace(rating, hodoku=hodoku_rating(list(grid.cells), upto=HODOKU_UPTO).field)
     return rating
+
+
+def rate_state(board: Board, solution: Sequence[int], *, check: Check | None = None) -> Rating:
+    """The rating of the rest of the path from a classic solving state (RATE of a HoDoKu library line).
+
+    ``board``: the state (:meth:`.techniques.Board.from_state`; it is
+    solved in place); ``solution``: its solution (81 digits). The figures
+    are :func:`rate`'s over the steps from the state to the solution:
+    ``level``, ``se`` and ``hardest`` those of the hardest step left;
+    ``qqwing`` None (QQWing rates givens, not a state); ``hodoku`` HoDoKu's
+    level and score of its own path from the same state.
+
+    Raises:
+      TechniqueError: a step contradicts the solution (a bug).
+    """
+    from dataclasses import replace
+
+    from sudoku_server.sudoku.hodoku_rating import hodoku_rating
+    from sudoku_server.sudoku.techniques import steps_on
+
+    values, placed = list(board.values), board.placed
+    peers = board.t.peers
+    deleted = []  # the candidates the state removed past its digits' peers: HoDoKu's start deletes them too
+    for c, v in enumerate(values):
+        if not v:
+            left = board.t.full
+            for p in peers[c]:
+                if values[p]:
+                    left &= ~(1 << (values[p] - 1))
+            deleted += [(c, d + 1) for d in range(board.t.n) if (left & ~board.cand[c]) >> d & 1]
+    grid = Grid(tuple(values), board.t.box_rows, board.t.box_cols, board.symbols)
+    steps = steps_on(board, solution, check=check)
+    rating = rating_of(grid, steps, check=check, state=True)
+    return replace(rating, hodoku=hodoku_rating(values, deleted=deleted, placed=placed, budget=STATE_BUDGET).field)
 
 
 def rate_within(
@@ -300,11 +340,17 @@ def rate_within(
 
 
 def rating_of(
-    grid: Grid, steps: Sequence[Step], *, check: Check | None = None, geometry: Geometry | None = None
+    grid: Grid,
+    steps: Sequence[Step],
+    *,
+    check: Check | None = None,
+    geometry: Geometry | None = None,
+    state: bool = False,
 ) -> Rating:
     """The :class:`Rating` of a puzzle from its path (as :func:`techniques.solve_steps` returns it).
 
-    ``geometry``: the puzzle's rules, as for :func:`rate` (None: classic).
+    ``geometry``: the puzzle's rules, as for :func:`rate` (None: classic). ``state``: the path starts at a
+    classic solving state (:func:`rate_state`), not at ``grid``'s givens: ``qqwing`` is None.
     """
     er = ep = ed = 0.0
     hardest: Step | None = None
@@ -329,7 +375,7 @@ def rating_of(
         er=er,
         ep=ep,
         ed=ed,
-        qqwing=qqwing_level(grid, check=check) if grid.size == 9 and classic else None,
+        qqwing=qqwing_level(grid, check=check) if grid.size == 9 and classic and not state else None,
         hardest=hardest,
         steps=len(steps),
         method=method,

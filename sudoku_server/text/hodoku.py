@@ -17,10 +17,14 @@ line::
 
 The result is a solving state (:class:`State`): the digits in the cells,
 which of them were given, and each empty cell's candidates. As a puzzle
-(:func:`library_puzzle`) the state is a pencilmark puzzle whose filled cells
-are the givens and the placed digits; a placed cell's candidate mask is the
-full mask and a given's is its digit alone, which is how
-:func:`state_of` tells them apart again (avoidable rectangles care).
+(:func:`library_puzzle`) the state is a classic solving state
+(``Variant(candidates=..., state=True)``): its filled cells are the givens
+and the placed digits; a placed cell's candidate mask is the full mask and a
+given's is its digit alone, which is how :func:`state_of` and
+``Board.from_state`` tell them apart again (avoidable rectangles care).
+HINT, HINT all, STEPS and RATE reason on it under the classic rules from its
+candidates; a cell left with no candidate is the pencilmarks' error
+(``ERROR invalid r1c1 has no candidate``), raised when its rules are built.
 
 Pure functions of one line; errors name the line, the column and the token.
 """
@@ -179,9 +183,11 @@ def state_of(grid: Grid, variant: Variant) -> State:
 def library_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
     """The puzzle of a library line (``:<technique>:<candidates>:<givens>:<deleted>:...``), its error, or None.
 
-    The puzzle's cells are the givens and the placed digits; its candidates
-    (a pencilmark variant) are each empty cell's after the deletions, a
-    given's digit alone, and the full mask for a placed cell.
+    The puzzle's cells are the givens and the placed digits; its variant is
+    a classic solving state (``Variant.state``) whose candidates are each
+    empty cell's after the deletions (none left: the pencilmarks' ``invalid``
+    error once the rules are built, as for a pencilmark line), a given's
+    digit alone, and the full mask for a placed cell.
     """
     if line.kind is not Kind.FIELDS or not line.text.lstrip().startswith(":") or line.text.count(":") < 4:
         return None
@@ -192,9 +198,6 @@ def library_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
         return Rejected(error, ending, None)
     st = case.state
     masks = tuple(m if not v else (1 << (v - 1) if g else _FULL) for v, g, m in zip(st.values, st.given, st.candidates))
-    for c, m in enumerate(masks):
-        if not m:
-            return Rejected(PuzzleFormatError(f"line {lineno}: {cell_name(c)} has no candidate left"), ending, None)
     grid = Grid(st.values, *BOX_SHAPES[9])
     text = "".join(str(v) if v else "." for v in st.values)
     return Puzzle(
@@ -205,5 +208,5 @@ def library_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
         endings=[line.ending],
         positions=Positions.on_one_line(range(len(text))),
         symbols="",
-        variant=Variant(candidates=masks),
+        variant=Variant(candidates=masks, state=True),
     )

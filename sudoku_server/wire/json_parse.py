@@ -44,7 +44,9 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
       order, each ``{"rule", "cells", "value", "kind"}``: the rule's word (``thermo``), its cells as ``r1c1``
       in the rule's order (a thermometer from its bulb, an arrow's bulb then its line, a little killer's
       diagonal from the cell after its clue), the rule's number (0: none) and kind (``""``: none; kropki
-      ``white`` / ``black``; a mark without cells turns on a negative constraint), else empty.
+      ``white`` / ``black``; a mark without cells turns on a negative constraint), else empty. A filled
+      cell's candidates are its digit. A HoDoKu library line (a classic solving state) adds ``placed``: the
+      cells (``r1c1``, row-major) whose digit was placed while solving, not given (``givens`` holds both).
     """
     assert puzzle is not None
     grid = puzzle.grid
@@ -58,7 +60,13 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
         regions = [(i // n // grid.box_rows) * boxes_across + (i % n) // grid.box_cols + 1 for i in range(n * n)]
     candidates = None
     if variant.candidates is not None:
-        candidates = ["".join(symbols[d] for d in range(n) if mask >> d & 1) for mask in variant.candidates]
+        # a filled cell's candidate is its digit (a library line's placed cell carries every digit's bit)
+        masks = [1 << (v - 1) if v else mask for v, mask in zip(grid.cells, variant.candidates)]
+        candidates = ["".join(symbols[d] for d in range(n) if mask >> d & 1) for mask in masks]
+    placed = {}
+    if variant.state and variant.candidates is not None:
+        full = variant.candidates
+        placed = {"placed": [cell_name(c, n) for c, v in enumerate(grid.cells) if v and full[c] != 1 << (v - 1)]}
     return {
         "size": n,
         "symbols": symbols[:n],
@@ -77,6 +85,7 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
             {"rule": m.rule, "cells": [cell_name(c, n) for c in m.cells], "value": m.value, "kind": m.kind}
             for m in variant.marks
         ],
+        **placed,
     }
 
 
@@ -116,7 +125,12 @@ PARSE_SCHEMA: dict[str, Any] = {
         "candidates": {
             "type": ["array", "null"],
             "items": {"type": "string"},
-            "description": "a pencilmark puzzle: per cell its candidates as symbols",
+            "description": "a pencilmark puzzle or a solving state: per cell its candidates as symbols",
+        },
+        "placed": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"},
+            "description": "a HoDoKu library line only: the cells whose digit was placed, not given",
         },
         "marks": {
             "type": "array",

@@ -454,6 +454,8 @@ def test_every_path_technique_has_an_example():
             continue  # found under their precise names
         if tech.name in ("nonconsecutive", "cage combinations", "rule of 45"):
             continue  # variant rules: their examples are in tests/unit/test_variant_techniques.py
+        if tech.name == "avoidable rectangle":
+            continue  # a solving state's step (placed cells): its examples are in tests/unit/test_solving_states.py
         if tech.name == "sandwich":
             continue  # a between line's step: its example is in tests/unit/test_rule_sandwich.py
         if tech.name in ("thermometer", "kropki", "xv", "whispers", "palindrome", "renban", "arrow", "little killer"):

@@ -103,6 +103,12 @@ class Variant:
         ``d - 1``); None otherwise.
       marks: for rules that take marks (thermometers, odd/even cells), the
         marks of every such rule, each naming its rule.
+      state: the candidates are a classic solving state (a HoDoKu library
+        line, sudoku_server/text/hodoku.py), not a pencilmark puzzle: with
+        no other rules, HINT, STEPS and RATE reason under the classic rules
+        from its candidates (uniqueness techniques on), and a filled cell
+        whose candidate mask is more than its digit was placed, not given.
+        The solution is still searched under the candidates (as pencilmarks).
     """
 
     rules: tuple[str, ...] = ()
@@ -111,6 +117,7 @@ class Variant:
     cages: tuple[Cage, ...] = ()
     candidates: tuple[int, ...] | None = None
     marks: tuple[Mark, ...] = ()
+    state: bool = False
 
     def __hash__(self) -> int:
         # Hashed once (a request's variant is a key of the geometry cache, and its marks are many small
@@ -119,7 +126,9 @@ class Variant:
             return self.__dict__["_hash"]  # type: ignore[no-any-return]
         except KeyError:
             pass
-        value = hash((self.rules, self.regions, self.region_symbols, self.cages, self.candidates, self.marks))
+        value = hash(
+            (self.rules, self.regions, self.region_symbols, self.cages, self.candidates, self.marks, self.state)
+        )
         self.__dict__["_hash"] = value
         return value
 
@@ -130,6 +139,11 @@ class Variant:
     def classic(self) -> bool:
         """True for the classic rules and no pencilmarks (today's paths)."""
         return not self.rules and self.candidates is None
+
+    @property
+    def classic_state(self) -> bool:
+        """True for a classic solving state (:attr:`state`, no other rules): its path runs under the classic rules."""
+        return self.state and not self.rules and self.candidates is not None
 
     @property
     def words(self) -> str:

@@ -26,6 +26,8 @@ skyscraper / two-string kite / turbot fish            4.0 / 4.1 / 4.2 (grouped,
 (two strong links on one digit)                       e.g. empty rectangle: 4.3)
 XY-Wing, XYZ-Wing                                     4.2, 4.4
 unique rectangle types 1, 2, 4 / type 3               4.5 / 4.5 + 0.1 per extra
+avoidable rectangle types 1, 2 (a solving state's     4.5 (HoDoKu's; SE has
+placed cells only: never on a puzzle's path)          none)
 naked quadruple, Jellyfish, hidden quadruple          5.0, 5.2, 5.4
 X-chain of 3 strong links                             5.4 (+0.1..0.3)
 WXYZ-Wing (ALS of 3 cells + a bivalue cell)           5.5-5.6
@@ -131,7 +133,7 @@ from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
 from sudoku_server.sudoku.techniques.subsets import find_hidden_subset, find_naked_subset
-from sudoku_server.sudoku.techniques.uniqueness import find_bug, find_unique_rectangle
+from sudoku_server.sudoku.techniques.uniqueness import find_avoidable_rectangle, find_bug, find_unique_rectangle
 from sudoku_server.sudoku.techniques.variant_rules import (
     RULE_FINDERS,
     applies,
@@ -203,6 +205,8 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("XY-Wing", find_xy_wing),
     Technique("XYZ-Wing", find_xyz_wing),
     Technique("unique rectangle", find_unique_rectangle),
+    # a solving state's placed cells only (Board.placed): a puzzle's path never takes it
+    Technique("avoidable rectangle", find_avoidable_rectangle),
     Technique("naked quadruple", functools.partial(find_naked_subset, k=4), True),
     Technique("Jellyfish", functools.partial(find_fish, k=4), True),
     Technique("hidden quadruple", functools.partial(find_hidden_subset, k=4), True),

@@ -281,6 +281,21 @@ class Board:
         """
         return cls.from_cells(grid.geometry if geometry is None else geometry, grid.cells, grid.symbols)
 
+    @classmethod
+    def from_state(cls, grid: Grid, candidates: Sequence[int]) -> Board:
+        """The board of a classic solving state (a HoDoKu library line, ``Variant.state``).
+
+        The classic rules of the grid's box shape; each empty cell's
+        candidates are those of ``candidates`` (``size * size`` digit masks,
+        bit ``d - 1``) that no peer's digit rules out; a filled cell whose
+        mask is more than its digit is marked :attr:`placed` (solved, not
+        given: avoidable rectangles need it).
+        """
+        board = cls.from_cells(grid.geometry, grid.cells, grid.symbols)
+        board.cand = [m & k for m, k in zip(board.cand, candidates)]
+        board.placed = sum(1 << c for c, v in enumerate(grid.cells) if v and candidates[c] != 1 << (v - 1))
+        return board
+
     @property
     def size(self) -> int:
         """Digits per unit (9)."""

@@ -259,6 +259,7 @@ COVERED = frozenset(
         "unique rectangle type 2",
         "unique rectangle type 3",
         "unique rectangle type 4",
+        "avoidable rectangle",
         "simple colouring",
         # the constraints' own steps (a relation's, named by its rule): no step on a classic grid
         *(name for name, _ in RULE_FINDERS),

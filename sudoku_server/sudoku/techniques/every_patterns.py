@@ -46,7 +46,17 @@ from sudoku_server.sudoku.techniques.every_basic import (
 )
 from sudoku_server.sudoku.techniques.step import Step, rc
 
-__all__ = ["bug_plus_one", "colours", "rectangles", "single_digit", "templates", "w_wings", "xy_wings", "xyz_wings"]
+__all__ = [
+    "avoidable_rectangles",
+    "bug_plus_one",
+    "colours",
+    "rectangles",
+    "single_digit",
+    "templates",
+    "w_wings",
+    "xy_wings",
+    "xyz_wings",
+]
 
 
 def _strong_links(p: int) -> list[tuple[int, int, int]]:
@@ -328,6 +338,14 @@ def _ur3(x: Context, u: int, u3: int, ab: int, rmask: int, roof: tuple[int, int]
             if gone:
                 out.append(step(x, "unique rectangle type 3", f"{words}, with {cells_text(cells & ~rmask)}", elim=gone))
     return out
+
+
+def avoidable_rectangles(x: Context) -> list[tuple[tuple[int, int, int, int], Step]]:
+    """Every avoidable rectangle step (types 1 and 2, :func:`_avoidable`), each with its rectangle's four cells;
+    none unless the board has placed (not given) cells."""
+    if not x.b.placed:
+        return []
+    return [(rect, s) for rect in _RECTS if any(x.values[c] for c in rect) for s in _avoidable(x, rect)]
 
 
 def _avoidable(x: Context, rect: tuple[int, int, int, int]) -> list[Step]:

@@ -14,7 +14,7 @@ from sudoku_server.sudoku.techniques.board import Context, cells_of, digits_of, 
 from sudoku_server.sudoku.techniques.links import common_peers
 from sudoku_server.sudoku.techniques.step import Step, and_list, rc, rcs
 
-__all__ = ["find_bug", "find_unique_rectangle"]
+__all__ = ["find_avoidable_rectangle", "find_bug", "find_unique_rectangle"]
 
 #: A unique rectangle found: ((se, type), cells, digit a, digit b, (cell, 0-based digit) eliminations, note).
 _Rectangle = tuple[tuple[float, int], tuple[int, int, int, int], int, int, list[tuple[int, int]], str]
@@ -135,6 +135,37 @@ def _ur_types(
             if best:
                 break
     return best
+
+
+def find_avoidable_rectangle(x: Context) -> Step | None:
+    """Avoidable rectangle type 1 or 2 (HoDoKu's ``UniquenessSolver.checkAvoidableRectangle``; SE has none:
+    rated 4.5 as unique rectangle types 1 and 2) on a classic 9x9 solving state.
+
+    Two cells of the rectangle were placed while solving (not given), so the
+    digits of a finished rectangle could swap there and the puzzle would
+    have two solutions. Only the cells the state marks placed
+    (:attr:`.board.Board.placed`, a HoDoKu library line's ``+`` cells) count,
+    not those the path fills: a puzzle has none, and its path never takes
+    this step.
+    """
+    b = x.b
+    if not b.placed or b.size != 9 or not b.t.geometry.classic:
+        return None
+    from sudoku_server.sudoku.techniques.every_patterns import avoidable_rectangles
+
+    for rect, s in avoidable_rectangles(x):
+        if any(x.cand[c] >> (d - 1) & 1 for c, d in s.eliminations):
+            digits = tuple(sorted({x.values[c] for c in rect if x.values[c]}))
+            return x.step(
+                s.technique,
+                4.5,
+                eliminations=s.eliminations,
+                cells=rect,
+                digits=digits,
+                explanation=s.explanation,
+                focus=x.unit_name(b.t.box_unit[rect[0]]),
+            )
+    return None
 
 
 def find_bug(x: Context) -> Step | None:
