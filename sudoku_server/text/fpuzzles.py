@@ -427,6 +427,8 @@ def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
             data = json.loads(body, object_pairs_hook=_once_each)
         except ValueError as exc:
             raise PuzzleFormatError(f"fpuzzles: not JSON ({exc.args[0].split(':')[0]})") from None
+        except RecursionError:  # arrays or objects nested a thousand deep (break-session finding: a traceback)
+            raise PuzzleFormatError("fpuzzles: not JSON (nested too deep)") from None
         if not isinstance(data, dict):
             raise PuzzleFormatError("fpuzzles: not a JSON object")
         grid, variant = read_object(data)

@@ -24,12 +24,13 @@ input the same way.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sudoku_server.errors import CommandError, IncompletePuzzleError, PuzzleError, PuzzleFormatError
+from sudoku_server.errors import CommandError, IncompletePuzzleError, InternalError, PuzzleError, PuzzleFormatError
 from sudoku_server.service.requests import (
     Generate,
     Interactive,
@@ -46,6 +47,8 @@ from sudoku_server.sudoku.variants import RULES, Variant, check_fits
 from sudoku_server.text import Positions, Puzzle, PuzzleReader, Rejected, is_caption
 from sudoku_server.wire import verbs
 from sudoku_server.wire.verbs import Command
+
+log = logging.getLogger(__name__)
 
 #: A PROXY protocol v1 header line (HAProxy's ``send-proxy``): ``PROXY TCP4 <source> <destination> <ports>``.
 _PROXY_HEADER = re.compile(r"PROXY (TCP4|TCP6|UNKNOWN)( |$)")
@@ -133,7 +136,25 @@ class Splitter:
         return self._waiting is None and self.reader.puzzle_start is None
 
     def feed(self, text: str, ending: str, lineno: int) -> list[Item]:
-        """Route one complete line; returns the items it completes, in order ([] once :attr:`closed`)."""
+        """Route one complete line; returns the items it completes, in order ([] once :attr:`closed`).
+
+        A fault of the server's own while reading the line (an exception no
+        input should raise) is that line's ``ERROR internal <Type> while
+        reading line N``, logged with its traceback; the puzzle or verb being
+        read is dropped and the reading goes on, so the requests before and
+        after it are answered (break-session finding: a RecursionError in the
+        f-puzzles reader ended the connection, its earlier answers unsent).
+        """
+        try:
+            return self._feed(text, ending, lineno)
+        except Exception as error:  # a fault: the line's error, never the connection's end
+            log.exception("line %d: unexpected error while reading it", lineno)
+            self.reader.abort()
+            self._waiting = self._caption = self._rejected_caption = None
+            self.reader.rules = frozenset(self.rules)
+            return [LineRejected(InternalError(f"{type(error).__name__} while reading line {lineno}"), ending or "\n")]
+
+    def _feed(self, text: str, ending: str, lineno: int) -> list[Item]:
         if self.closed:
             return []
         out: list[Item] = []

@@ -206,6 +206,11 @@ def test_errors_name_the_rule_and_the_place():
     )
     assert replies(b'{"size": 9\n') == b"ERROR format fpuzzles: not JSON (Expecting ',' delimiter)\n"
     assert replies(b'{"size": 9, "grid": [], "size": 4}\n') == b'ERROR format fpuzzles: key "size" given twice\n'
+    deep = b'{"size": 9, "t": ' + b"[" * 1500 + b"]" * 1500 + b"}"  # a traceback, and the connection lost
+    assert replies(b"PING\n" + deep + b"\nPING\n") == b"PONG\nERROR format fpuzzles: not JSON (nested too deep)\nPONG\n"
+    assert replies(b"https://f-puzzles.com/?load=" + compress(deep.decode()).encode() + b"\n") == (
+        b"ERROR format fpuzzles: not JSON (nested too deep)\n"
+    )
 
 
 @pytest.mark.parametrize(

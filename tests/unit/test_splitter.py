@@ -172,3 +172,25 @@ def test_blank_lines_at_the_end_of_what_came_are_never_held_back():
         ("CommandReceived", Ping(), 1, "\r\n"),
         ("CommandReceived", Ping(), 4, "\r\n"),
     ]
+
+
+def test_a_fault_while_reading_a_line_is_its_error_and_the_reading_goes_on(monkeypatch, caplog):
+    """A fault of the reader (no input should raise; a RecursionError in the f-puzzles reader did) answers that
+    line ``ERROR internal`` and the lines before and after it are read; it ended the connection before."""
+    splitter = Splitter()
+    feed_line = splitter.reader.feed_line
+
+    def faulty(text, ending, lineno):
+        if "boom" in text:
+            raise RecursionError("maximum recursion depth exceeded")
+        return feed_line(text, ending, lineno)
+
+    monkeypatch.setattr(splitter.reader, "feed_line", faulty)
+    items = feed(["COUNT", "boom", INKALA, "SOLVE boom", "PING"], splitter)
+    assert [type(item).__name__ for item in items] == ["LineRejected", "PuzzleRead", "LineRejected", "CommandRead"]
+    assert [(i.error.code, i.error.detail) for i in items if isinstance(i, LineRejected)] == [
+        ("internal", "RecursionError while reading line 2"),
+        ("internal", "RecursionError while reading line 4"),
+    ]
+    assert items[1].request == Solve(grid(INKALA)) and items[3].request == Ping()
+    assert "line 2: unexpected error while reading it" in caplog.text
