@@ -27,12 +27,12 @@ CASES = [
     (
         "kropki=r1c1-r1c2:w",
         givens(r1c1=1, r1c2=5),
-        "ERROR invalid kropki r1c1-r1c2 white 1: 1 at r1c1 and 5 at r1c2 differ by 4 and are in ratio 5",
+        "ERROR invalid kropki r1c1-r1c2 white 1: 1 at r1c1 and 5 at r1c2 differ by 4, not 1",
     ),
     (
         "kropki=r1c1-r1c2:b",
         givens(r1c1=1, r1c2=5),
-        "ERROR invalid kropki r1c1-r1c2 black 2: 1 at r1c1 and 5 at r1c2 differ by 4 and are in ratio 5",
+        "ERROR invalid kropki r1c1-r1c2 black 2: 1 at r1c1 and 5 at r1c2: neither is twice the other",
     ),
     ("xv=r1c1-r1c2:x", givens(r1c1=1, r1c2=5), "ERROR invalid xv r1c1-r1c2 sum 10: 1 at r1c1 and 5 at r1c2 sum to 6"),
     (

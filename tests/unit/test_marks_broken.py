@@ -74,7 +74,7 @@ INVALID = {
     "xv": (_line("xv", r3c9=1), "ERROR invalid xv r2c9-r3c9 sum 10: 8 at r2c9 and 1 at r3c9 sum to 9"),
     "kropki": (
         _line("kropki", r1c2=1, r1c3=5),
-        "ERROR invalid kropki r1c2-r1c3 white 1: 1 at r1c2 and 5 at r1c3 differ by 4 and are in ratio 5",
+        "ERROR invalid kropki r1c2-r1c3 white 1: 1 at r1c2 and 5 at r1c3 differ by 4, not 1",
     ),
 }
 

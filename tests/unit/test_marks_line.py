@@ -49,3 +49,20 @@ def test_marks_errors_name_the_mark():
     assert replies(f"{broken} thermo=r1c1-r1c2-r1c3-r1c4\n".encode()) == (
         b"ERROR invalid thermometer r1c1-r1c4: 7 at r1c2 is not below 5 at r1c3\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("marks", "error"),
+    [
+        ("littlekiller=r2c1-r1c2", "littlekiller= mark 1 has no :sum"),  # it was read as sum 0: unsolvable
+        ("littlekiller=r9c1:", "littlekiller= mark 1 has no :sum"),
+        ("thermo=r1c1-r1c2:5", 'thermo= mark 1 takes no :value, not ":5"'),  # it was ignored
+        ("renban=r1c1-r1c2;r2c1-r2c2:1", 'renban= mark 2 takes no :value, not ":1"'),
+        ("palindrome=r1c1-r1c2:x", 'palindrome= mark 1 takes no :value, not ":x"'),
+        ("whispers=r1c1-r1c2:\u0663", 'whispers= mark 1: "\\u0663" is not a number'),  # an Arabic-Indic 3 read as 3
+    ],
+)
+def test_a_mark_s_value_is_there_exactly_when_its_rule_takes_one(marks, error):
+    """Break-session findings: a little killer without its sum, a value on a rule that takes none, a digit of
+    another script: each is the mark's error now, as a kropki or sandwich mark without its value is."""
+    assert replies(f"{'.' * 81} {marks}\n".encode()) == f"ERROR format line 1: {error}\n".encode()

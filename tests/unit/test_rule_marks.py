@@ -132,14 +132,20 @@ def test_kropki_with_every_dot_and_both_negatives_needs_no_given():
 
 def test_kropki_broken_givens_are_named():
     geo = variant_geometry(Variant(("kropki",), marks=KROPKI_MARKS))
-    assert broken_rule(_grid(".35" + "." * 78), geo) == "kropki r1c2-r1c3 white 1: 3 at r1c2 and 5 at r1c3 differ by 2"
+    assert (
+        broken_rule(_grid(".35" + "." * 78), geo)
+        == "kropki r1c2-r1c3 white 1: 3 at r1c2 and 5 at r1c3 differ by 2, not 1"
+    )
     assert broken_rule(_grid("34" + "." * 79), geo) == "kropki negative: 3 at r1c1 and 4 at r1c2 differ by 1"
     assert (
         broken_rule(_grid("36" + "." * 79), geo)
         == "kropki negative: 3 at r1c1 and 6 at r1c2 differ by 3 and are in ratio 2"
     )
     alone = variant_geometry(Variant(("kropki",), marks=(Mark("kropki", (0, 1), 3, "black"),)))
-    assert broken_rule(_grid("34" + "." * 79), alone) == "kropki r1c1-r1c2 black 3: 3 at r1c1 and 4 at r1c2 differ by 1"
+    assert (
+        broken_rule(_grid("34" + "." * 79), alone)
+        == "kropki r1c1-r1c2 black 3: 3 at r1c1 and 4 at r1c2: neither is 3 times the other"
+    )
     assert broken_rule(_grid("39" + "." * 79), alone) is None
 
 

@@ -222,7 +222,7 @@ def fp_lines(
 
 # -- the line syntax (``thermo=r1c1-r1c2-r1c3;r5c5-r6c6``) -----------------------------------------
 
-_NAME = re.compile(r"r(\d+)c(\d+)", re.I)
+_NAME = re.compile(r"r([0-9]+)c([0-9]+)", re.I)  # ASCII digits only (\d takes any script's)
 
 
 def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...], str]]:
@@ -277,7 +277,7 @@ def syntax_number(tail: str, default: int, word: str, k: int) -> int:
     """A mark's ``:`` part as a number (``default`` when empty). Raises ValueError."""
     if not tail:
         return default
-    if not tail.isdigit():
+    if not (tail.isascii() and tail.isdigit()):
         raise ValueError(f"{word}= mark {k}: {quote(tail)} is not a number")
     if len(tail) > 5 or int(tail) > MAX_VALUE:
         raise ValueError(f"{word}= mark {k}: {quote(_short(tail))} is over {MAX_VALUE}")
@@ -285,12 +285,19 @@ def syntax_number(tail: str, default: int, word: str, k: int) -> int:
 
 
 def syntax_lines(
-    word: str, least: int = 2, default: int = 0, check: Callable[[Mark, int], str] | None = None
+    word: str,
+    least: int = 2,
+    default: int = 0,
+    check: Callable[[Mark, int], str] | None = None,
+    value: str | None = "value",
+    required: bool = False,
 ) -> Callable[[str, int], tuple[Mark, ...]]:
     """The line syntax of a rule of lines: ``r1c1-r1c2-r1c3[:value];...``, each at least ``least`` cells.
 
     ``check(mark, size)``: what is wrong with a mark the rule cannot take (``""`` when nothing), named in the
-    ValueError with the mark's number.
+    ValueError with the mark's number. ``value``: what the ``:`` part is called (``"sum"``), None when the rule
+    takes none (``thermo= mark 1 takes no :value, not ":5"``); ``required``: a mark without it is refused
+    (``littlekiller= mark 1 has no :sum``; break-session finding: it was read as 0).
     """
 
     def read(text: str, size: int) -> tuple[Mark, ...]:
@@ -298,6 +305,10 @@ def syntax_lines(
         for k, (cells, tail) in enumerate(syntax_marks(text, size, word), 1):
             if len(cells) < least:
                 raise ValueError(f"{word}= mark {k} has fewer than {least} cells")
+            if value is None and tail:
+                raise ValueError(f"{word}= mark {k} takes no :value, not {quote(':' + _short(tail))}")
+            if required and not tail:
+                raise ValueError(f"{word}= mark {k} has no :{value}")
             mark = new_mark(word, cells, syntax_number(tail, default, word, k))
             wrong = check(mark, size) if check is not None else ""
             if wrong:

@@ -33,7 +33,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Broken, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
 @functools.lru_cache(maxsize=256)
@@ -83,7 +83,25 @@ def _fact(da: int, db: int) -> str:
     )
 
 
-_GIVEN, _SOLUTION = relation_words(_fact)
+_NEGATIVE_WORDS, _ = relation_words(_fact)
+
+
+def _words(broken: Broken, w: Words) -> str:
+    """A broken dot in its own terms (``kropki r1c1-r1c2 black 3: 2 at r1c1 and 5 at r1c2: neither is 3 times the
+    other``; a white one ``differ by 3, not 1``); the negative rule as a relation (``differ by 1``). Break-session
+    finding: a black dot was explained by the digits' difference."""
+    kind, value = w.name.split()[-2:]
+    if kind not in ("white", "black"):
+        return _NEGATIVE_WORDS(broken, w)
+    a, b = broken.cells
+    da, db = w.cells[a], w.cells[b]
+    if kind == "white":
+        return f"{w.name}: {w.at(a)} and {w.at(b)} differ by {abs(da - db)}, not {value}"
+    times = "twice" if value == "2" else f"{value} times"
+    return f"{w.name}: {w.at(a)} and {w.at(b)}: neither is {times} the other"
+
+
+_GIVEN = _SOLUTION = _words
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:

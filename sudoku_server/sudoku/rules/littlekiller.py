@@ -145,7 +145,7 @@ RULE = Rule(
     formats={"f-puzzles": ("littlekillersum",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=_fpuzzles_out,
-    syntax=syntax_lines("littlekiller", 1, check=_diagonal),
+    syntax=syntax_lines("littlekiller", 1, check=_diagonal, value="sum", required=True),
     draw={"kind": "diagonal sums"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value)),
     making=Making(marks=_made, noun="little killer sums"),

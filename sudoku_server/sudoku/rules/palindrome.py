@@ -74,7 +74,7 @@ RULE = Rule(
     formats={"f-puzzles": ("palindrome",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("palindrome"),
-    syntax=syntax_lines("palindrome", check=line_apart),
+    syntax=syntax_lines("palindrome", check=line_apart, value=None),
     draw={"kind": "lines", "shape": "palindrome"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="palindromes"),

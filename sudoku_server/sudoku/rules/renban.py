@@ -96,7 +96,7 @@ RULE = Rule(
     formats={"f-puzzles": ("renban",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("renban"),
-    syntax=syntax_lines("renban", check=_check),
+    syntax=syntax_lines("renban", check=_check, value=None),
     draw={"kind": "lines", "shape": "renban"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="renban lines"),

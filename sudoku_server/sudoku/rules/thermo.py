@@ -83,7 +83,7 @@ RULE = Rule(
     formats={"f-puzzles": ("thermometer",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("thermometer"),
-    syntax=syntax_lines("thermo", check=line_apart),
+    syntax=syntax_lines("thermo", check=line_apart, value=None),
     draw={"kind": "lines", "shape": "thermometer"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="thermometers"),
