@@ -226,6 +226,17 @@ def _on(value: object) -> bool:
     return bool(value)
 
 
+def _boxes(size: int, box_rows: int, box_cols: int) -> list[int]:
+    """Each cell's box (row-major, 0-based) in a grid of ``size`` digits with boxes ``box_rows x box_cols``."""
+    return [(k // size // box_rows) * (size // box_cols) + k % size // box_cols for k in range(size * size)]
+
+
+def _numbered(regions: list[int]) -> list[int]:
+    """``regions`` renumbered in the order their cells come (row-major): equal for the same partition."""
+    order: dict[int, int] = {}
+    return [order.setdefault(r, len(order)) for r in regions]
+
+
 def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
     """The givens and the rules of an f-puzzles object.
 
@@ -248,7 +259,7 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
         for c, cell in enumerate(row):
             if not isinstance(cell, dict):
                 raise PuzzleFormatError(f"fpuzzles: grid r{r + 1}c{c + 1} is not an object")
-            if cell.get("given") and cell.get("value") not in (None, ""):
+            if _on(cell.get("given")) and cell.get("value") not in (None, ""):  # "given": "false" is not one
                 d = _int(cell["value"], f"grid r{r + 1}c{c + 1} value")
                 if not 1 <= d <= size:
                     raise PuzzleFormatError(f"fpuzzles: grid r{r + 1}c{c + 1} value {d} is not a digit 1-{size}")
@@ -305,6 +316,11 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
     if any(not 0 <= r < size for r in regions):  # f-puzzles numbers regions 0 to size - 1; others are labels,
         labels: dict[int, int] = {}  # numbered in the order met
         regions = [labels.setdefault(r, len(labels)) for r in regions]
+    jigsaw = taking("regions").word
+    if jigsaw in chosen and box_rows != box_cols and _numbered(regions) == _boxes(size, box_cols, box_rows):
+        # the regions are the boxes turned a quarter (a 6x6 of 3x2 boxes, as :func:`write` gives it): classic
+        chosen = tuple(w for w in chosen if w != jigsaw)
+        box_rows, box_cols = box_cols, box_rows
     variant = Variant(
         chosen,
         regions=tuple(regions) if taking("regions").word in chosen else None,
@@ -333,6 +349,10 @@ def write(grid: Grid, variant: Variant, solution: Grid | None = None) -> dict[st
         if not RULES[word].formats.get("f-puzzles"):
             raise CommandError(f"format=fpuzzles: rule {quote(word)} has no f-puzzles form")
     size = grid.size
+    # boxes of another shape than f-puzzles' for the size (a 6x6 of 3x2 boxes; its are 2x3) are written as regions
+    # (break-session finding: f-puzzles, and this reader, read them back as 2x3 boxes, another puzzle)
+    other_shape = (grid.box_rows, grid.box_cols) != BOX_SHAPES[size]
+    boxes = _boxes(size, grid.box_rows, grid.box_cols) if other_shape else None
     cells: list[list[dict[str, object]]] = []
     for r in range(size):
         row: list[dict[str, object]] = []
@@ -345,6 +365,8 @@ def write(grid: Grid, variant: Variant, solution: Grid | None = None) -> dict[st
                 cell = {"value": solution.cells[k]}
             if variant.regions is not None:
                 cell["region"] = variant.regions[k]
+            elif boxes is not None:
+                cell["region"] = boxes[k]
             row.append(cell)
         cells.append(row)
     data: dict[str, object] = {"size": size, "grid": cells}

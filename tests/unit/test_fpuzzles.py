@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from sudoku_server.service.answer import answer
-from sudoku_server.text.fpuzzles import compress, decompress, link, read_object
+from sudoku_server.sudoku.grid import Grid
+from sudoku_server.sudoku.variants import Variant
+from sudoku_server.text.fpuzzles import compress, decompress, link, read_object, write
 from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import Reply, RequestReceived, Session
 
@@ -362,3 +364,27 @@ def test_generate_format_fpuzzles_and_link_read_back_unique():
             line = replies(f"GENERATE rules={rules} seed=7\n".encode()).decode().split("\n", 1)[1]
             if rules in ("classic", "x+antiknight"):  # the same puzzle as the line form
                 assert replies(f"SOLVE rules={rules} {line.strip()}\n".encode()) == replies(f"SOLVE {text}\n".encode())
+
+
+def test_a_6x6_of_3x2_boxes_is_written_with_its_boxes_as_regions_and_read_back_classic():
+    """Break-session finding: f-puzzles' 6x6 boxes are 2x3, and a 3x2-box puzzle was written with no regions, so
+    f-puzzles (and this reader) read another puzzle back; its boxes are now on every cell, read back as boxes."""
+    grid = Grid(tuple([1, 2] + [0] * 34), 3, 2)
+    data = write(grid, Variant())
+    assert [[cell.get("region") for cell in row] for row in data["grid"]] == [[0, 0, 1, 1, 2, 2]] * 3 + [
+        [3, 3, 4, 4, 5, 5]
+    ] * 3
+    back, variant = read_object(data)
+    assert (back.cells, back.box_rows, back.box_cols, variant) == (grid.cells, 3, 2, Variant())
+    assert replies(json.dumps(data).encode() + b"\n") == b"123456345612561234214365436521652143\n"
+    two_by_three = write(Grid(grid.cells, 2, 3), Variant())  # f-puzzles' own shape: no regions written
+    assert all("region" not in cell for row in two_by_three["grid"] for cell in row)
+
+
+@pytest.mark.parametrize(("given", "read"), [("false", False), ("0", False), ("", False), ("true", True), (1, True)])
+def test_a_cell_s_given_may_be_a_string(given, read):
+    """Values may be strings: ``"given": "false"`` made the cell a given (break-session finding)."""
+    grid = [[{} for _ in range(9)] for _ in range(9)]
+    grid[0][0] = {"value": 5, "given": given}
+    solved, _ = read_object({"size": 9, "grid": grid})
+    assert solved.cells[0] == (5 if read else 0)
