@@ -200,6 +200,22 @@ def test_small_sizes():
     assert form.transformation.apply(six) == form.grid
 
 
+def test_a_6x6_of_3x2_boxes_has_the_form_of_its_quarter_turn_and_is_the_same_as_it():
+    """Break-session finding: a 3x2-box grid's form was computed in its own shape and written as 36 cells that read
+    as 2x3 boxes, sharing a form with another 2x3 puzzle while SAME said they differ. Its form is now that of the
+    grid turned into 2x3 boxes (transposed): forms compare across the two shapes, and agree with SAME."""
+    tall = Grid(tuple([1, 2] + [0] * 34), 3, 2)  # 12|..|.. then five rows of ..|..|..
+    turned = Grid(tuple(tall.cells[c * 6 + r] for r in range(6) for c in range(6)), 2, 3)  # 1 at r1c1, 2 at r2c1
+    form = canonical(tall)
+    assert (form.grid.box_rows, form.grid.box_cols) == (2, 3) and form.transformation.transpose
+    assert form.text() == canonical(turned).text() == "." * 29 + "1" + "." * 5 + "2"
+    assert form.text() != canonical(Grid(tall.cells, 2, 3)).text()  # the same cells in 2x3 boxes: another puzzle
+    assert Grid(form.transformation.apply(tall).cells, 2, 3) == form.grid
+    found = equivalent(tall, turned)
+    assert found is not None and found.transpose and found.apply(tall).cells == turned.cells
+    assert equivalent(tall, Grid(tall.cells, 2, 3)) is None
+
+
 def _wire(text: str) -> bytes:
     session = Session()
     events = session.receive_data(text.encode()) + session.receive_eof()
