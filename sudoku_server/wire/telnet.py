@@ -158,6 +158,9 @@ class Telnet:
                 elif byte == SB:
                     state = _IN_SB
                     self._sb_bytes = 0
+                elif byte < SE:  # no telnet command (RFC 854's are 240-255): the 0xFF and this byte are data,
+                    out += bytes((IAC, byte))  # reported as any byte that is not UTF-8 (break-session finding:
+                    state = _DATA  # the byte after a stray 0xFF, even a line end, was dropped)
                 else:
                     state = _DATA
                     if byte in (IP, AO):

@@ -194,3 +194,16 @@ def test_a_fault_while_reading_a_line_is_its_error_and_the_reading_goes_on(monke
     ]
     assert items[1].request == Solve(grid(INKALA)) and items[3].request == Ping()
     assert "line 2: unexpected error while reading it" in caplog.text
+
+
+@pytest.mark.parametrize("chunk", [0, 1])
+def test_a_stray_0xff_is_a_byte_that_is_not_utf_8_and_keeps_the_byte_after_it(chunk):
+    """Break-session finding: 0xFF and the byte after it were taken as a telnet command whatever that byte was, so
+    a line end after a stray 0xFF (a Latin-1 ``ÿ``) vanished and two puzzles ran together. Only RFC 854's commands
+    (0xF0-0xFE after it) are; any other byte after it is data, and the 0xFF is named as any byte that is no UTF-8."""
+    got = [describe(e) for e in events(INKALA.encode() + b"\xff\n" + INKALA.encode() + b"\n", chunk)]
+    assert got == [
+        Reply(b"ERROR format line 1, column 82: byte 0xFF is not a digit 1-9 or an empty mark (. 0 _)\n"),
+        ("PuzzleReceived", Solve(grid(INKALA)), 2, "\n"),
+    ]
+    assert [describe(e) for e in events(b"PI\xff\xf1NG\n", chunk)] == [("CommandReceived", Ping(), 1, "\n")]  # NOP
