@@ -736,7 +736,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "unique",
             "UNIQUE",
-            (),
+            (_RULES,),
             "Whether a puzzle has one solution; if not, two solutions, where they differ, and the clues that fix it",
             _unique,
             {
@@ -756,7 +756,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint(
             "minimal",
             "MINIMAL",
-            (),
+            (_RULES,),
             "Whether a puzzle with one solution is minimal: the givens each of which could go alone",
             _minimal,
             {

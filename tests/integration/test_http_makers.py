@@ -128,6 +128,10 @@ async def test_unique_exact():
             200,
             {"unique": True, "solutions": [], "differ": [], "add": [], "add_all": False, "unsolvable": None},
         )
+        # rules (as UNIQUE rules= on a line; the OpenAPI document lists it: break-session finding, it did not)
+        x_puzzle = ".2.4..7.......91.3..............5.9.............81.6...4.6..2..8........6.5......"
+        reply = await afetch(port, "GET", f"/api/v1/unique?rules=x&puzzle={x_puzzle}")
+        assert (reply.status, reply.json["unique"]) == (200, True)
         several = {
             "unique": False,
             "solutions": [NOT_UNIQUE_FIRST, NOT_UNIQUE_LAST],

@@ -113,7 +113,7 @@ EXPECTED = {
         },
         {
             "word": "whispers",
-            "summary": "neighbours along a German whispers line differ by at least 5",
+            "summary": "neighbours along a German whispers line differ by at least 5 (on 9x9; size // 2 + 1)",
             "data": "marks",
             "sizes": _ALL,
             "draw": {"kind": "lines", "shape": "whispers"},

@@ -65,7 +65,7 @@ def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
 
 RULE = Rule(
     word="whispers",
-    summary="neighbours along a German whispers line differ by at least 5",
+    summary="neighbours along a German whispers line differ by at least 5 (on 9x9; size // 2 + 1)",
     data="marks",
     constraints=_compile,
     given_words=_GIVEN,
