@@ -186,6 +186,10 @@ def generate_variant(
     marked = next((rule for rule in rules if rule.making.marks is not None), None)
     if marked is not None and full:
         raise ValueError(f"full makes a solved grid; {marked.making.noun} need a puzzle")
+    if marked is not None and size > 16:  # each removal's uniqueness test at 25x25 takes past the solve timeout
+        raise ValueError(
+            f"{marked.making.noun} are generated up to 16x16, not {size}x{size} (they are solved at 25x25)"
+        )
     if late is not None and givens is None:
         givens = 0
     pure = late is not None and givens == 0

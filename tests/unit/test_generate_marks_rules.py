@@ -115,6 +115,13 @@ def test_a_full_grid_under_a_marks_rule_is_refused():
     )
 
 
+def test_marks_are_generated_up_to_16x16():
+    """Break-session finding: every 25x25 GENERATE under a marks rule ended ERROR timeout after 20 s."""
+    assert replies(b"GENERATE rules=thermo size=25 seed=1\n") == (
+        b"ERROR command GENERATE: thermometers are generated up to 16x16, not 25x25 (they are solved at 25x25)\n"
+    )
+
+
 @pytest.mark.parametrize("rule", MADE)
 def test_cpsat_finds_the_made_puzzle_unique_with_the_generators_solution(rule: str):
     """The independent oracle (OR-Tools CP-SAT, tests/support/cpsat_oracle.py) on a made puzzle and its marks."""
