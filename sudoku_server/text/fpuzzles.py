@@ -309,6 +309,10 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
             continue
         raise CommandError(f"fpuzzles: rule {quote(key)} is not implemented here")
     negative = data.get("negative")
+    if negative not in (None, False, "") and not isinstance(negative, list):  # "ratio": ignored, silently, before
+        raise PuzzleFormatError(
+            f'fpuzzles: "negative" is a list of rule names (["ratio", "xv"]), not {json.dumps(negative)}'
+        )
     for name in negative if isinstance(negative, list) else ():
         if f"negative:{name}" not in claimed:
             raise CommandError(f"fpuzzles: negative rule {quote(str(name))} is not implemented here")

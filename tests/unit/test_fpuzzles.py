@@ -388,3 +388,26 @@ def test_a_cell_s_given_may_be_a_string(given, read):
     grid[0][0] = {"value": 5, "given": given}
     solved, _ = read_object({"size": 9, "grid": grid})
     assert solved.cells[0] == (5 if read else 0)
+
+
+@pytest.mark.parametrize(
+    ("keys", "error"),
+    [
+        ({"thermometer": [{"lines": [["R1C1"]]}]}, '"thermometer" entry 1 has a line of fewer than 2 cells'),
+        (
+            {"arrow": [{"cells": ["R1C1"], "lines": [["R1C1"]]}]},
+            '"arrow" entry 1 has a line with no cell past its bulb',
+        ),
+        (
+            {"littlekillersum": [{"cell": "R5C5", "direction": "UR", "value": 10}]},
+            '"littlekillersum" entry 1: R5C5 is a cell of the grid, not one outside it',
+        ),
+        ({"negative": "ratio"}, '"negative" is a list of rule names (["ratio", "xv"]), not "ratio"'),
+        ({"odd": [{"cells": ["R1C1"]}]}, '"odd" entry 1 has no cell'),
+    ],
+)
+def test_the_fpuzzles_reader_refuses_the_marks_the_line_syntax_refuses(keys, error):
+    """Break-session findings: each was taken silently (a one-cell thermometer, a shaftless arrow, a clue inside
+    the grid, a negative rule as a string) or named Python's None; LAYOUTS.md says the reader refuses the same."""
+    line = json.dumps({"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], **keys})
+    assert replies(f"{line}\n".encode()) == f"ERROR format fpuzzles: {error}\n".encode()

@@ -150,6 +150,8 @@ def fp_cell(text: object, size: int, where: str, outside: bool = False) -> tuple
     """``"R1C2"`` -> (row, column), 0-based; ``outside`` allows one step past the edge (a clue). Raises ValueError."""
     match = _CELL.fullmatch(text) if isinstance(text, str) else None
     low, high = (0, size + 1) if outside else (1, size)
+    if text is None:  # break-session finding: the message quoted Python's "None"
+        raise ValueError(f"{where} has no cell")
     if match is None or not all(low <= int(g) <= high for g in match.groups()):
         raise ValueError(f"{where}: {quote(str(text))} is not a cell of the grid")
     return int(match.group(1)) - 1, int(match.group(2)) - 1
@@ -198,11 +200,13 @@ def fp_lines(
     word: str,
     default: int = 0,
     check: Callable[[Mark, int], str] | None = None,
+    least: int = 2,
 ) -> Read:
     """Marks of rule ``word`` from ``key``'s entries, one per line of their ``lines`` (value: the entry's or ``default``).
 
     ``check(mark, size)``: what is wrong with a mark the rule cannot take (``""`` when nothing), as in
-    :func:`syntax_lines`. Raises ValueError naming the entry.
+    :func:`syntax_lines`; a line of fewer than ``least`` cells is refused, as there. Raises ValueError naming the
+    entry.
     """
     marks = []
     for k, entry in enumerate(fp_entries(data, key), 1):
@@ -213,6 +217,8 @@ def fp_lines(
         value = fp_value(entry, default, where)
         for line in lines:
             mark = Mark(word, fp_cells(line, size, where), value)
+            if len(mark.cells) < least:  # a one-cell thermometer: the line syntax refuses it too
+                raise ValueError(f"{where} has a line of fewer than {least} cells")
             wrong = check(mark, size) if check is not None else ""
             if wrong:
                 raise ValueError(f"{where} {wrong}")

@@ -60,8 +60,9 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
             raise ValueError(f"{where}: a bulb of {len(bulb)} cells (at most {MAX_BULB})")
         for line in lines:
             shaft = tuple(c for c in fp_cells(line, size, where) if c not in bulb)
-            if shaft:
-                marks.append(Mark(RULE.word, bulb + shaft, len(bulb)))
+            if not shaft:  # as the line syntax: an arrow is its bulb and at least one cell more
+                raise ValueError(f"{where} has a line with no cell past its bulb")
+            marks.append(Mark(RULE.word, bulb + shaft, len(bulb)))
     return tuple(marks), frozenset()
 
 

@@ -74,6 +74,8 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
         if value < 0:
             continue  # a clue without a sum says nothing
         r, c = fp_cell(entry.get("cell"), size, where, outside=True)
+        if 0 <= r < size and 0 <= c < size:  # a clue sits outside the grid, before its diagonal
+            raise ValueError(f"{where}: R{r + 1}C{c + 1} is a cell of the grid, not one outside it")
         step = _STEPS.get(str(entry.get("direction", "")).upper())
         if step is None:
             raise ValueError(f"{where}: direction {entry.get('direction')!r} is not UR, UL, DR or DL")
