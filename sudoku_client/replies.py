@@ -44,14 +44,26 @@ _MARKS_FIELD = re.compile(r"[A-Za-z]+=\S*")
 _OTHER_REPLY = re.compile(r"[A-Z][A-Z-]+ .*[a-z=]")
 
 
+#: How an f-puzzles link starts (docs/LAYOUTS.md "f-puzzles").
+FPUZZLES_LINK = "https://f-puzzles.com/?load="
+
+
 def is_one_line_answer(text: str) -> bool:
     """True when a reply line is a whole one-line puzzle (16, 36, 81, 256, 625 cells).
 
     A run of 16 cells is a 4x4 puzzle only when it holds nothing but ``1-4``
     and empty marks: a row of a 16x16 grid holds other symbols. A puzzle
     followed by rules' marks (``<givens> thermo=r1c1-r1c2-r1c3``, GENERATE
-    for the rules that take marks) is one too: its givens are looked at.
+    for the rules that take marks) is one too: its givens are looked at; so
+    are a jigsaw line (the givens, then a region symbol per cell) and an
+    f-puzzles object or link (GENERATE under rules with no text layout
+    together; break-session finding: those were counted unanswered, exit 2).
     """
+    line = text.strip()
+    if line.startswith(("{", FPUZZLES_LINK)):  # (the scanner keeps a long line's start only)
+        return True  # an f-puzzles object or link: GENERATE under rules no text layout holds together
+    if len(line) // 2 in LINE_CELLS and len(line) % 2 == 0 and not any(ch.isspace() for ch in line):
+        text = line[: len(line) // 2]  # a jigsaw line: the givens, then as many region symbols
     head, _, rest = text.strip().partition(" ")
     if rest and all(_MARKS_FIELD.fullmatch(field) for field in rest.split()):
         text = head

@@ -3,6 +3,8 @@ puzzles the real server makes for them."""
 
 from __future__ import annotations
 
+import pytest
+
 from sudoku_client import cli as sc
 from sudoku_client.replies import LEVELS
 from tests.support.clienttools import FakeServer, address_args, run_client
@@ -113,3 +115,14 @@ def test_marks_rules_against_the_real_server(server_address):
     """A rule that takes marks: the client prints the server's line of givens and marks as it came."""
     result = run_client(*address_args(server_address), "--generate", "1", "--rules", "thermo", "--seed", "1")
     assert (result.returncode, result.stdout) == (0, THERMO_SEED_1)
+
+
+@pytest.mark.parametrize("rules", ["jigsaw", "killer+kropki"])
+def test_jigsaw_lines_and_fpuzzles_lines_are_answers(server_address, rules):
+    """GENERATE under jigsaw answers a jigsaw line, under killer+kropki an f-puzzles JSON line: each is a
+    puzzle answered (break-session finding: "answered 0 of 2 requests", exit 2)."""
+    result = run_client(*address_args(server_address), "--generate", "2", "--rules", rules, "--seed", "11")
+    lines = result.stdout.decode().splitlines()
+    assert (result.returncode, result.stderr, len(lines)) == (0, b"", 4)
+    assert lines[0].startswith("# generated size=9 ") and lines[0].endswith(f"rules={rules}")
+    assert (len(lines[1]) == 162) if rules == "jigsaw" else lines[1].startswith('{"size":9,')

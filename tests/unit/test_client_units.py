@@ -140,6 +140,11 @@ def test_reply_scanner_last_line_without_ending():
         (b"." * 81 + b" thermo=" + b"-".join(b"r%dc1" % r for r in range(1, 10)) * 3, True),  # givens, marks
         (b"." * 81 + b" thermo=r1c1-r1c2 kropki=r5c5-r5c6:w;negative", True),
         (b"8" * 80 + b" thermo=r1c1-r1c2-r1c3", False),
+        # GENERATE under jigsaw, or rules no text layout holds together (break-session finding: exit 2)
+        (b"." * 81 + b"aaabbbccc" * 9, True),  # a jigsaw line: givens, then a region symbol per cell
+        (b"." * 80 + b"aaabbbccc" * 9, False),
+        (b'{"size":9,"grid":[[{},{}' + b"," * 3000, True),  # an f-puzzles object (the scanner keeps its start)
+        (b"https://f-puzzles.com/?load=N4IgzglgXgpiBcBOANCALhNAbO8QFkIBDAcwCdEQBVAO", True),
     ],
 )
 def test_one_line_answers(line, expected):
