@@ -394,6 +394,12 @@ class Generate:
         numbered, symbols = self.variant.regions, self.variant.region_symbols
         if regions is not None:
             ncells = self.size * self.size
+            bad = next((k for k, symbol in enumerate(regions) if symbol in "|#,:" or symbol.isspace()), None)
+            if bad is not None:  # the jigsaw line it makes would not read back (break-session finding)
+                raise CommandError(
+                    f"GENERATE: regions: {quote(regions[bad], chr(39))} at {bad + 1} is not a region symbol (region"
+                    " symbols are any characters but blanks, | # , and :)"
+                )
             if len(regions) != ncells:
                 raise CommandError(
                     f"GENERATE: regions must be {ncells} region symbols for size={self.size}, not {len(regions)}"

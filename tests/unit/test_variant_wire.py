@@ -167,6 +167,12 @@ def test_generate_takes_rules_and_regions_into_its_request():
         replies(b"GENERATE regions=abc\n")
         == b"ERROR command GENERATE: regions must be 81 region symbols for size=9, not 3\n"
     )
+    for symbol in "#,:":  # the jigsaw line it would make does not read back (break-session finding)
+        regions = JIGSAW_REGIONS.replace(JIGSAW_REGIONS[0], symbol)
+        assert replies(f"GENERATE rules=jigsaw seed=1 regions={regions}\n".encode()) == (
+            f"ERROR command GENERATE: regions: '{symbol}' at 1 is not a region symbol (region symbols are any"
+            " characters but blanks, | # , and :)\n".encode()
+        )
 
 
 def test_plain_lines_keep_the_classic_fast_path_unless_rules_are_set():
