@@ -36,6 +36,7 @@ from sudoku_server.sudoku.grid import BOX_SHAPES, DIGIT_SYMBOLS, Grid
 from sudoku_server.sudoku.rules import RULES, Cage, Variant, canonical, taking
 from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.text.puzzle import LAYOUT_LINE, Positions, Puzzle, Rejected
+from sudoku_server.text.sizes import LINE_SIZES, listed
 
 __all__ = [
     "IGNORED",
@@ -516,6 +517,26 @@ def marks_text(grid: Grid, variant: Variant) -> str:
     return " ".join([grid.to_string(), *fields])
 
 
+def _marked_grid(givens: str, words: list[str], lineno: int) -> Grid:
+    """The grid of a marks line's givens (``Grid.from_string``), its error naming the line.
+
+    Raises:
+      PuzzleFormatError: a bad symbol (``line 2: 'x' is not a 9x9 symbol at r1c4``), or givens of no grid's length:
+        a labelled, jigsaw, pencilmark or HoDoKu line before the marks (break-session finding: ``expected 81
+        cells, found 84``, with no line, counting the label).
+    """
+    try:
+        return Grid.from_string(givens)
+    except PuzzleFormatError as exc:
+        if len(givens) not in LINE_SIZES:
+            fields = " ".join(f"{word}=" for word in words)
+            raise PuzzleFormatError(
+                f"line {lineno}: marks ({fields}) follow a one-line puzzle of {listed(LINE_SIZES)} cells with"
+                f" nothing else before them, not {len(givens)} characters (other layouts take rules as f-puzzles)"
+            ) from None
+        raise PuzzleFormatError(f"line {lineno}: {exc.detail}") from None
+
+
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
 
@@ -547,7 +568,7 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     syntaxes = _syntaxes()
     givens = head.group(1)
     try:
-        grid = Grid.from_string(givens)
+        grid = _marked_grid(givens, [word for word, _ in fields], lineno)
         marks: list[Mark] = []
         for word, value in fields:
             if word not in syntaxes:  # after a puzzle's givens, a field is a rule's marks or nothing

@@ -66,3 +66,15 @@ def test_a_mark_s_value_is_there_exactly_when_its_rule_takes_one(marks, error):
     """Break-session findings: a little killer without its sum, a value on a rule that takes none, a digit of
     another script: each is the mark's error now, as a kropki or sandwich mark without its value is."""
     assert replies(f"{'.' * 81} {marks}\n".encode()) == f"ERROR format line 1: {error}\n".encode()
+
+
+def test_marks_after_a_line_that_is_no_one_line_puzzle_name_the_line():
+    """Break-session finding: a labelled line, a jigsaw line, ... before marks got ``ERROR format expected 81 cells,
+    found 84``: no line, and the label counted as cells."""
+    assert replies(f"PING\nid:{'.' * 81} thermo=r1c1-r1c2\n".encode()) == (
+        b"PONG\nERROR format line 2: marks (thermo=) follow a one-line puzzle of 16, 36, 81, 256 or 625 cells with"
+        b" nothing else before them, not 84 characters (other layouts take rules as f-puzzles)\n"
+    )
+    assert (
+        replies(f"{'.' * 80}x thermo=r1c1-r1c2\n".encode()) == b"ERROR format line 1: 'x' is not a 9x9 symbol at r9c9\n"
+    )
