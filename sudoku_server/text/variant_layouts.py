@@ -394,8 +394,10 @@ class BlockInProgress:
                     self.given_rows.append(words[0])
                     self.given_cols.append(line.view.index(words[0]))
                 self._row(lineno, line.ending, words[-1])
-            elif len(line.cells) in LINE_SIZES and len(line.cells) > size:
-                return False, self.cut(lineno, line.ending)  # a whole puzzle on one line: the block ends before it
+            elif len(words) == 1 and len(line.cells) in LINE_SIZES and len(line.cells) > size:
+                # a whole puzzle on one line (one word: a row of givens and 7 symbols, 16 cells, is a bad row;
+                # break-session finding: it was read as the first row of a 16x16 grid)
+                return False, self.cut(lineno, line.ending)  # the block ends before it
             else:
                 form = f"{size} givens, a blank and {size} cage symbols" if self.with_givens else f"{size} cage symbols"
                 self._bad_row(lineno, line.ending, f"expected a row of the cage block: {form}")

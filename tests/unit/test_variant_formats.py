@@ -216,6 +216,17 @@ def test_a_cage_blocks_first_row_of_givens_a_cell_short_or_long_is_the_blocks_ro
     ]
 
 
+@pytest.mark.parametrize("symbols", [6, 7, 8])
+def test_a_cage_row_with_too_few_symbols_is_the_blocks_row_error(symbols):
+    """Break-session finding: a row of 9 givens and 7 cage symbols (16 cells) was taken for a 4x4 puzzle and then a
+    16x16 grid's first row: two wrong errors, the rest of the block lost."""
+    rows = [".........  "[:10] + (CAGE_ROWS[r][:symbols] if r == 3 else CAGE_ROWS[r]) for r in range(9)]
+    events = read("\n".join(rows) + "\n" + CAGE_SUMS + "\n")
+    assert [f"{e.error.code} {e.error.detail}" for e in events] == [
+        "format line 4: expected a row of the cage block: 9 givens, a blank and 9 cage symbols"
+    ]
+
+
 def test_cage_block_givens_of_a_foreign_character_name_the_cell():
     rows = [("..x......" if r == 0 else ".........") + " " + CAGE_ROWS[r] for r in range(9)]
     assert error("\n".join(rows) + "\n" + CAGE_SUMS + "\n") == (
