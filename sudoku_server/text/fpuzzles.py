@@ -70,12 +70,17 @@ IGNORED = frozenset(
 )  # fmt: skip
 
 
+#: How a link to an f-puzzles puzzle starts: f-puzzles' own (``?load=<payload>`` follows), or SudokuPad's
+#: (``sudokupad.app/fpuzzles<payload>``, also ``?puzzleid=fpuzzles<payload>``), the scheme and ``www.`` optional.
+_LINK_START = re.compile(r"(?:https?://)?(?:www\.)?(?:f-puzzles\.com/\?|sudokupad\.app/(?:\?puzzleid=)?fpuzzles)", re.I)
+#: A comment after a link (base64 holds no ``#``).
+_LINK_COMMENT = re.compile(r"\s+#.*$", re.S)
+
+
 def is_fpuzzles(text: str) -> bool:
-    """Whether ``text`` (one line) is meant as an f-puzzles object or link."""
+    """Whether ``text`` (one line) is meant as an f-puzzles object or link (f-puzzles' or SudokuPad's)."""
     s = text.strip()
-    return s.startswith("{") or s.lower().startswith(
-        ("https://f-puzzles.com/?", "http://f-puzzles.com/?", "f-puzzles.com/?")
-    )
+    return s.startswith("{") or _LINK_START.match(s) is not None
 
 
 def _units(text: str) -> str:
@@ -183,13 +188,19 @@ def link(data: Mapping[str, object]) -> str:
 
 
 def decode_link(text: str) -> str:
-    """The JSON text of an f-puzzles link (its ``load=`` payload, URL-unquoted, lz-string decompressed).
+    """The JSON text of an f-puzzles link (its ``load=`` payload, or what follows SudokuPad's ``fpuzzles``,
+    URL-unquoted, lz-string decompressed; a trailing ``# comment`` is left out).
 
     Raises:
       PuzzleFormatError: no ``load=`` payload, one that does not decompress, or one that would decompress to
         more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters).
     """
-    _, found, payload = text.strip().partition("load=")
+    link = _LINK_COMMENT.sub("", text.strip())  # a one-line puzzle's trailing comment (break-session finding)
+    start = _LINK_START.match(link)
+    if start is not None and "sudokupad" in start.group().lower():  # SudokuPad: the payload follows at once
+        found, payload = "fpuzzles", link[start.end() :]
+    else:
+        _, found, payload = link.partition("load=")
     payload = unquote(payload.split("&")[0]).replace(" ", "+")
     if not found or not payload:
         raise PuzzleFormatError("fpuzzles: the link has no load= payload")

@@ -74,7 +74,9 @@ DEFAULT_MAX_LINE_BYTES = 4096
 #: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
 #: optional verb and options) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
 _FPUZZLES_LINE = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?(?:\{|https?://f-puzzles\.com/\?)", re.I
+    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?"
+    rb"(?:\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
+    re.I,
 )
 
 
@@ -83,16 +85,23 @@ _FPUZZLES_LINE = re.compile(
 #: that whether it is an f-puzzles line is known before it is refused as too large: the events
 #: are the same however the stream is chunked.
 FPUZZLES_START_BYTES = 256
-HELD_LINE_BYTES = FPUZZLES_START_BYTES + len("https://f-puzzles.com/?")
+#: The links an f-puzzles line may start with (f-puzzles', SudokuPad's): text/fpuzzles.py ``is_fpuzzles``.
+_LINKS = (
+    b"https://f-puzzles.com/",
+    b"http://f-puzzles.com/",
+    b"https://www.f-puzzles.com/",
+    b"http://www.f-puzzles.com/",
+    b"https://sudokupad.app/?puzzleid=fpuzzles",
+    b"http://sudokupad.app/?puzzleid=fpuzzles",
+    b"https://sudokupad.app/fpuzzles",
+    b"http://sudokupad.app/fpuzzles",
+)
+HELD_LINE_BYTES = FPUZZLES_START_BYTES + max(len(url) for url in _LINKS)
 #: What may still become the start of an f-puzzles line (it allows a little more: a verb
 #: run into a link); a line without its end that is no such start is refused at ``max_line_bytes``.
 _FPUZZLES_PREFIX = re.compile(
     rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
-    + b"|".join(
-        re.escape(url[:n])
-        for url in (b"https://f-puzzles.com/", b"http://f-puzzles.com/")
-        for n in range(1, len(url) + 1)
-    )
+    + b"|".join(re.escape(url[:n]) for url in _LINKS for n in range(1, len(url) + 1))
     + rb")?",
     re.I,
 )

@@ -411,3 +411,19 @@ def test_the_fpuzzles_reader_refuses_the_marks_the_line_syntax_refuses(keys, err
     the grid, a negative rule as a string) or named Python's None; LAYOUTS.md says the reader refuses the same."""
     line = json.dumps({"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], **keys})
     assert replies(f"{line}\n".encode()) == f"ERROR format fpuzzles: {error}\n".encode()
+
+
+def test_links_of_f_puzzles_with_www_and_of_sudokupad_and_with_a_comment_are_read():
+    """Break-session finding: ``www.f-puzzles.com`` and SudokuPad's ``sudokupad.app/fpuzzles<payload>`` links were
+    "'h' is not a digit", and a link with a trailing comment "not lz-string base64"."""
+    line = json.dumps(THERMO)
+    answer = replies(f"{line}\n".encode())
+    payload = link(THERMO).split("load=")[1]
+    for form in (
+        f"https://www.f-puzzles.com/?load={payload}",
+        f"https://sudokupad.app/fpuzzles{payload}",
+        f"https://sudokupad.app/?puzzleid=fpuzzles{payload}",
+        f"{link(THERMO)} # mine",
+    ):
+        assert replies(f"{form}\n".encode()) == answer == f"{SOLUTION}\n".encode()
+        assert replies(f"COUNT {form}\n".encode()) == b"COUNT 1 unique\n"
