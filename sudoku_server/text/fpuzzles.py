@@ -437,7 +437,10 @@ def _cages(data: Mapping[str, object], key: str, size: int) -> tuple[Cage, ...]:
             r, _, c = t[1:].partition("C")
             if not (t.startswith("R") and r.isdigit() and c.isdigit() and 1 <= int(r) <= size and 1 <= int(c) <= size):
                 raise PuzzleFormatError(f"fpuzzles: {where}: {quote(str(text))} is not a cell of the grid")
-            cells.append((int(r) - 1) * size + int(c) - 1)
+            cell = (int(r) - 1) * size + int(c) - 1
+            if cell in cells:  # as the marks' readers say it (it was "cage 1 and cage 1 overlap")
+                raise PuzzleFormatError(f"fpuzzles: {where}: r{r}c{c} appears twice")
+            cells.append(cell)
         out.append(Cage(tuple(sorted(cells)), _int(entry["value"], f"{where} value"), str(k)))
     return tuple(out)
 

@@ -404,6 +404,7 @@ def test_a_cell_s_given_may_be_a_string(given, read):
         ),
         ({"negative": "ratio"}, '"negative" is a list of rule names (["ratio", "xv"]), not "ratio"'),
         ({"odd": [{"cells": ["R1C1"]}]}, '"odd" entry 1 has no cell'),
+        ({"killercage": [{"cells": ["R1C1", "R1C1"], "value": 5}]}, '"killercage" entry 1: r1c1 appears twice'),
     ],
 )
 def test_the_fpuzzles_reader_refuses_the_marks_the_line_syntax_refuses(keys, error):

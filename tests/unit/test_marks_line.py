@@ -60,6 +60,7 @@ def test_marks_errors_name_the_mark():
         ("renban=r1c1-r1c2;r2c1-r2c2:1", 'renban= mark 2 takes no :value, not ":1"'),
         ("palindrome=r1c1-r1c2:x", 'palindrome= mark 1 takes no :value, not ":x"'),
         ("whispers=r1c1-r1c2:\u0663", 'whispers= mark 1: "\\u0663" is not a number'),  # an Arabic-Indic 3 read as 3
+        ("littlekiller=r1c2-r2c1:3;;r9c1:7", "littlekiller= mark 2 is empty"),  # it had "fewer than 1 cells"
     ],
 )
 def test_a_mark_s_value_is_there_exactly_when_its_rule_takes_one(marks, error):

@@ -309,6 +309,8 @@ def syntax_lines(
     def read(text: str, size: int) -> tuple[Mark, ...]:
         marks = []
         for k, (cells, tail) in enumerate(syntax_marks(text, size, word), 1):
+            if not cells and not tail:
+                raise ValueError(f"{word}= mark {k} is empty")
             if len(cells) < least:
                 raise ValueError(f"{word}= mark {k} has fewer than {least} cells")
             if value is None and tail:
