@@ -64,6 +64,16 @@ def test_a_jigsaw_line_on_a_verbs_line_names_a_colon_region_symbol_at_its_column
     )
 
 
+def test_a_jigsaw_line_with_equals_signs_as_region_symbols_is_a_verbs_puzzle():
+    """``=`` may be a region symbol; after a verb the line was taken for an option named by its givens (break-session
+    finding: ``COUNT: unknown option "...3.8..9..."``). An option's name is a word; a typo stays an unknown option."""
+    regions = JIGSAW_REGIONS.replace(JIGSAW_REGIONS[0], "=")
+    [item] = feed(["COUNT " + JIGSAW_GIVENS + regions])
+    assert isinstance(item, PuzzleRead) and item.request.variant.rules == ("jigsaw",)
+    [typo] = feed(["COUNT lmit=5 " + JIGSAW_GIVENS + regions])
+    assert isinstance(typo, LineRejected) and typo.error.detail == 'COUNT: unknown option "lmit"; try HELP COUNT'
+
+
 def test_a_verb_without_its_puzzle():
     items = feed(["SOLVE", "PING"])
     assert isinstance(items[0], LineRejected) and items[0].error.detail == "SOLVE at line 1: no puzzle followed it"
