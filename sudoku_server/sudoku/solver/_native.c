@@ -467,6 +467,10 @@ run9(Ctx *x, const int *cells, const uint32_t *cand, int mode, long limit, int *
                 root.F[3 * d + b] &= ~(all[b] & ~given[3 * d + b]);
         for (b = 0; b < 3; b++)
             root.U[b] &= ~all[b];
+        if (x->geo->npairs && ev_givens_break(x->geo, cells))
+            return RESULT_INVALID; /* as rung */
+        if (x->geo->npairs)
+            e9_pairs_root(x->geo, &root);
         /* cand (a geometry's mask9): each cell keeps to its starting
          * candidates; a given outside them leaves no solution, as in rung */
         for (i = 0; cand != NULL && i < 81; i++) {
@@ -927,6 +931,8 @@ static PyMethodDef methods[] = {
      "How long a search keeps the interpreter lock before releasing it (0:\n"
      "release at once, the default); returns the previous value. Process-wide;\n"
      "set it at startup, not while searches run."},
+    {"engine", py_engine, METH_O,
+     "engine(geometry) -> str\n\nThe engine that searches a prepared geometry: 'e9' (9x9) or 'eg' (general)."},
     {"last_nodes", py_last_nodes, METH_NOARGS,
      "last_nodes() -> int\n\nSearch nodes of the last call (any thread; for benchmarks)."},
     {NULL, NULL, 0, NULL},

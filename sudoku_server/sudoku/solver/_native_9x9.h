@@ -253,6 +253,9 @@ e9_matrices(S9 *s)
     }
 }
 
+/* Relation pairs (a geometry's mask9): e9_pairs, e9_pairs_root. */
+#include "_native_9x9_pairs.h"
+
 /* Propagate to a fixpoint: 1, or 0 on a contradiction. With `keep`, the
  * segment matrices s->M are kept up to date and the minirow rules run
  * (from E9_TRIADS_FROM_NODE on); the root's propagation goes without
@@ -356,6 +359,14 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         x->dirty = 0;
         if (dirty)
             continue;
+        if (x->geo->npairs) {
+            if (!e9_pairs(x, s))
+                return 0;
+            dirty = x->dirty;
+            x->dirty = 0;
+            if (dirty)
+                continue;
+        }
         if (keep && x->nodes >= E9_TRIADS_FROM_NODE && !e9_triads(x, s))
             return 0;
         dirty = x->dirty;
@@ -470,6 +481,10 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
     (void)x;
     if (!(s->U[0] | s->U[1] | s->U[2]))
         return 0;
+#ifndef E9_PAIRS_CONFIG
+    if (x->geo->npairs)
+        return e9_pairs_choose(x, s, br);
+#endif
     if (e9_config_branch(s, br))
         return 1;
     e9_counts(s, twos, threes);

@@ -16,7 +16,9 @@
 typedef struct {
     int n, ncells, nunits;
     int classic9; /* the classic 9x9 rows, columns and boxes: the e9 engine */
-    int mask9;    /* those units with starting candidates (cand) only: the e9 engine from masks */
+    int mask9;    /* those units with starting candidates (cand) and relation pairs only: the
+                   * e9 engine from masks and pairs (_native_9x9_pairs.h) */
+    uint32_t pairs9_cells[3]; /* mask9: per band, the cells with relation pairs */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
