@@ -196,6 +196,10 @@ typedef struct {
      * and e9's copy of them as its digit-and-band masks; NULL otherwise */
     uint32_t *seen;
     uint32_t seen9[27];
+    /* e9 with relation pairs: the digit masks of the last state on this path
+     * whose pairs were arc consistent, when valid9 (_native_9x9_pairs.h) */
+    uint32_t base9[27];
+    int valid9, probe9; /* probe9: e9_probe under way (no probe within a probe) */
     /* eg with sums that repeat digits: sum k's candidates after its last
      * support pass are in sum_cache[k] when sum_cached[k] (_native_sum_support.h) */
     uint8_t sum_cached[SUM_CACHE];
@@ -470,7 +474,7 @@ run9(Ctx *x, const int *cells, const uint32_t *cand, int mode, long limit, int *
         if (x->geo->npairs && ev_givens_break(x->geo, cells))
             return RESULT_INVALID; /* as rung */
         if (x->geo->npairs)
-            e9_pairs_root(x->geo, &root);
+            e9_pairs_root(x, x->geo, &root);
         /* cand (a geometry's mask9): each cell keeps to its starting
          * candidates; a given outside them leaves no solution, as in rung */
         for (i = 0; cand != NULL && i < 81; i++) {

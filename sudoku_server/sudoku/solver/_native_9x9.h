@@ -112,6 +112,9 @@ e9_place(Ctx *x, S9 *s, int d, int b, int bit)
 }
 
 static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
+static void e9_pairs_base(Ctx *x, const S9 *s);
+static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
+static int e9_probe(Ctx *x, S9 *s, int keep);
 
 /* Take alternative k of a branch. */
 static int
@@ -119,8 +122,12 @@ e9_apply(Ctx *x, S9 *s, const Branch *br, int k)
 {
     int d, b;
     uint32_t p, *F;
+    if (x->geo->npairs) /* s is the parent, its pairs arc consistent (_native_9x9_pairs.h) */
+        e9_pairs_base(x, s);
     if (br->kind == BRANCH_CELLS)
         return e9_assign(x, s, br->cell[k], br->digit[k]);
+    if (br->kind == BRANCH_SPLIT)
+        return e9_pairs_split(x, s, br, k);
     d = br->digit[k] - 1;
     p = br->cell[k];
     F = &s->F[3 * d];
@@ -372,7 +379,7 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         dirty = x->dirty;
         x->dirty = 0;
         if (!dirty)
-            return 1;
+            return x->geo->polar != NULL && !x->probe9 ? e9_probe(x, s, keep) : 1;
     }
 }
 
@@ -380,6 +387,17 @@ static int
 e9_propagate(Ctx *x, S9 *s)
 {
     return e9_propagate_(x, s, 1);
+}
+
+/* Polar probing with relation pairs (_native_9x9_pairs.h). */
+static int
+e9_probe(Ctx *x, S9 *s, int keep)
+{
+    int r;
+    x->probe9 = 1;
+    r = e9_probe_sides(x, s, keep);
+    x->probe9 = 0;
+    return r;
 }
 
 static void

@@ -19,45 +19,104 @@
  * it and changed nothing.
  */
 
-/* The digits one end of a pair allows on the other when it has candidates
- * m (side: the table's first 9 masks from a to b, or the converse). */
-static inline uint32_t
-e9_support(const uint32_t *side, uint32_t m)
+/* The sides of the relation tables met so far, process-wide: SUP9[i][m]
+ * the digits one end of a pair allows on the other when it has candidates m
+ * (the union of SUP9_SIDE[i][d] over the digits d of m). Filled by prepare
+ * (under the interpreter lock), an entry never changes once its geometry
+ * exists; rules use a few tables (a thermometer one, kropki's per dot kind
+ * and value, ...), each in two directions, with and without equal digits.
+ * A geometry whose sides do not fit keeps the general engine. */
+#define SUP9_MAX 256
+static uint32_t SUP9_SIDE[SUP9_MAX][9];
+static uint16_t SUP9[SUP9_MAX][512];
+static int sup9_count;
+
+/* The index in SUP9 of a side (9 masks), added when new; -1 when full. */
+static int
+sup9_index(const uint32_t *side)
 {
-    uint32_t v = 0;
-    for (; m; m &= m - 1)
-        v |= side[CTZ(m)];
-    return v;
+    int i, m;
+    for (i = 0; i < sup9_count; i++)
+        if (!memcmp(SUP9_SIDE[i], side, sizeof SUP9_SIDE[i]))
+            return i;
+    if (sup9_count == SUP9_MAX)
+        return -1;
+    memcpy(SUP9_SIDE[i], side, sizeof SUP9_SIDE[i]);
+    SUP9[i][0] = 0;
+    for (m = 1; m < 512; m++)
+        SUP9[i][m] = (uint16_t)(SUP9[i][m & (m - 1)] | (side[CTZ((uint32_t)m)] & 0x1FF));
+    sup9_count = i + 1;
+    return i;
 }
 
-/* The relation pairs of x->geo to arc consistency on s. Digits removed go
- * to x->dirty. 1, or 0 on a contradiction. */
+/* Geo.adj9 for a mask9 geometry with pairs: 1, or 0 when out of memory;
+ * g->mask9 goes to 0 when SUP9 is full. */
+static int
+geo_sup9(Geo *g)
+{
+    uint32_t j, n = 2 * (uint32_t)g->npairs;
+    g->adj9 = PyMem_RawMalloc(sizeof(uint32_t) * n);
+    if (g->adj9 == NULL)
+        return 0;
+    for (j = 0; j < n; j++) {
+        uint32_t end = g->adj[j], k = end >> 1;
+        /* the side from this cell to the other: a to b (the table's first
+         * 9 masks) when the cell is a, b to a when it is b */
+        int i = sup9_index(g->tab + g->pair_tab[k] + (end & 1) * 9);
+        if (i < 0) {
+            g->mask9 = 0;
+            return 1;
+        }
+        g->adj9[j] = (uint32_t)((end & 1) ? g->pair_a[k] : g->pair_b[k]) << 16 | (uint32_t)i;
+    }
+    return 1;
+}
+
+/* The candidates of cell c (bit d - 1 for digit d) from e9's digit masks. */
+static inline uint32_t
+e9_cell_mask(const S9 *s, int c)
+{
+    const uint32_t *F = s->F + c / 27;
+    int bit = c % 27;
+    return (F[0] >> bit & 1) | (F[3] >> bit & 1) << 1 | (F[6] >> bit & 1) << 2 | (F[9] >> bit & 1) << 3 |
+           (F[12] >> bit & 1) << 4 | (F[15] >> bit & 1) << 5 | (F[18] >> bit & 1) << 6 | (F[21] >> bit & 1) << 7 |
+           (F[24] >> bit & 1) << 8;
+}
+
+/* The relation pairs of x->geo to arc consistency on s. Only the pairs of
+ * cells whose masks changed since x->base9 (the last state on this path
+ * where every pair was arc consistent: a pair of two unchanged cells still
+ * is) are looked at, all of them when it is not valid (x->valid9); the
+ * masks are read from e9's as they are needed. Digits removed go to
+ * x->dirty; s becomes the new base. 1, or 0 on a contradiction. */
 static int
 e9_pairs(Ctx *x, S9 *s)
 {
     const Geo *g = x->geo;
-    uint16_t m[81], was[81], work[82];
+    uint16_t m[81], was[81], work[82], touched[81];
     uint8_t queued[81];
-    int head = 0, tail = 0, c, d, b;
-    /* the masks of the cells with pairs (the others stay 0, unread) */
-    memset(m, 0, sizeof m);
-    for (d = 0; d < 9; d++)
-        for (b = 0; b < 3; b++) {
-            uint32_t f = s->F[3 * d + b] & g->pairs9_cells[b];
-            while (f) {
-                m[27 * b + CTZ(f)] |= (uint16_t)(1u << d);
-                f &= f - 1;
-            }
-        }
+    uint32_t have[3] = {0, 0, 0}, todo[3];
+    int head = 0, tail = 0, ntouched = 0, c, i, b;
+    if (x->valid9) {
+        uint32_t ch[3] = {0, 0, 0};
+        for (i = 0; i < 27; i++)
+            ch[i % 3] |= s->F[i] ^ x->base9[i];
+        for (b = 0; b < 3; b++)
+            todo[b] = ch[b] & g->pairs9_cells[b];
+    } else {
+        for (b = 0; b < 3; b++)
+            todo[b] = g->pairs9_cells[b];
+    }
     memset(queued, 0, sizeof queued);
     for (b = 0; b < 3; b++) {
-        uint32_t f = g->pairs9_cells[b];
+        uint32_t f = todo[b];
+        have[b] = f;
         while (f) {
             c = 27 * b + CTZ(f);
             f &= f - 1;
+            was[c] = m[c] = (uint16_t)e9_cell_mask(s, c);
             if (UNLIKELY(!m[c]))
                 return 0;
-            was[c] = m[c];
             work[tail++] = (uint16_t)c;
             queued[c] = 1;
         }
@@ -70,17 +129,18 @@ e9_pairs(Ctx *x, S9 *s)
         queued[c] = 0;
         mc = m[c];
         for (j = g->adj_start[c]; j < g->adj_start[c + 1]; j++) {
-            uint32_t end = g->adj[j], k = end >> 1, keep;
-            const uint32_t *t = g->tab + g->pair_tab[k];
+            uint32_t e = g->adj9[j], keep = SUP9[e & 0xFFFF][mc];
             int o;
-            if (end & 1) { /* c is b: a keeps what some digit of b allows */
-                o = g->pair_a[k];
-                keep = e9_support(t + 9, mc);
-            } else {
-                o = g->pair_b[k];
-                keep = e9_support(t, mc);
+            if (keep == 0x1FF)
+                continue; /* c's candidates allow every digit on the other cell */
+            o = (int)(e >> 16);
+            if (!(have[o / 27] >> (o % 27) & 1)) {
+                have[o / 27] |= 1u << (o % 27);
+                was[o] = m[o] = (uint16_t)e9_cell_mask(s, o);
             }
             if (m[o] & ~keep) {
+                if (m[o] == was[o])
+                    touched[ntouched++] = (uint16_t)o;
                 m[o] &= (uint16_t)keep;
                 if (UNLIKELY(!m[o]))
                     return 0;
@@ -93,21 +153,17 @@ e9_pairs(Ctx *x, S9 *s)
         }
     }
     /* the digits gone leave e9's masks */
-    for (b = 0; b < 3; b++) {
-        uint32_t f = g->pairs9_cells[b];
-        while (f) {
-            int bit = CTZ(f);
-            uint32_t gone;
-            f &= f - 1;
-            c = 27 * b + bit;
-            gone = (uint32_t)(was[c] & ~m[c]);
-            if (!gone)
-                continue;
-            x->dirty |= gone;
-            for (; gone; gone &= gone - 1)
-                s->F[3 * CTZ(gone) + b] &= ~(1u << bit);
-        }
+    for (i = 0; i < ntouched; i++) {
+        uint32_t gone, bit;
+        c = touched[i];
+        gone = (uint32_t)(was[c] & ~m[c]);
+        bit = 1u << (c % 27);
+        x->dirty |= gone;
+        for (; gone; gone &= gone - 1)
+            s->F[3 * CTZ(gone) + c / 27] &= ~bit;
     }
+    memcpy(x->base9, s->F, sizeof x->base9);
+    x->valid9 = 1;
     return 1;
 }
 
@@ -115,9 +171,10 @@ e9_pairs(Ctx *x, S9 *s)
  * pairs to two peers of each other leave it (Geo.pair_keep, as the general
  * engine's root does); a given that loses its digit is found by e9_pairs. */
 static void
-e9_pairs_root(const Geo *g, S9 *s)
+e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
 {
     int c, d;
+    x->valid9 = 0;
     if (g->pair_keep == NULL)
         return;
     for (c = 0; c < 81; c++)
@@ -177,6 +234,29 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
     }
     if (at >= 0)
         return e9_cell_branch(s, at, br);
+    /* no such cell: a polar cell (German whispers) with the fewest
+     * candidates, four or more on both sides of the middle, is split in
+     * two, 1-4 then 5-9 (eg_split) */
+    if (g->polar != NULL) {
+        int fewest = 10;
+        for (c = 0; c < 81; c++)
+            if (count[c] && count[c] < fewest) {
+                fewest = count[c];
+                at = c;
+            }
+        if (fewest >= 4 && fewest < 10 && g->polar[at]) {
+            uint32_t m = e9_cell_mask(s, at);
+            if ((m & 0xF) && (m & 0x1F0)) {
+                br->cell[0] = br->cell[1] = (uint16_t)at;
+                br->where = 4;
+                br->count = 2;
+                br->next = 0;
+                br->kind = BRANCH_SPLIT;
+                return 1;
+            }
+        }
+        at = -1;
+    }
     for (c = 0; c < 81; c++) {
         long cn = count[c], cd = 1L + g->weight[c];
         if (!cn)
@@ -190,4 +270,80 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
     if (at < 0)
         return 0;
     return e9_cell_branch(s, at, br);
+}
+
+/* A branch starts from s (its parent, propagated: every pair arc
+ * consistent): the base of the next e9_pairs. */
+static void
+e9_pairs_base(Ctx *x, const S9 *s)
+{
+    memcpy(x->base9, s->F, sizeof x->base9);
+    x->valid9 = 1;
+}
+
+/* Alternative k of a split branch (e9_pairs_choose): the cell keeps its
+ * digits below br->where + 1 (k = 0), or the others. */
+static int
+e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k)
+{
+    int c = br->cell[0], b = c / 27;
+    uint32_t low = (1u << br->where) - 1u, gone = e9_cell_mask(s, c) & (k == 0 ? ~low : low), bit = 1u << (c % 27);
+    x->dirty = gone;
+    for (; gone; gone &= gone - 1)
+        s->F[3 * CTZ(gone) + b] &= ~bit;
+    return 1;
+}
+
+static inline int e9_propagate_(Ctx *x, S9 *s, const int keep);
+
+/* Polar cells (Geo.polar: German whispers on 9x9) are probed at the end of
+ * every propagation, as in the general engine (eg_probe): each one still
+ * open on both sides of the middle tries each side and propagates; a side
+ * that fails leaves the other (failed-literal probing on the sides). A
+ * polar cell a probe confined to one side is not probed again in that
+ * round. x->probe9 is set: the propagations within do not probe. 1, or 0
+ * on a contradiction. */
+static int
+e9_probe_sides(Ctx *x, S9 *s, int keep)
+{
+    const Geo *g = x->geo;
+    int changed = 1, c, k;
+    while (changed) {
+        uint8_t covered[81];
+        changed = 0;
+        memset(covered, 0, sizeof covered);
+        for (c = 0; c < 81; c++) {
+            uint32_t m;
+            Branch br;
+            if (!g->polar[c] || covered[c])
+                continue;
+            m = e9_cell_mask(s, c);
+            if (!(m & 0xF) || !(m & 0x1E0))
+                continue;
+            br.cell[0] = br.cell[1] = (uint16_t)c;
+            br.where = 4;
+            br.kind = BRANCH_SPLIT;
+            for (k = 0; k < 2; k++) {
+                S9 t = *s;
+                int d;
+                e9_pairs_base(x, s);
+                e9_pairs_split(x, &t, &br, k);
+                if (!e9_propagate_(x, &t, keep)) {
+                    e9_pairs_base(x, s);
+                    e9_pairs_split(x, s, &br, 1 - k);
+                    if (!e9_propagate_(x, s, keep))
+                        return 0;
+                    changed = 1;
+                    break;
+                }
+                for (d = c + 1; d < 81; d++)
+                    if (g->polar[d] && !covered[d]) {
+                        uint32_t md = e9_cell_mask(&t, d);
+                        if (md != e9_cell_mask(s, d) && (!(md & 0xF) || !(md & 0x1E0)))
+                            covered[d] = 1;
+                    }
+            }
+        }
+    }
+    return 1;
 }

@@ -307,6 +307,8 @@ geo_constraints(Geo *g, const Extra *ex)
     for (c = 0; g->mask9 && c < ncells; c++)
         if (g->adj_start != NULL && g->adj_start[c] != g->adj_start[c + 1])
             g->pairs9_cells[c / 27] |= 1u << (c % 27);
+    if (g->mask9 && g->npairs && geo_is_classic9(g) && !geo_sup9(g))
+        return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
         if (g->cand == NULL)
