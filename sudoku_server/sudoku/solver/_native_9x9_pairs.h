@@ -29,6 +29,7 @@
 #define SUP9_MAX 256
 static uint32_t SUP9_SIDE[SUP9_MAX][9];
 static uint16_t SUP9[SUP9_MAX][512];
+static uint8_t SUP9_THR[SUP9_MAX]; /* the most candidates m may have with SUP9[i][m] not every digit */
 static int sup9_count;
 
 /* The index in SUP9 of a side (9 masks), added when new; -1 when full. */
@@ -43,8 +44,12 @@ sup9_index(const uint32_t *side)
         return -1;
     memcpy(SUP9_SIDE[i], side, sizeof SUP9_SIDE[i]);
     SUP9[i][0] = 0;
-    for (m = 1; m < 512; m++)
+    SUP9_THR[i] = 0;
+    for (m = 1; m < 512; m++) {
         SUP9[i][m] = (uint16_t)(SUP9[i][m & (m - 1)] | (side[CTZ((uint32_t)m)] & 0x1FF));
+        if (SUP9[i][m] != 0x1FF && POP9[m] > SUP9_THR[i])
+            SUP9_THR[i] = POP9[m];
+    }
     sup9_count = i + 1;
     return i;
 }
@@ -68,6 +73,12 @@ geo_sup9(Geo *g)
             return 1;
         }
         g->adj9[j] = (uint32_t)((end & 1) ? g->pair_a[k] : g->pair_b[k]) << 16 | (uint32_t)i;
+    }
+    for (j = 0; j < 81; j++) {
+        uint32_t a;
+        for (a = g->adj_start[j]; a < g->adj_start[j + 1]; a++)
+            if (SUP9_THR[g->adj9[a] & 0xFFFF] > g->thr9[j])
+                g->thr9[j] = SUP9_THR[g->adj9[a] & 0xFFFF];
     }
     return 1;
 }
@@ -117,6 +128,8 @@ e9_pairs(Ctx *x, S9 *s)
             was[c] = m[c] = (uint16_t)e9_cell_mask(s, c);
             if (UNLIKELY(!m[c]))
                 return 0;
+            if (POP9[m[c]] > g->thr9[c])
+                continue; /* it removes nothing */
             work[tail++] = (uint16_t)c;
             queued[c] = 1;
         }
@@ -144,7 +157,7 @@ e9_pairs(Ctx *x, S9 *s)
                 m[o] &= (uint16_t)keep;
                 if (UNLIKELY(!m[o]))
                     return 0;
-                if (!queued[o]) {
+                if (!queued[o] && POP9[m[o]] <= g->thr9[o]) {
                     queued[o] = 1;
                     work[tail] = (uint16_t)o;
                     tail = tail + 1 == 82 ? 0 : tail + 1;

@@ -20,6 +20,7 @@ typedef struct {
                    * e9 engine from masks and pairs (_native_9x9_pairs.h) */
     uint32_t pairs9_cells[3]; /* mask9: per band, the cells with relation pairs */
     uint32_t *adj9;           /* mask9: per entry of adj, the other cell << 16 | its side's index in SUP9 */
+    uint8_t thr9[81];         /* mask9: a cell with more candidates than this removes none through its pairs */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
