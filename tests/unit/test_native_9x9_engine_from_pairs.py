@@ -23,8 +23,8 @@ import pytest
 from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.candidates import true_candidates
-from sudoku_server.sudoku.grid import check_givens
-from sudoku_server.sudoku.variants import variant_geometry
+from sudoku_server.sudoku.grid import Grid, check_givens
+from sudoku_server.sudoku.variants import Variant, variant_geometry
 from sudoku_server.text.fpuzzles import marks_line
 
 if solver.NATIVE is None:
@@ -78,10 +78,21 @@ def test_rules_beyond_plain_pairs_keep_the_general_engine(rule: str) -> None:
 
 
 def test_pairs_beside_a_differ_rule_keep_the_general_engine() -> None:
-    """Anti-knight adds differ pairs (peers beyond the units): not the 9x9 engine."""
+    """Anti-knight adds differ pairs (peers beyond the units): not the 9x9 engine; non-consecutive adds pairs."""
     line, _solution = stored("thermo", 1)[0]
     assert engine(line) == "e9"
+    assert engine(line, "nonconsecutive") == "e9"
     assert engine(line, "antiknight") == "eg"
+
+
+def test_the_stored_non_consecutive_puzzles_keep_their_solutions() -> None:
+    """The rule alone (a relation over every two orthogonal neighbours) on grids of a few givens."""
+    rows = [line.split() for line in (STORED / "bench_nonconsecutive.txt").read_text().splitlines()]
+    for rules, givens, solution in [row[:3] for row in rows if row and not row[0].startswith("#")][:4]:
+        grid, geo = Grid.from_string(givens), variant_geometry(Variant(rules=tuple(rules.split("+"))))
+        assert solver._native.engine(solver._prepare(geo)) == "e9"  # type: ignore[union-attr]
+        assert NATIVE.count_solutions(grid, 2, geometry=geo) == 1
+        assert NATIVE.solve(grid, geometry=geo).to_string() == solution
 
 
 @pytest.mark.parametrize("rule", PAIR_RULES)

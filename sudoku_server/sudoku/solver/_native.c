@@ -38,7 +38,8 @@
  * engine):
  *
  *   e9  (_native_9x9.h) the classic 9x9 only (chosen by prepare's classic9, for the key
- *       ("classic", 3, 3), after checking the units are the classic ones).
+ *       ("classic", 3, 3), after checking the units are the classic ones;
+ *       with starting candidates and relation pairs only: Geo.mask9).
  *       Digit-major bitboards: for each digit and band (three rows)
  *       a 27-bit mask of the cells where the digit is still possible. Within
  *       a band a digit takes one cell in each row and one in each box, so
@@ -73,7 +74,7 @@
  *       cell has one), the fewest candidates per weight replace the
  *       unit-digit rule, and all-different goes to arc consistency at
  *       every size (ALLDIFF_FROM). Constraint
- *       kinds (a geometry with any: never e9) are propagated by
+ *       kinds (beyond e9's candidates and pairs) are propagated by
  *       _native_kinds.h once the units find nothing more.
  *
  * The row-major-first solution: the two interleaved searches of the Python
