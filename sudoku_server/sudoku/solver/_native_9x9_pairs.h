@@ -204,6 +204,7 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
 #endif
 
 static int e9_cell_branch(const S9 *s, int cell, Branch *br);
+static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
 
 /* The branch with relation pairs (the general engine's choice with kinds,
  * eg_choose): the two-candidate cell of a pair with the most open cells in
@@ -214,9 +215,41 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
 {
     const Geo *g = x->geo;
     uint8_t count[81];
-    int rowc[9], colc[9], boxc[9], c, d, b, best = -1, at = -1;
+    uint32_t twos[3], threes[3], pairs[3];
+    int c, d, b, best = -1, at = -1;
     long bn = 0, bd = 1;
     (void)x;
+    e9_counts(s, twos, threes);
+    for (b = 0; b < 3; b++)
+        pairs[b] = s->U[b] & twos[b] & ~threes[b] & g->pairs9_cells[b];
+    if (pairs[0] | pairs[1] | pairs[2]) {
+        int rowc[9], colc[9], boxc[9], r;
+        uint64_t lanes = 0; /* open cells per column: the nine rows added in 4-bit lanes */
+        for (b = 0; b < 3; b++) {
+            uint32_t u = s->U[b];
+            for (r = 0; r < 3; r++)
+                rowc[3 * b + r] = POP9[(u >> (9 * r)) & 511];
+            for (c = 0; c < 3; c++)
+                boxc[3 * b + c] = POP9[((u >> (3 * c)) & 7) | ((u >> (9 + 3 * c)) & 7) << 3 |
+                                       ((u >> (18 + 3 * c)) & 7) << 6];
+            lanes += SPREAD9[u & 511] + SPREAD9[(u >> 9) & 511] + SPREAD9[u >> 18];
+        }
+        for (c = 0; c < 9; c++)
+            colc[c] = (int)((lanes >> (4 * c)) & 15);
+        for (b = 0; b < 3; b++) {
+            uint32_t p = pairs[b];
+            while (p) {
+                int bit = CTZ(p), cell = 27 * b + bit, deg;
+                p &= p - 1;
+                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] + E9_PAIR_W * g->weight[cell];
+                if (deg > best) {
+                    best = deg;
+                    at = cell;
+                }
+            }
+        }
+        return e9_cell_branch(s, at, br);
+    }
     memset(count, 0, sizeof count);
     for (d = 0; d < 9; d++)
         for (b = 0; b < 3; b++) {
@@ -226,27 +259,6 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
                 f &= f - 1;
             }
         }
-    memset(rowc, 0, sizeof rowc);
-    memset(colc, 0, sizeof colc);
-    memset(boxc, 0, sizeof boxc);
-    for (c = 0; c < 81; c++)
-        if (count[c]) {
-            rowc[c / 9]++;
-            colc[c % 9]++;
-            boxc[(c / 27) * 3 + (c % 9) / 3]++;
-        }
-    for (c = 0; c < 81; c++) {
-        int w = g->weight[c];
-        if (count[c] == 2 && w > 0) {
-            int deg = rowc[c / 9] + colc[c % 9] + boxc[(c / 27) * 3 + (c % 9) / 3] + E9_PAIR_W * w;
-            if (deg > best) {
-                best = deg;
-                at = c;
-            }
-        }
-    }
-    if (at >= 0)
-        return e9_cell_branch(s, at, br);
     /* no such cell: a polar cell (German whispers) with the fewest
      * candidates, four or more on both sides of the middle, is split in
      * two, 1-4 then 5-9 (eg_split) */
