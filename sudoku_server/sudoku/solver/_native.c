@@ -93,7 +93,7 @@
  * Every buffer is of fixed size and belongs to one call (several threads
  * may search at once; the tables built at import and the prepared
  * geometries are read-only, and a geometry lives as long as its capsule): the 9x9
- * search stacks live on the C stack (about 92 KiB in all), the general
+ * search stacks live on the C stack (about 110 KiB in all), the general
  * engine's are allocated once per call (ncells + 2 frames per stack, about
  * 1.6 MiB each for 25x25).
  */

@@ -26,8 +26,10 @@ typedef struct {
 } S9;
 
 /* Frames per search stack: a path places at most 81 digits and fixes at
- * most 54 band or stack configurations, plus the root and a spare. */
-#define E9_FRAMES (81 + 54 + 2)
+ * most 54 band or stack configurations or, with relation pairs (no
+ * configurations then), splits at most 81 cells by side
+ * (_native_9x9_pairs.h), plus the root and a spare. */
+#define E9_FRAMES (81 + 81 + 2)
 /* The search branches first on a digit's configurations in a band or stack
  * when it has at most this many left (else on a cell). Measured (issue 18,
  * benchmarks/bench_tdoku.py): with the minirow rules, 2 and 6 search about
