@@ -60,6 +60,8 @@ static int
 geo_sup9(Geo *g)
 {
     uint32_t j, n = 2 * (uint32_t)g->npairs;
+    const uint32_t *seen[16]; /* the sides looked up last, and their indices */
+    int seen_at[16], nseen = 0;
     g->adj9 = PyMem_RawMalloc(sizeof(uint32_t) * n);
     if (g->adj9 == NULL)
         return 0;
@@ -67,7 +69,19 @@ geo_sup9(Geo *g)
         uint32_t end = g->adj[j], k = end >> 1;
         /* the side from this cell to the other: a to b (the table's first
          * 9 masks) when the cell is a, b to a when it is b */
-        int i = sup9_index(g->tab + g->pair_tab[k] + (end & 1) * 9);
+        const uint32_t *side = g->tab + g->pair_tab[k] + (end & 1) * 9;
+        int i, at;
+        for (at = 0; at < nseen && seen[at] != side; at++)
+            ;
+        if (at < nseen) {
+            i = seen_at[at];
+        } else {
+            i = sup9_index(side);
+            if (nseen < 16) {
+                seen[nseen] = side;
+                seen_at[nseen++] = i;
+            }
+        }
         if (i < 0) {
             g->mask9 = 0;
             return 1;

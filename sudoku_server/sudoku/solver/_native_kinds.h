@@ -307,7 +307,8 @@ geo_constraints(Geo *g, const Extra *ex)
     for (c = 0; g->mask9 && c < ncells; c++)
         if (g->adj_start != NULL && g->adj_start[c] != g->adj_start[c + 1])
             g->pairs9_cells[c / 27] |= 1u << (c % 27);
-    if (g->mask9 && g->npairs && geo_is_classic9(g) && !geo_sup9(g))
+    g->mask9 = g->mask9 && geo_is_classic9(g);
+    if (g->mask9 && g->npairs && !geo_sup9(g))
         return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
@@ -335,7 +336,7 @@ geo_constraints(Geo *g, const Extra *ex)
     }
     for (c = 0; c < ncells; c++)
         g->weighted |= g->weight[c] > 0;
-    if (ncells <= 128) {
+    if (ncells <= 128 && !g->mask9) { /* the general engine's (ev_units) */
         int u, i;
         g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
         g->ubits = PyMem_RawCalloc(2 * (size_t)g->nunits, sizeof(uint64_t));
