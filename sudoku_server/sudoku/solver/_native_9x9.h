@@ -501,10 +501,10 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
     (void)x;
     if (!(s->U[0] | s->U[1] | s->U[2]))
         return 0;
-#ifndef E9_PAIRS_CONFIG
+    /* with pairs, configurations first (as for classic puzzles) searched
+     * 1.4x the nodes on non-consecutive, 5x on kropki */
     if (x->geo->npairs)
         return e9_pairs_choose(x, s, br);
-#endif
     if (e9_config_branch(s, br))
         return 1;
     e9_counts(s, twos, threes);
