@@ -54,6 +54,7 @@ setup(
             depends=[
                 "sudoku_server/sudoku/solver/_native_search.h",
                 "sudoku_server/sudoku/solver/_native_9x9.h",
+                "sudoku_server/sudoku/solver/_native_9x9_pairs.h",
                 "sudoku_server/sudoku/solver/_native_geometry.h",
                 "sudoku_server/sudoku/solver/_native_general.h",
                 "sudoku_server/sudoku/solver/_native_kinds.h",

@@ -38,7 +38,8 @@
  * engine):
  *
  *   e9  (_native_9x9.h) the classic 9x9 only (chosen by prepare's classic9, for the key
- *       ("classic", 3, 3), after checking the units are the classic ones).
+ *       ("classic", 3, 3), after checking the units are the classic ones;
+ *       with starting candidates and relation pairs only: Geo.mask9).
  *       Digit-major bitboards: for each digit and band (three rows)
  *       a 27-bit mask of the cells where the digit is still possible. Within
  *       a band a digit takes one cell in each row and one in each box, so
@@ -73,7 +74,7 @@
  *       cell has one), the fewest candidates per weight replace the
  *       unit-digit rule, and all-different goes to arc consistency at
  *       every size (ALLDIFF_FROM). Constraint
- *       kinds (a geometry with any: never e9) are propagated by
+ *       kinds (beyond e9's candidates and pairs) are propagated by
  *       _native_kinds.h once the units find nothing more.
  *
  * The row-major-first solution: the two interleaved searches of the Python
@@ -92,7 +93,7 @@
  * Every buffer is of fixed size and belongs to one call (several threads
  * may search at once; the tables built at import and the prepared
  * geometries are read-only, and a geometry lives as long as its capsule): the 9x9
- * search stacks live on the C stack (about 92 KiB in all), the general
+ * search stacks live on the C stack (about 110 KiB in all), the general
  * engine's are allocated once per call (ncells + 2 frames per stack, about
  * 1.6 MiB each for 25x25).
  */
@@ -196,6 +197,10 @@ typedef struct {
      * and e9's copy of them as its digit-and-band masks; NULL otherwise */
     uint32_t *seen;
     uint32_t seen9[27];
+    /* e9 with relation pairs: the digit masks of the last state on this path
+     * whose pairs were arc consistent, when valid9 (_native_9x9_pairs.h) */
+    uint32_t base9[27];
+    int valid9, probe9; /* probe9: e9_probe under way (no probe within a probe) */
     /* eg with sums that repeat digits: sum k's candidates after its last
      * support pass are in sum_cache[k] when sum_cached[k] (_native_sum_support.h) */
     uint8_t sum_cached[SUM_CACHE];
@@ -467,6 +472,10 @@ run9(Ctx *x, const int *cells, const uint32_t *cand, int mode, long limit, int *
                 root.F[3 * d + b] &= ~(all[b] & ~given[3 * d + b]);
         for (b = 0; b < 3; b++)
             root.U[b] &= ~all[b];
+        if (x->geo->npairs && ev_givens_break(x->geo, cells))
+            return RESULT_INVALID; /* as rung */
+        if (x->geo->npairs)
+            e9_pairs_root(x, x->geo, &root);
         /* cand (a geometry's mask9): each cell keeps to its starting
          * candidates; a given outside them leaves no solution, as in rung */
         for (i = 0; cand != NULL && i < 81; i++) {
@@ -927,6 +936,8 @@ static PyMethodDef methods[] = {
      "How long a search keeps the interpreter lock before releasing it (0:\n"
      "release at once, the default); returns the previous value. Process-wide;\n"
      "set it at startup, not while searches run."},
+    {"engine", py_engine, METH_O,
+     "engine(geometry) -> str\n\nThe engine that searches a prepared geometry: 'e9' (9x9) or 'eg' (general)."},
     {"last_nodes", py_last_nodes, METH_NOARGS,
      "last_nodes() -> int\n\nSearch nodes of the last call (any thread; for benchmarks)."},
     {NULL, NULL, 0, NULL},

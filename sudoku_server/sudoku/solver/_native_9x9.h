@@ -26,8 +26,10 @@ typedef struct {
 } S9;
 
 /* Frames per search stack: a path places at most 81 digits and fixes at
- * most 54 band or stack configurations, plus the root and a spare. */
-#define E9_FRAMES (81 + 54 + 2)
+ * most 54 band or stack configurations or, with relation pairs (no
+ * configurations then), splits at most 81 cells by side
+ * (_native_9x9_pairs.h), plus the root and a spare. */
+#define E9_FRAMES (81 + 81 + 2)
 /* The search branches first on a digit's configurations in a band or stack
  * when it has at most this many left (else on a cell). Measured (issue 18,
  * benchmarks/bench_tdoku.py): with the minirow rules, 2 and 6 search about
@@ -112,6 +114,9 @@ e9_place(Ctx *x, S9 *s, int d, int b, int bit)
 }
 
 static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
+static void e9_pairs_base(Ctx *x, const S9 *s);
+static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
+static int e9_probe(Ctx *x, S9 *s, int keep);
 
 /* Take alternative k of a branch. */
 static int
@@ -119,8 +124,12 @@ e9_apply(Ctx *x, S9 *s, const Branch *br, int k)
 {
     int d, b;
     uint32_t p, *F;
+    if (x->geo->npairs) /* s is the parent, its pairs arc consistent (_native_9x9_pairs.h) */
+        e9_pairs_base(x, s);
     if (br->kind == BRANCH_CELLS)
         return e9_assign(x, s, br->cell[k], br->digit[k]);
+    if (br->kind == BRANCH_SPLIT)
+        return e9_pairs_split(x, s, br, k);
     d = br->digit[k] - 1;
     p = br->cell[k];
     F = &s->F[3 * d];
@@ -253,6 +262,9 @@ e9_matrices(S9 *s)
     }
 }
 
+/* Relation pairs (a geometry's mask9): e9_pairs, e9_pairs_root. */
+#include "_native_9x9_pairs.h"
+
 /* Propagate to a fixpoint: 1, or 0 on a contradiction. With `keep`, the
  * segment matrices s->M are kept up to date and the minirow rules run
  * (from E9_TRIADS_FROM_NODE on); the root's propagation goes without
@@ -356,12 +368,20 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         x->dirty = 0;
         if (dirty)
             continue;
+        if (x->geo->npairs) {
+            if (!e9_pairs(x, s))
+                return 0;
+            dirty = x->dirty;
+            x->dirty = 0;
+            if (dirty)
+                continue;
+        }
         if (keep && x->nodes >= E9_TRIADS_FROM_NODE && !e9_triads(x, s))
             return 0;
         dirty = x->dirty;
         x->dirty = 0;
         if (!dirty)
-            return 1;
+            return x->geo->polar != NULL && !x->probe9 ? e9_probe(x, s, keep) : 1;
     }
 }
 
@@ -369,6 +389,17 @@ static int
 e9_propagate(Ctx *x, S9 *s)
 {
     return e9_propagate_(x, s, 1);
+}
+
+/* Polar probing with relation pairs (_native_9x9_pairs.h). */
+static int
+e9_probe(Ctx *x, S9 *s, int keep)
+{
+    int r;
+    x->probe9 = 1;
+    r = e9_probe_sides(x, s, keep);
+    x->probe9 = 0;
+    return r;
 }
 
 static void
@@ -470,6 +501,10 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
     (void)x;
     if (!(s->U[0] | s->U[1] | s->U[2]))
         return 0;
+    /* with pairs, configurations first (as for classic puzzles) searched
+     * 1.4x the nodes on non-consecutive, 5x on kropki */
+    if (x->geo->npairs)
+        return e9_pairs_choose(x, s, br);
     if (e9_config_branch(s, br))
         return 1;
     e9_counts(s, twos, threes);

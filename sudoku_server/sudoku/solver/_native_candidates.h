@@ -1,4 +1,4 @@
-/* The true candidates in one search (candidates()): included by _native.c
+/* The true candidates in one search (candidates()), and engine(): included by _native.c
  * after the engines and the helpers of the Python functions it uses
  * (as_geo, read_cells, run9, rung). The search is ENG(union) of
  * _native_search.h: a depth-first search over every solution that drops a
@@ -67,3 +67,16 @@ py_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+
+/* engine(geometry) -> str: which engine searches a prepared geometry, "e9"
+ * (the classic 9x9 engine: classic9, or mask9 for starting candidates and
+ * relation pairs) or "eg" (the general one). For tests and benchmarks. */
+static PyObject *
+py_engine(PyObject *self, PyObject *arg)
+{
+    const Geo *g = as_geo(arg);
+    (void)self;
+    if (g == NULL)
+        return NULL;
+    return PyUnicode_FromString(g->classic9 || g->mask9 ? "e9" : "eg");
+}

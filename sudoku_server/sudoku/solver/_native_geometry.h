@@ -16,7 +16,11 @@
 typedef struct {
     int n, ncells, nunits;
     int classic9; /* the classic 9x9 rows, columns and boxes: the e9 engine */
-    int mask9;    /* those units with starting candidates (cand) only: the e9 engine from masks */
+    int mask9;    /* those units with starting candidates (cand) and relation pairs only: the
+                   * e9 engine from masks and pairs (_native_9x9_pairs.h) */
+    uint32_t pairs9_cells[3]; /* mask9: per band, the cells with relation pairs */
+    uint32_t *adj9;           /* mask9: per entry of adj, the other cell << 16 | its side's index in SUP9 */
+    uint8_t thr9[81];         /* mask9: a cell with more candidates than this removes none through its pairs */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
@@ -137,6 +141,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->adj);
     PyMem_RawFree(g->polar);
     PyMem_RawFree(g->pair_keep);
+    PyMem_RawFree(g->adj9);
     PyMem_RawFree(g->twin);
     PyMem_RawFree(g->run_start);
     PyMem_RawFree(g->run_cells);

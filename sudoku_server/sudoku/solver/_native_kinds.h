@@ -300,7 +300,16 @@ geo_constraints(Geo *g, const Extra *ex)
         return 1;
     if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_sum_segments(g) || !geo_between(g, ex))
         return 0;
-    g->mask9 = ex->cand != NULL && ex->ndiffer == 0 && ex->npairs == 0 && ex->nsums == 0 && ex->nbetween == 0;
+    /* the 9x9 engine takes the classic units with starting candidates and
+     * relation pairs, but for renban's runs (ev_runs, which it lacks: a
+     * renban set searched far more there) */
+    g->mask9 = ex->ndiffer == 0 && ex->nsums == 0 && ex->nbetween == 0 && g->nruns == 0 && ncells == 81;
+    for (c = 0; g->mask9 && c < ncells; c++)
+        if (g->adj_start != NULL && g->adj_start[c] != g->adj_start[c + 1])
+            g->pairs9_cells[c / 27] |= 1u << (c % 27);
+    g->mask9 = g->mask9 && geo_is_classic9(g);
+    if (g->mask9 && g->npairs && !geo_sup9(g))
+        return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
         if (g->cand == NULL)
@@ -327,7 +336,7 @@ geo_constraints(Geo *g, const Extra *ex)
     }
     for (c = 0; c < ncells; c++)
         g->weighted |= g->weight[c] > 0;
-    if (ncells <= 128) {
+    if (ncells <= 128 && !g->mask9) { /* the general engine's (ev_units) */
         int u, i;
         g->pbits = PyMem_RawCalloc(2 * (size_t)ncells, sizeof(uint64_t));
         g->ubits = PyMem_RawCalloc(2 * (size_t)g->nunits, sizeof(uint64_t));

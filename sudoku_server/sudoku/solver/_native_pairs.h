@@ -59,8 +59,14 @@ geo_pair_keep(Geo *g)
     int n = g->n, c, d, any = 0, pass;
     uint32_t i, j;
     uint32_t *keep = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)g->ncells);
+    /* per two sides of tables (side k: the n masks at g->tab + k * n; a
+     * geometry has a few): the digits they leave one partner at most
+     * (bits 0..n-1), whether some digit has 3 or fewer (bit 30), and
+     * whether this is known (bit 31) */
+    uint32_t memo[16][16];
     if (keep == NULL)
         return 0;
+    memset(memo, 0, sizeof memo);
     /* pass 0 counts the twins, pass 1 lists them */
     for (pass = 0; pass < 2; pass++) {
         g->ntwins = 0;
@@ -75,15 +81,26 @@ geo_pair_keep(Geo *g)
                     const uint32_t *ti = g->tab + g->pair_tab[ei >> 1] + ((ei & 1) ? n : 0);
                     const uint32_t *tj = g->tab + g->pair_tab[ej >> 1] + ((ej & 1) ? n : 0);
                     int tight = 0;
+                    uint32_t drop = 0;
                     if (p == q || !geo_is_peer(g, p, q))
                         continue;
-                    for (d = 0; d < n; d++) {
-                        uint32_t both = ti[d] | tj[d];
-                        if ((keep[c] >> d & 1) && !(both & (both - 1))) {
-                            keep[c] &= ~(1u << d);
-                            any = 1;
+                    size_t ki = (size_t)(ti - g->tab) / (size_t)n, kj = (size_t)(tj - g->tab) / (size_t)n;
+                    if (ki < 16 && kj < 16 && (memo[ki][kj] >> 31)) {
+                        drop = memo[ki][kj] & g->full;
+                        tight = (int)(memo[ki][kj] >> 30 & 1);
+                    } else {
+                        for (d = 0; d < n; d++) {
+                            uint32_t both = ti[d] | tj[d];
+                            if (!(both & (both - 1)))
+                                drop |= 1u << d;
+                            tight |= ev_pop64(both) <= 3;
                         }
-                        tight |= ev_pop64(both) <= 3;
+                        if (ki < 16 && kj < 16)
+                            memo[ki][kj] = 1u << 31 | (uint32_t)tight << 30 | drop;
+                    }
+                    if (keep[c] & drop) {
+                        keep[c] &= ~drop;
+                        any = 1;
                     }
                     /* the search checks the pairs that give some digit at
                      * most 3 partners (dots, whispers), not the wide

@@ -1,0 +1,388 @@
+/* Relation pairs in the 9x9 engine (e9): included by _native_9x9.h before
+ * e9_propagate_, which calls e9_pairs once its own rules find nothing more.
+ *
+ * A classic 9x9 geometry whose only constraints are relation pairs (each a
+ * table over two cells: thermometers, kropki dots and their negative rule,
+ * XV, German whispers, palindromes, non-consecutive, renban lines) and
+ * starting candidates is searched by e9 (Geo.mask9, set by geo_constraints
+ * in _native_kinds.h). Its pairs are brought to arc consistency here, on the
+ * cells' candidate masks gathered from e9's digit masks: a digit of a cell
+ * stays only while some candidate of each partner allows it (the table
+ * g->tab, without the equal digits when the two cells are peers), from a
+ * queue of cells whose masks changed; the digits that go leave e9's masks
+ * and are marked dirty, so e9's rules run again, and so on to a fixpoint.
+ * A cell left with no digit (a placed one too, which e9 no longer looks at)
+ * is a contradiction. Sound (only digits no solution holds go), so the
+ * search drivers' answers stay those of the general engine: the
+ * row-major-first solution, counts and true candidates; a solved state
+ * (every cell single) is one where every pair holds, since the pass ran on
+ * it and changed nothing.
+ */
+
+/* The sides of the relation tables met so far, process-wide: SUP9[i][m]
+ * the digits one end of a pair allows on the other when it has candidates m
+ * (the union of SUP9_SIDE[i][d] over the digits d of m). Filled by prepare
+ * (under the interpreter lock), an entry never changes once its geometry
+ * exists; rules use a few tables (a thermometer one, kropki's per dot kind
+ * and value, ...), each in two directions, with and without equal digits.
+ * A geometry whose sides do not fit keeps the general engine. */
+#define SUP9_MAX 256
+static uint32_t SUP9_SIDE[SUP9_MAX][9];
+static uint16_t SUP9[SUP9_MAX][512];
+static uint8_t SUP9_THR[SUP9_MAX]; /* the most candidates m may have with SUP9[i][m] not every digit */
+static int sup9_count;
+
+/* The index in SUP9 of a side (9 masks), added when new; -1 when full. */
+static int
+sup9_index(const uint32_t *side)
+{
+    int i, m;
+    for (i = 0; i < sup9_count; i++)
+        if (!memcmp(SUP9_SIDE[i], side, sizeof SUP9_SIDE[i]))
+            return i;
+    if (sup9_count == SUP9_MAX)
+        return -1;
+    memcpy(SUP9_SIDE[i], side, sizeof SUP9_SIDE[i]);
+    SUP9[i][0] = 0;
+    SUP9_THR[i] = 0;
+    for (m = 1; m < 512; m++) {
+        SUP9[i][m] = (uint16_t)(SUP9[i][m & (m - 1)] | (side[CTZ((uint32_t)m)] & 0x1FF));
+        if (SUP9[i][m] != 0x1FF && POP9[m] > SUP9_THR[i])
+            SUP9_THR[i] = POP9[m];
+    }
+    sup9_count = i + 1;
+    return i;
+}
+
+/* Geo.adj9 for a mask9 geometry with pairs: 1, or 0 when out of memory;
+ * g->mask9 goes to 0 when SUP9 is full. */
+static int
+geo_sup9(Geo *g)
+{
+    uint32_t j, n = 2 * (uint32_t)g->npairs;
+    const uint32_t *seen[16]; /* the sides looked up last, and their indices */
+    int seen_at[16], nseen = 0;
+    g->adj9 = PyMem_RawMalloc(sizeof(uint32_t) * n);
+    if (g->adj9 == NULL)
+        return 0;
+    for (j = 0; j < n; j++) {
+        uint32_t end = g->adj[j], k = end >> 1;
+        /* the side from this cell to the other: a to b (the table's first
+         * 9 masks) when the cell is a, b to a when it is b */
+        const uint32_t *side = g->tab + g->pair_tab[k] + (end & 1) * 9;
+        int i, at;
+        for (at = 0; at < nseen && seen[at] != side; at++)
+            ;
+        if (at < nseen) {
+            i = seen_at[at];
+        } else {
+            i = sup9_index(side);
+            if (nseen < 16) {
+                seen[nseen] = side;
+                seen_at[nseen++] = i;
+            }
+        }
+        if (i < 0) {
+            g->mask9 = 0;
+            return 1;
+        }
+        g->adj9[j] = (uint32_t)((end & 1) ? g->pair_a[k] : g->pair_b[k]) << 16 | (uint32_t)i;
+    }
+    for (j = 0; j < 81; j++) {
+        uint32_t a;
+        for (a = g->adj_start[j]; a < g->adj_start[j + 1]; a++)
+            if (SUP9_THR[g->adj9[a] & 0xFFFF] > g->thr9[j])
+                g->thr9[j] = SUP9_THR[g->adj9[a] & 0xFFFF];
+    }
+    return 1;
+}
+
+/* The candidates of cell c (bit d - 1 for digit d) from e9's digit masks. */
+static inline uint32_t
+e9_cell_mask(const S9 *s, int c)
+{
+    const uint32_t *F = s->F + c / 27;
+    int bit = c % 27;
+    return (F[0] >> bit & 1) | (F[3] >> bit & 1) << 1 | (F[6] >> bit & 1) << 2 | (F[9] >> bit & 1) << 3 |
+           (F[12] >> bit & 1) << 4 | (F[15] >> bit & 1) << 5 | (F[18] >> bit & 1) << 6 | (F[21] >> bit & 1) << 7 |
+           (F[24] >> bit & 1) << 8;
+}
+
+/* The relation pairs of x->geo to arc consistency on s. Only the pairs of
+ * cells whose masks changed since x->base9 (the last state on this path
+ * where every pair was arc consistent: a pair of two unchanged cells still
+ * is) are looked at, all of them when it is not valid (x->valid9); the
+ * masks are read from e9's as they are needed. Digits removed go to
+ * x->dirty; s becomes the new base. 1, or 0 on a contradiction. */
+static int
+e9_pairs(Ctx *x, S9 *s)
+{
+    const Geo *g = x->geo;
+    uint16_t m[81], was[81], work[82], touched[81];
+    uint8_t queued[81];
+    uint32_t have[3] = {0, 0, 0}, todo[3];
+    int head = 0, tail = 0, ntouched = 0, c, i, b;
+    if (x->valid9) {
+        uint32_t ch[3] = {0, 0, 0};
+        for (i = 0; i < 27; i++)
+            ch[i % 3] |= s->F[i] ^ x->base9[i];
+        for (b = 0; b < 3; b++)
+            todo[b] = ch[b] & g->pairs9_cells[b];
+    } else {
+        for (b = 0; b < 3; b++)
+            todo[b] = g->pairs9_cells[b];
+    }
+    memset(queued, 0, sizeof queued);
+    for (b = 0; b < 3; b++) {
+        uint32_t f = todo[b];
+        have[b] = f;
+        while (f) {
+            c = 27 * b + CTZ(f);
+            f &= f - 1;
+            was[c] = m[c] = (uint16_t)e9_cell_mask(s, c);
+            if (UNLIKELY(!m[c]))
+                return 0;
+            if (POP9[m[c]] > g->thr9[c])
+                continue; /* it removes nothing */
+            work[tail++] = (uint16_t)c;
+            queued[c] = 1;
+        }
+    }
+    /* a ring of 82: each cell is queued at most once at a time */
+    while (head != tail) {
+        uint32_t j, mc;
+        c = work[head];
+        head = head + 1 == 82 ? 0 : head + 1;
+        queued[c] = 0;
+        mc = m[c];
+        for (j = g->adj_start[c]; j < g->adj_start[c + 1]; j++) {
+            uint32_t e = g->adj9[j], keep = SUP9[e & 0xFFFF][mc];
+            int o;
+            if (keep == 0x1FF)
+                continue; /* c's candidates allow every digit on the other cell */
+            o = (int)(e >> 16);
+            if (!(have[o / 27] >> (o % 27) & 1)) {
+                have[o / 27] |= 1u << (o % 27);
+                was[o] = m[o] = (uint16_t)e9_cell_mask(s, o);
+            }
+            if (m[o] & ~keep) {
+                if (m[o] == was[o])
+                    touched[ntouched++] = (uint16_t)o;
+                m[o] &= (uint16_t)keep;
+                if (UNLIKELY(!m[o]))
+                    return 0;
+                if (!queued[o] && POP9[m[o]] <= g->thr9[o]) {
+                    queued[o] = 1;
+                    work[tail] = (uint16_t)o;
+                    tail = tail + 1 == 82 ? 0 : tail + 1;
+                }
+            }
+        }
+    }
+    /* the digits gone leave e9's masks */
+    for (i = 0; i < ntouched; i++) {
+        uint32_t gone, bit;
+        c = touched[i];
+        gone = (uint32_t)(was[c] & ~m[c]);
+        bit = 1u << (c % 27);
+        x->dirty |= gone;
+        for (; gone; gone &= gone - 1)
+            s->F[3 * CTZ(gone) + c / 27] &= ~bit;
+    }
+    memcpy(x->base9, s->F, sizeof x->base9);
+    x->valid9 = 1;
+    return 1;
+}
+
+/* The root (run9, before its propagation): each cell keeps the digits its
+ * pairs to two peers of each other leave it (Geo.pair_keep, as the general
+ * engine's root does); a given that loses its digit is found by e9_pairs. */
+static void
+e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
+{
+    int c, d;
+    x->valid9 = 0;
+    if (g->pair_keep == NULL)
+        return;
+    for (c = 0; c < 81; c++)
+        for (d = 0; d < 9; d++)
+            if (!(g->pair_keep[c] >> d & 1))
+                s->F[3 * d + c / 27] &= ~(1u << (c % 27));
+}
+
+/* Weight of a cell's relation pairs against the open cells of its units
+ * when e9_pairs_choose picks a two-candidate cell (EK_W of the general
+ * engine). */
+#ifndef E9_PAIR_W
+#define E9_PAIR_W 4
+#endif
+
+static int e9_cell_branch(const S9 *s, int cell, Branch *br);
+static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
+
+/* The branch with relation pairs (the general engine's choice with kinds,
+ * eg_choose): the two-candidate cell of a pair with the most open cells in
+ * its units plus E9_PAIR_W per pair; else the open cell with the fewest
+ * candidates per weight (1 + its pairs). 0 when solved. */
+static int
+e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
+{
+    const Geo *g = x->geo;
+    uint8_t count[81];
+    uint32_t twos[3], threes[3], pairs[3];
+    int c, d, b, best = -1, at = -1;
+    long bn = 0, bd = 1;
+    (void)x;
+    e9_counts(s, twos, threes);
+    for (b = 0; b < 3; b++)
+        pairs[b] = s->U[b] & twos[b] & ~threes[b] & g->pairs9_cells[b];
+    if (pairs[0] | pairs[1] | pairs[2]) {
+        int rowc[9], colc[9], boxc[9], r;
+        uint64_t lanes = 0; /* open cells per column: the nine rows added in 4-bit lanes */
+        for (b = 0; b < 3; b++) {
+            uint32_t u = s->U[b];
+            for (r = 0; r < 3; r++)
+                rowc[3 * b + r] = POP9[(u >> (9 * r)) & 511];
+            for (c = 0; c < 3; c++)
+                boxc[3 * b + c] = POP9[((u >> (3 * c)) & 7) | ((u >> (9 + 3 * c)) & 7) << 3 |
+                                       ((u >> (18 + 3 * c)) & 7) << 6];
+            lanes += SPREAD9[u & 511] + SPREAD9[(u >> 9) & 511] + SPREAD9[u >> 18];
+        }
+        for (c = 0; c < 9; c++)
+            colc[c] = (int)((lanes >> (4 * c)) & 15);
+        for (b = 0; b < 3; b++) {
+            uint32_t p = pairs[b];
+            while (p) {
+                int bit = CTZ(p), cell = 27 * b + bit, deg;
+                p &= p - 1;
+                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] + E9_PAIR_W * g->weight[cell];
+                if (deg > best) {
+                    best = deg;
+                    at = cell;
+                }
+            }
+        }
+        return e9_cell_branch(s, at, br);
+    }
+    memset(count, 0, sizeof count);
+    for (d = 0; d < 9; d++)
+        for (b = 0; b < 3; b++) {
+            uint32_t f = s->F[3 * d + b] & s->U[b];
+            while (f) {
+                count[27 * b + CTZ(f)]++;
+                f &= f - 1;
+            }
+        }
+    /* no such cell: a polar cell (German whispers) with the fewest
+     * candidates, four or more on both sides of the middle, is split in
+     * two, 1-4 then 5-9 (eg_split) */
+    if (g->polar != NULL) {
+        int fewest = 10;
+        for (c = 0; c < 81; c++)
+            if (count[c] && count[c] < fewest) {
+                fewest = count[c];
+                at = c;
+            }
+        if (fewest >= 4 && fewest < 10 && g->polar[at]) {
+            uint32_t m = e9_cell_mask(s, at);
+            if ((m & 0xF) && (m & 0x1F0)) {
+                br->cell[0] = br->cell[1] = (uint16_t)at;
+                br->where = 4;
+                br->count = 2;
+                br->next = 0;
+                br->kind = BRANCH_SPLIT;
+                return 1;
+            }
+        }
+        at = -1;
+    }
+    for (c = 0; c < 81; c++) {
+        long cn = count[c], cd = 1L + g->weight[c];
+        if (!cn)
+            continue;
+        if (at < 0 || cn * bd < bn * cd) {
+            at = c;
+            bn = cn;
+            bd = cd;
+        }
+    }
+    if (at < 0)
+        return 0;
+    return e9_cell_branch(s, at, br);
+}
+
+/* A branch starts from s (its parent, propagated: every pair arc
+ * consistent): the base of the next e9_pairs. */
+static void
+e9_pairs_base(Ctx *x, const S9 *s)
+{
+    memcpy(x->base9, s->F, sizeof x->base9);
+    x->valid9 = 1;
+}
+
+/* Alternative k of a split branch (e9_pairs_choose): the cell keeps its
+ * digits below br->where + 1 (k = 0), or the others. */
+static int
+e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k)
+{
+    int c = br->cell[0], b = c / 27;
+    uint32_t low = (1u << br->where) - 1u, gone = e9_cell_mask(s, c) & (k == 0 ? ~low : low), bit = 1u << (c % 27);
+    x->dirty = gone;
+    for (; gone; gone &= gone - 1)
+        s->F[3 * CTZ(gone) + b] &= ~bit;
+    return 1;
+}
+
+static inline int e9_propagate_(Ctx *x, S9 *s, const int keep);
+
+/* Polar cells (Geo.polar: German whispers on 9x9) are probed at the end of
+ * every propagation, as in the general engine (eg_probe): each one still
+ * open on both sides of the middle tries each side and propagates; a side
+ * that fails leaves the other (failed-literal probing on the sides). A
+ * polar cell a probe confined to one side is not probed again in that
+ * round. x->probe9 is set: the propagations within do not probe. 1, or 0
+ * on a contradiction. */
+static int
+e9_probe_sides(Ctx *x, S9 *s, int keep)
+{
+    const Geo *g = x->geo;
+    int changed = 1, c, k;
+    while (changed) {
+        uint8_t covered[81];
+        changed = 0;
+        memset(covered, 0, sizeof covered);
+        for (c = 0; c < 81; c++) {
+            uint32_t m;
+            Branch br;
+            if (!g->polar[c] || covered[c])
+                continue;
+            m = e9_cell_mask(s, c);
+            if (!(m & 0xF) || !(m & 0x1E0))
+                continue;
+            br.cell[0] = br.cell[1] = (uint16_t)c;
+            br.where = 4;
+            br.kind = BRANCH_SPLIT;
+            for (k = 0; k < 2; k++) {
+                S9 t = *s;
+                int d;
+                e9_pairs_base(x, s);
+                e9_pairs_split(x, &t, &br, k);
+                if (!e9_propagate_(x, &t, keep)) {
+                    e9_pairs_base(x, s);
+                    e9_pairs_split(x, s, &br, 1 - k);
+                    if (!e9_propagate_(x, s, keep))
+                        return 0;
+                    changed = 1;
+                    break;
+                }
+                for (d = c + 1; d < 81; d++)
+                    if (g->polar[d] && !covered[d]) {
+                        uint32_t md = e9_cell_mask(&t, d);
+                        if (md != e9_cell_mask(s, d) && (!(md & 0xF) || !(md & 0x1E0)))
+                            covered[d] = 1;
+                    }
+            }
+        }
+    }
+    return 1;
+}
