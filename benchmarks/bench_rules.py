@@ -210,13 +210,40 @@ def request_path(rules: list[str], count: int, runs: int) -> None:
     from sudoku_server.wire import replies
     from sudoku_server.wire.session import RequestReceived, Session
 
+    try:  # a tree with the marks lines' fast path (issue 29): the server takes them as it takes plain lines
+        from sudoku_server.text.marksline import solve_marks
+    except ImportError:
+        solve_marks = None
+
+    def slow() -> None:
+        raise TimeoutError  # the inline path's check: a search past 0.5 ms goes the usual way (the pool)
+
     def once(puzzles: list[Stored], cold: bool) -> float:
         if cold:
             _clear_caches()
         session = Session()
         started = time.perf_counter()
         out = []
-        events = session.receive_data("".join(f"SOLVE {line}\n" for line, _ in puzzles).encode())
+        data = "".join(f"SOLVE {line}\n" for line, _ in puzzles).encode()
+        events: list[object] = []
+        if solve_marks is not None and session.buffer_plain(data):
+            # as net.connection does: the lines taken first (Session.take_plain), each answered by the fast
+            # path (InlineSolver.solve) or, from the first it does not answer, read the usual way
+            lines, first = session.take_plain(len(puzzles), marks=True)
+            for k, line in enumerate(lines):
+                try:
+                    reply = solve_marks(line, check=slow)
+                except TimeoutError:
+                    reply = None
+                if reply is not None:
+                    out.append(reply)
+                    continue
+                for event in session.taken_events(line, first + k):
+                    if isinstance(event, RequestReceived):
+                        out.append(replies.render(answer(event.request), event.ending, event.puzzle))
+            events = session.receive_more() if session.backlog else []
+        else:
+            events = session.receive_data(data)
         while True:
             for event in events:
                 if isinstance(event, RequestReceived):

@@ -575,12 +575,12 @@ class _Reader:
         session = self.c.session
         events: list[Event] = []
         if self.c.services.bulk and not self.c.reserve:
-            lines, first = session.take_plain(room)
+            lines, first = session.take_plain(room, marks=True)
             window = self.c.window
             if lines and window.weight_per_request < NINE_WEIGHT:
                 # The first puzzles of the connection: the room was counted for 25x25 ones; these are 9x9.
                 window.weight_per_request = NINE_WEIGHT
-                more, _ = session.take_plain(max(0, window.room() - len(lines)))
+                more, _ = session.take_plain(max(0, window.room() - len(lines)), marks=True)
                 lines += more
             if lines:
                 events = self._add_plain(lines, first)
@@ -632,7 +632,10 @@ class _Reader:
                             spent / answered * 1000,
                         )
         session = self.c.session
-        return [session.plain_event(lines[index], first + index) for index in range(answered, len(lines))]
+        events: list[Event] = []
+        for index in range(answered, len(lines)):
+            events += session.taken_events(lines[index], first + index)
+        return events
 
     def _answer_inline(self, event: RequestReceived) -> bool:
         """Answer a typed request on the event loop while the connection may (:meth:`_inline_ok`) and this step's

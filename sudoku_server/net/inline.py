@@ -33,6 +33,7 @@ from sudoku_server.net.pool import JobContext, error_code
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Request
 from sudoku_server.text import Puzzle
+from sudoku_server.text.marksline import solve_marks
 from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import replies
 
@@ -62,6 +63,10 @@ INLINE_GROUP = 16
 INLINE_REQUEST_SECONDS = 0.0005
 
 
+#: The longest plain line with its terminator (81 cells, CRLF): a longer line taken is a marks line.
+_PLAIN_MAX = 83
+
+
 class _InlineSlow(BaseException):
     """Raised by the inline path's ``check``: the puzzle searched past the native core's check interval
     (0.5 ms); it and those after it go to the pool."""
@@ -84,6 +89,9 @@ class InlineSolver:
     def solve(self, lines: Sequence[bytes], first_group: int = INLINE_FIRST_GROUP) -> tuple[list[bytes], float]:
         """Answer ``lines`` (each with its terminator) from the first on while each is quick and the budget lasts.
 
+        A line is a plain one (``text.oneline.solve_plain``, a group at a time) or a marks line
+        (``text.marksline.solve_marks``, one at a time), as ``Session.take_plain`` takes them.
+
         Returns ``(answers, seconds)``: the answers of the first
         ``len(answers)`` lines (each the reply's bytes, terminator included),
         and the solving time spent, for the caller to charge
@@ -98,8 +106,14 @@ class InlineSolver:
         group = first_group
         while len(out) < count and spent < budget:
             done = len(out)
+            end = done
+            while end < count and end - done < group and len(lines[end]) <= _PLAIN_MAX:
+                end += 1
             try:
-                solve_plain(lines[done : done + group], out, check=_too_slow)
+                if end > done:
+                    solve_plain(lines[done:end], out, check=_too_slow)
+                else:  # a marks line (``Session.take_plain(marks=True)``)
+                    out.append(solve_marks(lines[done], check=_too_slow))
             except _InlineSlow:
                 spent = time.monotonic() - started
                 break

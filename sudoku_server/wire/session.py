@@ -37,13 +37,14 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
 from sudoku_server.text import Puzzle, oneline
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
+from sudoku_server.text.marksline import MARKS_BUFFERED
 from sudoku_server.wire import replies
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
@@ -192,6 +193,7 @@ class _PlainLines:
     _backlog: bool
     _last_ending: str
     _received: int
+    _line: Callable[[str, str, int, list[Event]], None]  # Session's: one complete line, routed by the splitter
 
     def buffer_plain(self, data: bytes, now: float | None = None) -> bool:
         """Take bytes as :meth:`receive_data` would, but parse nothing yet: for :meth:`take_plain`.
@@ -215,7 +217,7 @@ class _PlainLines:
         self._backlog = True  # complete lines wait, unparsed
         return True
 
-    def take_plain(self, max_lines: int) -> tuple[list[bytes], int]:
+    def take_plain(self, max_lines: int, marks: bool = False) -> tuple[list[bytes], int]:
         """The plain one-line 9x9 puzzles at the front of the buffered lines, taken as read; at most ``max_lines``.
 
         A line is taken while the session is between requests (no puzzle
@@ -228,6 +230,11 @@ class _PlainLines:
         (:meth:`plain_event` gives a taken line's event, for one the caller
         answers the usual way).
 
+        ``marks``: take a marks line too (``text.marksline.MARKS_BUFFERED``:
+        ``SOLVE`` and a 9x9 line of givens then ``word=marks`` fields, no
+        longer than the line limit), which ``text.marksline.solve_marks``
+        may answer; :meth:`taken_events` gives the events of one it does not.
+
         Returns:
           ``(lines, first)``: the lines' bytes with their terminators, and
           the line number of the first (``[]`` when none is taken).
@@ -237,12 +244,18 @@ class _PlainLines:
             return [], first
         buf = self._buffer
         match = _PLAIN_BYTES.match
+        marks_match = MARKS_BUFFERED.match if marks else None
+        limit = self.max_line_bytes + 2
         lines: list[bytes] = []
         pos = 0
         while len(lines) < max_lines:
             found = match(buf, pos)
             if found is None:
-                break
+                if marks_match is None or buf[pos : pos + 1] not in b"S0123456789._":
+                    break
+                found = marks_match(buf, pos, pos + limit)  # no longer than the limit, terminator aside
+                if found is None or found.end() - pos - found.group().endswith(b"\r\n") - 1 > self.max_line_bytes:
+                    break
             lines.append(found.group())
             pos = found.end()
         if not buf:
@@ -256,6 +269,17 @@ class _PlainLines:
             self._splitter.took_plain(ending)
             self._puzzle_since = None
         return lines, first
+
+    def taken_events(self, line: bytes, lineno: int) -> list[Event]:
+        """The events of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give
+        them: a plain line's :meth:`plain_event`; a marks line read the usual way (its request, or its error)."""
+        if _PLAIN_BYTES.fullmatch(line):
+            return [self.plain_event(line, lineno)]
+        ending = "\r\n" if line.endswith(b"\r\n") else "\n"
+        events: list[Event] = []
+        self._line(line[: -len(ending)].decode("ascii"), ending, lineno, events)
+        self._splitter.reader.note_plain_lines(self._last_ending)  # the last taken line's, as take_plain left it
+        return events
 
     def plain_event(self, line: bytes, lineno: int) -> PuzzleReceived:
         """The event of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give it."""
