@@ -40,15 +40,20 @@ class NativeParts:
       tables: the tables (``size`` masks: the digits ``b`` may hold for each digit of ``a``) by their number,
         numbered in the order they first appear (equal tables share a number).
       masks: per cell the digits it may hold (bit ``d - 1``), None when no rule narrows any.
+      sums: the sums as records (count, total, distinct, the cells, their weights), in order.
+      between: the between lines as records (count, low, high, total, the cells), in order; each a row or a
+        column (a unit: its cells are peers, as the native core takes them).
     """
 
-    __slots__ = ("masks", "numbers", "pairs", "tables")
+    __slots__ = ("between", "masks", "numbers", "pairs", "sums", "tables")
 
     def __init__(self) -> None:
         self.pairs = bytearray()
         self.numbers = bytearray()
         self.tables: dict[tuple[int, ...], int] = {}
         self.masks: list[int] | None = None
+        self.sums: list[int] = []
+        self.between: list[int] = []
 
     def number(self, table: tuple[int, ...]) -> int:
         """The number of ``table`` (a new one is numbered next)."""
@@ -69,8 +74,12 @@ class NativeParts:
             out["pairs"] = _wide(self.pairs)
             out["pair_table"] = _wide(self.numbers)
             out["tables"] = array("I", _chain(self.tables)).tobytes()
+        if self.sums:
+            out["sums"] = array("i", self.sums).tobytes()
         if self.masks is not None:
             out["candidates"] = array("I", self.masks).tobytes()
+        if self.between:
+            out["between"] = array("i", self.between).tobytes()
         return out
 
 
