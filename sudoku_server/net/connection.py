@@ -35,14 +35,15 @@ import trio
 
 from sudoku_server.net.inline import RECEIVE_SIZE, InlineSolver, SocketIO, count_replies
 from sudoku_server.net.lifecycle import HeldBack, SessionClock
-from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
+from sudoku_server.net.pool import BULK_PUZZLES, BulkItem, Job, Slot, first_line
 from sudoku_server.net.services import FrontServices
 from sudoku_server.net.window import NINE_WEIGHT, WINDOW_REPLIES, ReplyWindow, puzzle_weight
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Request, Solve
 from sudoku_server.text import Puzzle
+from sudoku_server.text.marksline import PLAIN_MAX
 from sudoku_server.wire import replies
-from sudoku_server.wire.session import CloseConnection, Event, Reply, RequestReceived, Session, TelnetReply
+from sudoku_server.wire.session import CloseConnection, Event, Reply, RequestReceived, Session, TakenLine, TelnetReply
 from sudoku_server.wire.verbs import name_of
 
 __all__ = ["FINAL_FLUSH_SECONDS", "RECEIVE_SIZE", "Connection", "linger"]
@@ -69,14 +70,14 @@ class _Gone(Exception):
 
 
 class _Bulk:
-    """Plain one-line puzzles of one read, gathered for one bulk job (:data:`BULK_PUZZLES` at most)."""
+    """Plain one-line puzzles and marks lines of one read, gathered for one bulk job (:data:`BULK_PUZZLES` at most)."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.pairs: list[tuple[Solve, Puzzle]] = []
+        self.pairs: list[BulkItem] = []
 
-    def add(self, request: Solve, puzzle: Puzzle) -> None:
-        self.pairs.append((request, puzzle))
+    def add(self, item: BulkItem) -> None:
+        self.pairs.append(item)
         if len(self.pairs) >= BULK_PUZZLES:
             self.flush()
 
@@ -158,22 +159,38 @@ class Connection:
         """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""
         return b"".join(replies.shutdown_line(what, job.ending) for what in job.each())
 
-    def split_bulk(self, job: Job, leftover: list[tuple[Solve, Puzzle]]) -> list[Job]:
+    def split_bulk(self, job: Job, leftover: list[BulkItem]) -> list[Job]:
         """On the event loop: a bulk job stopped at a slow puzzle.
 
         Its slot keeps the answers done (filled next); each puzzle left gets
         a slot of its own right after it, in order, and a job that the pool
         runs next for this connection (returned, for the batch to put first).
+        A marks line left is read now (``TakenLine.events``): its request gets
+        the job, its error line fills its slot.
         """
         slot = job.slot
         slot.count -= len(leftover)
         slots = self.window.slots
         at = slots.index(slot) + 1
         jobs = []
-        for request, puzzle in leftover:
+        for item in leftover:
+            if isinstance(item, TakenLine):
+                events = item.events()
+                event = events[0] if len(events) == 1 else None
+                if not isinstance(event, RequestReceived) or event.puzzle is None:  # its error line, known now
+                    own = Slot(weight=NINE_WEIGHT)
+                    slot.weight -= own.weight
+                    slots.insert(at, own)
+                    at += 1
+                    self.window.fill(own, b"".join(e.data for e in events if isinstance(e, Reply)))
+                    continue
+                request, puzzle, ending = event.request, event.puzzle, event.ending
+            else:
+                request, puzzle = item
+                ending = puzzle.default_ending
             own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
             slot.weight -= own.weight
-            own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
+            own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", ending)
             slots.insert(at, own)
             at += 1
             jobs.append(own.job)
@@ -209,17 +226,18 @@ class Connection:
         self.jobs += 1
         self.pool.submit(job)
 
-    def add_bulk(self, puzzles: list[tuple[Solve, Puzzle]]) -> None:
-        """Plain one-line puzzles that came together, with their requests: one slot, one solver job."""
-        if len(puzzles) == 1:
+    def add_bulk(self, puzzles: list[BulkItem]) -> None:
+        """Plain one-line puzzles and marks lines that came together: one slot, one solver job."""
+        if len(puzzles) == 1 and not isinstance(puzzles[0], TakenLine):
             request, puzzle = puzzles[0]
             self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             return
-        first, last = puzzles[0][1].first_line, puzzles[-1][1].first_line
-        slot = Slot(count=len(puzzles), weight=self.window.hold_weight([puzzle for _, puzzle in puzzles]))
-        job = slot.job = Job(
-            self, slot, None, None, f"puzzles at lines {first} to {last}", puzzles[0][1].default_ending, bulk=puzzles
-        )
+        first, last = first_line(puzzles[0]), first_line(puzzles[-1])
+        parsed = [item[1] for item in puzzles if not isinstance(item, TakenLine)]
+        slot = Slot(count=len(puzzles), weight=self.window.hold_weight(parsed, len(puzzles) - len(parsed)))
+        ending = parsed[0].default_ending if parsed else "\n"  # (a bulk's own lines: ERROR shutdown)
+        what = f"puzzles at lines {first} to {last}" if len(puzzles) > 1 else f"puzzle at line {first}"
+        job = slot.job = Job(self, slot, None, None, what, ending, bulk=puzzles)
         self.window.append(slot)
         self.jobs += len(puzzles)
         self.pool.submit(job, len(puzzles))
@@ -539,10 +557,13 @@ class _Reader:
                 await self._wait_for_bytes_room()
             if self.c.reserve and not self._reserve_admits(event):
                 break
+            if bulk is not None and isinstance(event, TakenLine):
+                bulk.add(event)  # a marks line the inline path did not answer: read and answered in bulk
+                continue
             if bulk is not None and _bulk_able(event):
                 assert isinstance(event, RequestReceived) and isinstance(event.request, Solve)
                 assert event.puzzle is not None
-                bulk.add(event.request, event.puzzle)
+                bulk.add((event.request, event.puzzle))
                 continue
             if bulk is not None:
                 bulk.flush()
@@ -634,7 +655,11 @@ class _Reader:
         session = self.c.session
         events: list[Event] = []
         for index in range(answered, len(lines)):
-            events += session.taken_events(lines[index], first + index)
+            line = lines[index]
+            if len(line) > PLAIN_MAX:  # a marks line: unread until its bulk job answers it
+                events.append(TakenLine(line, first + index))
+            else:
+                events.append(session.plain_event(line, first + index))
         return events
 
     def _answer_inline(self, event: RequestReceived) -> bool:

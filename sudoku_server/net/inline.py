@@ -33,7 +33,7 @@ from sudoku_server.net.pool import JobContext, error_code
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Request
 from sudoku_server.text import Puzzle
-from sudoku_server.text.marksline import solve_marks
+from sudoku_server.text.marksline import PLAIN_MAX, solve_marks
 from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import replies
 
@@ -61,10 +61,6 @@ INLINE_GROUP = 16
 #: Seconds a typed request answered on the event loop may search before it goes to the pool (the native
 #: core's check interval: it calls ``check`` once its search has run this long).
 INLINE_REQUEST_SECONDS = 0.0005
-
-
-#: The longest plain line with its terminator (81 cells, CRLF): a longer line taken is a marks line.
-_PLAIN_MAX = 83
 
 
 class _InlineSlow(BaseException):
@@ -107,7 +103,7 @@ class InlineSolver:
         while len(out) < count and spent < budget:
             done = len(out)
             end = done
-            while end < count and end - done < group and len(lines[end]) <= _PLAIN_MAX:
+            while end < count and end - done < group and len(lines[end]) <= PLAIN_MAX:
                 end += 1
             try:
                 if end > done:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import IncompletePuzzleError, TooLargeError
@@ -62,8 +62,10 @@ __all__ = [
     "Reply",
     "RequestReceived",
     "Session",
+    "TakenLine",
     "TelnetReply",
     "error_line",
+    "line_events",
 ]
 
 #: Default longest line, in bytes, without its terminator. A 25x25 one-line
@@ -174,7 +176,37 @@ class CloseConnection:
     """The session takes no more input; answer what is queued, then close."""
 
 
-Event = RequestReceived | Reply | TelnetReply | CloseConnection
+@dataclass
+class TakenLine:
+    """A marks line :meth:`Session.take_plain` took that the inline path did not answer, still unread: a bulk
+    job answers it (``text.marksline.solve_marks``, else its :meth:`events` answered the usual way).
+
+    Attributes:
+      line: its bytes, terminator included.
+      lineno: its line number.
+    """
+
+    line: bytes
+    lineno: int
+
+    def events(self) -> list[Event]:
+        """Its events, as the session would have given them (:func:`line_events`)."""
+        return line_events(self.line, self.lineno)
+
+
+#: What a session gives (and, for a marks line it took unread, the connection: :class:`TakenLine`).
+Event = RequestReceived | Reply | TelnetReply | CloseConnection | TakenLine
+
+
+def line_events(line: bytes, lineno: int) -> list[Event]:
+    """The events of one complete line (``line``, terminator included) read at line ``lineno`` between requests,
+    no ``RULES`` in force: what a session gives for a line :meth:`Session.take_plain` took, whenever it is read.
+
+    Pure: a fresh session reads it (a worker thread may call this).
+    """
+    session = Session(max_line_bytes=max(DEFAULT_MAX_LINE_BYTES, len(line)))
+    session.lineno = lineno - 1
+    return session.receive_data(line)
 
 
 class _PlainLines:
@@ -193,7 +225,6 @@ class _PlainLines:
     _backlog: bool
     _last_ending: str
     _received: int
-    _line: Callable[[str, str, int, list[Event]], None]  # Session's: one complete line, routed by the splitter
 
     def buffer_plain(self, data: bytes, now: float | None = None) -> bool:
         """Take bytes as :meth:`receive_data` would, but parse nothing yet: for :meth:`take_plain`.
@@ -275,11 +306,7 @@ class _PlainLines:
         them: a plain line's :meth:`plain_event`; a marks line read the usual way (its request, or its error)."""
         if _PLAIN_BYTES.fullmatch(line):
             return [self.plain_event(line, lineno)]
-        ending = "\r\n" if line.endswith(b"\r\n") else "\n"
-        events: list[Event] = []
-        self._line(line[: -len(ending)].decode("ascii"), ending, lineno, events)
-        self._splitter.reader.note_plain_lines(self._last_ending)  # the last taken line's, as take_plain left it
-        return events
+        return line_events(line, lineno)
 
     def plain_event(self, line: bytes, lineno: int) -> PuzzleReceived:
         """The event of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give it."""
