@@ -59,8 +59,8 @@ class NativeParts:
         """The number of ``table`` (a new one is numbered next)."""
         return self.tables.setdefault(table, len(self.tables))
 
-    def relate(self, pairs: list[int], table: tuple[int, ...]) -> None:
-        """Add ``pairs`` (flat) under one ``table``."""
+    def relate(self, pairs: list[int] | bytes, table: tuple[int, ...]) -> None:
+        """Add ``pairs`` (flat: cells, or a byte a cell) under one ``table``."""
         self.pairs += bytes(pairs)
         self.numbers += bytes((self.number(table),)) * (len(pairs) // 2)
 
@@ -101,17 +101,16 @@ def native_lines(text: str, size: int, least: int = 2) -> list[list[int]] | None
     if size > 9:
         return None
     cell = _index_of(size).__getitem__
-    touches = _touching(size, True).__contains__
-    out = []
-    for item in text.split(";"):
-        try:
-            cells = list(map(cell, item.split("-")))  # a ":" part makes the last name no cell's
-        except KeyError:
-            return None
+    try:
+        out = [list(map(cell, item.split("-"))) for item in text.split(";")]  # a ":" part: no cell's name
+    except KeyError:
+        return None
+    for cells in out:
         n = len(cells)
-        if n < least or len(set(cells)) != n or not all(map(touches, zip(cells, cells[1:]))):
+        if n < least or len(set(cells)) != n:
             return None
-        out.append(cells)
+    if not _touching(size, True).issuperset(_chain(zip(cells, cells[1:]) for cells in out)):
+        return None
     return out
 
 
@@ -121,14 +120,14 @@ def cell_index(size: int) -> dict[str, int]:
     return _index_of(size)
 
 
-def steps(cells: list[int]) -> list[int]:
-    """The steps of a line, flat: ``a, b, b, c, c, d`` for the line ``a b c d``."""
-    return list(_chain(zip(cells, cells[1:])))
+def steps(lines: list[list[int]]) -> list[int]:
+    """The steps of lines, flat: ``a, b, b, c, c, d`` for the line ``a b c d``, line after line."""
+    return [c for cells in lines for step in zip(cells, cells[1:]) for c in step]
 
 
-#: A dot read by :func:`native_dots`: its two cells, its tail's index in ``tails``, its place among the grid's
-#: orthogonal pairs.
-Dot = tuple[tuple[int, int], int, int]
+#: A dot read by :func:`native_dots`: its two cells (a byte each), its tail's index in ``tails``, its place among
+#: the grid's orthogonal pairs.
+Dot = tuple[bytes, int, int]
 
 
 def native_dots(
@@ -156,7 +155,7 @@ def native_dots(
 
 def add_dots(parts: NativeParts, dots: list[Dot], tails: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
     """Add the dots read by :func:`native_dots` with these ``tails`` to ``parts``, in order."""
-    parts.pairs += bytes(_chain(map(_first, dots)))
+    parts.pairs += b"".join(map(_first, dots))
     kinds = bytes(map(_second, dots))
     numbers = bytearray(256)
     for kind in dict.fromkeys(kinds):  # numbered in the order they first appear, as the constraints are
@@ -164,27 +163,27 @@ def add_dots(parts: NativeParts, dots: list[Dot], tails: tuple[tuple[str, tuple[
     parts.numbers += kinds.translate(numbers)
 
 
-def free_flat(size: int, dots: list[Dot]) -> list[int]:
-    """:func:`~._marks.free_pairs` of ``dots``, flat: the orthogonal neighbours ``a < b`` no dot joins."""
-    flat = _orthogonal_flat(size)
-    keep = bytearray(b"\x01") * len(flat)
-    for place in map(_third, dots):
-        keep[2 * place] = keep[2 * place + 1] = 0
-    return list(itertools.compress(flat, keep))
+def free_flat(size: int, dots: list[Dot]) -> bytes:
+    """:func:`~._marks.free_pairs` of ``dots``, flat (a byte a cell): the orthogonal neighbours ``a < b`` no dot
+    joins."""
+    pairs = _orthogonal_bytes(size)
+    keep = bytearray(b"\x01") * len(pairs)
+    any(map(keep.__setitem__, map(_third, dots), itertools.repeat(0)))  # (every dot's place cleared, in C)
+    return b"".join(itertools.compress(pairs, keep))
 
 
 _first, _second, _third = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 @functools.cache
-def _orthogonal_flat(size: int) -> tuple[int, ...]:
-    """Every two orthogonal neighbours ``a < b`` in :func:`~.base.pairs_of` order, flat."""
-    return tuple(_chain(pairs_of(size, ORTHOGONAL)))
+def _orthogonal_bytes(size: int) -> tuple[bytes, ...]:
+    """Every two orthogonal neighbours ``a < b`` in :func:`~.base.pairs_of` order, each as two bytes."""
+    return tuple(bytes(pair) for pair in pairs_of(size, ORTHOGONAL))
 
 
 @functools.lru_cache(maxsize=64)
 def _dot_items(size: int, tails: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, Dot]:
-    """``{"r1c1-r1c2:w": ((0, 1), 0, 0), ...}``: every dot of ``tails`` on two orthogonal neighbours of a grid
+    """``{"r1c1-r1c2:w": (b"\\x00\\x01", 0, 0), ...}``: every dot of ``tails`` on two orthogonal neighbours of a grid
     of ``size`` (1 to 9) digits per unit, named in lower case, in either order."""
     place = {pair: k for k, pair in enumerate(pairs_of(size, ORTHOGONAL))}
     names = [f"r{c // size + 1}c{c % size + 1}" for c in range(size * size)]
@@ -192,5 +191,5 @@ def _dot_items(size: int, tails: tuple[tuple[str, tuple[int, ...]], ...]) -> dic
     for (a, b), k in place.items():
         for x, y in ((a, b), (b, a)):
             for n, (tail, _table) in enumerate(tails):
-                out[f"{names[x]}-{names[y]}:{tail}"] = ((x, y), n, k)
+                out[f"{names[x]}-{names[y]}:{tail}"] = (bytes((x, y)), n, k)
     return out

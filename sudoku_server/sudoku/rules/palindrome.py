@@ -53,8 +53,7 @@ def _native(text: str, size: int, parts: NativeParts) -> bool:
     if lines is None:
         return False
     table = _table(size)
-    for cells in lines:
-        parts.relate([c for i in range(len(cells) // 2) for c in (cells[i], cells[-1 - i])], table)
+    parts.relate([c for cells in lines for i in range(len(cells) // 2) for c in (cells[i], cells[-1 - i])], table)
     return True
 
 

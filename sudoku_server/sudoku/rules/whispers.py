@@ -58,8 +58,7 @@ def _native(text: str, size: int, parts: NativeParts) -> bool:
     if lines is None:
         return False
     table = _table(size, size // 2 + 1)
-    for cells in lines:
-        parts.relate(steps(cells), table)
+    parts.relate(steps(lines), table)  # one table: the lines' steps in order
     return True
 
 
