@@ -12,6 +12,8 @@ byte at a time and with trailing data, give the same replies either way.
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -272,3 +274,45 @@ def test_the_session_answers_the_same_bytes_by_either_path(chunk: int) -> None:
     ]
     assert fast_replies(MIXED, chunk) == expected
     assert replies(MIXED, bytewise=True) == expected
+
+
+def mutated(rng: random.Random, line: str) -> str:
+    """A stored line with one or two of its marks changed the ways people mistype them (another cell, another
+    ``:`` part, upper case, a mark dropped or repeated) or one given changed."""
+    head, marks = line.split(" ", 1)
+    word, _, text = marks.partition("=")
+    items = text.split(";")
+    for _ in range(rng.randint(1, 2)):
+        op, k = rng.random(), rng.randrange(len(items))
+        if op < 0.25:
+            items[k] = re.sub(r"r(\d)c", lambda m: f"r{rng.randint(1, 9)}c" if rng.random() < 0.3 else m[0], items[k])
+        elif op < 0.4:
+            tail = rng.choice(["w", "b", "W", "x", "v", "odd", "even", "ODD", "2", "5", "0", "", "w2", "negative"])
+            items[k] = items[k].split(":")[0] + (f":{tail}" if tail else "")
+        elif op < 0.5:
+            items[k] = items[k].upper()
+        elif op < 0.65 and len(items) > 1:
+            del items[k]
+        elif op < 0.8:
+            items.insert(k, rng.choice(items))
+        else:
+            cell = rng.randrange(81)
+            head = head[:cell] + rng.choice("0123456789._") + head[cell + 1 :]
+    return f"{head} {word}={';'.join(items)}"
+
+
+@NATIVE
+def test_mistyped_lines_answer_the_usual_paths_bytes_or_go_the_usual_way() -> None:
+    rng = random.Random(29)
+    answered = 0
+    for k in range(240):
+        word = MARKS_RULES[k % len(MARKS_RULES)]
+        line, _solution = rng.choice(stored(word)[:40])
+        data = f"SOLVE {mutated(rng, line)}\n".encode()
+        if not MARKS_BUFFERED.fullmatch(data):
+            continue
+        got = solve_marks(data)
+        if got is not None:
+            answered += 1
+            assert got == replies(data), data
+    assert answered > 40  # enough of them still solved by the fast path to hold it
