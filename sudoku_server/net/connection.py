@@ -165,8 +165,7 @@ class Connection:
         Its slot keeps the answers done (filled next); each puzzle left gets
         a slot of its own right after it, in order, and a job that the pool
         runs next for this connection (returned, for the batch to put first).
-        A marks line left is read now (``TakenLine.events``): its request gets
-        the job, its error line fills its slot.
+        A marks line left gets a job that answers it alone (:meth:`taken_job`).
         """
         slot = job.slot
         slot.count -= len(leftover)
@@ -175,22 +174,13 @@ class Connection:
         jobs = []
         for item in leftover:
             if isinstance(item, TakenLine):
-                events = item.events()
-                event = events[0] if len(events) == 1 else None
-                if not isinstance(event, RequestReceived) or event.puzzle is None:  # its error line, known now
-                    own = Slot(weight=NINE_WEIGHT)
-                    slot.weight -= own.weight
-                    slots.insert(at, own)
-                    at += 1
-                    self.window.fill(own, b"".join(e.data for e in events if isinstance(e, Reply)))
-                    continue
-                request, puzzle, ending = event.request, event.puzzle, event.ending
+                own = Slot(weight=NINE_WEIGHT)
+                own.job = self.taken_job(own, item)
             else:
                 request, puzzle = item
-                ending = puzzle.default_ending
-            own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
+                own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
+                own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             slot.weight -= own.weight
-            own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", ending)
             slots.insert(at, own)
             at += 1
             jobs.append(own.job)
@@ -226,18 +216,35 @@ class Connection:
         self.jobs += 1
         self.pool.submit(job)
 
+    def taken_job(self, slot: Slot, taken: TakenLine) -> Job:
+        """The job of a marks line taken unread, answered alone in ``slot`` (``Job.work``: text to text, else read
+        and answered the usual way)."""
+        return Job(self, slot, None, None, f"puzzle at line {taken.lineno}", taken.ending, taken=taken)
+
+    def add_taken(self, taken: TakenLine) -> None:
+        """A marks line taken unread (alone, or one whose search is slow): a slot and a solver job of its own, in
+        its turn."""
+        slot = Slot(weight=self.window.hold_weight([], 1))
+        slot.job = self.taken_job(slot, taken)
+        self.window.append(slot)
+        self.jobs += 1
+        self.pool.submit(slot.job)
+
     def add_bulk(self, puzzles: list[BulkItem]) -> None:
         """Plain one-line puzzles and marks lines that came together: one slot, one solver job."""
-        if len(puzzles) == 1 and not isinstance(puzzles[0], TakenLine):
-            request, puzzle = puzzles[0]
-            self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
+        if len(puzzles) == 1:
+            item = puzzles[0]
+            if isinstance(item, TakenLine):
+                self.add_taken(item)
+            else:
+                self.add_job(item[0], item[1], f"puzzle at line {item[1].first_line}", item[1].default_ending)
             return
         first, last = first_line(puzzles[0]), first_line(puzzles[-1])
         parsed = [item[1] for item in puzzles if not isinstance(item, TakenLine)]
         slot = Slot(count=len(puzzles), weight=self.window.hold_weight(parsed, len(puzzles) - len(parsed)))
-        ending = parsed[0].default_ending if parsed else "\n"  # (a bulk's own lines: ERROR shutdown)
-        what = f"puzzles at lines {first} to {last}" if len(puzzles) > 1 else f"puzzle at line {first}"
-        job = slot.job = Job(self, slot, None, None, what, ending, bulk=puzzles)
+        head = puzzles[0]
+        ending = head.ending if isinstance(head, TakenLine) else head[1].default_ending  # (its ERROR shutdown lines)
+        job = slot.job = Job(self, slot, None, None, f"puzzles at lines {first} to {last}", ending, bulk=puzzles)
         self.window.append(slot)
         self.jobs += len(puzzles)
         self.pool.submit(job, len(puzzles))
@@ -558,7 +565,11 @@ class _Reader:
             if self.c.reserve and not self._reserve_admits(event):
                 break
             if bulk is not None and isinstance(event, TakenLine):
-                bulk.add(event)  # a marks line the inline path did not answer: read and answered in bulk
+                if event.slow:  # its search is slow: a job of its own (a bulk would stop at it)
+                    bulk.flush()
+                    self.c.add_taken(event)
+                else:  # a marks line the inline path did not answer: answered in bulk
+                    bulk.add(event)
                 continue
             if bulk is not None and _bulk_able(event):
                 assert isinstance(event, RequestReceived) and isinstance(event.request, Solve)
@@ -637,8 +648,10 @@ class _Reader:
         window = self.c.window
         window.weight_per_request = max(window.weight_per_request, NINE_WEIGHT)  # as hold_weight counts a 9x9
         answered = 0
+        slow = False  # the first line not answered searched past the inline path's bound
         if self._inline_ok():
             answers, spent = self.c.inline.solve(lines)
+            slow = self.c.inline.stopped_slow
             answered = len(answers)
             self.c.pool.charge_inline(self.c, spent, time.monotonic(), answered)
             if answered:
@@ -656,8 +669,8 @@ class _Reader:
         events: list[Event] = []
         for index in range(answered, len(lines)):
             line = lines[index]
-            if len(line) > PLAIN_MAX:  # a marks line: unread until its bulk job answers it
-                events.append(TakenLine(line, first + index))
+            if len(line) > PLAIN_MAX:  # a marks line: unread until its job answers it
+                events.append(TakenLine(line, first + index, index == answered and slow))
             else:
                 events.append(session.plain_event(line, first + index))
         return events

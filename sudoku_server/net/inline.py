@@ -81,6 +81,9 @@ class InlineSolver:
 
     def __init__(self, budget: float) -> None:
         self.budget = budget
+        #: The last :meth:`solve` stopped at a line whose search ran past the check interval (the first line it
+        #: did not answer): a marks line then goes to a job of its own, not to a bulk where it would be slow again.
+        self.stopped_slow = False
 
     def solve(self, lines: Sequence[bytes], first_group: int = INLINE_FIRST_GROUP) -> tuple[list[bytes], float]:
         """Answer ``lines`` (each with its terminator) from the first on while each is quick and the budget lasts.
@@ -100,6 +103,7 @@ class InlineSolver:
         started = time.monotonic()
         spent = 0.0
         group = first_group
+        self.stopped_slow = False
         while len(out) < count and spent < budget:
             done = len(out)
             end = done
@@ -112,6 +116,7 @@ class InlineSolver:
                     out.append(solve_marks(lines[done], check=_too_slow))
             except _InlineSlow:
                 spent = time.monotonic() - started
+                self.stopped_slow = True
                 break
             spent = time.monotonic() - started
             if None in out:

@@ -43,7 +43,7 @@ from sudoku_server.service.answer import Server, Solvers, answer, answer_many
 from sudoku_server.service.requests import Request, Solve
 from sudoku_server.sudoku.solver import is_own_solve
 from sudoku_server.text import Puzzle
-from sudoku_server.text.marksline import solve_taken
+from sudoku_server.text.marksline import solve_marks, solve_taken
 from sudoku_server.wire import replies
 from sudoku_server.wire.session import Event, Reply, RequestReceived, TakenLine
 
@@ -245,6 +245,7 @@ class Job:
     what: str  # for messages: "puzzle at line 3"
     ending: str = "\n"
     bulk: list[BulkItem] | None = None  # a run of plain one-line puzzles and marks lines (SolverPool._run_bulk)
+    taken: TakenLine | None = None  # a marks line unread, answered alone (request and puzzle None)
 
     def each(self) -> list[str]:
         """What each of its replies is about: ``["puzzle at line 3"]``, one per puzzle of a bulk."""
@@ -254,6 +255,9 @@ class Job:
 
     def work(self, check: Callable[[], None], context: JobContext) -> bytes:
         """In a worker thread: answer the request and render its reply. Raises what ``check`` raises."""
+        if self.taken is not None:  # a marks line: text to text, else read and answered the usual way
+            answered = solve_marks(self.taken.line, check=check)
+            return answered if answered is not None else _answer_events(self.taken.events(), check, context)
         assert self.request is not None
         result = answer(
             self.request, check=check, solvers=context.solvers, server=context.server, about=f"the {self.what}"

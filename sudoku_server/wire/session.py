@@ -184,10 +184,18 @@ class TakenLine:
     Attributes:
       line: its bytes, terminator included.
       lineno: its line number.
+      slow: its search ran past the inline path's check interval: a job of its own answers it (the same way,
+        without that bound), not a bulk job.
     """
 
     line: bytes
     lineno: int
+    slow: bool = False
+
+    @property
+    def ending(self) -> str:
+        """Its terminator (``"\\r\\n"`` or ``"\\n"``)."""
+        return "\r\n" if self.line.endswith(b"\r\n") else "\n"
 
     def events(self) -> list[Event]:
         """Its events, as the session would have given them (:func:`line_events`)."""

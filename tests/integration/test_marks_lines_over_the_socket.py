@@ -135,3 +135,18 @@ async def test_an_error_line_left_by_a_split_bulk_keeps_its_place() -> None:
     assert expected.decode().splitlines()[3] == SOLUTION
     async with running_server(inline_seconds=0) as server:
         assert await exchange(server, data) == expected
+
+
+async def test_a_marks_line_slow_on_the_event_loop_gets_a_job_of_its_own_that_answers_it_the_same_way() -> None:
+    # the first stored little killer searches for milliseconds: past the inline bound (0.5 ms) it goes, unread,
+    # to a job of its own (not to a bulk, where it would pass the same bound again)
+    lines = [f"SOLVE {stored('littlekiller', 1)[0]}"] + [f"SOLVE {line}" for line in stored("thermo", 5)]
+    data = "".join(line + "\n" for line in lines).encode()
+    expected = replies(data)
+    assert b"ERROR" not in expected and expected.count(b"\n") == 6
+    async with running_server() as server:
+        submitted = spied(server)
+        assert await exchange(server, data) == expected
+    first = submitted[0]
+    assert first.taken is not None and first.taken.slow and first.taken.lineno == 1
+    assert first.request is None and first.bulk is None
