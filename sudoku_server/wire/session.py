@@ -218,8 +218,9 @@ def line_events(line: bytes, lineno: int) -> list[Event]:
 
 
 class _PlainLines:
-    """The plain fast path of :class:`Session`: bytes buffered unparsed, and the plain one-line puzzles at their
-    front taken as read (the server answers these in the native core: ARCHITECTURE.md "The request path")."""
+    """The plain fast path of :class:`Session`: bytes buffered unparsed, and the plain one-line puzzles (and, when
+    asked, the marks lines) at their front taken as read (the server answers these in the native core:
+    ARCHITECTURE.md "The request path")."""
 
     closed: bool
     lineno: int
