@@ -305,8 +305,9 @@ class Rule:
       native: for a rule that takes marks, the request path's fast reading of its marks
         (:mod:`._native_marks`): ``(text after "<word>=", size, parts) -> bool``, the marks in their
         common form appended to a :class:`~._native_marks.NativeParts` as ``syntax`` then
-        ``constraints`` then the native core's arrays would make them; False (nothing kept) for any
-        other text, which the usual path reads. None: the rule's marks always take the usual path.
+        ``constraints`` then the native core's arrays would make them; False for any other text (what
+        it appended is then dropped), which the usual path reads. None: the rule's marks always take
+        the usual path.
     """
 
     word: str
