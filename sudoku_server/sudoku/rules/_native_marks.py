@@ -8,9 +8,9 @@ rule's ``constraints``), then the native core's arrays
 may also give :attr:`~.base.Rule.native`: the same marks, in their common
 form only, appended to a :class:`NativeParts` as the pairs, tables, masks,
 sums and between lines those steps would make, in the same order. It
-answers False for anything else (a ``:`` part it does not take, a name in
-upper case or that is not a cell, cells that do not touch): the usual path
-then reads the line and words its error. ``tests/unit/test_marks_fast_path.py`` holds every rule's
+answers False for anything else (a ``:`` part it does not take, a name
+that is not a cell, a dot named in upper case, cells that do not touch): the
+usual path then reads the line and words its error. ``tests/unit/test_marks_fast_path.py`` holds every rule's
 ``native`` to its ``syntax`` and ``constraints`` on every stored puzzle.
 """
 
