@@ -52,7 +52,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import corecheck
@@ -204,19 +204,45 @@ HEADER = (
 def request_path(rules: list[str], count: int, runs: int) -> None:
     """The request path in this process, µs per request: ``SOLVE <line>`` read by a session
     (``wire.session.Session``), answered by the service (``service.answer.answer``) and rendered
-    (``wire.replies.render``), every answer checked. "cold": every cache cleared first (each puzzle new);
-    "warm": the same puzzles again, the caches kept. Medians of ``runs``."""
+    (``wire.replies.render``), every answer checked; on a tree with the marks lines' fast path, the lines taken
+    and answered as the server takes them (``Session.take_plain(marks=True)``, ``text.marksline.solve_marks``).
+    "cold": every cache cleared first (each puzzle new); "warm": the same puzzles again, the caches kept;
+    "native solve": the native core's prepare and search alone (:func:`in_process`), and what the path costs
+    beside it. Times are this process's CPU time (``time.process_time``: on a shared machine the wall time
+    counts the other processes' turns too). Medians of ``runs``."""
     from sudoku_server.service.answer import answer
     from sudoku_server.wire import replies
     from sudoku_server.wire.session import RequestReceived, Session
+
+    try:  # a tree with the marks lines' fast path (issue 29): the server takes them as it takes plain lines
+        from sudoku_server.text.marksline import solve_marks
+    except ImportError:
+        solve_marks = None
 
     def once(puzzles: list[Stored], cold: bool) -> float:
         if cold:
             _clear_caches()
         session = Session()
-        started = time.perf_counter()
+        started = time.process_time()
         out = []
-        events = session.receive_data("".join(f"SOLVE {line}\n" for line, _ in puzzles).encode())
+        data = "".join(f"SOLVE {line}\n" for line, _ in puzzles).encode()
+        events: list[object] = []
+        if solve_marks is not None and session.buffer_plain(data):
+            # as net.connection does: the lines taken first (Session.take_plain), each answered by the fast
+            # path (InlineSolver.solve; one whose search passes the event loop's 0.5 ms goes to a solver thread
+            # in either tree, not counted here), one it does not answer read the usual way
+            lines, first = session.take_plain(len(puzzles), marks=True)
+            for k, line in enumerate(lines):
+                reply = solve_marks(line)
+                if reply is not None:
+                    out.append(reply)
+                    continue
+                for event in session.taken_events(line, first + k):
+                    if isinstance(event, RequestReceived):
+                        out.append(replies.render(answer(event.request), event.ending, event.puzzle))
+            events = session.receive_more() if session.backlog else []
+        else:
+            events = session.receive_data(data)
         while True:
             for event in events:
                 if isinstance(event, RequestReceived):
@@ -224,19 +250,58 @@ def request_path(rules: list[str], count: int, runs: int) -> None:
             if not session.backlog:
                 break
             events = session.receive_more()
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
         if b"".join(out).decode().splitlines() != [solution for _, solution in puzzles]:
             raise SystemExit("request path: a wrong answer")
         return seconds / len(puzzles) * 1e6
 
-    print("| rule | puzzles | cold µs/request | warm µs/request |")
-    print("| --- | ---: | ---: | ---: |", flush=True)
+    print(
+        "| rule | puzzles | cold µs/request | warm µs/request | native solve µs/request | cold outside the native"
+        " solve µs/request |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: |", flush=True)
     for rule in rules:
         puzzles = read_set(rule)[:count]
         once(puzzles, True)  # the code paths warmed
         cold = statistics.median(once(puzzles, True) for _ in range(runs))
         warm = statistics.median(once(puzzles, False) for _ in range(runs))
-        print(f"| {rule} | {len(puzzles)} | {cold:.0f} | {warm:.0f} |", flush=True)
+        native = native_part(puzzles, lambda: once(puzzles, True), runs)
+        shown = ("-", "-") if native is None else (f"{native:.0f}", f"{cold - native:.0f}")
+        print(f"| {rule} | {len(puzzles)} | {cold:.0f} | {warm:.0f} | {shown[0]} | {shown[1]} |", flush=True)
+
+
+def native_part(puzzles: list[Stored], run: Callable[[], object], runs: int) -> float | None:
+    """The native core's part of the request path, µs per request: each puzzle's prepare (``like=`` the classic
+    geometry), search and independent check on the arrays its rules compile to, as ``solver.solve_nine_arrays``
+    does them (captured from one ``run`` of the fast path); the same arrays as the usual path's
+    (``tests/unit/test_marks_fast_path.py``). None on a tree without the fast path. Median of ``runs``."""
+    solve_nine_arrays = getattr(solver, "solve_nine_arrays", None)
+    if solve_nine_arrays is None:
+        return None
+    captured: list[tuple[Sequence[int], dict[str, bytes]]] = []
+
+    def capture(cells: Sequence[int], arrays: dict[str, bytes], *, check: Callable[[], None] | None = None) -> object:
+        captured.append((cells, arrays))
+        return solve_nine_arrays(cells, arrays, check=check)
+
+    solver.solve_nine_arrays = capture  # type: ignore[attr-defined]
+    try:
+        run()
+    finally:
+        solver.solve_nine_arrays = solve_nine_arrays  # type: ignore[attr-defined]
+    native = solver._native
+    like = solver._CLASSIC.get(3 * 32 + 3) or solver._classic(solver._NINE)
+    units = solver._NINE.geometry.unit_array
+
+    def once() -> float:
+        started = time.process_time()
+        for cells, arrays in captured:
+            prepared = native.prepare(9, units, False, like=like, **arrays)
+            found = native.solve(cells, prepared, None)
+            native.verify(cells, found, prepared)
+        return (time.process_time() - started) / len(puzzles) * 1e6
+
+    return statistics.median(once() for _ in range(runs))
 
 
 def compare_trees(trees: list[str], rules: list[str], count: int, rounds: int) -> None:

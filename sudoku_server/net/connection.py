@@ -35,14 +35,15 @@ import trio
 
 from sudoku_server.net.inline import RECEIVE_SIZE, InlineSolver, SocketIO, count_replies
 from sudoku_server.net.lifecycle import HeldBack, SessionClock
-from sudoku_server.net.pool import BULK_PUZZLES, Job, Slot
+from sudoku_server.net.pool import BULK_PUZZLES, BulkItem, Job, Slot, first_line
 from sudoku_server.net.services import FrontServices
 from sudoku_server.net.window import NINE_WEIGHT, WINDOW_REPLIES, ReplyWindow, puzzle_weight
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Request, Solve
 from sudoku_server.text import Puzzle
+from sudoku_server.text.marksline import PLAIN_MAX
 from sudoku_server.wire import replies
-from sudoku_server.wire.session import CloseConnection, Event, Reply, RequestReceived, Session, TelnetReply
+from sudoku_server.wire.session import CloseConnection, Event, Reply, RequestReceived, Session, TakenLine, TelnetReply
 from sudoku_server.wire.verbs import name_of
 
 __all__ = ["FINAL_FLUSH_SECONDS", "RECEIVE_SIZE", "Connection", "linger"]
@@ -69,14 +70,14 @@ class _Gone(Exception):
 
 
 class _Bulk:
-    """Plain one-line puzzles of one read, gathered for one bulk job (:data:`BULK_PUZZLES` at most)."""
+    """Plain one-line puzzles and marks lines of one read, gathered for one bulk job (:data:`BULK_PUZZLES` at most)."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection = connection
-        self.pairs: list[tuple[Solve, Puzzle]] = []
+        self.pairs: list[BulkItem] = []
 
-    def add(self, request: Solve, puzzle: Puzzle) -> None:
-        self.pairs.append((request, puzzle))
+    def add(self, item: BulkItem) -> None:
+        self.pairs.append(item)
         if len(self.pairs) >= BULK_PUZZLES:
             self.flush()
 
@@ -158,22 +159,28 @@ class Connection:
         """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""
         return b"".join(replies.shutdown_line(what, job.ending) for what in job.each())
 
-    def split_bulk(self, job: Job, leftover: list[tuple[Solve, Puzzle]]) -> list[Job]:
+    def split_bulk(self, job: Job, leftover: list[BulkItem]) -> list[Job]:
         """On the event loop: a bulk job stopped at a slow puzzle.
 
         Its slot keeps the answers done (filled next); each puzzle left gets
         a slot of its own right after it, in order, and a job that the pool
         runs next for this connection (returned, for the batch to put first).
+        A marks line left gets a job that answers it alone (:meth:`taken_job`).
         """
         slot = job.slot
         slot.count -= len(leftover)
         slots = self.window.slots
         at = slots.index(slot) + 1
         jobs = []
-        for request, puzzle in leftover:
-            own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
+        for item in leftover:
+            if isinstance(item, TakenLine):
+                own = Slot(weight=NINE_WEIGHT)
+                own.job = self.taken_job(own, item)
+            else:
+                request, puzzle = item
+                own = Slot(weight=puzzle_weight(len(puzzle.grid.cells)))
+                own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             slot.weight -= own.weight
-            own.job = Job(self, own, request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
             slots.insert(at, own)
             at += 1
             jobs.append(own.job)
@@ -209,17 +216,35 @@ class Connection:
         self.jobs += 1
         self.pool.submit(job)
 
-    def add_bulk(self, puzzles: list[tuple[Solve, Puzzle]]) -> None:
-        """Plain one-line puzzles that came together, with their requests: one slot, one solver job."""
+    def taken_job(self, slot: Slot, taken: TakenLine) -> Job:
+        """The job of a marks line taken unread, answered alone in ``slot`` (``Job.work``: text to text, else read
+        and answered the usual way)."""
+        return Job(self, slot, None, None, f"puzzle at line {taken.lineno}", taken.ending, taken=taken)
+
+    def add_taken(self, taken: TakenLine) -> None:
+        """A marks line taken unread (alone, or one whose search is slow): a slot and a solver job of its own, in
+        its turn."""
+        slot = Slot(weight=self.window.hold_weight([], 1))
+        slot.job = self.taken_job(slot, taken)
+        self.window.append(slot)
+        self.jobs += 1
+        self.pool.submit(slot.job)
+
+    def add_bulk(self, puzzles: list[BulkItem]) -> None:
+        """Plain one-line puzzles and marks lines that came together: one slot, one solver job."""
         if len(puzzles) == 1:
-            request, puzzle = puzzles[0]
-            self.add_job(request, puzzle, f"puzzle at line {puzzle.first_line}", puzzle.default_ending)
+            item = puzzles[0]
+            if isinstance(item, TakenLine):
+                self.add_taken(item)
+            else:
+                self.add_job(item[0], item[1], f"puzzle at line {item[1].first_line}", item[1].default_ending)
             return
-        first, last = puzzles[0][1].first_line, puzzles[-1][1].first_line
-        slot = Slot(count=len(puzzles), weight=self.window.hold_weight([puzzle for _, puzzle in puzzles]))
-        job = slot.job = Job(
-            self, slot, None, None, f"puzzles at lines {first} to {last}", puzzles[0][1].default_ending, bulk=puzzles
-        )
+        first, last = first_line(puzzles[0]), first_line(puzzles[-1])
+        parsed = [item[1] for item in puzzles if not isinstance(item, TakenLine)]
+        slot = Slot(count=len(puzzles), weight=self.window.hold_weight(parsed, len(puzzles) - len(parsed)))
+        head = puzzles[0]
+        ending = head.ending if isinstance(head, TakenLine) else head[1].default_ending  # (its ERROR shutdown lines)
+        job = slot.job = Job(self, slot, None, None, f"puzzles at lines {first} to {last}", ending, bulk=puzzles)
         self.window.append(slot)
         self.jobs += len(puzzles)
         self.pool.submit(job, len(puzzles))
@@ -539,10 +564,17 @@ class _Reader:
                 await self._wait_for_bytes_room()
             if self.c.reserve and not self._reserve_admits(event):
                 break
+            if bulk is not None and isinstance(event, TakenLine):
+                if event.slow:  # its search is slow: a job of its own (a bulk would stop at it)
+                    bulk.flush()
+                    self.c.add_taken(event)
+                else:  # a marks line the inline path did not answer: answered in bulk
+                    bulk.add(event)
+                continue
             if bulk is not None and _bulk_able(event):
                 assert isinstance(event, RequestReceived) and isinstance(event.request, Solve)
                 assert event.puzzle is not None
-                bulk.add(event.request, event.puzzle)
+                bulk.add((event.request, event.puzzle))
                 continue
             if bulk is not None:
                 bulk.flush()
@@ -575,12 +607,12 @@ class _Reader:
         session = self.c.session
         events: list[Event] = []
         if self.c.services.bulk and not self.c.reserve:
-            lines, first = session.take_plain(room)
+            lines, first = session.take_plain(room, marks=True)
             window = self.c.window
             if lines and window.weight_per_request < NINE_WEIGHT:
                 # The first puzzles of the connection: the room was counted for 25x25 ones; these are 9x9.
                 window.weight_per_request = NINE_WEIGHT
-                more, _ = session.take_plain(max(0, window.room() - len(lines)))
+                more, _ = session.take_plain(max(0, window.room() - len(lines)), marks=True)
                 lines += more
             if lines:
                 events = self._add_plain(lines, first)
@@ -616,8 +648,10 @@ class _Reader:
         window = self.c.window
         window.weight_per_request = max(window.weight_per_request, NINE_WEIGHT)  # as hold_weight counts a 9x9
         answered = 0
+        slow = False  # the first line not answered searched past the inline path's bound
         if self._inline_ok():
             answers, spent = self.c.inline.solve(lines)
+            slow = self.c.inline.stopped_slow
             answered = len(answers)
             self.c.pool.charge_inline(self.c, spent, time.monotonic(), answered)
             if answered:
@@ -632,7 +666,14 @@ class _Reader:
                             spent / answered * 1000,
                         )
         session = self.c.session
-        return [session.plain_event(lines[index], first + index) for index in range(answered, len(lines))]
+        events: list[Event] = []
+        for index in range(answered, len(lines)):
+            line = lines[index]
+            if len(line) > PLAIN_MAX:  # a marks line: unread until its job answers it
+                events.append(TakenLine(line, first + index, index == answered and slow))
+            else:
+                events.append(session.plain_event(line, first + index))
+        return events
 
     def _answer_inline(self, event: RequestReceived) -> bool:
         """Answer a typed request on the event loop while the connection may (:meth:`_inline_ok`) and this step's

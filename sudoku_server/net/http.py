@@ -51,10 +51,8 @@ from sudoku_server.net.http_app import (
 )
 from sudoku_server.net.inline import INLINE_GROUP
 from sudoku_server.net.lifecycle import ServerState
-from sudoku_server.net.pool import BULK_PUZZLES, Job, JobContext, Slot, busy_timeout_error
+from sudoku_server.net.pool import BULK_PUZZLES, BulkItem, Job, JobContext, Slot, busy_timeout_error
 from sudoku_server.service.answer import answer
-from sudoku_server.service.requests import Solve
-from sudoku_server.text import Puzzle
 from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import json_api, openapi
 from sudoku_server.wire.proxy import is_trusted
@@ -254,7 +252,7 @@ class HttpClient:
         assert isinstance(job, HttpJob)
         return job.shutdown_reply()
 
-    def split_bulk(self, job: Job, leftover: list[tuple[Solve, Puzzle]]) -> list[Job]:
+    def split_bulk(self, job: Job, leftover: list[BulkItem]) -> list[Job]:
         raise AssertionError("HTTP requests never go in bulk")
 
 

@@ -33,6 +33,7 @@ from sudoku_server.net.pool import JobContext, error_code
 from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Request
 from sudoku_server.text import Puzzle
+from sudoku_server.text.marksline import PLAIN_MAX, solve_marks
 from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import replies
 
@@ -80,9 +81,15 @@ class InlineSolver:
 
     def __init__(self, budget: float) -> None:
         self.budget = budget
+        #: The last :meth:`solve` stopped at a line whose search ran past the check interval (the first line it
+        #: did not answer): a marks line then goes to a job of its own, not to a bulk where it would be slow again.
+        self.stopped_slow = False
 
     def solve(self, lines: Sequence[bytes], first_group: int = INLINE_FIRST_GROUP) -> tuple[list[bytes], float]:
         """Answer ``lines`` (each with its terminator) from the first on while each is quick and the budget lasts.
+
+        A line is a plain one (``text.oneline.solve_plain``, a group at a time) or a marks line
+        (``text.marksline.solve_marks``, one at a time), as ``Session.take_plain`` takes them.
 
         Returns ``(answers, seconds)``: the answers of the first
         ``len(answers)`` lines (each the reply's bytes, terminator included),
@@ -96,12 +103,20 @@ class InlineSolver:
         started = time.monotonic()
         spent = 0.0
         group = first_group
+        self.stopped_slow = False
         while len(out) < count and spent < budget:
             done = len(out)
+            end = done
+            while end < count and end - done < group and len(lines[end]) <= PLAIN_MAX:
+                end += 1
             try:
-                solve_plain(lines[done : done + group], out, check=_too_slow)
+                if end > done:
+                    solve_plain(lines[done:end], out, check=_too_slow)
+                else:  # a marks line (``Session.take_plain(marks=True)``)
+                    out.append(solve_marks(lines[done], check=_too_slow))
             except _InlineSlow:
                 spent = time.monotonic() - started
+                self.stopped_slow = True
                 break
             spent = time.monotonic() - started
             if None in out:

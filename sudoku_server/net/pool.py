@@ -43,8 +43,9 @@ from sudoku_server.service.answer import Server, Solvers, answer, answer_many
 from sudoku_server.service.requests import Request, Solve
 from sudoku_server.sudoku.solver import is_own_solve
 from sudoku_server.text import Puzzle
-from sudoku_server.text.oneline import solve_plain
+from sudoku_server.text.marksline import solve_marks, solve_taken
 from sudoku_server.wire import replies
+from sudoku_server.wire.session import Event, Reply, RequestReceived, TakenLine
 
 __all__ = [
     "BULK_PUZZLES",
@@ -130,6 +131,37 @@ def busy_timeout_error(seconds: float) -> SolveTimeoutError:
     return SolveTimeoutError(f"no answer within {seconds:g} s (the server is busy)")
 
 
+#: One puzzle of a bulk job: a plain one-line puzzle read (its request and puzzle), or a marks line unread.
+BulkItem = tuple[Solve, Puzzle] | TakenLine
+
+
+def first_line(item: BulkItem) -> int:
+    """The line number of a bulk job's puzzle."""
+    return item.lineno if isinstance(item, TakenLine) else item[1].first_line
+
+
+def _line_of(item: BulkItem) -> bytes:
+    """A bulk job's puzzle as its line's bytes, terminator included."""
+    if isinstance(item, TakenLine):
+        return item.line
+    puzzle = item[1]
+    return (puzzle.lines[0] + puzzle.endings[0]).encode("ascii")
+
+
+def _answer_events(events: list[Event], check: Callable[[], None], context: JobContext) -> bytes:
+    """The replies of a line's events: its error line, or its request answered and rendered as :meth:`Job.work`
+    answers one."""
+    chunks = []
+    for event in events:
+        if isinstance(event, Reply):
+            chunks.append(event.data)
+        elif isinstance(event, RequestReceived):
+            about = f"the puzzle at line {event.line}"
+            result = answer(event.request, check=check, solvers=context.solvers, server=context.server, about=about)
+            chunks.append(replies.render(result, event.ending, event.puzzle))
+    return b"".join(chunks)
+
+
 class _Slow(BaseException):
     """Raised by a bulk job's ``check``: this puzzle takes more than the native
     core's first half-millisecond; it leaves the bulk for a job of its own."""
@@ -185,7 +217,7 @@ class PoolClient(Protocol):
         """The reply of ``job`` when the server stops before it is answered."""
         ...
 
-    def split_bulk(self, job: Job, leftover: list[tuple[Solve, Puzzle]]) -> list[Job]:
+    def split_bulk(self, job: Job, leftover: list[BulkItem]) -> list[Job]:
         """A bulk job stopped at a slow puzzle: ``leftover`` get jobs of their own, returned in order."""
         ...
 
@@ -212,16 +244,21 @@ class Job:
     puzzle: Puzzle | None
     what: str  # for messages: "puzzle at line 3"
     ending: str = "\n"
-    bulk: list[tuple[Solve, Puzzle]] | None = None  # a run of plain one-line puzzles (SolverPool._run_bulk)
+    bulk: list[BulkItem] | None = None  # a run of plain one-line puzzles and marks lines (SolverPool._run_bulk)
+    taken: TakenLine | None = None  # a marks line unread, answered alone (request and puzzle None)
 
     def each(self) -> list[str]:
         """What each of its replies is about: ``["puzzle at line 3"]``, one per puzzle of a bulk."""
         if self.bulk is None:
             return [self.what]
-        return [f"puzzle at line {puzzle.first_line}" for _, puzzle in self.bulk[: self.slot.count]]
+        return [f"puzzle at line {first_line(item)}" for item in self.bulk[: self.slot.count]]
 
     def work(self, check: Callable[[], None], context: JobContext) -> bytes:
         """In a worker thread: answer the request and render its reply. Raises what ``check`` raises."""
+        if self.taken is not None:  # a marks line: text to text, else read and answered the usual way
+            own = is_own_solve(context.solvers.solve)  # (a test's replaced solver sees every line)
+            answered = solve_marks(self.taken.line, check=check) if own else None
+            return answered if answered is not None else _answer_events(self.taken.events(), check, context)
         assert self.request is not None
         result = answer(
             self.request, check=check, solvers=context.solvers, server=context.server, about=f"the {self.what}"
@@ -412,11 +449,11 @@ class SolverPool:
                 count = job.slot.count  # answers done (the slow ones left the bulk)
                 self.solved(count, seconds)
                 if debug and count:
-                    for (_, puzzle), line in zip(job.bulk[:count], data.splitlines()):
+                    for item, line in zip(job.bulk[:count], data.splitlines()):
                         log.debug(
                             "%s puzzle at line %d: %s, %.1f ms (in bulk)",
                             job.connection.peer,
-                            puzzle.first_line,
+                            first_line(item),
                             error_code(line) or "answered",
                             seconds / count * 1000,
                         )
@@ -488,18 +525,17 @@ class SolverPool:
                 raise _Stopped()
             raise _Slow()
 
-        pairs = job.bulk
-        assert pairs is not None
+        items = job.bulk
+        assert items is not None
         solvers = context.solvers
-        # Text to text in the native core (text.oneline.solve_plain); a line it
-        # does not take (an error to word) is answered by the service and rendered.
+        # Text to text in the native core (text.marksline.solve_taken: plain lines, marks lines); a line it
+        # does not take (an error to word) is read and answered by the service, and rendered.
         texts: list[bytes | None] = []
         try:
             if is_own_solve(solvers.solve):  # a test's replaced solver sees every line
-                lines = [(puzzle.lines[0] + puzzle.endings[0]).encode("ascii") for _, puzzle in pairs]
-                solve_plain(lines, texts, check=check)
+                solve_taken([_line_of(item) for item in items], texts, check=check)
             else:
-                texts = [None] * len(pairs)
+                texts = [None] * len(items)
         except _Slow:
             pass  # this puzzle and those after it leave the bulk
         done = len(texts)
@@ -508,8 +544,12 @@ class SolverPool:
             if text is not None:
                 chunks.append(text)
                 continue
-            request, puzzle = pairs[index]
+            item = items[index]
             try:
+                if isinstance(item, TakenLine):  # a marks line: read now, as the session would have read it
+                    chunks.append(_answer_events(item.events(), check, context))
+                    continue
+                request, puzzle = item
                 results = list(
                     answer_many([(request, f"the puzzle at line {puzzle.first_line}")], check=check, solvers=solvers)
                 )
@@ -517,7 +557,7 @@ class SolverPool:
                 done = index  # this puzzle and those after it leave the bulk
                 break
             chunks.append(replies.render_many(results, [puzzle]))
-        return b"".join(chunks), pairs[done:]
+        return b"".join(chunks), items[done:]
 
     def _tick(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         """On the event loop, once per time slice of a running batch: hand over the

@@ -163,9 +163,10 @@ class ReplyWindow:
         if self.unsent >= WINDOW_BYTES:
             self._on_full()
 
-    def hold_weight(self, puzzles: Iterable[Any]) -> int:
-        """Count parsed puzzles (``text.Puzzle``) in the window; returns their weight."""
-        weights = [puzzle_weight(len(puzzle.grid.cells)) for puzzle in puzzles]
+    def hold_weight(self, puzzles: Iterable[Any], nine: int = 0) -> int:
+        """Count parsed puzzles (``text.Puzzle``), and ``nine`` 9x9 ones not parsed yet (marks lines taken raw), in
+        the window; returns their weight."""
+        weights = [puzzle_weight(len(puzzle.grid.cells)) for puzzle in puzzles] + [NINE_WEIGHT] * nine
         self.held_weight += sum(weights)
         self.weight_per_request = max([self.weight_per_request, *weights])
         return sum(weights)

@@ -44,6 +44,7 @@ from sudoku_server.errors import CommandError, IncompletePuzzleError, TooLargeEr
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
 from sudoku_server.text import Puzzle, oneline
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
+from sudoku_server.text.marksline import MARKS_BUFFERED
 from sudoku_server.wire import replies
 from sudoku_server.wire.proxy import V2_MAX_BYTES, V2_SIGNATURE
 from sudoku_server.wire.replies import error_line
@@ -62,8 +63,10 @@ __all__ = [
     "Reply",
     "RequestReceived",
     "Session",
+    "TakenLine",
     "TelnetReply",
     "error_line",
+    "line_events",
 ]
 
 #: Default longest line, in bytes, without its terminator. A 25x25 one-line
@@ -235,12 +238,51 @@ class CloseConnection:
     """The session takes no more input; answer what is queued, then close."""
 
 
-Event = RequestReceived | Reply | TelnetReply | CloseConnection
+@dataclass
+class TakenLine:
+    """A marks line :meth:`Session.take_plain` took that the inline path did not answer, still unread: a bulk
+    job answers it (``text.marksline.solve_marks``, else its :meth:`events` answered the usual way).
+
+    Attributes:
+      line: its bytes, terminator included.
+      lineno: its line number.
+      slow: its search ran past the inline path's check interval: a job of its own answers it (the same way,
+        without that bound), not a bulk job.
+    """
+
+    line: bytes
+    lineno: int
+    slow: bool = False
+
+    @property
+    def ending(self) -> str:
+        """Its terminator (``"\\r\\n"`` or ``"\\n"``)."""
+        return "\r\n" if self.line.endswith(b"\r\n") else "\n"
+
+    def events(self) -> list[Event]:
+        """Its events, as the session would have given them (:func:`line_events`)."""
+        return line_events(self.line, self.lineno)
+
+
+#: What a session gives (and, for a marks line it took unread, the connection: :class:`TakenLine`).
+Event = RequestReceived | Reply | TelnetReply | CloseConnection | TakenLine
+
+
+def line_events(line: bytes, lineno: int) -> list[Event]:
+    """The events of one complete line (``line``, terminator included) read at line ``lineno`` between requests,
+    no ``RULES`` in force: what a session gives for a line :meth:`Session.take_plain` took, whenever it is read.
+
+    Pure: a fresh session reads it (a worker thread may call this).
+    """
+    session = Session(max_line_bytes=max(DEFAULT_MAX_LINE_BYTES, len(line)))
+    session.lineno = lineno - 1
+    return session.receive_data(line)
 
 
 class _PlainLines:
-    """The plain fast path of :class:`Session`: bytes buffered unparsed, and the plain one-line puzzles at their
-    front taken as read (the server answers these in the native core: ARCHITECTURE.md "The request path")."""
+    """The plain fast path of :class:`Session`: bytes buffered unparsed, and the plain one-line puzzles (and, when
+    asked, the marks lines) at their front taken as read (the server answers these in the native core:
+    ARCHITECTURE.md "The request path")."""
 
     closed: bool
     lineno: int
@@ -275,7 +317,7 @@ class _PlainLines:
         self._backlog = True  # complete lines wait, unparsed
         return True
 
-    def take_plain(self, max_lines: int) -> tuple[list[bytes], int]:
+    def take_plain(self, max_lines: int, marks: bool = False) -> tuple[list[bytes], int]:
         """The plain one-line 9x9 puzzles at the front of the buffered lines, taken as read; at most ``max_lines``.
 
         A line is taken while the session is between requests (no puzzle
@@ -288,6 +330,11 @@ class _PlainLines:
         (:meth:`plain_event` gives a taken line's event, for one the caller
         answers the usual way).
 
+        ``marks``: take a marks line too (``text.marksline.MARKS_BUFFERED``:
+        ``SOLVE`` and a 9x9 line of givens then ``word=marks`` fields, no
+        longer than the line limit), which ``text.marksline.solve_marks``
+        may answer; :meth:`taken_events` gives the events of one it does not.
+
         Returns:
           ``(lines, first)``: the lines' bytes with their terminators, and
           the line number of the first (``[]`` when none is taken).
@@ -297,12 +344,18 @@ class _PlainLines:
             return [], first
         buf = self._buffer
         match = _PLAIN_BYTES.match
+        marks_match = MARKS_BUFFERED.match if marks else None
+        limit = self.max_line_bytes + 2
         lines: list[bytes] = []
         pos = 0
         while len(lines) < max_lines:
             found = match(buf, pos)
             if found is None:
-                break
+                if marks_match is None or buf[pos : pos + 1] not in b"S0123456789._":
+                    break
+                found = marks_match(buf, pos, pos + limit)  # no longer than the limit, terminator aside
+                if found is None or found.end() - pos - found.group().endswith(b"\r\n") - 1 > self.max_line_bytes:
+                    break
             lines.append(found.group())
             pos = found.end()
         if not buf:
@@ -316,6 +369,13 @@ class _PlainLines:
             self._splitter.took_plain(ending)
             self._puzzle_since = None
         return lines, first
+
+    def taken_events(self, line: bytes, lineno: int) -> list[Event]:
+        """The events of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give
+        them: a plain line's :meth:`plain_event`; a marks line read the usual way (its request, or its error)."""
+        if _PLAIN_BYTES.fullmatch(line):
+            return [self.plain_event(line, lineno)]
+        return line_events(line, lineno)
 
     def plain_event(self, line: bytes, lineno: int) -> PuzzleReceived:
         """The event of a line :meth:`take_plain` took (at line ``lineno``), as :meth:`receive_data` would give it."""

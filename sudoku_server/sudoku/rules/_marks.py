@@ -124,7 +124,11 @@ def _touching(size: int, diagonal: bool) -> frozenset[tuple[int, int]]:
 
 def free_pairs(size: int, marks: tuple[Mark, ...]) -> tuple[tuple[int, int], ...]:
     """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, that none of ``marks`` joins."""
-    marked = {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2}
+    return free_cell_pairs(size, {(min(m.cells), max(m.cells)) for m in marks if len(m.cells) == 2})
+
+
+def free_cell_pairs(size: int, marked: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The orthogonal neighbour pairs ``(a, b)``, ``a < b``, ascending, not in ``marked`` (pairs ``a < b``)."""
     return tuple([p for p in pairs_of(size, ORTHOGONAL) if p not in marked])
 
 

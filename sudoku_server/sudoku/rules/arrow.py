@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
 from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, fp_name, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules._native_marks import NativeParts
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 #: The most cells a bulb (a pill) may have: it reads as a number of that many digits.
@@ -29,6 +30,9 @@ def _bulb(mark: Mark, size: int) -> str:
     return ""
 
 
+_SYNTAX = syntax_lines("arrow", 2, 1, check=_bulb)
+
+
 def _compile(build: Build) -> Compiled:
     size = build.size
     out: list[tuple[Constraint, str]] = []
@@ -37,6 +41,21 @@ def _compile(build: Build) -> Compiled:
         weights = tuple(-(10 ** (bulb - 1 - i)) for i in range(bulb)) + (1,) * (len(m.cells) - bulb)
         out.append((Sum(m.cells, 0, False, weights, k), f"arrow {line_name(size, m.cells)}"))
     return out
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks (the rule's own reading), straight to the native arrays
+    (:mod:`._native_marks`); False for marks it refuses."""
+    try:
+        marks = _SYNTAX(text, size)
+    except ValueError:
+        return False
+    sums = parts.sums
+    for m in marks:
+        bulb = max(m.value, 1)
+        sums += (len(m.cells), 0, 0, *m.cells, *(-(10 ** (bulb - 1 - i)) for i in range(bulb)))
+        sums += (1,) * (len(m.cells) - bulb)
+    return True
 
 
 def _words(broken: Broken, w: Words) -> str:
@@ -101,8 +120,9 @@ RULE = Rule(
     formats={"f-puzzles": ("arrow",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=_fpuzzles_out,
-    syntax=syntax_lines("arrow", 2, 1, check=_bulb),
+    syntax=_SYNTAX,
     draw={"kind": "arrows"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value > 1 else ""),
+    native=_native,
     making=Making(marks=_made, noun="arrows"),
 )

@@ -26,10 +26,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sudoku_server.sudoku.constraints import Broken, Constraint
 from sudoku_server.sudoku.geometry import cell_name
+
+if TYPE_CHECKING:
+    from sudoku_server.sudoku.rules._native_marks import NativeParts
 
 __all__ = [
     "DATA_KINDS",
@@ -313,6 +316,12 @@ class Rule:
         f-puzzles object (:func:`sudoku_server.text.fpuzzles.write`); None:
         the rule's marks cannot be written.
       draw: what a page needs to draw it (``{"kind": "diagonals"}``).
+      native: for a rule that takes marks, the request path's fast reading of its marks
+        (:mod:`._native_marks`): ``(text after "<word>=", size, parts) -> bool``, the marks in their
+        common form appended to a :class:`~._native_marks.NativeParts` as ``syntax`` then
+        ``constraints`` then the native core's arrays would make them; False for any other text (what
+        it appended is then dropped), which the usual path reads. None: the rule's marks always take
+        the usual path.
     """
 
     word: str
@@ -335,6 +344,7 @@ class Rule:
     syntax_out: Callable[[tuple[Mark, ...], int], str] | None = None
     fpuzzles_out: Callable[[tuple[Mark, ...], int], dict[str, object]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
+    native: Callable[[str, int, NativeParts], bool] | None = None
 
     def fits(self, size: int) -> bool:
         """Whether the rule fits a grid of ``size`` digits per unit."""

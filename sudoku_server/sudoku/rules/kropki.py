@@ -33,6 +33,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts, add_dots, free_flat, native_dots
 from sudoku_server.sudoku.rules.base import BLIND, Broken, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
@@ -154,6 +155,26 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s dots ``:w`` and ``:b`` (no value), straight to the native arrays
+    (:mod:`._native_marks`); the negative constraints after them."""
+    tails = (("w", _dot_table(size, False, 1)), ("b", _dot_table(size, True, 2)))
+    read = native_dots(text, size, tails, _NEGATIVES)
+    if read is None:
+        return False
+    dots, words = read
+    add_dots(parts, dots, tails)
+    no_white = "negative" in words or "negativewhite" in words
+    no_black = "negative" in words or "negativeblack" in words
+    if no_white or no_black:
+        parts.relate(free_flat(size, dots), _negative_table(size, no_white, no_black))
+    return True
+
+
+#: The marks without cells the fast reading takes (the negative constraints).
+_NEGATIVES = frozenset(("negative", "negativewhite", "negativeblack"))
+
+
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     out: dict[str, object] = {}
     for key, kind in (("difference", "white"), ("ratio", "black")):
@@ -210,4 +231,5 @@ RULE = Rule(
     draw={"kind": "dots"},
     syntax_out=lambda marks, size: syntax_text(marks, size, _tail),
     making=Making(exact=True, marks=_made, noun="kropki dots"),
+    native=_native,
 )

@@ -22,6 +22,7 @@ from sudoku_server.sudoku.rules._marks import (
     marks_of,
     syntax_lines,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
@@ -64,6 +65,22 @@ def _diagonal(mark: Mark, size: int) -> str:
     if (rows[0] - dr in inside and cols[0] - dc in inside) or (rows[-1] + dr in inside and cols[-1] + dc in inside):
         return "does not run from an edge of the grid to an edge"
     return ""
+
+
+_SYNTAX = syntax_lines("littlekiller", 1, check=_diagonal, value="sum", required=True)
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks (the rule's own reading), straight to the native arrays
+    (:mod:`._native_marks`); False for marks it refuses."""
+    try:
+        marks = _SYNTAX(text, size)
+    except ValueError:
+        return False
+    sums = parts.sums
+    for m in marks:
+        sums += (len(m.cells), m.value, 0, *m.cells, *(1,) * len(m.cells))
+    return True
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
@@ -147,8 +164,9 @@ RULE = Rule(
     formats={"f-puzzles": ("littlekillersum",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=_fpuzzles_out,
-    syntax=syntax_lines("littlekiller", 1, check=_diagonal, value="sum", required=True),
+    syntax=_SYNTAX,
     draw={"kind": "diagonal sums"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value)),
+    native=_native,
     making=Making(marks=_made, noun="little killer sums"),
 )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from sudoku_server.sudoku.constraints import Broken, Candidates
 from sudoku_server.sudoku.rules._making import syntax_text
 from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, new_mark, syntax_marks
+from sudoku_server.sudoku.rules._native_marks import NativeParts, cell_index
 from sudoku_server.sudoku.rules.base import Build, Compiled, Making, Mark, Random, Rule, Words
 from sudoku_server.sudoku.seeded import permutation
 
@@ -66,6 +67,30 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks (cells then ``:odd`` or ``:even``, no cell marked twice), straight to
+    the native arrays (:mod:`._native_marks`)."""
+    if size > 9 or parts.masks is not None:
+        return False
+    index = cell_index(size)
+    full = (1 << size) - 1
+    odd = sum(1 << (d - 1) for d in range(1, size + 1, 2))
+    masks = [full] * (size * size)
+    for item in text.split(";"):
+        names, _, tail = item.partition(":")
+        tail = tail.lower()
+        mask = odd if tail == "odd" else full ^ odd if tail == "even" else 0
+        if not mask:
+            return False
+        for name in names.split("-"):
+            c = index.get(name)
+            if c is None or masks[c] != full:
+                return False
+            masks[c] = mask
+    parts.masks = masks
+    return True
+
+
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     out: dict[str, object] = {}
     for key, value in (("odd", ODD), ("even", EVEN)):
@@ -98,4 +123,5 @@ RULE = Rule(
     draw={"kind": "marks"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: "odd" if m.value == ODD else "even"),
     making=Making(exact=True, marks=marked_cells, noun="odd/even cells"),
+    native=_native,
 )

@@ -22,6 +22,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
@@ -43,6 +44,17 @@ def _compile(build: Build) -> Compiled:
 
 
 _GIVEN, _SOLUTION = relation_words(lambda da, db: "differ, at the same distance from the two ends")
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks, straight to the native arrays (:mod:`._native_marks`): the cells at
+    the same distance from the two ends, equal."""
+    lines = native_lines(text, size)
+    if lines is None:
+        return False
+    table = _table(size)
+    parts.relate([c for cells in lines for i in range(len(cells) // 2) for c in (cells[i], cells[-1 - i])], table)
+    return True
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
@@ -78,4 +90,5 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "palindrome"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="palindromes"),
+    native=_native,
 )

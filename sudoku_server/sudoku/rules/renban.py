@@ -25,6 +25,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
@@ -59,6 +60,17 @@ def _check(mark: Mark, size: int) -> str:
     if len(mark.cells) > size:
         return f"has {len(mark.cells)} cells, more than the {size} digits"
     return line_apart(mark, size)
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks, straight to the native arrays (:mod:`._native_marks`): every two
+    cells of a line differ by at most its length less one."""
+    lines = native_lines(text, size)
+    if lines is None or any(len(cells) > size for cells in lines):
+        return False
+    for cells in lines:
+        parts.relate([c for pair in itertools.combinations(cells, 2) for c in pair], _table(size, len(cells) - 1))
+    return True
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
@@ -100,4 +112,5 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "renban"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="renban lines"),
+    native=_native,
 )

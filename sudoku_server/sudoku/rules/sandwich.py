@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from sudoku_server.errors import InvalidPuzzleError, quote
 from sudoku_server.sudoku.constraints import Between, Broken, Constraint
 from sudoku_server.sudoku.rules._making import shuffled
-from sudoku_server.sudoku.rules._marks import MAX_VALUE, Read, fp_cell, fp_entries, fp_value, marks_of
+from sudoku_server.sudoku.rules._marks import MAX_VALUE, Read, fp_cell, fp_entries, fp_value, marks_of, new_mark
+from sudoku_server.sudoku.rules._native_marks import NativeParts
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
@@ -121,7 +122,7 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
             if 1 <= index <= size and (head[0].lower(), index) not in seen:
                 seen.add((head[0].lower(), index))
                 row, column = (index - 1, -1) if head[0] in "rR" else (-1, index - 1)
-                marks.append(Mark(RULE.word, _line(size, row, column), int(tail)))
+                marks.append(new_mark(RULE.word, _line(size, row, column), int(tail)))
                 continue
         match = _CLUE.fullmatch(item.strip().lower())
         where = f"{RULE.word}= mark {k}"
@@ -138,6 +139,22 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
         row, column = (index - 1, -1) if kind == "r" else (-1, index - 1)
         marks.append(Mark(RULE.word, _line(size, row, column), int(value)))
     return tuple(marks)
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s clues (the rule's own reading), straight to the native arrays
+    (:mod:`._native_marks`); False for clues it refuses, or a sum no digits make."""
+    try:
+        marks = _syntax(text, size)
+    except ValueError:
+        return False
+    made = sums(size)
+    between = parts.between
+    for m in marks:
+        if m.value not in made:
+            return False
+        between += (len(m.cells), 1, size, m.value, *m.cells)
+    return True
 
 
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
@@ -190,5 +207,6 @@ RULE = Rule(
     syntax=_syntax,
     draw={"kind": "outside sums"},
     syntax_out=_syntax_out,
+    native=_native,
     making=Making(exact=True, marks=_made, noun="sandwich clues"),
 )

@@ -26,6 +26,7 @@ from sudoku_server.sudoku.rules._marks import (
     new_relation,
     syntax_lines,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines, steps
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
 
@@ -45,6 +46,17 @@ def _compile(build: Build) -> Compiled:
             relation = new_relation(pairs, table, (k,) * len(pairs))
             out.append((relation, f"thermometer {line_name(size, mark.cells)}"))
     return out
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks, straight to the native arrays (:mod:`._native_marks`): the steps of
+    each line, bulb first, under ``a < b``."""
+    lines = native_lines(text, size)
+    if lines is None:
+        return False
+    table = _table(size)
+    parts.relate(steps(lines), table)  # one table: the lines' steps in order
+    return True
 
 
 def _given(broken: Broken, w: Words) -> str:
@@ -87,4 +99,5 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "thermometer"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="thermometers"),
+    native=_native,
 )

@@ -24,6 +24,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_lines,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines, steps
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
@@ -48,6 +49,17 @@ def _compile(build: Build) -> Compiled:
 
 
 _GIVEN, _SOLUTION = relation_words(lambda da, db: f"differ by {abs(da - db)}")
+
+
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks without a value (at least ``size // 2 + 1`` apart), straight to the
+    native arrays (:mod:`._native_marks`)."""
+    lines = native_lines(text, size)
+    if lines is None:
+        return False
+    table = _table(size, size // 2 + 1)
+    parts.relate(steps(lines), table)  # one table: the lines' steps in order
+    return True
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
@@ -81,4 +93,5 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "whispers"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value else ""),
     making=Making(exact=True, marks=_made, noun="whispers lines"),
+    native=_native,
 )

@@ -29,6 +29,7 @@ from sudoku_server.sudoku.rules._marks import (
     relation_words,
     syntax_marks,
 )
+from sudoku_server.sudoku.rules._native_marks import NativeParts, add_dots, free_flat, native_dots
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
 
 
@@ -94,6 +95,24 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     return tuple(marks)
 
 
+def _native(text: str, size: int, parts: NativeParts) -> bool:
+    """``_compile`` of ``syntax``'s marks ``:x`` and ``:v`` and ``negative``, straight to the native arrays
+    (:mod:`._native_marks`)."""
+    tails = (("x", _sum_table(size, 10)), ("v", _sum_table(size, 5)))
+    read = native_dots(text, size, tails, _NEGATIVE)
+    if read is None:
+        return False
+    dots, words = read
+    add_dots(parts, dots, tails)
+    if words:
+        parts.relate(free_flat(size, dots), _negative_table(size))
+    return True
+
+
+#: The mark without cells the fast reading takes (the negative constraint).
+_NEGATIVE = frozenset(("negative",))
+
+
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     out: dict[str, object] = {}
     entries = [
@@ -136,4 +155,5 @@ RULE = Rule(
     draw={"kind": "xv"},
     syntax_out=lambda marks, size: syntax_text(marks, size, _tail),
     making=Making(exact=True, marks=_made, noun="XV marks"),
+    native=_native,
 )

@@ -563,3 +563,25 @@ def solve_lines(lines: Sequence[bytes], out: list[bytes | None], *, check: Check
         return
     prepared = _CLASSIC.get(3 * 32 + 3) or _classic(_NINE)
     _solve_lines(lines, prepared, out, check)
+
+
+def solve_nine_arrays(
+    cells: Sequence[int], arrays: dict[str, bytes], *, check: Check | None = None
+) -> tuple[int, ...] | None:
+    """The fast path of a 9x9 puzzle of the classic units with constraints given as the native core's arrays.
+
+    ``arrays``: ``_native.prepare``'s keyword arguments as :func:`_constraint_arrays` makes them for the
+    geometry (the rules' fast reading of a marks line: ``rules._native_marks``). The search and the
+    independent check of :func:`solve` then :func:`verify` on the classic 9x9 units with those constraints,
+    prepared from the classic geometry's (``like=``) and kept nowhere: its row-major-first solution's 81
+    digits, or None for the usual path to answer and word (no native core, givens that break a rule, no
+    solution, a solution the check refuses). ``check`` as for :func:`solve`; what it raises propagates.
+    """
+    if _native is None or not LINES_NATIVE:
+        return None
+    like = _CLASSIC.get(3 * 32 + 3) or _classic(_NINE)
+    prepared = _native.prepare(9, _NINE.geometry.unit_array, False, like=like, **arrays)
+    found = _solve(cells, prepared, check)
+    if found.__class__ is not tuple or not _native.verify(cells, found, prepared):
+        return None
+    return found
