@@ -120,7 +120,10 @@ THERMO_GIVENS = EXAMPLES["thermo"][0]
 #: or an error not pinned here).
 LEFT = [
     # marks in a form the fast reading does not take, which the usual path reads and answers
-    (f"SOLVE {THERMO_GIVENS} thermo={EXAMPLES['thermo'][1].replace(';', ':7;', 1)}", f"{SOLUTION}\n"),
+    (
+        f"SOLVE {THERMO_GIVENS} thermo={EXAMPLES['thermo'][1].replace(';', ':7;', 1)}",
+        'ERROR format line 1: thermo= mark 1 takes no :value, not ":7"\n',
+    ),
     (f"SOLVE {example('kropki').replace('r1c2-r1c3:w', 'R1C2-r1c3:W')}", f"{SOLUTION}\n"),
     (f"SOLVE {example('kropki').replace('r1c2-r1c3:w', 'r1c2-r1c3:w1')}", f"{SOLUTION}\n"),
     # errors, each in the usual path's words
@@ -134,7 +137,7 @@ LEFT = [
         'ERROR format line 1: thermo= mark 1: "r0c1" is not a cell of the grid\n',
     ),
     (f"SOLVE {THERMO_GIVENS} thermo=r1c1", "ERROR format line 1: thermo= mark 1 has fewer than 2 cells\n"),
-    (f"SOLVE {THERMO_GIVENS} thermo=r1c1-r1c2;", "ERROR format line 1: thermo= mark 2 has fewer than 2 cells\n"),
+    (f"SOLVE {THERMO_GIVENS} thermo=r1c1-r1c2;", "ERROR format line 1: thermo= mark 2 is empty\n"),
     (
         f"SOLVE {'.' * 81} kropki=r1c1-r1c3:w",
         "ERROR format line 1: kropki= mark 1: r1c1 and r1c3 do not touch\n",
