@@ -179,6 +179,10 @@ def generate_variant(
     drawn = next((rule for rule in rules if rule.making.layout is not None and rule.data), None)  # regions
     if drawn is not None and getattr(variant, drawn.data) is not None:
         drawn = None
+    if drawn is not None and size > 9:  # a 16x16 grid of random regions is not filled within the solve timeout
+        raise ValueError(
+            f"random {drawn.data} are drawn up to 9x9, not {size}x{size}; give regions= (a symbol per cell) for more"
+        )
     if late is not None and full:
         raise ValueError(f"full makes a solved grid; {late.making.noun} need a puzzle")
     if late is not None and size > 9:  # the cage block's symbols: 16x16 grids take 70-80 cages

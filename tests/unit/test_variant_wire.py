@@ -167,6 +167,10 @@ def test_generate_takes_rules_and_regions_into_its_request():
         replies(b"GENERATE regions=abc\n")
         == b"ERROR command GENERATE: regions must be 81 region symbols for size=9, not 3\n"
     )
+    assert replies(b"GENERATE rules=jigsaw size=16 seed=1\n") == (  # it timed out after 20 s (break-session finding)
+        b"ERROR command GENERATE: random regions are drawn up to 9x9, not 16x16; give regions= (a symbol per cell)"
+        b" for more\n"
+    )
     for symbol in "#,:":  # the jigsaw line it would make does not read back (break-session finding)
         regions = JIGSAW_REGIONS.replace(JIGSAW_REGIONS[0], symbol)
         assert replies(f"GENERATE rules=jigsaw seed=1 regions={regions}\n".encode()) == (
