@@ -7,6 +7,7 @@ words, the generated puzzle, the error's words. Skipped without Chromium (failed
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -227,3 +228,32 @@ def test_other_sizes_redraw_the_grid(page: Page, server: Server):
     made = page.line()
     assert len(made) == 256 and made.count(".") < 256
     assert server.ask(f"COUNT {made}") == "COUNT 1 unique"
+
+
+def test_letters_typed_into_an_empty_16x16_grid_are_its_digits_10_to_16(page: Page, server: Server):
+    """Break-session finding: ``G`` then ``A`` typed into an empty 16x16 grid were written as the line ``GA...``,
+    which the server reads in the letters-only alphabet (A = 1): "Solved." with every cell of 1-9 left empty. The
+    page now writes such a grid as an f-puzzles line (its digits as numbers)."""
+    from selenium.webdriver.common.keys import Keys
+
+    page.element('select[name="size"]').send_keys("16x16")
+    page.cell("r1c1").click()
+    page.driver.switch_to.active_element.send_keys("g", Keys.ARROW_RIGHT, "A")
+    typed = page.line()
+    assert typed[:2] == "GA" and typed[2:] == "." * 254
+    page.click("Solve", bound=None)
+    page.shot("solved 16x16")
+    solved = page.line()
+    assert solved == server.ask("SOLVE " + json.dumps(fpuzzle16({0: 16, 1: 10})))
+    assert solved[:2] == "GA" and "." not in solved
+
+
+def fpuzzle16(givens: dict[int, int]) -> dict[str, object]:
+    """An empty 16x16 f-puzzles object with ``givens`` (cell -> digit 1..16)."""
+    return {
+        "size": 16,
+        "grid": [
+            [{"value": givens[r * 16 + c], "given": True} if r * 16 + c in givens else {} for c in range(16)]
+            for r in range(16)
+        ],
+    }

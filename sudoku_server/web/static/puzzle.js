@@ -102,7 +102,12 @@ export function writeText(puzzle, digits, notes, full) {
   const n = puzzle.size;
   const symbols = puzzle.symbols;
   const cells = digits.map((d) => (d ? symbols[d - 1] : "."));
-  if (puzzle.marks?.length || (puzzle.cages.length && puzzle.jigsaw)) return fpuzzlesText(puzzle, digits);
+  // 16x16, 25x25 in 1-9 then letters with no digit 1-9 written: the server would read letters only (A = 1,
+  // docs/LAYOUTS.md); the f-puzzles line says the digits as numbers (a break session's finding)
+  const lettersOnly = n >= 16 && symbols === defaultSymbols(n) && !digits.some((d) => d >= 1 && d <= 9);
+  if (puzzle.marks?.length || (puzzle.cages.length && puzzle.jigsaw) || (lettersOnly && digits.some(Boolean))) {
+    return fpuzzlesText(puzzle, digits);
+  }
   if (puzzle.cages.length > CAGE_SYMBOLS.length) {
     throw new Error(`a killer of ${puzzle.cages.length} cages: the page writes at most ${CAGE_SYMBOLS.length}`);
   }
