@@ -305,6 +305,12 @@ class ApiEndpoint:
                 RETRY_BUSY_SECONDS,
             )
         if scope["method"] == "POST":
+            if scope["query_string"]:  # never read: the request would be answered with defaults, silently
+                names = ", ".join(quote(key) for key in _query_fields(scope["query_string"], endpoint))
+                raise CommandError(
+                    f"{endpoint.verb}: a POST takes its fields in the JSON body, not the query string ({names});"
+                    " send them in the body, or the query with GET"
+                )
             body = await _read_body(receive, declared, config.http_max_body)
             if len(body) > PARSE_INLINE_BYTES:  # off the event loop, one at a time
                 call = await trio.to_thread.run_sync(_read_call, endpoint, body, limiter=self.parsing)

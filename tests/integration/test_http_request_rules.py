@@ -305,3 +305,19 @@ async def test_bytes_after_a_request_that_closes_the_connection_are_ignored(requ
         data = await trio.to_thread.run_sync(exchange)
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
+
+
+async def test_a_post_with_a_query_string_is_refused_naming_its_fields():
+    """Break-session finding: a POST's query was never read, so ``POST /api/v1/count?limit=10`` answered with
+    limit 2 (and ``?rules=x`` a classic answer), silently."""
+    async with running_http_server() as (server, port):
+        reply = await afetch(port, "POST", "/api/v1/count?limit=10&bogus=1", {"puzzle": TWO})
+        assert (reply.status, reply.json) == (
+            400,
+            command(
+                'COUNT: a POST takes its fields in the JSON body, not the query string ("limit", "bogus"); send them'
+                " in the body, or the query with GET"
+            ),
+        )
+        reply = await afetch(port, "POST", "/api/v1/count", {"puzzle": TWO, "limit": 10})
+        assert (reply.status, reply.json["limit"]) == (200, 10)
