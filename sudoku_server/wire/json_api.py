@@ -296,7 +296,10 @@ def _second(endpoint: Endpoint, value: object) -> Grid:
         raise CommandError(f'{verb}: no {name} puzzle: send {{"puzzle": "<text>", "{name}": "<text>"}}')
     if not isinstance(value, str):
         raise CommandError(f"{verb}: {name} must be a string of its text, not {_shown(value)}")
-    other = parse(value)
+    try:
+        other = parse(value)
+    except PuzzleError as error:  # named: the same words as the puzzle's would not say which text is wrong
+        raise type(error)(f"{name}: {error.detail}") from None
     if other.variant is not None and not other.variant.classic:  # as SAME <puzzle> <other> on a line (answer)
         raise CommandError(f"{verb}: classic rules only, not {rules_named(other.variant)}")
     return other.grid

@@ -101,7 +101,7 @@ def read_body(body: bytes) -> dict[str, object]:
             text, parse_int=_integer, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object
         )
     except json.JSONDecodeError as error:
-        field = _field_before(text, error.pos)
+        field = None if error.msg == "Extra data" else _field_before(text, error.pos)  # after the object: no field
         where = f" (in field {json.dumps(field)})" if field else ""
         raise CommandError(f"the body is not JSON: {error}{where}") from None
     except RecursionError:

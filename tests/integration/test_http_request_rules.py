@@ -85,6 +85,8 @@ async def test_content_length_with_transfer_encoding_is_400_then_eof():
             "the body is not JSON: Expecting ',' delimiter: line 1 column 29 (char 28) (in field \"limit\")",
         ),
         (b"1e999", "the body must be a JSON object, not a number (1e999 is not a finite number)"),
+        # bytes after the object are in no field (break-session finding: 'in field "rules"')
+        (b'{"puzzle": "1", "rules": "x"}}', "the body is not JSON: Extra data: line 1 column 30 (char 29)"),
     ],
 )
 def test_numbers_no_field_takes_are_refused_with_the_field(body, message):
