@@ -322,9 +322,7 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
         raise CommandError(f"fpuzzles: rule {quote(key)} is not implemented here")
     negative = data.get("negative")
     if negative not in (None, False, "") and not isinstance(negative, list):  # "ratio": ignored, silently, before
-        raise PuzzleFormatError(
-            f'fpuzzles: "negative" is a list of rule names (["ratio", "xv"]), not {json.dumps(negative)}'
-        )
+        raise PuzzleFormatError(f'fpuzzles: "negative" is a list of rule names (["ratio"]), not {json.dumps(negative)}')
     for name in negative if isinstance(negative, list) else ():
         if f"negative:{name}" not in claimed:
             raise CommandError(f"fpuzzles: negative rule {quote(str(name))} is not implemented here")
@@ -332,10 +330,10 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
     if any(not 0 <= r < size for r in regions):  # f-puzzles numbers regions 0 to size - 1; others are labels,
         labels: dict[int, int] = {}  # numbered in the order met
         regions = [labels.setdefault(r, len(labels)) for r in regions]
-    jigsaw = taking("regions").word
-    if jigsaw in chosen and box_rows != box_cols and _numbered(regions) == _boxes(size, box_cols, box_rows):
+    by_regions = taking("regions").word
+    if by_regions in chosen and box_rows != box_cols and _numbered(regions) == _boxes(size, box_cols, box_rows):
         # the regions are the boxes turned a quarter (a 6x6 of 3x2 boxes, as :func:`write` gives it): classic
-        chosen = tuple(w for w in chosen if w != jigsaw)
+        chosen = tuple(w for w in chosen if w != by_regions)
         box_rows, box_cols = box_cols, box_rows
     variant = Variant(
         chosen,

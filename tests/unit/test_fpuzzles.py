@@ -402,7 +402,7 @@ def test_a_cell_s_given_may_be_a_string(given, read):
             {"littlekillersum": [{"cell": "R5C5", "direction": "UR", "value": 10}]},
             '"littlekillersum" entry 1: R5C5 is a cell of the grid, not one outside it',
         ),
-        ({"negative": "ratio"}, '"negative" is a list of rule names (["ratio", "xv"]), not "ratio"'),
+        ({"negative": "ratio"}, '"negative" is a list of rule names (["ratio"]), not "ratio"'),
         ({"odd": [{"cells": ["R1C1"]}]}, '"odd" entry 1 has no cell'),
         ({"killercage": [{"cells": ["R1C1", "R1C1"], "value": 5}]}, '"killercage" entry 1: r1c1 appears twice'),
     ],
