@@ -233,15 +233,16 @@ async def test_a_slow_puzzle_leaves_its_bulk_and_answers_keep_their_order():
         async with stream:
             await stream.send_all(GOOD * 3 + HOPELESS + GOOD * 2)
             await stream.send_eof()
-            started = trio.current_time()
             received = b""
-            with trio.fail_after(10):
+            with trio.fail_after(10):  # a hang guard
                 while received.count(b"\n") < 3:
                     received += await stream.receive_some(65536)
-                first_three = trio.current_time() - started
+                slow_done_before = [why for _, why in fake.ended if why == "done"]
                 received += await read_all(stream)
     empty_solution = real_solve(Grid((0,) * 81)).to_string().encode() + b"\n"
     assert received == GOOD_ANSWER * 3 + empty_solution + GOOD_ANSWER * 2
-    assert first_three < 0.4  # not held back by the slow one
-    assert [why for _, why in fake.ended] == ["_Slow", "done"]  # left the bulk at its first check
+    assert slow_done_before == []  # the first three were not held back by the slow one (it spins 0.5 s)
+    # it left the bulk at its first check; on a very busy machine the reply window may take it alone, as a job
+    # of its own from the start (CI found that once): either way it is answered in its turn
+    assert [why for _, why in fake.ended] in (["_Slow", "done"], ["done"])
     assert server.stats.puzzles == 6 and server.stats.replies["answered"] == 6

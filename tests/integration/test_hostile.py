@@ -282,9 +282,11 @@ async def test_idle_connections_are_closed_by_the_idle_timeout_and_descriptors_r
         async with running_server(idle_timeout=0.5) as server:
             baseline = fds()
             streams = [await connect(server) for _ in range(500)]
-            while len(server.connections) < 500:
+            # every one accepted (on a busy machine the first may already be closed by the idle timeout before the
+            # last connects: the count of open connections then never reached 500, and the guard fired)
+            while server.stats.connections_total < 500:
                 await trio.sleep(0.01)
-            assert fds() >= baseline + 1000  # both ends of 500 connections
+            assert fds() >= baseline + 500  # our ends of the 500 connections
             for stream in streams:
                 assert await read_all(stream) == b""  # closed by the server, no answer
             while server.connections:
