@@ -244,7 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_float,
         default=d.budget_window,
         metavar="SECONDS",
-        help="seconds in which a connection's budget refills completely (default: %(default)s)",
+        help="seconds in which a connection's budget refills completely from empty (default: %(default)s)",
     )
     p.add_argument(
         "--inline-budget",

@@ -304,10 +304,18 @@ class HttpFront:
         client.last_seen = time.monotonic()
 
     def sweep(self, now: float) -> None:
-        """Forget the clients idle for the budget window (their budget is full again by then)."""
+        """Forget the clients idle for the budget window whose budget is full again (one that spent past it, a
+        16x16 CANDIDATES of 15 s against 1 s, refills for longer: forgotten sooner, it was served again long before
+        its ``Retry-After``, and kept its debt only while it retried; break-session finding)."""
         idle = max(CLIENT_SWEEP_SECONDS, self.config.budget_window)
+        scheduler = self.server.pool.scheduler
         for address, client in list(self.clients.items()):
             if not client.requests and now - client.last_seen > idle:
+                try:
+                    if scheduler.budget_left(client, now) < scheduler.budget_seconds:
+                        continue  # still refilling
+                except KeyError:
+                    pass
                 del self.clients[address]
                 self.server.pool.close(client)
 

@@ -81,6 +81,14 @@ async def test_429_budget_with_retry_after():
         assert reply.status == 200
         message = "connection budget used (0.1 solver seconds per 1000 s); the puzzle {} of 2 was not solved"
         assert reply.json == {"results": [error("busy", message.format(1)), error("busy", message.format(2))]}
+        # idle past the window but still in debt: remembered until refilled, as its Retry-After says
+        # (break-session finding: forgotten after the window, it was served again long before)
+        front = server.http
+        assert front is not None and len(front.clients) == 1
+        front.sweep(time.monotonic() + 1001.0)
+        assert len(front.clients) == 1
+        front.sweep(time.monotonic() + 5000.0)  # refilled by then
+        assert front.clients == {}
 
 
 async def test_503_queue_wait_and_clients_by_forwarded_address():
