@@ -214,7 +214,8 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
             continue
         if verb.takes_puzzle and key == "fpuzzles":  # an f-puzzles object: read as its JSON line (text/fpuzzles.py)
             if not isinstance(value, dict) or puzzles is not None or "puzzle" in fields or "puzzles" in fields:
-                raise CommandError(f'{verb.name}: fpuzzles must be an f-puzzles object, sent instead of "puzzle"')
+                what = "an f-puzzles object" if not isinstance(value, dict) else 'sent instead of "puzzle", not with it'
+                raise CommandError(f"{verb.name}: fpuzzles must be {what}")
             puzzles = [json.dumps(value)]
             continue
         if verb.takes_puzzle and key == "puzzles" and query:
@@ -248,7 +249,9 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     if not verb.takes_puzzle:
         return Call((Item(request),))
     if puzzles is None:
-        raise CommandError(f'{verb.name}: no puzzle: send {{"puzzle": "<text>"}} or {{"puzzles": [...]}}')
+        raise CommandError(
+            f'{verb.name}: no puzzle: send {{"puzzle": "<text>"}}, {{"puzzles": [...]}} or {{"fpuzzles": {{...}}}}'
+        )
     rules: tuple[str, ...] = request.variant.rules
     other = _second(endpoint, second) if endpoint.second else None
     items = []
@@ -279,7 +282,9 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
 
 def fields_help(endpoint: Endpoint) -> str:
     """Where an HTTP client finds an endpoint's fields (the line protocol's errors say ``try HELP <verb>``)."""
-    names = [field.name for field in endpoint.fields] + (["puzzle", "puzzles"] if endpoint.takes_puzzle else [])
+    names = [field.name for field in endpoint.fields] + (
+        ["puzzle", "puzzles", "fpuzzles"] if endpoint.takes_puzzle else []
+    )
     return f"the fields of {PREFIX}{endpoint.name} are {', '.join(names) or 'none'}"
 
 

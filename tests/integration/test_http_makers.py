@@ -101,7 +101,11 @@ async def test_same_errors():
             ),
             (
                 {"other": EASY},
-                error("command", 'SAME: no puzzle: send {"puzzle": "<text>"} or {"puzzles": [...]}', None),
+                error(
+                    "command",
+                    'SAME: no puzzle: send {"puzzle": "<text>"}, {"puzzles": [...]} or {"fpuzzles": {...}}',
+                    None,
+                ),
             ),
             (
                 {"puzzle": "." * 256, "other": "." * 256},
