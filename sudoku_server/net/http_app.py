@@ -263,6 +263,7 @@ class ApiEndpoint:
             answered = await self._answer(self.endpoint, scope, receive, declared, forwarded, stream)
             if answered is None:  # streamed
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
+                self.front.server.stats.http_requests[(self.endpoint.name, 200)] += 1
                 return
             status, body, retry = answered
         except PuzzleError as error:
@@ -282,6 +283,7 @@ class ApiEndpoint:
         if server.shutting_down or (status == 503 and server.draining):
             headers.append((b"connection", b"close"))  # the client reconnects (to the next process of a restart)
         headers.append((b"content-length", str(len(body)).encode("ascii")))
+        self.front.server.stats.http_requests[(self.endpoint.name, status)] += 1  # sudoku_http_requests_total
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 

@@ -44,7 +44,8 @@ class Counts:
       connections_total, connections_rejected: accepted; refused (``busy``,
         per-address cap, shutdown, bad PROXY header).
       puzzles: solver requests received; answers: replies sent.
-      replies: replies sent by outcome (``answered`` or the ERROR code).
+      replies: replies sent by outcome (``answered`` or the ERROR code), on the line port.
+      http_requests: HTTP API requests answered, by (endpoint, status): ``("solve", 200)``.
       solver_seconds: time batches held a worker.
       solve_times: per solver request, its own solving seconds, since the last sync.
     """
@@ -55,6 +56,7 @@ class Counts:
     puzzles: int = 0
     answers: int = 0
     replies: dict[str, int] = field(default_factory=lambda: collections.defaultdict(int))
+    http_requests: dict[tuple[str, int], int] = field(default_factory=lambda: collections.defaultdict(int))
     solver_seconds: float = 0.0
     solve_times: list[float] = field(default_factory=list)
 
@@ -119,6 +121,12 @@ class Metrics:
         self.replies = prom.Counter(
             "sudoku_replies", "Replies sent, by outcome (answered or the ERROR code)", ["outcome"], registry=reg
         )
+        self.http_requests = prom.Counter(
+            "sudoku_http_requests",
+            "HTTP API requests answered, by endpoint and status",
+            ["endpoint", "status"],
+            registry=reg,
+        )
         self.solver_seconds = prom.Counter(
             "sudoku_solver_busy_seconds", "Seconds solver workers were busy", registry=reg
         )
@@ -148,6 +156,7 @@ class Metrics:
         self._pool_done = (0, 0.0)
         self._synced = Counts()
         self._synced.replies = {}
+        self._synced.http_requests = {}
         self._lock = threading.Lock()  # the metrics endpoint's thread syncs too
 
     def sync(self) -> None:
@@ -171,6 +180,11 @@ class Metrics:
             if delta:
                 self.replies.labels(outcome).inc(delta)
                 done.replies[outcome] = n
+        for (endpoint, status), n in list(counts.http_requests.items()):
+            delta = n - done.http_requests.get((endpoint, status), 0)
+            if delta:
+                self.http_requests.labels(endpoint, str(status)).inc(delta)
+                done.http_requests[(endpoint, status)] = n
         delta = counts.solver_seconds - done.solver_seconds
         if delta > 0:
             self.solver_seconds.inc(delta)

@@ -342,3 +342,19 @@ async def test_a_second_signal_answers_http_requests_at_once(wallclock):
             server.close_connections()
         wallclock.below(trio.current_time() - started, 3, "the answer after the second signal")
         assert (replies[0].status, replies[0].json["error"]["code"]) == (503, "shutdown")
+
+
+async def test_http_requests_are_counted_by_endpoint_and_status():
+    """Break-session finding: HTTP requests showed nowhere in the metrics (an operator saw no HTTP error or load)."""
+    async with running_http_server() as (server, port):
+        for _ in range(3):
+            assert (await afetch(port, "GET", f"/api/v1/solve?puzzle={NEWSPAPER_LINE}")).status == 200
+        assert (await afetch(port, "GET", "/api/v1/solve?puzzle=77")).status == 400
+        reply = await afetch(port, "POST", "/api/v1/count", {"puzzles": [NEWSPAPER_LINE, "77"]})
+        assert reply.status == 200
+        assert dict(server.stats.http_requests) == {("solve", 200): 3, ("solve", 400): 1, ("count", 200): 1}
+        server.metrics.sync()
+        text = server.metrics.exposition().decode()
+        assert 'sudoku_http_requests_total{endpoint="solve",status="200"} 3.0' in text
+        assert 'sudoku_http_requests_total{endpoint="solve",status="400"} 1.0' in text
+        assert 'sudoku_http_requests_total{endpoint="count",status="200"} 1.0' in text
