@@ -405,6 +405,10 @@ def test_a_cell_s_given_may_be_a_string(given, read):
         ({"negative": "ratio"}, '"negative" is a list of rule names (["ratio"]), not "ratio"'),
         ({"odd": [{"cells": ["R1C1"]}]}, '"odd" entry 1 has no cell'),
         ({"killercage": [{"cells": ["R1C1", "R1C1"], "value": 5}]}, '"killercage" entry 1: r1c1 appears twice'),
+        (  # it said "-3 is not a number"
+            {"whispers": [{"lines": [["R1C1", "R1C2"]], "value": -3}]},
+            '"whispers" entry 1: value -3 is not a whole number 0 or more',
+        ),
     ],
 )
 def test_the_fpuzzles_reader_refuses_the_marks_the_line_syntax_refuses(keys, error):

@@ -191,7 +191,7 @@ def fp_value(entry: Mapping[str, object], default: int, where: str) -> int:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
         shown = quote(value) if isinstance(value, str) else json.dumps(value)[:40]
-        raise ValueError(f"{where}: value {shown} is not a number")
+        raise ValueError(f"{where}: value {shown} is not a whole number 0 or more")
     if len(str(value).strip()) > 5 or int(value) > MAX_VALUE:
         raise ValueError(f"{where}: value {quote(_short(str(value)))} is over {MAX_VALUE}")
     return int(value)
