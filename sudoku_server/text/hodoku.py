@@ -118,7 +118,10 @@ def _state(givens: str, deleted: str, where: str) -> State:
         elif "1" <= ch <= "9":
             values.append(int(ch))
         else:
-            raise PuzzleFormatError(f"{where}{describe_char(ch)} at character {k + 1} of the givens")
+            raise PuzzleFormatError(
+                f"{where}{describe_char(ch)} at character {k + 1} of the givens ({cell_name(len(values))}) is not a"
+                " digit 1-9, an empty mark (. 0) or + before a placed digit"
+            )
         given.append(bool(values[-1]) and not placed)
         placed = False
     if len(values) != 81:

@@ -40,6 +40,12 @@ def test_a_bad_token_is_named() -> None:
     assert str(event.error) == "line 3: '5x4' is not <digit><row><col> (three digits 1-9)"
     with pytest.raises(PuzzleFormatError, match="the givens hold 80 cells, not 81"):
         read_case(":0000::" + "." * 80 + "::::")
+    # a character of no kind names its cell and what may stand there (break-session finding: it named neither)
+    (event,) = PuzzleReader().feed_line(":0000::" + "_" * 81 + ":::", "\n", 1)
+    assert str(event.error) == (
+        "line 1: '_' at character 1 of the givens (r1c1) is not a digit 1-9, an empty mark (. 0) or + before a"
+        " placed digit"
+    )
 
 
 def test_effect_tokens() -> None:
