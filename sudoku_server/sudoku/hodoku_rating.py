@@ -37,6 +37,7 @@ from sudoku_server.sudoku import hodoku_als
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
+from sudoku_server.sudoku.hodoku_loops import nice_loop_step
 from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
@@ -521,6 +522,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
             if found_step:
                 return index, found_step[0], found_step[1]
             continue
+        grouped = _LOOPS.get(STEPS[index][0])
+        if grouped is not None:
+            if not enumerate_more:
+                return None
+            loop = nice_loop_step(g, grouped)
+            if loop:
+                return index if loop.grouped else _PLAIN_LOOPS, [], list(loop.eliminations)
+            continue
         own = _OWN.get(STEPS[index][0])
         if own is not None:
             out = own(g)
@@ -555,6 +564,11 @@ _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "XYZ-Wing": hp.xyz_wing,
 }
 
+
+#: HoDoKu's nice loops and AICs (:mod:`.hodoku_loops`): name -> grouped search. The grouped search finds plain
+#: loops too; HoDoKu scores a step by its type, so a plain loop it takes counts as ``Nice Loop/AIC``.
+_LOOPS: dict[str, bool] = {"Nice Loop/AIC": False, "Grouped Nice Loop/AIC": True}
+_PLAIN_LOOPS = [name for name, *_ in STEPS].index("Nice Loop/AIC")
 
 #: HoDoKu's tabling techniques (:mod:`.hodoku_tabling`): name -> nets (False: forcing chains).
 _TABLING: dict[str, bool] = {"Forcing Chain": False, "Forcing Net": True}
