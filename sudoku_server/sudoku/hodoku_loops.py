@@ -50,13 +50,14 @@ class LoopStep:
       kind: HoDoKu's type name (``Discontinuous Nice Loop``, ``Grouped AIC``, ...).
       eliminations: ``(cell, digit)`` pairs, cells 0..80, sorted by digit then cell (HoDoKu's order).
       length: the chain's number of nodes, premise and end included.
-      chain: the chain's nodes (node ids of :mod:`.hodoku_tabling`), premise first.
+      chain: the chain's nodes, premise first, each written ``r5c3=1`` (on) or ``r4c89<>2`` (off; a group
+        node's cells run together, as HoDoKu writes them).
     """
 
     kind: str
     eliminations: tuple[tuple[int, int], ...]
     length: int
-    chain: tuple[int, ...]
+    chain: tuple[str, ...]
 
     @property
     def grouped(self) -> bool:
@@ -101,6 +102,12 @@ class _Search:
         if n >= GROUP:
             return not (n - GROUP) & 1
         return n < OFF
+
+    def text(self, n: int) -> str:
+        cells = self.cells(n)
+        rows = "".join(sorted({str(c // 9 + 1) for c in cells}))
+        cols = "".join(sorted({str(c % 9 + 1) for c in cells}))
+        return f"r{rows}c{cols}{'=' if self.strong(n) else '<>'}{self.digit(n)}"
 
     def buddies(self, n: int) -> int:
         m = (1 << 81) - 1
@@ -169,7 +176,7 @@ class _Search:
         if old is not None and self.steps[old].length <= len(chain):
             return
         self.by_elims[key] = len(self.steps)
-        self.steps.append(LoopStep(kind, key, len(chain), tuple(chain)))
+        self.steps.append(LoopStep(kind, key, len(chain), tuple(self.text(n) for n in chain)))
 
     def nice_loop(self, entries: list[int], parent: list[int], j: int) -> None:
         """``checkNiceLoop``: the loop closed by entry j (in the premise's cell)."""
