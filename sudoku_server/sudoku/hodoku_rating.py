@@ -21,8 +21,9 @@ Coq the first step listed is taken (HoDoKu takes the first its search meets),
 for the others the one HoDoKu's ordering of steps puts first: most
 eliminations, then the smallest weighted sum of the eliminated candidates
 (``SolutionStep.compareTo``). ALS-XZ, ALS-XY-Wing and ALS-XY-Chain follow
-HoDoKu's own ALS search and choice (:mod:`.hodoku_als`), forcing chains and
-nets its tables (:mod:`.hodoku_tabling`). Where no technique applies (HoDoKu
+HoDoKu's own ALS search and choice (:mod:`.hodoku_als`), nice loops and AICs
+(plain and grouped) its table search and choice (:mod:`.hodoku_loops`),
+forcing chains and nets its tables (:mod:`.hodoku_tabling`). Where no technique applies (HoDoKu
 would guess), the path stops and the rating is marked incomplete. Agreement
 with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md ("HoDoKu parity").
 """
@@ -42,7 +43,6 @@ from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
-from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Board, Context, tables_of
 from sudoku_server.sudoku.techniques.every_basic import step
@@ -161,11 +161,7 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     ),
     (als.sue_de_coq, ("Sue de Coq",)),
     (patterns.colours, ("simple colours trap", "simple colours wrap", "multi-colours 1", "multi-colours 2")),
-    (chains.chains, ("X-chain", "XY-chain", "continuous nice loop", "discontinuous nice loop", "AIC")),
-    (
-        functools.partial(grouped.grouped_chains, with_als=False),  # HoDoKu's default: no ALS nodes in chains
-        ("grouped continuous nice loop", "grouped discontinuous nice loop", "grouped AIC"),
-    ),
+    (chains.chains, ("X-chain", "XY-chain")),  # nice loops and AICs: HoDoKu's own search (:mod:`.hodoku_loops`)
     (_als_xz, ("ALS-XZ",)),  # HoDoKu's first, in its order of restricted commons
     (_als_xy_wing, ("ALS-XY-Wing",)),
     (_als_chain, ("ALS-XY-Chain",)),  # HoDoKu's forward-only search; it sorts (AlsComparator): the best is taken

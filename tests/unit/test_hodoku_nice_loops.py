@@ -16,6 +16,7 @@ import pytest
 from sudoku_server.sudoku.hodoku_grid import HGrid
 from sudoku_server.sudoku.hodoku_loops import nice_loop_step, nice_loop_steps
 from sudoku_server.sudoku.hodoku_rating import hodoku_path
+from sudoku_server.sudoku.hodoku_tabling import GROUP, OFF, _Tables
 
 EFFECT = re.compile(r"r(\d)c(\d)<>(\d)")
 
@@ -91,3 +92,23 @@ def test_path_takes_hodokus_loop() -> None:
         ("Grouped Nice Loop/AIC", [], [(38, 4)]),
         ("Locked Candidates Type 1 (Pointing)", [], [(51, 4), (52, 4), (53, 4)]),
     ]
+
+
+def test_ordered_tables_hold_the_forcing_chain_links() -> None:
+    """The entry lists the loop search walks are the forcing chains' direct links, each node once."""
+    g = _state(*STATE_1024)
+    plain = _Tables(g, False)
+    ordered = _Tables(g, False, ordered=True)
+    assert ordered.order is not None
+    assert ordered.succ == plain.succ
+    for node, bits in plain.succ.items():
+        entries = ordered.order[node]
+        assert len(entries) == len(set(entries))
+        assert sum(1 << e for e in entries) == bits
+    # r2c9=5 (cell 17, digit 5): r2c9's other digits off, then 5 off in row 2, column 9 and box 3 (a cell
+    # once), then the group nodes it sees off (``fillTables``, ``fillTablesWithGroupNodes``)
+    entries = ordered.order[4 * 81 + 17]
+    assert [(e - OFF) // 81 + 1 for e in entries[:5]] == [3, 4, 6, 7, 9]
+    assert all(e % 81 == 17 for e in entries[:5])
+    assert [e - OFF - 4 * 81 for e in entries[5:14]] == [9, 11, 13, 16, 8, 26, 35, 53, 25]
+    assert entries[14:] and all(e >= GROUP for e in entries[14:])
