@@ -15,7 +15,8 @@ HoDoKu 2.2.0 (``SudokuSolver.solve``/``getHint``, ``Options.DEFAULT_SOLVER_STEPS
 Singles, intersections, subsets and basic fish are found here, and
 skyscrapers, two-string kites, empty rectangles, remote pairs and W-, XY- and
 XYZ-Wings in :mod:`.hodoku_patterns`, in HoDoKu's own scan order over its own
-singles queues (:mod:`.hodoku_grid`). The other techniques come from the
+singles queues (:mod:`.hodoku_grid`); Turbot Fish, X-Chains and XY-Chains in
+:mod:`.hodoku_chains`, by HoDoKu's own chain search and choice. The other techniques come from the
 ``HINT all`` enumerators (:mod:`.techniques.every`): for finned fish, Sue de
 Coq the first step listed is taken (HoDoKu takes the first its search meets),
 for the others the one HoDoKu's ordering of steps puts first: most
@@ -37,12 +38,12 @@ from dataclasses import dataclass
 from sudoku_server.sudoku import hodoku_als
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
+from sudoku_server.sudoku.hodoku_chains import chain_step
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
 from sudoku_server.sudoku.hodoku_loops import nice_loop_step
 from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
-from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Board, Context, tables_of
 from sudoku_server.sudoku.techniques.every_basic import step
@@ -144,7 +145,6 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (functools.partial(basic.fish, k=3), ("finned Swordfish", "sashimi Swordfish")),
     (functools.partial(basic.fish, k=4), ("finned Jellyfish", "sashimi Jellyfish")),
     (patterns.bug_plus_one, ("BUG+1",)),
-    (patterns.single_digit, ("turbot fish",)),
     (
         patterns.rectangles,
         (
@@ -161,7 +161,6 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     ),
     (als.sue_de_coq, ("Sue de Coq",)),
     (patterns.colours, ("simple colours trap", "simple colours wrap", "multi-colours 1", "multi-colours 2")),
-    (chains.chains, ("X-chain", "XY-chain")),  # nice loops and AICs: HoDoKu's own search (:mod:`.hodoku_loops`)
     (_als_xz, ("ALS-XZ",)),  # HoDoKu's first, in its order of restricted commons
     (_als_xy_wing, ("ALS-XY-Wing",)),
     (_als_chain, ("ALS-XY-Chain",)),  # HoDoKu's forward-only search; it sorts (AlsComparator): the best is taken
@@ -549,7 +548,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
     return None
 
 
-#: HoDoKu techniques past the basic fish found here in HoDoKu's own order (:mod:`.hodoku_patterns`).
+def _chain(g: HGrid, kind: str) -> Pairs | None:
+    """The X-Chain, XY-Chain or Turbot Fish HoDoKu takes (:mod:`.hodoku_chains`), its eliminations."""
+    found = chain_step(g, kind)
+    return None if found is None else list(found.eliminations)
+
+
+#: HoDoKu techniques past the basic fish found here in HoDoKu's own order (:mod:`.hodoku_patterns`,
+#: :mod:`.hodoku_chains`).
 _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "Skyscraper": hp.skyscraper,
     "2-String Kite": hp.two_string_kite,
@@ -558,6 +564,9 @@ _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "W-Wing": hp.w_wing,
     "XY-Wing": hp.xy_wing,
     "XYZ-Wing": hp.xyz_wing,
+    "Turbot Fish": functools.partial(_chain, kind="Turbot Fish"),
+    "X-Chain": functools.partial(_chain, kind="X-Chain"),
+    "XY-Chain": functools.partial(_chain, kind="XY-Chain"),
 }
 
 
