@@ -1,11 +1,12 @@
-"""Our nice loop and AIC search held to HoDoKu 2.2.0's own path, state by state.
+"""Our nice loop, AIC and chain searches held to HoDoKu 2.2.0's own path, state by state.
 
 Reads a HoDoKu ``/vp`` output (every step of its path per puzzle; ``puzzles/hodoku/README.md`` says how to
-make one), replays each path, and at each state where HoDoKu takes a nice loop, an AIC (plain or grouped) or
-a later technique, runs :func:`sudoku_server.sudoku.hodoku_loops.nice_loop_step` (the plain search, then the
-grouped one, as HoDoKu's path tries them) and compares: HoDoKu's loop must be ours (the same eliminations),
-and where HoDoKu took a later technique we must find no loop. Prints the counts per HoDoKu step type and the
-first mismatches.
+make one) and replays each path. At each state where HoDoKu takes a nice loop, an AIC (plain or grouped) or
+a later technique, it runs :func:`sudoku_server.sudoku.hodoku_loops.nice_loop_step` (the plain search, then
+the grouped one, as HoDoKu's path tries them); at each state where HoDoKu takes a Turbot Fish, an X-Chain,
+an XY-Chain or a technique after one, :func:`sudoku_server.sudoku.hodoku_chains.chain_step`. HoDoKu's step
+must be ours (the same eliminations), and where HoDoKu took a later technique we must find none. Prints
+the counts per HoDoKu step type and the first mismatches.
 
 Run: ``python3 benchmarks/check_hodoku_loops.py VP_FILE [--limit N] [--skip N] [--show N]``
 """
@@ -16,8 +17,10 @@ import argparse
 import re
 from collections import Counter
 
+from sudoku_server.sudoku.hodoku_chains import chain_step
 from sudoku_server.sudoku.hodoku_grid import HGrid
 from sudoku_server.sudoku.hodoku_loops import nice_loop_step
+from sudoku_server.sudoku.hodoku_rating import STEPS
 
 LOOPS = {
     "Discontinuous Nice Loop": False,
@@ -34,6 +37,22 @@ LATER = (
     "Forcing",
     "Brute Force",
 )
+NAMES = [name for name, *_ in STEPS]
+#: ``/vp`` names that are not :data:`STEPS` names -> the STEPS name whose place they take
+ALIASES = (
+    ("Discontinuous Nice", "Nice Loop/AIC"),
+    ("Continuous Nice", "Nice Loop/AIC"),
+    ("AIC", "Nice Loop/AIC"),
+    ("Grouped", "Grouped Nice Loop/AIC"),
+    ("Almost Locked Set Chain", "Almost Locked Set XY-Chain"),
+    ("Forcing Chain", "Forcing Chain"),
+    ("Forcing Net", "Forcing Net"),
+    ("Simple Colors", "Simple Colors"),
+    ("Multi Colors", "Multi Colors"),
+    ("Brute Force", "Forcing Net"),
+    ("Finned Franken", "Franken X-Wing"),
+)
+CHAINS = ("Turbot Fish", "X-Chain", "XY-Chain")
 ITEM = re.compile(r"^((?:r\d+c\d+,?)+)(<>|=)(\d)$")
 CELLS = re.compile(r"r(\d+)c(\d+)")
 
@@ -53,6 +72,14 @@ def effects(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     return place, elim
 
 
+def place_of(name: str) -> int:
+    """The index in :data:`STEPS` of a ``/vp`` step name (its alias's)."""
+    for prefix, alias in ALIASES:
+        if name.startswith(prefix):
+            return NAMES.index(alias)
+    return NAMES.index(name)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("vp")
@@ -65,8 +92,8 @@ def main() -> None:
         for line in f:
             if not line.startswith(" "):
                 puzzles.append((line.split()[0], []))
-            elif puzzles:
-                puzzles[-1][1].append(line.strip())
+            elif puzzles and line.startswith("   ") and not line.startswith("    "):
+                puzzles[-1][1].append(line.strip())  # a step (a net's chains, under it, are indented less)
     puzzles = puzzles[args.skip :]
     if args.limit:
         puzzles = puzzles[: args.limit]
@@ -91,6 +118,20 @@ def main() -> None:
                     print(f"#{n} {puzzle} step {steps.index(text) + 1}")
                     print(f"  hodoku: {text}")
                     print(f"  ours:   {ours.kind if ours else None} {got}")
+            at = place_of(name)
+            for kind in CHAINS:
+                if at < NAMES.index(kind):
+                    continue
+                chain = chain_step(g, kind)
+                want = sorted(elim) if at == NAMES.index(kind) else None
+                got = None if chain is None else sorted(chain.eliminations)
+                label = kind if want is not None else f"after {kind}"
+                counts[label + (" ok" if got == want else " MISMATCH")] += 1
+                if got != want and shown < args.show:
+                    shown += 1
+                    print(f"#{n} {puzzle} step {steps.index(text) + 1}")
+                    print(f"  hodoku: {text}")
+                    print(f"  ours:   {kind} {got}")
             for c, d in place:
                 g.set_cell(c, d)
             g.delete(elim)
