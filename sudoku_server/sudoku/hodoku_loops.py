@@ -31,8 +31,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from sudoku_server.sudoku.hodoku_grid import BUDDIES, HGrid
-from sudoku_server.sudoku.hodoku_tabling import GROUP, OFF, _bits, _Tables
+from sudoku_server.sudoku.hodoku_grid import HGrid
+from sudoku_server.sudoku.hodoku_tabling import BUDDY, GROUP, OFF, _bits, _Tables
 
 __all__ = ["LoopStep", "nice_loop_step"]
 
@@ -112,7 +112,7 @@ class _Search:
     def buddies(self, n: int) -> int:
         m = (1 << 81) - 1
         for c in self.cells(n):
-            m &= _BUDDY[c]
+            m &= BUDDY[c]
         return m
 
     # -- tables ----------------------------------------------------------------------------------------------
@@ -257,8 +257,8 @@ class _Search:
         start, end = self.cell(chain[0]), self.cell(chain[-1])
         elims: set[tuple[int, int]] = set()
         if sc == ec:
-            m = _BUDDY[start] & _BUDDY[end] & self.cands[sc]
-            if _pop81(m) > 1:
+            m = BUDDY[start] & BUDDY[end] & self.cands[sc]
+            if _pop(m) > 1:
                 elims.update((c, sc) for c in _bits(m) if c != start)
         else:
             if g.cells[start] >> (ec - 1) & 1:
@@ -292,14 +292,11 @@ class _Search:
                 ed = e // 81 + 1
                 x = e % 81
                 if d == ed:
-                    m = _BUDDY[c] & _BUDDY[x] & self.cands[d]
-                    if _pop81(m) >= 2:
+                    m = BUDDY[c] & BUDDY[x] & self.cands[d]
+                    if _pop(m) >= 2:
                         self.aic(entries, parent, j)
-                elif _BUDDY[c] >> x & 1 and g.cells[x] >> (d - 1) & 1 and g.cells[c] >> (ed - 1) & 1:
+                elif BUDDY[c] >> x & 1 and g.cells[x] >> (d - 1) & 1 and g.cells[c] >> (ed - 1) & 1:
                     self.aic(entries, parent, j)
-
-
-_BUDDY = [sum(1 << p for p in BUDDIES[c]) for c in range(81)]
 
 
 def _digits(mask: int) -> list[int]:
@@ -308,9 +305,6 @@ def _digits(mask: int) -> list[int]:
 
 def _pop(mask: int) -> int:
     return bin(mask).count("1")
-
-
-_pop81 = _pop
 
 
 def _index_sum(elims: tuple[tuple[int, int], ...]) -> int:
