@@ -58,6 +58,17 @@ def _bits(m: int) -> list[int]:
     return out
 
 
+def _once(node: int, entries: list[int]) -> list[int]:
+    """A node's direct entries in order, each once, the node left out (``TableEntry.addEntry``)."""
+    seen = {node}
+    out = []
+    for e in entries:
+        if e not in seen:
+            seen.add(e)
+            out.append(e)
+    return out
+
+
 def _copy(g: HGrid) -> HGrid:
     w = HGrid.__new__(HGrid)
     w.values = g.values[:]
@@ -100,17 +111,6 @@ class _Tables:
         if self.order is not None:
             self.order.setdefault(node, []).extend(_bits(bits))
 
-    def _ordered(self, node: int, entries: list[int]) -> None:
-        """Record a node's direct entries in order, a normal node once (``TableEntry.addEntry``)."""
-        assert self.order is not None
-        seen = {node}
-        out = []
-        for e in entries:
-            if e not in seen:
-                seen.add(e)
-                out.append(e)
-        self.order[node] = out
-
     def _fill_chains(self) -> None:
         """``TablingSolver.fillTables`` for chains: direct links only."""
         g, cands = self.g, self.cands
@@ -149,9 +149,9 @@ class _Tables:
                             list_off.append((d - 1) * 81 + places[0])
                 self.succ[on] = out_on
                 self.succ[off_] = out_off
-                if ordered:
-                    self._ordered(on, list_on)
-                    self._ordered(off_, list_off)
+                if self.order is not None:
+                    self.order[on] = _once(on, list_on)
+                    self.order[off_] = _once(off_, list_off)
 
     def _fill_nets(self) -> None:
         """``TablingSolver.fillTables`` for nets (``getTableEntry``, ``setCell``): each premise played on a copy
