@@ -52,32 +52,39 @@ class ChainStep:
     length: int
 
 
-def _links(g: HGrid, kind: str) -> dict[tuple[int, int], list[tuple[int, int, bool]]]:
-    """``getAllLinks``: per candidate (cell, digit), its links ``(cell, digit, strong)`` in HoDoKu's order."""
-    out: dict[tuple[int, int], list[tuple[int, int, bool]]] = {}
-    xy = kind == XY_CHAIN
-    for c in range(81):
+class _Links(dict[tuple[int, int], list[tuple[int, int, bool]]]):
+    """``getAllLinks``: per candidate (cell, digit), its links ``(cell, digit, strong)`` in HoDoKu's order,
+    each list made when first asked for (no list for an empty cell, a missing candidate, or a cell that is
+    not bivalue in an XY-Chain search)."""
+
+    def __init__(self, g: HGrid, kind: str) -> None:
+        super().__init__()
+        self.g = g
+        self.xy = kind == XY_CHAIN
+
+    def __missing__(self, key: tuple[int, int]) -> list[tuple[int, int, bool]]:
+        g, xy = self.g, self.xy
+        c, d = key
         m = g.cells[c]
-        if not m or (xy and _pop(m) != 2):
-            continue
-        ds = [d for d in range(1, 10) if m >> (d - 1) & 1]
-        for d in ds:
-            links: list[tuple[int, int, bool]] = []
-            if xy:
-                links.append((c, ds[0] if ds[1] == d else ds[1], True))
-            bit = 1 << (d - 1)
-            for i, u in enumerate(CONSTRAINTS[c]):
-                strong = not xy and g.free[u][d] == 2
-                for x in ALL_UNITS[u]:
-                    if x == c or not g.cells[x] & bit:
-                        continue
-                    if xy and _pop(g.cells[x]) != 2:
-                        continue
-                    if i == 2 and (x // 9 == c // 9 or x % 9 == c % 9):
-                        continue
-                    links.append((x, d, strong))
-            out[(c, d)] = links
-    return out
+        links: list[tuple[int, int, bool]] = []
+        bit = 1 << (d - 1)
+        if not m & bit or (xy and _pop(m) != 2):
+            self[key] = links
+            return links
+        if xy:
+            links.append((c, (m & ~bit).bit_length(), True))
+        for i, u in enumerate(CONSTRAINTS[c]):
+            strong = not xy and g.free[u][d] == 2
+            for x in ALL_UNITS[u]:
+                if x == c or not g.cells[x] & bit:
+                    continue
+                if xy and _pop(g.cells[x]) != 2:
+                    continue
+                if i == 2 and (x // 9 == c // 9 or x % 9 == c % 9):
+                    continue
+                links.append((x, d, strong))
+        self[key] = links
+        return links
 
 
 class _Entry:
@@ -93,30 +100,36 @@ class _Entry:
 
 def chain_steps(g: HGrid, kind: str) -> list[ChainStep]:
     """Every chain of this kind HoDoKu's search finds at this state, in HoDoKu's sorted order."""
-    links = _links(g, kind)
+    links = _Links(g, kind)
     cands = [0] * 10
     for c in range(81):
-        for d in range(1, 10):
-            if g.cells[c] >> (d - 1) & 1:
-                cands[d] |= 1 << c
+        m = g.cells[c]
+        while m:
+            low = m & -m
+            cands[low.bit_length()] |= 1 << c
+            m ^= low
     xy = kind == XY_CHAIN
     longest = 3 if kind == TURBOT else MAX_LINKS
     steps: list[ChainStep] = []
     best: dict[tuple[tuple[int, int], ...], int] = {}
-    stack = [_Entry() for _ in range(2 * 81)]
+    stack = [_Entry() for _ in range(longest + 2)]  # levels 0 .. longest (+1 while a link is tried)
     for start in range(81):
         if not g.cells[start]:
             continue
         for sc in range(1, 10):
             if not g.cells[start] >> (sc - 1) & 1:
                 continue
+            if xy and _pop(g.cells[start]) != 2:
+                continue
+            if not xy and all(g.free[u][sc] != 2 for u in CONSTRAINTS[start]):
+                continue  # no strong link leaves this candidate
             start_seen = _BUDDY[start] & cands[sc]
-            for cell, digit, strong in links.get((start, sc), ()):
+            for cell, digit, strong in links[(start, sc)]:
                 if not strong or (not xy and digit != sc) or (xy and cell != start):
                     continue
                 e = stack[1]
                 e.cell, e.digit, e.strong_only = cell, digit, False
-                e.links, e.at = links.get((cell, digit), []), 0
+                e.links, e.at = links[(cell, digit)], 0
                 on_chain = {start}
                 level = 1
                 while True:
@@ -155,7 +168,7 @@ def chain_steps(g: HGrid, kind: str) -> list[ChainStep]:
                     e = stack[level]
                     if level < longest and not loop:
                         e.cell, e.digit, e.strong_only = x, d, not was_strong_only
-                        e.links, e.at = links.get((x, d), []), 0
+                        e.links, e.at = links[(x, d)], 0
                     else:
                         e.links, e.at = [], 0
     return sorted(steps, key=functools.cmp_to_key(_compare))
