@@ -15,14 +15,16 @@ HoDoKu 2.2.0 (``SudokuSolver.solve``/``getHint``, ``Options.DEFAULT_SOLVER_STEPS
 Singles, intersections, subsets and basic fish are found here, and
 skyscrapers, two-string kites, empty rectangles, remote pairs and W-, XY- and
 XYZ-Wings in :mod:`.hodoku_patterns`, in HoDoKu's own scan order over its own
-singles queues (:mod:`.hodoku_grid`). The other techniques come from the
+singles queues (:mod:`.hodoku_grid`); Turbot Fish, X-Chains and XY-Chains in
+:mod:`.hodoku_chains`, by HoDoKu's own chain search and choice. The other techniques come from the
 ``HINT all`` enumerators (:mod:`.techniques.every`): for finned fish, Sue de
 Coq the first step listed is taken (HoDoKu takes the first its search meets),
 for the others the one HoDoKu's ordering of steps puts first: most
 eliminations, then the smallest weighted sum of the eliminated candidates
 (``SolutionStep.compareTo``). ALS-XZ, ALS-XY-Wing and ALS-XY-Chain follow
-HoDoKu's own ALS search and choice (:mod:`.hodoku_als`), forcing chains and
-nets its tables (:mod:`.hodoku_tabling`). Where no technique applies (HoDoKu
+HoDoKu's own ALS search and choice (:mod:`.hodoku_als`), nice loops and AICs
+(plain and grouped) its table search and choice (:mod:`.hodoku_loops`),
+forcing chains and nets its tables (:mod:`.hodoku_tabling`). Where no technique applies (HoDoKu
 would guess), the path stops and the rating is marked incomplete. Agreement
 with HoDoKu 2.2.0 itself: benchmarks/RESULTS.md ("HoDoKu parity").
 """
@@ -36,12 +38,12 @@ from dataclasses import dataclass
 from sudoku_server.sudoku import hodoku_als
 from sudoku_server.sudoku import hodoku_patterns as hp
 from sudoku_server.sudoku.geometry import classic
+from sudoku_server.sudoku.hodoku_chains import chain_step
 from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, CONSTRAINTS, HGrid, digits
+from sudoku_server.sudoku.hodoku_loops import nice_loop_step
 from sudoku_server.sudoku.hodoku_tabling import forcing_step
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
-from sudoku_server.sudoku.techniques import every_chains as chains
-from sudoku_server.sudoku.techniques import every_grouped as grouped
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Board, Context, tables_of
 from sudoku_server.sudoku.techniques.every_basic import step
@@ -143,7 +145,6 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     (functools.partial(basic.fish, k=3), ("finned Swordfish", "sashimi Swordfish")),
     (functools.partial(basic.fish, k=4), ("finned Jellyfish", "sashimi Jellyfish")),
     (patterns.bug_plus_one, ("BUG+1",)),
-    (patterns.single_digit, ("turbot fish",)),
     (
         patterns.rectangles,
         (
@@ -160,11 +161,6 @@ _ENUMS: tuple[tuple[_Enum, tuple[str, ...]], ...] = (
     ),
     (als.sue_de_coq, ("Sue de Coq",)),
     (patterns.colours, ("simple colours trap", "simple colours wrap", "multi-colours 1", "multi-colours 2")),
-    (chains.chains, ("X-chain", "XY-chain", "continuous nice loop", "discontinuous nice loop", "AIC")),
-    (
-        functools.partial(grouped.grouped_chains, with_als=False),  # HoDoKu's default: no ALS nodes in chains
-        ("grouped continuous nice loop", "grouped discontinuous nice loop", "grouped AIC"),
-    ),
     (_als_xz, ("ALS-XZ",)),  # HoDoKu's first, in its order of restricted commons
     (_als_xy_wing, ("ALS-XY-Wing",)),
     (_als_chain, ("ALS-XY-Chain",)),  # HoDoKu's forward-only search; it sorts (AlsComparator): the best is taken
@@ -536,6 +532,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
             if found_step:
                 return index, found_step[0], found_step[1]
             continue
+        grouped = _LOOPS.get(STEPS[index][0])
+        if grouped is not None:
+            if not enumerate_more:
+                return None
+            loop = nice_loop_step(g, grouped)
+            if loop:
+                return index if loop.grouped else _PLAIN_LOOPS, [], list(loop.eliminations)
+            continue
         own = _OWN.get(STEPS[index][0])
         if own is not None:
             out = own(g)
@@ -559,7 +563,14 @@ def _next(g: HGrid, enumerate_more: bool = True, last: int = len(STEPS) - 1) -> 
     return None
 
 
-#: HoDoKu techniques past the basic fish found here in HoDoKu's own order (:mod:`.hodoku_patterns`).
+def _chain(g: HGrid, kind: str) -> Pairs | None:
+    """The X-Chain, XY-Chain or Turbot Fish HoDoKu takes (:mod:`.hodoku_chains`), its eliminations."""
+    found = chain_step(g, kind)
+    return None if found is None else list(found.eliminations)
+
+
+#: HoDoKu techniques past the basic fish found here in HoDoKu's own order (:mod:`.hodoku_patterns`,
+#: :mod:`.hodoku_chains`).
 _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "Skyscraper": hp.skyscraper,
     "2-String Kite": hp.two_string_kite,
@@ -568,8 +579,16 @@ _OWN: dict[str, Callable[[HGrid], Pairs | None]] = {
     "W-Wing": hp.w_wing,
     "XY-Wing": hp.xy_wing,
     "XYZ-Wing": hp.xyz_wing,
+    "Turbot Fish": functools.partial(_chain, kind="Turbot Fish"),
+    "X-Chain": functools.partial(_chain, kind="X-Chain"),
+    "XY-Chain": functools.partial(_chain, kind="XY-Chain"),
 }
 
+
+#: HoDoKu's nice loops and AICs (:mod:`.hodoku_loops`): name -> grouped search. The grouped search finds plain
+#: loops too; HoDoKu scores a step by its type, so a plain loop it takes counts as ``Nice Loop/AIC``.
+_LOOPS: dict[str, bool] = {"Nice Loop/AIC": False, "Grouped Nice Loop/AIC": True}
+_PLAIN_LOOPS = [name for name, *_ in STEPS].index("Nice Loop/AIC")
 
 #: HoDoKu's tabling techniques (:mod:`.hodoku_tabling`): name -> nets (False: forcing chains).
 _TABLING: dict[str, bool] = {"Forcing Chain": False, "Forcing Net": True}

@@ -58,6 +58,17 @@ def _bits(m: int) -> list[int]:
     return out
 
 
+def _once(node: int, entries: list[int]) -> list[int]:
+    """A node's direct entries in order, each once, the node left out (``TableEntry.addEntry``)."""
+    seen = {node}
+    out = []
+    for e in entries:
+        if e not in seen:
+            seen.add(e)
+            out.append(e)
+    return out
+
+
 def _copy(g: HGrid) -> HGrid:
     w = HGrid.__new__(HGrid)
     w.values = g.values[:]
@@ -71,8 +82,12 @@ def _copy(g: HGrid) -> HGrid:
 class _Tables:
     """The premise tables of one state: direct successors per node, then their closure."""
 
-    def __init__(self, g: HGrid, nets: bool) -> None:
+    def __init__(self, g: HGrid, nets: bool, ordered: bool = False, groups: bool = True) -> None:
         self.g = g
+        self.groups: list[tuple[int, int, int, int, int]] = []
+        #: with ``ordered`` (chains only): each node's direct entries as a list in HoDoKu's ``addEntry`` order
+        #: (a normal node once; the premise left out), for :mod:`.hodoku_loops`
+        self.order: dict[int, list[int]] | None = {} if ordered else None
         cands = [0] * 10
         for c in range(81):
             m = g.cells[c]
@@ -86,16 +101,20 @@ class _Tables:
             self._fill_nets()
         else:
             self._fill_chains()
-        self._fill_groups()
+        if groups:
+            self._fill_groups()
 
     # -- direct links ----------------------------------------------------------------------------------------
 
     def _add(self, node: int, bits: int) -> None:
         self.succ[node] = self.succ.get(node, 0) | bits
+        if self.order is not None:
+            self.order.setdefault(node, []).extend(_bits(bits))
 
     def _fill_chains(self) -> None:
         """``TablingSolver.fillTables`` for chains: direct links only."""
         g, cands = self.g, self.cands
+        ordered = self.order is not None
         for c in range(81):
             m = g.cells[c]
             if not m:
@@ -112,6 +131,8 @@ class _Tables:
                         if len(ds) == 2:
                             out_off |= 1 << ((d2 - 1) * 81 + c)
                 others = cands[d] & ~(1 << c)
+                list_on = [OFF + (d2 - 1) * 81 + c for d2 in ds if d2 != d] if ordered else []
+                list_off = [(d2 - 1) * 81 + c for d2 in ds if d2 != d and len(ds) == 2] if ordered else []
                 for u in CONSTRAINTS[c]:
                     if g.free[u][d] < 2:
                         continue
@@ -121,8 +142,16 @@ class _Tables:
                     out_on |= rest << (OFF + (d - 1) * 81)
                     if g.free[u][d] == 2:
                         out_off |= rest << ((d - 1) * 81)
+                    if ordered:
+                        places = _bits(rest)
+                        list_on += [OFF + (d - 1) * 81 + x for x in places]
+                        if g.free[u][d] == 2:
+                            list_off.append((d - 1) * 81 + places[0])
                 self.succ[on] = out_on
                 self.succ[off_] = out_off
+                if self.order is not None:
+                    self.order[on] = _once(on, list_on)
+                    self.order[off_] = _once(off_, list_off)
 
     def _fill_nets(self) -> None:
         """``TablingSolver.fillTables`` for nets (``getTableEntry``, ``setCell``): each premise played on a copy
@@ -177,7 +206,9 @@ class _Tables:
     def _fill_groups(self) -> None:
         """``TablingSolver.fillTablesWithGroupNodes`` with ``GroupNode.getGroupNodes``."""
         cands = self.cands
-        nodes: list[tuple[int, int, int, int, int]] = []  # digit, cells mask, line unit or -1, col or -1, box
+        #: HoDoKu's group nodes (``GroupNode.getGroupNodes``), node ``i`` on = GROUP + 2 i, off = GROUP + 2 i + 1:
+        #: (digit, cells mask, row unit or -1, column unit or -1, box unit)
+        nodes: list[tuple[int, int, int, int, int]] = []
         for base in (0, 9):
             for u in range(base, base + 9):
                 for d in range(1, 10):
@@ -188,6 +219,7 @@ class _Tables:
                         gm = inside & HOUSE[b]
                         if gm and gm & (gm - 1):
                             nodes.append((d, gm, u if base == 0 else -1, u if base == 9 else -1, b))
+        self.groups = nodes
         for i, (d, gm, line, col, box) in enumerate(nodes):
             gon = GROUP + 2 * i
             goff = gon + 1
@@ -196,15 +228,15 @@ class _Tables:
             for x in _bits(gm):
                 buddies &= BUDDY[x]
             seen = cands[d] & buddies
-            out_on = seen << (OFF + sh)
-            out_off = 0
+            list_on = [OFF + sh + x for x in _bits(seen)]
+            list_off = []
             for x in _bits(seen):
                 self._add(sh + x, 1 << goff)
             for unit in (box, line if line >= 0 else col):
                 one = seen & HOUSE[unit]
                 if one and not one & (one - 1):
                     x = one.bit_length() - 1
-                    out_off |= 1 << (sh + x)
+                    list_off.append(sh + x)
                     self._add(OFF + sh + x, 1 << gon)
             counts = {"line": [0, -1], "col": [0, -1], "box": [0, -1]}
             for j, (d2, gm2, line2, col2, box2) in enumerate(nodes):
@@ -219,13 +251,16 @@ class _Tables:
                         counts[key][0] += 1
                         if counts[key][0] == 1:
                             counts[key][1] = j
-                        out_on |= 1 << (GROUP + 2 * j + 1)
+                        list_on.append(GROUP + 2 * j + 1)
             for key, unit in (("line", line), ("col", col), ("box", box)):
                 n, j = counts[key]
                 if n == 1 and not (HOUSE[unit] & cands[d] & ~gm & ~nodes[j][1]):
-                    out_off |= 1 << (GROUP + 2 * j)
-            self.succ[gon] = out_on
-            self.succ[goff] = out_off
+                    list_off.append(GROUP + 2 * j)
+            self.succ[gon] = sum(1 << e for e in set(list_on))
+            self.succ[goff] = sum(1 << e for e in set(list_off))
+            if self.order is not None:
+                self.order[gon] = list_on
+                self.order[goff] = list_off
 
     # -- expansion -------------------------------------------------------------------------------------------
 

@@ -58,20 +58,16 @@ def test_cases_are_lines_of_the_stored_file() -> None:
 @pytest.mark.slow  # 500 puzzles through the whole path: 16 s (the kaggle ones stay in the default run)
 def test_stored_sudoku17_puzzles_rated_as_hodoku() -> None:
     """All 500 sudoku17 puzzles (HoDoKu's skyscrapers, kites, empty rectangles, wings, remote pairs, Sue de Coq,
-    ALS in its order) but one: a discontinuous nice loop HoDoKu finds from two strong links at its start."""
+    ALS in its order; ".......218...4..." too since the path takes HoDoKu's own nice loops, the discontinuous
+    loop from two strong links at its start among them)."""
     rows = [line.split() for line in RATED.read_text().splitlines() if line.endswith(" sudoku17")]
     differ = []
     for p, level, score, _ in rows:
         r = hodoku_rating(_givens(p))
         if (r.level, r.score) != (level, int(score)):
             differ.append((p, r.field, f"{level}:{score}"))
-    assert differ == [
-        (
-            ".......218...4...........6..9.2.....7.....4.....5.1....15..........3.9..6.2......",
-            "unfair:1746",
-            "unfair:1756",
-        )
-    ]
+    assert len(rows) == 500
+    assert differ == []
 
 
 def test_stored_kaggle_puzzles_rated_as_hodoku() -> None:
