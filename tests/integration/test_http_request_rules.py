@@ -309,6 +309,30 @@ async def test_bytes_after_a_request_that_closes_the_connection_are_ignored(requ
     assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
 
 
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /static/icon.svg HTTP/1.0\r\n\r\n",
+        b"GET / HTTP/1.0\r\n\r\n",
+        b"GET /static/app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ],
+)
+async def test_the_page_and_its_files_close_a_connection_that_asks_to_be_closed(request_bytes):
+    """Break-session finding: a file answered under ``Connection: close`` or HTTP/1.0 left its connection open for
+    good (Starlette's FileResponse waited for a disconnect Hypercorn sends only after it): this read to the end
+    never ended. Its guard is read_to_eof's 10 s per read; the server closes at once."""
+    async with running_http_server() as (server, port):
+
+        def exchange() -> bytes:
+            with socket.create_connection(("127.0.0.1", port)) as sock:
+                sock.sendall(request_bytes)
+                return read_to_eof(sock)
+
+        data = await trio.to_thread.run_sync(exchange)
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ") and b"content-length: %d" % len(body) in head.lower()
+
+
 async def test_a_post_with_a_query_string_is_refused_naming_its_fields():
     """Break-session finding: a POST's query was never read, so ``POST /api/v1/count?limit=10`` answered with
     limit 2 (and ``?rules=x`` a classic answer), silently."""
