@@ -370,6 +370,10 @@ class Generate:
                 low, high = match.group(1), match.group(2)
                 raise CommandError(f"GENERATE: se band {escape(se_text)} runs backwards; write it {high}-{low}")
             band = (float(match.group(1)), float(match.group(2) or match.group(1)))
+            if band[1] < 1.0 or band[0] > 12.0:  # else 10 s of search, then ERROR timeout (break-session finding)
+                raise CommandError(
+                    f"GENERATE: se {escape(se_text)} lies outside the scale (1.0 to 12.0): no puzzle is rated there"
+                )
         if (level or band) and full:
             raise CommandError("GENERATE: full makes a solved grid; level and se do not apply")
         if (level or band) and size != 9:

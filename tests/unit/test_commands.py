@@ -464,6 +464,8 @@ async def test_a_generated_puzzle_sent_back_is_solved_and_unique():
     [
         ("GENERATE level=impossible", "GENERATE: level must be easy, medium, hard, expert or extreme, not impossible"),
         ("GENERATE se=9-7", "GENERATE: se band 9-7 runs backwards; write it 7-9"),
+        ("GENERATE se=99", "GENERATE: se 99 lies outside the scale (1.0 to 12.0): no puzzle is rated there"),
+        ("GENERATE se=0-0.5", "GENERATE: se 0-0.5 lies outside the scale (1.0 to 12.0): no puzzle is rated there"),
         ("GENERATE full level=hard", "GENERATE: full makes a solved grid; level and se do not apply"),
         ("GENERATE size=16 level=hard", "GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)"),
     ],
