@@ -305,7 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_non_negative_int,
         default=d.max_connections_per_ip,
         metavar="N",
-        help="connections one address may hold, more get 'ERROR busy'; 0 for no cap (default: %(default)s)",
+        help="connections one address may hold on each port, more get 'ERROR busy' (HTTP: 503 busy); 0 for no cap"
+        " (default: %(default)s)",
     )
     p.add_argument(
         "--metrics-port",

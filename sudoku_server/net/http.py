@@ -271,6 +271,10 @@ class HttpFront:
         self.config = server.config
         self.clients: dict[str, HttpClient] = {}
         self.in_progress = 0  # HTTP requests being answered, over all clients
+        # the connections per client address (--max-connections-per-ip, as on the line port)
+        self.addresses = http_hypercorn.AddressCap(
+            server.config.max_connections_per_ip, server.config.http_trusted_proxies
+        )
         self.done = trio.Event()  # serve() has returned
         self.app = create_app(self)
         self.openapi_body = json_api.dumps(openapi.document(server.version))
@@ -585,6 +589,7 @@ class HttpFront:
                         stopped,
                         body_seconds=BODY_SECONDS + 1.0,  # the API answers its own 400 at BODY_SECONDS
                         write_seconds=self.config.idle_timeout,
+                        addresses=self.addresses,
                         task_status=task_status,
                     )
                     nursery.cancel_scope.cancel()  # every connection closed

@@ -28,6 +28,7 @@ exception isolation in ``worker_serve``, a write timeout and a body (whole-reque
 
 from __future__ import annotations
 
+import collections
 import functools
 import logging
 import math
@@ -47,6 +48,8 @@ from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import ConnectionState
 from hypercorn.utils import parse_socket_addr, wrap_app
 
+from sudoku_server.wire.proxy import is_trusted
+
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup  # type: ignore[import-not-found,unused-ignore]
 
@@ -64,6 +67,42 @@ def _refusal(status: bytes, message: bytes) -> bytes:
         len(body),
         body,
     )
+
+
+def _busy(address: str, n: int) -> bytes:
+    """The whole reply to a connection over ``--max-connections-per-ip``: ``503 busy``, then the connection closes."""
+    body = b'{"error":{"code":"busy","message":"%d connections open from %s; try again later","line":null}}' % (
+        n,
+        address.encode("ascii", "replace"),
+    )
+    return (
+        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+        b"retry-after: 1\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+    )
+
+
+class AddressCap:
+    """The HTTP port's connections per client address, at most ``cap`` (``--max-connections-per-ip``, as on the line
+    port; 0: no cap). A trusted proxy's own address (``--http-trusted-proxy``) is not capped: its clients are named
+    per request by ``X-Forwarded-For`` (break-session finding: the HTTP port had no cap at all)."""
+
+    def __init__(self, cap: int = 0, trusted: Sequence[Any] = ()) -> None:
+        self.cap = cap
+        self.trusted = tuple(trusted)
+        self.open: collections.Counter[str] = collections.Counter()
+
+    def take(self, address: str) -> int:
+        """Count a connection from ``address`` in: 0, or the connections it holds already when over the cap."""
+        held = self.open[address]
+        if self.cap and held >= self.cap and not is_trusted(address, self.trusted):
+            return held
+        self.open[address] = held + 1
+        return 0
+
+    def give_back(self, address: str) -> None:
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
 
 
 #: The whole reply to an HTTP/2 client (the prior-knowledge preface ``PRI * HTTP/2.0``), then the connection closes.
@@ -149,10 +188,12 @@ class Connection(TCPServer):
         *,
         body_seconds: float,
         write_seconds: float,
+        addresses: AddressCap | None = None,
     ) -> None:
         super().__init__(app, config, context, state, stream)
         self.body_seconds = body_seconds
         self.write_seconds = write_seconds
+        self.addresses = addresses or AddressCap()
         self.peer = "?"
         self.closed = False  # the connection was closed (by either side)
         self.idle_or_closed = trio.Event()  # set (and renewed) when a request ends or the connection closes
@@ -172,24 +213,17 @@ class Connection(TCPServer):
             client = parse_socket_addr(sock.family, sock.getpeername())
             server = parse_socket_addr(sock.family, sock.getsockname())
             self.peer = f"{client[0]}:{client[1]}" if client else "?"
-            with trio.CancelScope() as everything:
-                async with TaskGroup() as task_group:
-                    self._task_group = task_group
-                    self.protocol = Http11Protocol(  # type: ignore[assignment]
-                        self.app,
-                        self.config,
-                        self.context,
-                        task_group,
-                        ConnectionState(self.state),
-                        False,
-                        client,
-                        server,
-                        self.protocol_send,
-                    )
-                    self.deadline = trio.current_time() + self.config.keep_alive_timeout
-                    task_group.spawn(self._timer)
-                    await self._read_data()
-                    everything.cancel()  # the client is gone (or the connection closed): its app and timer end
+            address = str(client[0]) if client else "?"
+            held = self.addresses.take(address)
+            if held:
+                log.info("HTTP connection %s refused: %d connections open from %s", self.peer, held, address)
+                with trio.move_on_after(self.write_seconds):
+                    await self.stream.send_all(_busy(address, held))
+                return
+            try:
+                await self._serve(client, server)
+            finally:
+                self.addresses.give_back(address)
         except OSError:
             pass
         except BaseExceptionGroup as group:
@@ -203,6 +237,27 @@ class Connection(TCPServer):
         finally:
             with trio.CancelScope(shield=True):
                 await self._close()
+
+    async def _serve(self, client: Any, server: Any) -> None:
+        """The connection's protocol, timer and reading, until the client goes or the connection closes."""
+        with trio.CancelScope() as everything:
+            async with TaskGroup() as task_group:
+                self._task_group = task_group
+                self.protocol = Http11Protocol(  # type: ignore[assignment]
+                    self.app,
+                    self.config,
+                    self.context,
+                    task_group,
+                    ConnectionState(self.state),
+                    False,
+                    client,
+                    server,
+                    self.protocol_send,
+                )
+                self.deadline = trio.current_time() + self.config.keep_alive_timeout
+                task_group.spawn(self._timer)
+                await self._read_data()
+                everything.cancel()  # the client is gone (or the connection closed): its app and timer end
 
     def _failed(self, error: BaseException) -> None:
         """A fault of this connection (its protocol or its app): logged, the connection closed, nothing else."""
@@ -330,12 +385,14 @@ async def serve(
     *,
     body_seconds: float,
     write_seconds: float,
+    addresses: AddressCap | None = None,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve the ASGI ``app`` on ``sockets`` (bound and listening) until ``stop`` is set, each connection a
     :class:`Connection`; then as Hypercorn's graceful shutdown: no new connection, idle ones closed, the
-    requests in progress given ``config.graceful_timeout`` seconds. (``hypercorn.trio.run.worker_serve``
-    less its lifespan, statsd, TLS and QUIC parts.)"""
+    requests in progress given ``config.graceful_timeout`` seconds; ``addresses``: the connections per client
+    address and their cap (:class:`AddressCap`). (``hypercorn.trio.run.worker_serve`` less its lifespan, statsd,
+    TLS and QUIC parts.)"""
     context = WorkerContext(None)
     handler = functools.partial(
         Connection,
@@ -345,6 +402,7 @@ async def serve(
         {},
         body_seconds=body_seconds,
         write_seconds=write_seconds,
+        addresses=addresses or AddressCap(),
     )
     listeners = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in sockets]
     async with trio.open_nursery() as connections:

@@ -347,3 +347,34 @@ async def test_a_post_with_a_query_string_is_refused_naming_its_fields():
         )
         reply = await afetch(port, "POST", "/api/v1/count", {"puzzle": TWO, "limit": 10})
         assert (reply.status, reply.json["limit"]) == (200, 10)
+
+
+async def test_the_http_port_caps_the_connections_of_one_address():
+    """``--max-connections-per-ip`` held on the line port only (break-session finding: one address held 7 HTTP
+    connections under a cap of 2); the third is answered 503 busy and closed, and a freed place is taken again."""
+    async with running_http_server(max_connections_per_ip=2) as (server, port):
+
+        def exchange() -> tuple[bytes, bytes]:
+            held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
+            while server.http.addresses.open["127.0.0.1"] < 2:  # both accepted and counted
+                time.sleep(0.01)
+            with socket.create_connection(("127.0.0.1", port)) as third:
+                refused = read_to_eof(third)
+            for sock in held:
+                sock.close()
+            for _ in range(100):  # the server counts them out as it sees them close
+                with socket.create_connection(("127.0.0.1", port)) as sock:
+                    sock.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+                    again = read_to_eof(sock)
+                if again.startswith(b"HTTP/1.1 200"):
+                    break
+                time.sleep(0.05)
+            return refused, again
+
+        refused, again = await trio.to_thread.run_sync(exchange)
+    assert refused == (
+        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: 100\r\n"
+        b'retry-after: 1\r\nconnection: close\r\n\r\n{"error":{"code":"busy","message":"2 connections open from'
+        b' 127.0.0.1; try again later","line":null}}'
+    )
+    assert again.startswith(b"HTTP/1.1 200") and again.endswith(b"ok\n")
