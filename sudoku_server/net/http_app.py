@@ -229,7 +229,7 @@ class ApiEndpoint:
 
     A plain ASGI app rather than Starlette's request and response objects: those cost about a quarter of a small
     request's CPU (benchmarks/RESULTS.md, "HTTP/JSON and the web page (issue 21)"). It can be called alone, with any
-    ``front`` that has ``config``, ``server``, ``in_progress``, ``address_of`` and ``answer``.
+    ``front`` that has ``config``, ``server`` (with its ``stats``), ``in_progress``, ``address_of`` and ``answer``.
     """
 
     def __init__(self, front: HttpFront, endpoint: json_api.Endpoint, parsing: trio.CapacityLimiter) -> None:

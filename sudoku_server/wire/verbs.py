@@ -382,8 +382,8 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
         if verb.argument and not eq and verb.argument not in options:
             options[verb.argument] = token
             continue
-        # a link has "=", and so may a jigsaw line's region symbols; an option's name is a word
-        if verb.takes_puzzle and (not eq or not key.isalpha() or token.lower().startswith(("https://", "http://"))):
+        # a link has "=", and so may a jigsaw line's region symbols (after 16 cells or more); an option's name is short
+        if verb.takes_puzzle and (not eq or len(key) >= 16 or token.lower().startswith(("https://", "http://"))):
             puzzle_column = pos + match.start()
             puzzle_text = line[puzzle_column:]
             break

@@ -9,6 +9,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 
 from sudoku_server.net.http_app import ApiEndpoint, SecurityHeaders, healthz
+from sudoku_server.net.metrics import Counts
 from sudoku_server.wire import json_api
 from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 
@@ -29,7 +30,7 @@ async def call(app, scope: dict, body: bytes = b"") -> tuple[int, dict[bytes, by
 
 
 def server(draining: bool = False) -> SimpleNamespace:
-    return SimpleNamespace(draining=draining, shutting_down=False)
+    return SimpleNamespace(draining=draining, shutting_down=False, stats=Counts())
 
 
 async def test_healthz_alone():
@@ -68,6 +69,7 @@ async def test_an_api_endpoint_alone_with_a_stand_in_front():
         b"application/json",
         json_api.plain_solved(NEWSPAPER_SOLUTION),
     )
+    assert dict(front.server.stats.http_requests) == {("solve", 200): 1}  # counted for the metrics
     assert asked == [("solve", [NEWSPAPER_LINE], "10.0.0.9")]
 
 

@@ -26,13 +26,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 from sudoku_server.sudoku.constraints import Broken, Constraint
 from sudoku_server.sudoku.geometry import cell_name
-
-if TYPE_CHECKING:
-    from sudoku_server.sudoku.rules._native_marks import NativeParts
 
 __all__ = [
     "DATA_KINDS",
@@ -344,7 +341,8 @@ class Rule:
     syntax_out: Callable[[tuple[Mark, ...], int], str] | None = None
     fpuzzles_out: Callable[[tuple[Mark, ...], int], dict[str, object]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
-    native: Callable[[str, int, NativeParts], bool] | None = None
+    native: Callable[[str, int, Any], bool] | None = None  # its third argument: a _native_marks.NativeParts (no
+    # import of it here, even for types: _native_marks imports this module, and the domain has no import circle)
 
     def fits(self, size: int) -> bool:
         """Whether the rule fits a grid of ``size`` digits per unit."""
