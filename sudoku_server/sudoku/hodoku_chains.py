@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, BUDDIES, CONSTRAINTS, HGrid
+from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, BUDDIES, CONSTRAINTS, HGrid, digit_cells, index_sum
 
 __all__ = ["ChainStep", "chain_step", "chain_steps"]
 
@@ -101,13 +101,7 @@ class _Entry:
 def chain_steps(g: HGrid, kind: str) -> list[ChainStep]:
     """Every chain of this kind HoDoKu's search finds at this state, in HoDoKu's sorted order."""
     links = _Links(g, kind)
-    cands = [0] * 10
-    for c in range(81):
-        m = g.cells[c]
-        while m:
-            low = m & -m
-            cands[low.bit_length()] |= 1 << c
-            m ^= low
+    cands = digit_cells(g.cells)
     xy = kind == XY_CHAIN
     longest = 3 if kind == TURBOT else MAX_LINKS
     steps: list[ChainStep] = []
@@ -191,21 +185,13 @@ def _pop(m: int) -> int:
     return bin(m).count("1")
 
 
-def _index_sum(elims: tuple[tuple[int, int], ...]) -> int:
-    total, offset = 0, 1
-    for c, d in elims:
-        total += c * offset + d
-        offset += 80
-    return total
-
-
 def _compare(a: ChainStep, b: ChainStep) -> int:
     """``SolutionStep.compareTo`` for two chains of one kind."""
     r = len(b.eliminations) - len(a.eliminations)
     if r:
         return r
     if a.eliminations != b.eliminations:
-        return _index_sum(a.eliminations) - _index_sum(b.eliminations)
+        return index_sum(a.eliminations) - index_sum(b.eliminations)
     return a.length - b.length
 
 

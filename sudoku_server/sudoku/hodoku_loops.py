@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from sudoku_server.sudoku.hodoku_grid import HGrid
+from sudoku_server.sudoku.hodoku_grid import HGrid, index_sum
 from sudoku_server.sudoku.hodoku_tabling import BUDDY, GROUP, OFF, _bits, _Tables
 
 __all__ = ["LoopStep", "nice_loop_step"]
@@ -307,22 +307,13 @@ def _pop(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def _index_sum(elims: tuple[tuple[int, int], ...]) -> int:
-    """``SolutionStep.getIndexSumme`` of eliminations sorted by digit then cell."""
-    total, offset = 0, 1
-    for c, d in elims:
-        total += c * offset + d
-        offset += 80
-    return total
-
-
 def _compare(a: LoopStep, b: LoopStep) -> int:
     """``SolutionStep.compareTo`` for two loop steps."""
     r = len(b.eliminations) - len(a.eliminations)
     if r:
         return r
     if a.kind != b.kind or a.eliminations != b.eliminations:
-        return _index_sum(a.eliminations) - _index_sum(b.eliminations)
+        return index_sum(a.eliminations) - index_sum(b.eliminations)
     return a.length - b.length
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, BUDDIES, CONSTRAINTS, HGrid
+from sudoku_server.sudoku.hodoku_grid import ALL_UNITS, BUDDIES, CONSTRAINTS, HGrid, digit_cells
 
 __all__ = ["forcing_step"]
 
@@ -88,14 +88,7 @@ class _Tables:
         #: with ``ordered`` (chains only): each node's direct entries as a list in HoDoKu's ``addEntry`` order
         #: (a normal node once; the premise left out), for :mod:`.hodoku_loops`
         self.order: dict[int, list[int]] | None = {} if ordered else None
-        cands = [0] * 10
-        for c in range(81):
-            m = g.cells[c]
-            while m:
-                low = m & -m
-                cands[low.bit_length()] |= 1 << c
-                m ^= low
-        self.cands = cands
+        self.cands = digit_cells(g.cells)
         self.succ: dict[int, int] = {}
         if nets:
             self._fill_nets()
