@@ -263,6 +263,25 @@ e9_matrices(S9 *s)
 }
 
 /* Relation pairs (a geometry's mask9): e9_pairs, e9_pairs_root. */
+/* Open cells per row, column and box of s (the units the branch counts). */
+static inline void
+e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
+{
+    uint64_t lanes = 0; /* open cells per column: the nine rows added in 4-bit lanes */
+    int b, r, c;
+    for (b = 0; b < 3; b++) {
+        uint32_t u = s->U[b];
+        for (r = 0; r < 3; r++)
+            rowc[3 * b + r] = POP9[(u >> (9 * r)) & 511];
+        for (c = 0; c < 3; c++)
+            boxc[3 * b + c] = POP9[((u >> (3 * c)) & 7) | ((u >> (9 + 3 * c)) & 7) << 3 |
+                                   ((u >> (18 + 3 * c)) & 7) << 6];
+        lanes += SPREAD9[u & 511] + SPREAD9[(u >> 9) & 511] + SPREAD9[u >> 18];
+    }
+    for (c = 0; c < 9; c++)
+        colc[c] = (int)((lanes >> (4 * c)) & 15);
+}
+
 #include "_native_9x9_pairs.h"
 
 /* Propagate to a fixpoint: 1, or 0 on a contradiction. With `keep`, the
@@ -511,23 +530,8 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b];
     if (pairs[0] | pairs[1] | pairs[2]) {
-        int rowc[9], colc[9], boxc[9], c, r;
-        for (b = 0; b < 3; b++) {
-            uint32_t u = s->U[b];
-            for (r = 0; r < 3; r++)
-                rowc[3 * b + r] = POP9[(u >> (9 * r)) & 511];
-            for (c = 0; c < 3; c++)
-                boxc[3 * b + c] = POP9[((u >> (3 * c)) & 7) | ((u >> (9 + 3 * c)) & 7) << 3 |
-                                       ((u >> (18 + 3 * c)) & 7) << 6];
-        }
-        {
-            /* open cells per column: the nine rows added in 4-bit lanes */
-            uint64_t lanes = 0;
-            for (b = 0; b < 3; b++)
-                lanes += SPREAD9[s->U[b] & 511] + SPREAD9[(s->U[b] >> 9) & 511] + SPREAD9[s->U[b] >> 18];
-            for (c = 0; c < 9; c++)
-                colc[c] = (int)((lanes >> (4 * c)) & 15);
-        }
+        int rowc[9], colc[9], boxc[9];
+        e9_open_counts(s, rowc, colc, boxc);
         for (b = 0; b < 3; b++) {
             uint32_t p = pairs[b];
             while (p) {

@@ -237,19 +237,8 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b] & g->pairs9_cells[b];
     if (pairs[0] | pairs[1] | pairs[2]) {
-        int rowc[9], colc[9], boxc[9], r;
-        uint64_t lanes = 0; /* open cells per column: the nine rows added in 4-bit lanes */
-        for (b = 0; b < 3; b++) {
-            uint32_t u = s->U[b];
-            for (r = 0; r < 3; r++)
-                rowc[3 * b + r] = POP9[(u >> (9 * r)) & 511];
-            for (c = 0; c < 3; c++)
-                boxc[3 * b + c] = POP9[((u >> (3 * c)) & 7) | ((u >> (9 + 3 * c)) & 7) << 3 |
-                                       ((u >> (18 + 3 * c)) & 7) << 6];
-            lanes += SPREAD9[u & 511] + SPREAD9[(u >> 9) & 511] + SPREAD9[u >> 18];
-        }
-        for (c = 0; c < 9; c++)
-            colc[c] = (int)((lanes >> (4 * c)) & 15);
+        int rowc[9], colc[9], boxc[9];
+        e9_open_counts(s, rowc, colc, boxc);
         for (b = 0; b < 3; b++) {
             uint32_t p = pairs[b];
             while (p) {
