@@ -42,6 +42,17 @@ def read_to_eof(sock: socket.socket, timeout: float = 10) -> bytes:
     return data
 
 
+async def raw_exchange(port: int, data: bytes) -> bytes:
+    """``data`` sent raw on a new connection to ``port``; every byte until the server closes (:func:`read_to_eof`)."""
+
+    def exchange() -> bytes:
+        with socket.create_connection(("127.0.0.1", port)) as sock:
+            sock.sendall(data)
+            return read_to_eof(sock)
+
+    return await trio.to_thread.run_sync(exchange)
+
+
 async def test_content_length_with_transfer_encoding_is_400_then_eof():
     body = b'{"puzzle":"' + NEWSPAPER_LINE.encode() + b'"}'
     chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
@@ -275,13 +286,7 @@ async def test_a_request_target_in_absolute_form_is_served():
     """RFC 9112 3.2.2: a server must accept the absolute form (``GET http://x/healthz``); it was 404 no such path
     (a break-session finding)."""
     async with running_http_server() as (server, port):
-
-        def exchange() -> bytes:
-            with socket.create_connection(("127.0.0.1", port)) as sock:
-                sock.sendall(b"GET http://x/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                return read_to_eof(sock)
-
-        data = await trio.to_thread.run_sync(exchange)
+        data = await raw_exchange(port, b"GET http://x/healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
 
@@ -298,13 +303,7 @@ async def test_bytes_after_a_request_that_closes_the_connection_are_ignored(requ
     """RFC 9112 9.6. A second break session's finding: the request got no reply, or a 400, and a BusyResourceError
     was logged (h11's "Got data when expecting EOF" made Hypercorn answer 400 beside the reply, then close)."""
     async with running_http_server() as (server, port):
-
-        def exchange() -> bytes:
-            with socket.create_connection(("127.0.0.1", port)) as sock:
-                sock.sendall(request_bytes)
-                return read_to_eof(sock)
-
-        data = await trio.to_thread.run_sync(exchange)
+        data = await raw_exchange(port, request_bytes)
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ") and body == b"ok\n"
 
@@ -322,13 +321,7 @@ async def test_the_page_and_its_files_close_a_connection_that_asks_to_be_closed(
     good (Starlette's FileResponse waited for a disconnect Hypercorn sends only after it): this read to the end
     never ended. Its guard is read_to_eof's 10 s per read; the server closes at once."""
     async with running_http_server() as (server, port):
-
-        def exchange() -> bytes:
-            with socket.create_connection(("127.0.0.1", port)) as sock:
-                sock.sendall(request_bytes)
-                return read_to_eof(sock)
-
-        data = await trio.to_thread.run_sync(exchange)
+        data = await raw_exchange(port, request_bytes)
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 ") and b"content-length: %d" % len(body) in head.lower()
 
