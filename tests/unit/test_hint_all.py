@@ -225,3 +225,18 @@ def test_a_grouped_loop_placing_a_digit_leaves_out_the_nodes_through_its_cell() 
         " (7)r9c4=(7)r9c12-(7)ALS[r7c1, r8c2 and r8c3]=(8)ALS[r7c1, r8c2 and r8c3]-(8)ALS[r2c3, r5c3 and r9c3]"
         "=(6)ALS[r2c3, r5c3 and r9c3]-(6)r8c3=(6)r8c6-(7)r8c6=(7)r9c4"
     ]
+
+
+# reglib-1.4 line 1480 (0904-2), its fields blanked: HoDoKu's one death blossom removes 6 and 7 from r5c2
+DEATH_BLOSSOM = (
+    ":::+9..12.+4..24.3.8.1......4.7..24..38..5..+2...+94..94..32..1.7+4+9....8+25+31.49+4+9.+862...:"
+    "513 519 619 523 627 631 632 533 633 539 639 657 761 579 679 399 599:::"
+)
+
+
+def test_a_death_blossom_removing_two_digits_is_one_step() -> None:
+    text = _answer(DEATH_BLOSSOM)[1]
+    assert [line for line in text.split("\n") if line.startswith("STEP 0904 ")] == [
+        "STEP 0904 death-blossom r5c2<>6 r5c2<>7 # death blossom: stem r3c1, petals r4c1, r6c1 and r6c2;"
+        " r1c2, r3c2 and r6c2; r4c1, r6c1 and r6c2"
+    ]

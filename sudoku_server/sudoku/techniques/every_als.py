@@ -289,6 +289,9 @@ def death_blossoms(x: Context) -> list[Step]:
         if any(d not in petals for d in stem_digits):
             continue
         x.check()
+        # one step per stem and petals, with every digit it removes (HoDoKu's ``getDeathBlossom``
+        # eliminates each digit common to all petals at once), in the order first found
+        found: dict[tuple[int, ...], list[tuple[int, int]]] = {}
         for z in range(9):
             if sm >> z & 1:
                 continue
@@ -305,15 +308,15 @@ def death_blossoms(x: Context) -> list[Step]:
                         zplaces |= a.places[i][z]
                     gone = room & ~zplaces
                     if gone:
-                        words = f": stem {cells_text(1 << stem)}, petals " + "; ".join(
-                            cells_text(a.masks[i]) for i in combo
-                        )
-                        out.append(step(x, "death blossom", words, elim=[(c, z + 1) for c in cells_of(gone)]))
+                        found.setdefault(combo, []).extend((c, z + 1) for c in cells_of(gone))
                     continue
                 for i in choices[k]:
                     r = room & a.sees[i][z]
                     if r:
                         todo.append((k + 1, r, (*combo, i)))
+        for combo, elim in found.items():
+            words = f": stem {cells_text(1 << stem)}, petals " + "; ".join(cells_text(a.masks[i]) for i in combo)
+            out.append(step(x, "death blossom", words, elim=sorted(elim)))
     return out
 
 
