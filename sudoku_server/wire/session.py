@@ -36,7 +36,6 @@ session never buffers more than ``max_line_bytes + 1`` bytes of a line (of an f-
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,7 +45,17 @@ from sudoku_server.text import Puzzle, oneline
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
 from sudoku_server.text.marksline import MARKS_BUFFERED
 from sudoku_server.wire import replies
-from sudoku_server.wire.proxy import V2_MAX_BYTES, V2_SIGNATURE
+from sudoku_server.wire.framing import (
+    BLANK_RUN,
+    FPUZZLES_LINE,
+    FPUZZLES_START_BYTES,
+    HELD_LINE_BYTES,
+    bom_may_follow,
+    crlf_blanks,
+    limit_of,
+    line_end,
+    proxy_v2_end,
+)
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
 from sudoku_server.wire.telnet import INTERRUPT, SB_TOO_LONG, Telnet, TelnetReply
@@ -74,82 +83,6 @@ __all__ = [
 #: capping what one connection can make the server buffer.
 DEFAULT_MAX_LINE_BYTES = 4096
 
-#: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
-#: optional verb and options) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
-_FPUZZLES_LINE = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?"
-    rb"(?:\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
-    re.I,
-)
-
-
-#: An f-puzzles object or link begins within this many bytes of its line (docs/PROTOCOL.md). A
-#: line whose end has not arrived is held at least this long whatever ``max_line_bytes`` says, so
-#: that whether it is an f-puzzles line is known before it is refused as too large: the events
-#: are the same however the stream is chunked.
-FPUZZLES_START_BYTES = 256
-#: The links an f-puzzles line may start with (f-puzzles', SudokuPad's): text/fpuzzles.py ``is_fpuzzles``.
-_LINKS = (
-    b"https://f-puzzles.com/",
-    b"http://f-puzzles.com/",
-    b"https://www.f-puzzles.com/",
-    b"http://www.f-puzzles.com/",
-    b"https://sudokupad.app/?puzzleid=fpuzzles",
-    b"http://sudokupad.app/?puzzleid=fpuzzles",
-    b"https://sudokupad.app/fpuzzles",
-    b"http://sudokupad.app/fpuzzles",
-)
-HELD_LINE_BYTES = FPUZZLES_START_BYTES + max(len(url) for url in _LINKS)
-#: What may still become the start of an f-puzzles line (it allows a little more: a verb
-#: run into a link); a line without its end that is no such start is refused at ``max_line_bytes``.
-_FPUZZLES_PREFIX = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
-    + b"|".join(re.escape(url[:n]) for url in _LINKS for n in range(1, len(url) + 1))
-    + rb")?",
-    re.I,
-)
-
-
-#: A PROXY v2 signature after its two CRLF blank lines (which are read as such, never held back).
-_V2_REST = V2_SIGNATURE[4:]
-
-
-def _crlf_blanks(run: bytes, before: int) -> int:
-    """How many CRLF blank lines (at most 2) end the input read so far, after a run of blank lines ``run``
-    (``before``: how many ended it before the run)."""
-    n = 0
-    while n < 2 and run.endswith(b"\r\n", 0, len(run) - 2 * n):
-        n += 1
-    return min(2, n + before) if 2 * n == len(run) else n
-
-
-def _proxy_v2_end(buf: bytearray, pos: int, final: bool) -> int:
-    """Where a PROXY protocol v2 header ends whose two CRLF blank lines were read and whose NUL is at ``pos``
-    (``wire.proxy``: its 12-byte signature, 4 bytes, then as many as its length says; past
-    :data:`V2_MAX_BYTES`, the 16 bytes alone); 0 when none is there; -1 when the bytes at the end could be one
-    (more must come first; never when ``final``)."""
-    have = len(buf) - pos
-    if buf[pos : pos + 8] != _V2_REST[: min(have, 8)]:
-        return 0
-    if have < 12:
-        return 0 if final else -1
-    length = int.from_bytes(buf[pos + 10 : pos + 12], "big")
-    if 16 + length > V2_MAX_BYTES:
-        return pos + 12
-    if have < 12 + length:
-        return pos + have if final else -1
-    return pos + 12 + length
-
-
-def _bom_may_follow(buf: bytearray) -> bool:
-    """At the start of the input: drop a UTF-8 byte order mark from the front of ``buf``; True while ``buf`` is
-    still a start of one (read nothing yet)."""
-    if len(buf) < len(BOM) and BOM.startswith(bytes(buf)):
-        return True
-    if buf.startswith(BOM):
-        del buf[: len(BOM)]
-    return False
-
 
 def _second_proxy_header(lineno: int, ending: str) -> Reply:
     """The error for a PROXY protocol v2 header between requests, at line ``lineno`` (two proxies in front, each
@@ -162,20 +95,6 @@ def _second_proxy_header(lineno: int, ending: str) -> Reply:
     return Reply(error_line(CommandError(what), ending))
 
 
-def _limit_of(buf: bytearray, pos: int, limit: int, *, partial: bool = False) -> int:
-    """The longest the line starting at ``pos`` may be: ``limit``, or 64 KiB for an f-puzzles line.
-
-    ``partial``: the line's end has not arrived; one that may still become an f-puzzles line
-    (shorter than :data:`HELD_LINE_BYTES`) may be that long.
-    """
-    if _FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES):
-        return max(limit, FPUZZLES_MAX_LINE_BYTES)
-    if partial and len(buf) - pos <= HELD_LINE_BYTES and _FPUZZLES_PREFIX.fullmatch(buf, pos):
-        return max(limit, HELD_LINE_BYTES)
-    return limit
-
-
-BOM = b"\xef\xbb\xbf"
 IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :class:`Telnet`
 
 
@@ -188,9 +107,6 @@ IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :cl
 #: Ctrl-C), and the ``INTERACTIVE`` verb.
 INTERACTIVE_AFTER = 1.0
 
-#: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
-#: a flood of empty lines costs a regex match, not a parse per line.
-_BLANK_RUN = re.compile(rb"(?:\r?\n)+")
 #: A plain one-line 9x9 puzzle as bytes, with its terminator (``text.oneline``'s definition; LF or
 #: CRLF): what :meth:`Session.take_plain` takes. A verb before it (``CANON ``) makes it a request of
 #: its own, parsed the usual way (issue 32: CANON runs under the scheduler).
@@ -311,7 +227,7 @@ class _PlainLines:
         self._received += len(data)
         self._buffer += data
         if self._start:
-            if _bom_may_follow(self._buffer):
+            if bom_may_follow(self._buffer):
                 return True
             self._start = False
         self._backlog = True  # complete lines wait, unparsed
@@ -575,7 +491,7 @@ class Session(_PlainLines):
         self._received += len(data)
         self._buffer += data
         if self._start:
-            if _bom_may_follow(self._buffer):
+            if bom_may_follow(self._buffer):
                 return
             self._start = False
         self._split_lines(events, final=False, max_events=max_events)
@@ -727,7 +643,7 @@ class Session(_PlainLines):
             if max_events is not None and len(events) >= max_events:
                 self._backlog = True  # complete lines may wait: the caller asks again
                 break
-            end = _proxy_v2_end(buf, pos, final) if buf[pos] == 0 and self._crlf_blanks > 1 and splitter.idle else 0
+            end = proxy_v2_end(buf, pos, final) if buf[pos] == 0 and self._crlf_blanks > 1 and splitter.idle else 0
             if end < 0:
                 break  # the start of a PROXY v2 signature's NUL line at the end: wait for the rest
             if end:  # a PROXY v2 header past the connection's start: one error, the header skipped whole
@@ -735,38 +651,22 @@ class Session(_PlainLines):
                 self.lineno, pos, self._crlf_blanks = self.lineno + buf.count(b"\n", pos, end), end, 0
                 continue
             if buf[pos] in b"\r\n" and splitter.idle:
-                blank = _BLANK_RUN.match(buf, pos)
+                blank = BLANK_RUN.match(buf, pos)
                 if blank is not None:
                     run = blank.group()
-                    self._crlf_blanks = _crlf_blanks(run, self._crlf_blanks)
+                    self._crlf_blanks = crlf_blanks(run, self._crlf_blanks)
                     self.lineno += run.count(b"\n")
                     splitter.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
                     pos = blank.end()
                     continue
-            lf = buf.find(b"\n", pos)
-            cr = buf.find(b"\r", pos, lf if lf >= 0 else size)
-            if cr >= 0:
-                end = cr
-                if cr + 1 < size:
-                    nxt = buf[cr + 1]
-                    if nxt == 0x0A or nxt == 0x00:
-                        ending, after = "\r\n", cr + 2
-                    else:
-                        ending, after = "\r", cr + 1
-                elif final:
-                    ending, after = "\r", cr + 1
-                else:
-                    break  # a CR at the end: wait to see whether LF follows
-            elif lf >= 0:
-                end, ending, after = lf, "\n", lf + 1
-            elif final:
-                end, ending, after = size, "", size
-            else:
-                break
+            found = line_end(buf, pos, final)
+            if found is None:
+                break  # its end has not arrived (a CR at the end waits to see whether LF follows)
+            end, ending, after = found
             if end - pos > limit and (
-                end - pos > FPUZZLES_MAX_LINE_BYTES or not _FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES)
+                end - pos > FPUZZLES_MAX_LINE_BYTES or not FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES)
             ):
-                self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, pos, limit)} bytes")
+                self._too_large(events, f"line {self.lineno + 1} is longer than {limit_of(buf, pos, limit)} bytes")
                 return
             self.lineno, self._crlf_blanks = self.lineno + 1, 0
             if ending:
@@ -780,7 +680,7 @@ class Session(_PlainLines):
                 return
         if pos:
             del buf[:pos]
-        if not self._backlog and len(buf) - buf.endswith(b"\r") > _limit_of(
+        if not self._backlog and len(buf) - buf.endswith(b"\r") > limit_of(
             buf, 0, limit, partial=True
         ):  # a trailing CR is held back
-            self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, 0, limit)} bytes")
+            self._too_large(events, f"line {self.lineno + 1} is longer than {limit_of(buf, 0, limit)} bytes")
