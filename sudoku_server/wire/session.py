@@ -58,7 +58,7 @@ from sudoku_server.wire.framing import (
 )
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
-from sudoku_server.wire.telnet import INTERRUPT, SB_TOO_LONG, Telnet, TelnetReply
+from sudoku_server.wire.telnet import INTERRUPT, SB_START, SB_TOO_LONG, Telnet, TelnetReply
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -348,6 +348,7 @@ class Session(_PlainLines):
         self._splitter = Splitter()
         self._reader = self._splitter.reader
         self._telnet = Telnet(max_line_bytes)
+        self._sb_line = 0  # the line the last telnet subnegotiation started in
         self._buffer = bytearray()
         self._start = True  # BOM still possible
         self._backlog = False  # complete lines left unparsed by max_events
@@ -445,6 +446,8 @@ class Session(_PlainLines):
             elif isinstance(item, TelnetReply):
                 events.append(item)
                 self._telnet_seen(events)  # option negotiation: a telnet client, a person
+            elif item is SB_START:
+                self._sb_line = self.lineno + 1  # the line it stands in: text before it is read
             elif item is SB_TOO_LONG:
                 self._too_large(events, f"telnet subnegotiation longer than {self.max_line_bytes} bytes")
             else:
@@ -500,7 +503,9 @@ class Session(_PlainLines):
         """End of input (the client half-closed, or a timer ended the session).
 
         A pending unterminated line is taken as complete; a puzzle cut short
-        is answered ``ERROR incomplete``. Returns the final events.
+        is answered ``ERROR incomplete``, and so is a telnet subnegotiation
+        never ended (``IAC SB`` without ``IAC SE``: what followed it was
+        skipped, never read). Returns the final events.
         """
         if self.closed:
             return []
@@ -509,6 +514,11 @@ class Session(_PlainLines):
         if not self.closed:  # the input is over: the puzzle being read is completed or cut short
             self._add(self._splitter.finish(), events)
             self.closed = True
+            skipped = self._telnet.in_subnegotiation
+            if skipped is not None:
+                what = f"input ended inside the telnet subnegotiation (IAC SB) that starts at line {self._sb_line}"
+                detail = f"{what}, before its IAC SE; the {skipped} byte(s) after IAC SB were not read"
+                events.append(Reply(error_line(IncompletePuzzleError(detail), self._last_ending)))
         return events
 
     def receive_shutdown(self, more_input: bool = False) -> list[Event]:
