@@ -1,8 +1,8 @@
-"""Framing of the line protocol, sans-I/O: where lines end in the byte stream, and how long one may be.
+"""Framing of the line protocol, sans-I/O: how long a line may be, and what else the byte stream may hold.
 
 Pure functions over a connection's buffer, for :class:`.session.Session`
-(docs/PROTOCOL.md "Transport"): a line ends with LF, CRLF, a lone CR, or
-CR NUL (telnet's bare carriage return, read as CRLF) (:func:`line_end`); a
+(docs/PROTOCOL.md "Transport"; the session's own loop finds where each line
+ends, inline, as it is the hottest code of the line path): a
 line holding an f-puzzles object or link may be 64 KiB whatever the line
 limit says (:func:`limit_of`); a UTF-8 byte order mark may start the
 input (:func:`bom_may_follow`); a run of blank lines is skipped in one step
@@ -26,7 +26,6 @@ __all__ = [
     "bom_may_follow",
     "crlf_blanks",
     "limit_of",
-    "line_end",
     "proxy_v2_end",
 ]
 
@@ -126,21 +125,3 @@ def limit_of(buf: bytearray, pos: int, limit: int, *, partial: bool = False) -> 
 #: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
 #: a flood of empty lines costs a regex match, not a parse per line.
 BLANK_RUN = re.compile(rb"(?:\r?\n)+")
-
-
-def line_end(buf: bytearray, pos: int, final: bool) -> tuple[int, str, int] | None:
-    """Where the line starting at ``pos`` ends: ``(end, ending, after)``, the index of its terminator, the
-    terminator as read (``"\\n"``, ``"\\r\\n"``, ``"\\r"``; ``""`` for the last line of the input without
-    one) and where the next line starts; None while its end has not arrived (a CR at the end of ``buf`` waits to
-    see whether LF follows). ``final``: nothing more will come; the rest of ``buf`` is a line.
-    """
-    size = len(buf)
-    lf = buf.find(b"\n", pos)
-    cr = buf.find(b"\r", pos, lf if lf >= 0 else size)
-    if cr >= 0:
-        if cr + 1 < size:
-            return (cr, "\r\n", cr + 2) if buf[cr + 1] in (0x0A, 0x00) else (cr, "\r", cr + 1)
-        return (cr, "\r", cr + 1) if final else None
-    if lf >= 0:
-        return lf, "\n", lf + 1
-    return (size, "", size) if final else None

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from sudoku_server.errors import CommandError, IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
-from sudoku_server.text import Puzzle, oneline
+from sudoku_server.text import Puzzle, PuzzleReader, oneline
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
 from sudoku_server.text.marksline import MARKS_BUFFERED
 from sudoku_server.wire import replies
@@ -53,7 +53,6 @@ from sudoku_server.wire.framing import (
     bom_may_follow,
     crlf_blanks,
     limit_of,
-    line_end,
     proxy_v2_end,
 )
 from sudoku_server.wire.replies import error_line
@@ -302,7 +301,67 @@ class _PlainLines:
         return PuzzleReceived(Solve(read.grid), read, lineno, ending)
 
 
-class Session(_PlainLines):
+class _PendingInput:
+    """What the server's timers look at in a :class:`Session`: whether the input read so far waits for more
+    (:attr:`pending`), and whether it would be cut short if it ended now (:attr:`incomplete`)."""
+
+    closed: bool
+    lineno: int
+    _buffer: bytearray
+    _backlog: bool
+    _received: int
+    _incomplete: tuple[int, bool]
+    _splitter: Splitter
+    _reader: PuzzleReader
+
+    @property
+    def pending(self) -> bool:
+        """True when received input waits for more bytes to be complete.
+
+        That is an unterminated line (or a CR that may be the start of CRLF),
+        or a framed grid that may still get its closing border, or a line of
+        words that is a caption if a puzzle follows. PROTOCOL.md's close grace
+        applies: if nothing arrives, :meth:`receive_eof` settles it.
+        """
+        return bool(self._buffer) or self._reader.awaiting_optional_line or self._splitter.holding
+
+    @property
+    def incomplete(self) -> bool:
+        """True when the input so far ends inside a request: a line or rows that are no whole request yet.
+
+        That is input that, if it ended now, would be answered ``ERROR
+        incomplete``: part of a one-line puzzle (``8....``, 74 of 81 cells),
+        a verb still waiting for its puzzle (``SOLVE `` or a whole ``SOLVE``
+        line), a row of a grid or whole rows of a grid that lacks rows. Its sender is still producing it, so
+        the server waits for the rest as for any line (PROTOCOL.md
+        "Connection lifecycle"). An unterminated line that is already a whole
+        request (``SOLVE <81 cells>`` without its newline), or would be
+        answered another error, is not incomplete: :attr:`pending` alone.
+
+        Found by a dry run of end of input on a copy of the routing state
+        (about 30 us plus the parse of the line), cached until more bytes
+        arrive; False while complete lines wait unparsed (:attr:`backlog`).
+        """
+        if self.closed or self._backlog:
+            return False
+        at, incomplete = self._incomplete
+        if at != self._received:
+            incomplete = self._would_cut_short()
+            self._incomplete = (self._received, incomplete)
+        return incomplete
+
+    def _would_cut_short(self) -> bool:
+        """The dry run of :attr:`incomplete`: the buffered line, then end of input, on a copy of the splitter."""
+        text = bytes(self._buffer)
+        if text.endswith(b"\r"):
+            text = text[:-1]  # a CR held back for a possible LF: a line end at end of input
+        splitter = copy.deepcopy(self._splitter)
+        items = splitter.feed(text.decode("utf-8", "surrogateescape"), "", self.lineno + 1) if text else []
+        items += splitter.finish()
+        return any(isinstance(item, LineRejected) and isinstance(item.error, IncompletePuzzleError) for item in items)
+
+
+class Session(_PendingInput, _PlainLines):
     """The state of one connection's request stream.
 
     One unit because framing, the line limit, the reply-window backlog and the
@@ -357,54 +416,6 @@ class Session(_PlainLines):
         self._crlf_blanks = 0  # CRLF blank lines just read, back to back (2: a PROXY v2 signature may go on)
         self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
         self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
-
-    # -- state the server's timers look at ---------------------------------
-
-    @property
-    def pending(self) -> bool:
-        """True when received input waits for more bytes to be complete.
-
-        That is an unterminated line (or a CR that may be the start of CRLF),
-        or a framed grid that may still get its closing border, or a line of
-        words that is a caption if a puzzle follows. PROTOCOL.md's close grace
-        applies: if nothing arrives, :meth:`receive_eof` settles it.
-        """
-        return bool(self._buffer) or self._reader.awaiting_optional_line or self._splitter.holding
-
-    @property
-    def incomplete(self) -> bool:
-        """True when the input so far ends inside a request: a line or rows that are no whole request yet.
-
-        That is input that, if it ended now, would be answered ``ERROR
-        incomplete``: part of a one-line puzzle (``8....``, 74 of 81 cells),
-        a verb still waiting for its puzzle (``SOLVE `` or a whole ``SOLVE``
-        line), a row of a grid or whole rows of a grid that lacks rows. Its sender is still producing it, so
-        the server waits for the rest as for any line (PROTOCOL.md
-        "Connection lifecycle"). An unterminated line that is already a whole
-        request (``SOLVE <81 cells>`` without its newline), or would be
-        answered another error, is not incomplete: :attr:`pending` alone.
-
-        Found by a dry run of end of input on a copy of the routing state
-        (about 30 us plus the parse of the line), cached until more bytes
-        arrive; False while complete lines wait unparsed (:attr:`backlog`).
-        """
-        if self.closed or self._backlog:
-            return False
-        at, incomplete = self._incomplete
-        if at != self._received:
-            incomplete = self._would_cut_short()
-            self._incomplete = (self._received, incomplete)
-        return incomplete
-
-    def _would_cut_short(self) -> bool:
-        """The dry run of :attr:`incomplete`: the buffered line, then end of input, on a copy of the splitter."""
-        text = bytes(self._buffer)
-        if text.endswith(b"\r"):
-            text = text[:-1]  # a CR held back for a possible LF: a line end at end of input
-        splitter = copy.deepcopy(self._splitter)
-        items = splitter.feed(text.decode("utf-8", "surrogateescape"), "", self.lineno + 1) if text else []
-        items += splitter.finish()
-        return any(isinstance(item, LineRejected) and isinstance(item.error, IncompletePuzzleError) for item in items)
 
     # -- input ---------------------------------------------------------------
 
@@ -669,10 +680,20 @@ class Session(_PlainLines):
                     splitter.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
                     pos = blank.end()
                     continue
-            found = line_end(buf, pos, final)
-            if found is None:
-                break  # its end has not arrived (a CR at the end waits to see whether LF follows)
-            end, ending, after = found
+            lf = buf.find(b"\n", pos)
+            cr = buf.find(b"\r", pos, lf if lf >= 0 else size)
+            if cr >= 0:
+                if cr + 1 == size and not final:
+                    break  # a CR at the end: wait to see whether LF follows
+                end, ending, after = (
+                    (cr, "\r\n", cr + 2) if cr + 1 < size and buf[cr + 1] in (0x0A, 0x00) else (cr, "\r", cr + 1)
+                )
+            elif lf >= 0:
+                end, ending, after = lf, "\n", lf + 1
+            elif final:
+                end, ending, after = size, "", size
+            else:
+                break  # its end has not arrived
             if end - pos > limit and (
                 end - pos > FPUZZLES_MAX_LINE_BYTES or not FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES)
             ):
