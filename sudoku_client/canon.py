@@ -43,6 +43,8 @@ from sudoku_client.common import (
     EXIT_OK,
     POLL_SECONDS,
     describe,
+    escape_bytes,
+    escape_controls,
     format_address,
     plural,
     report,
@@ -196,16 +198,16 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
             errors += 1
             error = input_error(reply, number)
             if dedupe:
-                report(error.decode("ascii", "replace"))
+                report(escape_controls(error.decode("utf-8", "surrogateescape")))
             else:
-                out.write(error + b"\n")
+                out.write(escape_bytes(error) + b"\n")
             continue
         form = reply[len(CANON_WORD) :]
         if dedupe:
             entry = classes.setdefault(form, [number, 0])
             entry[1] += 1
         else:
-            out.write(form + b"\n")
+            out.write(escape_bytes(form) + b"\n")
     if dedupe:
         first_text = dict(found)
         for number, size in classes.values():

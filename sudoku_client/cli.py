@@ -76,6 +76,7 @@ from sudoku_client.common import (
     EXIT_OK,
     PROG,
     describe,
+    escape_controls,
     format_address,
     plural,
     report,
@@ -94,7 +95,7 @@ from sudoku_client.exchange import (
 )
 from sudoku_client.interactive import ShiftedOutput, interactive_session
 from sudoku_client.progress import PROGRESS_MIN_PUZZLES, Progress, RequestCounter
-from sudoku_client.replies import LEVELS, VERB_MODES, ReplyScanner, summary_text
+from sudoku_client.replies import LEVELS, VERB_MODES, ReplyScanner, first_unanswered, summary_text
 from sudoku_client.routing import client_version, make_reader
 from sudoku_client.stream import RequestStream, counted, through
 
@@ -115,8 +116,10 @@ exit status:
        from the input, sent or not (counted exactly when the sudoku_server
        package is installed: "HOST:PORT answered 1 of 3 requests"), a FILE
        that cannot be read, no answer within --timeout, or a reply no server
-       of this project sends (--canon: a line over 64 KiB, or neither a form
-       nor an ERROR line); the reason goes to stderr
+       of this project sends (a puzzle answered with neither its answer nor
+       an ERROR line, PONG say, checked when the sudoku_server package is
+       installed; --canon: a line over 64 KiB, or neither a form nor an
+       ERROR line); the reason goes to stderr
   130  interrupted (Ctrl-C)
   --ping: 0 on PONG, 1 on ERROR draining (the server is stopping), 2 when it
        cannot connect or gets any other reply
@@ -175,8 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
             "Send Sudoku puzzles to a sudoku-server and print its answers.\n\n"
             "The FILEs (standard input when none is given; '-' is standard input\n"
             "too) are sent as they are, one after the other, over one connection.\n"
-            "Every answer is printed as soon as it arrives; the client exits when\n"
-            "the server has answered everything and closed the connection.\n\n"
+            "Every answer is printed as soon as it arrives, control bytes escaped\n"
+            "(ESC as \\x1b: a server cannot drive the terminal); the client exits\n"
+            "when the server has answered everything and closed the connection.\n\n"
             "With a terminal on standard input the session stays open: type or\n"
             "paste puzzles, each is answered when it is complete; Ctrl-D ends.\n"
             "The client asks the server for an INTERACTIVE session; a server\n"
@@ -190,9 +194,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             EXIT_TABLE + "\n"
-            "requests: --count, the progress total and the check that every request\n"
-            "was answered use the sudoku_server package's reader when it is\n"
-            "installed. The single-file client (python3 sudoku_client/client.py)\n"
+            "requests: --count, the progress total and the checks that every request\n"
+            "was answered, and every puzzle by its answer or an ERROR line, use\n"
+            "the sudoku_server package's reader when it is installed. The\n"
+            "single-file client (python3 sudoku_client/client.py)\n"
             "finds one-line puzzles, and grids separated by blank lines (or of n\n"
             "rows of n cells); its progress total is an estimate.\n\n"
             "examples:\n"
@@ -449,7 +454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAILURE
     interactive = any(_isatty(source) for _, source in sources)
     stderr_tty = _isatty(sys.stderr)
-    scanner = ReplyScanner()
+    # Plain mode from files or a pipe: each bare puzzle's reply must answer it (first_unanswered).
+    scanner = ReplyScanner(watch=mode is None and args.generate is None and not interactive)
 
     counter: RequestCounter | None = None
     if args.generate is not None:
@@ -471,6 +477,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     output = Output(sys.stdout.buffer, scanner, progress)
 
     sock: socket.socket | None = None
+    before = 0
     started = time.monotonic()
     status = EXIT_OK
     try:
@@ -491,6 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 close_sources(sources)
                 return EXIT_FAILURE
             sock, output = held
+            before = len(scanner.kinds)  # replies to KEEPALIVE itself (a server that answered it otherwise)
             if args.generate is None:
                 stream = RequestStream(verb) if verb is not None else RequestStream(keep_output=False)
             output.count_exact = args.generate is not None or make_reader().exact
@@ -516,6 +524,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress.close()
     seconds = time.monotonic() - started
 
+    if status == EXIT_OK and stream is not None and stream.exact and scanner.watch:
+        index = first_unanswered(stream.puzzles, scanner.kinds[before:])
+        if index is not None:
+            shown = escape_controls(scanner.texts.get(before + index, ""))
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            report(
+                '%s answered "%s" to the puzzle at line %d, neither its answer nor an ERROR line'
+                " (is it a sudoku-server?)" % (address, shown, stream.first_lines[index])
+            )
+            status = EXIT_FAILURE
     if status == EXIT_OK:
         expected, exact = None, False
         if args.generate is not None:

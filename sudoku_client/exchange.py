@@ -26,7 +26,9 @@ from sudoku_client.common import (
     EXIT_FAILURE,
     EXIT_OK,
     POLL_SECONDS,
+    TerminalSafe,
     describe,
+    escape_controls,
     format_address,
     report,
 )
@@ -169,12 +171,17 @@ def stdout_gone() -> None:
 
 
 class Output:
-    """Where replies go: standard output, and the scanner and progress that watch them."""
+    """Where replies go: standard output, and the scanner and progress that watch them.
+
+    What is printed has its control bytes escaped (:class:`.common.TerminalSafe`: ``\\x1b`` for ESC), so
+    that a hostile server cannot drive the terminal; the scanner sees the bytes as they came.
+    """
 
     def __init__(self, out: BinaryIO, scanner: ReplyScanner, progress: Progress | None = None) -> None:
         self.out = out
         self.scanner = scanner
         self.progress = progress
+        self.safe = TerminalSafe()
         #: The caller counts the requests exactly (and reports a reply short of them itself).
         self.count_exact = False
         #: Set when the server closed before all the input was sent (the send error, or "lost").
@@ -182,15 +189,25 @@ class Output:
 
     def write(self, data: bytes) -> bool:
         """Print and scan *data*; False when standard output is gone."""
-        try:
-            self.out.write(data)
-            self.out.flush()
-        except BrokenPipeError:
-            stdout_gone()
+        if not self._print(self.safe.feed(data)):
             return False
         self.scanner.feed(data)
         if self.progress is not None:
             self.progress.update(self.scanner.replies)
+        return True
+
+    def finish(self) -> bool:
+        """End of the replies: a UTF-8 character cut short at the end is printed escaped."""
+        return self._print(self.safe.finish())
+
+    def _print(self, data: bytes) -> bool:
+        try:
+            if data:
+                self.out.write(data)
+                self.out.flush()
+        except BrokenPipeError:
+            stdout_gone()
+            return False
         return True
 
 
@@ -239,8 +256,10 @@ def exchange(
         if not output.write(data):
             return EXIT_FAILURE
     scanner.finish()
+    if not output.finish():
+        return EXIT_FAILURE
     if scanner.closing_error is not None:
-        report("the server ended the connection: %s" % scanner.closing_error)
+        report("the server ended the connection: %s" % escape_controls(scanner.closing_error))
         return EXIT_FAILURE
 
     if interactive:
@@ -398,7 +417,7 @@ def ping(host: str, port: int, timeout: float, proxy_header: bool = False) -> in
         return EXIT_FAILURE
     line = reply.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", "replace")
     if line:
-        sys.stdout.write(line + "\n")
+        sys.stdout.write(escape_controls(line) + "\n")  # (the report below shows it by repr(): escaped too)
         sys.stdout.flush()
     if line == "PONG":
         return EXIT_OK

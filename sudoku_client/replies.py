@@ -9,7 +9,7 @@ the exit status and fills the summary (:func:`summary_text`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from sudoku_client.common import plural
@@ -42,6 +42,13 @@ _MARKS_FIELD = re.compile(r"[A-Za-z]+=\S*")
 #: A single-line reply of a verb this client does not know: an upper-case word,
 #: then words holding lower case or ``=`` (never a row of letters).
 _OTHER_REPLY = re.compile(r"[A-Z][A-Z-]+ .*[a-z=]")
+
+
+#: Kinds of replies in :attr:`ReplyScanner.kinds`: a puzzle answer (one line, or a grid of at least
+#: :data:`MIN_GRID_LINES` lines), an ``ERROR`` line, anything else (``PONG``, a block, a short "grid").
+ANSWER, ERROR, OTHER = b"A"[0], b"E"[0], b"O"[0]
+#: The fewest lines of a grid answer: the 4 rows of a 4x4 grid.
+MIN_GRID_LINES = 4
 
 
 #: How an f-puzzles link starts (docs/LAYOUTS.md "f-puzzles").
@@ -98,11 +105,20 @@ class ReplyScanner:
         ``too-large``, ``proxy``, the ``busy`` refusing it), by code: not
         puzzles (the request they came in place of may be a ``PING``).
       closing_error: the first reply that ended the connection (text), or None.
+      kinds: with ``watch``, each reply's kind in order (:data:`ANSWER`, :data:`ERROR`, :data:`OTHER`), to tell
+        whether it answers its request (:func:`first_unanswered`); empty without.
+      texts: with ``watch``, the first line of each :data:`OTHER` reply, by its index.
+
+    Args:
+      watch: keep :attr:`kinds` and :attr:`texts`.
     """
 
     _IDLE, _GRID, _BLOCK = range(3)
 
-    def __init__(self) -> None:
+    def __init__(self, watch: bool = False) -> None:
+        self.watch = watch
+        self.kinds = bytearray()
+        self.texts: dict[int, str] = {}
         self.replies = 0
         self.solved = 0
         self.generated = 0
@@ -117,6 +133,8 @@ class ReplyScanner:
         self._after_cr = False
         self._state = self._IDLE
         self._header = False
+        self._first = ""  # the first line of the grid or block being read
+        self._rows = 0  # lines of the grid being read
 
     @property
     def puzzles(self) -> int:
@@ -139,9 +157,21 @@ class ReplyScanner:
         self._keep(data[pos:])
 
     def finish(self) -> None:
-        """End of stream: classify a last line with no terminator."""
+        """End of stream: classify a last line with no terminator.
+
+        A grid or block cut short is no reply; with ``watch``, it is kept as an :data:`OTHER` one after the
+        replies (:attr:`kinds`; :attr:`replies` does not count it), to be named.
+        """
         if self._line:
             self._end_line()
+        if self._state != self._IDLE and self.watch:
+            self._kind(OTHER, self._first)
+
+    def _kind(self, kind: int, text: str = "") -> None:
+        if self.watch:
+            if kind == OTHER:
+                self.texts[len(self.kinds)] = text
+            self.kinds.append(kind)
 
     def _keep(self, piece: bytes) -> None:
         room = _REPLY_LINE_KEEP - len(self._line)
@@ -159,7 +189,9 @@ class ReplyScanner:
         if self._state == self._GRID:
             if not line:
                 self._state = self._IDLE
-                self._answer()
+                self._answer(self._rows >= MIN_GRID_LINES)
+            else:
+                self._rows += 1
             return
         if not line:
             return
@@ -173,7 +205,9 @@ class ReplyScanner:
         word = text.split(None, 1)[0] if text.strip() else ""
         if word in BLOCK_WORDS:
             self._state = self._BLOCK
+            self._first = text
         elif word in REPLY_WORDS or _OTHER_REPLY.match(text):
+            self._kind(OTHER, text)
             rest = text[len(word) :].strip()
             by_rest = self.words.setdefault(word, {})
             by_rest[rest] = by_rest.get(rest, 0) + 1
@@ -185,8 +219,10 @@ class ReplyScanner:
             self._answer()
         else:
             self._state = self._GRID
+            self._first, self._rows = text, 1
 
-    def _answer(self) -> None:
+    def _answer(self, grid: bool = True) -> None:
+        self._kind(ANSWER if grid else OTHER, "" if grid else self._first)
         self.replies += 1
         if self._header:
             self.generated += 1
@@ -195,11 +231,13 @@ class ReplyScanner:
         self._header = False
 
     def _reply_other(self) -> None:
+        self._kind(OTHER, self._first)
         self.replies += 1
         self.other += 1
         self._header = False
 
     def _error(self, text: str) -> None:
+        self._kind(ERROR)
         self.replies += 1
         self._header = False
         parts = text.split(" ", 2)
@@ -215,6 +253,18 @@ class ReplyScanner:
             self.not_puzzles += 1
         else:
             self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def first_unanswered(puzzles: Sequence[int], kinds: Sequence[int]) -> int | None:
+    """The index of the first reply that does not answer its request, a puzzle to solve; None when all do.
+
+    ``puzzles[i]`` is true when request ``i`` is a bare puzzle (no verb before it: its reply is its answer or an
+    ``ERROR`` line); ``kinds`` the replies' kinds (:attr:`ReplyScanner.kinds`), in the same order.
+    """
+    for index, (puzzle, kind) in enumerate(zip(puzzles, kinds)):
+        if puzzle and kind == OTHER:
+            return index
+    return None
 
 
 # --- per-puzzle verb modes (--count; --rate is one more entry) ----------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator
 
 from sudoku_client.requests import LineSplitter, Request, RequestReader
@@ -29,12 +30,17 @@ class RequestStream:
         that line (the server reads nothing after it), else None.
       after_quit: lines that are not blank after the ``QUIT`` line.
       first_after_quit: the first of them (a 1-based line number), or None.
+      puzzles: per request, in order, 1 for a bare puzzle (no verb before it: the server answers it with its
+        solution or an ``ERROR`` line), else 0.
+      first_lines: per request, the 1-based line it starts on.
     """
 
     def __init__(self, verb: str | None = None, reader: RequestReader | None = None, keep_output: bool = True) -> None:
         self.reader = reader if reader is not None else make_reader()
         self.exact = self.reader.exact
         self.requests = 0
+        self.puzzles = bytearray()
+        self.first_lines = array("q")
         self._verb = verb.encode("ascii") if verb else None
         self._keep = keep_output
         self._lines = LineSplitter()
@@ -82,6 +88,9 @@ class RequestStream:
 
     def _take(self, requests: list[Request]) -> None:
         self.requests += len(requests)
+        for request in requests:
+            self.puzzles.append(request.puzzle and not request.attached)
+            self.first_lines.append(request.first_line)
         if self._verb is not None and self._keep:
             for request in requests:
                 if request.puzzle and not request.attached:

@@ -36,20 +36,28 @@ session never buffers more than ``max_line_bytes + 1`` bytes of a line (of an f-
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sudoku_server.errors import CommandError, IncompletePuzzleError, TooLargeError
 from sudoku_server.service.requests import Interactive, KeepAlive, Quit, Request, Solve
-from sudoku_server.text import Puzzle, oneline
+from sudoku_server.text import Puzzle, PuzzleReader, oneline
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
 from sudoku_server.text.marksline import MARKS_BUFFERED
 from sudoku_server.wire import replies
-from sudoku_server.wire.proxy import V2_MAX_BYTES, V2_SIGNATURE
+from sudoku_server.wire.framing import (
+    BLANK_RUN,
+    FPUZZLES_LINE,
+    FPUZZLES_START_BYTES,
+    HELD_LINE_BYTES,
+    bom_may_follow,
+    crlf_blanks,
+    limit_of,
+    proxy_v2_end,
+)
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
-from sudoku_server.wire.telnet import INTERRUPT, SB_TOO_LONG, Telnet, TelnetReply
+from sudoku_server.wire.telnet import INTERRUPT, SB_START, SB_TOO_LONG, Telnet, TelnetReply
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -74,82 +82,6 @@ __all__ = [
 #: capping what one connection can make the server buffer.
 DEFAULT_MAX_LINE_BYTES = 4096
 
-#: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
-#: optional verb and options) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
-_FPUZZLES_LINE = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?"
-    rb"(?:\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
-    re.I,
-)
-
-
-#: An f-puzzles object or link begins within this many bytes of its line (docs/PROTOCOL.md). A
-#: line whose end has not arrived is held at least this long whatever ``max_line_bytes`` says, so
-#: that whether it is an f-puzzles line is known before it is refused as too large: the events
-#: are the same however the stream is chunked.
-FPUZZLES_START_BYTES = 256
-#: The links an f-puzzles line may start with (f-puzzles', SudokuPad's): text/fpuzzles.py ``is_fpuzzles``.
-_LINKS = (
-    b"https://f-puzzles.com/",
-    b"http://f-puzzles.com/",
-    b"https://www.f-puzzles.com/",
-    b"http://www.f-puzzles.com/",
-    b"https://sudokupad.app/?puzzleid=fpuzzles",
-    b"http://sudokupad.app/?puzzleid=fpuzzles",
-    b"https://sudokupad.app/fpuzzles",
-    b"http://sudokupad.app/fpuzzles",
-)
-HELD_LINE_BYTES = FPUZZLES_START_BYTES + max(len(url) for url in _LINKS)
-#: What may still become the start of an f-puzzles line (it allows a little more: a verb
-#: run into a link); a line without its end that is no such start is refused at ``max_line_bytes``.
-_FPUZZLES_PREFIX = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
-    + b"|".join(re.escape(url[:n]) for url in _LINKS for n in range(1, len(url) + 1))
-    + rb")?",
-    re.I,
-)
-
-
-#: A PROXY v2 signature after its two CRLF blank lines (which are read as such, never held back).
-_V2_REST = V2_SIGNATURE[4:]
-
-
-def _crlf_blanks(run: bytes, before: int) -> int:
-    """How many CRLF blank lines (at most 2) end the input read so far, after a run of blank lines ``run``
-    (``before``: how many ended it before the run)."""
-    n = 0
-    while n < 2 and run.endswith(b"\r\n", 0, len(run) - 2 * n):
-        n += 1
-    return min(2, n + before) if 2 * n == len(run) else n
-
-
-def _proxy_v2_end(buf: bytearray, pos: int, final: bool) -> int:
-    """Where a PROXY protocol v2 header ends whose two CRLF blank lines were read and whose NUL is at ``pos``
-    (``wire.proxy``: its 12-byte signature, 4 bytes, then as many as its length says; past
-    :data:`V2_MAX_BYTES`, the 16 bytes alone); 0 when none is there; -1 when the bytes at the end could be one
-    (more must come first; never when ``final``)."""
-    have = len(buf) - pos
-    if buf[pos : pos + 8] != _V2_REST[: min(have, 8)]:
-        return 0
-    if have < 12:
-        return 0 if final else -1
-    length = int.from_bytes(buf[pos + 10 : pos + 12], "big")
-    if 16 + length > V2_MAX_BYTES:
-        return pos + 12
-    if have < 12 + length:
-        return pos + have if final else -1
-    return pos + 12 + length
-
-
-def _bom_may_follow(buf: bytearray) -> bool:
-    """At the start of the input: drop a UTF-8 byte order mark from the front of ``buf``; True while ``buf`` is
-    still a start of one (read nothing yet)."""
-    if len(buf) < len(BOM) and BOM.startswith(bytes(buf)):
-        return True
-    if buf.startswith(BOM):
-        del buf[: len(BOM)]
-    return False
-
 
 def _second_proxy_header(lineno: int, ending: str) -> Reply:
     """The error for a PROXY protocol v2 header between requests, at line ``lineno`` (two proxies in front, each
@@ -162,20 +94,6 @@ def _second_proxy_header(lineno: int, ending: str) -> Reply:
     return Reply(error_line(CommandError(what), ending))
 
 
-def _limit_of(buf: bytearray, pos: int, limit: int, *, partial: bool = False) -> int:
-    """The longest the line starting at ``pos`` may be: ``limit``, or 64 KiB for an f-puzzles line.
-
-    ``partial``: the line's end has not arrived; one that may still become an f-puzzles line
-    (shorter than :data:`HELD_LINE_BYTES`) may be that long.
-    """
-    if _FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES):
-        return max(limit, FPUZZLES_MAX_LINE_BYTES)
-    if partial and len(buf) - pos <= HELD_LINE_BYTES and _FPUZZLES_PREFIX.fullmatch(buf, pos):
-        return max(limit, HELD_LINE_BYTES)
-    return limit
-
-
-BOM = b"\xef\xbb\xbf"
 IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :class:`Telnet`
 
 
@@ -188,9 +106,6 @@ IAC = 0xFF  # telnet's "interpret as command": input holding it goes through :cl
 #: Ctrl-C), and the ``INTERACTIVE`` verb.
 INTERACTIVE_AFTER = 1.0
 
-#: A run of blank lines (LF or CRLF): skipped in one step between puzzles, so
-#: a flood of empty lines costs a regex match, not a parse per line.
-_BLANK_RUN = re.compile(rb"(?:\r?\n)+")
 #: A plain one-line 9x9 puzzle as bytes, with its terminator (``text.oneline``'s definition; LF or
 #: CRLF): what :meth:`Session.take_plain` takes. A verb before it (``CANON ``) makes it a request of
 #: its own, parsed the usual way (issue 32: CANON runs under the scheduler).
@@ -311,7 +226,7 @@ class _PlainLines:
         self._received += len(data)
         self._buffer += data
         if self._start:
-            if _bom_may_follow(self._buffer):
+            if bom_may_follow(self._buffer):
                 return True
             self._start = False
         self._backlog = True  # complete lines wait, unparsed
@@ -386,62 +301,18 @@ class _PlainLines:
         return PuzzleReceived(Solve(read.grid), read, lineno, ending)
 
 
-class Session(_PlainLines):
-    """The state of one connection's request stream.
+class _PendingInput:
+    """What the server's timers look at in a :class:`Session`: whether the input read so far waits for more
+    (:attr:`pending`), and whether it would be cut short if it ended now (:attr:`incomplete`)."""
 
-    One unit because framing, the line limit, the reply-window backlog and the
-    interactive timing all act on the same buffer and line count; routing
-    (:class:`.splitter.Splitter`) and telnet (:mod:`.telnet`) live apart.
-
-    Args:
-      max_line_bytes: longest accepted line in bytes (terminator excluded).
-      interactive_after: seconds the lines of one puzzle may span before the
-        session becomes interactive (:data:`INTERACTIVE_AFTER`).
-
-    Attributes:
-      closed: True once the session takes no more input (after end of input
-        or a too-large line).
-      lineno: number of complete lines read so far.
-      interactive: True once a person is at the keyboard (the ``INTERACTIVE``
-        verb, a grid whose rows trickle in over more than
-        :data:`INTERACTIVE_AFTER`, or telnet option negotiation): the server
-        then keeps the session open (no close grace) and bad rows are
-        reported as soon as they are read.
-      held: True after ``KEEPALIVE`` (a program holds the connection): no
-        close grace, and never interactive unless it then sends ``INTERACTIVE``.
-      unread: bytes received but never read as requests because the input
-        ended first (after ``QUIT`` or an EOT line in the same packet); the
-        server logs them with the bytes that arrive while it lingers.
-    """
-
-    def __init__(
-        self,
-        *,
-        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-        interactive_after: float = INTERACTIVE_AFTER,
-    ) -> None:
-        self.max_line_bytes = max_line_bytes
-        self.closed = False
-        self.lineno = 0
-        self.interactive = False
-        self.held = False
-        self.unread = 0
-        self._interactive_after = interactive_after
-        self._now: float | None = None  # when the data being read arrived
-        self._puzzle_since: float | None = None  # when the puzzle being read began
-        self._splitter = Splitter()
-        self._reader = self._splitter.reader
-        self._telnet = Telnet(max_line_bytes)
-        self._buffer = bytearray()
-        self._start = True  # BOM still possible
-        self._backlog = False  # complete lines left unparsed by max_events
-        self._last_ending = "\n"  # of the last line read: for replies tied to no line
-        self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
-        self._crlf_blanks = 0  # CRLF blank lines just read, back to back (2: a PROXY v2 signature may go on)
-        self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
-        self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
-
-    # -- state the server's timers look at ---------------------------------
+    closed: bool
+    lineno: int
+    _buffer: bytearray
+    _backlog: bool
+    _received: int
+    _incomplete: tuple[int, bool]
+    _splitter: Splitter
+    _reader: PuzzleReader
 
     @property
     def pending(self) -> bool:
@@ -489,6 +360,63 @@ class Session(_PlainLines):
         items += splitter.finish()
         return any(isinstance(item, LineRejected) and isinstance(item.error, IncompletePuzzleError) for item in items)
 
+
+class Session(_PendingInput, _PlainLines):
+    """The state of one connection's request stream.
+
+    One unit because framing, the line limit, the reply-window backlog and the
+    interactive timing all act on the same buffer and line count; routing
+    (:class:`.splitter.Splitter`) and telnet (:mod:`.telnet`) live apart.
+
+    Args:
+      max_line_bytes: longest accepted line in bytes (terminator excluded).
+      interactive_after: seconds the lines of one puzzle may span before the
+        session becomes interactive (:data:`INTERACTIVE_AFTER`).
+
+    Attributes:
+      closed: True once the session takes no more input (after end of input
+        or a too-large line).
+      lineno: number of complete lines read so far.
+      interactive: True once a person is at the keyboard (the ``INTERACTIVE``
+        verb, a grid whose rows trickle in over more than
+        :data:`INTERACTIVE_AFTER`, or telnet option negotiation): the server
+        then keeps the session open (no close grace) and bad rows are
+        reported as soon as they are read.
+      held: True after ``KEEPALIVE`` (a program holds the connection): no
+        close grace, and never interactive unless it then sends ``INTERACTIVE``.
+      unread: bytes received but never read as requests because the input
+        ended first (after ``QUIT`` or an EOT line in the same packet); the
+        server logs them with the bytes that arrive while it lingers.
+    """
+
+    def __init__(
+        self,
+        *,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        interactive_after: float = INTERACTIVE_AFTER,
+    ) -> None:
+        self.max_line_bytes = max_line_bytes
+        self.closed = False
+        self.lineno = 0
+        self.interactive = False
+        self.held = False
+        self.unread = 0
+        self._interactive_after = interactive_after
+        self._now: float | None = None  # when the data being read arrived
+        self._puzzle_since: float | None = None  # when the puzzle being read began
+        self._splitter = Splitter()
+        self._reader = self._splitter.reader
+        self._telnet = Telnet(max_line_bytes)
+        self._sb_line = 0  # the line the last telnet subnegotiation started in
+        self._buffer = bytearray()
+        self._start = True  # BOM still possible
+        self._backlog = False  # complete lines left unparsed by max_events
+        self._last_ending = "\n"  # of the last line read: for replies tied to no line
+        self._input_ended = False  # QUIT or EOT closed the session: what follows is counted in unread
+        self._crlf_blanks = 0  # CRLF blank lines just read, back to back (2: a PROXY v2 signature may go on)
+        self._received = 0  # bytes of text taken so far: the key of the cached :attr:`incomplete`
+        self._incomplete: tuple[int, bool] = (0, False)  # (at _received, incomplete)
+
     # -- input ---------------------------------------------------------------
 
     def receive_data(self, data: bytes, now: float | None = None, max_events: int | None = None) -> list[Event]:
@@ -529,6 +457,8 @@ class Session(_PlainLines):
             elif isinstance(item, TelnetReply):
                 events.append(item)
                 self._telnet_seen(events)  # option negotiation: a telnet client, a person
+            elif item is SB_START:
+                self._sb_line = self.lineno + 1  # the line it stands in: text before it is read
             elif item is SB_TOO_LONG:
                 self._too_large(events, f"telnet subnegotiation longer than {self.max_line_bytes} bytes")
             else:
@@ -575,7 +505,7 @@ class Session(_PlainLines):
         self._received += len(data)
         self._buffer += data
         if self._start:
-            if _bom_may_follow(self._buffer):
+            if bom_may_follow(self._buffer):
                 return
             self._start = False
         self._split_lines(events, final=False, max_events=max_events)
@@ -584,7 +514,9 @@ class Session(_PlainLines):
         """End of input (the client half-closed, or a timer ended the session).
 
         A pending unterminated line is taken as complete; a puzzle cut short
-        is answered ``ERROR incomplete``. Returns the final events.
+        is answered ``ERROR incomplete``, and so is a telnet subnegotiation
+        never ended (``IAC SB`` without ``IAC SE``: what followed it was
+        skipped, never read). Returns the final events.
         """
         if self.closed:
             return []
@@ -593,6 +525,11 @@ class Session(_PlainLines):
         if not self.closed:  # the input is over: the puzzle being read is completed or cut short
             self._add(self._splitter.finish(), events)
             self.closed = True
+            skipped = self._telnet.in_subnegotiation
+            if skipped is not None:
+                what = f"input ended inside the telnet subnegotiation (IAC SB) that starts at line {self._sb_line}"
+                detail = f"{what}, before its IAC SE; the {skipped} byte(s) after IAC SB were not read"
+                events.append(Reply(error_line(IncompletePuzzleError(detail), self._last_ending)))
         return events
 
     def receive_shutdown(self, more_input: bool = False) -> list[Event]:
@@ -727,7 +664,7 @@ class Session(_PlainLines):
             if max_events is not None and len(events) >= max_events:
                 self._backlog = True  # complete lines may wait: the caller asks again
                 break
-            end = _proxy_v2_end(buf, pos, final) if buf[pos] == 0 and self._crlf_blanks > 1 and splitter.idle else 0
+            end = proxy_v2_end(buf, pos, final) if buf[pos] == 0 and self._crlf_blanks > 1 and splitter.idle else 0
             if end < 0:
                 break  # the start of a PROXY v2 signature's NUL line at the end: wait for the rest
             if end:  # a PROXY v2 header past the connection's start: one error, the header skipped whole
@@ -735,10 +672,10 @@ class Session(_PlainLines):
                 self.lineno, pos, self._crlf_blanks = self.lineno + buf.count(b"\n", pos, end), end, 0
                 continue
             if buf[pos] in b"\r\n" and splitter.idle:
-                blank = _BLANK_RUN.match(buf, pos)
+                blank = BLANK_RUN.match(buf, pos)
                 if blank is not None:
                     run = blank.group()
-                    self._crlf_blanks = _crlf_blanks(run, self._crlf_blanks)
+                    self._crlf_blanks = crlf_blanks(run, self._crlf_blanks)
                     self.lineno += run.count(b"\n")
                     splitter.skip_blank_lines("\r\n" if run.endswith(b"\r\n") else "\n")
                     pos = blank.end()
@@ -746,27 +683,21 @@ class Session(_PlainLines):
             lf = buf.find(b"\n", pos)
             cr = buf.find(b"\r", pos, lf if lf >= 0 else size)
             if cr >= 0:
-                end = cr
-                if cr + 1 < size:
-                    nxt = buf[cr + 1]
-                    if nxt == 0x0A or nxt == 0x00:
-                        ending, after = "\r\n", cr + 2
-                    else:
-                        ending, after = "\r", cr + 1
-                elif final:
-                    ending, after = "\r", cr + 1
-                else:
+                if cr + 1 == size and not final:
                     break  # a CR at the end: wait to see whether LF follows
+                end, ending, after = (
+                    (cr, "\r\n", cr + 2) if cr + 1 < size and buf[cr + 1] in (0x0A, 0x00) else (cr, "\r", cr + 1)
+                )
             elif lf >= 0:
                 end, ending, after = lf, "\n", lf + 1
             elif final:
                 end, ending, after = size, "", size
             else:
-                break
+                break  # its end has not arrived
             if end - pos > limit and (
-                end - pos > FPUZZLES_MAX_LINE_BYTES or not _FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES)
+                end - pos > FPUZZLES_MAX_LINE_BYTES or not FPUZZLES_LINE.match(buf, pos, pos + HELD_LINE_BYTES)
             ):
-                self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, pos, limit)} bytes")
+                self._too_large(events, f"line {self.lineno + 1} is longer than {limit_of(buf, pos, limit)} bytes")
                 return
             self.lineno, self._crlf_blanks = self.lineno + 1, 0
             if ending:
@@ -780,7 +711,7 @@ class Session(_PlainLines):
                 return
         if pos:
             del buf[:pos]
-        if not self._backlog and len(buf) - buf.endswith(b"\r") > _limit_of(
+        if not self._backlog and len(buf) - buf.endswith(b"\r") > limit_of(
             buf, 0, limit, partial=True
         ):  # a trailing CR is held back
-            self._too_large(events, f"line {self.lineno + 1} is longer than {_limit_of(buf, 0, limit)} bytes")
+            self._too_large(events, f"line {self.lineno + 1} is longer than {limit_of(buf, 0, limit)} bytes")

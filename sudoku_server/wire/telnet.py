@@ -14,7 +14,9 @@ In binary mode it sends every byte as it is. The option state follows RFC
 already in the state asked, so no negotiation loops). Passes an escaped ``IAC IAC``
 through as one 0xFF data byte, turns interrupt process and abort output
 (``IP``, ``AO``: Ctrl-C) into :data:`INTERRUPT`, and skips subnegotiations,
-reporting :data:`SB_TOO_LONG` for one longer than the line limit. Its state
+marking where each starts (:data:`SB_START`), reporting :data:`SB_TOO_LONG` for
+one longer than the line limit and, at end of input, one never ended
+(:attr:`Telnet.in_subnegotiation`). Its state
 carries over between calls, so a sequence split across packets is still
 removed.
 """
@@ -56,6 +58,8 @@ class _Marker:
 
 #: In :meth:`Telnet.feed`'s output: telnet IP or AO (Ctrl-C): forget the puzzle being typed.
 INTERRUPT: Final = _Marker("INTERRUPT")
+#: In :meth:`Telnet.feed`'s output: a subnegotiation (``IAC SB``) starts here; what follows is skipped until ``IAC SE``.
+SB_START: Final = _Marker("SB_START")
 #: In :meth:`Telnet.feed`'s output: a subnegotiation longer than the limit; nothing after it is read.
 SB_TOO_LONG: Final = _Marker("SB_TOO_LONG")
 
@@ -73,7 +77,8 @@ class Telnet:
         self.max_sb_bytes = max_sb_bytes
         self._state = _DATA
         self._verb = 0
-        self._sb_bytes = 0  # length of the subnegotiation being skipped
+        self._sb_bytes = 0  # length of the subnegotiation being skipped (its IAC escapes aside: the limit's count)
+        self._sb_skipped = 0  # every byte after its IAC SB
         self._binary_him = _NO  # the client sends binary (it WILL)
         self._binary_us = _NO  # the server sends binary (we WILL)
         self.binary_offered = False
@@ -127,12 +132,18 @@ class Telnet:
         """True inside a telnet sequence (its rest has not arrived)."""
         return self._state != _DATA
 
+    @property
+    def in_subnegotiation(self) -> int | None:
+        """Inside a subnegotiation whose ``IAC SE`` has not arrived: the bytes skipped so far after ``IAC SB``;
+        None outside one."""
+        return self._sb_skipped if self._state in (_IN_SB, _SB_AFTER_IAC) else None
+
     def feed(self, data: bytes) -> Iterator[Item]:
         """Split ``data`` at telnet commands, in stream order, lazily.
 
         Yields: ``bytes`` (text), :class:`TelnetReply` (answers to
-        DO/WILL, and to DONT/WONT BINARY once it is on), :data:`INTERRUPT` (IP or AO) and :data:`SB_TOO_LONG` (then
-        the rest of ``data`` is dropped).
+        DO/WILL, and to DONT/WONT BINARY once it is on), :data:`INTERRUPT` (IP or AO), :data:`SB_START` (``IAC SB``)
+        and :data:`SB_TOO_LONG` (then the rest of ``data`` is dropped).
 
         The caller acts on each item before the next byte is read (a
         generator, not a list): what it does in between, such as
@@ -157,7 +168,9 @@ class Telnet:
                     state = _AFTER_VERB
                 elif byte == SB:
                     state = _IN_SB
-                    self._sb_bytes = 0
+                    self._sb_bytes = self._sb_skipped = 0
+                    yield from self._flushed(out, state)
+                    yield SB_START
                 elif byte < SE:  # no telnet command (RFC 854's are 240-255): the 0xFF and this byte are data,
                     out += bytes((IAC, byte))  # reported as any byte that is not UTF-8 (break-session finding:
                     state = _DATA  # the byte after a stray 0xFF, even a line end, was dropped)
@@ -178,6 +191,7 @@ class Telnet:
                     refusal = WONT if self._verb == DO else DONT
                     yield TelnetReply(bytes((IAC, refusal, byte)))
             elif state == _IN_SB:
+                self._sb_skipped += 1
                 if byte == IAC:
                     state = _SB_AFTER_IAC
                 else:
@@ -187,6 +201,7 @@ class Telnet:
                         yield SB_TOO_LONG
                         return
             else:  # in a subnegotiation, after IAC
+                self._sb_skipped += 1
                 state = _DATA if byte == SE else _IN_SB
         self._state = state
         if out:

@@ -47,7 +47,8 @@ ORTHOGONAL = [(0, 1), (1, 0), (0, -1), (-1, 0)]
 
 
 def rule_candidates(givens: str, rule: str, regions: str = "") -> list[str]:
-    """Per cell the digits its row, column and box (or jigsaw region) and ``rule``'s cells allow."""
+    """Per cell the digits its row, column and box (or jigsaw region) and ``rule``'s cells allow (disjoint: the
+    cells at the same position of every box too)."""
     out = []
     for i, c in enumerate(givens):
         if c != ".":
@@ -60,6 +61,8 @@ def rule_candidates(givens: str, rule: str, regions: str = "") -> list[str]:
             seen = {
                 givens[j] for j in range(81) if j // 9 == r or j % 9 == k or (j // 27, j % 9 // 3) == (i // 27, k // 3)
             }
+        if rule == "disjoint":  # the cells at the same position of every box
+            seen |= {givens[j] for j in range(81) if (j // 9 % 3, j % 3) == (r % 3, k % 3)}
         moves = {"antiknight": KNIGHT, "antiking": KING}.get(rule, [])
         seen |= {givens[(r + a) * 9 + k + b] for a, b in moves if 0 <= r + a < 9 and 0 <= k + b < 9}
         if rule == "nonconsecutive":
@@ -137,6 +140,23 @@ def test_candidates_follow_each_rule(page: Page):
         page.click("Candidates")
         assert notes(page) == rule_candidates(puzzle[:81], rule, regions), rule or "jigsaw"
     page.shot("jigsaw-candidates")
+
+
+def test_candidates_follow_disjoint_groups(page: Page, server: Server):
+    """Break-session finding: Candidates ignored disjoint groups (the cells at one position of every box differ),
+    which the registry draws as "groups" and CANDIDATES applies."""
+    header, puzzle = server.replies("GENERATE rules=disjoint seed=1")
+    assert header.endswith("rules=disjoint")
+    page.element('input[name="rules"]').send_keys("disjoint")
+    page.paste(puzzle)
+    page.click("Candidates")
+    page.shot("disjoint-candidates")
+    expected = rule_candidates(puzzle, "disjoint")
+    assert notes(page) == expected
+    assert expected != rule_candidates(puzzle, "")  # the groups take digits out (the test can fail)
+    true = server.ask(f"CANDIDATES rules=disjoint {puzzle}")
+    for i, digits in enumerate(expected):  # the digits the rules allow hold every true candidate
+        assert set(true[i * 9 : i * 9 + 9].replace(".", "")) <= set(digits or puzzle[i]), f"cell {i}"
 
 
 def test_undo_and_redo_every_change_by_buttons_and_keys(page: Page, server: Server):

@@ -191,6 +191,39 @@ def test_an_invalid_puzzle_shows_its_error_with_the_cells_named(page: Page, serv
     assert page.names(".bad") == ["r9c9"]
 
 
+def test_a_server_that_is_down_is_said_in_words_and_the_puzzle_is_kept(browser, shots: Path, wallclock):
+    """Break-session finding: with the server down the page showed "TypeError: Failed to fetch". A server of
+    this test's own is stopped under the loaded page: Solve says in words that it could not be reached, and the
+    puzzle stays on the grid and in the text box; typed digits too."""
+    own = Server()
+    try:
+        page = Page(browser, own, shots, "server_down", wallclock)
+        before = page.driver.execute_script("return Number(document.body.dataset.done || 0)")
+        page.paste(HINTED)
+        page.wait(lambda: page.driver.execute_script("return Number(document.body.dataset.done || 0)") > before)
+        assert page.line() == HINTED
+    finally:
+        own.stop()
+    page.click("Solve")
+    page.shot("server-down")
+    assert page.element("#error").is_displayed()
+    assert page.text("#error .code") == "network"
+    assert page.element("#error .message").text == (
+        "the server could not be reached (is it running, is the network up?); the puzzle is kept, try again"
+    )
+    assert page.line() == HINTED
+    assert page.element('textarea[name="puzzle"]').get_attribute("value") == HINTED
+    # a digit typed on the grid stays too, through Hint and Solve
+    page.cell("r1c2").click()
+    page.driver.switch_to.active_element.send_keys("1")
+    for words in ("Hint", "Solve"):
+        page.click(words)
+        assert page.text("#error .code") == "network", words
+        assert page.line() == HINTED[:1] + "1" + HINTED[2:], words
+    errors = [entry for entry in page.console() if entry.get("level") == "SEVERE" and entry.get("source") != "network"]
+    assert errors == []  # the refused connection is the browser's network log, no script error
+
+
 def test_keyboard_entry(page: Page, server: Server):
     from selenium.webdriver.common.keys import Keys
 

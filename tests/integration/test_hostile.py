@@ -485,3 +485,12 @@ def test_second_signal_closes_connections_at_once_and_exits_0(tmp_path, signum, 
 async def test_endless_telnet_subnegotiation_is_too_large():
     data = b"\xff\xfa\x18" + b"1" * 5000 + b"\n" + GOOD
     assert await ask(data) == b"ERROR too-large telnet subnegotiation longer than 4096 bytes\n"
+
+
+async def test_unterminated_telnet_subnegotiation_then_half_close_is_answered():
+    """A line, then ``IAC SB`` with no ``IAC SE``, then the client half-closes: the line is answered and the
+    skipped bytes are named, before the close (break-session finding: the skipped request went unanswered)."""
+    data = b"PING\r\n\xff\xfa\x18\x00xterm\r\n" + GOOD
+    assert await ask(data) == b"PONG\r\nERROR incomplete input ended inside the telnet subnegotiation (IAC SB) that" + (
+        b" starts at line 2, before its IAC SE; the %d byte(s) after IAC SB were not read\r\n" % (9 + len(GOOD))
+    )

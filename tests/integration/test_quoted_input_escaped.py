@@ -69,3 +69,20 @@ def test_the_escape_is_one_function():
     assert escape("a\\b\t\n\r\x1b\x85é\u0663\U0001f600\udcfe") == r"a\\b\t\n\r\x1b\x85\xe9\u0663\U0001f600\xfe"
     assert quote('say "hi"') == r'"say \"hi\""'
     assert quote("it's", "'") == r"'it\'s'"
+
+
+def test_the_error_section_says_error_lines_are_ascii_and_its_examples_hold():
+    """ERROR lines stay ASCII (break-session testers expected UTF-8): PROTOCOL.md's error section says why, and
+    its two examples are what the server sends."""
+    from tests.support.paths import REPO
+    from tests.support.sessions import replies
+
+    text = " ".join((REPO / "docs" / "PROTOCOL.md").read_text(encoding="utf-8").split())
+    replies_section = text[text.index("## Replies") : text.index("## Connection lifecycle")]
+    assert "Every `ERROR` line is ASCII, by design: a character it quotes from the request that is not ASCII" in (
+        replies_section
+    )
+    assert "(`é` as `\\xe9`, `├` as `\\u251c`" in replies_section
+    assert replies("FOO├\nPING é\n".encode()) == (
+        b'ERROR command unknown verb "FOO\\u251c"; try HELP\nERROR command PING: unknown argument "\\xe9"; try HELP PING\n'
+    )

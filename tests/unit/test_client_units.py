@@ -446,3 +446,34 @@ def test_client_refuses_seeds_past_64_bits(capsys):
         f" seeds are 0 to {MAX_SEED} (2**64 - 1)\n"
     ), err
     assert client_cli.MAX_SEED == MAX_SEED
+
+
+def test_terminal_safe_escapes_controls_and_keeps_utf8_cut_between_reads():
+    """``TerminalSafe`` (what the client prints): a UTF-8 character cut between two reads is kept whole; ESC, BEL,
+    DEL, a C1 control and a byte that is not UTF-8 become ``\\xNN``; a sequence never ended is escaped at the end."""
+    from sudoku_client.common import TerminalSafe, escape_bytes
+
+    safe = TerminalSafe()
+    pieces = [b"| 7 \xe2\x94", b"\x82 9 |\r\n", b"\x1b[31m\x07\x7f\xc2\x9b\xff\t", b"ok\n\xe2\x94"]
+    assert [safe.feed(piece) for piece in pieces] + [safe.finish()] == [
+        b"| 7 ",
+        b"\xe2\x94\x82 9 |\r\n",
+        b"\\x1b[31m\\x07\\x7f\\x9b\\xff\t",
+        b"ok\n",
+        b"\\xe2\\x94",
+    ]
+    answer = (PUZZLES / "newspaper.expected").read_bytes()
+    assert escape_bytes(answer) == answer
+
+
+def test_first_unanswered_is_the_first_bare_puzzle_with_another_reply():
+    from sudoku_client.replies import ANSWER, ERROR, OTHER, first_unanswered
+
+    scanner = ReplyScanner(watch=True)
+    scanner.feed(b"PONG\n" + b"1" * 81 + b"\nERROR format line 3: x\nPONG\nhi\n\n")
+    assert bytes(scanner.kinds) == bytes((OTHER, ANSWER, ERROR, OTHER, OTHER))
+    assert scanner.texts == {0: "PONG", 3: "PONG", 4: "hi"}
+    assert first_unanswered(b"\x00\x01\x01\x00\x01", scanner.kinds) == 4  # a PING's PONG; "hi" is no grid
+    assert first_unanswered(b"\x00\x01\x01\x01", scanner.kinds) == 3
+    assert first_unanswered(b"\x00\x01\x01\x00", scanner.kinds) is None
+    assert ReplyScanner().kinds == bytearray()  # kept only when watched

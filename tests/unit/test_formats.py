@@ -22,7 +22,7 @@ from tests.support.examples import (
     UNFRAMED,
 )
 from tests.support.paths import REPO
-from tests.support.sessions import all_chunkings, run_session
+from tests.support.sessions import all_chunkings, replies, run_session
 
 
 def fill(template: str, solution: str = NEWSPAPER_SOLUTION) -> str:
@@ -202,6 +202,35 @@ def test_telnet_ctrl_c_drops_the_partial_puzzle_and_next_works():
         ("telnet", b"\xff\xfc\x06"),
         ("answer", "line", NEWSPAPER_SOLUTION + "\r\n"),
     ]
+
+
+def test_unterminated_telnet_subnegotiation_at_end_of_input_is_named_after_the_answers():
+    """``IAC SB`` never ended by ``IAC SE``, then end of input: the line before it is answered, and the bytes it
+    swallowed are named in one ERROR (break-session finding: nothing told the client they were skipped)."""
+    data = NEWSPAPER_LINE.encode() + b"\r\n\xff\xfa\x18\x00xterm\r\nPING\r\n"
+    assert all_chunkings(data) == [
+        ("answer", "line", NEWSPAPER_SOLUTION + "\r\n"),
+        (
+            "reply",
+            "ERROR incomplete input ended inside the telnet subnegotiation (IAC SB) that starts at line 2, before its"
+            " IAC SE; the 15 byte(s) after IAC SB were not read\r\n",
+        ),
+    ]
+
+
+def test_unterminated_telnet_subnegotiation_mid_line_completes_the_line_first():
+    """A subnegotiation that starts inside an unterminated line: the line is read at end of input, then the
+    error names that same line; an IAC inside the subnegotiation is counted among the skipped bytes."""
+    assert replies(b"PING\xff\xfa\x18\xff") == (
+        b"PONG\n"
+        b"ERROR incomplete input ended inside the telnet subnegotiation (IAC SB) that starts at line 1, before its"
+        b" IAC SE; the 2 byte(s) after IAC SB were not read\n"
+    )
+    assert replies(b"PING\xff\xfa\x18\xff", bytewise=True) == replies(b"PING\xff\xfa\x18\xff")
+
+
+def test_ended_telnet_subnegotiation_is_skipped_silently():
+    assert replies(b"PING\n\xff\xfa\x18\x00xterm\xff\xf0PING\n") == b"PONG\nPONG\n"
 
 
 def test_partial_puzzle_at_end_of_input_is_incomplete():

@@ -5,7 +5,8 @@
 // with the puzzle (api/v1/parse: regions per cell, killer cages). Draw kinds the page
 // knows: "regions" (thick lines between cells of different regions), "cages" (dashed
 // outlines, the sum in the first cell), "diagonals" and "windows" (shaded cells, and
-// each diagonal or window is one more unit for the candidates). Without the registry
+// each diagonal or window is one more unit for the candidates), "groups" (disjoint groups:
+// dots drawn by marks.js, each group one more unit for the candidates). Without the registry
 // (a server that has no api/v1/rules: 404) the page draws what the parsed puzzle says
 // (regions, cages) and FALLBACK's kinds. The marks of the rules that take them (thermometers,
 // arrows, dots ...) are drawn by marks.js.
@@ -81,7 +82,7 @@ const PAIRS = { antiknight: KNIGHT, antiking: KING };
 
 /**
  * What to draw for a puzzle: {regions, cages, diagonal: Set of cells, window: Set of cells,
- * units: extra all-different units (diagonals, windows)}. `draws`: word -> draw object
+ * units: extra all-different units (diagonals, windows, disjoint groups)}. `draws`: word -> draw object
  * (the registry's, else FALLBACK).
  */
 export function drawing(puzzle, draws) {
@@ -94,6 +95,15 @@ export function drawing(puzzle, draws) {
       const up = Array.from({ length: n }, (_, k) => k * n + (n - 1 - k));
       for (const cell of [...down, ...up]) out.diagonal.add(cell);
       out.units.push(down, up);
+    } else if (draw?.kind === "groups" && n in BOXES) {
+      // disjoint groups: the cells at one position of every box (the rule's units, rules/disjoint.py)
+      const [boxRows, boxCols] = BOXES[n];
+      const groups = Array.from({ length: n }, () => []);
+      for (let i = 0; i < n * n; i++) {
+        const [r, c] = [Math.floor(i / n), i % n];
+        groups[(r % boxRows) * boxCols + (c % boxCols)].push(i);
+      }
+      out.units.push(...groups);
     } else if (draw?.kind === "windows" && Array.isArray(draw.windows ?? draw.cells)) {
       for (const window of draw.windows ?? draw.cells) {
         const cells = window.map((cell) => cellIndex(cell, n)).filter((i) => i >= 0);
