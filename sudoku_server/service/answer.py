@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sudoku_server.errors import (
@@ -311,8 +311,15 @@ def _hint_all(request: HintAll, call: _Call) -> Result:
 def _minimal(request: Minimal, call: _Call) -> Result:
     from sudoku_server.sudoku.clues import redundant_givens
 
-    geometry = None if request.variant.classic else _variant_geometry(request)
-    return MinimalChecked(redundant_givens(request.grid, check=call.check, geometry=geometry), request.grid.size)
+    grid = request.grid
+    if request.variant.classic_state:
+        # a solving state's puzzle is its givens: its placed cells and deleted candidates are progress
+        masks = request.variant.candidates or ()
+        cells = tuple(v if v and masks[c] == 1 << (v - 1) else 0 for c, v in enumerate(grid.cells))
+        grid, geometry = replace(grid, cells=cells), None
+    else:
+        geometry = None if request.variant.classic else _variant_geometry(request)
+    return MinimalChecked(redundant_givens(grid, check=call.check, geometry=geometry), grid.size)
 
 
 def _canon(request: Canon, call: _Call) -> Result:

@@ -81,3 +81,16 @@ async def test_minimal_over_a_socket():
         b"  example: MINIMAL <puzzle> -> MINIMAL no r1c1 r5c6\n"
         b"END\n"
     )
+
+
+def test_minimal_of_a_solving_state_is_that_of_its_givens():
+    """A HoDoKu library line's placed cells (``+``) and deleted candidates are progress, not clues:
+    with its candidates frozen every given would look removable (break-session finding)."""
+    (state,) = Session().receive_data(b"MINIMAL :::" + NINETEEN.encode() + b"::::\n")
+    assert isinstance(state, PuzzleReceived)
+    assert render(answer(state.request), "\n") == b"MINIMAL no r1c1 r9c9\n"
+    # the same puzzle with two cells of its solution placed and a candidate deleted
+    placed = NINETEEN[0] + "+9+3" + NINETEEN[3:]
+    (state,) = Session().receive_data(f"MINIMAL :::{placed}:522:::\n".encode())
+    assert isinstance(state, PuzzleReceived)
+    assert render(answer(state.request), "\n") == b"MINIMAL no r1c1 r9c9\n"
