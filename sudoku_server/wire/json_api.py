@@ -113,13 +113,14 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     Returns:
       A :class:`Call`; a puzzle whose text is not a puzzle is an :class:`Item` with its error (format,
       incomplete, invalid; a ``rules`` that does not fit it, or jigsaw or killer rules without regions
-      or cages: the line protocol's words), answered in its place. Each puzzle is read under the request's
+      or cages: the line protocol's words), answered in its place; so is an item of a batch that is no string
+      (command: ``SOLVE: puzzles[1] must be a string of its text, not 5``, its 0-based index in ``puzzles``). Each puzzle is read under the request's
       ``rules`` (a grid of regions after a jigsaw grid, a cage block), and its layout's rules (jigsaw and
       SudoCue lines, cage blocks, pencilmarks) join them (:func:`~sudoku_server.wire.splitter.variant_request`).
 
     Raises:
-      CommandError: an unknown field, a value of the wrong type, a missing puzzle, a batch over
-        :data:`MAX_BATCH`, or a bad option (the line protocol's words: ``COUNT: limit must be 1 to 1000, not 0``,
+      CommandError: an unknown field, a value of the wrong type (``puzzle`` not a string), a missing puzzle,
+        a batch over :data:`MAX_BATCH`, or a bad option (the line protocol's words: ``COUNT: limit must be 1 to 1000, not 0``,
         ``SOLVE: rules: unknown rule 'foo' (rules are classic, x, ...)``).
       PuzzleError: the endpoint's second puzzle (``other``) is not a puzzle (its error, as for a puzzle), or is one
         under other rules than classic (``SAME: classic rules only, not thermo``).
@@ -184,7 +185,11 @@ def read_fields(endpoint: Endpoint, fields: Mapping[str, object], *, query: bool
     other = _second(endpoint, second) if endpoint.second else None
     items = []
     plain_ok = isinstance(request, Solve) and request.bulk_able
-    for value in puzzles:
+    for index, value in enumerate(puzzles):
+        if not isinstance(value, str) and batch:  # answered in its place, as a puzzle that is not one
+            error = CommandError(f"{verb.name}: puzzles[{index}] must be a string of its text, not {_shown(value)}")
+            items.append(Item(None, None, error))
+            continue
         if not isinstance(value, str):
             raise CommandError(f"{verb.name}: a puzzle must be a string of its text, not {_shown(value)}")
         if plain_ok and len(value) == 81 and PLAIN.fullmatch(value):
