@@ -397,12 +397,23 @@ async def index(request: HttpRequest) -> Response:
     return _FileResponse(page, media_type="text/html")
 
 
+#: The methods of :func:`no_endpoint`'s route (a function's route takes GET and HEAD unless told): every method
+#: of RFC 9110, so that a path under ``/api/v1/`` that is no endpoint is ``404`` by any of them.
+_EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+_ENDPOINT_PATHS = frozenset(PREFIX + name for name in json_api.ENDPOINTS)
+
+
 @_guarded
 async def no_endpoint(request: HttpRequest) -> Response:
-    """``/api/v1/<name>`` that is no endpoint: ``404`` (a ``POST`` to the OpenAPI document: ``405``)."""
-    if request.url.path in (OPENAPI_PATH, RULES_PATH):  # POST to a document: its GET route matched only partly
+    """``/api/v1/<name>`` by any method its route does not take: ``404`` when it is no endpoint, whatever the
+    method (``PUT /api/v1/nothing``); ``405`` with its ``Allow`` when it is one (``PUT /api/v1/solve``, ``POST``
+    to the OpenAPI document): its own route matched only partly."""
+    path = request.url.path
+    if path in (OPENAPI_PATH, RULES_PATH):
         return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD"}))
-    return _json(404, json_api.dumps(_command(f"no endpoint {request.url.path}")))
+    if path in _ENDPOINT_PATHS:
+        return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD, POST"}))
+    return _json(404, json_api.dumps(_command(f"no endpoint {path}")))
 
 
 def _command(message: str) -> dict[str, Any]:
@@ -452,6 +463,11 @@ class StaticFilesOr404:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if self.directory.is_dir():
+            if scope["method"] not in ("GET", "HEAD"):  # StaticFiles says 405 before it looks: 404 for no file
+                _, found = self.files.lookup_path(self.files.get_path(scope))
+                if found is None:
+                    await _json(404, json_api.dumps(_command("no such path")))(scope, receive, send)
+                    return
             await self.files(_asgi_24(scope), receive, send)
             return
         await _json(404, json_api.dumps(_command("no such path")))(scope, receive, send)
@@ -483,7 +499,7 @@ def create_app(front: HttpFront) -> Starlette:
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         Route(OPENAPI_PATH, openapi_json, methods=["GET", "HEAD"]),
         Route(RULES_PATH, rules_json, methods=["GET", "HEAD"]),
-        Route("/api/v1/{name}", no_endpoint, methods=["GET", "HEAD", "POST"]),
+        Route("/api/v1/{name}", no_endpoint, methods=_EVERY_METHOD),  # after the others: what they did not take
         Route("/", index, methods=["GET", "HEAD"]),
         Mount("/static", StaticFilesOr404(static_directory()), name="static"),
     ]
