@@ -55,7 +55,7 @@ from sudoku_server.net.pool import BULK_PUZZLES, BulkItem, Job, JobContext, Slot
 from sudoku_server.service.answer import answer
 from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import json_api, openapi
-from sudoku_server.wire.proxy import is_trusted
+from sudoku_server.wire.proxy import forwarded_address, is_trusted
 
 if TYPE_CHECKING:
     from sudoku_server.net.services import FrontServices
@@ -284,12 +284,12 @@ class HttpFront:
     def address_of(self, peer: str, forwarded_for: list[str]) -> str:
         """The client's address: the ``peer``'s, or with ``--http-trusted-proxy`` the one its proxy names in
         ``X-Forwarded-For`` (``forwarded_for``: the header's values; the rightmost address not itself a
-        trusted proxy)."""
+        trusted proxy, its port dropped: :func:`~sudoku_server.wire.proxy.forwarded_address`)."""
         trusted = self.config.http_trusted_proxies
         if not trusted or not is_trusted(peer, trusted):
             return peer
         forwarded = ",".join(forwarded_for)
-        for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
+        for hop in reversed([forwarded_address(part) for part in forwarded.split(",") if part.strip()]):
             if not is_trusted(hop, trusted):
                 return hop
         return peer
