@@ -271,6 +271,8 @@ class HttpFront:
         self.config = server.config
         self.clients: dict[str, HttpClient] = {}
         self.in_progress = 0  # HTTP requests being answered, over all clients
+        # the replies of those requests, by request: whether a batch, and its slots (unfilled: not answered yet)
+        self.calls: dict[int, tuple[bool, list[HttpSlot]]] = {}
         # the connections per client address (--max-connections-per-ip, as on the line port)
         self.addresses = http_hypercorn.AddressCap(
             server.config.max_connections_per_ip, server.config.http_trusted_proxies
@@ -359,6 +361,7 @@ class HttpFront:
         jobs: list[HttpJob] = []
         slots = [HttpSlot() for _ in call.items]
         items = list(call.items)
+        self.calls[id(slots)] = (call.batch, slots)
         try:
             start = self._inline(client, items, slots) if self.fast else 0
             units = self._units(items, start, self.fast)
@@ -404,7 +407,26 @@ class HttpFront:
                     for spilled in job.jobs:
                         spilled.abandoned = True
             self.in_progress -= 1
+            del self.calls[id(slots)]
             self.release(client)
+
+    def unanswered(self) -> str:
+        """What the end of the shutdown grace answers ``shutdown``, in words for its log line: the single requests
+        not answered yet (each a ``503``), and a batch's puzzles not answered yet (each ``shutdown`` in its place,
+        the batch itself ``200``); a request whose answer is made and being sent is not counted."""
+        singles = sum(1 for batch, slots in self.calls.values() if not batch and slots[0].data is None)
+        puzzles = [sum(slot.data is None for slot in slots) for batch, slots in self.calls.values() if batch]
+        puzzles = [n for n in puzzles if n]
+        parts = []
+        if singles:
+            parts.append(f"{singles} HTTP request{'s' if singles != 1 else ''} 503 shutdown")
+        if puzzles:
+            total, batches = sum(puzzles), len(puzzles)
+            parts.append(
+                f"{total} puzzle{'s' if total != 1 else ''} of {batches} HTTP batch{'es' if batches != 1 else ''}"
+                " shutdown in their place"
+            )
+        return " and ".join(parts) or "no HTTP request (those in progress have their answers)"
 
     @staticmethod
     def _units(items: list[json_api.Item], start: int, fast: bool) -> list[tuple[int, list[int]]]:
@@ -614,7 +636,7 @@ class HttpFront:
                 await trio.sleep(0.01)
         if not self.in_progress:
             return
-        log.info("shutdown grace over: answering %d HTTP request(s) 503 shutdown", self.in_progress)
+        log.info("shutdown grace over: answering %s", self.unanswered())
         lifecycle.advance(ServerState.STOPPING)
         for client in list(self.clients.values()):
             for job in self.server.pool.close(client):
