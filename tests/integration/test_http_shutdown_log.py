@@ -33,12 +33,9 @@ async def test_the_stop_logs_the_http_requests_and_batch_puzzles_it_answers_shut
             codes = [item["error"]["code"] if "error" in item else "ok" for item in results] if results else None
             statuses.append((reply.status, codes))
 
-        for body in (
-            {"puzzle": SLOW},
-            {"puzzle": SLOW},
-            {"puzzles": [SLOW] * 3},
-            {"puzzles": [NEWSPAPER_LINE, SLOW]},
-        ):
+        nursery.start_soon(send, {"puzzles": [NEWSPAPER_LINE, SLOW]})  # its first puzzle answered, then it spins
+        await trio.sleep(0.2)
+        for body in ({"puzzle": SLOW}, {"puzzle": SLOW}, {"puzzles": [SLOW] * 3}):  # queued behind it
             nursery.start_soon(send, body)
         await trio.sleep(0.3)
         server.shutdown()
