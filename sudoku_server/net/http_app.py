@@ -107,6 +107,9 @@ class SecurityHeaders:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await refuse_websocket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -129,6 +132,28 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+#: The reply to a WebSocket handshake (``Upgrade: websocket``): the port serves no WebSocket.
+WEBSOCKET_REFUSED = {"error": {"code": "command", "message": "WebSocket is not served on this port", "line": None}}
+
+
+async def refuse_websocket(scope: Scope, receive: Receive, send: Send) -> None:
+    """Refuse a WebSocket handshake with ``400`` and the API's JSON error, through the ASGI WebSocket Denial
+    Response extension (``websocket.http.response``, which Hypercorn offers); without it, a close (Hypercorn's
+    bare ``403``). Starlette's router closed it, a bare ``403`` (break-session finding)."""
+    await receive()  # websocket.connect
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close"})
+        return
+    body = json_api.dumps(WEBSOCKET_REFUSED)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode("ascii")),
+        *(API_SECURITY_HEADERS if scope["path"].startswith("/api/") else SECURITY_HEADERS),
+    ]
+    await send({"type": "websocket.http.response.start", "status": 400, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": body})
 
 
 class JsonCors(CORSMiddleware):
