@@ -108,6 +108,18 @@ def check_proxy_options(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--trusted-proxy applies to PROXY protocol headers: add --proxy-protocol")
 
 
+def check_http_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse (``parser.error``: exit 2) ``--http-cors off`` given with an origin: one says no CORS headers, the
+    other CORS headers for that origin, and neither can win without the user's surprise."""
+    values = args.http_cors or []
+    origins = [value for value in values if value.lower() != "off"]
+    if origins and len(origins) < len(values):
+        parser.error(
+            f"--http-cors off (no CORS headers) cannot go with an origin (--http-cors {origins[0]}):"
+            " give the origins, or off alone"
+        )
+
+
 def _close_grace(text: str) -> float | None:
     """--close-grace: seconds (:func:`check_seconds`, above 0), or ``off`` (None: no close grace)."""
     if text.strip().lower() == "off":
@@ -128,7 +140,8 @@ def _cors(text: str) -> str:
 
 
 def http_cors(values: list[str] | None) -> tuple[str, ...]:
-    """The CORS origins of ``--http-cors`` (repeated): ``("*",)`` when not given, ``()`` for ``off``."""
+    """The CORS origins of ``--http-cors`` (repeated): ``("*",)`` when not given, ``()`` for ``off`` (alone:
+    :func:`check_http_options` refuses it with an origin)."""
     if not values:
         return ("*",)
     if any(value.lower() == "off" for value in values):
@@ -340,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ORIGIN|off",
         action="append",
         help="an origin the API allows to call it from a browser (Access-Control-Allow-Origin); repeat for"
-        " several; 'off' for no CORS headers (default: *, any origin: the API has no state and no credentials)",
+        " several; 'off' (alone: not with an origin) for no CORS headers (default: *, any origin: the API has no"
+        " state and no credentials)",
     )
     p.add_argument(
         "--http-trusted-proxy",
@@ -412,6 +426,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
     parser = build_parser()
     args = parser.parse_args(argv)
     check_proxy_options(parser, args)
+    check_http_options(parser, args)
     problem = metrics.multiprocess_dir_problem()
     if problem is not None:
         parser.error(problem)

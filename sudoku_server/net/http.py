@@ -55,7 +55,7 @@ from sudoku_server.net.pool import BULK_PUZZLES, BulkItem, Job, JobContext, Slot
 from sudoku_server.service.answer import answer
 from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import json_api, openapi
-from sudoku_server.wire.proxy import is_trusted
+from sudoku_server.wire.proxy import forwarded_address, is_trusted
 
 if TYPE_CHECKING:
     from sudoku_server.net.services import FrontServices
@@ -271,6 +271,8 @@ class HttpFront:
         self.config = server.config
         self.clients: dict[str, HttpClient] = {}
         self.in_progress = 0  # HTTP requests being answered, over all clients
+        # the replies of those requests, by request: whether a batch, and its slots (unfilled: not answered yet)
+        self.calls: dict[int, tuple[bool, list[HttpSlot]]] = {}
         # the connections per client address (--max-connections-per-ip, as on the line port)
         self.addresses = http_hypercorn.AddressCap(
             server.config.max_connections_per_ip, server.config.http_trusted_proxies
@@ -284,12 +286,12 @@ class HttpFront:
     def address_of(self, peer: str, forwarded_for: list[str]) -> str:
         """The client's address: the ``peer``'s, or with ``--http-trusted-proxy`` the one its proxy names in
         ``X-Forwarded-For`` (``forwarded_for``: the header's values; the rightmost address not itself a
-        trusted proxy)."""
+        trusted proxy, its port dropped: :func:`~sudoku_server.wire.proxy.forwarded_address`)."""
         trusted = self.config.http_trusted_proxies
         if not trusted or not is_trusted(peer, trusted):
             return peer
         forwarded = ",".join(forwarded_for)
-        for hop in reversed([part.strip() for part in forwarded.split(",") if part.strip()]):
+        for hop in reversed([forwarded_address(part) for part in forwarded.split(",") if part.strip()]):
             if not is_trusted(hop, trusted):
                 return hop
         return peer
@@ -359,6 +361,7 @@ class HttpFront:
         jobs: list[HttpJob] = []
         slots = [HttpSlot() for _ in call.items]
         items = list(call.items)
+        self.calls[id(slots)] = (call.batch, slots)
         try:
             start = self._inline(client, items, slots) if self.fast else 0
             units = self._units(items, start, self.fast)
@@ -404,7 +407,26 @@ class HttpFront:
                     for spilled in job.jobs:
                         spilled.abandoned = True
             self.in_progress -= 1
+            del self.calls[id(slots)]
             self.release(client)
+
+    def unanswered(self) -> str:
+        """What the end of the shutdown grace answers ``shutdown``, in words for its log line: the single requests
+        not answered yet (each a ``503``), and a batch's puzzles not answered yet (each ``shutdown`` in its place,
+        the batch itself ``200``); a request whose answer is made and being sent is not counted."""
+        singles = sum(1 for batch, slots in self.calls.values() if not batch and slots[0].data is None)
+        puzzles = [sum(slot.data is None for slot in slots) for batch, slots in self.calls.values() if batch]
+        puzzles = [n for n in puzzles if n]
+        parts = []
+        if singles:
+            parts.append(f"{singles} HTTP request{'s' if singles != 1 else ''} 503 shutdown")
+        if puzzles:
+            total, batches = sum(puzzles), len(puzzles)
+            parts.append(
+                f"{total} puzzle{'s' if total != 1 else ''} of {batches} HTTP batch{'es' if batches != 1 else ''}"
+                " shutdown in their place"
+            )
+        return " and ".join(parts) or "no HTTP request (those in progress have their answers)"
 
     @staticmethod
     def _units(items: list[json_api.Item], start: int, fast: bool) -> list[tuple[int, list[int]]]:
@@ -614,7 +636,7 @@ class HttpFront:
                 await trio.sleep(0.01)
         if not self.in_progress:
             return
-        log.info("shutdown grace over: answering %d HTTP request(s) 503 shutdown", self.in_progress)
+        log.info("shutdown grace over: answering %s", self.unanswered())
         lifecycle.advance(ServerState.STOPPING)
         for client in list(self.clients.values()):
             for job in self.server.pool.close(client):

@@ -107,6 +107,9 @@ class SecurityHeaders:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await refuse_websocket(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -129,6 +132,28 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+#: The reply to a WebSocket handshake (``Upgrade: websocket``): the port serves no WebSocket.
+WEBSOCKET_REFUSED = {"error": {"code": "command", "message": "WebSocket is not served on this port", "line": None}}
+
+
+async def refuse_websocket(scope: Scope, receive: Receive, send: Send) -> None:
+    """Refuse a WebSocket handshake with ``400`` and the API's JSON error, through the ASGI WebSocket Denial
+    Response extension (``websocket.http.response``, which Hypercorn offers); without it, a close (Hypercorn's
+    bare ``403``). Starlette's router closed it, a bare ``403`` (break-session finding)."""
+    await receive()  # websocket.connect
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close"})
+        return
+    body = json_api.dumps(WEBSOCKET_REFUSED)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode("ascii")),
+        *(API_SECURITY_HEADERS if scope["path"].startswith("/api/") else SECURITY_HEADERS),
+    ]
+    await send({"type": "websocket.http.response.start", "status": 400, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": body})
 
 
 class JsonCors(CORSMiddleware):
@@ -397,12 +422,23 @@ async def index(request: HttpRequest) -> Response:
     return _FileResponse(page, media_type="text/html")
 
 
+#: The methods of :func:`no_endpoint`'s route (a function's route takes GET and HEAD unless told): every method
+#: of RFC 9110, so that a path under ``/api/v1/`` that is no endpoint is ``404`` by any of them.
+_EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+_ENDPOINT_PATHS = frozenset(PREFIX + name for name in json_api.ENDPOINTS)
+
+
 @_guarded
 async def no_endpoint(request: HttpRequest) -> Response:
-    """``/api/v1/<name>`` that is no endpoint: ``404`` (a ``POST`` to the OpenAPI document: ``405``)."""
-    if request.url.path in (OPENAPI_PATH, RULES_PATH):  # POST to a document: its GET route matched only partly
+    """``/api/v1/<name>`` by any method its route does not take: ``404`` when it is no endpoint, whatever the
+    method (``PUT /api/v1/nothing``); ``405`` with its ``Allow`` when it is one (``PUT /api/v1/solve``, ``POST``
+    to the OpenAPI document): its own route matched only partly."""
+    path = request.url.path
+    if path in (OPENAPI_PATH, RULES_PATH):
         return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD"}))
-    return _json(404, json_api.dumps(_command(f"no endpoint {request.url.path}")))
+    if path in _ENDPOINT_PATHS:
+        return await not_found(request, HTTPException(405, headers={"Allow": "GET, HEAD, POST"}))
+    return _json(404, json_api.dumps(_command(f"no endpoint {path}")))
 
 
 def _command(message: str) -> dict[str, Any]:
@@ -452,6 +488,11 @@ class StaticFilesOr404:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if self.directory.is_dir():
+            if scope["method"] not in ("GET", "HEAD"):  # StaticFiles says 405 before it looks: 404 for no file
+                _, found = self.files.lookup_path(self.files.get_path(scope))
+                if found is None:
+                    await _json(404, json_api.dumps(_command("no such path")))(scope, receive, send)
+                    return
             await self.files(_asgi_24(scope), receive, send)
             return
         await _json(404, json_api.dumps(_command("no such path")))(scope, receive, send)
@@ -483,7 +524,7 @@ def create_app(front: HttpFront) -> Starlette:
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         Route(OPENAPI_PATH, openapi_json, methods=["GET", "HEAD"]),
         Route(RULES_PATH, rules_json, methods=["GET", "HEAD"]),
-        Route("/api/v1/{name}", no_endpoint, methods=["GET", "HEAD", "POST"]),
+        Route("/api/v1/{name}", no_endpoint, methods=_EVERY_METHOD),  # after the others: what they did not take
         Route("/", index, methods=["GET", "HEAD"]),
         Mount("/static", StaticFilesOr404(static_directory()), name="static"),
     ]

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import collections
 import functools
+import json
 import logging
 import math
+import re
 import socket
 import sys
 from collections.abc import Sequence
@@ -123,26 +125,69 @@ class _Refused(Exception):
 
 
 class _ClosingConnection(h11.Connection):
-    """h11's connection that reads nothing after a request that closes it (``Connection: close``, HTTP/1.0).
+    """h11's connection that reads nothing after a request that closes it (``Connection: close``, HTTP/1.0), and
+    keeps the words of the protocol error it raised last (``refused``: for :meth:`Http11Protocol._send_error_response`).
 
     RFC 9112 9.6: the request is answered, then the connection closes, and later bytes are ignored. h11 instead
     raises "Got data when expecting EOF" for them, which made Hypercorn answer 400 while the request was still
     being answered (two senders on one stream), and close it: the valid request went unanswered.
     """
 
+    refused = ""
+
     def next_event(self) -> Any:
         if self.their_state is h11.MUST_CLOSE:
             return h11.NEED_DATA
-        return super().next_event()
+        try:
+            return super().next_event()
+        except h11.RemoteProtocolError as error:
+            self.refused = str(error)
+            raise
+
+
+_BYTES_REPR = re.compile(r"bytearray\(b('.*')\)")
+#: Characters of h11's words kept in an error message (some quote the bad request line).
+_H11_WORDS = 200
+
+
+def protocol_error(status: int, words: str, max_header_bytes: int) -> bytes:
+    """The JSON error of a request that h11 refused (``status``: its ``error_status_hint``; ``words``: its
+    message). ``431``: ``too-large``, the request's headers over
+    ``max_header_bytes``; any other: ``command``, ``malformed HTTP/1.1 request: <h11's words>``."""
+    if status == 431:
+        code, message = "too-large", f"request headers over {max_header_bytes} bytes"
+    else:
+        words = _BYTES_REPR.sub(r"\1", words)  # h11 quotes a bad line as bytearray(b'...'): the quoted text
+        words = words if len(words) <= _H11_WORDS else words[: _H11_WORDS - 3] + "..."
+        code, message = "command", f"malformed HTTP/1.1 request: {words or 'refused by the parser'}"
+    body = json.dumps({"error": {"code": code, "message": message, "line": None}}, separators=(",", ":"))
+    return body.encode("ascii")
 
 
 class Http11Protocol(H11Protocol):
-    """Hypercorn's HTTP/1.1 protocol that never switches to HTTP/2, refuses an ambiguous body length, and ignores
-    bytes after a request that closes the connection (:class:`_ClosingConnection`)."""
+    """Hypercorn's HTTP/1.1 protocol that never switches to HTTP/2, refuses an ambiguous body length, ignores
+    bytes after a request that closes the connection (:class:`_ClosingConnection`), and answers a request h11
+    refuses with the API's JSON error (:meth:`_send_error_response`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.connection = _ClosingConnection(h11.SERVER, max_incomplete_event_size=self.config.h11_max_incomplete_size)
+
+    async def _send_error_response(self, status_code: int) -> None:
+        """Hypercorn's reply to a request h11 refused (no ``Host``, a malformed request line, headers over
+        ``h11_max_incomplete_size``: ``400`` or ``431``), with the API's JSON error as its body (Hypercorn's has
+        none: break-session finding), then the connection closes."""
+        words = getattr(self.connection, "refused", "")
+        body = protocol_error(status_code, words, self.config.h11_max_incomplete_size)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode("ascii")),
+            (b"connection", b"close"),
+            *self.config.response_headers("h11"),
+        ]
+        await self._send_h11_event(h11.Response(status_code=status_code, headers=headers))
+        await self._send_h11_event(h11.Data(data=body))
+        await self._send_h11_event(h11.EndOfMessage())
 
     async def _check_protocol(self, event: h11.Request) -> None:
         if event.method == b"PRI" and event.target == b"*" and event.http_version == b"2.0":

@@ -204,7 +204,8 @@ class SudokuServer:
                     self._publish()  # not accepting any more: the other workers take every newcomer
                     for listener in listeners:
                         await listener.aclose()
-                    log.info("stopped accepting; %d connection(s) finishing", len(self.connections))
+                    http = f", {self.http.in_progress} HTTP request(s) in progress" if self.http else ""
+                    log.info("stopped accepting; %d connection(s) finishing%s", len(self.connections), http)
                     handler_nursery.start_soon(self._stop_after_grace, handler_nursery)
                 if self.http is not None:
                     await self.http.done.wait()  # its requests in progress get the shutdown grace too

@@ -1,6 +1,6 @@
 """``/api/v1/hint`` with ``all``: every step at the state as JSON (``HINT all``'s block, structured).
 
-Kept apart from :mod:`.json_api` (its row of the endpoint table names :func:`hint_reply`
+Kept apart from :mod:`.json_endpoints` (its row of the endpoint table names :func:`hint_reply`
 and :data:`ALL_SCHEMA`), which stays under the size limit.
 """
 
@@ -69,7 +69,7 @@ def all_object(result: HintedAll) -> dict[str, Any]:
 def hint_reply(
     step_object: Callable[..., dict[str, Any]],
 ) -> Callable[[Hinted | HintedAll, Puzzle | None], dict[str, Any]]:
-    """The hint endpoint's render: the step as ``step_object`` writes it (json_api's), or :func:`all_object`."""
+    """The hint endpoint's render: the step as ``step_object`` writes it (:mod:`.json_endpoints`), or :func:`all_object`."""
 
     def render(result: Hinted | HintedAll, puzzle: Puzzle | None) -> dict[str, Any]:
         if isinstance(result, HintedAll):

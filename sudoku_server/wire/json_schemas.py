@@ -1,4 +1,4 @@
-"""The JSON-schema pieces the JSON API's endpoint rows share (:mod:`sudoku_server.wire.json_api`).
+"""The JSON-schema pieces the JSON API's endpoint rows share (:mod:`sudoku_server.wire.json_endpoints`).
 
 Plain data for the OpenAPI document (:mod:`sudoku_server.wire.openapi`): a
 step, a placement or elimination, a transformation map, a list of cells, a

@@ -112,6 +112,29 @@ def _responses(endpoint: Endpoint) -> dict[str, Any]:
     return responses
 
 
+#: The methods the server knows (RFC 9110) that no path of the API takes but with a ``405``; listed on every path
+#: with that ``405`` and its ``Allow``, so that the document says what a client of them gets.
+REFUSED_METHODS = ("put", "patch", "delete")
+
+
+def _refused(path: dict[str, Any], allow: str) -> dict[str, Any]:
+    """``path`` (a path item) with a ``405`` operation for each method of :data:`REFUSED_METHODS`, and for
+    ``post`` when it takes none (``allow``: the ``Allow`` header it is sent with, ``GET, HEAD`` or
+    ``GET, HEAD, POST``)."""
+    out = dict(path)
+    response = {**_METHOD_NOT_ALLOWED, "description": f"command: not allowed; this path takes {allow} (Allow)"}
+    for method in (*REFUSED_METHODS, *(() if "POST" in allow else ("post",))):
+        out.setdefault(method, {"summary": f"Not allowed ({allow} only)", "responses": {"405": response}})
+    return out
+
+
+_METHOD_NOT_ALLOWED: dict[str, Any] = {
+    "description": "command: the path takes other methods",
+    "headers": {"Allow": {"description": "the methods the path takes", "schema": {"type": "string"}}},
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+
 def _without_content(responses: dict[str, Any]) -> dict[str, Any]:
     """The responses of a ``HEAD``: those of the ``GET``, their headers kept and their bodies left out."""
     return {status: {k: v for k, v in response.items() if k != "content"} for status, response in responses.items()}
@@ -174,6 +197,20 @@ def document(version: str) -> dict[str, Any]:
                 "responses": _without_content(_responses(endpoint)),
             },
         }
+    for path, item in list(paths.items()):
+        paths[path] = _refused(item, "GET, HEAD, POST")
+    no_endpoint = {
+        "description": "command: no such endpoint (``no endpoint /api/v1/<name>``), by any method",
+        "content": {"application/json": {"schema": _ref("Error")}},
+    }
+    paths[f"{PREFIX}{{name}}"] = {
+        method: {
+            "summary": "A name that is no endpoint of this document (concrete paths match first)",
+            "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {"404": no_endpoint},
+        }
+        for method in ("get", "head", "post", *REFUSED_METHODS)
+    }
     paths["/healthz"] = {
         "get": {
             "operationId": "health",
@@ -203,6 +240,8 @@ def document(version: str) -> dict[str, Any]:
             "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {"schema": {}}}}},
         }
     }
+    for path in ("/healthz", f"{PREFIX}rules", f"{PREFIX}openapi.json"):
+        paths[path] = _refused(paths[path], "GET, HEAD")
     return {
         "openapi": "3.1.0",
         "info": {

@@ -212,3 +212,23 @@ def is_trusted(address: str, networks: Iterable[Network]) -> bool:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         candidates.append(ip.ipv4_mapped)
     return any(candidate in network for network in networks for candidate in candidates)
+
+
+def forwarded_address(hop: str) -> str:
+    """The client address of one ``X-Forwarded-For`` hop, its port dropped (the header's hops may carry one, as
+    the ``Forwarded`` header's ``for=`` does, RFC 7239 section 6): ``1.2.3.4:5555`` -> ``1.2.3.4``,
+    ``[2001:db8::1]:80`` and ``[2001:db8::1]`` -> ``2001:db8::1``. An IP address is given in its one form
+    (``2001:DB8:0::1`` -> ``2001:db8::1``), so that one client is one identity; anything else (``unknown``, an
+    obfuscated name) is returned as sent, stripped of blanks."""
+    text = hop.strip()
+    if text.startswith("["):  # [v6] or [v6]:port
+        end = text.find("]")
+        host = text[1:end] if end > 0 else text
+    elif text.count(":") == 1:  # v4:port (a bare IPv6 address has two colons or more)
+        host = text.split(":", 1)[0]
+    else:
+        host = text
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return text

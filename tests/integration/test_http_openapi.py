@@ -82,7 +82,8 @@ async def test_the_document_validates_and_describes_every_endpoint():
     assert document["openapi"] == "3.1.0"
     for name, endpoint in ENDPOINTS.items():
         path = document["paths"][f"/api/v1/{name}"]
-        assert set(path) == {"get", "head", "post"}
+        assert set(path) == {"get", "head", "post", "put", "patch", "delete"}
+        assert set(path["put"]["responses"]) == {"405"}
         body = path["post"]["requestBody"]["content"]["application/json"]["schema"]
         fields = {field.name for field in endpoint.fields} | ({"puzzle", "puzzles"} if endpoint.takes_puzzle else set())
         assert set(body["properties"]) == fields | ({"fpuzzles"} if endpoint.takes_puzzle else set())

@@ -159,7 +159,15 @@ async def test_other_methods_get_405_with_allow():
             {"error": {"code": "command", "message": "method PATCH not allowed", "line": None}},
         )
         document = (await afetch(port, "GET", "/api/v1/openapi.json")).json
-        assert set(document["paths"]["/api/v1/solve"]) == {"get", "head", "post"}
+        path = document["paths"]["/api/v1/solve"]  # the methods it takes, and those refused with their 405 only
+        assert {method: set(path[method]["responses"]) == {"405"} for method in path} == {
+            "get": False,
+            "head": False,
+            "post": False,
+            "put": True,
+            "patch": True,
+            "delete": True,
+        }
 
 
 # -- f15 ------------------------------------------------------------------------------------------------

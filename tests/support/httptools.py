@@ -77,7 +77,7 @@ _DOCUMENT: dict = {}
 
 def check_reply(method: str, path: str, reply: Reply) -> None:
     """A reply of an API endpoint (``GET``/``POST`` ``/api/v1/<verb>``) matches the OpenAPI document's schema
-    for its status (and has ``Retry-After`` where the document says so)."""
+    for its status (and has the headers it lists: ``Retry-After``, ``Allow``)."""
     import jsonschema
 
     from sudoku_server.wire.openapi import document
@@ -90,5 +90,7 @@ def check_reply(method: str, path: str, reply: Reply) -> None:
     response = operation["responses"][str(reply.status)]
     schema = response["content"]["application/json"]["schema"]
     jsonschema.Draft202012Validator({**schema, "components": _DOCUMENT["components"]}).validate(json.loads(reply.body))
-    if "headers" in response:
-        assert int(reply.headers["retry-after"]) >= 1
+    for name in response.get("headers", {}):  # Retry-After (a 429 or 503), Allow (a 405)
+        assert reply.headers[name.lower()]
+        if name == "Retry-After":
+            assert int(reply.headers["retry-after"]) >= 1
