@@ -69,6 +69,14 @@ log = logging.getLogger("sudoku_server")
 #: native core most take a few microseconds, and the per-puzzle bookkeeping
 #: of the server would cost more than the work (benchmarks/RESULTS.md, "Server under load").
 BULK_PUZZLES = 32
+#: A puzzle of a bulk job searches for this many of the native core's check intervals (0.5 ms each) before
+#: it leaves the bulk for a job of its own, which searches it again from the start: 4, 2 ms. At 1 (0.5 ms)
+#: the pipelined renban requests of the stored set (search mean 0.13 ms, worst 1.8 ms) sent 36 of 400 to
+#: jobs, each searched twice; whispers 11 (benchmarks/RESULTS.md, eighth session).
+BULK_LINE_CHECKS = 4
+#: Past this many seconds of a bulk job, its puzzle at its next check leaves it (with those after it): a
+#: bulk of slow puzzles holds its worker about as long as 32 puzzles of 0.5 ms did, under a 20 ms slice.
+BULK_SLOW_SECONDS = 0.010
 #: Seconds a thread may hold the interpreter lock while another wants it
 #: (``sys.setswitchinterval``; Python's default is 0.005). The technique
 #: engine is pure Python: with 2 workers in it, the event loop waits for the
@@ -163,8 +171,9 @@ def _answer_events(events: list[Event], check: Callable[[], None], context: JobC
 
 
 class _Slow(BaseException):
-    """Raised by a bulk job's ``check``: this puzzle takes more than the native
-    core's first half-millisecond; it leaves the bulk for a job of its own."""
+    """Raised by a bulk job's ``check``: this puzzle searched past :data:`BULK_LINE_CHECKS` of the native
+    core's check intervals (or the bulk past :data:`BULK_SLOW_SECONDS`); it leaves the bulk for a job of its
+    own."""
 
 
 class _Stopped(BaseException):
@@ -515,15 +524,24 @@ class SolverPool:
         """In a worker thread: answer a bulk job's puzzles while each is quick.
 
         Returns ``(answers, leftover)``: the answers' bytes, and the puzzles
-        from the first one that called ``check`` on (it searched for more than
-        the native core's check interval): they get jobs of their own, with
-        their own solve timeout, pauses and answers.
+        from the first slow one on (it searched past :data:`BULK_LINE_CHECKS`
+        check intervals, or the bulk past :data:`BULK_SLOW_SECONDS`): it gets
+        a job of its own, with its own solve timeout, pauses and answers, and
+        those after it a bulk job (``PoolClient.split_bulk``).
         """
+
+        started = time.monotonic()
+        at = [-1, 0]  # the line the last check was in (its index), and its checks so far
 
         def check() -> None:
             if batch.cancelled:
                 raise _Stopped()
-            raise _Slow()
+            index = len(texts)  # the line searching now (a later one when it fell back to the service)
+            if at[0] != index:
+                at[0], at[1] = index, 0
+            at[1] += 1
+            if at[1] >= BULK_LINE_CHECKS or time.monotonic() - started > BULK_SLOW_SECONDS:
+                raise _Slow()
 
         items = job.bulk
         assert items is not None

@@ -150,3 +150,33 @@ async def test_a_marks_line_slow_on_the_event_loop_gets_a_job_of_its_own_that_an
     first = submitted[0]
     assert first.taken is not None and first.taken.slow and first.taken.lineno == 1
     assert first.request is None and first.bulk is None
+
+
+async def test_the_lines_after_a_slow_one_stay_in_a_bulk_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no inline path: the little killer line is slow in its bulk; it gets a job of its own, the lines after it
+    # (an error to word among them) one bulk job, not a job each
+    from sudoku_server.net.connection import Connection
+
+    splits: list = []
+    split_bulk = Connection.split_bulk
+
+    def spy(self, job, leftover):
+        jobs = split_bulk(self, job, leftover)
+        splits.append(jobs)
+        return jobs
+
+    monkeypatch.setattr(Connection, "split_bulk", spy)
+    lines = (
+        [f"SOLVE {THERMO}", f"SOLVE {stored('littlekiller', 1)[0]}"]
+        + [f"SOLVE {line}" for line in stored("thermo", 6)]
+        + [f"SOLVE {EXAMPLES['thermo'][0]} thermo=r1c1-r1c3", f"SOLVE {THERMO}"]
+    )
+    data = "".join(line + "\n" for line in lines).encode()
+    expected = replies(data)
+    assert expected.count(b"\n") == 10 and expected.count(b"ERROR format line 9:") == 1
+    async with running_server(inline_seconds=0) as server:
+        assert await exchange(server, data) == expected
+    own, bulk = splits[0]
+    assert own.taken is not None and own.taken.lineno == 2 and own.bulk is None
+    assert bulk.bulk is not None and [item.lineno for item in bulk.bulk] == list(range(3, 11))
+    assert bulk.slot.count == 8 or len(splits) > 1  # (a thermo line preempted past the bound splits it again)

@@ -2,11 +2,12 @@
 
 A geometry of the classic rows, columns and boxes whose only constraints are
 relation pairs (thermometers, kropki dots and their negative rule, XV,
-German whispers, palindromes) and starting candidates is searched by the
-classic 9x9 engine (``_native_9x9.h`` with ``_native_9x9_pairs.h``: each
-pair brought to arc consistency on the digit masks), not the general one;
-rules with sums, between lines or differ pairs, and renban lines (whose runs
-the general engine reasons on), keep the general engine. The engine changes,
+German whispers, palindromes, renban lines: their runs in
+``_native_9x9_runs.h``, test_native_9x9_runs.py) and starting candidates is
+searched by the classic 9x9 engine (``_native_9x9.h`` with
+``_native_9x9_pairs.h``: each pair brought to arc consistency on the digit
+masks), not the general one; rules with sums, between lines or differ pairs
+keep the general engine. The engine changes,
 never the answer: every answer here is held to the stored solutions and to
 the Python core (first solution in row-major order, count, true candidates).
 """
@@ -71,7 +72,7 @@ def test_the_pair_rules_go_to_the_9x9_engine(rule: str) -> None:
     assert engine(line) == "e9"
 
 
-@pytest.mark.parametrize("rule", ["renban", "arrow", "littlekiller", "sandwich"])
+@pytest.mark.parametrize("rule", ["arrow", "littlekiller", "sandwich"])
 def test_rules_beyond_plain_pairs_keep_the_general_engine(rule: str) -> None:
     line, _solution = stored(rule, 1)[0]
     assert engine(line) == "eg"

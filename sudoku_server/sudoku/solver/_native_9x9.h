@@ -283,6 +283,7 @@ e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
 }
 
 #include "_native_9x9_pairs.h"
+#include "_native_9x9_runs.h"
 
 /* Propagate to a fixpoint: 1, or 0 on a contradiction. With `keep`, the
  * segment matrices s->M are kept up to date and the minirow rules run
@@ -389,6 +390,14 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
             continue;
         if (x->geo->npairs) {
             if (!e9_pairs(x, s))
+                return 0;
+            dirty = x->dirty;
+            x->dirty = 0;
+            if (dirty)
+                continue;
+        }
+        if (x->geo->nruns) { /* renban (_native_9x9_runs.h) */
+            if (!e9_runs(x, s))
                 return 0;
             dirty = x->dirty;
             x->dirty = 0;
@@ -628,13 +637,14 @@ e9_first_open(Ctx *x, const S9 *s, Branch *br)
     return 0;
 }
 
-/* No branching weights on 9x9 (the search driver's hook). */
+/* A contradiction after branching on a cell: with relation pairs its
+ * weight grows (e9_pairs_choose, as eg_failed); classic grids keep no
+ * weights (the search driver's hook). */
 static inline void
 e9_failed(Ctx *x, const Branch *br, int k)
 {
-    (void)x;
-    (void)br;
-    (void)k;
+    if (x->geo->npairs && br->kind != BRANCH_BAND && br->kind != BRANCH_STACK)
+        e9_pairs_failed(x, br->cell[k]);
 }
 
 /* MODE_UNION: a candidate of s that no solution found so far holds? */

@@ -202,6 +202,7 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
 {
     int c, d;
     x->valid9 = 0;
+    memset(x->fails, 0, sizeof(uint16_t) * 81); /* e9_pairs_failed's weights */
     if (g->pair_keep == NULL)
         return;
     for (c = 0; c < 81; c++)
@@ -222,8 +223,10 @@ static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
 
 /* The branch with relation pairs (the general engine's choice with kinds,
  * eg_choose): the two-candidate cell of a pair with the most open cells in
- * its units plus E9_PAIR_W per pair; else the open cell with the fewest
- * candidates per weight (1 + its pairs). 0 when solved. */
+ * its units plus E9_PAIR_W per pair and per contradiction met after
+ * branching on it (x->fails, e9_pairs_failed); else the open cell with the
+ * fewest candidates per weight (1 + its pairs + its contradictions:
+ * dom/wdeg). 0 when solved. */
 static int
 e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
 {
@@ -232,7 +235,6 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
     uint32_t twos[3], threes[3], pairs[3];
     int c, d, b, best = -1, at = -1;
     long bn = 0, bd = 1;
-    (void)x;
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b] & g->pairs9_cells[b];
@@ -244,7 +246,7 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
             while (p) {
                 int bit = CTZ(p), cell = 27 * b + bit, deg;
                 p &= p - 1;
-                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] + E9_PAIR_W * g->weight[cell];
+                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] + E9_PAIR_W * (g->weight[cell] + x->fails[cell]);
                 if (deg > best) {
                     best = deg;
                     at = cell;
@@ -286,7 +288,7 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
         at = -1;
     }
     for (c = 0; c < 81; c++) {
-        long cn = count[c], cd = 1L + g->weight[c];
+        long cn = count[c], cd = 1L + g->weight[c] + x->fails[c];
         if (!cn)
             continue;
         if (at < 0 || cn * bd < bn * cd) {

@@ -13,6 +13,9 @@
  * variants add a few: diagonals, windows, regions). */
 #define MAXUNITS 256
 
+/* The most cells of a renban run (Geo.run_*: geo_runs, ev_runs, e9_runs). */
+#define RUN_MAX 7
+
 typedef struct {
     int n, ncells, nunits;
     int classic9; /* the classic 9x9 rows, columns and boxes: the e9 engine */
@@ -58,7 +61,7 @@ typedef struct {
     uint32_t *pair_keep;   /* ncells: the digits a cell can hold given its
                             * relation pairs to two peers of each other
                             * (geo_pair_keep); NULL when it removes none */
-    int nruns;             /* cliques of pairs whose table is "differ by 1 to k - 1" (k cells) */
+    int nruns;             /* cliques of pairs whose table is "differ by 1 to k - 1" (k cells, k <= RUN_MAX) */
     uint32_t *run_start;   /* nruns + 1 into run_cells */
     uint16_t *run_cells;
     int ntwins;            /* a cell's two relation pairs to two peers of each other */

@@ -300,10 +300,9 @@ geo_constraints(Geo *g, const Extra *ex)
         return 1;
     if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_sum_segments(g) || !geo_between(g, ex))
         return 0;
-    /* the 9x9 engine takes the classic units with starting candidates and
-     * relation pairs, but for renban's runs (ev_runs, which it lacks: a
-     * renban set searched far more there) */
-    g->mask9 = ex->ndiffer == 0 && ex->nsums == 0 && ex->nbetween == 0 && g->nruns == 0 && ncells == 81;
+    /* the 9x9 engine takes the classic units with starting candidates,
+     * relation pairs and renban's runs (e9_runs, _native_9x9_runs.h) */
+    g->mask9 = ex->ndiffer == 0 && ex->nsums == 0 && ex->nbetween == 0 && ncells == 81;
     for (c = 0; g->mask9 && c < ncells; c++)
         if (g->adj_start != NULL && g->adj_start[c] != g->adj_start[c + 1])
             g->pairs9_cells[c / 27] |= 1u << (c % 27);

@@ -136,8 +136,7 @@ geo_pair_keep(Geo *g)
  * table, "the digits differ, by at most k - 1", holds k distinct digits
  * within k - 1 of each other: a run of k consecutive digits (a renban
  * line). The pairs' arc consistency sees one pair at a time; ev_runs sees
- * the run. */
-#define RUN_MAX 7
+ * the run (and e9_runs on the 9x9 engine). RUN_MAX: _native_geometry.h. */
 
 static int
 geo_runs(Geo *g, const Extra *ex)
@@ -164,7 +163,7 @@ geo_runs(Geo *g, const Extra *ex)
                 int o = (end & 1) ? g->pair_a[p] : g->pair_b[p];
                 if (t < 0)
                     t = ex->pair_table[p];
-                ok = ex->pair_table[p] == t && k <= RUN_MAX;
+                ok = ex->pair_table[p] == t && k < RUN_MAX; /* a run has RUN_MAX cells at most */
                 if (ok)
                     members[k++] = o;
             }
