@@ -303,12 +303,15 @@ geo_constraints(Geo *g, const Extra *ex)
     /* the 9x9 engine takes the classic units with starting candidates and
      * relation pairs, but for renban's runs (ev_runs, which it lacks: a
      * renban set searched far more there) */
-    g->mask9 = ex->ndiffer == 0 && ex->nsums == 0 && ex->nbetween == 0 && g->nruns == 0 && ncells == 81;
+    g->mask9 = ex->ndiffer == 0 && (ex->nsums == 0 || geo_sums9_fit(g, ex)) && ex->nbetween == 0 && g->nruns == 0 &&
+               ncells == 81;
     for (c = 0; g->mask9 && c < ncells; c++)
         if (g->adj_start != NULL && g->adj_start[c] != g->adj_start[c + 1])
             g->pairs9_cells[c / 27] |= 1u << (c % 27);
     g->mask9 = g->mask9 && geo_is_classic9(g);
     if (g->mask9 && g->npairs && !geo_sup9(g))
+        return 0;
+    if (g->mask9 && g->nsums && !geo_sums9(g))
         return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
