@@ -534,7 +534,9 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
         return 0;
     /* with pairs, configurations first (as for classic puzzles) searched
      * 1.4x the nodes on non-consecutive, 5x on kropki */
-    if (x->geo->npairs || x->geo->nsums)
+    if (x->geo->nsums) /* _native_9x9_sums.h */
+        return e9_sums_choose(x, s, br);
+    if (x->geo->npairs)
         return e9_pairs_choose(x, s, br);
     if (e9_config_branch(s, br))
         return 1;
