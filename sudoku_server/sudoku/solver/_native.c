@@ -39,7 +39,7 @@
  *
  *   e9  (_native_9x9.h) the classic 9x9 only (chosen by prepare's classic9, for the key
  *       ("classic", 3, 3), after checking the units are the classic ones;
- *       with starting candidates and relation pairs only: Geo.mask9).
+ *       with starting candidates, relation pairs and sums that repeat digits only: Geo.mask9).
  *       Digit-major bitboards: for each digit and band (three rows)
  *       a 27-bit mask of the cells where the digit is still possible. Within
  *       a band a digit takes one cell in each row and one in each box, so

@@ -300,9 +300,10 @@ geo_constraints(Geo *g, const Extra *ex)
         return 1;
     if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_sum_segments(g) || !geo_between(g, ex))
         return 0;
-    /* the 9x9 engine takes the classic units with starting candidates and
-     * relation pairs, but for renban's runs (ev_runs, which it lacks: a
-     * renban set searched far more there) */
+    /* the 9x9 engine takes the classic units with starting candidates,
+     * relation pairs and sums that repeat digits (_native_9x9_sums.h), but
+     * for renban's runs (ev_runs, which it lacks: a renban set searched far
+     * more there) */
     g->mask9 = ex->ndiffer == 0 && (ex->nsums == 0 || geo_sums9_fit(g, ex)) && ex->nbetween == 0 && g->nruns == 0 &&
                ncells == 81;
     for (c = 0; g->mask9 && c < ncells; c++)
