@@ -56,6 +56,8 @@ setup(
                 "sudoku_server/sudoku/solver/_native_9x9.h",
                 "sudoku_server/sudoku/solver/_native_9x9_pairs.h",
                 "sudoku_server/sudoku/solver/_native_9x9_runs.h",
+                "sudoku_server/sudoku/solver/_native_9x9_sums.h",
+                "sudoku_server/sudoku/solver/_native_9x9_sum_bits.h",
                 "sudoku_server/sudoku/solver/_native_geometry.h",
                 "sudoku_server/sudoku/solver/_native_general.h",
                 "sudoku_server/sudoku/solver/_native_kinds.h",

@@ -39,7 +39,7 @@
  *
  *   e9  (_native_9x9.h) the classic 9x9 only (chosen by prepare's classic9, for the key
  *       ("classic", 3, 3), after checking the units are the classic ones;
- *       with starting candidates and relation pairs only: Geo.mask9).
+ *       with starting candidates, relation pairs and sums that repeat digits only: Geo.mask9).
  *       Digit-major bitboards: for each digit and band (three rows)
  *       a 27-bit mask of the cells where the digit is still possible. Within
  *       a band a digit takes one cell in each row and one in each box, so
@@ -201,6 +201,8 @@ typedef struct {
      * whose pairs were arc consistent, when valid9 (_native_9x9_pairs.h) */
     uint32_t base9[27];
     int valid9, probe9; /* probe9: e9_probe under way (no probe within a probe) */
+    uint32_t sbase9[27]; /* e9 with sums: the masks the last sums pass started from (_native_9x9_sums.h) */
+    int svalid9;
     /* eg with sums that repeat digits: sum k's candidates after its last
      * support pass are in sum_cache[k] when sum_cached[k] (_native_sum_support.h) */
     uint8_t sum_cached[SUM_CACHE];

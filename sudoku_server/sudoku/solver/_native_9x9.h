@@ -115,6 +115,7 @@ e9_place(Ctx *x, S9 *s, int d, int b, int bit)
 
 static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
 static void e9_pairs_base(Ctx *x, const S9 *s);
+static inline void e9_sums_base(Ctx *x, const S9 *s);
 static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
 static int e9_probe(Ctx *x, S9 *s, int keep);
 
@@ -126,6 +127,8 @@ e9_apply(Ctx *x, S9 *s, const Branch *br, int k)
     uint32_t p, *F;
     if (x->geo->npairs) /* s is the parent, its pairs arc consistent (_native_9x9_pairs.h) */
         e9_pairs_base(x, s);
+    if (x->geo->nsums) /* and its sums at their fixpoint (_native_9x9_sums.h) */
+        e9_sums_base(x, s);
     if (br->kind == BRANCH_CELLS)
         return e9_assign(x, s, br->cell[k], br->digit[k]);
     if (br->kind == BRANCH_SPLIT)
@@ -284,6 +287,7 @@ e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
 
 #include "_native_9x9_pairs.h"
 #include "_native_9x9_runs.h"
+#include "_native_9x9_sums.h"
 
 /* Propagate to a fixpoint: 1, or 0 on a contradiction. With `keep`, the
  * segment matrices s->M are kept up to date and the minirow rules run
@@ -398,6 +402,14 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         }
         if (x->geo->nruns) { /* renban (_native_9x9_runs.h) */
             if (!e9_runs(x, s))
+                return 0;
+            dirty = x->dirty;
+            x->dirty = 0;
+            if (dirty)
+                continue;
+        }
+        if (x->geo->nsums) { /* arrows, pills, little killer (_native_9x9_sums.h) */
+            if (!e9_sums(x, s))
                 return 0;
             dirty = x->dirty;
             x->dirty = 0;
@@ -531,6 +543,8 @@ e9_choose(Ctx *x, const S9 *s, Branch *br)
         return 0;
     /* with pairs, configurations first (as for classic puzzles) searched
      * 1.4x the nodes on non-consecutive, 5x on kropki */
+    if (x->geo->nsums) /* _native_9x9_sums.h */
+        return e9_sums_choose(x, s, br);
     if (x->geo->npairs)
         return e9_pairs_choose(x, s, br);
     if (e9_config_branch(s, br))

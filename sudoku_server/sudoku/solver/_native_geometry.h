@@ -24,6 +24,8 @@ typedef struct {
     uint32_t pairs9_cells[3]; /* mask9: per band, the cells with relation pairs */
     uint32_t *adj9;           /* mask9: per entry of adj, the other cell << 16 | its side's index in SUP9 */
     uint8_t thr9[81];         /* mask9: a cell with more candidates than this removes none through its pairs */
+    uint32_t *sum9;           /* mask9 with sums: 3 per sum, its cells per band (_native_9x9_sums.h) */
+    uint32_t sums9_cells[3];  /* mask9: per band, the cells of sums */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
@@ -154,6 +156,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->sum_total);
     PyMem_RawFree(g->sum_combos);
     PyMem_RawFree(g->sum_seg);
+    PyMem_RawFree(g->sum9);
     PyMem_RawFree(g->combo_start);
     PyMem_RawFree(g->combo);
     PyMem_RawFree(g->cu_sum_start);

@@ -301,13 +301,16 @@ geo_constraints(Geo *g, const Extra *ex)
     if (!geo_relations(g, ex) || !geo_sums(g, ex) || !geo_sum_segments(g) || !geo_between(g, ex))
         return 0;
     /* the 9x9 engine takes the classic units with starting candidates,
-     * relation pairs and renban's runs (e9_runs, _native_9x9_runs.h) */
-    g->mask9 = ex->ndiffer == 0 && ex->nsums == 0 && ex->nbetween == 0 && ncells == 81;
+     * relation pairs, renban's runs (e9_runs, _native_9x9_runs.h) and sums
+     * that repeat digits (_native_9x9_sums.h) */
+    g->mask9 = ex->ndiffer == 0 && (ex->nsums == 0 || geo_sums9_fit(g, ex)) && ex->nbetween == 0 && ncells == 81;
     for (c = 0; g->mask9 && c < ncells; c++)
         if (g->adj_start != NULL && g->adj_start[c] != g->adj_start[c + 1])
             g->pairs9_cells[c / 27] |= 1u << (c % 27);
     g->mask9 = g->mask9 && geo_is_classic9(g);
     if (g->mask9 && g->npairs && !geo_sup9(g))
+        return 0;
+    if (g->mask9 && g->nsums && !geo_sums9(g))
         return 0;
     if (ex->cand != NULL) {
         g->cand = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)ncells);
