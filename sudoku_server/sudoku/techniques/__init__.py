@@ -123,6 +123,7 @@ from sudoku_server.sudoku.techniques.board import Board, Context, Tables, tables
 from sudoku_server.sudoku.techniques.chains import find_chain, find_x_chain, find_xy_chain
 from sudoku_server.sudoku.techniques.colouring import find_simple_colouring
 from sudoku_server.sudoku.techniques.dynamic import find_dynamic_forcing_chains, find_nishio
+from sudoku_server.sudoku.techniques.exclusion import find_aligned_pair_exclusion, find_aligned_triple_exclusion
 from sudoku_server.sudoku.techniques.fish import find_fish
 from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
@@ -133,6 +134,7 @@ from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
 from sudoku_server.sudoku.techniques.subsets import find_hidden_subset, find_naked_subset
+from sudoku_server.sudoku.techniques.unique_loops import find_unique_loop
 from sudoku_server.sudoku.techniques.uniqueness import find_avoidable_rectangle, find_bug, find_unique_rectangle
 from sudoku_server.sudoku.techniques.variant_rules import (
     RULE_FINDERS,
@@ -205,6 +207,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("XY-Wing", find_xy_wing),
     Technique("XYZ-Wing", find_xyz_wing),
     Technique("unique rectangle", find_unique_rectangle),
+    Technique("unique loop", find_unique_loop),  # SE's UniqueLoops past 4 cells (4.6-5.0)
     # a solving state's placed cells only (Board.placed): a puzzle's path never takes it
     Technique("avoidable rectangle", find_avoidable_rectangle),
     Technique("naked quadruple", functools.partial(find_naked_subset, k=4), True),
@@ -215,8 +218,12 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("BUG", find_bug),
     Technique("four strong links", functools.partial(find_strong_links, k=4)),
     Technique("VWXYZ-Wing", functools.partial(find_als_wing, k=4)),
+    Technique("aligned pair exclusion", find_aligned_pair_exclusion),
     Technique("UVWXYZ-Wing", functools.partial(find_als_wing, k=5), in_path=False),
     Technique("chains", find_chain),
+    # SE's place (7.5, before Nishio); out of the path: it changes no rating of the SE-rated set and costs RATE
+    # some 6 ms a puzzle (benchmarks/RESULTS.md, "SE's own techniques")
+    Technique("aligned triple exclusion", find_aligned_triple_exclusion, in_path=False),
     Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),
