@@ -24,7 +24,7 @@ from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.techniques import TECHNIQUES, Board, find_step, solve_steps, unique_solution
 from sudoku_server.sudoku.techniques.board import digits_of
 from sudoku_server.sudoku.techniques.every import all_steps, code_of
-from sudoku_server.sudoku.techniques.exclusion import _used
+from sudoku_server.sudoku.techniques.exclusion import _used, _used_pair
 from sudoku_server.sudoku.techniques.unique_loops import loop_rating
 from sudoku_server.text.hodoku import read_case
 
@@ -189,6 +189,9 @@ def test_the_exclusion_masks_match_the_brute_force():
                 part = triple[:k]
                 s = [row[:k] for row in sees[:k]]
                 assert _used(part, cand, locks, s) == _brute_used(part, cand, locks, s), part
+                if k == 2:
+                    pairs = {lock for lock in locks if bin(lock).count("1") == 2}
+                    assert _used_pair(part, cand, pairs, s[0][1]) == _brute_used(part, cand, pairs, s), part
                 checked += 1
     assert checked == 2 * 364
 

@@ -26,14 +26,16 @@ skyscraper / two-string kite / turbot fish            4.0 / 4.1 / 4.2 (grouped,
 (two strong links on one digit)                       e.g. empty rectangle: 4.3)
 XY-Wing, XYZ-Wing                                     4.2, 4.4
 unique rectangle types 1, 2, 4 / type 3               4.5 / 4.5 + 0.1 per extra
+unique loop of 6 / 8 / 10+ cells, types 1-4           4.6 / 4.7 / 5.0 (type 3 more)
 avoidable rectangle types 1, 2 (a solving state's     4.5 (HoDoKu's; SE has
 placed cells only: never on a puzzle's path)          none)
 naked quadruple, Jellyfish, hidden quadruple          5.0, 5.2, 5.4
 X-chain of 3 strong links                             5.4 (+0.1..0.3)
 WXYZ-Wing (ALS of 3 cells + a bivalue cell)           5.5-5.6
-BUG+1 / BUG type 2                                    5.6 / 5.7
+BUG+1 / BUG types 2, 4 / BUG type 3                   5.6 / 5.7 / 5.7 + 0.1 per extra
 X-chain of 4 strong links                             5.8 (+0.1..0.3)
 VWXYZ-Wing (ALS of 4 cells + a bivalue cell)          6.2-6.4
+aligned pair exclusion                                6.2
 X-cycle / XY-cycle (continuous nice loops)            6.5 + length
 X-chain (forcing chain on one digit)                  6.6 + length
 XY-chain, W-Wing, AIC, nice loop (placing a digit)    7.0 + length
@@ -44,7 +46,9 @@ dynamic forcing chains                                8.5 + length
 
 Left out of the path on purpose: the UVWXYZ-Wing (6.6; the Sukaku Explainer
 that rated the Sudoku Exchange bank did not have it: with it 10 of its 960
-diabolical ratings come out 0.5 too low) and loops mixing cells and digits
+diabolical ratings come out 0.5 too low), aligned triple exclusion (7.5,
+SE's place is after the chains, before Nishio: there it changes none of
+those 960 ratings and adds some 6 ms to RATE a puzzle) and loops mixing cells and digits
 (SE's 7.0 bidirectional cycles; the AICs reaching the same eliminations rate
 the same within 0.1). Both stay available as named finders
 (:data:`TECHNIQUES` entries with ``in_path=False``), with the patterns SE
@@ -97,6 +101,7 @@ boxes, rows and columns by nature.
 finders' context), :mod:`.step` (:class:`Step`), :mod:`.singles`,
 :mod:`.intersections`, :mod:`.subsets`, :mod:`.fish`, :mod:`.links` (chains
 of strong links on one digit), :mod:`.wings`, :mod:`.uniqueness`,
+:mod:`.unique_loops`, :mod:`.exclusion` (aligned pair and triple exclusion),
 :mod:`.als` (wings on an almost locked set), :mod:`.colouring`,
 :mod:`.graph` (the implication graph), :mod:`.chains`, :mod:`.forcing`
 (static cell and unit forcing chains), :mod:`.dynamic` (Nishio and dynamic

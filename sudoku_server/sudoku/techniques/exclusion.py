@@ -127,11 +127,21 @@ def _exclude(x: Context, cells: tuple[int, ...], common: int) -> Step | None:
     for c in cells:
         union |= cand[c]
     # a combination holding one of these empties that excluder (only those within the base cells' digits can)
-    locks = {cand[e] for e in digits_of(common) if not cand[e] & ~union}
-    if k == 2 and len(locks) < min(popcount(cand[cells[0]]), popcount(cand[cells[1]])) - 1:
-        return None  # a digit of one cell goes when each digit of the other completes a lock (one may repeat it)
+    locks = set()
+    m = common
+    while m:
+        low = m & -m
+        m ^= low
+        lock = cand[low.bit_length() - 1]
+        if not lock & ~union:
+            locks.add(lock)
+    if k == 2:
+        used = _used_pair(cells, cand, locks, bool(t.peer_mask[cells[0]] >> cells[1] & 1))
+        if used[0] == cand[cells[0]] and used[1] == cand[cells[1]]:
+            return None
     sees = [[bool(t.peer_mask[a] >> b & 1) for b in cells] for a in cells]
-    used = _used(cells, cand, locks, sees)
+    if k != 2:
+        used = _used(cells, cand, locks, sees)
     removed = tuple(sorted((c, d + 1) for a, c in enumerate(cells) for d in digits_of(cand[c] & ~used[a])))
     if not removed:
         return None
@@ -149,6 +159,24 @@ def _exclude(x: Context, cells: tuple[int, ...], common: int) -> Step | None:
         ),
         focus=x.unit_name(t.box_unit[cells[0]]),
     )
+
+
+def _used_pair(cells: tuple[int, ...], cand: list[int], locks: set[int], see: bool) -> list[int]:
+    """:func:`_used` for two cells, whose locks are pairs of digits: d in one cell is possible when some
+    digit of the other cell is neither d's partner in a lock nor d itself where the cells see each other."""
+    partner = [0] * 9
+    for lock in locks:
+        p, q = _DIGITS[lock]
+        partner[p] |= 1 << q
+        partner[q] |= 1 << p
+    m0, m1 = cand[cells[0]], cand[cells[1]]
+    used0 = used1 = 0
+    for d in _DIGITS[m0]:
+        free = m1 & ~partner[d] & ~((1 << d) if see else 0)
+        if free:
+            used0 |= 1 << d
+            used1 |= free
+    return [used0, used1]
 
 
 def _used(cells: tuple[int, ...], cand: list[int], locks: set[int], sees: list[list[bool]]) -> list[int]:

@@ -29,7 +29,12 @@ SE does (the bivalue cells in order as starts, a depth-first walk through
 the units of each cell, boxes, rows then columns, never twice through the
 same kind of unit in a row; at most two cells with extras unless all share
 one extra digit), and takes the step of lowest rating, then type, then
-the first found. HoDoKu has no unique loop (``-`` in ``HINT all``).
+the first found. In the path it runs right after the rectangles (SE sorts
+rectangles and loops together: only a rectangle of type 3 rated 4.6 or
+more against a loop of the same rating could come out in the other
+order). Adding it to the path made 4 more of the 960 SE-rated diabolical
+puzzles rate exactly as Sukaku Explainer (benchmarks/RESULTS.md, "SE's own
+techniques"). HoDoKu has no unique loop (``-`` in ``HINT all``).
 """
 
 from __future__ import annotations
@@ -74,15 +79,25 @@ def find_unique_loop(x: Context, types: Sequence[int] = (1, 2, 3, 4)) -> Step | 
         for u in ids:
             for c in t.units[u]:
                 unit_of[k][c] = u
+    units_of = [(1 << unit_of[0][c]) | (1 << unit_of[1][c]) | (1 << unit_of[2][c]) for c in range(t.N)]
     found: list[_Found] = []
     seen: set[tuple[int, frozenset[int], str]] = set()
+    done: dict[int, int] = {}  # per digit pair, the bivalue cells already taken as starts
+    pos = x.pos
     for start in range(t.N):
         if popcount(cand[start]) != 2:
             continue
         a, b = digits_of(cand[start])
         pair = cand[start]
+        # a loop through an earlier start of the same pair was found from there (the valid loops found do not
+        # depend on where the walk starts): leave those cells out, then the cells with no loop cell in two
+        # kinds of unit (each cell of a loop has its two neighbours in two of its units)
+        cells = _core(pos[a] & pos[b] & ~done.get(pair, 0), unit_of, t.unit_mask)
+        done[pair] = done.get(pair, 0) | 1 << start
+        if not cells >> start & 1 or popcount(cells) < 6:
+            continue
         x.check()
-        for loop in _loops(x, unit_of, start, pair):
+        for loop in _loops(x, unit_of, units_of, start, pair, cells):
             if len(loop) < 6 or not _valid(loop, unit_of):
                 continue
             for hit in _loop_steps(x, unit_of, loop, a, b, types):
@@ -107,39 +122,71 @@ def find_unique_loop(x: Context, types: Sequence[int] = (1, 2, 3, 4)) -> Step | 
     )
 
 
-def _loops(x: Context, unit_of: list[list[int]], start: int, pair: int) -> list[tuple[int, ...]]:
-    """SE's ``checkForLoops`` from ``start``: the closed walks found, in SE's order.
+def _core(cells: int, unit_of: list[list[int]], unit_mask: list[int]) -> int:
+    """The cells of ``cells`` left after removing, again and again, those that have another cell of the set in
+    fewer than two of their three units (box, row, column): no loop of the set goes through them."""
+    while True:
+        drop = 0
+        m = cells
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            kinds = 0
+            for kind in range(3):
+                if unit_mask[unit_of[kind][c]] & cells & ~low:
+                    kinds += 1
+            if kinds < 2:
+                drop |= low
+        if not drop:
+            return cells
+        cells &= ~drop
+
+
+def _loops(
+    x: Context, unit_of: list[list[int]], units_of: list[int], start: int, pair: int, cells: int
+) -> list[tuple[int, ...]]:
+    """SE's ``checkForLoops`` from ``start`` through ``cells`` (a bitboard of cells holding both digits):
+    the closed walks found, in SE's order.
 
     A walk whose cells at even (odd) places already share a unit can never
     close into a valid loop (:func:`_valid`): it is cut there, which leaves
     out only loops SE rejects.
     """
     t, cand = x.t, x.cand
+    unit_mask = t.unit_mask
     out: list[tuple[int, ...]] = []
     path = [start]
-    units_of = [(1 << unit_of[0][c]) | (1 << unit_of[1][c]) | (1 << unit_of[2][c]) for c in range(t.N)]
     sides = [units_of[start], 0]  # the units entered by the cells at even / odd places
+    free = cells & ~(1 << start)  # the cells a walk may still enter (a unit's cells in order: lowest bit first)
 
     def walk(cell: int, allowed: int, extra: int, last_kind: int) -> None:
+        nonlocal free
         for kind in range(3):
             if kind == last_kind:
                 continue
-            for nxt in t.units[unit_of[kind][cell]]:
-                if nxt == start and len(path) >= 4:
-                    out.append(tuple(path))
-                    continue
-                m = cand[nxt]
-                if m & pair != pair or nxt in path:
+            um = unit_mask[unit_of[kind][cell]]
+            m = um & (free | (1 << start))
+            while m:
+                low = m & -m
+                m ^= low
+                nxt = low.bit_length() - 1
+                if nxt == start:
+                    if len(path) >= 4:
+                        out.append(tuple(path))
                     continue
                 side = len(path) & 1
                 if sides[side] & units_of[nxt]:
                     continue
-                ex = (extra | m) & ~pair
-                k = popcount(m)
+                mm = cand[nxt]
+                ex = (extra | mm) & ~pair
+                k = popcount(mm)
                 if k == 2 or popcount(ex) == 1 or allowed > 0:
                     path.append(nxt)
                     sides[side] |= units_of[nxt]
+                    free &= ~low
                     walk(nxt, allowed - (k > 2), ex, kind)
+                    free |= low
                     sides[side] &= ~units_of[nxt]
                     path.pop()
 
