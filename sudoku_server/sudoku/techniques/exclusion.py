@@ -77,6 +77,7 @@ def _find(x: Context, degree: int) -> Step | None:
     if len(base) < degree:
         return None
     basemask = sum(1 << c for c in base)
+    card = {c: popcount(x.cand[c]) for c in base}
     for j in range(1, len(base)):  # SE's Twomutations: (0,1), (0,2), (1,2), (0,3), ...
         c1 = base[j]
         for i in range(j):
@@ -85,6 +86,9 @@ def _find(x: Context, degree: int) -> Step | None:
             if not common01 & (common01 - 1):
                 continue  # two common excluders are needed (a triple's are among its pair's)
             if degree == 2:
+                # a digit of one cell goes only when each digit of the other but one completes a lock with it
+                if popcount(common01) < min(card[c0], card[c1]) - 1:
+                    continue
                 found = _exclude(x, (c0, c1), common01)
                 if found:
                     return found
