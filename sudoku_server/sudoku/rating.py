@@ -38,12 +38,12 @@ easy       singles only: full house, hidden single, naked single; on variants th
 medium     + pointing, claiming, naked and hidden pairs and triples; rule of 45
 hard       + X-Wing, Swordfish, Jellyfish, quadruples, skyscraper,
            two-string kite, turbot fish, empty rectangle, XY-Wing,
-           XYZ-Wing, unique rectangles, BUG
+           XYZ-Wing, unique rectangles and loops, BUG (+1, types 2-4)
 expert     + X-chains of 3-4 strong links, WXYZ-, VWXYZ-, UVWXYZ-Wings,
            X-cycles and X-chains, XY-cycles and XY-chains, W-Wing, AIC,
-           nice loops, simple colouring
-extreme    + Nishio forcing chains, cell and unit forcing chains, dynamic forcing
-           chains, search
+           nice loops, simple colouring, aligned pair exclusion
+extreme    + aligned triple exclusion, Nishio forcing chains, cell and unit forcing
+           chains, dynamic forcing chains, search
 =========  ===============================================================
 
 :data:`LEVELS` and :data:`QQWING_LEVELS` are defined here only. Importing
@@ -103,6 +103,12 @@ _HARD = (
     "avoidable rectangle type 2",
     "BUG+1",
     "BUG type 2",
+    "BUG type 3",
+    "BUG type 4",
+    "unique loop type 1",
+    "unique loop type 2",
+    "unique loop type 3",
+    "unique loop type 4",
 )
 _EXPERT = (
     "WXYZ-Wing",
@@ -116,8 +122,10 @@ _EXPERT = (
     "AIC",
     "nice loop",
     "simple colouring",
+    "aligned pair exclusion",
 )
 _EXTREME = (
+    "aligned triple exclusion",
     "Nishio forcing chains",
     "cell forcing chains",
     "unit forcing chains",
@@ -143,6 +151,7 @@ _FINDER_LEVEL = {
     "XY-Wing": "hard",
     "XYZ-Wing": "hard",
     "unique rectangle": "hard",
+    "unique loop": "hard",
     "avoidable rectangle": "hard",
     "naked quadruple": "hard",
     "Jellyfish": "hard",
@@ -153,7 +162,9 @@ _FINDER_LEVEL = {
     "WXYZ-Wing": "expert",
     "VWXYZ-Wing": "expert",
     "UVWXYZ-Wing": "expert",
+    "aligned pair exclusion": "expert",
     "chains": "expert",
+    "aligned triple exclusion": "extreme",
     "Nishio forcing chains": "extreme",
     "forcing chains": "extreme",
     "dynamic forcing chains": "extreme",

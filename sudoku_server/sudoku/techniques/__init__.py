@@ -26,14 +26,16 @@ skyscraper / two-string kite / turbot fish            4.0 / 4.1 / 4.2 (grouped,
 (two strong links on one digit)                       e.g. empty rectangle: 4.3)
 XY-Wing, XYZ-Wing                                     4.2, 4.4
 unique rectangle types 1, 2, 4 / type 3               4.5 / 4.5 + 0.1 per extra
+unique loop of 6 / 8 / 10+ cells, types 1-4           4.6 / 4.7 / 5.0 (type 3 more)
 avoidable rectangle types 1, 2 (a solving state's     4.5 (HoDoKu's; SE has
 placed cells only: never on a puzzle's path)          none)
 naked quadruple, Jellyfish, hidden quadruple          5.0, 5.2, 5.4
 X-chain of 3 strong links                             5.4 (+0.1..0.3)
 WXYZ-Wing (ALS of 3 cells + a bivalue cell)           5.5-5.6
-BUG+1 / BUG type 2                                    5.6 / 5.7
+BUG+1 / BUG types 2, 4 / BUG type 3                   5.6 / 5.7 / 5.7 + 0.1 per extra
 X-chain of 4 strong links                             5.8 (+0.1..0.3)
 VWXYZ-Wing (ALS of 4 cells + a bivalue cell)          6.2-6.4
+aligned pair exclusion                                6.2
 X-cycle / XY-cycle (continuous nice loops)            6.5 + length
 X-chain (forcing chain on one digit)                  6.6 + length
 XY-chain, W-Wing, AIC, nice loop (placing a digit)    7.0 + length
@@ -44,7 +46,9 @@ dynamic forcing chains                                8.5 + length
 
 Left out of the path on purpose: the UVWXYZ-Wing (6.6; the Sukaku Explainer
 that rated the Sudoku Exchange bank did not have it: with it 10 of its 960
-diabolical ratings come out 0.5 too low) and loops mixing cells and digits
+diabolical ratings come out 0.5 too low), aligned triple exclusion (7.5,
+SE's place is after the chains, before Nishio: there it changes none of
+those 960 ratings and adds some 6 ms to RATE a puzzle) and loops mixing cells and digits
 (SE's 7.0 bidirectional cycles; the AICs reaching the same eliminations rate
 the same within 0.1). Both stay available as named finders
 (:data:`TECHNIQUES` entries with ``in_path=False``), with the patterns SE
@@ -97,6 +101,7 @@ boxes, rows and columns by nature.
 finders' context), :mod:`.step` (:class:`Step`), :mod:`.singles`,
 :mod:`.intersections`, :mod:`.subsets`, :mod:`.fish`, :mod:`.links` (chains
 of strong links on one digit), :mod:`.wings`, :mod:`.uniqueness`,
+:mod:`.unique_loops`, :mod:`.exclusion` (aligned pair and triple exclusion),
 :mod:`.als` (wings on an almost locked set), :mod:`.colouring`,
 :mod:`.graph` (the implication graph), :mod:`.chains`, :mod:`.forcing`
 (static cell and unit forcing chains), :mod:`.dynamic` (Nishio and dynamic
@@ -123,6 +128,7 @@ from sudoku_server.sudoku.techniques.board import Board, Context, Tables, tables
 from sudoku_server.sudoku.techniques.chains import find_chain, find_x_chain, find_xy_chain
 from sudoku_server.sudoku.techniques.colouring import find_simple_colouring
 from sudoku_server.sudoku.techniques.dynamic import find_dynamic_forcing_chains, find_nishio
+from sudoku_server.sudoku.techniques.exclusion import find_aligned_pair_exclusion, find_aligned_triple_exclusion
 from sudoku_server.sudoku.techniques.fish import find_fish
 from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
@@ -133,6 +139,7 @@ from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
 from sudoku_server.sudoku.techniques.step import Step, TechniqueError
 from sudoku_server.sudoku.techniques.subsets import find_hidden_subset, find_naked_subset
+from sudoku_server.sudoku.techniques.unique_loops import find_unique_loop
 from sudoku_server.sudoku.techniques.uniqueness import find_avoidable_rectangle, find_bug, find_unique_rectangle
 from sudoku_server.sudoku.techniques.variant_rules import (
     RULE_FINDERS,
@@ -205,6 +212,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("XY-Wing", find_xy_wing),
     Technique("XYZ-Wing", find_xyz_wing),
     Technique("unique rectangle", find_unique_rectangle),
+    Technique("unique loop", find_unique_loop),  # SE's UniqueLoops past 4 cells (4.6-5.0)
     # a solving state's placed cells only (Board.placed): a puzzle's path never takes it
     Technique("avoidable rectangle", find_avoidable_rectangle),
     Technique("naked quadruple", functools.partial(find_naked_subset, k=4), True),
@@ -215,8 +223,12 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("BUG", find_bug),
     Technique("four strong links", functools.partial(find_strong_links, k=4)),
     Technique("VWXYZ-Wing", functools.partial(find_als_wing, k=4)),
+    Technique("aligned pair exclusion", find_aligned_pair_exclusion),
     Technique("UVWXYZ-Wing", functools.partial(find_als_wing, k=5), in_path=False),
     Technique("chains", find_chain),
+    # SE's place (7.5, before Nishio); out of the path: it changes no rating of the SE-rated set and costs RATE
+    # some 6 ms a puzzle (benchmarks/RESULTS.md, "SE's own techniques")
+    Technique("aligned triple exclusion", find_aligned_triple_exclusion, in_path=False),
     Technique("Nishio forcing chains", find_nishio),
     Technique("forcing chains", find_forcing_chains),
     Technique("dynamic forcing chains", find_dynamic_forcing_chains),

@@ -101,6 +101,8 @@ CODES: dict[str, str] = {
     "Sue de Coq": "1101",
     "template set": "1201",
     "template delete": "1202",
+    "aligned pair exclusion": "1000",
+    "aligned triple exclusion": "1001",
 }
 #: Franken and mutant fish (``every_fish``): 033k Franken, 034k finned Franken, 035k mutant, 036k finned
 #: mutant (k = size - 2); a Siamese pair adds ``1`` (``03411`` Siamese finned Franken Swordfish).

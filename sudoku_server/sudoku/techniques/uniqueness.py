@@ -1,4 +1,4 @@
-"""Uniqueness: unique rectangles types 1 to 4 (SE 4.5+) and the bivalue universal grave (5.6, 5.7).
+"""Uniqueness: unique rectangles types 1 to 4 (SE 4.5+) and the bivalue universal grave (BUG+1 5.6, types 2-4 5.7+).
 
 Both rest on the puzzle having one solution. The rectangles are those whose
 two digits could swap without breaking any unit of the geometry
@@ -169,11 +169,16 @@ def find_avoidable_rectangle(x: Context) -> Step | None:
 
 
 def find_bug(x: Context) -> Step | None:
-    """Bivalue universal grave: BUG+1 (SE 5.6) and BUG type 2 (5.7).
+    """Bivalue universal grave: BUG+1 (SE 5.6), BUG types 2 and 4 (5.7) and 3 (5.8+).
 
     If every empty cell held two candidates and every digit two places per
     unit, the grid would have two solutions; the cells with more candidates
-    must keep one of their extra ("BUG") digits.
+    must keep one of their extra ("BUG") digits. Past BUG+1, the type is
+    chosen in SE's order (``BivalueUniversalGrave.getHints`` of Sukaku
+    Explainer, github.com/SudokuMonster/SukakuExplainer, ``solver/rules/unique``):
+    one BUG digit, type 2, else type 4 for two BUG cells; several BUG
+    digits and cells that see every BUG cell, type 4 for two BUG cells,
+    then type 3.
     """
     t, cand, pos = x.t, x.cand, x.pos
     n = t.n
@@ -225,11 +230,12 @@ def find_bug(x: Context) -> Step | None:
     allext = 0
     for e in extras.values():
         allext |= e
-    if popcount(allext) == 1 and all(extras[c] == allext for c in bugs):
+    bm = sum(1 << c for c in bugs)
+    common = common_peers(t, bm)
+    if popcount(allext) == 1:
         d = allext.bit_length() - 1
-        bm = sum(1 << c for c in bugs)
-        victims = pos[d] & common_peers(t, bm)
-        if victims:
+        victims = pos[d] & common
+        if victims and all(extras[c] == allext for c in bugs):
             return x.step(
                 "BUG type 2",
                 5.7,
@@ -239,4 +245,82 @@ def find_bug(x: Context) -> Step | None:
                 explanation=f": one of {rcs(bugs, n)} must be {x.d(d)}",
                 focus=x.unit_name(t.box_unit[bugs[0]]),
             )
+        return _bug_type_4(x, bugs, extras, allext) if len(bugs) == 2 else None
+    if not common:
+        return None
+    if len(bugs) == 2:
+        step = _bug_type_4(x, bugs, extras, allext)
+        if step is not None:
+            return step
+    return _bug_type_3(x, bugs, allext, common)
+
+
+def _bug_type_4(x: Context, bugs: list[int], extras: dict[int, int], allext: int) -> Step | None:
+    """BUG type 4 (SE 5.7, ``BivalueUniversalGrave.addBug4Hint``): two BUG cells of one unit share one digit
+    besides the BUG digits; that digit is locked in them there, and one of them holds its BUG digit, so the
+    other holds the shared digit: neither keeps its third digit."""
+    t, cand = x.t, x.cand
+    n = t.n
+    c1, c2 = bugs
+    shared = cand[c1] & cand[c2] & ~allext
+    if popcount(shared) != 1:
+        return None
+    units = [u for u in t.cell_units[c1] if u in t.cell_units[c2]]
+    if not units:
+        return None
+    v = shared.bit_length() - 1
+    removed = [(c, d) for c in (c1, c2) for d in digits_of(cand[c] & ~extras[c] & ~shared)]
+    return x.step(
+        "BUG type 4",
+        5.7,
+        eliminations=elims(removed),
+        cells=(c1, c2),
+        digits=(v + 1,),
+        explanation=(
+            f": one of {rc(c1, n)}, {rc(c2, n)} holds its BUG digit and {x.d(v)} is locked in them in "
+            f"{x.unit_name(units[0])}"
+        ),
+        focus=x.unit_name(units[0]),
+    )
+
+
+def _bug_type_3(x: Context, bugs: list[int], allext: int, common: int) -> Step | None:
+    """BUG type 3 (SE 5.7 + 0.1 per digit of the naked set past one, ``BivalueUniversalGrave.addBug3Hint``):
+    the BUG digits, one of which is true, act as one cell of a naked set with other cells of a unit holding
+    every BUG cell; the set's digits leave the unit's other cells. SE's order: sizes 2 to 6, then units."""
+    t, cand = x.t, x.cand
+    n = t.n
+    if popcount(allext) < 2:
+        return None
+    units = [u for u in t.cell_units[bugs[0]] if all(u in t.cell_units[c] for c in bugs[1:])]
+    for degree in range(2, 7):
+        for u in units:
+            members = [c for c in t.units[u] if common >> c & 1]  # SE's regionCells (filled cells too)
+            if len(members) < degree:
+                continue
+            for combo in _colex(members, degree - 1):
+                union = 0
+                for c in combo:
+                    union |= cand[c]
+                if popcount(union) != degree or any(popcount(cand[c]) < 2 for c in combo) or allext & ~union:
+                    continue
+                removed = [(c, d) for c in members if c not in combo for d in digits_of(cand[c] & union)]
+                if removed:
+                    return x.step(
+                        "BUG type 3",
+                        5.7 + (degree - 1) * 0.1,
+                        eliminations=elims(removed),
+                        cells=(*bugs, *combo),
+                        digits=tuple(d + 1 for d in digits_of(union)),
+                        explanation=(
+                            f": the BUG digits {x.digit_set(allext)} of {rcs(bugs, n)} make a naked set "
+                            f"{x.digit_set(union)} with {rcs(combo, n)} in {x.unit_name(u)}"
+                        ),
+                        focus=x.unit_name(u),
+                    )
     return None
+
+
+def _colex(items: Sequence[int], k: int) -> list[tuple[int, ...]]:
+    """The k-subsets of ``items`` in SE's ``Permutations`` order (colex: by the last index, then the others)."""
+    return sorted(itertools.combinations(items, k), key=lambda combo: [items.index(c) for c in reversed(combo)])
