@@ -27,6 +27,7 @@ from sudoku_server.sudoku.techniques import every_basic as basic
 from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_fish as fish
 from sudoku_server.sudoku.techniques import every_grouped as grouped
+from sudoku_server.sudoku.techniques import every_kraken as kraken
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
 from sudoku_server.sudoku.techniques.variant_rules import RULE_FINDERS
@@ -101,6 +102,8 @@ CODES: dict[str, str] = {
     "Sue de Coq": "1101",
     "template set": "1201",
     "template delete": "1202",
+    "Kraken fish type 1": "0371",
+    "Kraken fish type 2": "0372",
 }
 #: Franken and mutant fish (``every_fish``): 033k Franken, 034k finned Franken, 035k mutant, 036k finned
 #: mutant (k = size - 2); a Siamese pair adds ``1`` (``03411`` Siamese finned Franken Swordfish).
@@ -177,6 +180,8 @@ ORDER: dict[str, int] = {
     "death blossom": 6000,
     "template set": 8700,
     "template delete": 8800,
+    "Kraken fish type 1": 8450,
+    "Kraken fish type 2": 8451,
 }
 #: Franken and mutant fish: Franken X-Wing 6100 to Leviathan 6600, finned 6700-7200, mutant 7300-7800, finned
 #: mutant 7900-8400 (HoDoKu's order); a Siamese pair just after its kind.
@@ -227,6 +232,7 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("death blossom", als.death_blossoms),
     ("Sue de Coq", als.sue_de_coq),
     ("template", patterns.templates),
+    ("Kraken fish", kraken.kraken_fish),
 )
 
 #: Path finders (registry names) the enumerators stand for: their steps would repeat.
