@@ -33,7 +33,7 @@ from sudoku_server.sudoku.hodoku_grid import HGrid
 from sudoku_server.sudoku.hodoku_tabling import M81, OFF, _Tables
 from sudoku_server.sudoku.techniques.board import Context, cells_of, popcount
 from sudoku_server.sudoku.techniques.every_basic import CELL_UNITS, PEERS, UNIT_NAMES, UNITS
-from sudoku_server.sudoku.techniques.every_fish import SIZES
+from sudoku_server.sudoku.techniques.every_fish import BASIC, FRANKEN, MUTANT, SIZES, kind_of
 from sudoku_server.sudoku.techniques.step import Step, and_list, rc
 
 __all__ = ["MAX_FINS", "MAX_SIZE", "TYPE_1", "TYPE_2", "kraken_fish"]
@@ -49,6 +49,10 @@ ROWS, COLS, BOXES = 0x1FF, 0x1FF << 9, 0x1FF << 18
 #: (base units, cover units): HoDoKu's Franken search, lines first (``initForCandidat``).
 _ORIENTATIONS = ((ROWS | BOXES, COLS | BOXES), (COLS | BOXES, ROWS | BOXES))
 _OFFS = ((1 << (9 * 81)) - 1) << OFF
+_KIND = {BASIC: "", FRANKEN: "Franken ", MUTANT: "mutant "}
+_UNITS_OF = [sum(1 << u for u in CELL_UNITS[c]) for c in range(81)]
+#: A cell bitboard times this: the same cells in each digit's 81 bits.
+_EVERY_DIGIT = sum(1 << (81 * i) for i in range(9))
 
 
 class _Chains:
@@ -71,9 +75,10 @@ def _digit(offs: int, e: int) -> int:
 class _Search:
     """Every Kraken fish of one digit and size: HoDoKu's base and cover walk with 1-2 fins."""
 
-    def __init__(self, x: Context, chains: _Chains, d: int, k: int, found: dict[tuple[str, int, int], Step]) -> None:
+    def __init__(self, x: Context, chains: _Chains, d: int, k: int, found: _Found) -> None:
         self.x, self.chains, self.d, self.k, self.found = x, chains, d, k, found
         self.pos = x.pos[d - 1]
+        self.layer = M81 << ((d - 1) * 81)
         self.cand = [UNITS[u] & self.pos for u in range(27)]
         self.fin_offs: dict[int, int] = {}
 
@@ -106,15 +111,26 @@ class _Search:
         rest = self.base & ~covered & ~fins
         allowed = self.cover_all & ~self.used & ~barred & ~chosen
         if not rest:
+            if not fins:
+                return  # every base candidate covered: no fin, no Kraken fish
             self._extras(chosen, allowed, 0, covered, twice, fins, implied)
             return
         if popcount(chosen) == self.k:  # the rest are fins
             if popcount(fins | rest) <= MAX_FINS:
                 for c in cells_of(rest):
                     implied &= self.offs(c)
-                if implied:
+                if implied & self.found.open(self.layer):
                     self._leaf(chosen, covered, twice, fins | rest, implied)
             return
+        budget = self.k - popcount(chosen) + MAX_FINS - popcount(fins)
+        if popcount(rest) > budget:  # each left needs a cover unit of its own, or is a fin: bound that need
+            taken = need = 0
+            for r in cells_of(rest):
+                if not _UNITS_OF[r] & allowed & taken:
+                    taken |= _UNITS_OF[r] & allowed
+                    need += 1
+                    if need > budget:
+                        return
         c = (rest & -rest).bit_length() - 1
         bar = barred
         for u in CELL_UNITS[c]:
@@ -124,9 +140,8 @@ class _Search:
                 bar |= 1 << u
         if popcount(fins) < MAX_FINS:
             now = implied & self.offs(c)
-            if now:  # a Kraken fish needs something every fin leads to
-                units = sum(1 << u for u in CELL_UNITS[c])
-                self._covers(chosen, barred | units, covered, twice, fins | 1 << c, now)
+            if now & self.found.open(self.layer):  # a new Kraken fish needs a new target every fin leads to
+                self._covers(chosen, barred | _UNITS_OF[c], covered, twice, fins | 1 << c, now)
 
     def _extras(self, chosen: int, allowed: int, start: int, covered: int, twice: int, fins: int, implied: int) -> None:
         if popcount(chosen) == self.k:
@@ -145,11 +160,14 @@ class _Search:
         potential = (covered & ~self.base) | twice
         if potential & see:
             return  # a finned fish that eliminates: no Kraken fish
-        d = self.d
+        d, found = self.d, self.found
         # type 1: a potential elimination every fin leads to
-        for t in cells_of(potential & _digit(implied, d)):
+        for t in cells_of(potential & _digit(implied & ~found.done[TYPE_1], d)):
             self._add(TYPE_1, t, d, chosen, fins, "")
         # type 2: per cover unit, its base candidates (no cannibalistic one) and the fins lead to one candidate
+        implied &= found.cands & ~found.done[TYPE_2]
+        if not implied:
+            return
         for u in cells_of(chosen):
             cu = self.cand[u]
             starts = cu & self.base & ~twice
@@ -162,25 +180,39 @@ class _Search:
                     break
             if not common:
                 continue
-            sources = starts | fins
-            for e in range(1, 10):
-                for t in cells_of(_digit(common, e) & self.x.pos[e - 1] & ~sources):
-                    self._add(TYPE_2, t, e, chosen, fins, UNIT_NAMES[u])
+            for i in cells_of(common & ~((starts | fins) * _EVERY_DIGIT)):
+                self._add(TYPE_2, i % 81, i // 81 + 1, chosen, fins, UNIT_NAMES[u])
 
     def _add(self, name: str, t: int, e: int, cover: int, fins: int, unit: str) -> None:
-        key = (name, t, e)
-        if key in self.found:
-            return
         x, d = self.x, self.d
         words = (
-            f" on {d}: {SIZES[self.k]} base {_units(self.used)}; cover {_units(cover)}; "
+            f" on {d}: {_KIND[kind_of(self.used, cover)]}{SIZES[self.k]} base {_units(self.used)}; cover {_units(cover)}; "
             f"fins {and_list([rc(c, 9) for c in cells_of(fins)])}; "
         )
         if name == TYPE_1:
             words += f"the fish or a fin holds {d}, and each fin leads by a chain to {rc(t, 9)}<>{d}"
         else:
             words += f"one of {unit}'s base candidates or a fin holds {d}, and each leads by a chain to {rc(t, 9)}<>{e}"
-        self.found[key] = x.step(name, 0.0, placements=(), eliminations=((t, e),), explanation=words)
+        self.found.add(name, t, e, x.step(name, 0.0, placements=(), eliminations=((t, e),), explanation=words))
+
+
+class _Found:
+    """The steps found so far, and per type the candidates they remove (bit ``(e - 1) * 81 + cell``)."""
+
+    def __init__(self, x: Context) -> None:
+        self.steps: list[Step] = []
+        self.cands = sum(p << (81 * i) for i, p in enumerate(x.pos[:9]))
+        self.done = {TYPE_1: 0, TYPE_2: 0}
+
+    def add(self, name: str, t: int, e: int, step: Step) -> None:
+        bit = 1 << ((e - 1) * 81 + t)
+        if not self.done[name] & bit:
+            self.done[name] |= bit
+            self.steps.append(step)
+
+    def open(self, layer: int) -> int:
+        """The candidates a new step may still remove: type 2's, or type 1's on the fish's digit (``layer``)."""
+        return self.cands & ~(self.done[TYPE_2] & (self.done[TYPE_1] | ~layer))
 
 
 def _units(units: int) -> str:
@@ -195,8 +227,8 @@ def kraken_fish(x: Context) -> list[Step]:
     if not any(popcount(p) > 1 for p in x.pos[:9]):
         return []
     chains = _Chains(x)
-    found: dict[tuple[str, int, int], Step] = {}
+    found = _Found(x)
     for k in range(2, MAX_SIZE + 1):
         for d in range(1, 10):
             _Search(x, chains, d, k, found).run()
-    return sorted(found.values(), key=lambda s: s.technique != TYPE_1)
+    return sorted(found.steps, key=lambda s: s.technique != TYPE_1)
