@@ -104,7 +104,25 @@ class _Search:
             u = pool[i]
             if base & self.cand[u]:
                 continue  # an endo fin: none allowed
+            if (
+                self._need(base | self.cand[u], self.cover_all & ~(used | 1 << u), self.k + MAX_FINS)
+                > self.k + MAX_FINS
+            ):
+                continue  # more candidates than k cover units and the fins can take: so with any more units
             self._bases(pool, i + 1, used | 1 << u, base | self.cand[u])
+
+    @staticmethod
+    def _need(cells: int, allowed: int, limit: int) -> int:
+        """A lower bound of the cover units and fins ``cells`` need: cells no two of which one ``allowed``
+        unit holds each need their own (or are fins), counted greedily up to ``limit`` + 1."""
+        taken = need = 0
+        for r in cells_of(cells):
+            if not _UNITS_OF[r] & allowed & taken:
+                taken |= _UNITS_OF[r] & allowed
+                need += 1
+                if need > limit:
+                    break
+        return need
 
     def _covers(self, chosen: int, barred: int, covered: int, twice: int, fins: int, implied: int) -> None:
         """Cover sets of ``chosen`` units (``barred`` ones left out); ``implied``: what every fin leads to."""
@@ -123,14 +141,8 @@ class _Search:
                     self._leaf(chosen, covered, twice, fins | rest, implied)
             return
         budget = self.k - popcount(chosen) + MAX_FINS - popcount(fins)
-        if popcount(rest) > budget:  # each left needs a cover unit of its own, or is a fin: bound that need
-            taken = need = 0
-            for r in cells_of(rest):
-                if not _UNITS_OF[r] & allowed & taken:
-                    taken |= _UNITS_OF[r] & allowed
-                    need += 1
-                    if need > budget:
-                        return
+        if popcount(rest) > budget and self._need(rest, allowed, budget) > budget:
+            return
         c = (rest & -rest).bit_length() - 1
         bar = barred
         for u in CELL_UNITS[c]:
