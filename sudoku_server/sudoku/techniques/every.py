@@ -24,9 +24,12 @@ from sudoku_server.sudoku.check import Check, no_check
 from sudoku_server.sudoku.techniques import TECHNIQUES, Board, Step, TechniqueError
 from sudoku_server.sudoku.techniques import every_als as als
 from sudoku_server.sudoku.techniques import every_basic as basic
+from sudoku_server.sudoku.techniques import every_bug_lite as bug_lite
 from sudoku_server.sudoku.techniques import every_chains as chains
 from sudoku_server.sudoku.techniques import every_fish as fish
 from sudoku_server.sudoku.techniques import every_grouped as grouped
+from sudoku_server.sudoku.techniques import every_kraken as kraken
+from sudoku_server.sudoku.techniques import every_medusa as medusa
 from sudoku_server.sudoku.techniques import every_patterns as patterns
 from sudoku_server.sudoku.techniques.board import Context
 from sudoku_server.sudoku.techniques.variant_rules import RULE_FINDERS
@@ -103,6 +106,10 @@ CODES: dict[str, str] = {
     "template delete": "1202",
     "aligned pair exclusion": "1000",
     "aligned triple exclusion": "1001",
+    "Kraken fish type 1": "0371",
+    "Kraken fish type 2": "0372",
+    "3D Medusa": "0507",
+    "BUG Lite": "0620",
 }
 #: Franken and mutant fish (``every_fish``): 033k Franken, 034k finned Franken, 035k mutant, 036k finned
 #: mutant (k = size - 2); a Siamese pair adds ``1`` (``03411`` Siamese finned Franken Swordfish).
@@ -179,6 +186,10 @@ ORDER: dict[str, int] = {
     "death blossom": 6000,
     "template set": 8700,
     "template delete": 8800,
+    "Kraken fish type 1": 8450,
+    "Kraken fish type 2": 8451,
+    "3D Medusa": 5370,
+    "BUG Lite": 2910,
 }
 #: Franken and mutant fish: Franken X-Wing 6100 to Leviathan 6600, finned 6700-7200, mutant 7300-7800, finned
 #: mutant 7900-8400 (HoDoKu's order); a Siamese pair just after its kind.
@@ -219,7 +230,9 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("W-Wing", patterns.w_wings),
     ("unique rectangle", patterns.rectangles),
     ("BUG+1", patterns.bug_plus_one),
+    ("BUG Lite", bug_lite.bug_lite),
     ("simple colours", patterns.colours),
+    ("3D Medusa", medusa.medusa),
     ("remote pair", chains.remote_pairs),
     ("chains", functools.partial(chains.chains, retries=chains.RETRIES)),
     ("grouped chains", functools.partial(grouped.grouped_chains, retries=grouped.RETRIES)),
@@ -229,6 +242,7 @@ ENUMERATORS: tuple[tuple[str, Callable[[Context], list[Step]]], ...] = (
     ("death blossom", als.death_blossoms),
     ("Sue de Coq", als.sue_de_coq),
     ("template", patterns.templates),
+    ("Kraken fish", kraken.kraken_fish),
 )
 
 #: Path finders (registry names) the enumerators stand for: their steps would repeat.
