@@ -46,7 +46,9 @@ dynamic forcing chains                                8.5 + length
 
 Left out of the path on purpose: the UVWXYZ-Wing (6.6; the Sukaku Explainer
 that rated the Sudoku Exchange bank did not have it: with it 10 of its 960
-diabolical ratings come out 0.5 too low), aligned triple exclusion (7.5,
+diabolical ratings come out 0.5 too low), aligned pair exclusion (6.2,
+after the VWXYZ-Wing: it changes none of those 960 ratings and adds some
+10 ms to RATE a top1465 puzzle), aligned triple exclusion (7.5,
 SE's place is after the chains, before Nishio: there it changes none of
 those 960 ratings and adds some 6 ms to RATE a puzzle) and loops mixing cells and digits
 (SE's 7.0 bidirectional cycles; the AICs reaching the same eliminations rate
@@ -223,7 +225,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("BUG", find_bug),
     Technique("four strong links", functools.partial(find_strong_links, k=4)),
     Technique("VWXYZ-Wing", functools.partial(find_als_wing, k=4)),
-    Technique("aligned pair exclusion", find_aligned_pair_exclusion),
+    # SE's place (6.2); out of the path: it changes no rating of the SE-rated set and costs RATE some 10 ms a
+    # top1465 puzzle, past issue 30's p95 of 100 ms (benchmarks/RESULTS.md, "SE's own techniques")
+    Technique("aligned pair exclusion", find_aligned_pair_exclusion, in_path=False),
     Technique("UVWXYZ-Wing", functools.partial(find_als_wing, k=5), in_path=False),
     Technique("chains", find_chain),
     # SE's place (7.5, before Nishio); out of the path: it changes no rating of the SE-rated set and costs RATE
