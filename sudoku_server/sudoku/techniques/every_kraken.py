@@ -116,7 +116,10 @@ class _Search:
         """A lower bound of the cover units and fins ``cells`` need: cells no two of which one ``allowed``
         unit holds each need their own (or are fins), counted greedily up to ``limit`` + 1."""
         taken = need = 0
-        for r in cells_of(cells):
+        while cells:  # the set cells, lowest first (cells_of inlined: this is the search's hot loop)
+            low = cells & -cells
+            cells ^= low
+            r = low.bit_length() - 1
             if not _UNITS_OF[r] & allowed & taken:
                 taken |= _UNITS_OF[r] & allowed
                 need += 1
