@@ -196,6 +196,22 @@ def decode_link(text: str) -> str:
         more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters).
     """
     link = _LINK_COMMENT.sub("", text.strip())  # a one-line puzzle's trailing comment (break-session finding)
+    words = link.split()
+    if len(words) > 1 and _payload_text(words[0]):  # the link is whole before its first blank: the rest is junk
+        raise PuzzleFormatError(f"fpuzzles: {quote(words[1][:24])} follows the link (only a # comment may)")
+    return _decoded_link(link)
+
+
+def _payload_text(link: str) -> str:
+    """The JSON text of a link's payload (a blank in it read as the ``+`` it stood for), or ``""``."""
+    try:
+        return _decoded_link(link)
+    except PuzzleFormatError:
+        return ""
+
+
+def _decoded_link(link: str) -> str:
+    """:func:`decode_link` of a link without its comment. Raises PuzzleFormatError as it."""
     start = _LINK_START.match(link)
     if start is not None and "sudokupad" in start.group().lower():  # SudokuPad: the payload follows at once
         found, payload = "fpuzzles", link[start.end() :]
@@ -558,6 +574,9 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     if head is None:
         return None
     rest = text[head.end() :]
+    comment = re.search(r"\s#", rest)  # a trailing ``# comment``, as on the other one-line forms (left out)
+    if comment is not None:
+        rest = rest[: comment.start()]
     fields = []
     pos = 0
     stray = None

@@ -35,6 +35,17 @@ CASES = [
     ),
     ("littlekiller=r2c2-r3c3:5", "littlekiller= mark 1 does not run from an edge of the grid to an edge"),
     ("littlekiller=r1c2:5", "littlekiller= mark 1 does not run from an edge of the grid to an edge"),
+    # an arrow's line starts beside its bulb, a pill's cells touch, the line's cells touch (break-session finding:
+    # each was searched, and answered, as if the cells touched)
+    ("arrow=r1c1-r5c5-r5c6", "arrow= mark 1 starts its line at r5c5, which does not touch its bulb r1c1"),
+    ("arrow=r1c1-r1c2-r2c4:2", "arrow= mark 1 starts its line at r2c4, which does not touch its bulb r1c1-r1c2"),
+    ("arrow=r1c1-r3c3-r3c4:2", "arrow= mark 1 has a bulb of cells that do not touch (r1c1, r3c3)"),
+    ("arrow=r1c1-r1c2-r1c4", "arrow= mark 1 steps from r1c2 to r1c4, cells that do not touch"),
+    ("arrow=r1c1-r1c2-r1c1", "arrow= mark 1: r1c1 appears twice"),
+    # a non-ASCII character in a mark's first cell (a full-width 1): named as the cell it spoils, as in later cells
+    ("thermo=r\uff11c1-r1c3", 'thermo= mark 1: "r\\uff11c1" is not a cell of the grid'),
+    ("littlekiller=r\uff11c1:1", 'littlekiller= mark 1: "r\\uff11c1" is not a cell of the grid'),
+    ("kropki=r1c1-r1c2:w;r\uff11c1-r1c2:w", 'kropki= mark 2: "r\\uff11c1" is not a cell of the grid'),
     ("sandwich=r1:5;R1:6", "sandwich= mark 2: r1 appears twice"),
     ("sandwich=c3:5;r1:2;c3:5", "sandwich= mark 3: c3 appears twice"),
     (

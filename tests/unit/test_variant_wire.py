@@ -101,6 +101,19 @@ ERRORS = {
         f"RULES killer\n{X}\n",
         "RULES killer\nERROR format line 2: a killer puzzle needs its cages: a SudoCue line or a cage block\n",
     ),
+    "no arrows": (  # "a arrow" before
+        f"SOLVE rules=arrow {X}\n",
+        "ERROR format line 1: an arrow puzzle needs its marks: an arrow puzzle needs its arrows\n",
+    ),
+    "no arrows beside thermometers": (  # break-session finding: solved with no arrows, another rule's marks there
+        f"SOLVE rules=arrow {X} thermo=r1c1-r1c2\n",
+        "ERROR format line 1: an arrow puzzle needs its marks: an arrow puzzle needs its arrows\n",
+    ),
+    "no little killers beside thermometers": (
+        f"RULES littlekiller\n{X} thermo=r1c1-r1c2\n",
+        "RULES littlekiller\nERROR format line 2: a littlekiller puzzle needs its marks:"
+        " a little killer puzzle needs its diagonals\n",
+    ),
     "region size": (f"{JIGSAW_GIVENS}b{JIGSAW_REGIONS[1:]}\n", "ERROR format region b has 10 cells, not 9\n"),
     "cage sum": (
         CAGE_BLOCK.replace("a=13", "a=18"),
