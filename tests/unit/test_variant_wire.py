@@ -83,6 +83,11 @@ ERRORS = {
         f"ERROR command SOLVE: rules: unknown rule 'foo' (rules are {ALL_RULES})\n",
     ),
     "RULES unknown": ("RULES knights\n", f"ERROR command RULES: unknown rule 'knights' (rules are {ALL_RULES})\n"),
+    "RULES dangling plus": (  # break-session finding: "unknown rule ''"
+        "RULES x++antiknight\nSOLVE rules=x+ 1\n",
+        f"ERROR command RULES: 'x++antiknight' has a + with no rule beside it (rules are {ALL_RULES})\n"
+        f"ERROR command SOLVE: rules: 'x+' has a + with no rule beside it (rules are {ALL_RULES})\n",
+    ),
     "RULES twice": ("RULES x+X\n", "ERROR command RULES: x is named twice\n"),
     "does not fit": (
         "RULES windoku\n" + "." * 256 + "\n",
