@@ -473,13 +473,19 @@ def _once_each(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return out
 
 
+def _whole(text: str) -> int | str:
+    """A JSON whole number; one of more than 100 digits stays its text, which the field's reader refuses by name
+    (``size 999999999999... is too large``; break-session finding: CPython's own digit-limit message)."""
+    return int(text) if len(text) <= 100 else text
+
+
 def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
     """The puzzle on a line holding an f-puzzles object or link (:func:`is_fpuzzles`), or its error."""
     try:
         s = text.strip()
         body = s if s.startswith("{") else decode_link(s)
         try:
-            data = json.loads(body, object_pairs_hook=_once_each)
+            data = json.loads(body, object_pairs_hook=_once_each, parse_int=_whole)
         except ValueError as exc:
             raise PuzzleFormatError(f"fpuzzles: not JSON ({exc.args[0].split(':')[0]})") from None
         except RecursionError:  # arrays or objects nested a thousand deep (break-session finding: a traceback)

@@ -225,6 +225,15 @@ def test_errors_name_the_rule_and_the_place():
         (b'{"size": "nine"}', 'size "nine" is not a number'),
         (b'{"size": [9]}', "size [9] is not a number"),
         (b'{"size": 123456789012345}', "size 123456789012... is too large"),
+        # past CPython's digit limit: its message ("Exceeds the limit (4300 digits)...") was the error
+        (b'{"size": ' + b"9" * 5000 + b"}", "size 999999999999... is too large"),
+        (
+            b'{"size": 9, "grid": '
+            + json.dumps([[{}] * 9] * 9).encode()
+            + b', "whispers": [{"lines": [["R1C1", "R1C2"]],'
+            b' "value": ' + b"9" * 5000 + b"}]}",
+            '"whispers" entry 1: value "999999999999..." is over 10000',
+        ),
     ],
 )
 def test_a_bad_size_is_named_as_json_spells_it(line: bytes, error: str):
