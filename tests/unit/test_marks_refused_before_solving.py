@@ -69,3 +69,20 @@ def test_an_fpuzzles_dot_between_cells_that_do_not_touch_is_refused():
     line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
     line += ',"xv":[{"cells":["R1C1","R2C2"],"value":"X"}]}'
     assert replies(f"{line}\n".encode()) == b'ERROR format fpuzzles: "xv" entry 1: r1c1 and r2c2 do not touch\n'
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("." * 16 + " xv=r1c1-r1c2:x", "xv r1c1-r1c2 sum 10: no two digits of 1-4 make it"),
+        (f"{GIVENS} littlekiller=r1c1:0", "little killer r1c1 sum 0: digits 1-9 on its 1 cell sum to 1 to 9 only"),
+        (
+            f"{GIVENS} littlekiller=r9c1-r8c2-r7c3-r6c4-r5c5-r4c6-r3c7-r2c8-r1c9:82",
+            "little killer r9c1-r1c9 sum 82: digits 1-9 on its 9 cells sum to 9 to 81 only",
+        ),
+    ],
+)
+def test_an_xv_or_little_killer_sum_no_digits_make_is_refused_before_the_search(line, error):
+    """Break-session finding: searched, then ``ERROR unsolvable no solution exists`` naming no place, where a
+    sandwich or cage sum no digits make is refused by name."""
+    assert replies(f"{line}\nPING\n".encode()) == f"ERROR invalid {error}\nPONG\n".encode()
