@@ -196,6 +196,22 @@ def decode_link(text: str) -> str:
         more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters).
     """
     link = _LINK_COMMENT.sub("", text.strip())  # a one-line puzzle's trailing comment (break-session finding)
+    words = link.split()
+    if len(words) > 1 and _payload_text(words[0]):  # the link is whole before its first blank: the rest is junk
+        raise PuzzleFormatError(f"fpuzzles: {quote(words[1][:24])} follows the link (only a # comment may)")
+    return _decoded_link(link)
+
+
+def _payload_text(link: str) -> str:
+    """The JSON text of a link's payload (a blank in it read as the ``+`` it stood for), or ``""``."""
+    try:
+        return _decoded_link(link)
+    except PuzzleFormatError:
+        return ""
+
+
+def _decoded_link(link: str) -> str:
+    """:func:`decode_link` of a link without its comment. Raises PuzzleFormatError as it."""
     start = _LINK_START.match(link)
     if start is not None and "sudokupad" in start.group().lower():  # SudokuPad: the payload follows at once
         found, payload = "fpuzzles", link[start.end() :]
@@ -457,13 +473,19 @@ def _once_each(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return out
 
 
+def _whole(text: str) -> int | str:
+    """A JSON whole number; one of more than 100 digits stays its text, which the field's reader refuses by name
+    (``size 999999999999... is too large``; break-session finding: CPython's own digit-limit message)."""
+    return int(text) if len(text) <= 100 else text
+
+
 def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
     """The puzzle on a line holding an f-puzzles object or link (:func:`is_fpuzzles`), or its error."""
     try:
         s = text.strip()
         body = s if s.startswith("{") else decode_link(s)
         try:
-            data = json.loads(body, object_pairs_hook=_once_each)
+            data = json.loads(body, object_pairs_hook=_once_each, parse_int=_whole)
         except ValueError as exc:
             raise PuzzleFormatError(f"fpuzzles: not JSON ({exc.args[0].split(':')[0]})") from None
         except RecursionError:  # arrays or objects nested a thousand deep (break-session finding: a traceback)
@@ -558,6 +580,9 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     if head is None:
         return None
     rest = text[head.end() :]
+    comment = re.search(r"\s#", rest)  # a trailing ``# comment``, as on the other one-line forms (left out)
+    if comment is not None:
+        rest = rest[: comment.start()]
     fields = []
     pos = 0
     stray = None

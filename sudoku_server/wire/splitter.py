@@ -459,8 +459,15 @@ def variant_request(puzzle: Puzzle, request: _R, rules: Sequence[str]) -> _R:
     except CommandError as unfit:
         raise CommandError(f"line {line}: {unfit.detail}") from None
     for rule in with_data():
-        if rule.word in variant.rules and not getattr(variant, rule.data):
-            raise PuzzleFormatError(f"line {line}: a {rule.word} puzzle needs its {rule.data}: {rule.missing}")
+        if rule.word not in variant.rules:
+            continue
+        if rule.data == "marks":  # its own marks: another rule's do not stand for them (break-session finding)
+            given = any(mark.rule == rule.word for mark in variant.marks)
+        else:
+            given = bool(getattr(variant, rule.data))
+        if not given:
+            article = "an" if rule.word[0] in "aeiox" else "a"  # "an arrow", "an xv", "an oddeven"
+            raise PuzzleFormatError(f"line {line}: {article} {rule.word} puzzle needs its {rule.data}: {rule.missing}")
     if variant.classic:
         return request
     return dataclasses.replace(request, variant=variant)

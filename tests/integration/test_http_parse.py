@@ -142,6 +142,13 @@ async def test_parse_reads_duplicates_but_words_format_and_rule_errors_as_solve_
                     "message": "line 1: a killer puzzle needs its cages: a SudoCue line or a cage block",
                 },
             ),
+            (  # break-session finding: parsed as "thermo+arrow", with no arrow
+                {"puzzle": "." * 81 + " thermo=r1c1-r1c2", "rules": "arrow"},
+                {
+                    "code": "format",
+                    "message": "line 1: an arrow puzzle needs its marks: an arrow puzzle needs its arrows",
+                },
+            ),
         ]
         for body, error in cases:
             reply = await afetch(port, "POST", "/api/v1/parse", body)

@@ -117,7 +117,7 @@ ERRORS = [
         "hint",
         {"puzzle": X, "rules": ""},
         400,
-        error("command", f"HINT: rules: unknown rule '' (rules are {ALL_RULES})", None),
+        error("command", f"HINT: rules: no rule named (rules are {ALL_RULES})", None),
     ),
     (
         "steps",

@@ -225,6 +225,15 @@ def test_errors_name_the_rule_and_the_place():
         (b'{"size": "nine"}', 'size "nine" is not a number'),
         (b'{"size": [9]}', "size [9] is not a number"),
         (b'{"size": 123456789012345}', "size 123456789012... is too large"),
+        # past CPython's digit limit: its message ("Exceeds the limit (4300 digits)...") was the error
+        (b'{"size": ' + b"9" * 5000 + b"}", "size 999999999999... is too large"),
+        (
+            b'{"size": 9, "grid": '
+            + json.dumps([[{}] * 9] * 9).encode()
+            + b', "whispers": [{"lines": [["R1C1", "R1C2"]],'
+            b' "value": ' + b"9" * 5000 + b"}]}",
+            '"whispers" entry 1: value "999999999999..." is over 10000',
+        ),
     ],
 )
 def test_a_bad_size_is_named_as_json_spells_it(line: bytes, error: str):
@@ -405,6 +414,30 @@ def test_a_cell_s_given_may_be_a_string(given, read):
         ({"negative": "ratio"}, '"negative" is a list of rule names (["ratio"]), not "ratio"'),
         ({"odd": [{"cells": ["R1C1"]}]}, '"odd" entry 1 has no cell'),
         ({"killercage": [{"cells": ["R1C1", "R1C1"], "value": 5}]}, '"killercage" entry 1: r1c1 appears twice'),
+        (  # the arrow checks of the line syntax (break-session finding: searched as if the cells touched)
+            {"arrow": [{"cells": ["R1C1"], "lines": [["R1C3", "R1C4"]]}]},
+            '"arrow" entry 1 starts its line at r1c3, which does not touch its bulb r1c1',
+        ),
+        (
+            {"arrow": [{"cells": ["R1C1"], "lines": [["R1C1", "R1C2", "R1C4"]]}]},
+            '"arrow" entry 1 steps from r1c2 to r1c4, cells that do not touch',
+        ),
+        (  # the bulb's cell was dropped from the line, the rest kept
+            {"arrow": [{"cells": ["R1C1"], "lines": [["R1C2", "R1C1"]]}]},
+            '"arrow" entry 1: its line re-enters its bulb at r1c1',
+        ),
+        (
+            {"arrow": [{"cells": ["R1C1", "R3C3"], "lines": [["R1C1", "R2C1"]]}]},
+            '"arrow" entry 1 has a bulb of cells that do not touch (r1c1, r3c3)',
+        ),
+        (  # a column clued from both sides: the second clue made it unsolvable, an equal one was taken silently
+            {"sandwichsum": [{"cell": "R0C1", "value": "0"}, {"cell": "R10C1", "value": "5"}]},
+            '"sandwichsum" entry 2: c1 appears twice (entry 1 clues it too)',
+        ),
+        (
+            {"sandwichsum": [{"cell": "R3C0", "value": 5}, {"cell": "R1C10"}, {"cell": "R3C0", "value": 5}]},
+            '"sandwichsum" entry 3: r3 appears twice (entry 1 clues it too)',
+        ),
         (  # it said "-3 is not a number"
             {"whispers": [{"lines": [["R1C1", "R1C2"]], "value": -3}]},
             '"whispers" entry 1: value -3 is not a whole number 0 or more',
@@ -416,6 +449,31 @@ def test_the_fpuzzles_reader_refuses_the_marks_the_line_syntax_refuses(keys, err
     the grid, a negative rule as a string) or named Python's None; LAYOUTS.md says the reader refuses the same."""
     line = json.dumps({"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], **keys})
     assert replies(f"{line}\n".encode()) == f"ERROR format fpuzzles: {error}\n".encode()
+
+
+@pytest.mark.parametrize(
+    ("bulb", "line", "cells", "value"),
+    [
+        (["R1C1", "R1C2"], ["R1C1", "R1C2", "R2C3"], (0, 1, 11), 2),  # from the pill, across it
+        (["R1C1"], ["R2C2", "R3C3"], (0, 10, 20), 1),  # beside the bulb
+    ],
+)
+def test_an_arrow_line_may_start_in_its_bulb_or_beside_it(bulb, line, cells, value):
+    """f-puzzles draws an arrow's line from a cell of its bulb; a line that starts beside the bulb is the same arrow."""
+    data = {"size": 9, "grid": [[{} for _ in range(9)] for _ in range(9)], "arrow": [{"cells": bulb, "lines": [line]}]}
+    _grid, variant = read_object(data)
+    assert [(m.cells, m.value) for m in variant.marks] == [(cells, value)]
+
+
+def test_a_word_after_a_link_that_is_no_comment_is_refused():
+    """Break-session finding: ``<link> junk`` was solved (lz-string stops at its end code: the junk, read as more
+    payload, was never looked at); a link whose ``+`` became blanks still reads."""
+    form = link(THERMO)
+    assert replies(f"{form} junk\nCOUNT {form} junk # c\n".encode()) == (
+        b'ERROR format fpuzzles: "junk" follows the link (only a # comment may)\n' * 2
+    )
+    assert "+" in form
+    assert replies(f"{form.replace('+', ' ')}\n".encode()) == f"{SOLUTION}\n".encode()
 
 
 def test_links_of_f_puzzles_with_www_and_of_sudokupad_and_with_a_comment_are_read():

@@ -93,7 +93,11 @@ def puzzles(draw: st.DrawFn) -> tuple[Grid, Variant]:
         bulb = draw(st.integers(1, min(4, len(line) - 1)))
         marks.append(Mark("arrow", line, bulb))
     marks += [Mark("littlekiller", _diagonal(draw), draw(st.integers(0, 60))) for _ in range(draw(st.integers(0, 2)))]
-    marks += [Mark("sandwich", _sandwich_line(draw), draw(st.integers(0, 35))) for _ in range(draw(st.integers(0, 2)))]
+    sandwiches = [
+        Mark("sandwich", _sandwich_line(draw), draw(st.integers(0, 35))) for _ in range(draw(st.integers(0, 2)))
+    ]
+    assume(len({frozenset(m.cells) for m in sandwiches}) == len(sandwiches))  # a line clued once (both readers)
+    marks += sandwiches
     words.update(m.rule for m in marks)
     regions = tuple(draw(st.lists(st.integers(0, 8), min_size=81, max_size=81))) if "jigsaw" in words else None
     cages: tuple[Cage, ...] = ()

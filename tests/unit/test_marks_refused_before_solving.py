@@ -35,6 +35,17 @@ CASES = [
     ),
     ("littlekiller=r2c2-r3c3:5", "littlekiller= mark 1 does not run from an edge of the grid to an edge"),
     ("littlekiller=r1c2:5", "littlekiller= mark 1 does not run from an edge of the grid to an edge"),
+    # an arrow's line starts beside its bulb, a pill's cells touch, the line's cells touch (break-session finding:
+    # each was searched, and answered, as if the cells touched)
+    ("arrow=r1c1-r5c5-r5c6", "arrow= mark 1 starts its line at r5c5, which does not touch its bulb r1c1"),
+    ("arrow=r1c1-r1c2-r2c4:2", "arrow= mark 1 starts its line at r2c4, which does not touch its bulb r1c1-r1c2"),
+    ("arrow=r1c1-r3c3-r3c4:2", "arrow= mark 1 has a bulb of cells that do not touch (r1c1, r3c3)"),
+    ("arrow=r1c1-r1c2-r1c4", "arrow= mark 1 steps from r1c2 to r1c4, cells that do not touch"),
+    ("arrow=r1c1-r1c2-r1c1", "arrow= mark 1: r1c1 appears twice"),
+    # a non-ASCII character in a mark's first cell (a full-width 1): named as the cell it spoils, as in later cells
+    ("thermo=r\uff11c1-r1c3", 'thermo= mark 1: "r\\uff11c1" is not a cell of the grid'),
+    ("littlekiller=r\uff11c1:1", 'littlekiller= mark 1: "r\\uff11c1" is not a cell of the grid'),
+    ("kropki=r1c1-r1c2:w;r\uff11c1-r1c2:w", 'kropki= mark 2: "r\\uff11c1" is not a cell of the grid'),
     ("sandwich=r1:5;R1:6", "sandwich= mark 2: r1 appears twice"),
     ("sandwich=c3:5;r1:2;c3:5", "sandwich= mark 3: c3 appears twice"),
     (
@@ -58,3 +69,20 @@ def test_an_fpuzzles_dot_between_cells_that_do_not_touch_is_refused():
     line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
     line += ',"xv":[{"cells":["R1C1","R2C2"],"value":"X"}]}'
     assert replies(f"{line}\n".encode()) == b'ERROR format fpuzzles: "xv" entry 1: r1c1 and r2c2 do not touch\n'
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("." * 16 + " xv=r1c1-r1c2:x", "xv r1c1-r1c2 sum 10: no two digits of 1-4 make it"),
+        (f"{GIVENS} littlekiller=r1c1:0", "little killer r1c1 sum 0: digits 1-9 on its 1 cell sum to 1 to 9 only"),
+        (
+            f"{GIVENS} littlekiller=r9c1-r8c2-r7c3-r6c4-r5c5-r4c6-r3c7-r2c8-r1c9:82",
+            "little killer r9c1-r1c9 sum 82: digits 1-9 on its 9 cells sum to 9 to 81 only",
+        ),
+    ],
+)
+def test_an_xv_or_little_killer_sum_no_digits_make_is_refused_before_the_search(line, error):
+    """Break-session finding: searched, then ``ERROR unsolvable no solution exists`` naming no place, where a
+    sandwich or cage sum no digits make is refused by name."""
+    assert replies(f"{line}\nPING\n".encode()) == f"ERROR invalid {error}\nPONG\n".encode()

@@ -83,6 +83,11 @@ ERRORS = {
         f"ERROR command SOLVE: rules: unknown rule 'foo' (rules are {ALL_RULES})\n",
     ),
     "RULES unknown": ("RULES knights\n", f"ERROR command RULES: unknown rule 'knights' (rules are {ALL_RULES})\n"),
+    "RULES dangling plus": (  # break-session finding: "unknown rule ''"
+        "RULES x++antiknight\nSOLVE rules=x+ 1\n",
+        f"ERROR command RULES: 'x++antiknight' has a + with no rule beside it (rules are {ALL_RULES})\n"
+        f"ERROR command SOLVE: rules: 'x+' has a + with no rule beside it (rules are {ALL_RULES})\n",
+    ),
     "RULES twice": ("RULES x+X\n", "ERROR command RULES: x is named twice\n"),
     "does not fit": (
         "RULES windoku\n" + "." * 256 + "\n",
@@ -100,6 +105,19 @@ ERRORS = {
     "no cages": (
         f"RULES killer\n{X}\n",
         "RULES killer\nERROR format line 2: a killer puzzle needs its cages: a SudoCue line or a cage block\n",
+    ),
+    "no arrows": (  # "a arrow" before
+        f"SOLVE rules=arrow {X}\n",
+        "ERROR format line 1: an arrow puzzle needs its marks: an arrow puzzle needs its arrows\n",
+    ),
+    "no arrows beside thermometers": (  # break-session finding: solved with no arrows, another rule's marks there
+        f"SOLVE rules=arrow {X} thermo=r1c1-r1c2\n",
+        "ERROR format line 1: an arrow puzzle needs its marks: an arrow puzzle needs its arrows\n",
+    ),
+    "no little killers beside thermometers": (
+        f"RULES littlekiller\n{X} thermo=r1c1-r1c2\n",
+        "RULES littlekiller\nERROR format line 2: a littlekiller puzzle needs its marks:"
+        " a little killer puzzle needs its diagonals\n",
     ),
     "region size": (f"{JIGSAW_GIVENS}b{JIGSAW_REGIONS[1:]}\n", "ERROR format region b has 10 cells, not 9\n"),
     "cage sum": (

@@ -138,11 +138,17 @@ def parse_rules(text: str) -> tuple[str, ...]:
 
     Words are case-insensitive; ``classic`` alone (or with others) adds no
     rule. Raises CommandError naming an unknown or repeated word:
-    ``rules: unknown rule 'foo' (rules are classic, x, windoku, ...)``.
+    ``rules: unknown rule 'foo' (rules are classic, x, windoku, ...)``, an empty list (``rules: no rule named``)
+    or a dangling ``+`` (``rules: 'x+' has a + with no rule beside it``).
     """
     words = text.lower().split("+")
     known = set()
     for word in words:
+        if not word:  # break-session finding: named "unknown rule ''"
+            listed = ", ".join(WORDS)
+            if not text.strip():
+                raise CommandError(f"rules: no rule named (rules are {listed})")
+            raise CommandError(f"rules: {quote(text, chr(39))} has a + with no rule beside it (rules are {listed})")
         if word not in WORDS:
             raise CommandError(f"rules: unknown rule {quote(word, chr(39))} (rules are {', '.join(WORDS)})")
         if word in known:

@@ -255,6 +255,9 @@ def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...],
                     out.append((quick, tail.lower()))
                     continue  # else the general reading below names the cell given twice
         if not cells_text or _NAME.match(cells_text) is None:
+            if cells_text and not (cells_text.isascii() and cells_text.isalpha()):  # no word (``negative``): a cell
+                name = cells_text.split("-")[0]  # break-session finding: ``r１c1`` (a full-width 1) was read as a word
+                raise ValueError(f"{word}= mark {k}: {quote(name)} is not a cell of the grid")
             out.append(((), item.lower()))
             continue
         cells = []

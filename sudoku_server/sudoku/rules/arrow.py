@@ -14,7 +14,18 @@ from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
 from sudoku_server.sudoku.rules._making import random_lines, syntax_text
-from sudoku_server.sudoku.rules._marks import Read, fp_cells, fp_entries, fp_name, line_name, marks_of, syntax_lines
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    _touching,
+    cell_name,
+    fp_cells,
+    fp_entries,
+    fp_name,
+    line_apart,
+    line_name,
+    marks_of,
+    syntax_lines,
+)
 from sudoku_server.sudoku.rules._native_marks import NativeParts
 from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
 
@@ -23,11 +34,28 @@ MAX_BULB = 4
 
 
 def _bulb(mark: Mark, size: int) -> str:
-    """A bulb (the mark's value: its cells, the first ones) of 1 to :data:`MAX_BULB` cells, with a line after it."""
-    if not 1 <= mark.value <= MAX_BULB or mark.value >= len(mark.cells):
-        most = min(MAX_BULB, len(mark.cells) - 1)
-        return f"has a bulb of {mark.value} cells (1 to {most} on a line of {len(mark.cells)})"
-    return ""
+    """What keeps a mark from being an arrow (``""`` when it is one): a bulb (the mark's value: its cells, the first
+    ones) of 1 to :data:`MAX_BULB` cells that touch each other, then a line that starts beside the bulb, each cell
+    touching the next (side by side or corner to corner, as every line: docs/LAYOUTS.md)."""
+    bulb, cells = mark.value, mark.cells
+    if not 1 <= bulb <= MAX_BULB or bulb >= len(cells):
+        most = min(MAX_BULB, len(cells) - 1)
+        return f"has a bulb of {bulb} cells (1 to {most} on a line of {len(cells)})"
+    near = _touching(size, True)
+    joined = {cells[0]}  # a pill's cells, reached from its first through touching ones
+    grown = True
+    while grown:
+        grown = False
+        for c in cells[1:bulb]:
+            if c not in joined and any((c, d) in near for d in joined):
+                joined.add(c)
+                grown = True
+    if len(joined) < bulb:
+        return f"has a bulb of cells that do not touch ({', '.join(cell_name(size, c) for c in cells[:bulb])})"
+    if not any((cells[bulb], c) in near for c in cells[:bulb]):
+        where = "-".join(cell_name(size, c) for c in cells[:bulb])
+        return f"starts its line at {cell_name(size, cells[bulb])}, which does not touch its bulb {where}"
+    return line_apart(Mark(mark.rule, cells[bulb:]), size)
 
 
 _SYNTAX = syntax_lines("arrow", 2, 1, check=_bulb)
@@ -78,10 +106,23 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
         if len(bulb) > MAX_BULB:
             raise ValueError(f"{where}: a bulb of {len(bulb)} cells (at most {MAX_BULB})")
         for line in lines:
-            shaft = tuple(c for c in fp_cells(line, size, where) if c not in bulb)
+            cells = fp_cells(line, size, where)
+            start = 0
+            while (
+                start < len(cells) and cells[start] in bulb
+            ):  # the line starts at (in) its bulb, as f-puzzles draws it
+                start += 1
+            shaft = cells[start:]
             if not shaft:  # as the line syntax: an arrow is its bulb and at least one cell more
                 raise ValueError(f"{where} has a line with no cell past its bulb")
-            marks.append(Mark(RULE.word, bulb + shaft, len(bulb)))
+            back = next((c for c in shaft if c in bulb), None)
+            if back is not None:  # break-session finding: the cell was dropped, the rest of the line kept
+                raise ValueError(f"{where}: its line re-enters its bulb at {cell_name(size, back)}")
+            mark = Mark(RULE.word, bulb + shaft, len(bulb))
+            wrong = _bulb(mark, size)
+            if wrong:
+                raise ValueError(f"{where} {wrong}")
+            marks.append(mark)
     return tuple(marks), frozenset()
 
 

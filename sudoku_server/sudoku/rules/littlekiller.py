@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.sudoku.constraints import Broken, Constraint, Sum
 from sudoku_server.sudoku.rules._making import shuffled, syntax_text
 from sudoku_server.sudoku.rules._marks import (
@@ -30,7 +31,12 @@ def _compile(build: Build) -> Compiled:
     size = build.size
     out: list[tuple[Constraint, str]] = []
     for k, m in enumerate(marks_of(build, RULE.word)):
-        out.append((Sum(m.cells, m.value, False, (), k), f"little killer {line_name(size, m.cells)} sum {m.value}"))
+        name = f"little killer {line_name(size, m.cells)} sum {m.value}"
+        n = len(m.cells)
+        if not n <= m.value <= n * size:  # refused before the search, as a sandwich sum no digits make
+            cells = f"{n} cell{'s' if n > 1 else ''}"
+            raise InvalidPuzzleError(f"{name}: digits 1-{size} on its {cells} sum to {n} to {n * size} only")
+        out.append((Sum(m.cells, m.value, False, (), k), name))
     return out
 
 
@@ -79,6 +85,8 @@ def _native(text: str, size: int, parts: NativeParts) -> bool:
         return False
     sums = parts.sums
     for m in marks:
+        if not len(m.cells) <= m.value <= len(m.cells) * size:
+            return False  # ``_compile`` words it
         sums += (len(m.cells), m.value, 0, *m.cells, *(1,) * len(m.cells))
     return True
 

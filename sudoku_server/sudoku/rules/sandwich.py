@@ -97,6 +97,7 @@ def _line(size: int, row: int, column: int) -> tuple[int, ...]:
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     marks = []
+    seen: dict[str, int] = {}  # "r3": the entry that clues row 3 (either side)
     for k, entry in enumerate(fp_entries(data, "sandwichsum"), 1):
         where = f'"sandwichsum" entry {k}'
         value = fp_value(entry, -1, where)
@@ -105,6 +106,10 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
         r, c = fp_cell(entry.get("cell"), size, where, outside=True)
         if (r in (-1, size)) == (c in (-1, size)):  # inside the grid, or a corner
             raise ValueError(f"{where}: {quote(str(entry.get('cell')))} is not beside a row or a column")
+        clued = f"r{r + 1}" if c in (-1, size) else f"c{c + 1}"
+        if clued in seen:  # as the line syntax (break-session finding: both sides, or twice, were both kept)
+            raise ValueError(f"{where}: {clued} appears twice (entry {seen[clued]} clues it too)")
+        seen[clued] = k
         marks.append(Mark(RULE.word, _line(size, r, c), value))
     return tuple(marks), frozenset()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 
+from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
 from sudoku_server.sudoku.rules._making import neighbour_pairs, syntax_text
 from sudoku_server.sudoku.rules._marks import (
@@ -53,6 +54,8 @@ def _compile(build: Build) -> Compiled:
     for k, m in enumerate(pairs):
         table = _sum_table(size, m.value)
         a, b = m.cells
+        if m.value > 2 * size - 1:  # an X on 4x4: refused before the search, as a sandwich sum no digits make
+            raise InvalidPuzzleError(f"xv {dot_name(size, a, b)} sum {m.value}: no two digits of 1-{size} make it")
         out.append((new_relation(((a, b),), table, (k,)), f"xv {dot_name(size, a, b)} sum {m.value}"))
     if any(not m.cells and m.kind == "negative" for m in marks):
         table = _negative_table(size)
