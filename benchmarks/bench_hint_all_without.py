@@ -48,7 +48,7 @@ def main() -> None:
             every.ENUMERATORS = enumerators
             board = Board.from_state(puzzle.grid, puzzle.variant.candidates)
             start = time.process_time()
-            every.all_steps(board, solution)
+            every.all_steps(board, solution, kraken=True)
             times.append(time.process_time() - start)
     every.ENUMERATORS = full
     ratios = [a / b for a, b in zip(after, before, strict=True) if b]

@@ -305,7 +305,7 @@ def _hint_all(request: HintAll, call: _Call) -> Result:
         solution = unique_solution(request.grid, check=call.check, geometry=geometry)
         board = Board.from_grid(request.grid, geometry)
         board.placed = placed_cells(request.grid.cells, request.variant.candidates)
-    return HintedAll(tuple(all_steps(board, solution, check=call.check)))
+    return HintedAll(tuple(all_steps(board, solution, check=call.check, kraken=request.kraken)))
 
 
 def _minimal(request: Minimal, call: _Call) -> Result:

@@ -212,17 +212,27 @@ class Hint(PuzzleRequest):
     def validate(
         cls, flags: Sequence[str] = (), options: Mapping[str, str] = _NONE, grid: Grid = NO_GRID
     ) -> Hint | HintAll:
-        """``HINT [nudge|all]``; ``all`` asks for :class:`HintAll`. Raises CommandError for both flags."""
+        """``HINT [nudge|all [kraken]]``; ``all`` asks for :class:`HintAll`.
+
+        Raises CommandError for both flags, or ``kraken`` without ``all``."""
         if "all" in flags:
             if "nudge" in flags:
                 raise CommandError("HINT: all and nudge do not go together")
-            return HintAll(grid, variant=rules_option("HINT", options))
+            return HintAll(grid, variant=rules_option("HINT", options), kraken="kraken" in flags)
+        if "kraken" in flags:
+            raise CommandError("HINT: kraken goes with all (HINT all kraken <puzzle>)")
         return cls(grid, nudge="nudge" in flags, variant=rules_option("HINT", options))
 
 
 @dataclass(frozen=True)
 class HintAll(PuzzleRequest):
-    """Every step at the puzzle's solving state, with HoDoKu's technique codes (``HINT all``)."""
+    """Every step at the puzzle's solving state, with HoDoKu's technique codes (``HINT all``).
+
+    ``kraken``: Kraken fish too (``HINT all kraken``; HoDoKu keeps them behind an option, and in Python
+    they double the time of a state).
+    """
+
+    kraken: bool = False
 
 
 @dataclass(frozen=True)

@@ -444,6 +444,7 @@ ENDPOINTS: dict[str, Endpoint] = {
             (
                 Field("nudge", "boolean", "only the technique and where to look"),
                 Field("all", "boolean", "all steps"),
+                Field("kraken", "boolean", "with all: Kraken fish too (HoDoKu keeps them behind an option; slower)"),
                 _RULES,
             ),
             "The next logical step, with its placements and eliminations (all: every step, HoDoKu's codes)",

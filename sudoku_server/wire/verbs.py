@@ -155,11 +155,12 @@ VERBS: dict[str, Verb] = {
         ),
         Verb(
             "HINT",
-            "HINT [nudge|all] [rules=R] <puzzle>",
+            "HINT [nudge|all [kraken]] [rules=R] <puzzle>",
             "the next logical step in words (with nudge: only the technique and where to look; with all: every"
-            " step at the puzzle's state, one STEP line each with HoDoKu's technique code, then END)",
+            " step at the puzzle's state, one STEP line each with HoDoKu's technique code, then END; with all"
+            " kraken: Kraken fish too)",
             "HINT nudge <puzzle> -> HINT hidden single: look at box 9",
-            flags=("nudge", "all"),
+            flags=("nudge", "all", "kraken"),
             options=("rules",),
             takes_puzzle=True,
             request=_requests.Hint,

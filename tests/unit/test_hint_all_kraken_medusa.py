@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
+from sudoku_server.errors import CommandError
 from sudoku_server.service.answer import answer
 from sudoku_server.text import PuzzleReader
 from sudoku_server.wire.replies import render
@@ -17,8 +20,8 @@ BUG_LITE = (
 )
 
 
-def _lines(text: str, *codes: str) -> list[str]:
-    request = check_arguments(parse_command("HINT all", 1, "\n"))
+def _lines(text: str, *codes: str, command: str = "HINT all") -> list[str]:
+    request = check_arguments(parse_command(command, 1, "\n"))
     (puzzle,) = PuzzleReader().feed_line(text, "\n", 2)
     request = dataclasses.replace(request, grid=puzzle.grid, variant=puzzle.variant or request.variant)
     out = render(answer(request), "\n", puzzle).decode()
@@ -38,7 +41,7 @@ def test_kraken_fish_are_hodokus_at_a_library_state() -> None:
         "Kraken fish type 2 on 8: Franken X-Wing base column 4 and column 7; cover row 8 and box 9; fins r9c4; "
         "one of row 8's base candidates or a fin holds 8, and each leads by a chain to "
     )
-    assert _lines(KRAKEN, "0371", "0372") == [
+    assert _lines(KRAKEN, "0371", "0372", command="HINT all kraken") == [
         f"STEP 0372 Kraken-fish-type-2 r7c9<>1 # {lead}r7c9<>1",
         f"STEP 0372 Kraken-fish-type-2 r8c7<>2 # {lead}r8c7<>2",
         f"STEP 0372 Kraken-fish-type-2 r9c2<>2 # {lead}r9c2<>2",
@@ -47,6 +50,13 @@ def test_kraken_fish_are_hodokus_at_a_library_state() -> None:
         " cover row 9 and box 8; fins r8c7; one of box 8's base candidates or a fin holds 8, and each leads by a"
         " chain to r9c4<>1",
     ]
+
+
+def test_kraken_fish_only_when_asked() -> None:
+    """HoDoKu's "find all steps" keeps Kraken fish off by default; so does ``HINT all`` (they double its time)."""
+    assert _lines(KRAKEN, "0371", "0372") == []
+    with pytest.raises(CommandError, match=r"^HINT: kraken goes with all \(HINT all kraken <puzzle>\)$"):
+        check_arguments(parse_command("HINT kraken", 1, "\n"))
 
 
 def test_3d_medusa_cell_emptied_by_a_colour() -> None:

@@ -332,6 +332,7 @@ def all_steps(
     *,
     check: Check | None = None,
     path_finders: bool = True,
+    kraken: bool = False,
 ) -> list[Found]:
     """Every step at the board's state, one per distinct (technique, effects), simplest first.
 
@@ -341,6 +342,8 @@ def all_steps(
       check: called between enumerators and finders; what it raises propagates.
       path_finders: also the first step of each path finder no enumerator covers
         (chains, forcing chains, ...).
+      kraken: also Kraken fish (``0371``/``0372``: HoDoKu's "find all steps" keeps them off by
+        default, and here they double a state's time).
 
     Raises:
       TechniqueError: a step contradicts the solution (a bug).
@@ -369,7 +372,9 @@ def all_steps(
     classic = _classic_units(board)
     if classic:
         x = Context(board, check)
-        for _name, enumerate_steps in ENUMERATORS:
+        for name, enumerate_steps in ENUMERATORS:
+            if name == "Kraken fish" and not kraken:
+                continue
             check()
             for s in enumerate_steps(x):
                 add(s)
