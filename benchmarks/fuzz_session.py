@@ -61,6 +61,7 @@ if atheris is not None:
     with atheris.instrument_imports(include=["sudoku_server"]):
         from sudoku_server import text as _text  # noqa: F401
         from sudoku_server.wire import session as _protocol  # noqa: F401
+from sudoku_server.wire.framing import limit_of
 from sudoku_server.wire.session import (
     DEFAULT_MAX_LINE_BYTES,
     CloseConnection,
@@ -69,7 +70,6 @@ from sudoku_server.wire.session import (
     Reply,
     Session,
     TelnetReply,
-    _limit_of,
 )
 
 #: Line limits the input picks from: the default, and small ones so that
@@ -160,12 +160,12 @@ def run(payload: bytes, chunks, max_line_bytes: int):
     for piece in pieces:
         new = session.receive_data(piece)
         # a buffered f-puzzles line (JSON or link) may be longer: 64 KiB (docs/PROTOCOL.md)
-        held = _limit_of(session._buffer, 0, max_line_bytes, partial=True) + 1
+        held = limit_of(session._buffer, 0, max_line_bytes, partial=True) + 1
         assert len(session._buffer) <= held, (len(session._buffer), held)
         before.extend(new)
     after = session.receive_eof()
     events = before + after
-    assert len(session._buffer) <= _limit_of(session._buffer, 0, max_line_bytes, partial=True) + 1
+    assert len(session._buffer) <= limit_of(session._buffer, 0, max_line_bytes, partial=True) + 1
     assert session.closed
     assert session.receive_data(b"1\n") == [] and session.receive_eof() == []
     for i, event in enumerate(events):

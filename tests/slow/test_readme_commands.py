@@ -137,6 +137,8 @@ COMMANDS = [
         ["--rules", "x", "--count", "2", "--cpsat", "1", "--out", tempfile.gettempdir()],
         "bench_x.txt: 2 made",
     ),
+    ("check_finder_solutions.py", ["medusa", "--limit", "3"], "medusa: 3 states"),
+    ("bench_hint_all_without.py", ["--without", "Kraken fish", "--step", "300"], "over 4 states"),
 ]
 
 
@@ -218,5 +220,6 @@ def test_the_documents_quote_no_benchmark_that_is_not_smoke_run():
         "reference_minlex.py",
         "probe_request_path.py",  # needs a build of loadgen.c (--loadgen); bench_request_path.py's smoke run drives it
         "check_hodoku_loops.py",  # needs HoDoKu's own /vp output (a JDK build of HoDoKu; benchmarks docs say how)
+        "check_hodoku_kraken.py",  # needs a JDK build of HoDoKu with benchmarks/hodoku/KrakenDriver.java
     }
     assert quoted <= run, sorted(quoted - run)

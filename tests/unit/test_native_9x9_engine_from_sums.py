@@ -21,6 +21,8 @@ import pytest
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.candidates import true_candidates
 from sudoku_server.sudoku.grid import Grid
+from sudoku_server.text import PuzzleReader
+from sudoku_server.text.puzzle import Puzzle
 from tests.support.sessions import replies
 from tests.unit.test_native_9x9_engine_from_pairs import NATIVE, engine, read, stored
 
@@ -106,23 +108,36 @@ def test_a_little_killer_total_no_digits_make_leaves_no_solution() -> None:
 
 @pytest.mark.parametrize("rule", SUM_RULES)
 def test_a_stored_puzzle_with_its_total_changed_is_unsolvable(rule: str) -> None:
-    """Each stored puzzle with its first mark's total (little killer) or its first bulb's cell swapped for
-    a shaft cell (arrow: the old bulb then joins the shaft, bigger than the new bulb) has no solution."""
+    """Each stored puzzle with its first mark's total (little killer) set to its number of cells, or its
+    first bulb's cell swapped for a shaft cell (arrow: the old bulb then joins the shaft, bigger than the
+    new bulb), has no solution. A total of one 1 per cell is refused by no reader (it is in range) but no
+    diagonal with two cells in one box makes it; an arrow whose swapped line no longer touches itself is
+    refused by the reader before search (tested with the readers), so it is left out here."""
+    tested = 0
     for line, _solution in stored(rule, 3):
         givens, marks = line.split(" ", 1)
         word, body = marks.split("=", 1)
         first, *rest = body.split(";")
         if rule == "littlekiller":
-            cells, total = first.split(":")
-            first = f"{cells}:{int(total) + 100}"
+            cells, _total = first.split(":")
+            names = cells.split("-")
+            first = f"{cells}:{len(names)}"
+            boxes = [((int(n[1 : n.index("c")]) - 1) // 3, (int(n[n.index("c") + 1 :]) - 1) // 3) for n in names]
+            assert len(set(boxes)) < len(boxes)  # the stored diagonals all cross a box twice
         else:
             bulb, shaft, *more = first.split("-")
             first = "-".join([shaft, bulb, *more])
         broken = f"{givens} {word}={';'.join([first, *rest])}"
+        (puzzle,) = PuzzleReader().feed_line(broken, "\n", 1)
+        if rule == "arrow" and not isinstance(puzzle, Puzzle):
+            assert "cells that do not touch" in str(puzzle.error)
+            continue
         grid, geo = read(broken)
         assert NATIVE.count_solutions(grid, 2, geometry=geo) == solver.PYTHON.count_solutions(grid, 2, geometry=geo)
         if rule == "littlekiller":
             assert NATIVE.count_solutions(grid, 2, geometry=geo) == 0
+        tested += 1
+    assert tested >= 2
 
 
 def test_the_wire_answers_a_little_killer_total_no_digits_make_with_count_0() -> None:
