@@ -221,6 +221,49 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
 static int e9_cell_branch(const S9 *s, int cell, Branch *br);
 static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
 
+/* The two-candidate cell among `pairs` (a cell mask per band of 27) with
+ * the most open cells in its units plus E9_PAIR_W per unit of its weight
+ * (Geo.weight, and with `fails` the contradictions met after branching on
+ * it, x->fails); -1 for no cell. Shared by e9_pairs_choose and
+ * e9_sums_choose. */
+static int
+e9_best_pair_cell(const Ctx *x, const S9 *s, const uint32_t *pairs, int fails)
+{
+    const Geo *g = x->geo;
+    int rowc[9], colc[9], boxc[9], b, best = -1, at = -1;
+    e9_open_counts(s, rowc, colc, boxc);
+    for (b = 0; b < 3; b++) {
+        uint32_t p = pairs[b];
+        while (p) {
+            int bit = CTZ(p), cell = 27 * b + bit, deg;
+            p &= p - 1;
+            deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] +
+                  E9_PAIR_W * (g->weight[cell] + (fails ? x->fails[cell] : 0));
+            if (deg > best) {
+                best = deg;
+                at = cell;
+            }
+        }
+    }
+    return at;
+}
+
+/* The candidates of each open cell (0 for a filled one), 81 counts. */
+static void
+e9_candidate_counts(const S9 *s, uint8_t *count)
+{
+    int d, b;
+    memset(count, 0, 81);
+    for (d = 0; d < 9; d++)
+        for (b = 0; b < 3; b++) {
+            uint32_t f = s->F[3 * d + b] & s->U[b];
+            while (f) {
+                count[27 * b + CTZ(f)]++;
+                f &= f - 1;
+            }
+        }
+}
+
 /* The branch with relation pairs (the general engine's choice with kinds,
  * eg_choose): the two-candidate cell of a pair with the most open cells in
  * its units plus E9_PAIR_W per pair and per contradiction met after
@@ -233,37 +276,14 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
     const Geo *g = x->geo;
     uint8_t count[81];
     uint32_t twos[3], threes[3], pairs[3];
-    int c, d, b, best = -1, at = -1;
+    int c, b, at = -1;
     long bn = 0, bd = 1;
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b] & g->pairs9_cells[b];
-    if (pairs[0] | pairs[1] | pairs[2]) {
-        int rowc[9], colc[9], boxc[9];
-        e9_open_counts(s, rowc, colc, boxc);
-        for (b = 0; b < 3; b++) {
-            uint32_t p = pairs[b];
-            while (p) {
-                int bit = CTZ(p), cell = 27 * b + bit, deg;
-                p &= p - 1;
-                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] + E9_PAIR_W * (g->weight[cell] + x->fails[cell]);
-                if (deg > best) {
-                    best = deg;
-                    at = cell;
-                }
-            }
-        }
-        return e9_cell_branch(s, at, br);
-    }
-    memset(count, 0, sizeof count);
-    for (d = 0; d < 9; d++)
-        for (b = 0; b < 3; b++) {
-            uint32_t f = s->F[3 * d + b] & s->U[b];
-            while (f) {
-                count[27 * b + CTZ(f)]++;
-                f &= f - 1;
-            }
-        }
+    if (pairs[0] | pairs[1] | pairs[2])
+        return e9_cell_branch(s, e9_best_pair_cell(x, s, pairs, 1), br);
+    e9_candidate_counts(s, count);
     /* no such cell: a polar cell (German whispers) with the fewest
      * candidates, four or more on both sides of the middle, is split in
      * two, 1-4 then 5-9 (eg_split) */

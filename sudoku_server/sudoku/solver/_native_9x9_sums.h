@@ -222,37 +222,14 @@ e9_sums_choose(Ctx *x, const S9 *s, Branch *br)
     const Geo *g = x->geo;
     uint32_t twos[3], threes[3], pairs[3], wt[81];
     uint8_t count[81];
-    int b, c, d, k, best = -1, at = -1;
+    int b, c, k, at = -1;
     long bn = 0, bd = 1;
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b] & (g->sums9_cells[b] | g->pairs9_cells[b]);
-    if (pairs[0] | pairs[1] | pairs[2]) {
-        int rowc[9], colc[9], boxc[9];
-        e9_open_counts(s, rowc, colc, boxc);
-        for (b = 0; b < 3; b++) {
-            uint32_t p = pairs[b];
-            while (p) {
-                int bit = CTZ(p), cell = 27 * b + bit, deg;
-                p &= p - 1;
-                deg = rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3] + E9_PAIR_W * g->weight[cell];
-                if (deg > best) {
-                    best = deg;
-                    at = cell;
-                }
-            }
-        }
-        return e9_cell_branch(s, at, br);
-    }
-    memset(count, 0, sizeof count);
-    for (d = 0; d < 9; d++)
-        for (b = 0; b < 3; b++) {
-            uint32_t f = s->F[3 * d + b] & s->U[b];
-            while (f) {
-                count[27 * b + CTZ(f)]++;
-                f &= f - 1;
-            }
-        }
+    if (pairs[0] | pairs[1] | pairs[2])
+        return e9_cell_branch(s, e9_best_pair_cell(x, s, pairs, 0), br);
+    e9_candidate_counts(s, count);
     for (c = 0; c < 81; c++)
         wt[c] = 64 + 32 * (uint32_t)g->weight[c];
     for (k = 0; k < g->nsums; k++) {
