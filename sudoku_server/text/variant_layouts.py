@@ -17,8 +17,9 @@ Each layout brings the data its rule needs and implies the rule
   closing colon (may be left out). 9x9 only, as SudoCue's; at least one
   cage.
 - **cage block**: ``N`` rows of ``N`` cage symbols, each row preceded by its
-  ``N`` givens and a blank (the CodinGame form), then one line of
-  ``symbol=sum`` pairs (``a=11 b=15``); ``.`` marks a cell in no cage. Rows
+  ``N`` givens and a blank (the CodinGame form), then the ``symbol=sum``
+  pairs (``a=11 b=15``) on one line or several (read until every cage has
+  its sum); ``.`` marks a cell in no cage. Rows
   of cage symbols alone (no givens) are read under rules that include
   ``killer`` only, and must hold a character that is no digit (a row of
   digits is a row of givens); such a first row may start with ``#`` (a
@@ -88,11 +89,13 @@ PENCILMARK_LINE = SIZE * SIZE * SIZE
 _CAGE_ROW_CELLS = frozenset(2 * size for size in ROW_SIZES)
 #: The start of a SudoCue killer line: ``3x3::k:`` or ``3x3:d:k:`` (killer-X).
 _SUDOCUE = re.compile(r"\s*3x3:(d?):k:", re.IGNORECASE)
-#: One ``symbol=sum`` pair of a cage block's last line.
+#: One ``symbol=sum`` pair of a cage block's sums lines.
 _SUM_PAIR = re.compile(r"([^\s=]+)=([0-9]+)")
 #: The most digits a cage sum (``symbol=sum``) and a SudoCue number may have.
 _SUM_DIGITS = 4
 _SUDOCUE_DIGITS = 6
+#: The most cages an ``incomplete`` error names when the input ends before their sums (then "and K more").
+_NAMED_CAGES = 10
 #: The characters that stand for "not a candidate" in a pencilmark line.
 _NOT_CANDIDATE = ".0"
 
@@ -344,6 +347,8 @@ class BlockInProgress:
         self.lines: list[int] = []  # the line number of each row
         self.error: Rejected | None = None  # the first bad row's error
         self.reported = False  # its error was already sent (interactive reading)
+        self.sums: dict[str, int] = {}  # a cage block's sums read so far (they may take several lines)
+        self.sums_line = 0  # the line of its last sums line read, 0 before the first
 
     @property
     def what(self) -> str:
@@ -422,7 +427,9 @@ class BlockInProgress:
         """The error of a block ended before its last row (or its sums line) by a line at ``lineno``."""
         if self.error is not None:
             return self.error
-        if self.complete:
+        if self.sums_line:  # a cage block whose sums lines ended before every cage had its sum
+            error = PuzzleFormatError(f"line {self.sums_line}: cage {self._unsummed()[0]} has no sum")
+        elif self.complete:
             error = PuzzleFormatError(
                 f"line {lineno}: expected the cage sums (symbol=sum ...) after the cage block"
                 f" that starts at line {self.first_line}"
@@ -441,7 +448,17 @@ class BlockInProgress:
         """The input ended inside the block (its first bad row says more, when it has one)."""
         if self.error is not None:
             return self.error
-        if self.complete:
+        if self.sums_line:
+            missing = self._unsummed()
+            names = ", ".join(missing[:_NAMED_CAGES]) + (
+                f" and {len(missing) - _NAMED_CAGES} more" if len(missing) > _NAMED_CAGES else ""
+            )
+            plural = "s" if len(missing) > 1 else ""
+            what = (
+                f"before the sum{plural} of cage{plural} {names} of the cage block that starts at line {self.start}"
+                f" (its sums so far end at line {self.sums_line})"
+            )
+        elif self.complete:
             what = f"before the sums of the cage block that starts at line {self.start}"
         elif not self.rows:
             what = f"before {self._missing_regions()}"
@@ -458,11 +475,13 @@ class BlockInProgress:
         return givens
 
     def _sums(self, line: Line, lineno: int) -> tuple[bool, Event | None]:
+        """A line after a cage block's rows: its sums (they may take several lines, read until every cage
+        has its sum), or the line that ends it (then not taken when it may start what follows)."""
         ending = line.ending or "\n"
         words = line.view.split()
         if not any("=" in word for word in words):  # no sums line: it starts what follows
             return line.kind not in (Kind.FIELDS, Kind.CELLS), self.cut(lineno, ending)
-        sums: dict[str, int] = {}
+        cells_of = self._cells_of()
         for word in words:  # a sums line: each word a symbol=sum
             match = _SUM_PAIR.fullmatch(word)
             if match is None:
@@ -474,27 +493,36 @@ class BlockInProgress:
                     f"line {lineno}: cage {symbol}: its sum has {len(digits)} digits, too large (at most {_SUM_DIGITS})"
                 )
                 return True, Rejected(error, ending)
-            total = int(digits)
-            if symbol in sums:
+            if symbol in self.sums:
                 return True, Rejected(PuzzleFormatError(f"line {lineno}: cage {symbol} has two sums"), ending)
-            sums[symbol] = total
-        return True, self.error or self._cages_puzzle(lineno, ending, sums)
+            if symbol not in cells_of and self.error is None:
+                return True, Rejected(
+                    PuzzleFormatError(f"line {lineno}: cage {symbol} has a sum but no cell in the cage block"), ending
+                )
+            self.sums[symbol] = int(digits)
+        self.sums_line = lineno
+        if self.error is not None:
+            return True, self.error
+        if self._unsummed():
+            return True, None  # more sums on the next line
+        return True, self._cages_puzzle(cells_of, ending)
 
-    def _cages_puzzle(self, lineno: int, ending: str, sums: dict[str, int]) -> Event:
-        size = self.size
+    def _cells_of(self) -> dict[str, list[int]]:
+        """Each cage symbol of the block's rows and its cells (0-based, row-major), in the order of first cells."""
         cells_of: dict[str, list[int]] = {}
         for r, row in enumerate(self.rows):
             for c, symbol in enumerate(row):
                 if symbol != ".":
-                    cells_of.setdefault(symbol, []).append(r * size + c)
-        for symbol in cells_of:
-            if symbol not in sums:
-                return Rejected(PuzzleFormatError(f"line {lineno}: cage {symbol} has no sum"), ending)
-        for symbol in sums:
-            if symbol not in cells_of:
-                return Rejected(
-                    PuzzleFormatError(f"line {lineno}: cage {symbol} has a sum but no cell in the cage block"), ending
-                )
+                    cells_of.setdefault(symbol, []).append(r * self.size + c)
+        return cells_of
+
+    def _unsummed(self) -> list[str]:
+        """The cages of the block with no sum read yet, in the order of their first cells."""
+        return [symbol for symbol in self._cells_of() if symbol not in self.sums]
+
+    def _cages_puzzle(self, cells_of: dict[str, list[int]], ending: str) -> Event:
+        size = self.size
+        sums = self.sums
         cages = tuple(Cage(tuple(cells), sums[symbol], symbol) for symbol, cells in cells_of.items())
         box_rows, box_cols = BOX_SHAPES[size]
         if self.with_givens:

@@ -193,7 +193,16 @@ def test_cage_rows_alone_need_the_killer_rule_and_dots_are_in_no_cage():
             [*CAGE_ROWS, "hello"],
             "format line 10: expected the cage sums (symbol=sum ...) after the cage block that starts at line 1",
         ),
-        ([*CAGE_ROWS, CAGE_SUMS.replace(" H=15", "")], "format line 10: cage H has no sum"),
+        ([*CAGE_ROWS, CAGE_SUMS.replace(" H=15", ""), ""], "format line 10: cage H has no sum"),
+        (
+            [*CAGE_ROWS, CAGE_SUMS.replace(" H=15", "")],
+            "incomplete input ended before the sum of cage H of the cage block that starts at line 1"
+            " (its sums so far end at line 10)",
+        ),
+        (
+            [*CAGE_ROWS, "a=13 b=17 c=6", "d=16", "Z=4"],
+            "format line 12: cage Z has a sum but no cell in the cage block",
+        ),
         ([*CAGE_ROWS, CAGE_SUMS + " Z=5"], "format line 10: cage Z has a sum but no cell in the cage block"),
         ([*CAGE_ROWS, CAGE_SUMS + " a=5"], "format line 10: cage a has two sums"),
         ([*CAGE_ROWS, CAGE_SUMS.replace("a=13", "a=x")], "format line 10: cage sums: 'a=x' is not symbol=sum"),
@@ -203,6 +212,30 @@ def test_cage_block_errors_name_the_line_and_the_cage(block, detail):
     events = read("\n".join(block) + "\n", ("killer",))
     assert isinstance(events[0], Rejected)
     assert f"{events[0].error.code} {events[0].error.detail}" == detail
+
+
+def test_cage_sums_may_take_several_lines_until_every_cage_has_its_sum():
+    """Break-session finding F7: on a 4x4 grid the second sums line ``c=10 d=10`` (two words of 4 characters) was read
+    as the first row of a new cage block: ``cage c has no sum``, then an ``incomplete`` error for a block that does
+    not exist. A line with a ``=`` after sums that leave a cage without its sum is a sums line too."""
+    block = ".... aabb\n.... aabb\n.... ccdd\n.... ccdd\n"
+    (puzzle,) = read(block + "a=10 b=10\nc=10 d=10\n")
+    assert isinstance(puzzle, Puzzle) and puzzle.variant is not None
+    assert puzzle.variant.cages == (
+        Cage((0, 1, 4, 5), 10, "a"),
+        Cage((2, 3, 6, 7), 10, "b"),
+        Cage((8, 9, 12, 13), 10, "c"),
+        Cage((10, 11, 14, 15), 10, "d"),
+    )
+    assert one(block + "a=10\nb=10\nc=10\nd=10\n").variant == puzzle.variant  # one sum a line
+    lines = [*CAGE_ROWS, *CAGE_SUMS.replace(" k=", "\nk=").replace(" w=", "\nw=").split("\n")]
+    assert (
+        one("\n".join(lines) + "\n", ("killer",)).variant
+        == one("\n".join(CAGE_ROWS) + "\n" + CAGE_SUMS + "\n", ("killer",)).variant
+    )
+    # every cage summed: the next line is what follows (here another 4x4 cage block)
+    events = read(block + "a=10 b=10 c=10 d=10\n" + block + "a=10 b=10 c=10 d=10\n")
+    assert [type(event) for event in events] == [Puzzle, Puzzle] and events[1].first_line == 6
 
 
 @pytest.mark.parametrize("first", ["..8.....", "..8......."])

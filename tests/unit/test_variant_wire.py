@@ -10,8 +10,10 @@ from __future__ import annotations
 import pytest
 import trio
 
+from sudoku_server.service.answer import answer
 from sudoku_server.service.requests import Solve
 from sudoku_server.sudoku.variants import CLASSIC
+from sudoku_server.wire.replies import render
 from sudoku_server.wire.session import RequestReceived, Session
 from tests.support.servers import exchange, running_server
 from tests.support.sessions import replies
@@ -60,6 +62,11 @@ CASES = {
     "cage-block-verb": (f"COUNT rules=killer\n{CAGE_BLOCK}", "COUNT 1 unique\n"),
     "codingame-crlf": (CODINGAME.replace("\n", "\r\n") + "\r\n", rows(KILLER_ANSWER).replace("\n", "\r\n") + "\r\n"),
     "codingame": (f"{CODINGAME}\n", rows(KILLER_ANSWER) + "\n"),
+    # break-session finding F7: the second sums line ("c=10 d=10", two 4-character words) started a new cage block
+    "cage-sums-on-two-lines": (
+        ".... aabb\n.... aabb\n.... ccdd\n.... ccdd\na=10 b=10\nc=10 d=10\n",
+        "1234\n3412\n2143\n4321\n\n",
+    ),
     "pencilmark": (f"{INKALA_PENCILMARKS}\n", f"{INKALA_ANSWER}\n"),
     "pencilmark-crlf": (f"COUNT {INKALA_PENCILMARKS}\r\n", "COUNT 1 unique\r\n"),
 }
@@ -139,6 +146,14 @@ ERRORS = {
     "no candidate": ("." * 9 + INKALA_PENCILMARKS[9:] + "\n", "ERROR invalid r1c1 has no candidate\n"),
     "canon": (f"RULES x\nCANON {X}\n", "RULES x\nERROR command CANON: classic rules only, not x\n"),
 }
+ERRORS["cage sums ended by a line without ="] = (  # the last sums line is named; the next line is read as itself
+    ".... aabb\n.... aabb\n.... ccdd\n.... ccdd\na=10 b=10\nPING\n",
+    "ERROR format line 5: cage c has no sum\nPONG\n",
+)
+ERRORS["cage summed on two lines"] = (
+    ".... aabb\n.... aabb\n.... ccdd\n.... ccdd\na=10 b=10\nc=10 a=10\n",
+    "ERROR format line 6: cage a has two sums\n",
+)
 ERRORS["cage block without the rule"] = (
     CAGE_BLOCK.splitlines()[0] + "\n",
     'ERROR command unknown verb "AABBCDDEE"; try HELP\n',
@@ -152,6 +167,23 @@ def test_each_variant_error_is_one_line_naming_its_place(name):
     expected = reply.encode() if name != "cage sum" else b"RULES killer\n" + reply.encode()
     assert replies(data) == expected
     assert replies(data + b"PING\n") == expected + b"PONG\n"  # the connection goes on
+
+
+def test_cage_sums_cut_by_the_end_of_input_are_incomplete_and_waited_for():
+    """The sums may take several lines: at the end of input before every cage has its sum, the block is cut short
+    (``incomplete``, as before its first sums line), and the session waits for the rest as for any part of a puzzle."""
+    data = b".... aabb\n.... aabb\n.... ccdd\n.... ccdd\na=10 b=10\n"
+    assert replies(data) == (
+        b"ERROR incomplete input ended before the sums of cages c, d of the cage block that starts at line 1"
+        b" (its sums so far end at line 5)\n"
+    )
+    session = Session()
+    events = session.receive_data(b"PING\n" + data)
+    assert [render(answer(event.request), event.ending, event.puzzle) for event in events] == [b"PONG\n"]
+    assert session.incomplete  # the timers wait for the rest
+    (event,) = session.receive_data(b"c=10 d=10\n")
+    assert isinstance(event, RequestReceived) and not session.incomplete
+    assert render(answer(event.request), event.ending, event.puzzle) == b"1234\n3412\n2143\n4321\n\n"
 
 
 def test_rules_sets_the_default_until_rules_classic_and_rules_alone_shows_it():
@@ -265,3 +297,6 @@ def test_the_layouts_documents_examples_are_the_servers_answers():
     for block in re.findall(r"```\n([^`]*?)\n```\n→ `(\d+)`", section):  # the one-line layouts
         assert replies(f"{block[0]}\n".encode()) == f"{block[1]}\n".encode()
     assert len(re.findall(r"```\n([^`]*?)\n```\n→ `(\d+)`", section)) == 3  # jigsaw, SudoCue, pencilmarks
+    (sums,) = re.findall(r"```\n(\.\.\.\. aabb\n[^`]*?)\n```\n→ the 4 rows `(\d+)` .. `(\d+)`", section)
+    answer = replies(f"{sums[0]}\n".encode()).decode()  # the cage sums on two lines
+    assert answer == "1234\n3412\n2143\n4321\n\n" and answer.split()[0] == sums[1] and answer.split()[-1] == sums[2]
