@@ -214,6 +214,19 @@ def only_cells(cells: Sequence[Cell], size: int) -> bool:
     return all(ch in like for _, ch in cells)
 
 
+def first_unseen(cells: Sequence[Cell]) -> int | None:
+    """The column of the first cell character that prints nothing, or None.
+
+    That is a control character (a raw backspace ``\\x08`` or DEL typed in a
+    session that does no line editing, an escape), an undecodable byte, a
+    zero-width space: not seen on a terminal, so a row that holds one is
+    refused naming it rather than by its count of cells (break-session
+    finding: ``12345678\\x08\\x089`` was ``expected a row of 4, 6, 9, 16 or 25
+    cells, found 11``).
+    """
+    return next((col for col, ch in cells if not ch.isprintable()), None)
+
+
 def first_bad_column(cells: Sequence[Cell]) -> int:
     """The column of the first character that could not be a cell of a 9x9 grid (else the first cell's; 0 for none)."""
     like = CELL_LIKE[SIZE]
@@ -539,9 +552,11 @@ class WrongCount:
 
 @dataclass(slots=True)
 class NotARow:
-    """A line of ``count`` cells (30 or fewer) that is no row and no one-line puzzle."""
+    """A line of ``count`` cells (30 or fewer) that is no row and no one-line puzzle; ``unseen``: the column of
+    its first character that prints nothing (:func:`first_unseen`: a backspace, an escape), or None."""
 
     count: int
+    unseen: int | None = None
 
 
 @dataclass(slots=True)
@@ -579,7 +594,7 @@ def opening(line: Line) -> Opening:
         return BrokenRow(near, count)
     if count > LARGEST + 5:
         return _wrong_count(cells)
-    return NotARow(count)
+    return NotARow(count, first_unseen(cells))
 
 
 def _wrong_count(cells: Sequence[Cell]) -> WrongCount:

@@ -55,6 +55,7 @@ from sudoku_server.text.lines import (
     classify_line,
     ends_grid,
     first_bad_column,
+    first_unseen,
     is_caption,
     looks_like_cells,
     opening,
@@ -424,6 +425,9 @@ class PuzzleReader:
             else:
                 self._reject(line_count_error(lineno, what.count), ending, events, line.text)
         elif isinstance(what, NotARow):
+            if what.unseen is not None:  # a backspace typed in the row: named, not counted as a cell
+                self._reject_at(line, lineno, what.unseen, events)
+                return
             error = PuzzleFormatError(f"line {lineno}: expected a row of {listed(ROW_SIZES)} cells, found {what.count}")
             self._reject(error, ending, events, line.text)
         else:
@@ -475,7 +479,8 @@ class PuzzleReader:
             if not line.ending and count < near:  # the input ended inside the row
                 grid.cut_at_end = True
                 return True
-            self._fail(grid, lineno, PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}"), events)
+            error = PuzzleFormatError(f"line {lineno}: expected {near} cells, found {count}")
+            self._fail(grid, lineno, _unseen_or(line, lineno, near, error), events)
         else:
             grid.set_shape(start.shape, lineno)
         if self._report_early and grid.error is not None and not grid.reported:
@@ -495,7 +500,7 @@ class PuzzleReader:
                 if not line.ending and count < grid.size:  # the input ended inside the row
                     grid.cut_at_end = True
                     return
-                self._fail(grid, lineno, grid.count_error(lineno, count), events)
+                self._fail(grid, lineno, _unseen_or(line, lineno, grid.size, grid.count_error(lineno, count)), events)
             else:
                 cols = [col for col, _ in placed]
                 width = max(cols) + 1
@@ -632,6 +637,15 @@ def _caption_above(events: list[tuple[int, Event]], index: int) -> bool:
         return False
     following = events[index + 1][1]
     return isinstance(following, Puzzle) and following.first_line == number + 1
+
+
+def _unseen_or(line: Line, lineno: int, size: int, error: PuzzleFormatError) -> PuzzleFormatError:
+    """A row of a ``size`` grid with a wrong count of cells: the error naming its first character that prints
+    nothing (:func:`~.lines.first_unseen`, a backspace), else ``error`` (the count's)."""
+    col = first_unseen(line.cells)
+    if col is None:
+        return error
+    return not_a_cell_error(lineno, request_col(line.inserted, col), line.template[col], size)
 
 
 def _char_error(line: Line, lineno: int, col: int) -> PuzzleFormatError:

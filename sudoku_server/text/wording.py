@@ -36,8 +36,11 @@ def cut_line_error(lineno: int, count: int, size: int) -> IncompletePuzzleError:
     return IncompletePuzzleError(f"input ended inside the one-line puzzle at line {lineno} ({count} of {size} cells)")
 
 
-def not_a_cell_error(lineno: int, col: int, ch: str) -> PuzzleFormatError:
-    """A line that is not a row: it names its first character that is not a cell (``col`` 0-based)."""
+def not_a_cell_error(lineno: int, col: int, ch: str, size: int = SIZE) -> PuzzleFormatError:
+    """A line that is not a row (or a row of a ``size`` grid with a wrong count of cells): it names its first
+    character that is not a cell (``col`` 0-based)."""
+    if size != SIZE:
+        return PuzzleFormatError(f"line {lineno}, column {col + 1}: {describe_char(ch)} is not a {size}x{size} symbol")
     return PuzzleFormatError(
         f"line {lineno}, column {col + 1}: {describe_char(ch)} is not a digit 1-9 or an empty mark (. 0 _)"
     )

@@ -140,6 +140,7 @@ def test_a_tab_row_has_one_cell_per_field():
 def test_lines_that_are_no_row():
     assert opening(classify_line("8..........", "\n")) == BrokenRow(9, 11)
     assert opening(classify_line("1 2 3 4 5 6 7 8 9 1 2 3", "\n")) == NotARow(12)
+    assert opening(classify_line("12345678\b\b9", "\n")) == NotARow(11, 8)  # the first backspace's column
     assert opening(classify_line("8" + "." * 39, "\n")) == WrongCount(40, None)
     assert opening(classify_line("8" + "." * 39, "")) == CutLine(40, 81)  # the input ended inside it
     assert opening(classify_line("8" + "." * 40 + "\x00" + "." * 40, "\n")) == WrongCount(82, 41)
