@@ -343,9 +343,11 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
         if f"negative:{name}" not in claimed:
             raise CommandError(f"fpuzzles: negative rule {quote(str(name))} is not implemented here")
     chosen = canonical(words)
+    symbols: tuple[str, ...] = ()
     if any(not 0 <= r < size for r in regions):  # f-puzzles numbers regions 0 to size - 1; others are labels,
         labels: dict[int, int] = {}  # numbered in the order met
         regions = [labels.setdefault(r, len(labels)) for r in regions]
+        symbols = tuple(map(str, labels))  # and named as written: "region -1" (it was "region 1": break finding F4)
     by_regions = taking("regions").word
     if by_regions in chosen and box_rows != box_cols and _numbered(regions) == _boxes(size, box_cols, box_rows):
         # the regions are the boxes turned a quarter (a 6x6 of 3x2 boxes, as :func:`write` gives it): classic
@@ -354,6 +356,7 @@ def read_object(data: Mapping[str, object]) -> tuple[Grid, Variant]:
     variant = Variant(
         chosen,
         regions=tuple(regions) if taking("regions").word in chosen else None,
+        region_symbols=symbols if taking("regions").word in chosen else (),
         cages=cages,
         marks=tuple(marks),
     )

@@ -267,6 +267,20 @@ def test_region_numbers_are_labels_and_a_string_false_is_off():
     )
 
 
+def test_region_labels_are_named_as_written():
+    """Break-session finding F4: every cell ``"region": -1`` on a 4x4 was ``region 1 has 16 cells, not 4`` (the label's
+    place in the order met). Labels outside 0..size-1 are named as written; regions 0..size-1 stay region 1..size."""
+    minus = {"size": 4, "grid": [[{"region": -1} for _ in range(4)] for _ in range(4)]}
+    assert replies(f"{json.dumps(minus)}\n".encode()) == b"ERROR format region -1 has 16 cells, not 4\n"
+    rows = [[{"region": 100 + r} for _ in range(4)] for r in range(4)]
+    rows[3][3] = {"region": 102}
+    assert replies(f"{json.dumps({'size': 4, 'grid': rows})}\n".encode()) == (
+        b"ERROR format region 102 has 5 cells, not 4\n"
+    )
+    zeros = {"size": 4, "grid": [[{"region": 0} for _ in range(4)] for _ in range(4)]}
+    assert replies(f"{json.dumps(zeros)}\n".encode()) == b"ERROR format region 1 has 16 cells, not 4\n"
+
+
 def test_a_link_is_measured_before_it_is_decompressed():
     """Break-session finding: an 18 KB link held 40 MB of text (a decompression bomb; the server's memory went
     143 -> 286 MB). Its length is read from the payload's codes first, so such a link costs what its own length
