@@ -408,6 +408,7 @@ class Session(_PendingInput, _PlainLines):
         self._reader = self._splitter.reader
         self._telnet = Telnet(max_line_bytes)
         self._sb_line = 0  # the line the last telnet subnegotiation started in
+        self._iac_line = 0  # the line the telnet command the input stopped inside stands in (Telnet.cut_command)
         self._buffer = bytearray()
         self._start = True  # BOM still possible
         self._backlog = False  # complete lines left unparsed by max_events
@@ -466,6 +467,8 @@ class Session(_PendingInput, _PlainLines):
                 self._splitter.abort()  # Ctrl-C in telnet: forget the puzzle being typed
                 self._buffer.clear()
                 self._telnet_seen(events)
+        if self._telnet.cut_command is not None:
+            self._iac_line = self.lineno + 1  # the text before it is read: the line it stands in
         return events
 
     def _telnet_seen(self, events: list[Event]) -> None:
@@ -516,7 +519,8 @@ class Session(_PendingInput, _PlainLines):
         A pending unterminated line is taken as complete; a puzzle cut short
         is answered ``ERROR incomplete``, and so is a telnet subnegotiation
         never ended (``IAC SB`` without ``IAC SE``: what followed it was
-        skipped, never read). Returns the final events.
+        skipped, never read), or a telnet command cut short (a lone 0xFF, an
+        ``IAC DO`` without its option). Returns the final events.
         """
         if self.closed:
             return []
@@ -529,6 +533,10 @@ class Session(_PendingInput, _PlainLines):
             if skipped is not None:
                 what = f"input ended inside the telnet subnegotiation (IAC SB) that starts at line {self._sb_line}"
                 detail = f"{what}, before its IAC SE; the {skipped} byte(s) after IAC SB were not read"
+                events.append(Reply(error_line(IncompletePuzzleError(detail), self._last_ending)))
+            cut = self._telnet.cut_command
+            if cut is not None:  # a lone 0xFF last (break-session finding: dropped without a word)
+                detail = f"input ended inside a telnet command at line {self._iac_line}: {cut}"
                 events.append(Reply(error_line(IncompletePuzzleError(detail), self._last_ending)))
         return events
 

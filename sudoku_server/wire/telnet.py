@@ -16,7 +16,7 @@ through as one 0xFF data byte, turns interrupt process and abort output
 (``IP``, ``AO``: Ctrl-C) into :data:`INTERRUPT`, and skips subnegotiations,
 marking where each starts (:data:`SB_START`), reporting :data:`SB_TOO_LONG` for
 one longer than the line limit and, at end of input, one never ended
-(:attr:`Telnet.in_subnegotiation`). Its state
+(:attr:`Telnet.in_subnegotiation`) or a command cut short (:attr:`Telnet.cut_command`). Its state
 carries over between calls, so a sequence split across packets is still
 removed.
 """
@@ -35,6 +35,8 @@ IP, AO = 0xF4, 0xF5  # interrupt process, abort output
 BINARY = 0x00  # TRANSMIT-BINARY (RFC 856)
 #: What :meth:`Telnet.offer_binary` sends: the client may send, and will receive, 8-bit data as it is.
 OFFER_BINARY = bytes((IAC, DO, BINARY, IAC, WILL, BINARY))
+
+_VERBS = {DONT: "DONT", DO: "DO", WONT: "WONT", WILL: "WILL"}
 
 _NO, _WANT_YES, _YES = range(3)  # an option's state on one side (RFC 1143)
 
@@ -137,6 +139,21 @@ class Telnet:
         """Inside a subnegotiation whose ``IAC SE`` has not arrived: the bytes skipped so far after ``IAC SB``;
         None outside one."""
         return self._sb_skipped if self._state in (_IN_SB, _SB_AFTER_IAC) else None
+
+    @property
+    def cut_command(self) -> str | None:
+        """The telnet command the input stops inside, as an error names it, or None.
+
+        ``"IAC (byte 0xFF) with no command byte after it"`` after a lone 0xFF,
+        ``"IAC DO with no option byte after it"`` (``DONT``, ``WILL``,
+        ``WONT``) after a verb; None between commands and inside a
+        subnegotiation (:attr:`in_subnegotiation` names that one).
+        """
+        if self._state == _AFTER_IAC:
+            return "IAC (byte 0xFF) with no command byte after it"
+        if self._state == _AFTER_VERB:
+            return f"IAC {_VERBS[self._verb]} with no option byte after it"
+        return None
 
     def feed(self, data: bytes) -> Iterator[Item]:
         """Split ``data`` at telnet commands, in stream order, lazily.

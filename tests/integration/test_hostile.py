@@ -487,6 +487,14 @@ async def test_endless_telnet_subnegotiation_is_too_large():
     assert await ask(data) == b"ERROR too-large telnet subnegotiation longer than 4096 bytes\n"
 
 
+async def test_a_lone_iac_then_half_close_is_answered():
+    """A line, then one 0xFF (telnet's IAC) and the half-close: the line is answered, the cut command named."""
+    assert await ask(b"PING\r\n\xff") == (
+        b"PONG\r\nERROR incomplete input ended inside a telnet command at line 2: IAC (byte 0xFF) with no command"
+        b" byte after it\r\n"
+    )
+
+
 async def test_unterminated_telnet_subnegotiation_then_half_close_is_answered():
     """A line, then ``IAC SB`` with no ``IAC SE``, then the client half-closes: the line is answered and the
     skipped bytes are named, before the close (break-session finding: the skipped request went unanswered)."""

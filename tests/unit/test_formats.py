@@ -229,6 +229,33 @@ def test_unterminated_telnet_subnegotiation_mid_line_completes_the_line_first():
     assert replies(b"PING\xff\xfa\x18\xff", bytewise=True) == replies(b"PING\xff\xfa\x18\xff")
 
 
+@pytest.mark.parametrize(
+    ("data", "reply"),
+    [
+        (
+            b"PING\n\xff",
+            b"PONG\nERROR incomplete input ended inside a telnet command at line 2: IAC (byte 0xFF) with no",
+        ),
+        (b"PING\xff", b"PONG\nERROR incomplete input ended inside a telnet command at line 1: IAC (byte 0xFF) with no"),
+        (b"\xff", b"ERROR incomplete input ended inside a telnet command at line 1: IAC (byte 0xFF) with no"),
+    ],
+)
+def test_a_lone_iac_at_end_of_input_is_named_after_the_answers(data, reply):
+    """Break-session finding: a 0xFF last in the input (telnet's IAC with nothing after it) was dropped without a
+    word. It is ``incomplete``, as an unended subnegotiation is, named after the answers to what came before it."""
+    assert replies(data) == reply + b" command byte after it\n"
+    assert replies(data, bytewise=True) == replies(data)
+
+
+def test_a_telnet_verb_without_its_option_at_end_of_input_is_named():
+    assert replies(b"PING\r\n\xff\xfd") == (
+        b"PONG\r\nERROR incomplete input ended inside a telnet command at line 2: IAC DO with no option byte after it\r\n"
+    )
+    assert replies(b"PING\n\xff\xff") == (  # an escaped 0xFF is a data byte, named as any byte that is not UTF-8
+        b"PONG\nERROR format line 2, column 1: byte 0xFF is not a digit 1-9 or an empty mark (. 0 _)\n"
+    )
+
+
 def test_ended_telnet_subnegotiation_is_skipped_silently():
     assert replies(b"PING\n\xff\xfa\x18\x00xterm\xff\xf0PING\n") == b"PONG\nPONG\n"
 
