@@ -24,6 +24,13 @@ def test_pyproject_pins_the_tested_range():
     assert pins == [f"hypercorn>={http_hypercorn.TESTED_HYPERCORN[0]},<0.19"]
 
 
+def test_installed_h11_is_the_pinned_version():
+    """The HTTP port's refusals of malformed requests carry h11's own words (tests/integration/
+    test_http_refusals_as_json.py holds them exactly): h11 is pinned, and the installed one is that version."""
+    (pin,) = re.findall(r'"h11==([^"]+)"', (REPO / "pyproject.toml").read_text())
+    assert importlib.metadata.version("h11") == pin == "0.16.0"
+
+
 def test_the_internals_it_uses_are_there():
     from hypercorn.protocol.h11 import H11Protocol
     from hypercorn.trio.tcp_server import TCPServer
