@@ -34,7 +34,17 @@ from sudoku_server.sudoku.variants import CLASSIC
 from sudoku_server.text import Puzzle, bordered_lines, fpuzzles
 from sudoku_server.wire.json_hint_all import ALL_SCHEMA, hint_reply
 from sudoku_server.wire.json_parse import PARSE_SCHEMA, PARSE_SUMMARY, parse_object
-from sudoku_server.wire.json_schemas import CELLS, MAP, PLACEMENT, RATING_PROPERTIES, STEP_SCHEMA, nullable
+from sudoku_server.wire.json_schemas import (
+    CAGE,
+    CAGES_DESCRIPTION,
+    CELLS,
+    MAP,
+    PLACEMENT,
+    RATING_PROPERTIES,
+    STEP_SCHEMA,
+    cage_object,
+    nullable,
+)
 from sudoku_server.wire.replies import candidates_line, technique_word, variant_puzzle_lines
 from sudoku_server.wire.verbs import VERBS, Verb
 
@@ -169,10 +179,7 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
     if variant.regions is not None:
         names = variant.region_symbols or DIGIT_SYMBOLS
         regions = "".join(names[k] for k in variant.regions)
-    cages = [
-        {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, n) for c in cage.cells]}
-        for cage in variant.cages
-    ]
+    cages = [cage_object(cage, n) for cage in variant.cages]
     reply: dict[str, Any] = {
         "puzzle": one_line(made.puzzle),
         "text": text,
@@ -401,20 +408,7 @@ ENDPOINTS: dict[str, Endpoint] = {
                         "type": ["string", "null"],
                         "description": f"{_REG}: the region symbols of the cells, row-major",
                     },
-                    "cages": {
-                        "type": ["array", "null"],
-                        "description": f"{_rules.taking('cages').word}: the cages, each its symbol, sum and cells",
-                        "items": {
-                            "type": "object",
-                            "required": ["symbol", "sum", "cells"],
-                            "additionalProperties": False,
-                            "properties": {
-                                "symbol": {"type": "string"},
-                                "sum": {"type": "integer"},
-                                "cells": CELLS,
-                            },
-                        },
-                    },
+                    "cages": {"type": ["array", "null"], "description": CAGES_DESCRIPTION, "items": CAGE},
                     "marks": {
                         "type": ["array", "null"],
                         "description": "the marks of the rules that take them, as parse gives them",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, cell_name
 from sudoku_server.sudoku.variants import CLASSIC
+from sudoku_server.wire.json_schemas import CAGE, CAGES_DESCRIPTION, cage_object
 
 if TYPE_CHECKING:
     from sudoku_server.service.requests import Request
@@ -76,10 +77,7 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
         "region_symbols": list(variant.region_symbols)
         if variant.regions is not None and variant.region_symbols
         else None,
-        "cages": [
-            {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, n) for c in cage.cells]}
-            for cage in variant.cages
-        ],
+        "cages": [cage_object(cage, n) for cage in variant.cages],
         "candidates": candidates,
         "marks": [
             {"rule": m.rule, "cells": [cell_name(c, n) for c in m.cells], "value": m.value, "kind": m.kind}
@@ -108,20 +106,7 @@ PARSE_SCHEMA: dict[str, Any] = {
             "items": {"type": "string"},
             "description": "jigsaw: the symbol of region 1, 2, ... as the puzzle writes it (steps say 'region b')",
         },
-        "cages": {
-            "type": "array",
-            "description": "killer: the cages, each its symbol, sum and cells",
-            "items": {
-                "type": "object",
-                "required": ["symbol", "sum", "cells"],
-                "additionalProperties": False,
-                "properties": {
-                    "symbol": {"type": "string"},
-                    "sum": {"type": "integer"},
-                    "cells": {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}},
-                },
-            },
-        },
+        "cages": {"type": "array", "description": CAGES_DESCRIPTION, "items": CAGE},
         "candidates": {
             "type": ["array", "null"],
             "items": {"type": "string"},

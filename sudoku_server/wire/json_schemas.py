@@ -2,14 +2,31 @@
 
 Plain data for the OpenAPI document (:mod:`sudoku_server.wire.openapi`): a
 step, a placement or elimination, a transformation map, a list of cells, a
-rating's properties. Pure: no I/O.
+rating's properties, a killer cage (with :func:`cage_object`, the one writer of
+the cages that ``parse`` and ``generate`` answer). Pure: no I/O.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["CELLS", "MAP", "PLACEMENT", "RATING_PROPERTIES", "STEP_SCHEMA", "nullable"]
+from sudoku_server.sudoku import rules as _rules
+from sudoku_server.sudoku.grid import cell_name
+
+if TYPE_CHECKING:
+    from sudoku_server.sudoku.variants import Cage
+
+__all__ = [
+    "CAGE",
+    "CAGES_DESCRIPTION",
+    "CELLS",
+    "MAP",
+    "PLACEMENT",
+    "RATING_PROPERTIES",
+    "STEP_SCHEMA",
+    "cage_object",
+    "nullable",
+]
 
 
 def nullable(kind: str) -> dict[str, Any]:
@@ -49,6 +66,23 @@ MAP = {
     },
 }
 CELLS = {"type": "array", "items": {"type": "string", "pattern": "^r[0-9]+c[0-9]+$"}}
+#: A killer cage as ``parse`` and ``generate`` answer it (:func:`cage_object`).
+CAGE: dict[str, Any] = {
+    "type": "object",
+    "required": ["symbol", "sum", "cells"],
+    "additionalProperties": False,
+    "properties": {"symbol": {"type": "string"}, "sum": {"type": "integer"}, "cells": CELLS},
+}
+#: What a reply's ``cages`` holds (its rule's word first: ``killer: ...``).
+CAGES_DESCRIPTION = f"{_rules.taking('cages').word}: the cages, each its symbol, sum and cells"
+
+
+def cage_object(cage: Cage, size: int) -> dict[str, Any]:
+    """A cage as :data:`CAGE`: ``{"symbol": "a", "sum": 13, "cells": ["r1c1", "r1c2"]}`` (its cells in its order,
+    named on a ``size`` grid)."""
+    return {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, size) for c in cage.cells]}
+
+
 RATING_PROPERTIES: dict[str, Any] = {
     "level": {"type": "string"},
     "se": {"type": "number"},

@@ -158,3 +158,46 @@ async def test_parse_reads_duplicates_but_words_format_and_rule_errors_as_solve_
             4, ".......2...3.321", "jigsaw", [1, 1, 2, 2, 1, 1, 3, 2, 3, 2, 4, 4, 3, 3, 4, 4], names=list("abcd")
         )
         assert (reply.status, reply.json) == (200, {"results": [jigsaw, {"error": {**cases[0][1], "line": 1}}]})
+
+
+#: A killer cage's schema in the OpenAPI document, as it stood before parse and generate shared one definition.
+CAGE_ITEMS = (
+    b'{"type":"object","required":["symbol","sum","cells"],"additionalProperties":false,"properties":'
+    b'{"symbol":{"type":"string"},"sum":{"type":"integer"},"cells":{"type":"array","items":{"type":"string",'
+    b'"pattern":"^r[0-9]+c[0-9]+$"}}}}'
+)
+CAGES_DESCRIPTION = b'"description":"killer: the cages, each its symbol, sum and cells"'
+
+
+async def test_parse_and_generate_write_cages_from_one_definition_byte_for_byte():
+    """Duplicate D8: the killer cage's schema and writer were written twice (wire/json_parse.py and
+    wire/json_endpoints.py); they are one (wire/json_schemas.py ``CAGE``, ``cage_object``), and the OpenAPI
+    document and both replies are byte for byte what they were."""
+    from sudoku_server.wire import json_schemas
+    from sudoku_server.wire.json_endpoints import ENDPOINTS
+    from sudoku_server.wire.json_parse import PARSE_SCHEMA
+
+    generate = ENDPOINTS["generate"]
+    assert PARSE_SCHEMA["properties"]["cages"]["items"] is json_schemas.CAGE
+    assert generate.schema["properties"]["cages"]["items"] is json_schemas.CAGE
+    async with running_http_server() as (server, port):
+        document = (await afetch(port, "GET", "/api/v1/openapi.json")).body
+        parse = await afetch(port, "POST", "/api/v1/parse", {"puzzle": KILLER_4})
+        made = await afetch(port, "POST", "/api/v1/generate", {"rules": "killer", "seed": 1, "size": 4})
+    assert b'"cages":{"type":"array",' + CAGES_DESCRIPTION + b',"items":' + CAGE_ITEMS + b"}" in document
+    assert b'"cages":{"type":["array","null"],' + CAGES_DESCRIPTION + b',"items":' + CAGE_ITEMS + b"}" in document
+    assert parse.body == (
+        b'{"size":4,"symbols":"1234","givens":"1...............","rules":"killer","regions":[1,1,2,2,1,1,2,2,3,3,4,4,3,'
+        b'3,4,4],"region_symbols":null,"cages":[{"symbol":"a","sum":8,"cells":["r1c1","r1c2","r2c1"]},{"symbol":"b",'
+        b'"sum":10,"cells":["r1c3","r1c4","r2c3","r2c4"]},{"symbol":"c","sum":13,"cells":["r2c2","r3c2","r3c3","r4c3",'
+        b'"r4c4"]},{"symbol":"d","sum":7,"cells":["r3c1","r4c1","r4c2"]}],"candidates":null,"marks":[]}'
+    )
+    assert made.body == (
+        b'{"puzzle":"................","text":"aaab\\ncdeb\\nfgdb\\nchdb\\na=6 b=10 c=5 d=7 e=3 f=3 g=2 h=4\\n\\n",'
+        b'"size":4,"seed":"1","givens":0,"symmetry":"none","minimal":true,"full":false,"level":null,"se":null,'
+        b'"rules":"killer","regions":null,"cages":[{"symbol":"a","sum":6,"cells":["r1c1","r1c2","r1c3"]},'
+        b'{"symbol":"b","sum":10,"cells":["r1c4","r2c4","r3c4","r4c4"]},{"symbol":"c","sum":5,"cells":["r2c1",'
+        b'"r4c1"]},{"symbol":"d","sum":7,"cells":["r2c2","r3c3","r4c3"]},{"symbol":"e","sum":3,"cells":["r2c3"]},'
+        b'{"symbol":"f","sum":3,"cells":["r3c1"]},{"symbol":"g","sum":2,"cells":["r3c2"]},{"symbol":"h","sum":4,'
+        b'"cells":["r4c2"]}],"marks":null}'
+    )
