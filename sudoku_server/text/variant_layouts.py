@@ -479,7 +479,9 @@ class BlockInProgress:
         has its sum), or the line that ends it (then not taken when it may start what follows)."""
         ending = line.ending or "\n"
         words = line.view.split()
-        if not any("=" in word for word in words):  # no sums line: it starts what follows
+        # no sums line: it starts what follows (after a first sums line, a line with a word without "=" is none:
+        # a marks line, <givens> thermo=..., is a puzzle of its own, never swallowed as sums)
+        if not words or not (all if self.sums_line else any)("=" in word for word in words):
             return line.kind not in (Kind.FIELDS, Kind.CELLS), self.cut(lineno, ending)
         cells_of = self._cells_of()
         for word in words:  # a sums line: each word a symbol=sum

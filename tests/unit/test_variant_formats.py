@@ -233,6 +233,10 @@ def test_cage_sums_may_take_several_lines_until_every_cage_has_its_sum():
         one("\n".join(lines) + "\n", ("killer",)).variant
         == one("\n".join(CAGE_ROWS) + "\n" + CAGE_SUMS + "\n", ("killer",)).variant
     )
+    # after a first sums line, a line with a word without "=" ends the sums: a marks line is a puzzle of its own
+    events = read(block + "a=10 b=10\n" + "." * 16 + " thermo=r1c1-r1c2\n")
+    assert isinstance(events[0], Rejected) and events[0].error.detail == "line 5: cage c has no sum"
+    assert isinstance(events[1], Puzzle) and events[1].first_line == 6 and len(events) == 2
     # every cage summed: the next line is what follows (here another 4x4 cage block)
     events = read(block + "a=10 b=10 c=10 d=10\n" + block + "a=10 b=10 c=10 d=10\n")
     assert [type(event) for event in events] == [Puzzle, Puzzle] and events[1].first_line == 6
