@@ -136,6 +136,7 @@ from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
 from sudoku_server.sudoku.techniques.links import find_strong_links
 from sudoku_server.sudoku.techniques.nested import find_dynamic_plus, find_nested_forcing_chains
+from sudoku_server.sudoku.techniques.nested_level4 import find_nested_level4
 from sudoku_server.sudoku.techniques.nested_rules import NATIVE as NESTED_NATIVE
 from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
@@ -240,6 +241,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     # (techniques/_nested.c); with the Python alone they take 4-60 s a puzzle, past RATE's timeout: named finders only
     Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=NESTED_NATIVE),
     Technique("nested forcing chains", find_nested_forcing_chains, in_path=NESTED_NATIVE),
+    # SE 10.5+ (:mod:`.nested_level4`, SE's "experimental" level: dynamic forcing chains inside), last, its inner
+    # search in C only; a count of work caps it (some 5 s), past which it finds nothing
+    Technique("nested forcing chains level 4", find_nested_level4, in_path=NESTED_NATIVE),
     # named patterns, found by the path under a more general technique
     Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
     Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),

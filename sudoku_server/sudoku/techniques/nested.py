@@ -79,6 +79,7 @@ NESTED_NAMES = {
     1: "pointing, claiming, pairs and X-Wings",
     2: "forcing chains",
     3: "cell and unit forcing chains",
+    4: "dynamic forcing chains",
 }
 
 
