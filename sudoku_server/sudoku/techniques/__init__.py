@@ -80,7 +80,11 @@ chain): :mod:`.nested` has the first three levels as "dynamic forcing
 chains plus" (level 1) and "nested forcing chains" (levels 2 and 3), in the
 path after dynamic forcing chains when their inner searches run in C
 (``techniques/_nested.c`` built and the pure-Python switch off; else named
-finders only: in Python a puzzle that needs them takes 4 to 60 s).
+finders only: in Python a puzzle that needs them takes 4 to 60 s), and
+:mod:`.nested_level4` has level 4 (10.5 + length: dynamic forcing chains
+inside the chain, SE's "experimental" level), last in the path, its steps
+also named "nested forcing chains" (C only; it gives up past a count of work
+of some 5 s).
 
 Past dynamic forcing chains the grid still gets a step: a *search step*
 (technique ``"search"``), the digit of the solution in the cell with the
@@ -108,7 +112,7 @@ of strong links on one digit), :mod:`.wings`, :mod:`.uniqueness`,
 :mod:`.graph` (the implication graph), :mod:`.chains`, :mod:`.forcing`
 (static cell and unit forcing chains), :mod:`.dynamic` (Nishio and dynamic
 forcing chains), :mod:`.nested` (dynamic forcing chains (+) and nested
-forcing chains; :mod:`.nested_rules`, the rules inside them), :mod:`.search` (the search step); this module holds the
+forcing chains; :mod:`.nested_rules`, the rules inside them; :mod:`.nested_level4`, level 4), :mod:`.search` (the search step); this module holds the
 registry (:data:`TECHNIQUES`) and the entry points.
 
 **Soundness.** :func:`solve_steps` checks every step against the puzzle's

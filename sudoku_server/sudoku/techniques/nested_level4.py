@@ -21,8 +21,11 @@ A level-4 search on a hard 9x9 state runs some 500 outer chains, each with a
 dynamic forcing-chain search (about a millisecond in C) at each standstill:
 about 1 s. It gives up past :data:`BUDGET` calls of the stop hook (a count
 of work, so the same state always gets the same answer, whatever the load),
-some 5 s of work (the solve timeout is 10 s), and then finds nothing. Without the C extension it finds
-nothing (the inner search has no Python version).
+some 5 s of work, and then finds nothing; and the searches on one board (a
+path: RATE, STEPS) share that budget, kept in the board's memo, so a path
+that needs many level-4 steps takes search steps once it is spent instead
+of running past the solve timeout (10 s by default). Without the C
+extension it finds nothing (the inner search has no Python version).
 """
 
 from __future__ import annotations
@@ -38,24 +41,35 @@ __all__ = ["BUDGET", "find_nested_level4"]
 BUDGET = 10_000
 
 
+#: The board memo's key of the budget its level-4 searches have spent.
+_SPENT = ("nested forcing chains level 4", "spent")
+
+
 class _OverBudget(Exception):
     """The level-4 search ran past :data:`BUDGET`."""
 
 
 def find_nested_level4(x: Context, budget: int = BUDGET) -> Step | None:
-    """Nested forcing chains at SE's level 4 (10.5 + length), or None (also past ``budget`` or without C).
+    """Nested forcing chains at SE's level 4 (10.5 + length), or None (also past the budget or without C).
 
     As :func:`.nested.find_nested_forcing_chains`, with a dynamic
     forcing-chain search on the working grid at each standstill where the
     pointing, claiming, pairs and X-Wings find nothing. The step is named
     ``nested forcing chains``; its text says "helped by dynamic forcing
-    chains". ``budget``: the calls of ``x.check`` allowed (each stands for
-    a few tens of microseconds of work).
+    chains". ``budget``: the calls of ``x.check`` this search may make (each
+    stands for up to a millisecond of work), at most what the board's
+    searches have left of :data:`BUDGET`.
     """
     if not NATIVE or x.t.N != 81:
         return None
+    memo = x.b.memo
+    spent = memo.get(_SPENT, 0)
+    assert isinstance(spent, int)
     check = x.check
-    left = budget
+    left = min(budget, BUDGET - spent)
+    if left <= 0:
+        return None
+    start = left
 
     def counted() -> None:
         nonlocal left
@@ -71,4 +85,5 @@ def find_nested_level4(x: Context, budget: int = BUDGET) -> Step | None:
         return None
     finally:
         x.check = check
+        memo[_SPENT] = spent + start - max(left, 0)
     return None if found is None else _step(x, *found)
