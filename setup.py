@@ -83,6 +83,7 @@ setup(
         Extension(
             "sudoku_server.sudoku.techniques._nested",
             sources=["sudoku_server/sudoku/techniques/_nested.c"],
+            depends=["sudoku_server/sudoku/techniques/_nested_dynamic.h"],
         ),
         Extension(
             "sudoku_server.sudoku._canon",

@@ -231,7 +231,8 @@ def rate(grid: Grid, *, check: Check | None = None, geometry: Geometry | None = 
     Measured (CPU, one core, C solver core and native technique engine):
     top1465 median 19 ms, max about 0.15 s (about 2 s with the Python
     engine); those that need nested forcing chains (the forum's 11+
-    puzzles, with ``techniques._nested`` built) 1-4 s; generated 16x16
+    puzzles, with ``techniques._nested`` built) 1-4 s, the few that need
+    its level 4 (SE 11.7-11.9, the Golden Nugget) 4-10 s; generated 16x16
     (minimal) 0.15-0.45 s; generated 25x25 (320 givens) 0.1-0.6 s.
 
     Args:

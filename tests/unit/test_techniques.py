@@ -456,6 +456,8 @@ def test_every_path_technique_has_an_example():
             continue  # variant rules: their examples are in tests/unit/test_variant_techniques.py
         if tech.name in ("unique loop", "aligned pair exclusion", "aligned triple exclusion"):
             continue  # SE's own techniques taken last (issue 30): their examples are in tests/unit/test_se_techniques.py
+        if tech.name == "nested forcing chains level 4":
+            continue  # its example (a state of the Golden Nugget) is in tests/unit/test_nested_level4.py
         if tech.name == "avoidable rectangle":
             continue  # a solving state's step (placed cells): its examples are in tests/unit/test_solving_states.py
         if tech.name == "sandwich":

@@ -80,7 +80,11 @@ chain): :mod:`.nested` has the first three levels as "dynamic forcing
 chains plus" (level 1) and "nested forcing chains" (levels 2 and 3), in the
 path after dynamic forcing chains when their inner searches run in C
 (``techniques/_nested.c`` built and the pure-Python switch off; else named
-finders only: in Python a puzzle that needs them takes 4 to 60 s).
+finders only: in Python a puzzle that needs them takes 4 to 60 s), and
+:mod:`.nested_level4` has level 4 (10.5 + length: dynamic forcing chains
+inside the chain, SE's "experimental" level), last in the path, its steps
+also named "nested forcing chains" (C only; it gives up past a count of work
+of some 5 s).
 
 Past dynamic forcing chains the grid still gets a step: a *search step*
 (technique ``"search"``), the digit of the solution in the cell with the
@@ -108,7 +112,7 @@ of strong links on one digit), :mod:`.wings`, :mod:`.uniqueness`,
 :mod:`.graph` (the implication graph), :mod:`.chains`, :mod:`.forcing`
 (static cell and unit forcing chains), :mod:`.dynamic` (Nishio and dynamic
 forcing chains), :mod:`.nested` (dynamic forcing chains (+) and nested
-forcing chains; :mod:`.nested_rules`, the rules inside them), :mod:`.search` (the search step); this module holds the
+forcing chains; :mod:`.nested_rules`, the rules inside them; :mod:`.nested_level4`, level 4), :mod:`.search` (the search step); this module holds the
 registry (:data:`TECHNIQUES`) and the entry points.
 
 **Soundness.** :func:`solve_steps` checks every step against the puzzle's
@@ -136,6 +140,7 @@ from sudoku_server.sudoku.techniques.forcing import find_forcing_chains
 from sudoku_server.sudoku.techniques.intersections import find_claiming, find_pointing
 from sudoku_server.sudoku.techniques.links import find_strong_links
 from sudoku_server.sudoku.techniques.nested import find_dynamic_plus, find_nested_forcing_chains
+from sudoku_server.sudoku.techniques.nested_level4 import find_nested_level4
 from sudoku_server.sudoku.techniques.nested_rules import NATIVE as NESTED_NATIVE
 from sudoku_server.sudoku.techniques.search import search_step
 from sudoku_server.sudoku.techniques.singles import find_full_house, find_hidden_single, find_naked_single
@@ -240,6 +245,9 @@ TECHNIQUES: tuple[Technique, ...] = (
     # (techniques/_nested.c); with the Python alone they take 4-60 s a puzzle, past RATE's timeout: named finders only
     Technique("dynamic forcing chains plus", find_dynamic_plus, in_path=NESTED_NATIVE),
     Technique("nested forcing chains", find_nested_forcing_chains, in_path=NESTED_NATIVE),
+    # SE 10.5+ (:mod:`.nested_level4`, SE's "experimental" level: dynamic forcing chains inside), last, its inner
+    # search in C only; a count of work caps it (some 5 s), past which it finds nothing
+    Technique("nested forcing chains level 4", find_nested_level4, in_path=NESTED_NATIVE),
     # named patterns, found by the path under a more general technique
     Technique("skyscraper", functools.partial(find_strong_links, k=2, name="skyscraper"), in_path=False),
     Technique("two-string kite", functools.partial(find_strong_links, k=2, name="two-string kite"), in_path=False),

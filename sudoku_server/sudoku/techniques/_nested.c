@@ -950,6 +950,8 @@ done:
     return result;
 }
 
+#include "_nested_dynamic.h" /* level 4: dynamic(geo, cand, src_cand) */
+
 static PyMethodDef methods[] = {
     {"geometry", geometry, METH_VARARGS,
      "geometry(n, N, units, cell_units, peers, se_order) -> bytes: the flattened geometry for multiple()."},
@@ -962,6 +964,9 @@ static PyMethodDef methods[] = {
     {"rules1", rules1, METH_VARARGS,
      "rules1(geo, cand, src_cand) -> [(removed, needs, None)]: the hits of the first of pointing/claiming, hidden "
      "pair, naked pair, X-Wing that has any on the working grid (nested_rules.rules' level-1 part)."},
+    {"dynamic", dynamic, METH_VARARGS,
+     "dynamic(geo, cand, src_cand) -> [(id, is_on, size, removed, need, kind, where)]: level 4's rule, dynamic "
+     "forcing chains on the working grid (_nested_dynamic.h), in SE's order of hints."},
     {NULL, NULL, 0, NULL},
 };
 

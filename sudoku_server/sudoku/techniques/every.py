@@ -395,8 +395,9 @@ def all_steps(
     return sorted(out, key=lambda f: ORDER.get(f.step.technique, _LAST))  # stable: found order within
 
 
-#: Path finders run only where no other step is found: SE's dynamic forcing chains plus and nested forcing chains.
-_TOP = frozenset({"dynamic forcing chains plus", "nested forcing chains"})
+#: Path finders run only where no other step is found: SE's dynamic forcing chains plus and nested forcing chains
+#: (levels 2-3, then level 4: SE's ``getAllHints`` runs its experimental level only when nothing else applies).
+_TOP = frozenset({"dynamic forcing chains plus", "nested forcing chains", "nested forcing chains level 4"})
 
 
 def passes(found: Sequence[Found], base: str, fail: bool, effects: set[tuple[int, int, bool]]) -> bool:

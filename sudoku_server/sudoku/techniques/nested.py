@@ -29,8 +29,10 @@ level  rules inside the chain                             SE name     SE rating
 
 Here level 1 is the technique ``dynamic forcing chains plus`` and levels 2
 and 3 are ``nested forcing chains`` (the step's rating says which level);
-level 4 is not implemented (it would run a whole dynamic forcing-chain
-search at every standstill of some 500 chains). Both are in the solving
+level 4 (a whole dynamic forcing-chain search at every standstill of some
+500 chains, in place of levels 2 and 3's rules, as SE has it) is
+:mod:`.nested_level4`, the registry's ``nested forcing chains level 4``,
+whose steps are ``nested forcing chains`` too, last in the path. All are in the solving
 path, after dynamic forcing chains and before the search step (9x9 only),
 when the C extension is there (else named finders only: 4-60 s a puzzle):
 the rules a chain runs at a standstill -- the level-1 rules, level 2's
@@ -79,6 +81,7 @@ NESTED_NAMES = {
     1: "pointing, claiming, pairs and X-Wings",
     2: "forcing chains",
     3: "cell and unit forcing chains",
+    4: "dynamic forcing chains",
 }
 
 

@@ -73,6 +73,12 @@ def rules(
         hits = nested_chains(x, level, cand, pos, src_cand, src_pos)
     elif level == 3:
         hits = nested_multiple(x, cand, pos, src_cand, src_pos)
+    elif level == 4 and geo is not None:  # dynamic forcing chains inside (C only: techniques/_nested_dynamic.h)
+        x.check()
+        hits = [
+            (rem, need, ((4, kind, where, k, on), size))
+            for k, on, size, rem, need, kind, where in _native.dynamic(geo, cand, src_cand)
+        ]
     else:
         hits = []
     return [hits] if hits else []

@@ -90,6 +90,8 @@ def applies(technique: str, geo: Geometry) -> bool:
     applies unless a rule of ``geo`` switches it off. Everything else
     applies to every geometry (it reads the units and peers).
     """
+    if technique == "nested forcing chains level 4":
+        technique = "nested forcing chains"  # its level 4 (:mod:`.nested_level4`): the same family, as blind
     if technique in BLIND and not geo.classic:
         return not _off(geo, technique)
     if technique in UNIQUENESS and not geo.classic:
