@@ -29,12 +29,6 @@ typedef struct {
  * most 54 band or stack configurations or, with relation pairs (no
  * configurations then), splits at most 81 cells by side
  * (_native_9x9_pairs.h), plus the root and a spare. */
-#ifndef E9_HALVES
-#define E9_HALVES 1
-#endif
-#ifndef E9_PROBE
-#define E9_PROBE 1000000000L
-#endif
 #define E9_FRAMES (81 + 81 + 2)
 /* The search branches first on a digit's configurations in a band or stack
  * when it has at most this many left (else on a cell). Measured (issue 18,
@@ -406,7 +400,7 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
             if (dirty)
                 continue;
         }
-        if (x->geo->polar != NULL && E9_HALVES) { /* German whispers (_native_9x9_pairs.h) */
+        if (x->geo->polar != NULL) { /* German whispers (_native_9x9_pairs.h) */
             if (!e9_halves(x, s))
                 return 0;
             dirty = x->dirty;
@@ -435,7 +429,7 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         dirty = x->dirty;
         x->dirty = 0;
         if (!dirty)
-            return x->geo->polar != NULL && !x->probe9 && x->nodes < E9_PROBE ? e9_probe(x, s, keep) : 1;
+            return x->geo->polar != NULL && !x->probe9 ? e9_probe(x, s, keep) : 1;
     }
 }
 

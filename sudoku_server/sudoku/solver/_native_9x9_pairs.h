@@ -435,17 +435,18 @@ static inline int e9_propagate_(Ctx *x, S9 *s, const int keep);
 #ifndef E9_PROBE_ROUNDS
 #define E9_PROBE_ROUNDS 1
 #endif
-#ifndef E9_BOTH
-#define E9_BOTH 1
-#endif
 
 /* Polar cells (Geo.polar: German whispers on 9x9) are probed at the end of
  * every propagation, as in the general engine (eg_probe): each one still
  * open on both sides of the middle tries each side and propagates; a side
- * that fails leaves the other (failed-literal probing on the sides). A
+ * that fails leaves the other (failed-literal probing on the sides); when
+ * both hold, the digits neither side's propagation keeps go from s. A
  * polar cell a probe confined to one side is not probed again in that
- * round. x->probe9 is set: the propagations within do not probe. 1, or 0
- * on a contradiction. */
+ * round, and a propagation probes in E9_PROBE_ROUNDS rounds (1: a probe
+ * that forces a side does not start the cells over; measured on the 500
+ * stored whispers puzzles, 76 -> 66 µs a solve, 4,423 -> 4,828 nodes).
+ * x->probe9 is set: the propagations within do not probe. 1, or 0 on a
+ * contradiction. */
 static int
 e9_probe_sides(Ctx *x, S9 *s, int keep)
 {
@@ -488,7 +489,6 @@ e9_probe_sides(Ctx *x, S9 *s, int keep)
                             covered[d] = 1;
                     }
             }
-#if E9_BOTH
             if (k == 2) { /* both sides hold: what neither side keeps goes */
                 uint32_t dirty = 0;
                 int i;
@@ -507,7 +507,6 @@ e9_probe_sides(Ctx *x, S9 *s, int keep)
                     changed = 1;
                 }
             }
-#endif
         }
     }
     return 1;
