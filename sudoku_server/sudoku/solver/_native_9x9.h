@@ -400,6 +400,14 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
             if (dirty)
                 continue;
         }
+        if (x->geo->polar != NULL) { /* German whispers (_native_9x9_pairs.h) */
+            if (!e9_halves(x, s))
+                return 0;
+            dirty = x->dirty;
+            x->dirty = 0;
+            if (dirty)
+                continue;
+        }
         if (x->geo->nruns) { /* renban (_native_9x9_runs.h) */
             if (!e9_runs(x, s))
                 return 0;

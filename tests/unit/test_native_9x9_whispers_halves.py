@@ -1,0 +1,108 @@
+"""German whispers on the 9x9 engine: the units' halves, and what both sides of a probe remove.
+
+Two rules of ``_native_9x9_pairs.h`` for polar cells (German whispers on 9x9,
+whose line neighbours take opposite halves and hold no 5):
+
+* ``e9_halves``: every row, column and box holds exactly four low digits
+  (1-4) and four high ones (6-9); four cells of a unit confined to a half
+  take that half's digits from the unit's other cells, and four cells that
+  alone can hold a half hold nothing else;
+* ``e9_probe_sides``: when both sides of a probed cell hold, the digits
+  neither side's propagation keeps leave the cell's state.
+
+Both change how the engine searches, never what it answers: the answers
+stay the stored solutions (and the CP-SAT and Python oracles of
+``test_rule_marks.py`` and ``test_native_relation_reasoning.py``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from sudoku_server.errors import UnsolvableError
+from sudoku_server.sudoku import solver
+from sudoku_server.sudoku.variants import variant_geometry
+from sudoku_server.text.fpuzzles import marks_line
+
+if solver.NATIVE is None:
+    if os.environ.get("SUDOKU_SERVER_REQUIRE_NATIVE", "") not in ("", "0"):
+        pytest.fail(f"the native core is required: {solver.NATIVE_MISSING}", pytrace=False)
+    pytest.skip(f"no native core: {solver.NATIVE_MISSING}", allow_module_level=True)
+
+NATIVE = solver.NATIVE
+assert NATIVE is not None
+
+#: Stored whispers puzzles (puzzles/variants/bench_whispers.txt, the 12th, 18th, 39th and 85th) that the
+#: root's propagation solves with the halves of the units, and that took 2, 6, 2 and 4 search nodes without.
+SOLVED_AT_THE_ROOT = [
+    (
+        "8............6..1..........7....5......3....4..2......9.....4.......7........3... "
+        "whispers=r9c6-r8c7-r9c8;r8c4-r7c5-r6c5-r6c4-r5c3;r8c8-r8c9-r9c9;r6c8-r6c7-r5c6-r5c7-r4c8-r4c9-r5c8;"
+        "r1c3-r2c4-r3c5-r2c6-r3c7;r5c5-r4c5-r5c4",
+        "873251946254869713619734258731495682596328174482176395968512437325947861147683529",
+    ),
+    (
+        "4732..........5...................2.5....47.......6.....8............3..3........ "
+        "whispers=r5c3-r4c2-r4c3;r2c5-r3c6-r4c7;r8c3-r9c3-r8c4;r6c9-r5c9-r6c8-r5c8;r7c7-r8c7-r9c8-r9c9;"
+        "r6c4-r5c4-r4c5-r5c5-r5c6",
+        "473268159192375846685941273819537624526894731734126598258413967947682315361759482",
+    ),
+    (
+        "...3.4.5.........4....7..9.84...9.........4...........3....7....9........1.....3. "
+        "whispers=r1c6-r2c5-r1c5;r9c4-r8c4-r7c5-r8c6-r7c6;r5c4-r5c3-r6c3;r3c4-r4c3-r3c3;"
+        "r4c7-r3c8-r4c8-r5c9-r6c8-r7c8;r2c3-r1c2-r2c1-r2c2",
+        None,
+    ),
+    (
+        ".....7.9..6...4.......234.......1....................37................7..1...... "
+        "whispers=r6c7-r7c6-r8c5-r8c6-r7c5-r6c4;r7c7-r7c8-r8c8;r2c3-r3c2-r2c2;r4c8-r4c7-r3c8;r1c7-r1c8-r2c9;"
+        "r4c4-r5c4-r5c3;r5c6-r5c5-r4c6;r8c1-r7c2-r6c3",
+        None,
+    ),
+]
+
+#: The stored whispers puzzle whose solve searched the most (two givens, eight lines): 326 nodes with the
+#: halves alone, 186 when both sides of a probe also remove what neither keeps.
+HARD = (
+    "......................4...............................................8.......... "
+    "whispers=r4c6-r5c7-r6c8;r5c2-r4c3-r3c3-r2c4;r8c1-r7c1-r8c2-r9c1-r9c2-r8c3-r8c4;"
+    "r5c9-r6c9-r7c8-r8c9-r9c9-r9c8;r5c1-r6c1-r7c2-r6c3-r5c3;r6c4-r7c4-r6c5-r5c6-r6c6-r6c7;"
+    "r3c5-r2c5-r3c6;r2c9-r3c9-r2c8-r2c7-r3c7"
+)
+HARD_SOLUTION = "497621835163895724582743169639514278748362951251978346974286513326159487815437692"
+
+
+def read(line: str):  # type: ignore[no-untyped-def]
+    puzzle = marks_line(line, 1, "\n")
+    assert puzzle is not None and puzzle.variant is not None
+    return puzzle.grid, variant_geometry(puzzle.variant)
+
+
+@pytest.mark.parametrize(("line", "solution"), SOLVED_AT_THE_ROOT)
+def test_the_halves_of_the_units_solve_these_puzzles_without_a_search_node(line: str, solution: str | None) -> None:
+    grid, geo = read(line)
+    found = NATIVE.solve(grid, geometry=geo)
+    assert found is not None
+    assert solver._native.last_nodes() == 0  # type: ignore[union-attr]
+    if solution is not None:
+        assert found.to_string() == solution
+    assert NATIVE.count_solutions(grid, 2, geometry=geo) == 1
+
+
+def test_what_neither_side_of_a_probe_keeps_goes() -> None:
+    grid, geo = read(HARD)
+    found = NATIVE.solve(grid, geometry=geo)
+    assert found is not None and found.to_string() == HARD_SOLUTION
+    assert solver._native.last_nodes() <= 186  # type: ignore[union-attr]
+
+
+def test_a_unit_with_five_cells_that_must_be_low_has_no_solution() -> None:
+    # r1c1..r1c9 alternate low, high, low, ... along one line: five low cells in row 1
+    line = "......... whispers=r1c1-r1c2-r1c3-r1c4-r1c5-r1c6-r1c7-r1c8-r1c9".replace(".........", "." * 81)
+    grid, geo = read(line)
+    with pytest.raises(UnsolvableError):
+        NATIVE.solve(grid, geometry=geo)
+    assert solver._native.last_nodes() == 0  # type: ignore[union-attr]
+    assert NATIVE.count_solutions(grid, 2, geometry=geo) == 0
