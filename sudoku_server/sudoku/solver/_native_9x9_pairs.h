@@ -224,8 +224,8 @@ static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
 /* The two-candidate cell among `pairs` (a cell mask per band of 27) with
  * the most open cells in its units plus E9_PAIR_W per unit of its weight
  * (Geo.weight, and with `fails` the contradictions met after branching on
- * it, x->fails); -1 for no cell. For e9_pairs_choose (e9_sums_choose
- * weighs its two-candidate cells by their sums too). */
+ * it, x->fails); -1 for no cell. Shared by e9_pairs_choose and
+ * e9_sums_choose. */
 static int
 e9_best_pair_cell(const Ctx *x, const S9 *s, const uint32_t *pairs, int fails)
 {

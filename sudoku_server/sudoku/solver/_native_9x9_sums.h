@@ -15,7 +15,8 @@
  * segments before and after, make the sum's total. The totals a run of
  * segments can make are bitsets over the range of the sum (value - least),
  * forward and backward by shifts, on one 64-bit word when the range fits
- * (_native_9x9_sum_bits.h, e9_support64), else on an unsigned __int128.
+ * (_native_9x9_sum_bits.h, e9_support64) or, weights 1, when the total is
+ * less than 64 above the open cells' least, else on an unsigned __int128.
  * The cells' candidates are read from e9's digit masks (e9_cell_mask), and
  * the digits that go leave them and are marked dirty, so e9's rules run
  * again.
@@ -27,7 +28,11 @@
  * then is still at its fixpoint (the pass on a sum depends on its cells'
  * candidates only). Sound (only digits no solution holds go), so the search
  * drivers' answers stay those of the general engine; on a solved state every
- * sum was looked at with its cells single, so every sum holds.
+ * sum was looked at with its cells single (or skipped as a pass that held
+ * it left them: e9_sum), so every sum holds. e9 places its naked singles
+ * before the sums run, so an open cell there has two candidates or more
+ * and a placed one is its digit: leaving placed cells out of a pass changes
+ * nothing it keeps.
  */
 
 /* As _native_sum_support.h (included later): a segment starts at this cell. */
@@ -243,23 +248,26 @@ e9_sums_base(Ctx *x, const S9 *s)
 
 /* A sum's weight in the branch choice: E9_SUM_W shared among its open cells. */
 #ifndef E9_SUM_W
-#define E9_SUM_W 1024
+#define E9_SUM_W 256
 #endif
 
 static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
 static int e9_cell_branch(const S9 *s, int cell, Branch *br);
 
 /* The branch with sums (and maybe relation pairs): the two-candidate cell
- * of a sum or pair with the largest weight plus the open cells in its units;
- * else the open cell with the fewest candidates per weight. A cell's weight
- * is 64, plus 32 per pair and per half sum (Geo.weight), plus E9_SUM_W / its
- * open cells per sum of the cell (a sum with few open cells left binds them
- * most). Measured on the stored little killer puzzles (200, solve): 586
- * nodes on average with e9_pairs_choose's weights, 513 with these (E9_SUM_W
- * 256, the two-candidate cell by e9_best_pair_cell); on all 500, 563.5 with
- * those, 542.8 with the weight in the two-candidate cell's choice and
- * E9_SUM_W 1024 (arrow: 31.5 and 31.8); e9's configurations first searched
- * 3,206. 0 when solved. */
+ * of a sum or pair with the most open cells in its units plus E9_PAIR_W per
+ * pair and per half sum (Geo.weight), as e9_pairs_choose; else the open
+ * cell with the fewest candidates per weight, the weight 64, plus 32 per
+ * pair and per half sum, plus E9_SUM_W / its open cells per sum of the cell
+ * (a sum with few open cells left binds them most). Measured on the stored
+ * little killer puzzles (200, solve): 586 nodes on average with
+ * e9_pairs_choose's weights, 513 with these; e9's configurations first
+ * searched 3,206. Tried on all 500 (ninth session) and dropped: the sums'
+ * weights in the two-candidate cell's choice too, E9_SUM_W 1024 (563.5 ->
+ * 542.8 nodes on average, but the worst puzzle 5,386 -> 6,966 nodes, 17.7
+ * -> 21.2 ms: past issue 29's 20 ms); contradiction counts of the failing
+ * sum's cells in the weights (dom/wdeg: 537 -> 581 nodes on 300); the last
+ * conflicting cell branched on first (563.5 -> 799). 0 when solved. */
 static int
 e9_sums_choose(Ctx *x, const S9 *s, Branch *br)
 {
@@ -271,6 +279,9 @@ e9_sums_choose(Ctx *x, const S9 *s, Branch *br)
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b] & (g->sums9_cells[b] | g->pairs9_cells[b]);
+    if (pairs[0] | pairs[1] | pairs[2])
+        return e9_cell_branch(s, e9_best_pair_cell(x, s, pairs, 0), br);
+    e9_candidate_counts(s, count);
     for (c = 0; c < 81; c++)
         wt[c] = 64 + 32 * (uint32_t)g->weight[c];
     for (k = 0; k < g->nsums; k++) {
@@ -282,24 +293,6 @@ e9_sums_choose(Ctx *x, const S9 *s, Branch *br)
         for (a = g->sum_start[k]; a < g->sum_start[k + 1]; a++)
             wt[g->sum_cells[a]] += (uint32_t)(E9_SUM_W / open);
     }
-    if (pairs[0] | pairs[1] | pairs[2]) {
-        int rowc[9], colc[9], boxc[9], best = -1;
-        e9_open_counts(s, rowc, colc, boxc);
-        for (b = 0; b < 3; b++) {
-            uint32_t p = pairs[b];
-            while (p) {
-                int bit = CTZ(p), cell = 27 * b + bit, deg;
-                p &= p - 1;
-                deg = (int)wt[cell] + rowc[3 * b + bit / 9] + colc[bit % 9] + boxc[3 * b + (bit % 9) / 3];
-                if (deg > best) {
-                    best = deg;
-                    at = cell;
-                }
-            }
-        }
-        return e9_cell_branch(s, at, br);
-    }
-    e9_candidate_counts(s, count);
     for (c = 0; c < 81; c++) {
         long cn = count[c], cd = wt[c];
         if (!cn)
