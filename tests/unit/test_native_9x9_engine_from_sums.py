@@ -146,3 +146,30 @@ def test_the_wire_answers_a_little_killer_total_no_digits_make_with_count_0() ->
     assert replies(f"COUNT {line}\nSOLVE {line}\n".encode()) == (
         b"COUNT 0 unsolvable\nERROR unsolvable no solution exists\n"
     )
+
+
+def digits(mask: int) -> list[int]:
+    return [d for d in range(1, 10) if mask >> (d - 1) & 1]
+
+
+def test_a_long_diagonal_keeps_exactly_the_digits_of_its_total() -> None:
+    """The main diagonal crosses boxes 1, 5 and 9, three cells in each (they differ there), so it makes
+    72 at most, as 7, 8 and 9 in every box: with total 72 each of its cells keeps exactly 7, 8 and 9 (its
+    totals, 63 above its least, go on one 64-bit word, cut at the total); 73 leaves no solution. With
+    r1c1 given as 9, the other eight cells make 63 (the pass leaves the placed cell out of its total): 9
+    stays out of box 1's other two."""
+    diagonal = "-".join(f"r{i}c{i}" for i in range(1, 10))
+    grid, geo = read("." * 81 + f" littlekiller={diagonal}:72")
+    assert engine("." * 81 + f" littlekiller={diagonal}:72") == "e9"
+    candidates = solver.native_candidates(grid, geometry=geo)
+    assert candidates is not None
+    assert [digits(candidates[10 * i]) for i in range(9)] == [[7, 8, 9]] * 9
+    answer = NATIVE.solve(grid, geometry=geo).to_string()
+    assert answer[:9] == "712345689"  # the row-major-first: r1c1 at least 7
+    assert sum(int(answer[10 * i]) for i in range(9)) == 72
+    grid, geo = read("." * 81 + f" littlekiller={diagonal}:73")
+    assert NATIVE.count_solutions(grid, 2, geometry=geo) == 0
+    grid, geo = read("9" + "." * 80 + f" littlekiller={diagonal}:72")
+    candidates = solver.native_candidates(grid, geometry=geo)
+    assert candidates is not None
+    assert [digits(candidates[10 * i]) for i in range(9)] == [[9], [7, 8], [7, 8]] + [[7, 8, 9]] * 6

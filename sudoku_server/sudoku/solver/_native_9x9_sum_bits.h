@@ -116,7 +116,7 @@ static int
 SB(support)(const uint32_t *m, const int32_t *w, const int *at, int nseg, long total, uint32_t *keep)
 {
     SUMT tset[16], f[17], b[17];
-    uint32_t any[16];
+    uint32_t any[16] = {0};
     uint8_t idx[16][128];
     int nidx[16], sg, j;
     f[0] = 1;

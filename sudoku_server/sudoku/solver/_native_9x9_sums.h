@@ -15,7 +15,8 @@
  * segments before and after, make the sum's total. The totals a run of
  * segments can make are bitsets over the range of the sum (value - least),
  * forward and backward by shifts, on one 64-bit word when the range fits
- * (_native_9x9_sum_bits.h, e9_support64), else on an unsigned __int128.
+ * (_native_9x9_sum_bits.h, e9_support64) or, weights 1, when the total is
+ * less than 64 above the open cells' least, else on an unsigned __int128.
  * The cells' candidates are read from e9's digit masks (e9_cell_mask), and
  * the digits that go leave them and are marked dirty, so e9's rules run
  * again.
@@ -27,7 +28,11 @@
  * then is still at its fixpoint (the pass on a sum depends on its cells'
  * candidates only). Sound (only digits no solution holds go), so the search
  * drivers' answers stay those of the general engine; on a solved state every
- * sum was looked at with its cells single, so every sum holds.
+ * sum was looked at with its cells single (or skipped as a pass that held
+ * it left them: e9_sum), so every sum holds. e9 places its naked singles
+ * before the sums run, so an open cell there has two candidates or more
+ * and a placed one is its digit: leaving placed cells out of a pass changes
+ * nothing it keeps.
  */
 
 /* As _native_sum_support.h (included later): a segment starts at this cell. */
@@ -115,7 +120,16 @@ geo_sums9(Geo *g)
 static inline uint32_t e9_cell_mask(const S9 *s, int c);
 
 /* Sum k to domain consistency on s (segments seen). Digits removed go to
- * x->dirty. 1, or 0 on a contradiction. */
+ * x->dirty. 1, or 0 on a contradiction.
+ *
+ * Cheaper forms of the same pass: a sum whose cells' candidates are those
+ * its last pass left (x->sum_cache[k], a fixpoint: the pass is idempotent)
+ * is skipped; placed cells (e9's s->U) leave the pass, their values taken
+ * off the total (a segment keeps its open cells, still peers); and a sum of
+ * weights 1 whose total is less than 64 above its open cells' least (every
+ * little killer diagonal that some digits make) goes on one 64-bit word
+ * whatever its range: its totals need only reach the total, and the bits
+ * shifted out are above it. */
 static int
 e9_sum(Ctx *x, S9 *s, int k)
 {
@@ -123,39 +137,72 @@ e9_sum(Ctx *x, S9 *s, int k)
     const uint16_t *cells = g->sum_cells + g->sum_start[k];
     const int32_t *w = g->sum_weight + g->sum_start[k];
     const uint8_t *seg = g->sum_seg + g->sum_start[k];
-    int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), i, nseg = 0, at[17], ok;
-    uint32_t m[16], keep[16];
-    long least = 0, total;
+    int size = (int)(g->sum_start[k + 1] - g->sum_start[k]), i, n = 0, nseg = 0, at[17], ok, unit = 1;
+    int32_t ow[16];
+    uint32_t m[16], om[16], keep[16];
+    uint8_t oi[16];
+    long least = 0, total = g->sum_total[k], wide = (long)g->sum9[4 * k + 3];
+    int cache = k < SUM_CACHE, same = cache && x->sum_cached[k], sid = -1, last = -2;
     for (i = 0; i < size; i++) {
-        m[i] = e9_cell_mask(s, cells[i]);
+        int c = cells[i];
+        m[i] = e9_cell_mask(s, c);
         if (UNLIKELY(!m[i]))
             return 0;
-        keep[i] = 0;
+        if (same)
+            same = m[i] == x->sum_cache[k][i];
+        sid += seg[i] & SEG_START;
+        if (!(s->U[c / 27] >> (c % 27) & 1)) { /* placed: its value leaves the total */
+            total -= (long)w[i] * (CTZ(m[i]) + 1);
+            continue;
+        }
+        if (sid != last) /* the first open cell of its segment */
+            at[nseg++] = n;
+        last = sid;
+        oi[n] = (uint8_t)i;
+        om[n] = m[i];
+        ow[n] = w[i];
+        unit &= w[i] == 1;
         least += e9_least(w[i]);
-        if (seg[i] & SEG_START)
-            at[nseg++] = i;
+        keep[n] = 0;
+        n++;
     }
-    at[nseg] = size;
-    total = g->sum_total[k] - least;
-    if (total < 0 || total >= (long)g->sum9[4 * k + 3])
+    if (same)
+        return 1; /* as its last pass left it */
+    if (n == 0)
+        return total == 0;
+    at[nseg] = n;
+    total -= least;
+    if (total < 0)
+        return 0;
+    if (unit && total < 64)
+        wide = 64;
+    if (total >= wide)
         return 0;
 #if E9_SUM_BITS > 64
-    if (g->sum9[4 * k + 3] > 64)
-        ok = e9_support128(m, w, at, nseg, total, keep);
+    if (wide > 64)
+        ok = e9_support128(om, ow, at, nseg, total, keep);
     else
 #endif
-        ok = e9_support64(m, w, at, nseg, total, keep);
+        ok = e9_support64(om, ow, at, nseg, total, keep);
     if (!ok)
         return 0;
-    for (i = 0; i < size; i++) {
-        uint32_t gone = m[i] & ~keep[i], bit = 1u << (cells[i] % 27);
-        int band = cells[i] / 27;
+    if (cache)
+        for (i = 0; i < size; i++)
+            x->sum_cache[k][i] = m[i]; /* placed cells keep theirs */
+    for (i = 0; i < n; i++) {
+        int c = cells[oi[i]];
+        uint32_t kept = keep[i], gone = m[oi[i]] & ~kept, bit = 1u << (c % 27);
+        int band = c / 27;
+        if (cache)
+            x->sum_cache[k][oi[i]] = m[oi[i]] & kept;
         if (!gone)
             continue;
         x->dirty |= gone;
         for (; gone; gone &= gone - 1)
             s->F[3 * CTZ(gone) + band] &= ~bit;
     }
+    if (cache)
+        x->sum_cached[k] = 1;
     return 1;
 }
 
@@ -215,7 +262,12 @@ static int e9_cell_branch(const S9 *s, int cell, Branch *br);
  * (a sum with few open cells left binds them most). Measured on the stored
  * little killer puzzles (200, solve): 586 nodes on average with
  * e9_pairs_choose's weights, 513 with these; e9's configurations first
- * searched 3,206. 0 when solved. */
+ * searched 3,206. Tried on all 500 (ninth session) and dropped: the sums'
+ * weights in the two-candidate cell's choice too, E9_SUM_W 1024 (563.5 ->
+ * 542.8 nodes on average, but the worst puzzle 5,386 -> 6,966 nodes, 17.7
+ * -> 21.2 ms: past issue 29's 20 ms); contradiction counts of the failing
+ * sum's cells in the weights (dom/wdeg: 537 -> 581 nodes on 300); the last
+ * conflicting cell branched on first (563.5 -> 799). 0 when solved. */
 static int
 e9_sums_choose(Ctx *x, const S9 *s, Branch *br)
 {
