@@ -327,8 +327,9 @@ class SolverPool:
             budget_window=cfg.budget_window,
         )
         # Threads: the computing ones (solver_threads) and the paused ones
-        # (at most one per connection).
-        self._threads = trio.CapacityLimiter(max(1, cfg.solver_threads) + cfg.max_connections)
+        # (at most one per worker and connection: a connection's extra batches may pause too).
+        workers = max(1, cfg.solver_threads)
+        self._threads = trio.CapacityLimiter(workers * (1 + cfg.max_connections))
         self._wake = Signal()
         self._resume: dict[int, trio.Event] = {}
         self._nursery: trio.Nursery | None = None

@@ -10,8 +10,21 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
   paused batches) wait in one queue ordered by virtual time, ties in the
   order they became ready. A free worker takes the connection at the head
   and runs a *batch* of its jobs (puzzles, ratings, generation...), in
-  request order. A connection has at most one batch at a time, so its
-  answers keep their order and it can never hold more than one worker.
+  request order. Answers keep their order whatever order batches end in:
+  each job fills its own slot of the connection's reply window, and the
+  writer sends from the head (``net.window``).
+* **A free worker is not left idle.** While no other connection (and no
+  paused batch) waits, a connection with a batch running and more jobs
+  queued may start an *extra* batch on a free worker (issue 29: one
+  pipelining client used one core of two). A batch started while workers
+  are free and nothing else waits takes its share of the queue (the queue
+  divided by the free workers, at most ``batch_size``), so the rest can
+  start beside it. As soon as another connection (or a paused batch) waits,
+  the rules below apply: an extra batch ends between jobs at once, or
+  pauses at the end of its slice in the middle of a job, and its worker goes
+  to the head of the queue; the connection queues again once its last
+  batch ends. Every batch is charged to the budget and the virtual time, so
+  a connection that used two workers is served that much later.
 * **A newcomer goes first.** A connection that becomes ready after having
   no work (a new one, or one that was answered and asks again) starts at
   ``floor - time_slice``, where the *floor* is the virtual time of the last
@@ -21,7 +34,8 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
   each used: each gets about 1/N of the solver time.
 * **Time slice.** A batch ends after :attr:`~Scheduler.batch_size` jobs, or,
   while other connections wait, once it has run for :attr:`time_slice`
-  seconds; the connection then queues again by its virtual time. A single
+  seconds (an extra batch: at once, between jobs); the connection then
+  queues again by its virtual time, once its last batch has ended. A single
   job that runs past the slice while others wait *pauses* (the solver's
   ``check`` hook blocks): it gives its worker to the head of the queue and
   queues again itself. An easy puzzle from a light connection so waits
@@ -97,6 +111,8 @@ class Batch:
       used: seconds it has held a worker so far (charged to the budget).
       cancelled: the connection is gone; the worker should stop at once.
       paused: waiting for a worker to resume on.
+      extra: started while its connection had another batch running (module docstring): it ends between
+        jobs as soon as another connection waits.
     """
 
     key: Hashable
@@ -107,6 +123,7 @@ class Batch:
     cancelled: bool = False
     paused: bool = False
     pause_weight: int = 1
+    extra: bool = False
 
 
 @dataclass
@@ -141,7 +158,7 @@ class _Client:
     """What the scheduler knows of one connection."""
 
     queue: collections.deque[Any] = field(default_factory=collections.deque)
-    batch: Batch | None = None
+    batches: list[Batch] = field(default_factory=list)  # running or paused, oldest first
     ready_since: float | None = None  # in the ready queue since (None: not in it)
     tokens: float = 0.0  # budget left, solver seconds
     refilled: float = 0.0  # when tokens were last brought up to date
@@ -197,6 +214,9 @@ class Scheduler:
         self._queued: dict[Hashable | Batch, list[Any]] = {}
         # Connections waiting, in the order they became ready (the wait bound).
         self._since: dict[Hashable, None] = {}
+        # Connections with a batch running (or paused), more jobs queued and not held: they may start an
+        # extra batch while nothing waits (module docstring). Not in the queue: they do not make others yield.
+        self._extra: dict[Hashable, None] = {}
         self._sequence = itertools.count()
         self.floor = 0.0  # virtual time of the last batch started or resumed
         self._paused_count = 0  # paused batches in the queue
@@ -236,15 +256,20 @@ class Scheduler:
         return not self.running and not self._queued
 
     def should_yield(self, batch: Batch, now: float) -> bool:
-        """True when ``batch`` has used its slice and others wait for a worker."""
-        return bool(self._queued) and now - batch.slice_started >= self.time_slice
+        """True when ``batch`` should end before its next job: others wait for a worker, and it has used its
+        slice or is an extra batch (:attr:`Batch.extra`)."""
+        return bool(self._queued) and (batch.extra or now - batch.slice_started >= self.time_slice)
 
     def should_pause(self, batch: Batch, now: float, weight: int = 1) -> bool:
         """True when ``batch`` should pause in the middle of a job of pause weight ``weight`` (1 for 9x9,
         :data:`LARGE_PAUSE_WEIGHT` for larger): its slice is used, others wait, and the paused weight stays
         within :attr:`max_paused` (read from the workers' threads: the bound may be passed by one job per
         worker at most)."""
-        return self.should_yield(batch, now) and self._paused_weight + weight <= self.max_paused
+        return (
+            bool(self._queued)
+            and now - batch.slice_started >= self.time_slice
+            and self._paused_weight + weight <= self.max_paused
+        )
 
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, its running slice included.
@@ -298,8 +323,8 @@ class Scheduler:
         client.queue.clear()
         if client.ready_since is not None:
             self._unqueue(key)
-        batch = client.batch
-        if batch is not None:
+        self._extra.pop(key, None)
+        for batch in client.batches:
             batch.cancelled = True
         return dropped
 
@@ -307,9 +332,8 @@ class Scheduler:
         """Queue ``job`` after the connection's earlier ones."""
         client = self._clients[key]
         client.queue.append(job)
-        if client.batch is None and client.ready_since is None and not client.held:
-            client.ready_since = now
-            self._enqueue(key, client)
+        if client.ready_since is None and not client.held:
+            self._settle(key, client, now)
 
     def hold(self, key: Hashable) -> None:
         """Connection ``key``'s reply window is full: no new batch for it until :meth:`release`.
@@ -322,6 +346,7 @@ class Scheduler:
         if client is None or client.held:
             return
         client.held = True
+        self._extra.pop(key, None)
         if client.ready_since is not None:
             self._unqueue(key)
             client.ready_since = None
@@ -332,9 +357,7 @@ class Scheduler:
         if client is None or not client.held:
             return
         client.held = False
-        if client.queue and client.batch is None:
-            client.ready_since = now
-            self._enqueue(key, client)
+        self._settle(key, client, now)
 
     def held(self, key: Hashable) -> bool:
         """True while connection ``key`` is held (:meth:`hold`); read by workers between jobs."""
@@ -386,11 +409,8 @@ class Scheduler:
             self._unqueue(head)
             self.floor = max(self.floor, entry[0])
             client.ready_since = None
-            jobs = [client.queue.popleft() for _ in range(min(self.batch_size, len(client.queue)))]
-            batch = client.batch = Batch(head, jobs, started=now, slice_started=now)
-            self.running += 1
-            return Start(batch)
-        return None
+            return self._start(head, client, now)
+        return self._start_extra(now)
 
     def refusal_due(self) -> float | None:
         """When the longest-waiting connection passes the wait bound (None: none waits).
@@ -429,16 +449,57 @@ class Scheduler:
         self._charge(batch, now)
         self.running -= 1
         client = self._clients.get(batch.key)
-        if client is None or client.batch is not batch:
+        if client is None or batch not in client.batches:
             return  # the connection is gone
-        client.batch = None
+        client.batches.remove(batch)
         if unfinished:
             client.queue.extendleft(reversed(unfinished))
-        if client.queue and not client.held:
-            client.ready_since = now
-            self._enqueue(batch.key, client)
+        self._settle(batch.key, client, now)
 
     # -- internals -----------------------------------------------------------
+
+    def _settle(self, key: Hashable, client: _Client, now: float) -> None:
+        """Where connection ``key`` (not in the queue) stands now: in the queue (jobs and no batch), among those
+        that may start an extra batch (jobs and a batch), or neither (no jobs, or held)."""
+        if not client.queue or client.held:
+            self._extra.pop(key, None)
+        elif client.batches:
+            self._extra[key] = None
+        else:
+            self._extra.pop(key, None)
+            client.ready_since = now
+            self._enqueue(key, client)
+
+    def _start(self, key: Hashable, client: _Client, now: float, extra: bool = False) -> Start:
+        """Start a batch of connection ``key`` on a free worker: up to :attr:`batch_size` jobs, or, while nothing
+        else waits and more workers are free, its share of the queue (module docstring)."""
+        free = self.workers - self.running
+        size = min(self.batch_size, len(client.queue))
+        if free > 1 and not self._queued:
+            size = min(size, -(-len(client.queue) // free))
+        jobs = [client.queue.popleft() for _ in range(size)]
+        batch = Batch(key, jobs, started=now, slice_started=now, extra=extra)
+        client.batches.append(batch)
+        self.running += 1
+        self._settle(key, client, now)
+        return Start(batch)
+
+    def _start_extra(self, now: float) -> Start | None:
+        """Nothing waits: an extra batch for the least served connection that has a batch running and more jobs
+        queued (and budget left), when a worker is free; None otherwise."""
+        if self._queued or self.running >= self.workers or not self._extra:
+            return None
+        best: tuple[float, Hashable, _Client] | None = None
+        for key in self._extra:
+            client = self._clients[key]
+            self._refill(client, now)
+            if client.tokens > 0 and (best is None or client.vtime < best[0]):
+                best = (client.vtime, key, client)
+        if best is None:
+            return None
+        vtime, key, client = best
+        self.floor = max(self.floor, vtime)
+        return self._start(key, client, now, extra=True)
 
     def vtime(self, key: Hashable) -> float:
         """Connection ``key``'s virtual time (solver seconds, on the scheduler's scale)."""
