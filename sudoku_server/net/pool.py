@@ -218,8 +218,9 @@ class PoolClient(Protocol):
         """Before a batch and once per slice: find out whether the client has gone (then close it in the pool)."""
         ...
 
-    def output_full(self, extra: int = 0) -> bool:
-        """True when its replies ready and unsent, plus ``extra`` bytes, fill its window (the batch is cut)."""
+    def output_full(self, extra: int = 0, ahead: bool = False) -> bool:
+        """True when its replies ready and unsent, plus ``extra`` bytes, fill its window (the batch is cut);
+        ``ahead``: for an extra batch, counting the replies done behind one not known yet."""
         ...
 
     def shutdown_line(self, job: Job) -> bytes:
@@ -481,7 +482,10 @@ class SolverPool:
         scheduler = self.scheduler
         if scheduler.should_yield(batch, now) or scheduler.over_budget(batch, now):
             return True
-        return _owner(batch).output_full(sum(len(result[1]) for result in results))
+        if _owner(batch).output_full(sum(len(result[1]) for result in results), batch.extra):
+            batch.cut_full = True  # (an extra batch: no other starts for its connection meanwhile)
+            return True
+        return False
 
     def _work(self, batch: _scheduler.Batch, results: list[tuple]) -> list[Job]:
         """In a worker thread: run the batch's jobs in order; returns those not run.

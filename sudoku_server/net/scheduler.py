@@ -113,6 +113,9 @@ class Batch:
       paused: waiting for a worker to resume on.
       extra: started while its connection had another batch running (module docstring): it ends between
         jobs as soon as another connection waits.
+      cut_full: the server cut it because the connection's replies fill its window (an extra batch: counting
+        the replies done ahead of one not known yet); no extra batch then starts for the connection until
+        one of its batches ends otherwise, or the connection is released.
     """
 
     key: Hashable
@@ -124,6 +127,7 @@ class Batch:
     paused: bool = False
     pause_weight: int = 1
     extra: bool = False
+    cut_full: bool = False  # cut because its connection's replies fill the window (set by the server)
 
 
 @dataclass
@@ -165,6 +169,21 @@ class _Client:
     used: float = 0.0  # solver seconds used in all
     vtime: float = 0.0  # virtual time: its order in the queue (module docstring)
     held: bool = False  # its output is backed up: no new batch (hold, release)
+    ahead_full: bool = False  # an extra batch was cut for its window (Batch.cut_full): no extra batch
+
+    def ended(self, batch: Batch) -> None:
+        """``batch`` of this connection ended: it no longer runs; whether extra batches may start (cut_full)."""
+        self.batches.remove(batch)
+        if batch.extra and batch.cut_full:
+            self.ahead_full = True
+        elif not batch.cut_full:
+            self.ahead_full = False
+
+    def tokens_at(self, now: float, seconds: float, window: float) -> float:
+        """Its budget at ``now``: ``tokens`` refilled at ``seconds / window`` per second, up to ``seconds``."""
+        if window <= 0:
+            return self.tokens
+        return min(seconds, self.tokens + (now - self.refilled) * seconds / window)
 
 
 class Scheduler:
@@ -228,11 +247,9 @@ class Scheduler:
 
     @property
     def waiting(self) -> bool:
-        """True when some connection or paused batch waits for a worker.
+        """True when some connection or paused batch waits for a worker (not one that may start an extra batch).
 
-        Read by the workers' ``check`` hooks (from other threads: a plain
-        attribute read) to decide whether to yield at the end of a slice.
-        """
+        Read by the workers' ``check`` hooks (from other threads: a plain attribute read): yield, or go on."""
         return bool(self._queued)
 
     @property
@@ -272,7 +289,7 @@ class Scheduler:
         )
 
     def over_budget(self, batch: Batch, now: float) -> bool:
-        """True when ``batch``'s connection has used its budget, its running slice included.
+        """True when ``batch``'s connection has used its budget, the running slices of all its batches included.
 
         Read-only (workers call it between jobs to cut the batch; the
         connection's next turn then refuses what is left).
@@ -280,11 +297,7 @@ class Scheduler:
         client = self._clients.get(batch.key)
         if client is None:
             return False
-        tokens = client.tokens
-        if self.budget_window > 0:
-            rate = self.budget_seconds / self.budget_window
-            tokens = min(self.budget_seconds, tokens + (now - client.refilled) * rate)
-        return tokens - (now - batch.slice_started) <= 0
+        return self._budget_now(client, now) <= 0
 
     def budget_left(self, key: Hashable, now: float) -> float:
         """Solver seconds connection ``key`` may still use now."""
@@ -356,7 +369,7 @@ class Scheduler:
         client = self._clients.get(key)
         if client is None or not client.held:
             return
-        client.held = False
+        client.held = client.ahead_full = False
         self._settle(key, client, now)
 
     def held(self, key: Hashable) -> bool:
@@ -451,12 +464,17 @@ class Scheduler:
         client = self._clients.get(batch.key)
         if client is None or batch not in client.batches:
             return  # the connection is gone
-        client.batches.remove(batch)
+        client.ended(batch)
         if unfinished:
             client.queue.extendleft(reversed(unfinished))
         self._settle(batch.key, client, now)
 
     # -- internals -----------------------------------------------------------
+
+    def _budget_now(self, client: _Client, now: float) -> float:
+        """Solver seconds ``client`` has left, its batches' running slices taken (read from worker threads too)."""
+        running = sum(now - batch.slice_started for batch in tuple(client.batches) if not batch.paused)
+        return client.tokens_at(now, self.budget_seconds, self.budget_window) - running
 
     def _settle(self, key: Hashable, client: _Client, now: float) -> None:
         """Where connection ``key`` (not in the queue) stands now: in the queue (jobs and no batch), among those
@@ -485,15 +503,14 @@ class Scheduler:
         return Start(batch)
 
     def _start_extra(self, now: float) -> Start | None:
-        """Nothing waits: an extra batch for the least served connection that has a batch running and more jobs
-        queued (and budget left), when a worker is free; None otherwise."""
+        """Nothing waits, a worker is free: an extra batch of the least served connection that may (or None)."""
         if self._queued or self.running >= self.workers or not self._extra:
             return None
         best: tuple[float, Hashable, _Client] | None = None
         for key in self._extra:
             client = self._clients[key]
             self._refill(client, now)
-            if client.tokens > 0 and (best is None or client.vtime < best[0]):
+            if self._budget_now(client, now) > 0 and not client.ahead_full and (best is None or client.vtime < best[0]):
                 best = (client.vtime, key, client)
         if best is None:
             return None
@@ -543,11 +560,7 @@ class Scheduler:
         return Resume(batch)
 
     def _oldest_waiting(self) -> tuple[Hashable, _Client] | None:
-        """(key, client) of the connection waiting longest with jobs, or None.
-
-        ``_since`` keeps connections in the order they became ready, that is
-        by ``ready_since``.
-        """
+        """(key, client) of the connection waiting longest with jobs, or None (``_since`` is in ready order)."""
         for key in self._since:
             client = self._clients[key]
             if client.queue:
@@ -571,7 +584,5 @@ class Scheduler:
             client.vtime += spent
 
     def _refill(self, client: _Client, now: float) -> None:
-        if self.budget_window > 0:
-            rate = self.budget_seconds / self.budget_window
-            client.tokens = min(self.budget_seconds, client.tokens + (now - client.refilled) * rate)
+        client.tokens = client.tokens_at(now, self.budget_seconds, self.budget_window)
         client.refilled = now

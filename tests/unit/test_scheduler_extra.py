@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sudoku_server.net.scheduler import Resume, Scheduler, Start
-from sudoku_server.net.window import ReplyWindow, Slot
+from sudoku_server.net.window import WINDOW_BYTES, ReplyWindow, Slot
 
 
 def drain(s: Scheduler, now: float) -> list:
@@ -172,3 +172,32 @@ def test_the_reply_window_sends_answers_done_out_of_order_in_request_order():
     assert not window.head_ready()
     window.fill(first, b"1\n")
     assert window.take_ready() == (b"1\n2\n3\n", 3)
+
+
+def test_replies_behind_one_not_known_yet_do_not_fill_the_window():
+    held = []
+    window = ReplyWindow(on_full=lambda: held.append(True))
+    first, second = Slot(), Slot()
+    window.append(first)
+    window.append(second)
+    window.fill(second, b"x" * WINDOW_BYTES)  # the extra batch's reply: it waits for the first, not the client
+    assert window.blocked() == WINDOW_BYTES
+    assert not window.bytes_full and not window.output_full() and not window.full and held == []
+    assert window.output_full(extra=WINDOW_BYTES)  # the first batch's own answers, not handed over yet, count
+    window.fill(first, b"1\n")  # now the client may read them all: a client that does not read is held
+    assert window.blocked() == 0 and window.bytes_full and held == [True]
+
+
+def test_no_extra_batch_after_one_was_cut_for_a_full_window_until_a_batch_ends_otherwise():
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    for job in range(6):
+        s.submit("a", f"a{job}", 0.0)
+    first, extra = drain(s, 0.0)
+    extra.batch.cut_full = True  # its replies, done ahead of the first batch's, filled the window
+    s.finished(extra.batch, 0.01, unfinished=["a4", "a5"])
+    assert drain(s, 0.01) == []  # a worker is free, but nothing more is computed ahead
+    s.finished(first.batch, 0.02)  # the first batch ended with all its jobs
+    d, e = drain(s, 0.02)
+    assert d.batch.jobs == ["a4"] and not d.batch.extra  # its share: the other worker takes a5
+    assert e.batch.jobs == ["a5"] and e.batch.extra
