@@ -83,8 +83,8 @@ class ReplyWindow:
     """One connection's replies in request order, and the window's counters and rules.
 
     Args:
-      on_full: called when the bytes ready and unsent reach :data:`WINDOW_BYTES`
-        (the connection then holds its solver work: ``SolverPool.hold``).
+      on_full: called when the bytes ready and unsent reach :data:`WINDOW_BYTES`, those :meth:`blocked` behind
+        a reply not known yet left out (the connection then holds its solver work: ``SolverPool.hold``).
 
     Attributes:
       slots: the replies in request order (:class:`Slot`).
