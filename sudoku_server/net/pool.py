@@ -105,6 +105,14 @@ def pause_weight(job: Job) -> int:
     return 1 if cells <= 81 else _scheduler.LARGE_PAUSE_WEIGHT
 
 
+def runs_unlocked(job: Job) -> bool:
+    """True for a job whose search runs in the native core without the interpreter lock: a bulk job, a marks
+    line, a ``SOLVE`` (docs/SOLVER.md). Only such jobs run in an extra batch beside their connection's other
+    one (``net.scheduler``): ``RATE``, ``STEPS`` and ``HINT`` run Python, ``CANON`` C that keeps the lock; a
+    second thread of them gains nothing and keeps the event loop waiting longer for the lock."""
+    return job.bulk is not None or job.taken is not None or isinstance(job.request, Solve)
+
+
 def own_seconds(wall: float, cpu: float, threads: int) -> float:
     """A job's own solving time, in seconds, which the solve timeout bounds.
 
@@ -326,6 +334,7 @@ class SolverPool:
             queue_timeout=cfg.queue_timeout,
             budget_seconds=cfg.budget_seconds,
             budget_window=cfg.budget_window,
+            parallel=runs_unlocked,
         )
         # Threads: the computing ones (solver_threads) and the paused ones
         # (at most one per worker and connection: a connection's extra batches may pause too).

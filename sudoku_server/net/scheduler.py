@@ -16,7 +16,9 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
 * **A free worker is not left idle.** While no other connection (and no
   paused batch) waits, a connection with a batch running and more jobs
   queued may start an *extra* batch on a free worker (issue 29: one
-  pipelining client used one core of two). A batch started while workers
+  pipelining client used one core of two), of the jobs at the front of its
+  queue that may run beside another (``parallel``: the server's are those
+  whose search runs in the native core without the interpreter lock). A batch started while workers
   are free and nothing else waits takes its share of the queue (the queue
   divided by the free workers, at most ``batch_size``), so the rest can
   start beside it. As soon as another connection (or a paused batch) waits,
@@ -65,7 +67,7 @@ import collections
 import heapq
 import itertools
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +159,21 @@ class Refuse:
 Decision = Start | Resume | Refuse
 
 
+def _batch_length(
+    queue: collections.deque[Any], batch_size: int, free: int, parallel: Callable[[Any], bool], extra: bool
+) -> int:
+    """Jobs a batch takes from the front of ``queue``: up to ``batch_size``; with ``free`` workers (more than one,
+    and nothing else waiting), its share, when the job after the share may run beside it (``parallel``); an extra
+    batch, only the run of jobs that may."""
+    size = min(batch_size, len(queue))
+    share = -(-len(queue) // free) if free > 1 else size
+    if share < size and parallel(queue[share]):
+        size = share
+    if extra:
+        size = next((n for n in range(1, size) if not parallel(queue[n])), size)
+    return size
+
+
 @dataclass
 class _Client:
     """What the scheduler knows of one connection."""
@@ -200,6 +217,8 @@ class Scheduler:
       queue_timeout: seconds a connection may wait for a worker.
       budget_seconds: solver seconds a connection may use at once.
       budget_window: seconds in which the budget refills completely.
+      parallel: whether a job may run in an extra batch (default: every job); the server's: those whose
+        search runs in the native core without the interpreter lock.
 
     Every method takes ``now``, the current time in seconds (any monotonic
     clock, the same for every call).
@@ -215,6 +234,7 @@ class Scheduler:
         budget_seconds: float = DEFAULT_BUDGET_SECONDS,
         budget_window: float = DEFAULT_BUDGET_WINDOW,
         max_paused: int = DEFAULT_MAX_PAUSED,
+        parallel: Callable[[Any], bool] = lambda job: True,
     ) -> None:
         if workers < 1 or batch_size < 1:
             raise ValueError("workers and batch_size must be at least 1")
@@ -225,6 +245,7 @@ class Scheduler:
         self.budget_seconds = budget_seconds
         self.budget_window = budget_window
         self.max_paused = max_paused
+        self.parallel = parallel
         self._clients: dict[Hashable, _Client] = {}
         # Connections waiting to start a batch (their key) and paused batches:
         # a heap of [vtime, sequence, item], least virtual time first, and
@@ -324,11 +345,8 @@ class Scheduler:
         self._clients[key] = _Client(tokens=self.budget_seconds, refilled=now, vtime=-math.inf)
 
     def close(self, key: Hashable) -> list[Any]:
-        """The connection is gone: forget it; returns its jobs that never started.
-
-        Its batch, if one is running or paused, is marked ``cancelled`` (the
-        server stops its worker; :meth:`finished` still follows).
-        """
+        """The connection is gone: forget it; returns its jobs that never started. Its batches, running or paused,
+        are marked ``cancelled`` (the server stops their workers; :meth:`finished` still follows)."""
         client = self._clients.pop(key, None)
         if client is None:
             return []
@@ -477,8 +495,7 @@ class Scheduler:
         return client.tokens_at(now, self.budget_seconds, self.budget_window) - running
 
     def _settle(self, key: Hashable, client: _Client, now: float) -> None:
-        """Where connection ``key`` (not in the queue) stands now: in the queue (jobs and no batch), among those
-        that may start an extra batch (jobs and a batch), or neither (no jobs, or held)."""
+        """Where ``key`` (not queued) stands: queued (jobs, no batch), may start an extra batch, or neither."""
         if not client.queue or client.held:
             self._extra.pop(key, None)
         elif client.batches:
@@ -489,12 +506,9 @@ class Scheduler:
             self._enqueue(key, client)
 
     def _start(self, key: Hashable, client: _Client, now: float, extra: bool = False) -> Start:
-        """Start a batch of connection ``key`` on a free worker: up to :attr:`batch_size` jobs, or, while nothing
-        else waits and more workers are free, its share of the queue (module docstring)."""
-        free = self.workers - self.running
-        size = min(self.batch_size, len(client.queue))
-        if free > 1 and not self._queued:
-            size = min(size, -(-len(client.queue) // free))
+        """Start a batch of connection ``key`` on a free worker, of :func:`_batch_length` jobs."""
+        free = 0 if self._queued else self.workers - self.running
+        size = _batch_length(client.queue, self.batch_size, free, self.parallel, extra)
         jobs = [client.queue.popleft() for _ in range(size)]
         batch = Batch(key, jobs, started=now, slice_started=now, extra=extra)
         client.batches.append(batch)
@@ -510,7 +524,9 @@ class Scheduler:
         for key in self._extra:
             client = self._clients[key]
             self._refill(client, now)
-            if self._budget_now(client, now) > 0 and not client.ahead_full and (best is None or client.vtime < best[0]):
+            if not (self._budget_now(client, now) > 0 and not client.ahead_full and self.parallel(client.queue[0])):
+                continue
+            if best is None or client.vtime < best[0]:
                 best = (client.vtime, key, client)
         if best is None:
             return None

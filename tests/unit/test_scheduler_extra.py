@@ -201,3 +201,21 @@ def test_no_extra_batch_after_one_was_cut_for_a_full_window_until_a_batch_ends_o
     d, e = drain(s, 0.02)
     assert d.batch.jobs == ["a4"] and not d.batch.extra  # its share: the other worker takes a5
     assert e.batch.jobs == ["a5"] and e.batch.extra
+
+
+def test_only_jobs_that_may_run_beside_another_go_in_an_extra_batch():
+    s = Scheduler(workers=2, batch_size=32, parallel=lambda job: job.startswith("solve"))
+    s.open("a", 0.0)
+    s.submit("a", "solve1", 0.0)
+    (d,) = drain(s, 0.0)
+    s.submit("a", "rate1", 0.001)
+    assert drain(s, 0.001) == []  # a RATE (Python) does not start beside the connection's batch
+    s.submit("a", "solve2", 0.001)
+    assert drain(s, 0.001) == []  # nor the jobs behind it: the queue is taken from its front
+    s.finished(d.batch, 0.002)
+    s.submit("a", "solve3", 0.002)
+    s.submit("a", "rate2", 0.002)
+    e, f = drain(s, 0.002)  # its share (2 of 4), then the run of SOLVEs after it, up to the next RATE
+    assert e.batch.jobs == ["rate1", "solve2"] and not e.batch.extra
+    assert f.batch.jobs == ["solve3"] and f.batch.extra
+    assert drain(s, 0.002) == []
