@@ -151,9 +151,9 @@ class Connection:
         if not self.gone:
             self.window.fill(slot, data)
 
-    def output_full(self, extra: int = 0) -> bool:
+    def output_full(self, extra: int = 0, ahead: bool = False) -> bool:
         """True when the replies ready and unsent, plus ``extra`` bytes, fill the window (read by a worker)."""
-        return self.window.output_full(extra)
+        return self.window.output_full(extra, ahead)
 
     def shutdown_line(self, job: Job) -> bytes:
         """``ERROR shutdown`` for the job's request (one line per puzzle of a bulk job)."""

@@ -245,7 +245,7 @@ class HttpClient:
     def check_peer(self) -> None:
         """Nothing to check: a request whose client went away is cancelled by the HTTP server."""
 
-    def output_full(self, extra: int = 0) -> bool:
+    def output_full(self, extra: int = 0, ahead: bool = False) -> bool:
         return False
 
     def shutdown_line(self, job: Job) -> bytes:

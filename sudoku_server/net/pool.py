@@ -105,6 +105,14 @@ def pause_weight(job: Job) -> int:
     return 1 if cells <= 81 else _scheduler.LARGE_PAUSE_WEIGHT
 
 
+def runs_unlocked(job: Job) -> bool:
+    """True for a job whose search runs in the native core without the interpreter lock: a bulk job, a marks
+    line, a ``SOLVE`` (docs/SOLVER.md). Only such jobs run in an extra batch beside their connection's other
+    one (``net.scheduler``): ``RATE``, ``STEPS`` and ``HINT`` run Python, ``CANON`` C that keeps the lock; a
+    second thread of them gains nothing and keeps the event loop waiting longer for the lock."""
+    return job.bulk is not None or job.taken is not None or isinstance(job.request, Solve)
+
+
 def own_seconds(wall: float, cpu: float, threads: int) -> float:
     """A job's own solving time, in seconds, which the solve timeout bounds.
 
@@ -218,8 +226,9 @@ class PoolClient(Protocol):
         """Before a batch and once per slice: find out whether the client has gone (then close it in the pool)."""
         ...
 
-    def output_full(self, extra: int = 0) -> bool:
-        """True when its replies ready and unsent, plus ``extra`` bytes, fill its window (the batch is cut)."""
+    def output_full(self, extra: int = 0, ahead: bool = False) -> bool:
+        """True when its replies ready and unsent, plus ``extra`` bytes, fill its window (the batch is cut);
+        ``ahead``: for an extra batch, counting the replies done behind one not known yet."""
         ...
 
     def shutdown_line(self, job: Job) -> bytes:
@@ -325,10 +334,12 @@ class SolverPool:
             queue_timeout=cfg.queue_timeout,
             budget_seconds=cfg.budget_seconds,
             budget_window=cfg.budget_window,
+            parallel=runs_unlocked,
         )
         # Threads: the computing ones (solver_threads) and the paused ones
-        # (at most one per connection).
-        self._threads = trio.CapacityLimiter(max(1, cfg.solver_threads) + cfg.max_connections)
+        # (at most one per worker and connection: a connection's extra batches may pause too).
+        workers = max(1, cfg.solver_threads)
+        self._threads = trio.CapacityLimiter(workers * (1 + cfg.max_connections))
         self._wake = Signal()
         self._resume: dict[int, trio.Event] = {}
         self._nursery: trio.Nursery | None = None
@@ -480,7 +491,10 @@ class SolverPool:
         scheduler = self.scheduler
         if scheduler.should_yield(batch, now) or scheduler.over_budget(batch, now):
             return True
-        return _owner(batch).output_full(sum(len(result[1]) for result in results))
+        if _owner(batch).output_full(sum(len(result[1]) for result in results), batch.extra):
+            batch.cut_full = True  # (an extra batch: no other starts for its connection meanwhile)
+            return True
+        return False
 
     def _work(self, batch: _scheduler.Batch, results: list[tuple]) -> list[Job]:
         """In a worker thread: run the batch's jobs in order; returns those not run.

@@ -10,8 +10,23 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
   paused batches) wait in one queue ordered by virtual time, ties in the
   order they became ready. A free worker takes the connection at the head
   and runs a *batch* of its jobs (puzzles, ratings, generation...), in
-  request order. A connection has at most one batch at a time, so its
-  answers keep their order and it can never hold more than one worker.
+  request order. Answers keep their order whatever order batches end in:
+  each job fills its own slot of the connection's reply window, and the
+  writer sends from the head (``net.window``).
+* **A free worker is not left idle.** While no other connection (and no
+  paused batch) waits, a connection with a batch running and more jobs
+  queued may start an *extra* batch on a free worker (issue 29: one
+  pipelining client used one core of two), of the jobs at the front of its
+  queue that may run beside another (``parallel``: the server's are those
+  whose search runs in the native core without the interpreter lock). A batch started while workers
+  are free and nothing else waits takes its share of the queue (the queue
+  divided by the free workers, at most ``batch_size``), so the rest can
+  start beside it. As soon as another connection (or a paused batch) waits,
+  the rules below apply: an extra batch ends between jobs at once, or
+  pauses at the end of its slice in the middle of a job, and its worker goes
+  to the head of the queue; the connection queues again once its last
+  batch ends. Every batch is charged to the budget and the virtual time, so
+  a connection that used two workers is served that much later.
 * **A newcomer goes first.** A connection that becomes ready after having
   no work (a new one, or one that was answered and asks again) starts at
   ``floor - time_slice``, where the *floor* is the virtual time of the last
@@ -21,7 +36,8 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
   each used: each gets about 1/N of the solver time.
 * **Time slice.** A batch ends after :attr:`~Scheduler.batch_size` jobs, or,
   while other connections wait, once it has run for :attr:`time_slice`
-  seconds; the connection then queues again by its virtual time. A single
+  seconds (an extra batch: at once, between jobs); the connection then
+  queues again by its virtual time, once its last batch has ended. A single
   job that runs past the slice while others wait *pauses* (the solver's
   ``check`` hook blocks): it gives its worker to the head of the queue and
   queues again itself. An easy puzzle from a light connection so waits
@@ -51,7 +67,7 @@ import collections
 import heapq
 import itertools
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +113,11 @@ class Batch:
       used: seconds it has held a worker so far (charged to the budget).
       cancelled: the connection is gone; the worker should stop at once.
       paused: waiting for a worker to resume on.
+      extra: started while its connection had another batch running (module docstring): it ends between
+        jobs as soon as another connection waits.
+      cut_full: the server cut it because the connection's replies fill its window (an extra batch: counting
+        the replies done ahead of one not known yet); no extra batch then starts for the connection until
+        one of its batches ends otherwise, or the connection is released.
     """
 
     key: Hashable
@@ -107,6 +128,8 @@ class Batch:
     cancelled: bool = False
     paused: bool = False
     pause_weight: int = 1
+    extra: bool = False
+    cut_full: bool = False  # cut because its connection's replies fill the window (set by the server)
 
 
 @dataclass
@@ -136,18 +159,48 @@ class Refuse:
 Decision = Start | Resume | Refuse
 
 
+def _batch_length(
+    queue: collections.deque[Any], batch_size: int, free: int, parallel: Callable[[Any], bool], extra: bool
+) -> int:
+    """Jobs a batch takes from the front of ``queue``: up to ``batch_size``; with ``free`` workers (more than one,
+    and nothing else waiting), its share, when the job after the share may run beside it (``parallel``); an extra
+    batch, only the run of jobs that may."""
+    size = min(batch_size, len(queue))
+    share = -(-len(queue) // free) if free > 1 else size
+    if share < size and parallel(queue[share]):
+        size = share
+    if extra:
+        size = next((n for n in range(1, size) if not parallel(queue[n])), size)
+    return size
+
+
 @dataclass
 class _Client:
     """What the scheduler knows of one connection."""
 
     queue: collections.deque[Any] = field(default_factory=collections.deque)
-    batch: Batch | None = None
+    batches: list[Batch] = field(default_factory=list)  # running or paused, oldest first
     ready_since: float | None = None  # in the ready queue since (None: not in it)
     tokens: float = 0.0  # budget left, solver seconds
     refilled: float = 0.0  # when tokens were last brought up to date
     used: float = 0.0  # solver seconds used in all
     vtime: float = 0.0  # virtual time: its order in the queue (module docstring)
     held: bool = False  # its output is backed up: no new batch (hold, release)
+    ahead_full: bool = False  # an extra batch was cut for its window (Batch.cut_full): no extra batch
+
+    def ended(self, batch: Batch) -> None:
+        """``batch`` of this connection ended: it no longer runs; whether extra batches may start (cut_full)."""
+        self.batches.remove(batch)
+        if batch.extra and batch.cut_full:
+            self.ahead_full = True
+        elif not batch.cut_full:
+            self.ahead_full = False
+
+    def tokens_at(self, now: float, seconds: float, window: float) -> float:
+        """Its budget at ``now``: ``tokens`` refilled at ``seconds / window`` per second, up to ``seconds``."""
+        if window <= 0:
+            return self.tokens
+        return min(seconds, self.tokens + (now - self.refilled) * seconds / window)
 
 
 class Scheduler:
@@ -164,6 +217,8 @@ class Scheduler:
       queue_timeout: seconds a connection may wait for a worker.
       budget_seconds: solver seconds a connection may use at once.
       budget_window: seconds in which the budget refills completely.
+      parallel: whether a job may run in an extra batch (default: every job); the server's: those whose
+        search runs in the native core without the interpreter lock.
 
     Every method takes ``now``, the current time in seconds (any monotonic
     clock, the same for every call).
@@ -179,6 +234,7 @@ class Scheduler:
         budget_seconds: float = DEFAULT_BUDGET_SECONDS,
         budget_window: float = DEFAULT_BUDGET_WINDOW,
         max_paused: int = DEFAULT_MAX_PAUSED,
+        parallel: Callable[[Any], bool] = lambda job: True,
     ) -> None:
         if workers < 1 or batch_size < 1:
             raise ValueError("workers and batch_size must be at least 1")
@@ -189,6 +245,7 @@ class Scheduler:
         self.budget_seconds = budget_seconds
         self.budget_window = budget_window
         self.max_paused = max_paused
+        self.parallel = parallel
         self._clients: dict[Hashable, _Client] = {}
         # Connections waiting to start a batch (their key) and paused batches:
         # a heap of [vtime, sequence, item], least virtual time first, and
@@ -197,6 +254,9 @@ class Scheduler:
         self._queued: dict[Hashable | Batch, list[Any]] = {}
         # Connections waiting, in the order they became ready (the wait bound).
         self._since: dict[Hashable, None] = {}
+        # Connections with a batch running (or paused), more jobs queued and not held: they may start an
+        # extra batch while nothing waits (module docstring). Not in the queue: they do not make others yield.
+        self._extra: dict[Hashable, None] = {}
         self._sequence = itertools.count()
         self.floor = 0.0  # virtual time of the last batch started or resumed
         self._paused_count = 0  # paused batches in the queue
@@ -208,11 +268,9 @@ class Scheduler:
 
     @property
     def waiting(self) -> bool:
-        """True when some connection or paused batch waits for a worker.
+        """True when some connection or paused batch waits for a worker (not one that may start an extra batch).
 
-        Read by the workers' ``check`` hooks (from other threads: a plain
-        attribute read) to decide whether to yield at the end of a slice.
-        """
+        Read by the workers' ``check`` hooks (from other threads: a plain attribute read): yield, or go on."""
         return bool(self._queued)
 
     @property
@@ -236,18 +294,23 @@ class Scheduler:
         return not self.running and not self._queued
 
     def should_yield(self, batch: Batch, now: float) -> bool:
-        """True when ``batch`` has used its slice and others wait for a worker."""
-        return bool(self._queued) and now - batch.slice_started >= self.time_slice
+        """True when ``batch`` should end before its next job: others wait for a worker, and it has used its
+        slice or is an extra batch (:attr:`Batch.extra`)."""
+        return bool(self._queued) and (batch.extra or now - batch.slice_started >= self.time_slice)
 
     def should_pause(self, batch: Batch, now: float, weight: int = 1) -> bool:
         """True when ``batch`` should pause in the middle of a job of pause weight ``weight`` (1 for 9x9,
         :data:`LARGE_PAUSE_WEIGHT` for larger): its slice is used, others wait, and the paused weight stays
         within :attr:`max_paused` (read from the workers' threads: the bound may be passed by one job per
         worker at most)."""
-        return self.should_yield(batch, now) and self._paused_weight + weight <= self.max_paused
+        return (
+            bool(self._queued)
+            and now - batch.slice_started >= self.time_slice
+            and self._paused_weight + weight <= self.max_paused
+        )
 
     def over_budget(self, batch: Batch, now: float) -> bool:
-        """True when ``batch``'s connection has used its budget, its running slice included.
+        """True when ``batch``'s connection has used its budget, the running slices of all its batches included.
 
         Read-only (workers call it between jobs to cut the batch; the
         connection's next turn then refuses what is left).
@@ -255,11 +318,7 @@ class Scheduler:
         client = self._clients.get(batch.key)
         if client is None:
             return False
-        tokens = client.tokens
-        if self.budget_window > 0:
-            rate = self.budget_seconds / self.budget_window
-            tokens = min(self.budget_seconds, tokens + (now - client.refilled) * rate)
-        return tokens - (now - batch.slice_started) <= 0
+        return self._budget_now(client, now) <= 0
 
     def budget_left(self, key: Hashable, now: float) -> float:
         """Solver seconds connection ``key`` may still use now."""
@@ -286,11 +345,8 @@ class Scheduler:
         self._clients[key] = _Client(tokens=self.budget_seconds, refilled=now, vtime=-math.inf)
 
     def close(self, key: Hashable) -> list[Any]:
-        """The connection is gone: forget it; returns its jobs that never started.
-
-        Its batch, if one is running or paused, is marked ``cancelled`` (the
-        server stops its worker; :meth:`finished` still follows).
-        """
+        """The connection is gone: forget it; returns its jobs that never started. Its batches, running or paused,
+        are marked ``cancelled`` (the server stops their workers; :meth:`finished` still follows)."""
         client = self._clients.pop(key, None)
         if client is None:
             return []
@@ -298,8 +354,8 @@ class Scheduler:
         client.queue.clear()
         if client.ready_since is not None:
             self._unqueue(key)
-        batch = client.batch
-        if batch is not None:
+        self._extra.pop(key, None)
+        for batch in client.batches:
             batch.cancelled = True
         return dropped
 
@@ -307,9 +363,8 @@ class Scheduler:
         """Queue ``job`` after the connection's earlier ones."""
         client = self._clients[key]
         client.queue.append(job)
-        if client.batch is None and client.ready_since is None and not client.held:
-            client.ready_since = now
-            self._enqueue(key, client)
+        if client.ready_since is None and not client.held:
+            self._settle(key, client, now)
 
     def hold(self, key: Hashable) -> None:
         """Connection ``key``'s reply window is full: no new batch for it until :meth:`release`.
@@ -322,6 +377,7 @@ class Scheduler:
         if client is None or client.held:
             return
         client.held = True
+        self._extra.pop(key, None)
         if client.ready_since is not None:
             self._unqueue(key)
             client.ready_since = None
@@ -331,10 +387,8 @@ class Scheduler:
         client = self._clients.get(key)
         if client is None or not client.held:
             return
-        client.held = False
-        if client.queue and client.batch is None:
-            client.ready_since = now
-            self._enqueue(key, client)
+        client.held = client.ahead_full = False
+        self._settle(key, client, now)
 
     def held(self, key: Hashable) -> bool:
         """True while connection ``key`` is held (:meth:`hold`); read by workers between jobs."""
@@ -386,11 +440,8 @@ class Scheduler:
             self._unqueue(head)
             self.floor = max(self.floor, entry[0])
             client.ready_since = None
-            jobs = [client.queue.popleft() for _ in range(min(self.batch_size, len(client.queue)))]
-            batch = client.batch = Batch(head, jobs, started=now, slice_started=now)
-            self.running += 1
-            return Start(batch)
-        return None
+            return self._start(head, client, now)
+        return self._start_extra(now)
 
     def refusal_due(self) -> float | None:
         """When the longest-waiting connection passes the wait bound (None: none waits).
@@ -429,16 +480,59 @@ class Scheduler:
         self._charge(batch, now)
         self.running -= 1
         client = self._clients.get(batch.key)
-        if client is None or client.batch is not batch:
+        if client is None or batch not in client.batches:
             return  # the connection is gone
-        client.batch = None
+        client.ended(batch)
         if unfinished:
             client.queue.extendleft(reversed(unfinished))
-        if client.queue and not client.held:
-            client.ready_since = now
-            self._enqueue(batch.key, client)
+        self._settle(batch.key, client, now)
 
     # -- internals -----------------------------------------------------------
+
+    def _budget_now(self, client: _Client, now: float) -> float:
+        """Solver seconds ``client`` has left, its batches' running slices taken (read from worker threads too)."""
+        running = sum(now - batch.slice_started for batch in tuple(client.batches) if not batch.paused)
+        return client.tokens_at(now, self.budget_seconds, self.budget_window) - running
+
+    def _settle(self, key: Hashable, client: _Client, now: float) -> None:
+        """Where ``key`` (not queued) stands: queued (jobs, no batch), may start an extra batch, or neither."""
+        if not client.queue or client.held:
+            self._extra.pop(key, None)
+        elif client.batches:
+            self._extra[key] = None
+        else:
+            self._extra.pop(key, None)
+            client.ready_since = now
+            self._enqueue(key, client)
+
+    def _start(self, key: Hashable, client: _Client, now: float, extra: bool = False) -> Start:
+        """Start a batch of connection ``key`` on a free worker, of :func:`_batch_length` jobs."""
+        free = 0 if self._queued else self.workers - self.running
+        size = _batch_length(client.queue, self.batch_size, free, self.parallel, extra)
+        jobs = [client.queue.popleft() for _ in range(size)]
+        batch = Batch(key, jobs, started=now, slice_started=now, extra=extra)
+        client.batches.append(batch)
+        self.running += 1
+        self._settle(key, client, now)
+        return Start(batch)
+
+    def _start_extra(self, now: float) -> Start | None:
+        """Nothing waits, a worker is free: an extra batch of the least served connection that may (or None)."""
+        if self._queued or self.running >= self.workers or not self._extra:
+            return None
+        best: tuple[float, Hashable, _Client] | None = None
+        for key in self._extra:
+            client = self._clients[key]
+            self._refill(client, now)
+            if not (self._budget_now(client, now) > 0 and not client.ahead_full and self.parallel(client.queue[0])):
+                continue
+            if best is None or client.vtime < best[0]:
+                best = (client.vtime, key, client)
+        if best is None:
+            return None
+        vtime, key, client = best
+        self.floor = max(self.floor, vtime)
+        return self._start(key, client, now, extra=True)
 
     def vtime(self, key: Hashable) -> float:
         """Connection ``key``'s virtual time (solver seconds, on the scheduler's scale)."""
@@ -482,11 +576,7 @@ class Scheduler:
         return Resume(batch)
 
     def _oldest_waiting(self) -> tuple[Hashable, _Client] | None:
-        """(key, client) of the connection waiting longest with jobs, or None.
-
-        ``_since`` keeps connections in the order they became ready, that is
-        by ``ready_since``.
-        """
+        """(key, client) of the connection waiting longest with jobs, or None (``_since`` is in ready order)."""
         for key in self._since:
             client = self._clients[key]
             if client.queue:
@@ -510,7 +600,5 @@ class Scheduler:
             client.vtime += spent
 
     def _refill(self, client: _Client, now: float) -> None:
-        if self.budget_window > 0:
-            rate = self.budget_seconds / self.budget_window
-            client.tokens = min(self.budget_seconds, client.tokens + (now - client.refilled) * rate)
+        client.tokens = client.tokens_at(now, self.budget_seconds, self.budget_window)
         client.refilled = now

@@ -83,8 +83,8 @@ class ReplyWindow:
     """One connection's replies in request order, and the window's counters and rules.
 
     Args:
-      on_full: called when the bytes ready and unsent reach :data:`WINDOW_BYTES`
-        (the connection then holds its solver work: ``SolverPool.hold``).
+      on_full: called when the bytes ready and unsent reach :data:`WINDOW_BYTES`, those :meth:`blocked` behind
+        a reply not known yet left out (the connection then holds its solver work: ``SolverPool.hold``).
 
     Attributes:
       slots: the replies in request order (:class:`Slot`).
@@ -160,8 +160,25 @@ class ReplyWindow:
     def add_unsent(self, size: int) -> None:
         """``size`` more bytes of replies are ready; a full window holds the connection's solver work."""
         self.unsent += size
-        if self.unsent >= WINDOW_BYTES:
+        if self.bytes_full:
             self._on_full()
+
+    def blocked(self) -> int:
+        """Bytes of ready replies behind a reply not known yet: they wait for the server, not for the client.
+
+        Two batches of one connection end in any order (``net.scheduler``): the replies of the later one wait
+        for the earlier one's. They do not fill the window: were they to hold the connection, the earlier
+        replies would never be computed. Read by worker threads too (a copy of the slots: no iteration of a
+        deque that the event loop changes).
+        """
+        blocked = 0
+        waiting = False
+        for slot in tuple(self.slots):
+            if slot.data is None:
+                waiting = True
+            elif waiting:
+                blocked += len(slot.data)
+        return blocked
 
     def hold_weight(self, puzzles: Iterable[Any], nine: int = 0) -> int:
         """Count parsed puzzles (``text.Puzzle``), and ``nine`` 9x9 ones not parsed yet (marks lines taken raw), in
@@ -176,21 +193,27 @@ class ReplyWindow:
         weight = self.weight_per_request or FIRST_WEIGHT
         return max(1, min(WINDOW_REPLIES - self.unanswered, (WINDOW_WEIGHT - self.held_weight) // weight))
 
-    def output_full(self, extra: int = 0) -> bool:
-        """True when the replies ready and unsent, plus ``extra`` bytes, fill :data:`WINDOW_BYTES`.
+    def output_full(self, extra: int = 0, ahead: bool = False) -> bool:
+        """True when the replies ready and unsent, plus ``extra`` bytes, fill :data:`WINDOW_BYTES` (those
+        :meth:`blocked` behind a reply not known yet left out, unless ``ahead``).
 
         Read by a worker thread between the jobs of a batch (``extra``: its
-        answers not yet handed over), which then cuts the batch.
+        answers not yet handed over), which then cuts the batch. ``ahead``: the
+        batch is an extra one (``net.scheduler``), which computes replies
+        behind the first batch's: they count, so that what is computed ahead
+        of a client that does not read stays bounded.
         """
-        return self.unsent + extra >= WINDOW_BYTES
+        if self.unsent + extra < WINDOW_BYTES:
+            return False
+        return ahead or self.unsent - self.blocked() + extra >= WINDOW_BYTES
 
     @property
     def bytes_full(self) -> bool:
-        """True while the bytes ready and unsent fill :data:`WINDOW_BYTES`."""
-        return self.unsent >= WINDOW_BYTES
+        """True while the bytes ready and unsent fill :data:`WINDOW_BYTES` (those :meth:`blocked` left out)."""
+        return self.unsent >= WINDOW_BYTES and self.unsent - self.blocked() >= WINDOW_BYTES
 
     @property
     def full(self) -> bool:
         """True when the reader must wait: :data:`WINDOW_REPLIES` unanswered, :data:`WINDOW_WEIGHT` of
         puzzles held, or :data:`WINDOW_BYTES` unsent."""
-        return self.unanswered >= WINDOW_REPLIES or self.held_weight >= WINDOW_WEIGHT or self.unsent >= WINDOW_BYTES
+        return self.unanswered >= WINDOW_REPLIES or self.held_weight >= WINDOW_WEIGHT or self.bytes_full

@@ -1,0 +1,221 @@
+"""Issue 29: a free worker is not left idle. Extra batches of one connection while no one else waits, with plain
+values and a made-up clock (no threads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sudoku_server.net.scheduler import Resume, Scheduler, Start
+from sudoku_server.net.window import WINDOW_BYTES, ReplyWindow, Slot
+
+
+def drain(s: Scheduler, now: float) -> list:
+    decisions = []
+    while True:
+        d = s.next_decision(now)
+        if d is None:
+            return decisions
+        decisions.append(d)
+
+
+def test_a_pipelining_connection_alone_takes_both_workers_with_its_share_of_the_queue_each():
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    for job in range(7):
+        s.submit("a", job, 0.0)
+    first, extra = drain(s, 0.0)
+    assert isinstance(first, Start) and first.batch.jobs == [0, 1, 2, 3]  # 7 jobs over 2 free workers
+    assert isinstance(extra, Start) and extra.batch.jobs == [4, 5, 6]
+    assert not first.batch.extra and extra.batch.extra
+    assert s.running == 2 and not s.waiting  # an extra batch is no waiter: nobody yields to it
+    assert not s.should_yield(first.batch, 5.0) and not s.should_yield(extra.batch, 5.0)
+
+
+def test_jobs_that_come_while_its_batch_runs_start_on_the_free_worker():
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    s.submit("a", "bulk1", 0.0)
+    (d,) = drain(s, 0.0)
+    assert d.batch.jobs == ["bulk1"]
+    s.submit("a", "bulk2", 0.001)
+    s.submit("a", "bulk3", 0.001)
+    (e,) = drain(s, 0.001)  # one worker free: it takes all that waits
+    assert isinstance(e, Start) and e.batch.jobs == ["bulk2", "bulk3"] and e.batch.extra
+    s.submit("a", "bulk4", 0.002)
+    assert drain(s, 0.002) == []  # both workers are taken
+    s.finished(e.batch, 0.010)  # the later batch ends first
+    (f,) = drain(s, 0.010)
+    assert f.batch.jobs == ["bulk4"] and f.batch.extra  # the first batch still runs
+    s.finished(d.batch, 0.011)
+    s.finished(f.batch, 0.012)
+    assert drain(s, 0.012) == [] and s.idle
+
+
+def test_every_batch_is_charged_to_the_budget_and_the_virtual_time():
+    s = Scheduler(workers=2, budget_seconds=10.0, budget_window=0.0)
+    s.open("a", 0.0)
+    s.submit("a", "p1", 0.0)
+    s.submit("a", "p2", 0.0)
+    assert s.vtime("a") == pytest.approx(-0.02)  # a newcomer: floor (0) - time_slice
+    first, extra = drain(s, 0.0)
+    s.finished(first.batch, 0.25)
+    s.finished(extra.batch, 0.5)
+    assert s.vtime("a") == pytest.approx(-0.02 + 0.75)
+    assert s.budget_left("a", 0.5) == pytest.approx(9.25)
+
+
+def test_a_newcomer_ends_the_extra_batch_between_jobs_and_takes_its_worker():
+    s = Scheduler(workers=2, batch_size=32, time_slice=0.02)
+    s.open("a", 0.0)
+    for job in range(8):
+        s.submit("a", f"a{job}", 0.0)
+    first, extra = drain(s, 0.0)
+    s.open("b", 0.005)
+    s.submit("b", "b1", 0.005)
+    assert s.waiting
+    assert s.should_yield(extra.batch, 0.005)  # at once, between jobs: not at the end of its slice
+    assert not s.should_pause(extra.batch, 0.005)  # in the middle of a job: at the end of its slice
+    assert s.should_pause(extra.batch, 0.02)
+    assert not s.should_yield(first.batch, 0.005)  # the first batch keeps its slice, as every batch
+    assert s.should_yield(first.batch, 0.02)
+    s.finished(extra.batch, 0.006, unfinished=["a5", "a6", "a7"])  # it ran a4
+    (d,) = drain(s, 0.006)
+    assert isinstance(d, Start) and d.batch.key == "b" and d.batch.jobs == ["b1"]
+    s.finished(d.batch, 0.007)
+    # b is answered and nothing waits: a's jobs cut off start beside its first batch again
+    (e,) = drain(s, 0.007)
+    assert e.batch.key == "a" and e.batch.jobs == ["a5", "a6", "a7"] and e.batch.extra
+
+
+def test_a_connection_queues_again_when_its_last_batch_ends_while_another_waits():
+    s = Scheduler(workers=2, batch_size=32, time_slice=0.02)
+    for key in "ab":
+        s.open(key, 0.0)
+    for job in range(4):
+        s.submit("a", f"a{job}", 0.0)
+    first, extra = drain(s, 0.0)
+    s.submit("b", "b1", 0.001)
+    s.submit("b", "b2", 0.001)
+    s.finished(extra.batch, 0.001, unfinished=["a3"])  # ran a2
+    (d,) = drain(s, 0.001)
+    assert d.batch.key == "b" and d.batch.jobs == ["b1", "b2"]  # others wait: no share, the usual batch
+    s.finished(first.batch, 0.03, unfinished=["a1"])  # its slice is used and... nobody waits now
+    (e,) = drain(s, 0.03)
+    assert e.batch.key == "a" and e.batch.jobs == ["a1", "a3"] and not e.batch.extra
+
+
+def test_no_extra_batch_while_a_paused_batch_waits_for_a_worker():
+    s = Scheduler(workers=2, batch_size=1, time_slice=0.02)
+    for key in "ab":
+        s.open(key, 0.0)
+    s.submit("a", "slow", 0.0)
+    s.submit("b", "b-slow", 0.0)
+    a, b = drain(s, 0.0)
+    s.submit("a", "a2", 0.01)
+    assert drain(s, 0.01) == []  # both workers are taken
+    s.open("c", 0.5)
+    s.submit("c", "c1", 0.5)
+    s.pause(b.batch, 0.5)  # b's long job pauses for c
+    (c,) = drain(s, 0.5)
+    assert c.batch.key == "c"
+    s.finished(c.batch, 0.51)
+    (r,) = drain(s, 0.51)
+    assert isinstance(r, Resume) and r.batch is b.batch  # the paused batch first, no extra batch of a
+
+
+def test_a_held_connection_gets_no_extra_batch_until_released():
+    s = Scheduler(workers=2, batch_size=1)
+    s.open("a", 0.0)
+    s.submit("a", "p1", 0.0)
+    (d,) = drain(s, 0.0)
+    s.hold("a")
+    s.submit("a", "p2", 0.001)
+    assert drain(s, 0.001) == []
+    s.release("a", 0.002)
+    (e,) = drain(s, 0.002)
+    assert e.batch.jobs == ["p2"] and e.batch.extra
+
+
+def test_a_connection_whose_budget_is_used_gets_no_extra_batch():
+    s = Scheduler(workers=2, budget_seconds=1.0, budget_window=0.0)
+    s.open("a", 0.0)
+    s.submit("a", "p1", 0.0)
+    (d,) = drain(s, 0.0)
+    s.charge("a", 1.5, 0.0)  # solved inline past its budget
+    s.submit("a", "p2", 0.001)
+    assert drain(s, 0.001) == []
+    s.finished(d.batch, 0.002)
+    (r,) = drain(s, 0.002)  # its turn: refused, as a connection's jobs always are
+    assert r.jobs == ["p2"] and r.budget
+
+
+def test_closing_cancels_every_batch_of_the_connection():
+    s = Scheduler(workers=2)
+    s.open("a", 0.0)
+    s.submit("a", "p1", 0.0)
+    s.submit("a", "p2", 0.0)
+    s.submit("a", "p3", 0.0)
+    first, extra = drain(s, 0.0)
+    assert s.close("a") == []
+    assert first.batch.cancelled and extra.batch.cancelled
+    s.finished(extra.batch, 0.1)
+    s.finished(first.batch, 0.1)
+    assert s.running == 0 and s.idle
+
+
+def test_the_reply_window_sends_answers_done_out_of_order_in_request_order():
+    window = ReplyWindow(on_full=lambda: None)
+    first, second = Slot(), Slot(count=2)
+    window.append(first)
+    window.append(second)
+    window.fill(second, b"2\n3\n")  # the extra batch ended first
+    assert not window.head_ready()
+    window.fill(first, b"1\n")
+    assert window.take_ready() == (b"1\n2\n3\n", 3)
+
+
+def test_replies_behind_one_not_known_yet_do_not_fill_the_window():
+    held = []
+    window = ReplyWindow(on_full=lambda: held.append(True))
+    first, second = Slot(), Slot()
+    window.append(first)
+    window.append(second)
+    window.fill(second, b"x" * WINDOW_BYTES)  # the extra batch's reply: it waits for the first, not the client
+    assert window.blocked() == WINDOW_BYTES
+    assert not window.bytes_full and not window.output_full() and not window.full and held == []
+    assert window.output_full(extra=WINDOW_BYTES)  # the first batch's own answers, not handed over yet, count
+    window.fill(first, b"1\n")  # now the client may read them all: a client that does not read is held
+    assert window.blocked() == 0 and window.bytes_full and held == [True]
+
+
+def test_no_extra_batch_after_one_was_cut_for_a_full_window_until_a_batch_ends_otherwise():
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    for job in range(6):
+        s.submit("a", f"a{job}", 0.0)
+    first, extra = drain(s, 0.0)
+    extra.batch.cut_full = True  # its replies, done ahead of the first batch's, filled the window
+    s.finished(extra.batch, 0.01, unfinished=["a4", "a5"])
+    assert drain(s, 0.01) == []  # a worker is free, but nothing more is computed ahead
+    s.finished(first.batch, 0.02)  # the first batch ended with all its jobs
+    d, e = drain(s, 0.02)
+    assert d.batch.jobs == ["a4"] and not d.batch.extra  # its share: the other worker takes a5
+    assert e.batch.jobs == ["a5"] and e.batch.extra
+
+
+def test_only_jobs_that_may_run_beside_another_go_in_an_extra_batch():
+    s = Scheduler(workers=2, batch_size=32, parallel=lambda job: job.startswith("solve"))
+    s.open("a", 0.0)
+    s.submit("a", "solve1", 0.0)
+    (d,) = drain(s, 0.0)
+    s.submit("a", "rate1", 0.001)
+    assert drain(s, 0.001) == []  # a RATE (Python) does not start beside the connection's batch
+    s.submit("a", "solve2", 0.001)
+    assert drain(s, 0.001) == []  # nor the jobs behind it: the queue is taken from its front
+    s.finished(d.batch, 0.002)
+    s.submit("a", "solve3", 0.002)
+    s.submit("a", "rate2", 0.002)
+    e, f = drain(s, 0.002)  # its share (2 of 4), then the run of SOLVEs after it, up to the next RATE
+    assert e.batch.jobs == ["rate1", "solve2"] and not e.batch.extra
+    assert f.batch.jobs == ["solve3"] and f.batch.extra
+    assert drain(s, 0.002) == []
