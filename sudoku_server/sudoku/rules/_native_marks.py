@@ -20,12 +20,23 @@ import functools
 import itertools
 import sys
 from array import array
+from collections.abc import Iterable
 from operator import itemgetter
 
 from sudoku_server.sudoku.rules._marks import ORTHOGONAL, _index_of, _touching
-from sudoku_server.sudoku.rules.base import pairs_of
+from sudoku_server.sudoku.rules.base import Rule, pairs_of
 
-__all__ = ["NativeParts", "add_dots", "cell_index", "free_flat", "native_dots", "native_lines", "steps"]
+__all__ = [
+    "SHAPES",
+    "NativeParts",
+    "add_dots",
+    "cell_index",
+    "free_flat",
+    "native_dots",
+    "native_lines",
+    "reader_words",
+    "steps",
+]
 
 _chain = itertools.chain.from_iterable
 
@@ -92,6 +103,26 @@ def _wide(data: bytearray) -> bytes:
 
 #: Where a 16-bit number's low byte is.
 _LOW = 0 if sys.byteorder == "little" else 1
+
+
+#: The native reader's code of each :class:`~.base.NativeShape` kind (``solver/_native_marksline.h``, ``MR_STEPS``...).
+SHAPES = {"steps": 1, "ends": 2, "pairs": 3, "bulb": 4}
+
+
+def reader_words(rules: Iterable[tuple[str, Rule]]) -> list[tuple[bytes, int, int, bytes]]:
+    """The words of the native core's reader of a marks line (``solver.marks_reader``), from ``rules`` (the
+    registry's items, in its order): per rule with a :attr:`~.base.Rule.native_shape`, its word, its place
+    among ``rules`` (the order the constraints are compiled in), its shape's code (:data:`SHAPES`) and its
+    tables of lines of 1 to 9 cells on a 9x9 grid, 9 masks each (32-bit, the machine's order; empty for a
+    bulb)."""
+    out = []
+    for order, (word, rule) in enumerate(rules):
+        shape = rule.native_shape
+        if shape is not None:
+            table = shape.table
+            tables = b"" if table is None else array("I", _chain(table(9, k) for k in range(1, 10))).tobytes()
+            out.append((word.encode("ascii"), order, SHAPES[shape.kind], tables))
+    return out
 
 
 def native_lines(text: str, size: int, least: int = 2) -> list[list[int]] | None:
