@@ -284,23 +284,37 @@ def request_path(rules: list[str], count: int, runs: int) -> None:
 def native_part(puzzles: list[Stored], run: Callable[[], object], runs: int) -> float | None:
     """The native core's part of the request path, µs per request: each puzzle's prepare (``like=`` the classic
     geometry), search and independent check on the arrays its rules compile to, as ``solver.solve_nine_arrays``
-    does them (captured from one ``run`` of the fast path); the same arrays as the usual path's
-    (``tests/unit/test_marks_fast_path.py``). None on a tree without the fast path. Median of ``runs``."""
+    does them (captured from one ``run`` of the fast path; a line the native reader answers in one call,
+    ``solver.solve_marks_line``, is read to its arrays by ``_native.read_marks`` first, out of the clock); the
+    same arrays as the usual path's (``tests/unit/test_marks_fast_path.py``). None on a tree without the fast
+    path. Median of ``runs``."""
     solve_nine_arrays = getattr(solver, "solve_nine_arrays", None)
     if solve_nine_arrays is None:
         return None
+    solve_marks_line = getattr(solver, "solve_marks_line", None)
+    native = solver._native
     captured: list[tuple[Sequence[int], dict[str, bytes]]] = []
 
     def capture(cells: Sequence[int], arrays: dict[str, bytes], *, check: Callable[[], None] | None = None) -> object:
         captured.append((cells, arrays))
         return solve_nine_arrays(cells, arrays, check=check)
 
+    def capture_line(line: bytes, reader: object, *, check: Callable[[], None] | None = None) -> object:
+        got = solve_marks_line(line, reader, check=check)  # type: ignore[misc]
+        if got is not False:
+            givens, arrays = native.read_marks(line, reader)
+            captured.append((tuple(givens), arrays))
+        return got
+
     solver.solve_nine_arrays = capture  # type: ignore[attr-defined]
+    if solve_marks_line is not None:
+        solver.solve_marks_line = capture_line  # type: ignore[attr-defined]
     try:
         run()
     finally:
         solver.solve_nine_arrays = solve_nine_arrays  # type: ignore[attr-defined]
-    native = solver._native
+        if solve_marks_line is not None:
+            solver.solve_marks_line = solve_marks_line  # type: ignore[attr-defined]
     like = solver._CLASSIC.get(3 * 32 + 3) or solver._classic(solver._NINE)
     units = solver._NINE.geometry.unit_array
 

@@ -866,7 +866,7 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_DECREF(puzzle);
     Py_DECREF(solution);
-    return PyBool_FromLong(verify_cells(g, giv, sol));
+    return PyBool_FromLong(verify_cells(g, giv, sol, 0));
 }
 
 static PyMethodDef methods[] = {

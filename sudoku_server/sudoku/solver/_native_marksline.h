@@ -360,11 +360,14 @@ mr_read(const MarksReader *r, const char *text, Py_ssize_t len, MrRead *m)
 
 /* verify's rule on plain ints (py_verify and solve_marks): the solution
  * (g->ncells digits) holds 1..n in every cell, keeps every given, holds
- * every digit once in each unit and keeps the constraints. */
+ * every digit once in each unit and keeps the constraints (ev_verify).
+ * like_units: g's peers are its units' (prepare's like=: no differ pair, no
+ * distinct sum), which the units' check has covered: the constraint kinds
+ * are checked without them. */
 static int
-verify_cells(const Geo *g, const int *given, const int *sol)
+verify_cells(const Geo *g, const int *given, const int *sol, int like_units)
 {
-    int u, i;
+    int u, i, k;
     for (i = 0; i < g->ncells; i++)
         if (sol[i] < 1 || sol[i] > g->n || (given[i] && given[i] != sol[i]))
             return 0;
@@ -375,7 +378,25 @@ verify_cells(const Geo *g, const int *given, const int *sol)
         if (seen != g->full)
             return 0;
     }
-    return !g->constrained || ev_verify(g, sol);
+    if (!g->constrained)
+        return 1;
+    if (!like_units)
+        return ev_verify(g, sol);
+    for (i = 0; g->cand != NULL && i < g->ncells; i++)
+        if (!(g->cand[i] >> (sol[i] - 1) & 1))
+            return 0;
+    for (i = 0; i < g->npairs; i++)
+        if (!(g->tab[g->pair_tab[i] + (uint32_t)(sol[g->pair_a[i]] - 1)] >> (sol[g->pair_b[i]] - 1) & 1))
+            return 0;
+    for (k = 0; k < g->nsums; k++) {
+        long sum = 0;
+        uint32_t a;
+        for (a = g->sum_start[k]; a < g->sum_start[k + 1]; a++)
+            sum += (long)g->sum_weight[a] * sol[g->sum_cells[a]];
+        if (sum != g->sum_total[k])
+            return 0;
+    }
+    return ev_between_verify(g, sol);
 }
 
 /* prepare()'s buffers over m's arrays, in the order read_kinds takes them. */
@@ -453,7 +474,7 @@ py_solve_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (!mr_args(args, &r, &text, &len) || (like = as_geo(args[2])) == NULL)
         return NULL;
-    if (!geo_is_classic9(like) || like->constrained) {
+    if (!like->classic9) { /* prepare's classic9: the classic units, no constraint */
         PyErr_SetString(PyExc_ValueError, "solve_marks: like is the classic 9x9 geometry");
         return NULL;
     }
@@ -478,7 +499,7 @@ py_solve_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         geo_free((Geo *)g);
         return NULL;
     }
-    if (found != 1 || !verify_cells(g, cells, digits)) {
+    if (found != 1 || !verify_cells(g, cells, digits, 1)) {
         geo_free((Geo *)g);
         Py_RETURN_NONE; /* the Python path words it */
     }
