@@ -323,7 +323,7 @@ def test_mistyped_lines_answer_the_usual_paths_bytes_or_go_the_usual_way() -> No
 
 # -- the native reader of a marks line (solver/_native_marksline.h) ------------------------------------------
 
-#: The rules the native reader takes (their marks are lines of cells: ``Rule.native_shape``).
+#: The rules the native reader takes (their marks are cells: lines, dots, cells with a tail; ``Rule.native_shape``).
 SHAPED = [word for word in MARKS_RULES if RULES[word].native_shape is not None]
 
 
@@ -353,14 +353,16 @@ def native_reading(line: bytes) -> tuple[bytes, dict[str, bytes]] | bool:
     return solver._native.read_marks(line, _reader())  # type: ignore[no-any-return,union-attr]
 
 
-def test_the_rules_of_lines_declare_their_shape_for_the_native_reader() -> None:
-    assert SHAPED == ["thermo", "whispers", "palindrome", "renban", "arrow"]
+def test_the_rules_of_cells_declare_their_shape_for_the_native_reader() -> None:
+    assert SHAPED == ["oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow"]
     words = reader_words(RULES.items())
-    assert [(word, order, shape) for word, order, shape, _ in words] == [
+    assert [w[:3] for w in words] == [
         (word.encode(), list(RULES).index(word), SHAPES[RULES[word].native_shape.kind])  # type: ignore[union-attr]
         for word in SHAPED
     ]
-    assert all(len(tables) == (0 if shape == SHAPES["bulb"] else 324) for _, _, shape, tables in words)
+    lines = (SHAPES["steps"], SHAPES["ends"], SHAPES["pairs"])
+    assert all(len(w[3]) == (324 if w[2] in lines else 0) for w in words)
+    assert all(len(w[6]) == (144 if w[2] == SHAPES["dots"] else 0) for w in words)
 
 
 @NATIVE
@@ -394,7 +396,24 @@ def test_the_native_reader_reads_several_rules_in_the_rules_order_whatever_the_f
 #: Lines the native reader leaves to the rules' own readings (False), and whether those read them (None: not a
 #: marks line, which the session does not take).
 NOT_TAKEN = [
-    (f"{'.' * 81} thermo=r1c1-r1c2 kropki=r5c5-r5c6:w", True),  # a rule without a shape
+    (f"{'.' * 81} thermo=r1c1-r1c2 sandwich=r1:3", True),  # a rule without a shape
+    (f"{'.' * 81} kropki=R1C2-r1c3:W", False),  # a dot in upper case
+    (f"{'.' * 81} kropki=r1c2-r1c3:W", False),
+    (f"{'.' * 81} kropki=r1c2-r1c3:w1", False),  # a dot's value
+    (f"{'.' * 81} kropki=r1c1-r2c2:w", False),  # not orthogonal neighbours
+    (f"{'.' * 81} kropki=r1c9-r2c1:w", False),  # one apart, not neighbours
+    (f"{'.' * 81} kropki=r1c1-r1c2:x", False),  # another rule's tail
+    (f"{'.' * 81} kropki=r1c1-r1c2:w;negativ", False),
+    (f"{'.' * 81} kropki=r1c1-r1c2:w;", False),
+    (f"{'.' * 81} xv=r1c1-r1c2:X", False),
+    (f"{'.' * 81} xv=r1c1-r1c2:x;negativewhite", False),
+    (f"{'.' * 81} oddeven=r1c1:od", False),
+    (f"{'.' * 81} oddeven=r1c1", False),
+    (f"{'.' * 81} oddeven=r1c1:odd;r1c1:even", False),  # a cell twice
+    (f"{'.' * 81} oddeven=r1c1-r1c1:odd", False),
+    (f"{'.' * 81} oddeven=r1c1:odd:odd", False),
+    (f"{'.' * 81} oddeven=:odd", False),
+    (f"{'.' * 81} oddeven=r1c1-:odd", False),
     (f"{'.' * 81} thermo=r1c1-r1c2 thermo=r5c5-r5c6", False),  # a rule named twice
     (f"{'.' * 81} thermo=r1c1-r1c2 THERMO=r5c5-r5c6", False),
     (f"{'.' * 81} thermo=r1c1-r1c2:5", False),  # a ":" part
@@ -435,13 +454,21 @@ def test_a_line_the_native_reader_does_not_take_goes_to_the_rules_own_readings(l
         assert (solve_marks(data) or usual) == usual
 
 
-#: Pills and the bulbs the native reader reads: the rules' own arrays, the usual path's answer or error.
+#: Pills and bulbs, dots and cells the native reader reads: the rules' own arrays, the usual path's answer or error.
 PILLS = [
     f"SOLVE {'.' * 81} arrow=r1c1-r1c2-r2c3-r3c3:2",
     f"SOLVE {'.' * 81} arrow=r1c1-r2c2-r1c2-r2c1-r3c1-r4c1:4",  # a square pill, reached cell by cell
     f"SOLVE {'.' * 81} arrow=r1c2-r1c1-r2c2-r3c3-r4c4-r5c5:3",  # a pill of three, its line from the last
     f"SOLVE {'.' * 81} arrow=r2c2-r1c1:1;r5c5-r6c6-r7c7",
     f"SOLVE 9{'.' * 80} arrow=r1c1-r1c2",  # 9 on a one-cell line: broken givens
+    # dots and cells: tails, words without cells in any case, both orders of a dot's cells
+    f"SOLVE {'.' * 81} kropki=r1c2-r1c1:b;r5c5-r6c5:w;NEGATIVE;r9c9-r9c8:b",
+    f"SOLVE {'.' * 81} kropki=negativewhite;r1c1-r1c2:b",
+    f"SOLVE {'.' * 81} kropki=NegativeBlack;r1c1-r1c2:w;negativewhite",
+    f"SOLVE {'.' * 81} kropki=negativeblack",
+    f"SOLVE {'.' * 81} xv=r1c1-r1c2:v;r2c1-r1c1:x;negative;Negative",
+    f"SOLVE {'.' * 81} oddeven=R1C1-r2c2:ODD;r9c9:even xv=r5c5-r5c6:x kropki=r4c4-r4c5:w",
+    f"SOLVE 2{'.' * 80} oddeven=r1c1:odd",  # a given off its cell's digits
 ]
 
 

@@ -587,12 +587,13 @@ def solve_nine_arrays(
     return found
 
 
-def marks_reader(words: Sequence[tuple[bytes, int, int, bytes]]) -> object | None:
+def marks_reader(words: Sequence[tuple[object, ...]]) -> object | None:
     """The native core's reader of a marks line, for :func:`solve_marks_line`; None without the native core.
 
-    ``words``: per word it takes (in lower case), its place among the rules, its shape's code and its tables
-    (``rules._native_marks.reader_words``; ``_native_marksline.h``). Raises ValueError for words it cannot take
-    (more than 32, longer than 24 bytes, a shape it does not know, tables not 9 x 9 masks).
+    ``words``: per word it takes (in lower case), its place among the rules, its shape's code, its tables, tails
+    and words without cells (``rules._native_marks.reader_words``; ``_native_marksline.h``). Raises ValueError
+    for words it cannot take (more than 32, longer than 24 bytes, a shape it does not know, tables not 9 x 9
+    masks, more than 4 tails or words).
     """
     if _native is None or not LINES_NATIVE:
         return None

@@ -32,7 +32,7 @@
 /* ------------------------------------------------------------------ */
 /* The reader: words, shapes and tables                                  */
 
-enum { MR_STEPS = 1, MR_ENDS = 2, MR_PAIRS = 3, MR_BULB = 4 };
+enum { MR_STEPS = 1, MR_ENDS = 2, MR_PAIRS = 3, MR_BULB = 4, MR_DOTS = 5, MR_MASKS = 6 };
 
 #define MR_WORDS 32    /* words a reader takes */
 #define MR_WORD_MAX 24 /* longest word */
@@ -41,11 +41,22 @@ enum { MR_STEPS = 1, MR_ENDS = 2, MR_PAIRS = 3, MR_BULB = 4 };
 #define MR_SUMS_MAX 4096
 #define MR_TABLES_MAX 255 /* a table's number fits a byte (NativeParts.arrays) */
 #define MR_BULB_MAX 4
+#define MR_TAILS 4     /* ":" parts of a word's dots or cells */
+#define MR_TAIL_MAX 8
+
+typedef struct {
+    char text[MR_WORD_MAX];
+    int len;
+    uint32_t value[9]; /* a tail's table (MR_DOTS) or mask ([0], MR_MASKS); a word's flags ([0]) */
+} MrTail;
 
 typedef struct {
     char word[MR_WORD_MAX];
-    int len, order, shape;
+    int len, order, shape, ntails, nwords;
     uint32_t table[9][9]; /* [k - 1]: the table of a line of k cells, 9 masks */
+    MrTail tail[MR_TAILS];  /* MR_DOTS, MR_MASKS: the ":" parts (exact case for dots, lower case for cells) */
+    MrTail words[MR_TAILS]; /* MR_DOTS: the marks without cells (in lower case) and their flags */
+    uint32_t negative[4][9]; /* MR_DOTS: the free pairs' table by the words' flags (1..3) */
 } MrWord;
 
 typedef struct {
@@ -61,10 +72,40 @@ mr_capsule_free(PyObject *capsule)
     PyMem_RawFree(PyCapsule_GetPointer(capsule, MR_CAPSULE));
 }
 
+/* Fill tails from a sequence of (text: bytes, value: bytes of 1..9 32-bit
+ * numbers); 0 with an exception. */
+static int
+mr_tails(PyObject *items, MrTail *tails, int *count)
+{
+    PyObject *seq = PySequence_Fast(items, "tails are a sequence of (text, value)");
+    Py_ssize_t k, n;
+    if (seq == NULL)
+        return 0;
+    n = PySequence_Fast_GET_SIZE(seq);
+    for (k = 0; k < n; k++) {
+        const char *text, *value;
+        Py_ssize_t len, vlen;
+        if (k >= MR_TAILS ||
+            !PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, k), "y#y#", &text, &len, &value, &vlen) || len < 1 ||
+            len > MR_WORD_MAX || vlen < 4 || vlen > 36 || vlen % 4) {
+            Py_DECREF(seq);
+            return 0;
+        }
+        memcpy(tails[k].text, text, (size_t)len);
+        tails[k].len = (int)len;
+        memcpy(tails[k].value, value, (size_t)vlen);
+    }
+    *count = (int)n;
+    Py_DECREF(seq);
+    return 1;
+}
+
 /* marks_reader(words) -> reader; words: a sequence of (word: bytes in
- * lower case, order: int, shape: int, tables: bytes), tables 9 tables of 9
- * 32-bit masks in native byte order (the table of a line of k cells at
- * k - 1; any for MR_BULB). */
+ * lower case, order: int, shape: int, tables: bytes, tails, words,
+ * negative: bytes), tables 9 tables of 9 32-bit masks in native byte order
+ * (the table of a line of k cells at k - 1; empty for MR_BULB, MR_DOTS and
+ * MR_MASKS); tails and words sequences of (text, value) (mr_tails); negative
+ * 4 tables (by flags; empty but for MR_DOTS). */
 static PyObject *
 py_marks_reader(PyObject *self, PyObject *words)
 {
@@ -83,19 +124,22 @@ py_marks_reader(PyObject *self, PyObject *words)
     }
     for (k = 0; k < n; k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
-        const char *word;
-        Py_ssize_t len, tlen;
-        const char *tables;
+        const char *word, *tables, *negative;
+        Py_ssize_t len, tlen, nlen;
+        PyObject *tails, *words;
         MrWord *w = &r->w[k];
-        if (k >= MR_WORDS || !PyArg_ParseTuple(item, "y#iiy#", &word, &len, &w->order, &w->shape, &tables, &tlen))
+        if (k >= MR_WORDS || !PyArg_ParseTuple(item, "y#iiy#OOy#", &word, &len, &w->order, &w->shape, &tables, &tlen,
+                                               &tails, &words, &negative, &nlen))
             goto bad;
-        if (len < 1 || len > MR_WORD_MAX || w->shape < MR_STEPS || w->shape > MR_BULB ||
-            (w->shape != MR_BULB && tlen != (Py_ssize_t)sizeof w->table))
+        if (len < 1 || len > MR_WORD_MAX || w->shape < MR_STEPS || w->shape > MR_MASKS ||
+            (tlen != (w->shape <= MR_PAIRS ? (Py_ssize_t)sizeof w->table : 0)) ||
+            (nlen != (w->shape == MR_DOTS ? (Py_ssize_t)sizeof w->negative : 0)) ||
+            !mr_tails(tails, w->tail, &w->ntails) || !mr_tails(words, w->words, &w->nwords))
             goto bad;
         memcpy(w->word, word, (size_t)len);
         w->len = (int)len;
-        if (w->shape != MR_BULB)
-            memcpy(w->table, tables, sizeof w->table);
+        memcpy(w->table, tables, (size_t)tlen);
+        memcpy(w->negative, negative, (size_t)nlen);
         r->count++;
     }
     Py_DECREF(seq);
@@ -105,8 +149,8 @@ py_marks_reader(PyObject *self, PyObject *words)
     return capsule;
 bad:
     if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "marks_reader: at most 32 words of 1..24 bytes, shapes 1..4, tables of "
-                                          "9 x 9 32-bit masks");
+        PyErr_SetString(PyExc_ValueError, "marks_reader: at most 32 words of 1..24 bytes, shapes 1..6, tables of "
+                                          "9 x 9 32-bit masks, at most 4 tails and words");
     Py_DECREF(seq);
     PyMem_RawFree(r);
     return NULL;
@@ -119,7 +163,8 @@ bad:
 typedef struct {
     int cells[81];
     int ending; /* the terminator's length: 1 (LF) or 2 (CRLF) */
-    int npairs, ntables, nsums;
+    int npairs, ntables, nsums, masked;
+    uint32_t cand[81]; /* when masked */
     uint16_t pairs[2 * MR_PAIRS_MAX], pair_table[MR_PAIRS_MAX];
     uint32_t tables[MR_TABLES_MAX][9];
     int32_t sums[MR_SUMS_MAX];
@@ -237,11 +282,131 @@ mr_bulb(MrRead *m, const int *cells, int n, int bulb)
     return 1;
 }
 
+/* The index of s (len bytes) among tails (lower: compared in lower case), or -1. */
+static int
+mr_tail(const MrTail *tails, int count, const char *s, Py_ssize_t len, int lower)
+{
+    int k, i;
+    for (k = 0; k < count; k++) {
+        if (tails[k].len != len)
+            continue;
+        for (i = 0; i < len && (lower ? (s[i] >= 'A' && s[i] <= 'Z' ? s[i] | 0x20 : s[i]) : s[i]) == tails[k].text[i]; i++)
+            ;
+        if (i == len)
+            return k;
+    }
+    return -1;
+}
+
+/* A cell's name at s (r1c1 in lower case; any case when any): the cell, or -1. */
+static int
+mr_cell(const char *s, int any)
+{
+    if ((any ? s[0] | 0x20 : s[0]) != 'r' || s[1] < '1' || s[1] > '9' || (any ? s[2] | 0x20 : s[2]) != 'c' ||
+        s[3] < '1' || s[3] > '9')
+        return -1;
+    return (s[1] - '1') * 9 + (s[3] - '1');
+}
+
+/* Dots (MR_DOTS): "r1c1-r1c2:<tail>" (lower case, orthogonal neighbours,
+ * the tail in the word's case) or a word of the rule's (any case); each
+ * dot's pair in order under its tail's table (numbered as the tails first
+ * appear), then, when a word was named, every two orthogonal neighbours no
+ * dot joins (a < b, ascending) under the words' table. */
+static int
+mr_dots(MrRead *m, const MrWord *w, const char *s, const char *end)
+{
+    uint8_t joined[81][2]; /* [a][0]: a and a + 1 have a dot; [a][1]: a and a + 9 */
+    int number[MR_TAILS], k, a, flags = 0;
+    memset(joined, 0, sizeof joined);
+    for (k = 0; k < MR_TAILS; k++)
+        number[k] = -1;
+    for (;;) {
+        const char *stop = memchr(s, ';', (size_t)(end - s));
+        Py_ssize_t len;
+        int x, y, t = -1;
+        if (stop == NULL)
+            stop = end;
+        len = stop - s;
+        if (len > 10 && s[4] == '-' && s[9] == ':' && (x = mr_cell(s, 0)) >= 0 && (y = mr_cell(s + 5, 0)) >= 0 &&
+            ((x / 9 == y / 9 && (x - y == 1 || y - x == 1)) || x - y == 9 || y - x == 9))
+            t = mr_tail(w->tail, w->ntails, s + 10, len - 10, 0);
+        if (t >= 0) {
+            int lo = x < y ? x : y;
+            if (number[t] < 0 && (number[t] = mr_number(m, w->tail[t].value)) < 0)
+                return 0;
+            if (!mr_relate(m, x, y, number[t]))
+                return 0;
+            joined[lo][x - y == 1 || y - x == 1 ? 0 : 1] = 1;
+        } else {
+            k = mr_tail(w->words, w->nwords, s, len, 1);
+            if (k < 0)
+                return 0;
+            flags |= (int)w->words[k].value[0];
+        }
+        if (stop == end)
+            break;
+        s = stop + 1;
+    }
+    if (flags < 1 || flags > 3)
+        return flags == 0;
+    if ((k = mr_number(m, w->negative[flags])) < 0)
+        return 0;
+    for (a = 0; a < 81; a++) {
+        if (a % 9 < 8 && !joined[a][0] && !mr_relate(m, a, a + 1, k))
+            return 0;
+        if (a / 9 < 8 && !joined[a][1] && !mr_relate(m, a, a + 9, k))
+            return 0;
+    }
+    return 1;
+}
+
+/* Cells (MR_MASKS): "r1c1-r2c2:<tail>" (names in any case, the tail in
+ * any case), each cell marked once, to its tail's mask; one such rule a
+ * line. */
+static int
+mr_masks(MrRead *m, const MrWord *w, const char *s, const char *end)
+{
+    int c, t;
+    if (m->masked)
+        return 0;
+    for (c = 0; c < 81; c++)
+        m->cand[c] = 0x1FF;
+    for (;;) {
+        const char *stop = memchr(s, ';', (size_t)(end - s)), *colon;
+        if (stop == NULL)
+            stop = end;
+        colon = memchr(s, ':', (size_t)(stop - s));
+        if (colon == NULL || (t = mr_tail(w->tail, w->ntails, colon + 1, stop - colon - 1, 1)) < 0 ||
+            w->tail[t].value[0] == 0 || w->tail[t].value[0] == 0x1FF)
+            return 0;
+        for (;;) {
+            if (colon - s < 4 || (c = mr_cell(s, 1)) < 0 || m->cand[c] != 0x1FF)
+                return 0;
+            m->cand[c] = w->tail[t].value[0];
+            s += 4;
+            if (s == colon)
+                break;
+            if (*s++ != '-')
+                return 0;
+        }
+        if (stop == end)
+            break;
+        s = stop + 1;
+    }
+    m->masked = 1;
+    return 1;
+}
+
 /* One word's marks (s up to end) appended to m. 0: in another form. */
 static int
 mr_marks(MrRead *m, const MrWord *w, const char *s, const char *end)
 {
     int cells[81], n, value, i, number = -1;
+    if (w->shape == MR_DOTS)
+        return mr_dots(m, w, s, end);
+    if (w->shape == MR_MASKS)
+        return mr_masks(m, w, s, end);
     while (s < end) {
         const char *stop = memchr(s, ';', (size_t)(end - s));
         if (stop == NULL)
@@ -348,7 +513,7 @@ mr_read(const MarksReader *r, const char *text, Py_ssize_t len, MrRead *m)
         to[i] = s;
         nf++;
     }
-    m->npairs = m->ntables = m->nsums = 0;
+    m->npairs = m->ntables = m->nsums = m->masked = 0;
     for (j = 0; j < nf; j++)
         if (!mr_marks(m, chosen[j], from[j], to[j]))
             return 0;
@@ -412,6 +577,10 @@ mr_buffers(const MrRead *m, Py_buffer *xb)
     xb[3].len = 36 * m->ntables;
     xb[4].buf = (void *)m->sums;
     xb[4].len = 4 * m->nsums;
+    if (m->masked) {
+        xb[5].buf = (void *)m->cand;
+        xb[5].len = sizeof m->cand;
+    }
 }
 
 /* The line read and prepared like the classic geometry like (prepare's
@@ -557,6 +726,8 @@ py_read_marks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
         if (m->nsums)
             MR_ITEM("sums", m->sums, 4 * m->nsums);
+        if (m->masked)
+            MR_ITEM("candidates", m->cand, sizeof m->cand);
 #undef MR_ITEM
         if (ok)
             out = PyTuple_Pack(2, givens, arrays);
