@@ -6,10 +6,10 @@
  * No rule is named here. The caller (text/marksline.py) gives, once, the
  * words it takes as a reader (marks_reader): per word its place among the
  * rules (the order their constraints are compiled in), the SHAPE of its
- * marks and its relation tables by the line's cell count. The shapes, all
- * of lines of cells named r1c1 (any case) joined by "-", ";" between marks,
- * each line at least 2 distinct cells, each touching the next (side by
- * side or corner to corner):
+ * marks and its tables. Marks are ";"-separated. The shapes of lines of
+ * cells named r1c1 (any case) joined by "-", each line at least 2 distinct
+ * cells, each touching the next (side by side or corner to corner), their
+ * relation tables by the line's cell count:
  *   MR_STEPS  each step of each line (a, b), the line's table;
  *   MR_ENDS   the cells at the same distance from the two ends (first and
  *             last, second and last but one, ...), the line's table;
@@ -19,6 +19,14 @@
  *             the line's) touching each other, then a line that starts
  *             beside the bulb: one sum, total 0, not distinct, the line's
  *             cells weigh 1, the bulb's -10^(k-1) ... -1.
+ * and of cells with a ":" part (mr_dots, mr_masks):
+ *   MR_DOTS   "r1c1-r1c2:<tail>", two orthogonal neighbours in lower case
+ *             and a tail of the word's (its case), a relation pair under
+ *             the tail's table; or a word without cells (any case): once
+ *             one is named, every two neighbours no dot joins are a pair
+ *             under the table of the words' flags;
+ *   MR_MASKS  "r1c1-r2c2:<tail>" (any case), each cell once, keeping to
+ *             the tail's digits (the starting candidates; one such word).
  * These are the arrays the rules' own fast readings append to a
  * NativeParts (sudoku/rules/_native_marks.py), in the same order, tables
  * numbered in the order they first appear, equal tables sharing a number:
