@@ -22,8 +22,8 @@ CP-SAT) and, per rule, each of ``--runs`` runs times:
   tree), ONE connection, every puzzle sent at once as ``SOLVE <givens>
   <rule>=<marks>``, answers read as they come and each checked against the
   stored solution: requests/s over the exchange (wall), µs per request, and
-  the server's CPU µs per request (``/proc/PID/stat``, in clock ticks: 10 ms, so send 400 puzzles or more
-  for figures to 10-20 %). The server is warmed first with the LAST 50 puzzles of the set (not measured
+  the server's CPU µs per request (:func:`cpu_of`: its threads' run times, ``/proc/PID/task/*/schedstat``,
+  in ns; else ``/proc/PID/stat``, in clock ticks: 10 ms, then send 400 puzzles or more for figures to 10-20 %). The server is warmed first with the LAST 50 puzzles of the set (not measured
   while ``--count`` leaves them out); each run sends the same puzzles again, so from the second run on
   their marks are in the server's caches, unless ``--fresh`` starts a server per run (each run then
   answers marks new to its server: what a stream of different puzzles costs).
@@ -162,9 +162,20 @@ def start_server(tree: str | None = None) -> tuple[subprocess.Popen[bytes], int]
 
 
 def cpu_of(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    """CPU seconds process ``pid`` has used so far: its threads' run times to the nanosecond
+    (``/proc/PID/task/*/schedstat``, the first field; a thread that ended is not counted, and the server's
+    solver threads live on for 10 s idle), else user + system time in clock ticks (``/proc/PID/stat``: 10 ms, too
+    coarse for a few hundred requests of 50 µs)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        return total / 1e9
+    except (FileNotFoundError, ValueError, IndexError):  # no schedstat (or a thread ended while read)
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def pipelined(port: int, pid: int, puzzles: list[Stored]) -> tuple[float, float]:
@@ -273,23 +284,37 @@ def request_path(rules: list[str], count: int, runs: int) -> None:
 def native_part(puzzles: list[Stored], run: Callable[[], object], runs: int) -> float | None:
     """The native core's part of the request path, µs per request: each puzzle's prepare (``like=`` the classic
     geometry), search and independent check on the arrays its rules compile to, as ``solver.solve_nine_arrays``
-    does them (captured from one ``run`` of the fast path); the same arrays as the usual path's
-    (``tests/unit/test_marks_fast_path.py``). None on a tree without the fast path. Median of ``runs``."""
+    does them (captured from one ``run`` of the fast path; a line the native reader answers in one call,
+    ``solver.solve_marks_line``, is read to its arrays by ``_native.read_marks`` first, out of the clock); the
+    same arrays as the usual path's (``tests/unit/test_marks_fast_path.py``). None on a tree without the fast
+    path. Median of ``runs``."""
     solve_nine_arrays = getattr(solver, "solve_nine_arrays", None)
     if solve_nine_arrays is None:
         return None
+    solve_marks_line = getattr(solver, "solve_marks_line", None)
+    native = solver._native
     captured: list[tuple[Sequence[int], dict[str, bytes]]] = []
 
     def capture(cells: Sequence[int], arrays: dict[str, bytes], *, check: Callable[[], None] | None = None) -> object:
         captured.append((cells, arrays))
         return solve_nine_arrays(cells, arrays, check=check)
 
+    def capture_line(line: bytes, reader: object, *, check: Callable[[], None] | None = None) -> object:
+        got = solve_marks_line(line, reader, check=check)  # type: ignore[misc]
+        if got is not False:
+            givens, arrays = native.read_marks(line, reader)
+            captured.append((tuple(givens), arrays))
+        return got
+
     solver.solve_nine_arrays = capture  # type: ignore[attr-defined]
+    if solve_marks_line is not None:
+        solver.solve_marks_line = capture_line  # type: ignore[attr-defined]
     try:
         run()
     finally:
         solver.solve_nine_arrays = solve_nine_arrays  # type: ignore[attr-defined]
-    native = solver._native
+        if solve_marks_line is not None:
+            solver.solve_marks_line = solve_marks_line  # type: ignore[attr-defined]
     like = solver._CLASSIC.get(3 * 32 + 3) or solver._classic(solver._NINE)
     units = solver._NINE.geometry.unit_array
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.rules import RULES
-from sudoku_server.sudoku.rules._native_marks import NativeParts
+from sudoku_server.sudoku.rules._native_marks import NativeParts, reader_words
 from sudoku_server.text.oneline import solve_plain
 
 __all__ = ["MARKS_BUFFERED", "PLAIN_MAX", "solve_marks", "solve_taken"]
@@ -49,6 +49,13 @@ def _readers() -> dict[str, tuple[int, Callable[[str, int, NativeParts], bool]]]
     return {word: (k, rule.native) for k, (word, rule) in enumerate(RULES.items()) if rule.native is not None}
 
 
+@functools.cache
+def _reader() -> object | None:
+    """The native core's reader of a marks line: the words of the rules whose marks are lines of cells
+    (:attr:`~sudoku_server.sudoku.rules.Rule.native_shape`); None without the native core."""
+    return _solver.marks_reader(reader_words(RULES.items()))
+
+
 def solve_marks(line: bytes, *, check: Callable[[], None] | None = None) -> bytes | None:
     """The answer of a marks line (its bytes, terminator included: :data:`MARKS_BUFFERED`), or None.
 
@@ -56,7 +63,16 @@ def solve_marks(line: bytes, *, check: Callable[[], None] | None = None) -> byte
     solution's 81 digits and the line's own terminator. None: the line is
     the usual path's to answer (module docstring). Whatever ``check`` raises
     (called once the search has run 0.5 ms) propagates.
+
+    A line whose rules all have a :attr:`~sudoku_server.sudoku.rules.Rule.native_shape` is read, solved
+    and written in one native call (:func:`~sudoku_server.sudoku.solver.solve_marks_line`); one it does
+    not take goes to the rules' own readings (:attr:`~sudoku_server.sudoku.rules.Rule.native`) below.
     """
+    reader = _reader()
+    if reader is not None:
+        answer = _solver.solve_marks_line(line, reader, check=check)
+        if answer is not False:
+            return answer  # type: ignore[return-value]
     text = line.decode("ascii")
     ending = "\r\n" if text.endswith("\r\n") else "\n"
     fields = text[: -len(ending)].split(" ")

@@ -20,11 +20,11 @@ import pytest
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.rules import RULES
-from sudoku_server.sudoku.rules._native_marks import NativeParts
+from sudoku_server.sudoku.rules._native_marks import SHAPES, NativeParts, reader_words
 from sudoku_server.sudoku.solver import _constraint_arrays
 from sudoku_server.sudoku.variants import variant_geometry
 from sudoku_server.text.fpuzzles import marks_line
-from sudoku_server.text.marksline import MARKS_BUFFERED, solve_marks
+from sudoku_server.text.marksline import MARKS_BUFFERED, _reader, solve_marks
 from sudoku_server.wire.session import Session
 from tests.support.marks_examples import EXAMPLES, SOLUTION
 from tests.support.sessions import fast_replies, replies
@@ -319,3 +319,183 @@ def test_mistyped_lines_answer_the_usual_paths_bytes_or_go_the_usual_way() -> No
             answered += 1
             assert got == replies(data), data
     assert answered > 40  # enough of them still solved by the fast path to hold it
+
+
+# -- the native reader of a marks line (solver/_native_marksline.h) ------------------------------------------
+
+#: The rules the native reader takes (their marks are cells: lines, dots, cells with a tail; ``Rule.native_shape``).
+SHAPED = [word for word in MARKS_RULES if RULES[word].native_shape is not None]
+
+
+_VALUES = bytes.maketrans(b"0123456789._", bytes(range(10)) + b"\x00\x00")
+
+
+def python_reading(line: bytes) -> tuple[bytes, dict[str, bytes]] | None:
+    """A marks line as the rules' own readings make it (``solve_marks``'s Python part): the givens, a byte a
+    cell, and the native arrays; None for a line they leave to the usual path."""
+    fields = line.decode("ascii").rstrip("\r\n").split(" ")
+    if fields[0] == "SOLVE":
+        del fields[0]
+    order = {word: k for k, word in enumerate(RULES)}
+    chosen = sorted((f.partition("=") for f in fields[1:]), key=lambda f: order.get(f[0].lower(), -1))
+    if len({word.lower() for word, _, _ in chosen}) < len(chosen):
+        return None
+    parts = NativeParts()
+    for word, _, marks in chosen:
+        rule = RULES.get(word.lower())
+        if rule is None or rule.native is None or not rule.native(marks, 9, parts):
+            return None
+    return fields[0].encode().translate(_VALUES), parts.arrays()  # type: ignore[return-value]
+
+
+def native_reading(line: bytes) -> tuple[bytes, dict[str, bytes]] | bool:
+    """What the native reader reads ``line`` to (``_native.read_marks``): the givens and the arrays, or False."""
+    return solver._native.read_marks(line, _reader())  # type: ignore[no-any-return,union-attr]
+
+
+def test_the_rules_of_cells_declare_their_shape_for_the_native_reader() -> None:
+    assert SHAPED == ["oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow"]
+    words = reader_words(RULES.items())
+    assert [w[:3] for w in words] == [
+        (word.encode(), list(RULES).index(word), SHAPES[RULES[word].native_shape.kind])  # type: ignore[union-attr]
+        for word in SHAPED
+    ]
+    lines = (SHAPES["steps"], SHAPES["ends"], SHAPES["pairs"])
+    assert all(len(w[3]) == (324 if w[2] in lines else 0) for w in words)
+    assert all(len(w[6]) == (144 if w[2] == SHAPES["dots"] else 0) for w in words)
+
+
+@NATIVE
+@pytest.mark.parametrize("word", SHAPED)
+def test_the_native_reader_reads_every_stored_puzzle_to_the_rules_own_arrays(word: str) -> None:
+    for line, _ in stored(word) + [(example(word), SOLUTION)]:
+        data = f"SOLVE {line}\n".encode()
+        assert native_reading(data) == python_reading(data) != None, line  # noqa: E711 (both, not None)
+
+
+@NATIVE
+def test_the_native_reader_reads_several_rules_in_the_rules_order_whatever_the_fields_order() -> None:
+    marks = {
+        "thermo": "r1c1-r1c2-r1c3;r9c9-r8c8",
+        "arrow": "r5c5-r5c6:1;r3c3-r3c4-R4C5-r5c5;r7c1-r8c1-r9c2:2",
+        "PALINDROME": "r2c1-r2c2-r2c3-r3c3",
+        "renban": "r6c1-r6c2-r7c3;r1c9-r2c9",
+        "whispers": "r4c4-r4c5",
+    }
+    for fields in (list(marks.items()), list(reversed(marks.items()))):
+        data = f"SOLVE {'.' * 81} {' '.join(f'{w}={m}' for w, m in fields)}\r\n".encode()
+        got = native_reading(data)
+        assert got == python_reading(data)
+        assert isinstance(got, tuple)
+        puzzle = marks_line(data.decode()[6:-2], 1, "\r\n")
+        assert got[1] == _constraint_arrays(variant_geometry(puzzle.variant))  # type: ignore[union-attr]
+        # the two numbers of palindrome's and thermo's tables, renban's two (lines of 3 and 2 cells), whispers'
+        assert len(got[1]["tables"]) == 5 * 9 * 4
+
+
+#: Lines the native reader leaves to the rules' own readings (False), and whether those read them (None: not a
+#: marks line, which the session does not take).
+NOT_TAKEN = [
+    (f"{'.' * 81} thermo=r1c1-r1c2 sandwich=r1:3", True),  # a rule without a shape
+    (f"{'.' * 81} kropki=R1C2-r1c3:W", False),  # a dot in upper case
+    (f"{'.' * 81} kropki=r1c2-r1c3:W", False),
+    (f"{'.' * 81} kropki=r1c2-r1c3:w1", False),  # a dot's value
+    (f"{'.' * 81} kropki=r1c1-r2c2:w", False),  # not orthogonal neighbours
+    (f"{'.' * 81} kropki=r1c9-r2c1:w", False),  # one apart, not neighbours
+    (f"{'.' * 81} kropki=r1c1-r1c2:x", False),  # another rule's tail
+    (f"{'.' * 81} kropki=r1c1-r1c2:w;negativ", False),
+    (f"{'.' * 81} kropki=r1c1-r1c2:w;", False),
+    (f"{'.' * 81} xv=r1c1-r1c2:X", False),
+    (f"{'.' * 81} xv=r1c1-r1c2:x;negativewhite", False),
+    (f"{'.' * 81} oddeven=r1c1:od", False),
+    (f"{'.' * 81} oddeven=r1c1", False),
+    (f"{'.' * 81} oddeven=r1c1:odd;r1c1:even", False),  # a cell twice
+    (f"{'.' * 81} oddeven=r1c1-r1c1:odd", False),
+    (f"{'.' * 81} oddeven=r1c1:odd:odd", False),
+    (f"{'.' * 81} oddeven=:odd", False),
+    (f"{'.' * 81} oddeven=r1c1-:odd", False),
+    (f"{'.' * 81} thermo=r1c1-r1c2 thermo=r5c5-r5c6", False),  # a rule named twice
+    (f"{'.' * 81} thermo=r1c1-r1c2 THERMO=r5c5-r5c6", False),
+    (f"{'.' * 81} thermo=r1c1-r1c2:5", False),  # a ":" part
+    (f"{'.' * 81} thermo=r1c1-r1c2;", False),  # an empty mark
+    (f"{'.' * 81} thermo=;r1c1-r1c2", False),
+    (f"{'.' * 81} thermo=r1c1", False),  # one cell
+    (f"{'.' * 81} thermo=r1c1-r1c3", False),  # cells that do not touch
+    (f"{'.' * 81} thermo=r1c1-r2c2-r1c1", False),  # a cell twice
+    (f"{'.' * 81} thermo=r0c1-r1c1", False),  # no cell
+    (f"{'.' * 81} thermo=r1c10-r1c9", False),
+    (f"{'.' * 81} renban=r1c1-r1c2-r1c3-r1c4-r1c5-r1c6-r1c7-r1c8-r1c9-r2c9", False),  # longer than 9
+    (f"{'.' * 81} arrow=r1c1-r1c2:2", False),  # a bulb as long as the arrow
+    (f"{'.' * 81} arrow=r1c1-r1c2-r1c3:5", False),  # a bulb of 5
+    (f"{'.' * 81} arrow=r1c1-r1c2-r1c3:0", False),
+    (f"{'.' * 81} arrow=r1c1-r1c2-r1c3:", True),  # an empty ":" part: a bulb of 1 (the rule's own reading)
+    (f"{'.' * 81} arrow=r1c1-r1c2-r1c3:01", True),
+    (f"{'.' * 81} arrow=r1c1-r1c3-r1c2:2", False),  # a pill whose cells do not touch
+    (f"{'.' * 81} arrow=r1c1-r1c2-r3c3:2", False),  # a line that does not start beside its bulb
+    (f"{'.' * 81} arrow=r1c1-r1c2-r2c3-r4c3", False),  # a line whose cells do not touch
+    (f"{'.' * 80} thermo=r1c1-r1c2", None),  # 80 givens: no marks line (MARKS_BUFFERED)
+    (f"{'.' * 81}", None),  # no marks
+    (f"{'.' * 81} thermo=r1c1-r1c2  whispers=r5c5-r5c6", None),  # two blanks
+    (f"{'.' * 81} rules=x thermo=r1c1-r1c2", False),
+]
+
+
+@NATIVE
+@pytest.mark.parametrize(("line", "read"), NOT_TAKEN)
+def test_a_line_the_native_reader_does_not_take_goes_to_the_rules_own_readings(line: str, read: bool | None) -> None:
+    for data in (f"SOLVE {line}\n".encode(), f"{line}\r\n".encode()):
+        assert native_reading(data) is False
+        assert solver.solve_marks_line(data, _reader()) is False
+        if read is None:
+            assert not MARKS_BUFFERED.fullmatch(data)
+            continue
+        assert (python_reading(data) is not None) == read
+        usual = replies(data)
+        assert (solve_marks(data) or usual) == usual
+
+
+#: Pills and bulbs, dots and cells the native reader reads: the rules' own arrays, the usual path's answer or error.
+PILLS = [
+    f"SOLVE {'.' * 81} arrow=r1c1-r1c2-r2c3-r3c3:2",
+    f"SOLVE {'.' * 81} arrow=r1c1-r2c2-r1c2-r2c1-r3c1-r4c1:4",  # a square pill, reached cell by cell
+    f"SOLVE {'.' * 81} arrow=r1c2-r1c1-r2c2-r3c3-r4c4-r5c5:3",  # a pill of three, its line from the last
+    f"SOLVE {'.' * 81} arrow=r2c2-r1c1:1;r5c5-r6c6-r7c7",
+    f"SOLVE 9{'.' * 80} arrow=r1c1-r1c2",  # 9 on a one-cell line: broken givens
+    # dots and cells: tails, words without cells in any case, both orders of a dot's cells
+    f"SOLVE {'.' * 81} kropki=r1c2-r1c1:b;r5c5-r6c5:w;NEGATIVE;r9c9-r9c8:b",
+    f"SOLVE {'.' * 81} kropki=negativewhite;r1c1-r1c2:b",
+    f"SOLVE {'.' * 81} kropki=NegativeBlack;r1c1-r1c2:w;negativewhite",
+    f"SOLVE {'.' * 81} kropki=negativeblack",
+    f"SOLVE {'.' * 81} xv=r1c1-r1c2:v;r2c1-r1c1:x;negative;Negative",
+    f"SOLVE {'.' * 81} oddeven=R1C1-r2c2:ODD;r9c9:even xv=r5c5-r5c6:x kropki=r4c4-r4c5:w",
+    f"SOLVE 2{'.' * 80} oddeven=r1c1:odd",  # a given off its cell's digits
+]
+
+
+@NATIVE
+@pytest.mark.parametrize("line", PILLS)
+def test_a_pill_reads_to_the_rules_own_arrays_and_answers_the_usual_paths_bytes(line: str) -> None:
+    data = f"{line}\n".encode()
+    assert native_reading(data) == python_reading(data) != None  # noqa: E711
+    usual = replies(data)
+    assert solve_marks(data) in (usual, None)
+    assert fast_replies(data) == usual
+
+
+@NATIVE
+def test_mistyped_lines_of_the_shaped_rules_read_as_the_rules_own_readings_read_them() -> None:
+    rng = random.Random(2929)
+    read = 0
+    for k in range(600):
+        word = SHAPED[k % len(SHAPED)]
+        line, _solution = rng.choice(stored(word)[:40])
+        data = f"SOLVE {mutated(rng, line)}\n".encode()
+        if not MARKS_BUFFERED.fullmatch(data):
+            continue
+        got = native_reading(data)
+        assert got is False or got == python_reading(data), data
+        if got is not False:
+            read += 1
+            answer = solve_marks(data)
+            assert answer is None or answer == replies(data), data
+    assert read > 150

@@ -20,12 +20,24 @@ import functools
 import itertools
 import sys
 from array import array
+from collections.abc import Iterable
 from operator import itemgetter
 
 from sudoku_server.sudoku.rules._marks import ORTHOGONAL, _index_of, _touching
-from sudoku_server.sudoku.rules.base import pairs_of
+from sudoku_server.sudoku.rules.base import Rule, pairs_of
 
-__all__ = ["NativeParts", "add_dots", "cell_index", "free_flat", "native_dots", "native_lines", "steps"]
+__all__ = [
+    "SHAPES",
+    "NativeParts",
+    "ReaderWord",
+    "add_dots",
+    "cell_index",
+    "free_flat",
+    "native_dots",
+    "native_lines",
+    "reader_words",
+    "steps",
+]
 
 _chain = itertools.chain.from_iterable
 
@@ -92,6 +104,45 @@ def _wide(data: bytearray) -> bytes:
 
 #: Where a 16-bit number's low byte is.
 _LOW = 0 if sys.byteorder == "little" else 1
+
+
+#: The native reader's code of each :class:`~.base.NativeShape` kind (``solver/_native_marksline.h``, ``MR_STEPS``...).
+SHAPES = {"steps": 1, "ends": 2, "pairs": 3, "bulb": 4, "dots": 5, "cells": 6}
+
+#: A word of the native reader (:func:`reader_words`): its word, place, shape's code, tables of lines, tails,
+#: words without cells and the free pairs' tables by the words' flags.
+ReaderWord = tuple[bytes, int, int, bytes, tuple[tuple[bytes, bytes], ...], tuple[tuple[bytes, bytes], ...], bytes]
+
+
+def reader_words(rules: Iterable[tuple[str, Rule]]) -> list[ReaderWord]:
+    """The words of the native core's reader of a marks line (``solver.marks_reader``), from ``rules`` (the
+    registry's items, in its order): per rule with a :attr:`~.base.Rule.native_shape`, its word, its place
+    among ``rules`` (the order the constraints are compiled in), its shape's code (:data:`SHAPES`), on a 9x9
+    grid: the tables of its lines of 1 to 9 cells (9 masks each), its tails (``(text, table or mask)``), its
+    words without cells (``(text, flags)``) and the free pairs' tables by the words' flags 0 to 3; every
+    number 32-bit, in the machine's order, empty where the shape has none."""
+    out = []
+    for order, (word, rule) in enumerate(rules):
+        shape = rule.native_shape
+        if shape is not None:
+            table, tails, negative = shape.table, shape.tails, shape.negative
+            out.append(
+                (
+                    word.encode("ascii"),
+                    order,
+                    SHAPES[shape.kind],
+                    b"" if table is None else _words32(_chain(table(9, k) for k in range(1, 10))),
+                    () if tails is None else tuple((t.encode("ascii"), _words32(v)) for t, v in tails(9)),
+                    tuple((w.encode("ascii"), _words32((flags,))) for w, flags in shape.words),
+                    b"" if negative is None else _words32(_chain([(0,) * 9, *(negative(9, f) for f in (1, 2, 3))])),
+                )
+            )
+    return out
+
+
+def _words32(numbers: Iterable[int]) -> bytes:
+    """Numbers as 32-bit words in the machine's order."""
+    return array("I", numbers).tobytes()
 
 
 def native_lines(text: str, size: int, least: int = 2) -> list[list[int]] | None:

@@ -27,7 +27,18 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_lines,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import (
+    BLIND,
+    Build,
+    Compiled,
+    Making,
+    Mark,
+    NativeShape,
+    Random,
+    Rule,
+    StepWords,
+    Words,
+)
 
 #: The most cells a bulb (a pill) may have: it reads as a number of that many digits.
 MAX_BULB = 4
@@ -164,6 +175,7 @@ RULE = Rule(
     syntax=_SYNTAX,
     draw={"kind": "arrows"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value > 1 else ""),
+    native_shape=NativeShape("bulb"),
     native=_native,
     making=Making(marks=_made, noun="arrows"),
 )

@@ -273,6 +273,39 @@ Compiled = Sequence[tuple[Constraint, str]]
 
 
 @dataclass(frozen=True)
+class NativeShape:
+    """What a rule's marks compile to, for the native core's reader of a marks line (issue 29).
+
+    The reader (``solver/_native_marksline.h``, through ``text.marksline``) takes the marks' common form
+    only: lines ``r1c1-r1c2-r2c3;...`` (cells named in any case), each at least 2 distinct cells, each touching
+    the next, no ``:`` part but a bulb's ``:1`` to ``:4``; dots; cells and their tail. Anything else goes to
+    the rule's ``native`` reading, then the usual path. It makes what ``native`` makes
+    (``tests/unit/test_marks_fast_path.py``).
+
+    Attributes:
+      kind: ``"steps"``: a relation pair per step of each line (``a, b``, ``b, c``, ...); ``"ends"``: a pair
+        per two cells at the same distance from the ends (first and last, ...); ``"pairs"``: every two cells
+        of a line of at most ``size`` cells, in order; ``"bulb"``: a sum per line, total 0, its bulb's cells
+        weighing ``-10^(k-1)`` to ``-1``, its line's 1 (no table); ``"dots"`` and ``"cells"``: ``tails``.
+      table: ``(size, cells) -> table`` of a line of ``cells`` cells (``size`` masks: the digits ``b`` may hold
+        for each digit of ``a``); None for the other kinds.
+      tails: for ``"dots"``, ``size -> ((tail, table), ...)``: a dot ``r1c1-r1c2:<tail>`` (two orthogonal
+        neighbours named in lower case, the tail as given) is a relation pair under its table; for
+        ``"cells"``, ``size -> ((tail, (mask,)), ...)``: the cells of ``r1c1-r2c2:<tail>`` (any case, each
+        cell once) keep to the tail's digits (bit ``d - 1``; one such rule a line).
+      words: for ``"dots"``, the marks without cells (``negative``, in lower case; named in any case) and
+        their flags: once any is named, every two orthogonal neighbours no dot joins are a pair under
+        ``negative(size, flags)``, the flags of the words named or'ed together (1 to 3).
+    """
+
+    kind: str
+    table: Callable[[int, int], tuple[int, ...]] | None = None
+    tails: Callable[[int], tuple[tuple[str, tuple[int, ...]], ...]] | None = None
+    words: tuple[tuple[str, int], ...] = ()
+    negative: Callable[[int, int], tuple[int, ...]] | None = None
+
+
+@dataclass(frozen=True)
 class Rule:
     """One rule, as data (module docstring).
 
@@ -313,6 +346,9 @@ class Rule:
         f-puzzles object (:func:`sudoku_server.text.fpuzzles.write`); None:
         the rule's marks cannot be written.
       draw: what a page needs to draw it (``{"kind": "diagonals"}``).
+      native_shape: for a rule whose marks are lines of cells, how the native core's reader of a marks
+        line takes them in their common form (:class:`NativeShape`), a whole line in one C call; None:
+        ``native`` reads them (or the usual path).
       native: for a rule that takes marks, the request path's fast reading of its marks
         (:mod:`._native_marks`): ``(text after "<word>=", size, parts) -> bool``, the marks in their
         common form appended to a :class:`~._native_marks.NativeParts` as ``syntax`` then
@@ -341,6 +377,7 @@ class Rule:
     syntax_out: Callable[[tuple[Mark, ...], int], str] | None = None
     fpuzzles_out: Callable[[tuple[Mark, ...], int], dict[str, object]] | None = None
     draw: Mapping[str, object] = field(default_factory=dict)
+    native_shape: NativeShape | None = None
     native: Callable[[str, int, Any], bool] | None = None  # its third argument: a _native_marks.NativeParts (no
     # import of it here, even for types: _native_marks imports this module, and the domain has no import circle)
 

@@ -34,7 +34,19 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_marks,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts, add_dots, free_flat, native_dots
-from sudoku_server.sudoku.rules.base import BLIND, Broken, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import (
+    BLIND,
+    Broken,
+    Build,
+    Compiled,
+    Making,
+    Mark,
+    NativeShape,
+    Random,
+    Rule,
+    StepWords,
+    Words,
+)
 
 
 @functools.lru_cache(maxsize=256)
@@ -231,5 +243,11 @@ RULE = Rule(
     draw={"kind": "dots"},
     syntax_out=lambda marks, size: syntax_text(marks, size, _tail),
     making=Making(exact=True, marks=_made, noun="kropki dots"),
+    native_shape=NativeShape(
+        "dots",
+        tails=lambda size: (("w", _dot_table(size, False, 1)), ("b", _dot_table(size, True, 2))),
+        words=(("negative", 3), ("negativewhite", 1), ("negativeblack", 2)),
+        negative=lambda size, flags: _negative_table(size, bool(flags & 1), bool(flags & 2)),
+    ),
     native=_native,
 )

@@ -14,7 +14,7 @@ from sudoku_server.sudoku.constraints import Broken, Candidates
 from sudoku_server.sudoku.rules._making import syntax_text
 from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, new_mark, syntax_marks
 from sudoku_server.sudoku.rules._native_marks import NativeParts, cell_index
-from sudoku_server.sudoku.rules.base import Build, Compiled, Making, Mark, Random, Rule, Words
+from sudoku_server.sudoku.rules.base import Build, Compiled, Making, Mark, NativeShape, Random, Rule, Words
 from sudoku_server.sudoku.seeded import permutation
 
 #: A mark's value: odd, even.
@@ -65,6 +65,11 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
         value = ODD if tail == "odd" else EVEN
         marks += [new_mark(RULE.word, (c,), value) for c in cells]
     return tuple(marks)
+
+
+def _odd(size: int) -> int:
+    """The odd digits of a grid of ``size`` digits per unit, as a mask (bit ``d - 1``)."""
+    return sum(1 << (d - 1) for d in range(1, size + 1, 2))
 
 
 def _native(text: str, size: int, parts: NativeParts) -> bool:
@@ -123,5 +128,8 @@ RULE = Rule(
     draw={"kind": "marks"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: "odd" if m.value == ODD else "even"),
     making=Making(exact=True, marks=marked_cells, noun="odd/even cells"),
+    native_shape=NativeShape(
+        "cells", tails=lambda size: (("odd", (_odd(size),)), ("even", (_odd(size) ^ ((1 << size) - 1),)))
+    ),
     native=_native,
 )

@@ -23,7 +23,7 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_lines,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, NativeShape, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=32)
@@ -90,5 +90,6 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "palindrome"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="palindromes"),
+    native_shape=NativeShape("ends", lambda size, _cells: _table(size)),
     native=_native,
 )

@@ -26,7 +26,7 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_lines,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, NativeShape, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -112,5 +112,6 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "renban"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="renban lines"),
+    native_shape=NativeShape("pairs", lambda size, cells: _table(size, cells - 1)),
     native=_native,
 )

@@ -27,7 +27,18 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_lines,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines, steps
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import (
+    BLIND,
+    Build,
+    Compiled,
+    Making,
+    Mark,
+    NativeShape,
+    Random,
+    Rule,
+    StepWords,
+    Words,
+)
 
 
 @functools.lru_cache(maxsize=32)
@@ -99,5 +110,6 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "thermometer"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="thermometers"),
+    native_shape=NativeShape("steps", lambda size, _cells: _table(size)),
     native=_native,
 )

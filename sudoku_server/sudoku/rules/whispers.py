@@ -25,7 +25,7 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_lines,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts, native_lines, steps
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, NativeShape, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -93,5 +93,6 @@ RULE = Rule(
     draw={"kind": "lines", "shape": "whispers"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value else ""),
     making=Making(exact=True, marks=_made, noun="whispers lines"),
+    native_shape=NativeShape("steps", lambda size, _cells: _table(size, size // 2 + 1)),
     native=_native,
 )

@@ -31,7 +31,7 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_marks,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts, add_dots, free_flat, native_dots
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, NativeShape, Random, Rule, StepWords
 
 
 @functools.lru_cache(maxsize=256)
@@ -158,5 +158,11 @@ RULE = Rule(
     draw={"kind": "xv"},
     syntax_out=lambda marks, size: syntax_text(marks, size, _tail),
     making=Making(exact=True, marks=_made, noun="XV marks"),
+    native_shape=NativeShape(
+        "dots",
+        tails=lambda size: (("x", _sum_table(size, 10)), ("v", _sum_table(size, 5))),
+        words=(("negative", 1),),
+        negative=lambda size, _flags: _negative_table(size),
+    ),
     native=_native,
 )

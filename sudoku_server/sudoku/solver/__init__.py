@@ -585,3 +585,29 @@ def solve_nine_arrays(
     if found.__class__ is not tuple or not _native.verify(cells, found, prepared):
         return None
     return found
+
+
+def marks_reader(words: Sequence[tuple[object, ...]]) -> object | None:
+    """The native core's reader of a marks line, for :func:`solve_marks_line`; None without the native core.
+
+    ``words``: per word it takes (in lower case), its place among the rules, its shape's code, its tables, tails
+    and words without cells (``rules._native_marks.reader_words``; ``_native_marksline.h``). Raises ValueError
+    for words it cannot take (more than 32, longer than 24 bytes, a shape it does not know, tables not 9 x 9
+    masks, more than 4 tails or words).
+    """
+    if _native is None or not LINES_NATIVE:
+        return None
+    return _native.marks_reader(words)  # type: ignore[no-any-return]
+
+
+def solve_marks_line(line: bytes, reader: object, *, check: Check | None = None) -> bytes | bool | None:
+    """A marks line (``SOLVE <81 givens> word=marks ...`` and its terminator) answered in one native call.
+
+    The line read by ``reader`` (:func:`marks_reader`) to the arrays :func:`_constraint_arrays` makes of its
+    geometry, prepared like the classic 9x9 geometry (``like=``), searched and checked as
+    :func:`solve_nine_arrays` does: the row-major-first solution's 81 digits and the line's terminator; None
+    for a line read with no answer (givens that break a rule or share a unit, no solution: the usual path
+    words it); False for a line the reader does not take (another verb, option or word, a mark in another
+    form). ``check`` as for :func:`solve`; what it raises propagates.
+    """
+    return _native.solve_marks(line, reader, _CLASSIC.get(3 * 32 + 3) or _classic(_NINE), check)  # type: ignore[no-any-return]

@@ -32,7 +32,8 @@
  * _native_geometry.h, the 9x9 engine in _native_9x9.h, the general engine
  * in _native_general.h with its constraint kinds in _native_kinds.h, the
  * search drivers, written once for both engines, in _native_search.h, and
- * the text-to-text path of one-line puzzles in _native_lines.h.
+ * the text-to-text path of one-line puzzles in _native_lines.h, of marks
+ * lines in _native_marksline.h.
  *
  * Two engines share one search driver (_native_search.h, included once per
  * engine):
@@ -772,6 +773,7 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
 
 
 #include "_native_lines.h"
+#include "_native_marksline.h"
 
 static PyObject *
 py_set_gil_hold(PyObject *self, PyObject *arg)
@@ -828,7 +830,7 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     const Geo *g;
     PyObject *puzzle, *solution;
-    int sol[MAXCELLS], n, u, i, ok = 1;
+    int giv[MAXCELLS], sol[MAXCELLS], n, i;
     (void)self;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "verify(puzzle_cells, solution_cells, geometry)");
@@ -851,7 +853,7 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_DECREF(solution);
         Py_RETURN_FALSE;
     }
-    for (i = 0; i < g->ncells && ok; i++) {
+    for (i = 0; i < g->ncells; i++) {
         long given = PyLong_AsLong(PySequence_Fast_GET_ITEM(puzzle, i));
         long d = PyLong_AsLong(PySequence_Fast_GET_ITEM(solution, i));
         if (PyErr_Occurred()) {
@@ -859,21 +861,12 @@ py_verify(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             Py_DECREF(solution);
             return NULL;
         }
-        if (d < 1 || d > n || (given && given != d))
-            ok = 0;
-        sol[i] = (int)d;
+        giv[i] = given < 0 || given > n ? -1 : (int)given; /* out of range: kept by no digit */
+        sol[i] = d < 1 || d > n ? 0 : (int)d;
     }
     Py_DECREF(puzzle);
     Py_DECREF(solution);
-    for (u = 0; u < g->nunits && ok; u++) {
-        uint32_t seen = 0;
-        for (i = 0; i < n; i++)
-            seen |= 1u << (sol[g->unit[u * n + i]] - 1);
-        ok = seen == g->full;
-    }
-    if (ok && g->constrained)
-        ok = ev_verify(g, sol);
-    return PyBool_FromLong(ok);
+    return PyBool_FromLong(verify_cells(g, giv, sol, 0));
 }
 
 static PyMethodDef methods[] = {
@@ -933,6 +926,7 @@ static PyMethodDef methods[] = {
      "for a line it does not take (any other form, givens sharing a unit, no\n"
      "solution). check as for solve(), per puzzle; when it raises, out holds\n"
      "the answers before that line and the exception propagates."},
+    MARKSLINE_METHODS
     {"set_gil_hold", py_set_gil_hold, METH_O,
      "set_gil_hold(seconds) -> float\n\n"
      "How long a search keeps the interpreter lock before releasing it (0:\n"
