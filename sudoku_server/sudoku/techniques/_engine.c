@@ -601,6 +601,8 @@ static PyMethodDef engine_functions[] = {
     {"als_wing", als_wing, METH_VARARGS, "The search of als.find_als_wing."},
     {"links_of", links_of, METH_VARARGS, "The Links of one mode of a board's implication graph."},
     {"loop_walks", loop_walks, METH_VARARGS, "The walks of unique_loops.find_unique_loop on classic 9x9."},
+    {"strong_units", strong_units, METH_VARARGS, "The unit tables strong_links reads (a capsule)."},
+    {"strong_links", strong_links, METH_VARARGS, "The search of links._strong_links_of_digit on 9x9."},
     {NULL, NULL, 0, NULL},
 };
 
