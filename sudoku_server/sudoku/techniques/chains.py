@@ -241,7 +241,7 @@ def find_chain(
             continue
         meets = _Meets(x, mode, g)
         meet_from = meets.meet_function()
-        sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
+        sources = g.bivalue_ids if mode == "y" else g.ids
         links = native_links(x, mode)
         offon = g.tables(mode)[1] if links is None else []
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):

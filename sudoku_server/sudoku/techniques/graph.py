@@ -15,11 +15,12 @@ chain's rating grows with its length by SE's rule (:func:`length_bonus`).
 
 from __future__ import annotations
 
+import functools
 from typing import cast
 
 from sudoku_server.sudoku.grid import cell_name
 from sudoku_server.sudoku.techniques import native
-from sudoku_server.sudoku.techniques.board import Context
+from sudoku_server.sudoku.techniques.board import Context, bits_of
 
 __all__ = [
     "Graph",
@@ -75,7 +76,7 @@ class Graph:
     tables are only needed to write out the step found.
     """
 
-    __slots__ = ("N", "_tables", "_x", "allc", "ids", "n")
+    __slots__ = ("N", "_bivalue_ids", "_tables", "_x", "allc", "ids", "n")
 
     def __init__(self, x: Context) -> None:
         t, pos, cand = x.t, x.pos, x.cand
@@ -83,18 +84,23 @@ class Graph:
         self.N, self.n = N, n
         self._x = x
         self._tables: tuple[list[int], list[int], list[int], list[int], list[int]] | None = None
+        self._bivalue_ids: list[int] | None = None
         allc = 0
         for d in range(n):
             allc |= pos[d] << (d * N)
         self.allc = allc
-        ids = []
-        for c in range(N):
-            m = cand[c]
-            while m:
-                low = m & -m
-                ids.append((low.bit_length() - 1) * N + c)
-                m ^= low
-        self.ids = ids
+        self.ids = [d * N + c for c in range(N) for d in _digits(cand[c])]
+
+    @property
+    def bivalue_ids(self) -> list[int]:
+        """The ids of the candidates of the cells with two, in :attr:`ids`' order."""
+        ids = self._bivalue_ids
+        if ids is None:
+            N, cand = self.N, self._x.cand
+            ids = self._bivalue_ids = [
+                d * N + c for c in range(N) if cand[c].bit_count() == 2 for d in _digits(cand[c])
+            ]
+        return ids
 
     def _build(self) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
         """(onoff_x, onoff_xy, offon_x, offon_y, offon_xy), made once."""
@@ -174,6 +180,12 @@ class Graph:
         if name == "y":
             return onoff_xy, offon_y
         return onoff_xy, offon_xy
+
+
+@functools.lru_cache(maxsize=4096)
+def _digits(mask: int) -> tuple[int, ...]:
+    """The 0-based digits of a candidate mask, lowest first (remembered per mask)."""
+    return tuple(bits_of(mask))
 
 
 def graph_of(x: Context) -> Graph:
