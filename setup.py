@@ -74,6 +74,7 @@ setup(
             depends=[
                 "sudoku_server/sudoku/techniques/_engine_links.h",
                 "sudoku_server/sudoku/techniques/_engine_sets.h",
+                "sudoku_server/sudoku/techniques/_engine_walks.h",
             ],
         ),
         Extension(

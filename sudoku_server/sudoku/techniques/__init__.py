@@ -123,6 +123,7 @@ it) and stops with :class:`TechniqueError` if one is not.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -191,12 +192,16 @@ class Technique:
       any_size: works on every grid size (else 9x9 only).
       in_path: tried by :func:`next_step` (the others are named patterns
         the path finds under a more general technique).
+      constraints_only: reads nothing but the geometry's constraints
+        (relations, lines, sums): it finds nothing on a geometry without any,
+        so the path leaves it out there (:func:`_path_of`).
     """
 
     name: str
     finder: Finder
     any_size: bool = False
     in_path: bool = True
+    constraints_only: bool = False
 
 
 TECHNIQUES: tuple[Technique, ...] = (
@@ -204,9 +209,10 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("hidden single", find_hidden_single, True),
     Technique("naked single", find_naked_single, True),
     # the variant rules that are not units (:mod:`.variant_rules`): nothing to find on other grids
-    *(Technique(name, finder, True) for name, finder in RULE_FINDERS),  # a relation's step, named by its rule
-    Technique("cage combinations", find_cage_combinations, True),
-    Technique("rule of 45", find_rule_of_45, True),
+    # a relation's step, named by its rule
+    *(Technique(name, finder, True, constraints_only=True) for name, finder in RULE_FINDERS),
+    Technique("cage combinations", find_cage_combinations, True, constraints_only=True),
+    Technique("rule of 45", find_rule_of_45, True, constraints_only=True),
     Technique("pointing", find_pointing, True),
     Technique("claiming", find_claiming, True),
     Technique("naked pair", functools.partial(find_naked_subset, k=2), True),
@@ -282,22 +288,44 @@ def find_step(board: Board, technique: str, *, check: Check | None = None) -> St
     return tech.finder(Context(board, check or no_check))
 
 
+#: Each name's first place in :data:`TECHNIQUES` (where :func:`_path_step`'s ``last`` stops the path).
+_INDEX: dict[str, int] = {}
+for _i, _tech in enumerate(TECHNIQUES):
+    _INDEX.setdefault(_tech.name, _i)
+
+#: The path's finders per board tables (:func:`_path_of`).
+_PATHS: weakref.WeakKeyDictionary[Tables, tuple[tuple[int, Finder], ...]] = weakref.WeakKeyDictionary()
+
+
+def _path_of(t: Tables) -> tuple[tuple[int, Finder], ...]:
+    """The finders the path tries on a board of these tables, in order, with their places in :data:`TECHNIQUES`
+    (made once per tables: the techniques in the path for the grid's size and rules, less those that read only
+    constraints when the geometry has none)."""
+    path = _PATHS.get(t)
+    if path is None:
+        geo = t.geometry
+        nine = t.n == 9
+        path = _PATHS[t] = tuple(
+            (i, tech.finder)
+            for i, tech in enumerate(TECHNIQUES)
+            if tech.in_path
+            and (tech.any_size or nine)
+            and (geo.classic or applies(tech.name, geo))
+            and not (tech.constraints_only and not geo.constraints)
+        )
+    return path
+
+
 def _path_step(board: Board, check: Check, last: str | None = None) -> Step | None:
     x = Context(board, check)
-    nine = board.size == 9
-    geo = board.t.geometry
-    classic = geo.classic
-    for tech in TECHNIQUES:
-        if not tech.in_path or not (tech.any_size or nine) or not (classic or applies(tech.name, geo)):
-            if tech.name == last:
-                break
-            continue
+    stop = len(TECHNIQUES) if last is None else _INDEX.get(last, len(TECHNIQUES))
+    for i, finder in _path_of(board.t):
+        if i > stop:
+            break
         check()
-        step = tech.finder(x)
+        step = finder(x)
         if step is not None:
             return step
-        if tech.name == last:
-            break
     return None
 
 

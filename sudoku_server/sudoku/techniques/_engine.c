@@ -4,8 +4,9 @@
  * mirrors a Python function that stays the oracle (dynamic.py, chains.py,
  * graph.py, forcing.py, als.py, subsets.py, fish.py); tests/test_engine_native.py holds them equal step for step.
  *
- * One compilation unit in three files: this one (the helpers, Dyn and the module), _engine_links.h
- * (Links and links_of) and _engine_sets.h (als_wing, subset, fish), because the searches share the
+ * One compilation unit in four files: this one (the helpers, Dyn and the module), _engine_links.h
+ * (Links and links_of), _engine_sets.h (als_wing, subset, fish) and _engine_walks.h (loop_walks, the
+ * unique loops' walks; strong_links, chains of strong links on one digit), because the searches share the
  * candidate and node bitset helpers and the two object types (a board's closures, a board's
  * implication tables).
  *
@@ -592,12 +593,16 @@ static PyTypeObject DynType = {
 
 #include "_engine_links.h"
 #include "_engine_sets.h"
+#include "_engine_walks.h"
 
 static PyMethodDef engine_functions[] = {
     {"fish", fish, METH_VARARGS, "The search of fish.find_fish on 9x9."},
     {"subset", subset, METH_VARARGS, "The search of subsets.find_naked_subset / find_hidden_subset."},
     {"als_wing", als_wing, METH_VARARGS, "The search of als.find_als_wing."},
     {"links_of", links_of, METH_VARARGS, "The Links of one mode of a board's implication graph."},
+    {"loop_walks", loop_walks, METH_VARARGS, "The walks of unique_loops.find_unique_loop on classic 9x9."},
+    {"strong_units", strong_units, METH_VARARGS, "The unit tables strong_links reads (a capsule)."},
+    {"strong_links", strong_links, METH_VARARGS, "The search of links._strong_links_of_digit on 9x9."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -157,43 +157,44 @@ def _max_nodes_of(mode: str, kind: str, best: Key) -> int:
 class _Meets:
     """``meet(layers_from(k, start_on, onoff, offon, depth))`` of one table pair, natively when it can.
 
-    The layers themselves are only made (in Python) for a chain kept as the best so far.
+    The layers themselves are only made (in Python) for a chain kept as the best so far; the Python
+    tables (:meth:`.graph.Graph.tables`) are only read when there is no native engine or to make them.
     """
 
-    __slots__ = ("links", "name", "offon", "onoff", "x")
+    __slots__ = ("g", "links", "name", "x")
 
-    def __init__(self, x: Context, name: str, onoff: list[int], offon: list[int]) -> None:
-        self.x, self.name, self.onoff, self.offon = x, name, onoff, offon
+    def __init__(self, x: Context, name: str, g: Graph) -> None:
+        self.x, self.name, self.g = x, name, g
         self.links: object | None = None  # built on the first search
 
-    def meet(self, k: int, start_on: bool, depth: int) -> tuple[int, int, int, int] | None:
+    def _links(self) -> object:
         links = self.links
         if links is None:
-            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+            links = self.links = native_links(self.x, self.name) or False
+        return links
+
+    def meet(self, k: int, start_on: bool, depth: int) -> tuple[int, int, int, int] | None:
+        links = self._links()
         if links:
             return cast("tuple[int, int, int, int] | None", links.meet_from(k, start_on, depth))  # type: ignore[attr-defined]
-        return meet(layers_from(k, start_on, self.onoff, self.offon, depth))
+        return meet(layers_from(k, start_on, *self.g.tables(self.name), depth))
 
     def meet_function(self) -> Callable[[int, bool, int], tuple[int, int, int, int] | None]:
         """:meth:`meet` as a function (the native one itself when there is one: no Python call per source)."""
-        links = self.links
-        if links is None:
-            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        links = self._links()
         if links:
             return cast("Callable[[int, bool, int], tuple[int, int, int, int] | None]", links.meet_from)  # type: ignore[attr-defined]
         return self.meet
 
     def cycle(self, g: Graph, k: int, limit: int) -> tuple[int, Path, list[tuple[int, int]]] | None:
         """:func:`_find_cycle` from on(k)."""
-        links = self.links
-        if links is None:
-            links = self.links = native_links(self.x, self.name, self.onoff, self.offon) or False
+        links = self._links()
         if links:
             return cast("tuple[int, Path, list[tuple[int, int]]] | None", links.cycle(k, limit))  # type: ignore[attr-defined]
-        return _find_cycle(self.x, g, k, self.onoff, self.offon, limit)
+        return _find_cycle(self.x, g, k, *self.g.tables(self.name), limit)
 
     def layers(self, k: int, start_on: bool, depth: int) -> list[int]:
-        return layers_from(k, start_on, self.onoff, self.offon, depth)
+        return layers_from(k, start_on, *self.g.tables(self.name), depth)
 
 
 def _depth_for(nodes: int) -> int:
@@ -224,7 +225,7 @@ def find_chain(
         # single-digit chains depend on one digit's candidates: searched per
         # digit, remembered while that digit's candidates stay the same
         memo = x.b.memo
-        meets_x = _Meets(x, "x", g.onoff_x, g.offon_x)
+        meets_x = _Meets(x, "x", g)
         for d in range(x.n):
             mk = ("xchain", "x" in cycles, forcing, d, x.pos[d])
             if mk in memo:
@@ -236,16 +237,13 @@ def find_chain(
     for mode in modes:
         if mode == "x":
             continue
-        if mode == "y":
-            onoff, offon = g.onoff_xy, g.offon_y
-        else:
-            onoff, offon = g.onoff_xy, g.offon_xy
         if best is not None and _chain_se(mode, "chain", 4) > best[0][0]:
             continue
-        meets = _Meets(x, mode, onoff, offon)
+        meets = _Meets(x, mode, g)
         meet_from = meets.meet_function()
-        sources = [k for k in g.ids if mode != "y" or popcount(x.cand[k % g.N]) == 2]
-        links = native_links(x, mode, onoff, offon)
+        sources = g.bivalue_ids if mode == "y" else g.ids
+        links = native_links(x, mode)
+        offon = g.tables(mode)[1] if links is None else []
         for cap in (8, 12, 18, 26, 64) if mode == "xy" else (64,):
             if links is not None:
                 # the loop below, natively: one call per pass (``check`` between passes)
@@ -353,21 +351,21 @@ def _x_chains_of_digit(
     x: Context, g: Graph, d: int, cycles: bool, forcing: bool, meets: _Meets | None = None
 ) -> _Best | None:
     """The best single-digit loop or forcing chain on digit d, or None (see :func:`find_chain`)."""
-    onoff, offon = g.onoff_x, g.offon_x
     N = g.N
     best: _Best | None = None
     p = x.pos[d]
-    links = native_links(x, "x", onoff, offon)
+    links = native_links(x, "x")
     if links is not None:
         # the loop below, natively (the chain limit taken after each cycle search, as there)
         return _native_pass(links, g, "x", [d * N + c for c in cells_of(p)], 64, cycles, forcing, None, refresh=True)
+    offon = g.offon_x
     for c in cells_of(p):
         k = d * N + c
         bk = best[0] if best else None
         lim_c = _max_nodes("x", "cycle", bk) if cycles and offon[k] else 0
         if lim_c >= 4:
             if meets is None:
-                meets = _Meets(x, "x", onoff, offon)
+                meets = _Meets(x, "x", g)
             cyc = meets.cycle(g, k, lim_c)
             if cyc:
                 nodes, loop, removed = cyc
@@ -381,7 +379,7 @@ def _x_chains_of_digit(
             continue
         depth = _depth_for(lim_f)
         if meets is None:
-            meets = _Meets(x, "x", onoff, offon)
+            meets = _Meets(x, "x", g)
         for typ, start_on in ((1, True), (2, False)):
             met = meets.meet(k, start_on, depth)
             if met and met[0] + 1 <= lim_f:

@@ -35,13 +35,13 @@ def find_forcing_chains(x: Context) -> Step | None:
     g = graph_of(x)
     t, cand, pos = x.t, x.cand, x.pos
     N = g.N
-    onoff, offon = g.onoff_xy, g.offon_xy
-    links = native_links(x, "xy", onoff, offon)
+    links = native_links(x, "xy")
     if links is not None:
         found = _forcing_native(x, links)
         if found is None:
             return None
         return _forcing_step(x, *found)
+    onoff, offon = g.onoff_xy, g.offon_xy
     closures: dict[int, tuple[Layers, int, int]] = {}
 
     def closure(k: int) -> tuple[Layers, int, int]:

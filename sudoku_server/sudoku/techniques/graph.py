@@ -15,11 +15,12 @@ chain's rating grows with its length by SE's rule (:func:`length_bonus`).
 
 from __future__ import annotations
 
+import functools
 from typing import cast
 
 from sudoku_server.sudoku.grid import cell_name
 from sudoku_server.sudoku.techniques import native
-from sudoku_server.sudoku.techniques.board import Context
+from sudoku_server.sudoku.techniques.board import Context, bits_of
 
 __all__ = [
     "Graph",
@@ -69,24 +70,52 @@ class Graph:
         (the other place in a unit with two places; the other candidate of a
         bivalue cell; both).
       ids: candidate ids in SE's order (cell, then digit).
+
+    The tables are made on their first use: with the native engine the
+    searches read their own copy (:func:`native_links`), and the Python
+    tables are only needed to write out the step found.
     """
 
-    __slots__ = ("N", "allc", "ids", "n", "offon_x", "offon_xy", "offon_y", "onoff_x", "onoff_xy")
+    __slots__ = ("N", "_bivalue_ids", "_tables", "_x", "allc", "ids", "n")
 
     def __init__(self, x: Context) -> None:
         t, pos, cand = x.t, x.pos, x.cand
         n, N = t.n, t.N
         self.N, self.n = N, n
-        NC = n * N
+        self._x = x
+        self._tables: tuple[list[int], list[int], list[int], list[int], list[int]] | None = None
+        self._bivalue_ids: list[int] | None = None
         allc = 0
         for d in range(n):
             allc |= pos[d] << (d * N)
         self.allc = allc
+        self.ids = [d * N + c for c in range(N) for d in _digits(cand[c])]
+
+    @property
+    def bivalue_ids(self) -> list[int]:
+        """The ids of the candidates of the cells with two, in :attr:`ids`' order."""
+        ids = self._bivalue_ids
+        if ids is None:
+            N, cand = self.N, self._x.cand
+            ids = self._bivalue_ids = [
+                d * N + c for c in range(N) if cand[c].bit_count() == 2 for d in _digits(cand[c])
+            ]
+        return ids
+
+    def _build(self) -> tuple[list[int], list[int], list[int], list[int], list[int]]:
+        """(onoff_x, onoff_xy, offon_x, offon_y, offon_xy), made once."""
+        tables = self._tables
+        if tables is not None:
+            return tables
+        x = self._x
+        t, pos, cand = x.t, x.pos, x.cand
+        n, N = t.n, t.N
+        NC = n * N
+        allc = self.allc
         onoff_x = [0] * NC
         onoff_xy = [0] * NC
         offon_x = [0] * NC
         offon_y = [0] * NC
-        ids = []
         peer_mask, cell_column, unit_mask = t.peer_mask, t.cell_column, t.unit_mask
         for c in range(N):
             m = cand[c]
@@ -95,7 +124,6 @@ class Graph:
                 d = low.bit_length() - 1
                 m ^= low
                 k = d * N + c
-                ids.append(k)
                 sp = (peer_mask[c] & pos[d]) << (d * N)
                 onoff_x[k] = sp
                 onoff_xy[k] = sp | (cell_column[c] & allc & ~(1 << k))
@@ -120,10 +148,44 @@ class Graph:
                 b = (m ^ low).bit_length() - 1
                 offon_y[a * N + c] = 1 << (b * N + c)
                 offon_y[b * N + c] = 1 << (a * N + c)
-        self.onoff_x, self.onoff_xy = onoff_x, onoff_xy
-        self.offon_x, self.offon_y = offon_x, offon_y
-        self.offon_xy = [a | b for a, b in zip(offon_x, offon_y)]
-        self.ids = ids
+        offon_xy = [a | b for a, b in zip(offon_x, offon_y)]
+        tables = self._tables = (onoff_x, onoff_xy, offon_x, offon_y, offon_xy)
+        return tables
+
+    @property
+    def onoff_x(self) -> list[int]:
+        return self._build()[0]
+
+    @property
+    def onoff_xy(self) -> list[int]:
+        return self._build()[1]
+
+    @property
+    def offon_x(self) -> list[int]:
+        return self._build()[2]
+
+    @property
+    def offon_y(self) -> list[int]:
+        return self._build()[3]
+
+    @property
+    def offon_xy(self) -> list[int]:
+        return self._build()[4]
+
+    def tables(self, name: str) -> tuple[list[int], list[int]]:
+        """The (onoff, offon) pair of a mode: ``"x"``, ``"y"`` or ``"xy"`` (as :func:`native_links` names them)."""
+        onoff_x, onoff_xy, offon_x, offon_y, offon_xy = self._build()
+        if name == "x":
+            return onoff_x, offon_x
+        if name == "y":
+            return onoff_xy, offon_y
+        return onoff_xy, offon_xy
+
+
+@functools.lru_cache(maxsize=4096)
+def _digits(mask: int) -> tuple[int, ...]:
+    """The 0-based digits of a candidate mask, lowest first (remembered per mask)."""
+    return tuple(bits_of(mask))
 
 
 def graph_of(x: Context) -> Graph:
@@ -134,12 +196,12 @@ def graph_of(x: Context) -> Graph:
     return cast(Graph, g)
 
 
-def native_links(x: Context, name: str, onoff: list[int], offon: list[int]) -> object | None:
+def native_links(x: Context, name: str) -> object | None:
     """The native engine's copy of one table pair (``_engine.Links``), once per context; None without it.
 
     ``name`` is the pair: ``"x"`` (onoff_x, offon_x), ``"y"`` (onoff_xy,
-    offon_y) or ``"xy"`` (onoff_xy, offon_xy); ``onoff``/``offon`` are those
-    tables (the native copy is built from the board by the same rules).
+    offon_y) or ``"xy"`` (onoff_xy, offon_xy) of :class:`Graph` (the native
+    copy is built from the board by the same rules).
     """
     key = "links:" + name
     if key in x.shared:

@@ -16,11 +16,15 @@ def find_pointing(x: Context) -> Step | None:
     """A digit whose places in a box all lie in one row or column leaves the rest of that line (SE 2.6)."""
     t, pos = x.t, x.pos
     n = t.n
+    box = -1
+    bm = 0
+    places: list[tuple[int, int]] = []  # per digit with two places or more in the box: (digit, places)
     for b, line, im in t.inter:
-        bm = t.unit_mask[b]
-        for d in range(n):
-            m = pos[d] & bm
-            if m and not m & ~im and m & (m - 1):
+        if b != box:
+            box, bm = b, t.unit_mask[b]
+            places = [(d, m) for d in range(n) if (m := pos[d] & bm) & (m - 1)]
+        for d, m in places:
+            if not m & ~im:
                 victims = pos[d] & t.unit_mask[line] & ~bm
                 if victims:
                     return x.step(

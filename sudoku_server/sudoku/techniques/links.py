@@ -9,10 +9,13 @@ own kind); grouped links are read off boxes and lines only.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
-from typing import cast
+from types import ModuleType
+from typing import Literal, cast
 
 from sudoku_server.sudoku.grid import cell_name
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import (
     BOX,
     OTHER,
@@ -32,6 +35,9 @@ __all__ = ["find_strong_links"]
 Link = tuple[int, int, int, bool]
 #: The best chain of a digit: ((se, -victims), digit, links, victims, grouped, kinds).
 Chain = tuple[tuple[float, int], int, tuple[Oriented, ...], int, bool, list[int]]
+
+#: The native search's unit tables per geometry's tables (:func:`_native_units`).
+_UNITS: weakref.WeakKeyDictionary[Tables, object] = weakref.WeakKeyDictionary()
 
 #: Base rating by number of strong links (Sukaku Explainer StrongLinksHint.baseRatings).
 _LINKS_SE = {2: 4.0, 3: 5.4, 4: 5.8}
@@ -259,6 +265,36 @@ def _strong_links_of_digit(x: Context, d: int, k: int, name: str | None) -> Chai
     return best
 
 
+def _native_units(eng: ModuleType, t: Tables) -> object:
+    """The native search's unit tables of a geometry (``_engine.strong_units``), made once per :class:`Tables`."""
+    units = _UNITS.get(t)
+    if units is None:
+        rows = []
+        for u in range(len(t.units)):
+            kind = t.kind[u]
+            if kind == BOX:
+                segs_a, segs_b = [im for _, im in t.box_rows_segs[u]], [im for _, im in t.box_cols_segs[u]]
+            elif kind == OTHER:
+                segs_a, segs_b = [], []
+            else:
+                segs_a, segs_b = list(t.line_segments[u]), []
+            rows.append((kind, t.unit_mask[u], segs_a, segs_b))
+        units = _UNITS[t] = eng.strong_units(rows, t.peer_mask)
+    return units
+
+
+def _native_of_digit(x: Context, eng: ModuleType, units: object, d: int, k: int) -> Chain | Literal[False] | None:
+    """:func:`_strong_links_of_digit` with no name, natively (``_engine.strong_links``: the same links in
+    the same order, the same best chain); False when the digit has more links than the native search holds."""
+    found = eng.strong_links(units, x.pos[d], k)
+    if not found:
+        return found  # type: ignore[no-any-return]
+    _, victims, chain = found
+    kinds = [x.t.kind[o[1]] for o in chain]
+    grouped = any(o[4] for o in chain)
+    return ((round(_links_se(k, kinds, grouped), 1), -popcount(victims)), d, chain, victims, grouped, kinds)
+
+
 def find_strong_links(x: Context, k: int, name: str | None = None) -> Step | None:
     """A chain of k strong links on one digit, weakly linked end to start.
 
@@ -267,18 +303,22 @@ def find_strong_links(x: Context, k: int, name: str | None = None) -> Step | Non
     empty rectangle; three or four: X-chain. Chains are only enumerated from
     a first link whose k-step reach holds a last link sharing a victim with it.
     The best chain of each digit is remembered while that digit's candidates
-    stay the same (:attr:`Board.memo`).
+    stay the same (:attr:`Board.memo`). With no ``name``, each digit's search
+    runs natively on 9x9 when the extension is built (:func:`_native_of_digit`).
     """
     n = x.t.n
     best: Chain | None = None
     memo = x.b.memo
+    eng = native.engine(x.t.N, n) if name is None else None
+    units = _native_units(eng, x.t) if eng is not None else None
     for d in range(x.n):
         x.check()
         mk = ("links", k, name, d, x.pos[d])
         if mk in memo:
             hit = cast("Chain | None", memo[mk])
         else:
-            hit = memo[mk] = _strong_links_of_digit(x, d, k, name)
+            found = _native_of_digit(x, eng, units, d, k) if eng is not None else False
+            hit = memo[mk] = _strong_links_of_digit(x, d, k, name) if found is False else found
         if hit is not None and (best is None or hit[0] < best[0]):
             best = hit
     if best is None:

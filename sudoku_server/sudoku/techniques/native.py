@@ -1,9 +1,11 @@
 """The switch for the technique engine's native searches (the C extension ``_engine``, ``_engine.c``).
 
 The extension runs the hot loops of Nishio and dynamic forcing chains
-(:mod:`.dynamic`) and the breadth-first searches of chains (:mod:`.chains`)
-on 9x9 boards; the Python code beside each call is the oracle, and
-tests/test_engine_native.py runs both on samples of puzzles and compares
+(:mod:`.dynamic`), the breadth-first searches of chains (:mod:`.chains`),
+the chains of strong links on one digit (:mod:`.links`) and the unique
+loops' walks (:mod:`.unique_loops`) on 9x9 boards; the Python code beside
+each call is the oracle, and tests/test_engine_native.py and
+tests/unit/test_engine_walks.py run both on samples of puzzles and compare
 every step. The extension is optional (built by setup.py when a compiler is
 there); without it, or with ``SUDOKU_SERVER_PURE_PYTHON`` set to anything but
 ``""`` or ``"0"`` at import, or with :data:`ENABLED` set to False, the Python

@@ -30,10 +30,15 @@ def find_full_house(x: Context) -> Step | None:
     """The last empty cell of a unit (boxes, then rows, then columns, then the other units)."""
     t, values = x.t, x.values
     n = t.n
+    empty = 0  # the empty cells, as a bitboard
+    for c, v in enumerate(values):
+        if not v:
+            empty |= 1 << c
+    unit_mask = t.unit_mask
     for u in t.se_order:
-        empty = [c for c in t.units[u] if not values[c]]
-        if len(empty) == 1:
-            c = empty[0]
+        e = empty & unit_mask[u]
+        if e and not e & (e - 1):
+            c = e.bit_length() - 1
             m = x.cand[c]
             if m and not m & (m - 1):
                 d = m.bit_length()

@@ -40,8 +40,9 @@ techniques"). HoDoKu has no unique loop (``-`` in ``HINT all``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+from sudoku_server.sudoku.techniques import native
 from sudoku_server.sudoku.techniques.board import Context, digits_of, elims, popcount
 from sudoku_server.sudoku.techniques.links import common_peers
 from sudoku_server.sudoku.techniques.step import Step, rcs
@@ -72,32 +73,13 @@ def find_unique_loop(x: Context, types: Sequence[int] = (1, 2, 3, 4)) -> Step | 
     t = x.t
     if t.n != 9 or not t.geometry.classic:
         return None
-    cand = x.cand
-    kinds = [t.boxes, t.rows, t.columns]
-    unit_of = [[0] * t.N for _ in kinds]
-    for k, ids in enumerate(kinds):
-        for u in ids:
-            for c in t.units[u]:
-                unit_of[k][c] = u
-    units_of = [(1 << unit_of[0][c]) | (1 << unit_of[1][c]) | (1 << unit_of[2][c]) for c in range(t.N)]
     found: list[_Found] = []
     seen: set[tuple[int, frozenset[int], str]] = set()
-    done: dict[int, int] = {}  # per digit pair, the bivalue cells already taken as starts
-    pos = x.pos
-    for start in range(t.N):
-        if popcount(cand[start]) != 2:
-            continue
-        a, b = digits_of(cand[start])
-        pair = cand[start]
-        # a loop through an earlier start of the same pair was found from there (the valid loops found do not
-        # depend on where the walk starts): leave those cells out, then the cells with no loop cell in two
-        # kinds of unit (each cell of a loop has its two neighbours in two of its units)
-        cells = _core(pos[a] & pos[b] & ~done.get(pair, 0), unit_of, t.unit_mask)
-        done[pair] = done.get(pair, 0) | 1 << start
-        if not cells >> start & 1 or popcount(cells) < 6:
-            continue
-        x.check()
-        for loop in _loops(x, unit_of, units_of, start, pair, cells):
+    unit_of: list[list[int]] = []
+    for start, a, b, loops in _walks(x):
+        if not unit_of:
+            unit_of = _unit_of(x)
+        for loop in loops:
             if len(loop) < 6 or not _valid(loop, unit_of):
                 continue
             for hit in _loop_steps(x, unit_of, loop, a, b, types):
@@ -120,6 +102,55 @@ def find_unique_loop(x: Context, types: Sequence[int] = (1, 2, 3, 4)) -> Step | 
         explanation=f" on {x.d(a)} and {x.d(b)} in {rcs(loop, n)}{note}",
         focus=x.unit_name(t.box_unit[loop[0]]),
     )
+
+
+def _unit_of(x: Context) -> list[list[int]]:
+    """Per kind of unit (box, row, column), per cell, the unit's id."""
+    t = x.t
+    kinds = [t.boxes, t.rows, t.columns]
+    unit_of = [[0] * t.N for _ in kinds]
+    for k, ids in enumerate(kinds):
+        for u in ids:
+            for c in t.units[u]:
+                unit_of[k][c] = u
+    return unit_of
+
+
+def _walks(x: Context) -> Iterator[tuple[int, int, int, list[tuple[int, ...]]]]:
+    """SE's starts and walks: (start, a, b, the closed walks from it), for the starts that have some.
+
+    The starts are the bivalue cells in order. A loop through an earlier
+    start of the same pair was found from there (the valid loops found do
+    not depend on where the walk starts): those cells are left out, then
+    the cells with no loop cell in two kinds of unit (each cell of a loop
+    has its two neighbours in two of its units). Natively
+    (``_engine.loop_walks``, the same starts and walks in the same order)
+    when the extension is built, else :func:`_loops` in Python.
+    """
+    t, cand, pos = x.t, x.cand, x.pos
+    eng = native.engine(t.N, t.n)
+    if eng is not None:
+        x.check()
+        for start, loops in eng.loop_walks(cand, pos):
+            a, b = digits_of(cand[start])
+            yield start, a, b, loops
+        return
+    unit_of = _unit_of(x)
+    units_of = [(1 << unit_of[0][c]) | (1 << unit_of[1][c]) | (1 << unit_of[2][c]) for c in range(t.N)]
+    done: dict[int, int] = {}  # per digit pair, the bivalue cells already taken as starts
+    for start in range(t.N):
+        if popcount(cand[start]) != 2:
+            continue
+        a, b = digits_of(cand[start])
+        pair = cand[start]
+        cells = _core(pos[a] & pos[b] & ~done.get(pair, 0), unit_of, t.unit_mask)
+        done[pair] = done.get(pair, 0) | 1 << start
+        if not cells >> start & 1 or popcount(cells) < 6:
+            continue
+        x.check()
+        loops = _loops(x, unit_of, units_of, start, pair, cells)
+        if loops:
+            yield start, a, b, loops
 
 
 def _core(cells: int, unit_of: list[list[int]], unit_mask: list[int]) -> int:
