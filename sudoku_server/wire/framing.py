@@ -33,9 +33,9 @@ __all__ = [
 ]
 
 #: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
-#: optional verb and options) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
+#: optional verb, options and flag words: ``HINT all kraken {...}``) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
 FPUZZLES_LINE = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?"
+    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+(?:=[^ \t\r\n]*)?[ \t]+)*)?"
     rb"(?:\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
     re.I,
 )
@@ -61,7 +61,7 @@ HELD_LINE_BYTES = FPUZZLES_START_BYTES + max(len(url) for url in _LINKS)
 #: What may still become the start of an f-puzzles line (it allows a little more: a verb
 #: run into a link); a line without its end that is no such start is refused at ``max_line_bytes``.
 _FPUZZLES_PREFIX = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
+    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+(?:=[^ \t\r\n]*)?[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
     + b"|".join(re.escape(url[:n]) for url in _LINKS for n in range(1, len(url) + 1))
     + rb")?",
     re.I,

@@ -9,6 +9,7 @@ tests/unit/test_rule_marks.py (CP-SAT says each is unique), written as f-puzzles
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -308,6 +309,42 @@ def test_an_fpuzzles_line_may_be_64_kib():
     assert replies(f"SOLVE {line}\n".encode()) == f"{SOLUTION}\n".encode()
     assert replies(b"1" * 5000 + b"\n") == b"ERROR too-large line 1 is longer than 4096 bytes\n"
     assert replies(b"{" + b"x" * 70000 + b"\n") == b"ERROR too-large line 1 is longer than 65536 bytes\n"
+
+
+def replies_in_pieces(data: bytes, piece: int) -> bytes:
+    """:func:`replies`, the bytes fed ``piece`` at a time (as TCP segments may bring them)."""
+    session = Session()
+    out = []
+    events = [e for at in range(0, len(data), piece) for e in session.receive_data(data[at : at + piece])]
+    for event in events + session.receive_eof():
+        if isinstance(event, Reply):
+            out.append(event.data)
+        elif isinstance(event, RequestReceived):
+            out.append(render(answer(event.request), event.ending, event.puzzle))
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("prefix", ["SOLVE any ", "HINT nudge ", "HINT all ", "HINT all kraken ", "CANON map "])
+def test_an_fpuzzles_line_after_a_flag_word_may_be_64_kib(prefix):
+    """s9-break finding 7: a flag word (``any``, ``all``, ``kraken``, ``nudge``, ``map``) before a long object
+    or link fell back to the 4096-byte limit (``ERROR too-large`` and the close). The same request, short and
+    long, gets the same answer, whole or in 1,000-byte pieces."""
+    givens = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    cells = [{"value": int(d), "given": True} if d != "." else {} for d in givens]
+    classic = {"size": 9, "grid": [cells[r * 9 : r * 9 + 9] for r in range(9)]}
+    short = json.dumps(classic)
+    rng = random.Random(7)  # a title lz-string cannot shrink much, for a link over 4096 bytes too
+    long = json.dumps(dict(classic, title="".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(9000))))
+    expected = replies(f"{prefix}{short}\nPING\n".encode())
+    assert expected.endswith(b"PONG\n") and not expected.startswith(b"ERROR")
+    if prefix == "SOLVE any ":
+        solution = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+        assert expected == f"{solution}\nPONG\n".encode()
+    for text in (long, link(json.loads(long))):
+        data = f"{prefix}{text}\nPING\n".encode()
+        assert len(data) > 4096
+        assert replies(data) == expected
+        assert replies_in_pieces(data, 1000) == expected
 
 
 def filled(puzzle: dict[str, object], solution: str) -> dict[str, object]:
