@@ -29,6 +29,9 @@ CASES = [
     ("thermo=r1c1-r1c2 r2c2", '"r2c2" is no word=marks field (a rule\'s marks follow its = with no blank)'),
     ("kropki=r1c1-r1c2:w0", "kropki= mark 1: w0 is no dot (a white dot's difference is 1 or more)"),
     ("kropki=r1c1-r1c2:b0", "kropki= mark 1: b0 is no dot (a black dot's ratio is 1 or more)"),
+    # s9-break finding 10: :0 was read as no value (the default 5), solving a rule the request did not state
+    ("whispers=r1c1-r1c2:0", "whispers= mark 1: :0 is refused, a difference is 1 or more (none written: 5)"),
+    ("whispers=r1c1-r1c2;r5c5-r5c6:0", "whispers= mark 2: :0 is refused, a difference is 1 or more (none written: 5)"),
     (
         "littlekiller=r1c1-r1c2:3",
         "littlekiller= mark 1 is not a diagonal (each cell one diagonal step after the one before, in one direction)",
@@ -69,6 +72,18 @@ def test_an_fpuzzles_dot_between_cells_that_do_not_touch_is_refused():
     line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
     line += ',"xv":[{"cells":["R1C1","R2C2"],"value":"X"}]}'
     assert replies(f"{line}\n".encode()) == b'ERROR format fpuzzles: "xv" entry 1: r1c1 and r2c2 do not touch\n'
+
+
+def test_an_fpuzzles_whispers_value_of_0_is_refused():
+    line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
+    zero = line + ',"whispers":[{"lines":[["R1C1","R1C2"]],"value":0}]}'
+    assert replies(f"{zero}\n".encode()) == (
+        b'ERROR format fpuzzles: "whispers" entry 1: value 0 is refused, a difference is 1 or more (none written: 5)\n'
+    )
+    one = line + ',"whispers":[{"lines":[["R1C1","R1C2"]],"value":"1"}]}'  # 1 and none written: as before
+    assert replies(f"{one}\n".encode()).startswith(b"123456789")
+    none = line + ',"whispers":[{"lines":[["R1C1","R1C2"]]}]}'
+    assert replies(f"{none}\n".encode()).startswith(b"162345789")
 
 
 @pytest.mark.parametrize(
