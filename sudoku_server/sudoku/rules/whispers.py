@@ -70,6 +70,11 @@ def _zero_refused(size: int) -> str:
     return f"a difference is 1 or more (none written: {size // 2 + 1})"
 
 
+def _too_far(size: int, value: int) -> str:
+    """A difference no two digits make (s9-break finding 2: it was searched, ``unsolvable``)."""
+    return f"no two digits of 1-{size} differ by {value} or more"
+
+
 _read_syntax = syntax_lines("whispers", default=-1, check=line_apart)  # -1: no :value written
 
 
@@ -79,13 +84,18 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     for k, mark in enumerate(marks, 1):
         if mark.value == 0:
             raise ValueError(f"whispers= mark {k}: :0 is refused, {_zero_refused(size)}")
+        if mark.value >= size:
+            raise ValueError(f"whispers= mark {k}: {_too_far(size, mark.value)}")
     return tuple(Mark(m.rule, m.cells, max(m.value, 0), m.kind) for m in marks)
 
 
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     for k, entry in enumerate(fp_entries(data, "whispers"), 1):
-        if fp_value(entry, -1, f"{quote('whispers')} entry {k}") == 0:
+        value = fp_value(entry, -1, f"{quote('whispers')} entry {k}")
+        if value == 0:
             raise ValueError(f"{quote('whispers')} entry {k}: value 0 is refused, {_zero_refused(size)}")
+        if value >= size:
+            raise ValueError(f"{quote('whispers')} entry {k}: {_too_far(size, value)}")
     return fp_lines(data, "whispers", size, RULE.word, 0, check=line_apart)
 
 
