@@ -207,7 +207,22 @@ def test_errors_name_the_rule_and_the_place():
         replies(b"https://f-puzzles.com/?load=%%%\n")
         == b"ERROR format fpuzzles: the link's payload is not lz-string base64\n"
     )
-    assert replies(b'{"size": 9\n') == b"ERROR format fpuzzles: not JSON (Expecting ',' delimiter)\n"
+    assert (
+        replies(b'{"size": 9\n')
+        == b"ERROR format fpuzzles: not JSON: Expecting ',' delimiter at column 11 of the object\n"
+    )
+    # s9-break finding 9: the parser's position was cut off ("... character at)"), and a comment was "Extra data"
+    assert replies(b'{"size":9,"a":"b}\n{"size":9,"\x1b[31m":1}\n{"size":9} # my puzzle\n{"size":\n') == (
+        b"ERROR format fpuzzles: not JSON: Unterminated string starting at column 15 of the object\n"
+        b"ERROR format fpuzzles: not JSON: Invalid control character at column 12 of the object\n"
+        b"ERROR format fpuzzles: not JSON: Extra data at column 12 of the object"
+        b" (a # comment may follow a link, not an object)\n"
+        b"ERROR format fpuzzles: not JSON: Expecting value at column 9 of the object\n"
+    )
+    assert replies(b"https://f-puzzles.com/?load=" + compress('{"size":9,').encode() + b"\n") == (
+        b"ERROR format fpuzzles: not JSON: Expecting property name enclosed in double quotes"
+        b" at column 11 of the link's decoded object\n"
+    )
     assert replies(b'{"size": 9, "grid": [], "size": 4}\n') == b'ERROR format fpuzzles: key "size" given twice\n'
     deep = b'{"size": 9, "t": ' + b"[" * 1500 + b"]" * 1500 + b"}"  # a traceback, and the connection lost
     assert replies(b"PING\n" + deep + b"\nPING\n") == b"PONG\nERROR format fpuzzles: not JSON (nested too deep)\nPONG\n"
@@ -220,11 +235,12 @@ def test_errors_name_the_rule_and_the_place():
     ("line", "error"),
     [
         (b'{"size": -1}', "size -1 is not one of 4, 6, 9, 16, 25"),
-        (b'{"size": true}', "size true is not a number"),
+        (b'{"size": true}', "size true is not a whole number"),
+        (b'{"size": 9.0}', "size 9.0 is not a whole number"),  # s9-break finding 4: "9.0 is not a number"
         (b'{"size": null}', "size is missing"),
         (b"{}", "size is missing"),
-        (b'{"size": "nine"}', 'size "nine" is not a number'),
-        (b'{"size": [9]}', "size [9] is not a number"),
+        (b'{"size": "nine"}', 'size "nine" is not a whole number'),
+        (b'{"size": [9]}', "size [9] is not a whole number"),
         (b'{"size": 123456789012345}', "size 123456789012... is too large"),
         # past CPython's digit limit: its message ("Exceeds the limit (4300 digits)...") was the error
         (b'{"size": ' + b"9" * 5000 + b"}", "size 999999999999... is too large"),
