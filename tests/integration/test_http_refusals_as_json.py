@@ -59,8 +59,21 @@ def refused(status: bytes, body: bytes) -> bytes:
             b"431",
             b'{"error":{"code":"too-large","message":"request headers over 16384 bytes","line":null}}',
         ),
+        (  # s9-break finding 13: HTTP.md now lists this 501 (RFC 9112 6.1)
+            b'POST /api/v1/solve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\n{"a":\r\n0\r\n\r\n',
+            b"501",
+            b'{"error":{"code":"command","message":"malformed HTTP/1.1 request: Only Transfer-Encoding: chunked is'
+            b' supported","line":null}}',
+        ),
     ],
-    ids=["no-host", "200-KB-header", "garbage-request-line", "request-line-with-extra", "20-KB-header-whole"],
+    ids=[
+        "no-host",
+        "200-KB-header",
+        "garbage-request-line",
+        "request-line-with-extra",
+        "20-KB-header-whole",
+        "transfer-encoding-gzip",
+    ],
 )
 async def test_a_request_h11_refuses_gets_the_json_error_then_eof(request_bytes, status, body):
     async with running_http_server() as (server, port):
