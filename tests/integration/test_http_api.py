@@ -309,7 +309,7 @@ async def test_query_booleans_and_unknown_fields():
             ),
             ("POST", "/api/v1/solve", {"puzzle": 5}, "SOLVE: a puzzle must be a string of its text, not 5"),
             ("POST", "/api/v1/solve", {"puzzles": "x"}, "SOLVE: puzzles must be a list of puzzles (strings)"),
-            ("POST", "/api/v1/generate", {"size": 10}, "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
+            ("POST", "/api/v1/generate", {"size": 10}, 'GENERATE: size must be 4, 6, 9, 16 or 25, not "10"'),
             (
                 "POST",
                 "/api/v1/generate",

@@ -420,7 +420,7 @@ def test_solve_format_fpuzzles_of_a_classic_line():
 def test_solve_and_generate_format_errors():
     puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     assert replies(f"SOLVE format=xml {puzzle}\n".encode()) == (
-        b"ERROR command SOLVE: format must be line, fpuzzles or link, not xml\n"
+        b'ERROR command SOLVE: format must be line, fpuzzles or link, not "xml"\n'
     )
     assert replies(b"GENERATE rules=windoku seed=1 format=link\n") == (
         b'ERROR command format=fpuzzles: rule "windoku" has no f-puzzles form\n'
