@@ -330,7 +330,13 @@ async def test_query_booleans_and_unknown_fields():
                 "POST",
                 "/api/v1/solve",
                 b"\xff",
-                "the body is not JSON: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+                "the body is not JSON: byte 0xFF (byte 1 of the body) is not UTF-8",
+            ),
+            (  # s9-break finding 11: Python's codec words ("'utf-8' codec can't decode byte 0xff in position 12")
+                "POST",
+                "/api/v1/solve",
+                b'{"puzzle": "\xff\xfe"}',
+                "the body is not JSON: byte 0xFF (byte 13 of the body) is not UTF-8",
             ),
         ]
         for method, path, body, message in cases:
