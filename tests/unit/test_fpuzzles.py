@@ -391,12 +391,13 @@ def test_solve_format_fpuzzles_and_link_answer_the_filled_object():
 
 def test_kropki_dots_of_the_line_syntax_are_written_with_f_puzzles_defaults_and_read_back():
     """Break-session finding: ``:w`` and ``:b`` (no value of their own) were written ``"value": 0``, which
-    reading refuses; now f-puzzles' own default (no value), and a value of the mark's own is kept."""
+    reading refuses; now f-puzzles' own default (no value), a value of the mark's own is kept, and one equal to the
+    default (``:b2``) is written as the default, as the line writer does (s9-break finding 6)."""
     line = "." * 81 + " kropki=r1c1-r1c2:w;r2c1-r2c2:b2;r3c1-r3c2:w3"
     data = json.loads(replies(f"SOLVE format=fpuzzles {line}\n".encode()))
     assert (data["difference"], data["ratio"]) == (
         [{"cells": ["R1C1", "R1C2"]}, {"cells": ["R3C1", "R3C2"], "value": 3}],
-        [{"cells": ["R2C1", "R2C2"], "value": 2}],
+        [{"cells": ["R2C1", "R2C2"]}],
     )
     assert replies(f"SOLVE {json.dumps(data)}\n".encode()) == replies(f"SOLVE {line}\n".encode())
 

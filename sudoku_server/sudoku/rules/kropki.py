@@ -191,10 +191,14 @@ _NEGATIVES = frozenset(("negative", "negativewhite", "negativeblack"))
 
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     out: dict[str, object] = {}
-    for key, kind in (("difference", "white"), ("ratio", "black")):
-        # a dot with no value of its own (``:w``, ``:b``) is f-puzzles' default (no "value": 1 white, 2 black)
+    for key, kind, default in (("difference", "white", 1), ("ratio", "black", 2)):
+        # a dot with no value of its own (``:w``, ``:b``) or the default's is f-puzzles' default (no "value": 1 white,
+        # 2 black), as the line writer's ``:w`` (s9-break finding 6: SOLVE wrote "value":1 where GENERATE wrote none)
         entries = [
-            {"cells": [fp_name(size, c) for c in m.cells], **({"value": m.value} if m.value else {})}
+            {
+                "cells": [fp_name(size, c) for c in m.cells],
+                **({"value": m.value} if m.value not in (0, default) else {}),
+            }
             for m in marks
             if m.kind == kind
         ]
