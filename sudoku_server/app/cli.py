@@ -110,7 +110,14 @@ def check_proxy_options(parser: argparse.ArgumentParser, args: argparse.Namespac
 
 def check_http_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Refuse (``parser.error``: exit 2) ``--http-cors off`` given with an origin: one says no CORS headers, the
-    other CORS headers for that origin, and neither can win without the user's surprise."""
+    other CORS headers for that origin, and neither can win without the user's surprise; and two of ``--port``,
+    ``--http-port``, ``--metrics-port`` set to one port, before anything listens."""
+    ports = {"--port": args.port, "--http-port": args.http_port, "--metrics-port": args.metrics_port}
+    named = [(option, port) for option, port in ports.items() if port]  # 0: any free port, never a clash
+    for i, (option, port) in enumerate(named):
+        for other, same in named[:i]:
+            if port == same:  # s9-break finding 14: the second bind failed as "is another server running?"
+                parser.error(f"{option} {port} is the same as {other}: each port serves one protocol")
     values = args.http_cors or []
     origins = [value for value in values if value.lower() != "off"]
     if origins and len(origins) < len(values):

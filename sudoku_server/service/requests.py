@@ -63,7 +63,7 @@ def _int_option(verb: str, options: Mapping[str, str], key: str, low: int, high:
     if text is None:
         return None
     if not re.fullmatch(r"-?[0-9]+", text):
-        raise CommandError(f"{verb}: {key} must be {what}, not {quote(text, APOSTROPHE)}")
+        raise CommandError(f"{verb}: {key} must be {what}, not {quote(text)}")
     value = int(text)
     if not low <= value <= high:
         raise CommandError(f"{verb}: {key} must be {what}, not {value}")
@@ -162,7 +162,7 @@ class Solve(PuzzleRequest):
         """
         fmt = options.get("format", "line").lower()
         if fmt not in SOLVE_FORMATS:
-            raise CommandError(f"SOLVE: format must be {_choice(SOLVE_FORMATS)}, not {escape(options['format'])}")
+            raise CommandError(f"SOLVE: format must be {_choice(SOLVE_FORMATS)}, not {quote(options['format'])}")
         return cls(grid, any="any" in flags, variant=rules_option("SOLVE", options), format=fmt)
 
     def on(self: _S, grid: Grid, expected: Grid | None = None) -> _S:
@@ -351,17 +351,17 @@ class Generate:
         size_text = options.get("size", "9")
         size = int(size_text) if re.fullmatch(r"[0-9]{1,3}", size_text) else -1
         if size not in SIZES:
-            raise CommandError(f"GENERATE: size must be {_choice([str(s) for s in SIZES])}, not {escape(size_text)}")
+            raise CommandError(f"GENERATE: size must be {_choice([str(s) for s in SIZES])}, not {quote(size_text)}")
         symmetry = options.get("symmetry", "none").lower()
         if symmetry not in GENERATE_SYMMETRIES:
             raise CommandError(
-                f"GENERATE: symmetry must be {_choice(GENERATE_SYMMETRIES)}, not {escape(options['symmetry'])}"
+                f"GENERATE: symmetry must be {_choice(GENERATE_SYMMETRIES)}, not {quote(options['symmetry'])}"
             )
         givens = _int_option("GENERATE", options, "givens", 0, size * size, f"0 to {size * size}")
         seed = _int_option("GENERATE", options, "seed", 0, MAX_SEED, f"0 to {MAX_SEED}")
         fmt = options.get("format", "line").lower()
         if fmt not in GENERATE_FORMATS:
-            raise CommandError(f"GENERATE: format must be {_choice(GENERATE_FORMATS)}, not {escape(options['format'])}")
+            raise CommandError(f"GENERATE: format must be {_choice(GENERATE_FORMATS)}, not {quote(options['format'])}")
         full = "full" in flags
         if full and (givens is not None or symmetry != "none"):
             raise CommandError("GENERATE: full makes a solved grid; givens and symmetry do not apply")
@@ -369,13 +369,13 @@ class Generate:
         if level is not None:
             level = level.lower()
             if level not in LEVELS:
-                raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {escape(options['level'])}")
+                raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {quote(options['level'])}")
         band = None
         se_text = options.get("se")
         if se_text is not None:
             match = _SE.fullmatch(se_text)
             if match is None:
-                raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {escape(se_text)}")
+                raise CommandError(f"GENERATE: se must be a rating or a band such as 7.0-7.5, not {quote(se_text)}")
             if float(match.group(2) or match.group(1)) < float(match.group(1)):
                 low, high = match.group(1), match.group(2)
                 raise CommandError(f"GENERATE: se band {escape(se_text)} runs backwards; write it {high}-{low}")

@@ -232,7 +232,7 @@ def _decoded_link(link: str) -> str:
 def _int(value: object, what: str) -> int:
     """A whole number of the object (it may be a string, ``"9"``; the caller checks its range).
 
-    Raises PuzzleFormatError naming ``what`` and the value as JSON spells it (``size true is not a number``),
+    Raises PuzzleFormatError naming ``what`` and the value as JSON spells it (``size 9.0 is not a whole number``),
     or ``size is missing``.
     """
     if value is None:
@@ -240,7 +240,7 @@ def _int(value: object, what: str) -> int:
     text = str(value).strip()
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not text.lstrip("-").isdigit():
         shown = quote(value) if isinstance(value, str) else json.dumps(value)[:40]
-        raise PuzzleFormatError(f"fpuzzles: {what} {shown} is not a number")
+        raise PuzzleFormatError(f"fpuzzles: {what} {shown} is not a whole number")
     if len(text) > 9:
         raise PuzzleFormatError(f"fpuzzles: {what} {text[:12]}... is too large")
     return int(text)
@@ -482,6 +482,16 @@ def _whole(text: str) -> int | str:
     return int(text) if len(text) <= 100 else text
 
 
+def _not_json(error: json.JSONDecodeError, link: bool) -> str:
+    """``fpuzzles: not JSON: Expecting value at column 12 of the object`` (s9-break finding 9: the parser's
+    position was cut off, leaving ``... character at)``); a ``# comment`` after an object is named as such."""
+    where = f"column {error.pos + 1} of the {'link' + chr(39) + 's decoded object' if link else 'object'}"
+    words = f"fpuzzles: not JSON: {error.msg.removesuffix(' at')} at {where}"  # "starting at", "character at"
+    if error.msg == "Extra data" and error.doc[error.pos : error.pos + 1] == "#":
+        words += " (a # comment may follow a link, not an object)"
+    return words
+
+
 def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
     """The puzzle on a line holding an f-puzzles object or link (:func:`is_fpuzzles`), or its error."""
     try:
@@ -489,6 +499,8 @@ def read(text: str, lineno: int, ending: str) -> Puzzle | Rejected:
         body = s if s.startswith("{") else decode_link(s)
         try:
             data = json.loads(body, object_pairs_hook=_once_each, parse_int=_whole)
+        except json.JSONDecodeError as exc:
+            raise PuzzleFormatError(_not_json(exc, link=body is not s)) from None
         except ValueError as exc:
             raise PuzzleFormatError(f"fpuzzles: not JSON ({exc.args[0].split(':')[0]})") from None
         except RecursionError:  # arrays or objects nested a thousand deep (break-session finding: a traceback)

@@ -12,6 +12,7 @@ header may follow, to be skipped whole (:func:`crlf_blanks`, :func:`proxy_v2_end
 
 from __future__ import annotations
 
+import json
 import re
 
 from sudoku_server.text.fpuzzles import MAX_LINE_BYTES as FPUZZLES_MAX_LINE_BYTES
@@ -23,16 +24,18 @@ __all__ = [
     "FPUZZLES_LINE",
     "FPUZZLES_START_BYTES",
     "HELD_LINE_BYTES",
+    "MARKS_LINE",
     "bom_may_follow",
     "crlf_blanks",
     "limit_of",
     "proxy_v2_end",
+    "waits_for_its_end",
 ]
 
 #: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
-#: optional verb and options) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
+#: optional verb, options and flag words: ``HINT all kraken {...}``) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
 FPUZZLES_LINE = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*)?"
+    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+(?:=[^ \t\r\n]*)?[ \t]+)*)?"
     rb"(?:\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
     re.I,
 )
@@ -58,11 +61,42 @@ HELD_LINE_BYTES = FPUZZLES_START_BYTES + max(len(url) for url in _LINKS)
 #: What may still become the start of an f-puzzles line (it allows a little more: a verb
 #: run into a link); a line without its end that is no such start is refused at ``max_line_bytes``.
 _FPUZZLES_PREFIX = re.compile(
-    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+=[^ \t\r\n]*[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
+    rb"[ \t]*(?:[A-Za-z]{1,20}(?:[ \t]+(?:[A-Za-z]+(?:=[^ \t\r\n]*)?[ \t]+)*(?:[A-Za-z]+(?:=[^ \t\r\n]*)?)?)?)?(?:"
     + b"|".join(re.escape(url[:n]) for url in _LINKS for n in range(1, len(url) + 1))
     + rb")?",
     re.I,
 )
+
+
+#: The givens of a marks line, then a blank and a word with its ``=`` (or cut before it) or nothing yet, after an optional verb, options
+#: and flags (docs/LAYOUTS.md "Marks after a line"): ``<givens> thermo=...``. Unterminated, it waits for
+#: its end of line (:func:`waits_for_its_end`).
+MARKS_LINE = re.compile(
+    rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+(?:=[^ \t\r\n]*)?[ \t]+)*)?"
+    rb"[^ \t\r\n=#]*[0-9._][^ \t\r\n=]*[ \t]+(?:[A-Za-z]+(?:=|\Z)|\Z)",
+    re.I,
+)
+
+
+def waits_for_its_end(line: bytes) -> bool | None:
+    """Whether an unterminated line waits for its end of line, when only that end can say it is whole.
+
+    True for an f-puzzles object that is no whole JSON value yet (its braces may be cut anywhere) and
+    for a marks line (:data:`MARKS_LINE`: it still reads when cut between two marks); False for a
+    whole object; None for an f-puzzles link (the caller's dry run decides: a link cut in its payload
+    does not decode) and for any other line (a one-line puzzle knows its length). docs/PROTOCOL.md
+    "Connection lifecycle".
+    """
+    start = FPUZZLES_LINE.match(line, 0, HELD_LINE_BYTES)
+    if start is not None:
+        if line[start.end() - 1 : start.end()] != b"{":
+            return None
+        try:
+            json.JSONDecoder().raw_decode(line[start.end() - 1 :].decode("utf-8", "surrogateescape"))
+        except ValueError:
+            return True
+        return False
+    return True if MARKS_LINE.match(line) else None
 
 
 #: A PROXY v2 signature after its two CRLF blank lines (which are read as such, never held back).

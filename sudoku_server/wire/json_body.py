@@ -94,8 +94,11 @@ def read_body(body: bytes) -> dict[str, object]:
     """
     try:
         text = body.decode(json.detect_encoding(body), "surrogatepass")  # as json.loads decodes bytes
-    except UnicodeDecodeError as error:
-        raise CommandError(f"the body is not JSON: {error}") from None
+    except UnicodeDecodeError as error:  # the protocol's words for it, not the codec's (s9-break finding 11)
+        byte = error.object[error.start]
+        raise CommandError(
+            f"the body is not JSON: byte 0x{byte:02X} (byte {error.start + 1} of the body) is not {error.encoding.upper()}"
+        ) from None
     try:
         value = json.loads(
             text, parse_int=_integer, parse_float=_float, parse_constant=_constant, object_pairs_hook=_object

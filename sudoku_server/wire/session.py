@@ -54,6 +54,7 @@ from sudoku_server.wire.framing import (
     crlf_blanks,
     limit_of,
     proxy_v2_end,
+    waits_for_its_end,
 )
 from sudoku_server.wire.replies import error_line
 from sudoku_server.wire.splitter import EOT, CommandRead, Item, LineRejected, PuzzleRead, Splitter
@@ -355,9 +356,14 @@ class _PendingInput:
         text = bytes(self._buffer)
         if text.endswith(b"\r"):
             text = text[:-1]  # a CR held back for a possible LF: a line end at end of input
+        waits = waits_for_its_end(text)  # an f-puzzles object or a marks line: only its end says it is whole
+        if waits is not None:
+            return waits
         splitter = copy.deepcopy(self._splitter)
         items = splitter.feed(text.decode("utf-8", "surrogateescape"), "", self.lineno + 1) if text else []
         items += splitter.finish()
+        if FPUZZLES_LINE.match(text, 0, HELD_LINE_BYTES):  # a link cut in its payload is refused: it waits
+            return any(isinstance(item, LineRejected) for item in items)
         return any(isinstance(item, LineRejected) and isinstance(item.error, IncompletePuzzleError) for item in items)
 
 

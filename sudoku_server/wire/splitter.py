@@ -483,15 +483,20 @@ def is_verb_caption(text: str) -> bool:
     ``Count the solutions:``, ``Help me with this:``) or the line ends with
     ``:`` (``SOLVE THIS ONE:``). ``SOLVE fast <puzzle>``, ``COUNT lmit=5``,
     ``SOLVE fast`` and ``HELP me`` (capitals, no ``:``) are not: they keep
-    their errors.
+    their errors, nor is a line with a later token of cell marks only
+    (``HINT ::::::::``, ``Solve ........:``, ``HINT all :``: a puzzle cut short).
     """
     tokens = text.split()
     if len(tokens) < 2 or "=" in text or any(ch.isdigit() for ch in text):
         return False
     head = tokens[0].rstrip(".,:;!?")
-    if not head.isalpha():
-        return False
+    if not head.isalpha() or any(set(token) <= _CELL_MARKS for token in tokens[1:]):
+        return False  # HINT :::::::: or SOLVE ........: is a puzzle cut short, not prose (s9-break finding 15)
     return not head.isupper() or text.rstrip().endswith(":")
+
+
+#: A token (after the first) made only of these is a puzzle's empty cells, never prose: the line keeps its error.
+_CELL_MARKS = frozenset(".:_")
 
 
 def is_interactive(item: Item) -> bool:

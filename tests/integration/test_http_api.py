@@ -309,7 +309,7 @@ async def test_query_booleans_and_unknown_fields():
             ),
             ("POST", "/api/v1/solve", {"puzzle": 5}, "SOLVE: a puzzle must be a string of its text, not 5"),
             ("POST", "/api/v1/solve", {"puzzles": "x"}, "SOLVE: puzzles must be a list of puzzles (strings)"),
-            ("POST", "/api/v1/generate", {"size": 10}, "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
+            ("POST", "/api/v1/generate", {"size": 10}, 'GENERATE: size must be 4, 6, 9, 16 or 25, not "10"'),
             (
                 "POST",
                 "/api/v1/generate",
@@ -330,7 +330,13 @@ async def test_query_booleans_and_unknown_fields():
                 "POST",
                 "/api/v1/solve",
                 b"\xff",
-                "the body is not JSON: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte",
+                "the body is not JSON: byte 0xFF (byte 1 of the body) is not UTF-8",
+            ),
+            (  # s9-break finding 11: Python's codec words ("'utf-8' codec can't decode byte 0xff in position 12")
+                "POST",
+                "/api/v1/solve",
+                b'{"puzzle": "\xff\xfe"}',
+                "the body is not JSON: byte 0xFF (byte 13 of the body) is not UTF-8",
             ),
         ]
         for method, path, body, message in cases:

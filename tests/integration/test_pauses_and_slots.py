@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 
@@ -19,6 +20,7 @@ import pytest
 import trio
 
 from sudoku_server.net.server import EVICT_IDLE_SECONDS, PING_RESERVE
+from sudoku_server.text.fpuzzles import link
 from sudoku_server.wire.session import Session
 from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from tests.support.paths import REPO as ROOT
@@ -29,6 +31,26 @@ ANSWER = NEWSPAPER_SOLUTION.encode() + b"\n"
 SECOND = b"7.....4...2..7..8...3..8..9...5..3...6..2..9...1..7..6...3..9...3..4..6...9..1..5"
 SECOND_ANSWER = b"798635421126974583453218679972586314564123897381497256617352948835749162249861735\n"
 BUSY = b"ERROR busy 2 connections open, try again later\n"
+#: The puzzle as an f-puzzles object with a long title (about 10 KB: it spans 8 KiB blocks), as a link,
+#: and LAYOUTS.md's thermo example as a marks line.
+FPUZZLES = json.dumps(
+    {
+        "size": 9,
+        "title": "x" * 9500,
+        "grid": [
+            [{"value": int(c), "given": True} if c != "." else {} for c in NEWSPAPER_LINE[r * 9 : r * 9 + 9]]
+            for r in range(9)
+        ],
+    },
+    separators=(",", ":"),
+).encode()
+FPUZZLES_LINK = link(json.loads(FPUZZLES)).encode()
+THERMO = (
+    b".....6.............6..1.4...........3.2.......4....6.9.......1.135..............."
+    b" thermo=r9c1-r8c2-r7c3;r2c7-r3c8-r2c9;r7c7-r8c8-r9c8;r2c4-r2c5-r1c5;r6c5-r6c6-r5c6;"
+    b"r5c5-r4c4-r3c4;r1c4-r1c3-r1c2-r1c1-r2c1;r7c5-r8c4-r7c4-r8c5;r3c6-r4c6-r5c7"
+)
+THERMO_ANSWER = b"754286931921473568863915472698527143312649857547138629479862315135794286286351794\n"
 
 
 async def timed_read(stream: trio.SocketStream) -> tuple[bytes, float]:
@@ -111,6 +133,32 @@ async def test_a_verb_line_then_its_puzzle_after_a_pause_is_answered(fake_clock)
     assert answer == SECOND_ANSWER * 2
 
 
+@pytest.mark.parametrize(
+    ("line", "cut", "answer"),
+    [
+        (FPUZZLES, 8192, ANSWER),  # a block-buffered producer's 8 KiB block ends inside the object
+        (FPUZZLES_LINK, 60, ANSWER),  # a link cut inside its payload
+        (THERMO, 120, THERMO_ANSWER),  # cut inside a mark (r1 of r1c5)
+        (THERMO, 87, THERMO_ANSWER),  # cut inside the first mark's name
+        (THERMO, 82, THERMO_ANSWER),  # cut after the givens' blank: they would read alone
+        (THERMO, 134, THERMO_ANSWER),  # cut between two marks: the first one would read alone
+    ],
+    ids=["object", "link", "thermo-120", "thermo-87", "thermo-82", "thermo-134"],
+)
+async def test_an_fpuzzles_or_marks_line_split_by_a_pause_waits_for_its_end(fake_clock, line, cut, answer):
+    # (head -c N line; sleep 1; tail -c +N+1 line) | nc -N 127.0.0.1 P  (s9-break finding 16)
+    with trio.fail_after(10):
+        async with running_server() as server:
+            stream = await connect(server)
+            async with stream:
+                await stream.send_all(line[:cut])
+                await trio.sleep(1.0)
+                await stream.send_all(line[cut:] + b"\n")
+                await stream.send_eof()
+                reply, _ = await timed_read(stream)
+    assert reply == answer
+
+
 async def test_an_unterminated_whole_request_is_still_answered_after_the_close_grace(fake_clock):
     # printf 'SOLVE <81 cells>' | nc 127.0.0.1 P  (no final newline)
     with trio.fail_after(10):
@@ -154,7 +202,20 @@ async def test_a_line_that_never_completes_still_ends_at_the_idle_timeout(fake_c
         (b"SOLVE\n", True),  # a whole verb line still waiting for its puzzle (second fresh-eyes pass)
         (b"5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n", True),  # whole rows of a grid that lacks rows
         (b"", False),
+        (FPUZZLES[:8192], True),  # an f-puzzles object whose braces are not closed yet
+        (b"SOLVE " + FPUZZLES[:100], True),
+        (FPUZZLES, False),  # the whole object: answered after the close grace
+        (b'{"size":9,"grid":[]}', False),  # refused whole: an error to send, nothing to wait for
+        (b'{"size":9,"grid":[]', True),
+        (FPUZZLES_LINK[:60], True),  # a link cut inside its payload
+        (FPUZZLES_LINK, False),
+        (THERMO[:82], True),  # givens and a blank: marks may follow
+        (THERMO[:134], True),  # a marks line cut between two marks still reads: only its end says
+        (THERMO, True),
+        (PUZZLE + b" # a comment", False),
+        (b"5 3 . | . 7 .", False),  # a row of blanks and marks is no marks line
     ],
+    ids=lambda value: f"{value[:30]!r}+{len(value)}" if isinstance(value, bytes) else None,
 )
 def test_session_incomplete_tells_a_partial_request_from_a_whole_one(data, incomplete):
     session = Session()

@@ -45,12 +45,12 @@ async def test_every_path_that_quotes_input_escapes_it_the_same_way(ch, shown, n
         f'ERROR command COUNT: unknown option "l{shown}mit"; try HELP COUNT\n'
         f'ERROR command PING: unknown argument "n{shown}w"; try HELP PING\n'
         f'ERROR command HELP: unknown verb "FO{upper}O"; try HELP\n'
-        f"ERROR command GENERATE: seed must be 0 to {MAX_SEED}, not '1{shown}'\n"
-        f"ERROR command GENERATE: size must be 4, 6, 9, 16 or 25, not 1{shown}\n"
-        f"ERROR command GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not r{shown}\n"
-        f"ERROR command GENERATE: format must be line, grid, fpuzzles or link, not l{shown}\n"
-        f"ERROR command GENERATE: level must be easy, medium, hard, expert or extreme, not e{shown}\n"
-        f"ERROR command GENERATE: se must be a rating or a band such as 7.0-7.5, not 7{shown}\n"
+        f'ERROR command GENERATE: seed must be 0 to {MAX_SEED}, not "1{shown}"\n'
+        f'ERROR command GENERATE: size must be 4, 6, 9, 16 or 25, not "1{shown}"\n'
+        f'ERROR command GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not "r{shown}"\n'
+        f'ERROR command GENERATE: format must be line, grid, fpuzzles or link, not "l{shown}"\n'
+        f'ERROR command GENERATE: level must be easy, medium, hard, expert or extreme, not "e{shown}"\n'
+        f'ERROR command GENERATE: se must be a rating or a band such as 7.0-7.5, not "7{shown}"\n'
         f"ERROR format line 10, column 6: {named} {NOT_A_DIGIT} at r1c6\n"
     ).encode("ascii")
     assert all(b < 0x7F and (b >= 0x20 or b == 0x0A) for b in reply)  # not one raw control byte

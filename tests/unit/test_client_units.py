@@ -46,7 +46,7 @@ REPLIES = b"".join(
         NEWSPAPER + b"\n",
         b"ERROR invalid duplicate 5 in row 1 at r1c1 and r1c2\n",
         b'ERROR command unknown verb "HELLO"; try HELP\n',
-        b"ERROR command GENERATE: size must be 4, 6, 9, 16 or 25, not 10\n",
+        b'ERROR command GENERATE: size must be 4, 6, 9, 16 or 25, not "10"\n',
         b"STAT pid 12\rSTAT uptime 3\rEND\r",  # lone CR endings
         b"VERSION sudoku-server 0.3.0 protocol=2 core=python\n",
         b"ERROR busy queue wait over 10 s; the puzzle at line 7 was not solved\n",

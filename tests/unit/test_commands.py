@@ -239,18 +239,18 @@ def test_count_matches_published_counts(puzzle, count):
 @pytest.mark.parametrize(
     "line,error",
     [
-        ("GENERATE size=10", "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
+        ("GENERATE size=10", 'GENERATE: size must be 4, 6, 9, 16 or 25, not "10"'),
         (
             "GENERATE symmetry=spiral",
-            "GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not spiral",
+            'GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not "spiral"',
         ),
         ("GENERATE seed=-1", "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
         ("GENERATE givens=20 size=4", "GENERATE: givens must be 0 to 16, not 20"),
-        ("GENERATE format=svg", "GENERATE: format must be line, grid, fpuzzles or link, not svg"),
+        ("GENERATE format=svg", 'GENERATE: format must be line, grid, fpuzzles or link, not "svg"'),
         ("GENERATE full symmetry=rot180", "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
         ("GENERATE fast", 'GENERATE: unknown argument "fast"; try HELP GENERATE'),
         ("COUNT limit=0 " + EMPTY, "COUNT: limit must be 1 to 1000, not 0"),
-        ("COUNT limit=many " + EMPTY, "COUNT: limit must be 1 to 1000, not 'many'"),
+        ("COUNT limit=many " + EMPTY, 'COUNT: limit must be 1 to 1000, not "many"'),
         ("COUNT lmit=5 " + EMPTY, 'COUNT: unknown option "lmit"; try HELP COUNT'),
         ("PING now", 'PING: unknown argument "now"; try HELP PING'),
         ("HELP FLY", 'HELP: unknown verb "FLY"; try HELP'),
@@ -396,8 +396,8 @@ def test_a_letters_only_16x16_row_that_starts_with_a_verb_stays_a_row():
 
 def test_option_numbers_are_ascii_digits():
     assert events(f"COUNT limit=\u0663\u0663 {EMPTY}\nCOUNT limit=1_000 {EMPTY}\n") == [
-        ("reply", "ERROR command COUNT: limit must be 1 to 1000, not '\\u0663\\u0663'\n"),
-        ("reply", "ERROR command COUNT: limit must be 1 to 1000, not '1_000'\n"),
+        ("reply", 'ERROR command COUNT: limit must be 1 to 1000, not "\\u0663\\u0663"\n'),
+        ("reply", 'ERROR command COUNT: limit must be 1 to 1000, not "1_000"\n'),
     ]
 
 
@@ -462,7 +462,10 @@ async def test_a_generated_puzzle_sent_back_is_solved_and_unique():
 @pytest.mark.parametrize(
     "line,error",
     [
-        ("GENERATE level=impossible", "GENERATE: level must be easy, medium, hard, expert or extreme, not impossible"),
+        (
+            "GENERATE level=impossible",
+            'GENERATE: level must be easy, medium, hard, expert or extreme, not "impossible"',
+        ),
         ("GENERATE se=9-7", "GENERATE: se band 9-7 runs backwards; write it 7-9"),
         ("GENERATE se=99", "GENERATE: se 99 lies outside the scale (1.0 to 12.0): no puzzle is rated there"),
         ("GENERATE se=0-0.5", "GENERATE: se 0-0.5 lies outside the scale (1.0 to 12.0): no puzzle is rated there"),
@@ -479,3 +482,19 @@ async def test_generate_a_level_that_cannot_be_met_in_time_is_a_timeout():
         async with running_server(solve_timeout=0.3) as server:
             answer = await exchange(server, b"GENERATE se=11.5-11.9 seed=5\n")
     assert answer == b"ERROR timeout no answer within 0.3 s\n"
+
+
+def test_bad_option_values_are_quoted_one_way_and_an_empty_one_shows():
+    """s9-break finding 12: values were quoted three ways ('abc', xml, "maybe"); an empty ``format=`` ended the line
+    in "not " and ``level="x`` showed a lone quote. Now every one as PROTOCOL.md "Quoted input" writes it."""
+    from tests.support.sessions import replies
+
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    assert replies(
+        f'COUNT limit=abc {puzzle}\nSOLVE format= {puzzle}\nGENERATE level="x\nGENERATE size=x\n'.encode()
+    ) == (
+        b'ERROR command COUNT: limit must be 1 to 1000, not "abc"\n'
+        b'ERROR command SOLVE: format must be line, fpuzzles or link, not ""\n'
+        b'ERROR command GENERATE: level must be easy, medium, hard, expert or extreme, not "\\"x"\n'
+        b'ERROR command GENERATE: size must be 4, 6, 9, 16 or 25, not "x"\n'
+    )

@@ -9,6 +9,7 @@ tests/unit/test_rule_marks.py (CP-SAT says each is unique), written as f-puzzles
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -206,7 +207,22 @@ def test_errors_name_the_rule_and_the_place():
         replies(b"https://f-puzzles.com/?load=%%%\n")
         == b"ERROR format fpuzzles: the link's payload is not lz-string base64\n"
     )
-    assert replies(b'{"size": 9\n') == b"ERROR format fpuzzles: not JSON (Expecting ',' delimiter)\n"
+    assert (
+        replies(b'{"size": 9\n')
+        == b"ERROR format fpuzzles: not JSON: Expecting ',' delimiter at column 11 of the object\n"
+    )
+    # s9-break finding 9: the parser's position was cut off ("... character at)"), and a comment was "Extra data"
+    assert replies(b'{"size":9,"a":"b}\n{"size":9,"\x1b[31m":1}\n{"size":9} # my puzzle\n{"size":\n') == (
+        b"ERROR format fpuzzles: not JSON: Unterminated string starting at column 15 of the object\n"
+        b"ERROR format fpuzzles: not JSON: Invalid control character at column 12 of the object\n"
+        b"ERROR format fpuzzles: not JSON: Extra data at column 12 of the object"
+        b" (a # comment may follow a link, not an object)\n"
+        b"ERROR format fpuzzles: not JSON: Expecting value at column 9 of the object\n"
+    )
+    assert replies(b"https://f-puzzles.com/?load=" + compress('{"size":9,').encode() + b"\n") == (
+        b"ERROR format fpuzzles: not JSON: Expecting property name enclosed in double quotes"
+        b" at column 11 of the link's decoded object\n"
+    )
     assert replies(b'{"size": 9, "grid": [], "size": 4}\n') == b'ERROR format fpuzzles: key "size" given twice\n'
     deep = b'{"size": 9, "t": ' + b"[" * 1500 + b"]" * 1500 + b"}"  # a traceback, and the connection lost
     assert replies(b"PING\n" + deep + b"\nPING\n") == b"PONG\nERROR format fpuzzles: not JSON (nested too deep)\nPONG\n"
@@ -219,11 +235,12 @@ def test_errors_name_the_rule_and_the_place():
     ("line", "error"),
     [
         (b'{"size": -1}', "size -1 is not one of 4, 6, 9, 16, 25"),
-        (b'{"size": true}', "size true is not a number"),
+        (b'{"size": true}', "size true is not a whole number"),
+        (b'{"size": 9.0}', "size 9.0 is not a whole number"),  # s9-break finding 4: "9.0 is not a number"
         (b'{"size": null}', "size is missing"),
         (b"{}", "size is missing"),
-        (b'{"size": "nine"}', 'size "nine" is not a number'),
-        (b'{"size": [9]}', "size [9] is not a number"),
+        (b'{"size": "nine"}', 'size "nine" is not a whole number'),
+        (b'{"size": [9]}', "size [9] is not a whole number"),
         (b'{"size": 123456789012345}', "size 123456789012... is too large"),
         # past CPython's digit limit: its message ("Exceeds the limit (4300 digits)...") was the error
         (b'{"size": ' + b"9" * 5000 + b"}", "size 999999999999... is too large"),
@@ -310,6 +327,42 @@ def test_an_fpuzzles_line_may_be_64_kib():
     assert replies(b"{" + b"x" * 70000 + b"\n") == b"ERROR too-large line 1 is longer than 65536 bytes\n"
 
 
+def replies_in_pieces(data: bytes, piece: int) -> bytes:
+    """:func:`replies`, the bytes fed ``piece`` at a time (as TCP segments may bring them)."""
+    session = Session()
+    out = []
+    events = [e for at in range(0, len(data), piece) for e in session.receive_data(data[at : at + piece])]
+    for event in events + session.receive_eof():
+        if isinstance(event, Reply):
+            out.append(event.data)
+        elif isinstance(event, RequestReceived):
+            out.append(render(answer(event.request), event.ending, event.puzzle))
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("prefix", ["SOLVE any ", "HINT nudge ", "HINT all ", "HINT all kraken ", "CANON map "])
+def test_an_fpuzzles_line_after_a_flag_word_may_be_64_kib(prefix):
+    """s9-break finding 7: a flag word (``any``, ``all``, ``kraken``, ``nudge``, ``map``) before a long object
+    or link fell back to the 4096-byte limit (``ERROR too-large`` and the close). The same request, short and
+    long, gets the same answer, whole or in 1,000-byte pieces."""
+    givens = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    cells = [{"value": int(d), "given": True} if d != "." else {} for d in givens]
+    classic = {"size": 9, "grid": [cells[r * 9 : r * 9 + 9] for r in range(9)]}
+    short = json.dumps(classic)
+    rng = random.Random(7)  # a title lz-string cannot shrink much, for a link over 4096 bytes too
+    long = json.dumps(dict(classic, title="".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(9000))))
+    expected = replies(f"{prefix}{short}\nPING\n".encode())
+    assert expected.endswith(b"PONG\n") and not expected.startswith(b"ERROR")
+    if prefix == "SOLVE any ":
+        solution = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+        assert expected == f"{solution}\nPONG\n".encode()
+    for text in (long, link(json.loads(long))):
+        data = f"{prefix}{text}\nPING\n".encode()
+        assert len(data) > 4096
+        assert replies(data) == expected
+        assert replies_in_pieces(data, 1000) == expected
+
+
 def filled(puzzle: dict[str, object], solution: str) -> dict[str, object]:
     """``puzzle``'s grid filled with ``solution``: each cell's value, its givens still ``given: true``."""
     grid = puzzle["grid"]
@@ -338,12 +391,13 @@ def test_solve_format_fpuzzles_and_link_answer_the_filled_object():
 
 def test_kropki_dots_of_the_line_syntax_are_written_with_f_puzzles_defaults_and_read_back():
     """Break-session finding: ``:w`` and ``:b`` (no value of their own) were written ``"value": 0``, which
-    reading refuses; now f-puzzles' own default (no value), and a value of the mark's own is kept."""
+    reading refuses; now f-puzzles' own default (no value), a value of the mark's own is kept, and one equal to the
+    default (``:b2``) is written as the default, as the line writer does (s9-break finding 6)."""
     line = "." * 81 + " kropki=r1c1-r1c2:w;r2c1-r2c2:b2;r3c1-r3c2:w3"
     data = json.loads(replies(f"SOLVE format=fpuzzles {line}\n".encode()))
     assert (data["difference"], data["ratio"]) == (
         [{"cells": ["R1C1", "R1C2"]}, {"cells": ["R3C1", "R3C2"], "value": 3}],
-        [{"cells": ["R2C1", "R2C2"], "value": 2}],
+        [{"cells": ["R2C1", "R2C2"]}],
     )
     assert replies(f"SOLVE {json.dumps(data)}\n".encode()) == replies(f"SOLVE {line}\n".encode())
 
@@ -367,7 +421,7 @@ def test_solve_format_fpuzzles_of_a_classic_line():
 def test_solve_and_generate_format_errors():
     puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     assert replies(f"SOLVE format=xml {puzzle}\n".encode()) == (
-        b"ERROR command SOLVE: format must be line, fpuzzles or link, not xml\n"
+        b'ERROR command SOLVE: format must be line, fpuzzles or link, not "xml"\n'
     )
     assert replies(b"GENERATE rules=windoku seed=1 format=link\n") == (
         b'ERROR command format=fpuzzles: rule "windoku" has no f-puzzles form\n'

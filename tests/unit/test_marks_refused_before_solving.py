@@ -29,6 +29,19 @@ CASES = [
     ("thermo=r1c1-r1c2 r2c2", '"r2c2" is no word=marks field (a rule\'s marks follow its = with no blank)'),
     ("kropki=r1c1-r1c2:w0", "kropki= mark 1: w0 is no dot (a white dot's difference is 1 or more)"),
     ("kropki=r1c1-r1c2:b0", "kropki= mark 1: b0 is no dot (a black dot's ratio is 1 or more)"),
+    # s9-break finding 2: marks no digits satisfy were searched, then a bare ``ERROR unsolvable no solution exists``
+    (
+        "thermo=r1c1-r1c2-r1c3-r1c4-r1c5-r1c6-r1c7-r1c8-r1c9-r2c9",
+        "thermo= mark 1 has 10 cells, more than the 9 digits",
+    ),
+    ("oddeven=r1c1:odd;r1c1:even", "oddeven= mark 2: r1c1 is marked odd and even"),
+    ("oddeven=r1c1-r1c2:odd;r2c2-r1c2:even", "oddeven= mark 2: r1c2 is marked odd and even"),
+    ("kropki=r1c1-r1c2:w9", "kropki= mark 1: w9 is no dot (no two digits of 1-9 differ by 9)"),
+    ("kropki=r1c1-r1c2:b10", "kropki= mark 1: b10 is no dot (no two digits of 1-9 have the ratio 10)"),
+    ("whispers=r1c1-r1c2:9", "whispers= mark 1: no two digits of 1-9 differ by 9 or more"),
+    # s9-break finding 10: :0 was read as no value (the default 5), solving a rule the request did not state
+    ("whispers=r1c1-r1c2:0", "whispers= mark 1: :0 is refused, a difference is 1 or more (none written: 5)"),
+    ("whispers=r1c1-r1c2;r5c5-r5c6:0", "whispers= mark 2: :0 is refused, a difference is 1 or more (none written: 5)"),
     (
         "littlekiller=r1c1-r1c2:3",
         "littlekiller= mark 1 is not a diagonal (each cell one diagonal step after the one before, in one direction)",
@@ -69,6 +82,48 @@ def test_an_fpuzzles_dot_between_cells_that_do_not_touch_is_refused():
     line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
     line += ',"xv":[{"cells":["R1C1","R2C2"],"value":"X"}]}'
     assert replies(f"{line}\n".encode()) == b'ERROR format fpuzzles: "xv" entry 1: r1c1 and r2c2 do not touch\n'
+
+
+EMPTY_GRID = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
+
+
+@pytest.mark.parametrize(
+    ("entries", "error"),
+    [
+        (
+            '"thermometer":[{"lines":[["R1C1","R1C2","R1C3","R1C4","R1C5","R1C6","R1C7","R1C8","R1C9","R2C9"]]}]',
+            '"thermometer" entry 1 has 10 cells, more than the 9 digits',
+        ),
+        ('"odd":[{"cell":"R1C1"}],"even":[{"cell":"R1C1"}]', '"even" entry 1: r1c1 is marked odd and even'),
+        (
+            '"difference":[{"cells":["R1C1","R1C2"],"value":"9"}]',
+            '"difference" entry 1: value 9 is no dot (no two digits of 1-9 differ by 9)',
+        ),
+        (
+            '"ratio":[{"cells":["R1C1","R1C2"],"value":10}]',
+            '"ratio" entry 1: value 10 is no dot (no two digits of 1-9 have the ratio 10)',
+        ),
+        (
+            '"whispers":[{"lines":[["R1C1","R1C2"]],"value":9}]',
+            '"whispers" entry 1: no two digits of 1-9 differ by 9 or more',
+        ),
+    ],
+    ids=["thermometer", "odd-even", "difference", "ratio", "whispers"],
+)
+def test_an_fpuzzles_mark_no_digits_satisfy_is_refused_naming_its_entry(entries, error):
+    assert replies(f"{EMPTY_GRID},{entries}}}\nPING\n".encode()) == f"ERROR format fpuzzles: {error}\nPONG\n".encode()
+
+
+def test_an_fpuzzles_whispers_value_of_0_is_refused():
+    line = '{"size":9,"grid":[' + ",".join(["[" + ",".join(["{}"] * 9) + "]"] * 9) + "]"
+    zero = line + ',"whispers":[{"lines":[["R1C1","R1C2"]],"value":0}]}'
+    assert replies(f"{zero}\n".encode()) == (
+        b'ERROR format fpuzzles: "whispers" entry 1: value 0 is refused, a difference is 1 or more (none written: 5)\n'
+    )
+    one = line + ',"whispers":[{"lines":[["R1C1","R1C2"]],"value":"1"}]}'  # 1 and none written: as before
+    assert replies(f"{one}\n".encode()).startswith(b"123456789")
+    none = line + ',"whispers":[{"lines":[["R1C1","R1C2"]]}]}'
+    assert replies(f"{none}\n".encode()).startswith(b"162345789")
 
 
 @pytest.mark.parametrize(

@@ -65,19 +65,19 @@ def grid(text: str) -> Grid:
 @pytest.mark.parametrize(
     ("options", "flags", "error"),
     [
-        ({"size": "10"}, (), "GENERATE: size must be 4, 6, 9, 16 or 25, not 10"),
-        ({"size": "nine"}, (), "GENERATE: size must be 4, 6, 9, 16 or 25, not nine"),
+        ({"size": "10"}, (), 'GENERATE: size must be 4, 6, 9, 16 or 25, not "10"'),
+        ({"size": "nine"}, (), 'GENERATE: size must be 4, 6, 9, 16 or 25, not "nine"'),
         (
             {"symmetry": "Spiral"},
             (),
-            "GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not Spiral",
+            'GENERATE: symmetry must be none, rot180, rot90, mirror, diagonal or random, not "Spiral"',
         ),
         ({"givens": "82"}, (), "GENERATE: givens must be 0 to 81, not 82"),
-        ({"givens": "٣"}, (), "GENERATE: givens must be 0 to 81, not '\\u0663'"),  # issue 17: escaped (same wire bytes)
+        ({"givens": "٣"}, (), 'GENERATE: givens must be 0 to 81, not "\\u0663"'),  # issue 17: escaped (same wire bytes)
         ({"seed": "-1"}, (), "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
-        ({"format": "csv"}, (), "GENERATE: format must be line, grid, fpuzzles or link, not csv"),
+        ({"format": "csv"}, (), 'GENERATE: format must be line, grid, fpuzzles or link, not "csv"'),
         ({"symmetry": "rot180"}, ("full",), "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
-        ({"level": "insane"}, (), "GENERATE: level must be easy, medium, hard, expert or extreme, not insane"),
+        ({"level": "insane"}, (), 'GENERATE: level must be easy, medium, hard, expert or extreme, not "insane"'),
         ({"se": "7.5-7.0"}, (), "GENERATE: se band 7.5-7.0 runs backwards; write it 7.0-7.5"),
         ({"level": "hard"}, ("full",), "GENERATE: full makes a solved grid; level and se do not apply"),
         ({"level": "hard", "size": "4"}, (), "GENERATE: level and se are for 9x9 puzzles (the ratings are 9x9)"),
@@ -101,7 +101,7 @@ def test_generate_validation_values():
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("0", "COUNT: limit must be 1 to 1000, not 0"), ("many", "COUNT: limit must be 1 to 1000, not 'many'")],
+    [("0", "COUNT: limit must be 1 to 1000, not 0"), ("many", 'COUNT: limit must be 1 to 1000, not "many"')],
 )
 def test_count_validation_errors(text, error):
     with pytest.raises(CommandError) as caught:

@@ -8,6 +8,7 @@ from sudoku_server.service.requests import Count, Generate, Ping, Quit, Solve
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.wire.session import CloseConnection, CommandReceived, PuzzleReceived, Reply, Session
 from sudoku_server.wire.splitter import CommandRead, LineRejected, PuzzleRead, Splitter
+from tests.support.sessions import replies
 from tests.support.variant_examples import JIGSAW_GIVENS, JIGSAW_REGIONS
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -217,3 +218,31 @@ def test_a_stray_0xff_is_a_byte_that_is_not_utf_8_and_keeps_the_byte_after_it(ch
         ("PuzzleReceived", Solve(grid(INKALA)), 2, "\n"),
     ]
     assert [describe(e) for e in events(b"PI\xff\xf1NG\n", chunk)] == [("CommandReceived", Ping(), 1, "\n")]  # NOP
+
+
+NEWSPAPER_HTTP = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+NEWSPAPER_HTTP_ANSWER = b"417369825632158947958724316825437169791586432346912758289643571573291684164875293\n"
+
+
+@pytest.mark.parametrize(
+    ("first", "error"),
+    [
+        ("HINT ::::::::", b"ERROR format line 1: the givens hold 0 cells, not 81\n"),
+        ("HINT all :", b"ERROR format line 1, column 10: ':' is not a digit 1-9 or an empty mark (. 0 _)\n"),
+        ("SOLVE ........:", b"ERROR format line 1: expected 81 cells (9x9), found 8\n"),
+        ("COUNT .:", b"ERROR format line 1: expected 81 cells (9x9), found 1\n"),
+        (
+            "Hint ....",
+            b"ERROR command HINT: the puzzle on its line must be a whole one-line puzzle;"
+            b" put a grid on the lines after HINT\n",
+        ),
+    ],
+)
+def test_a_verb_line_with_a_cut_puzzle_keeps_its_error_above_a_puzzle(first, error):
+    """s9-break finding 15: a verb line whose puzzle is only dots or colons was skipped as a caption when a puzzle
+    followed (no reply: a client counting replies is off by one); followed by PING it had its error."""
+    assert replies(f"{first}\n{NEWSPAPER_HTTP}\n".encode()) == error + NEWSPAPER_HTTP_ANSWER
+
+
+def test_a_verb_word_caption_is_still_skipped():
+    assert replies(f"Solve this one please:\n{NEWSPAPER_HTTP}\n".encode()) == NEWSPAPER_HTTP_ANSWER

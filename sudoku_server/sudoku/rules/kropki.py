@@ -117,6 +117,16 @@ def _words(broken: Broken, w: Words) -> str:
 _GIVEN = _SOLUTION = _words
 
 
+def _no_digits(size: int, kind: str, value: int) -> str:
+    """Why no two digits of 1-``size`` make a dot of ``value`` (``""`` when some do): a white dot of 9 on 9x9, a
+    black dot of 10 (s9-break finding 2: they were searched, ``unsolvable``)."""
+    if kind == "white" and value >= size:
+        return f"is no dot (no two digits of 1-{size} differ by {value})"
+    if kind == "black" and value > size:
+        return f"is no dot (no two digits of 1-{size} have the ratio {value})"
+    return ""
+
+
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     marks = []
     for key, kind, default in (("difference", "white", 1), ("ratio", "black", 2)):
@@ -130,6 +140,8 @@ def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
             value = fp_value(entry, default, where)
             if value == 0:
                 raise ValueError(f"{where}: value 0 is no {key} (a {kind} dot's {key} is 1 or more)")
+            if _no_digits(size, kind, value):
+                raise ValueError(f"{where}: value {value} {_no_digits(size, kind, value)}")
             marks.append(Mark(RULE.word, cells, value, kind))
     claimed = set()
     negative = data.get("negative")
@@ -161,6 +173,8 @@ def _syntax(text: str, size: int) -> tuple[Mark, ...]:
             if tail[1:] and int(tail[1:]) == 0:
                 what = "difference" if kind == "white" else "ratio"
                 raise ValueError(f"{RULE.word}= mark {k}: {tail} is no dot (a {kind} dot's {what} is 1 or more)")
+            if _no_digits(size, kind, int(tail[1:] or 0)):
+                raise ValueError(f"{RULE.word}= mark {k}: {tail} {_no_digits(size, kind, int(tail[1:]))}")
             marks.append(new_mark(RULE.word, cells, int(tail[1:] or 0), kind))
         else:
             raise ValueError(f"{RULE.word}= mark {k} is not two cells then :w or :b, nor negative")
@@ -189,10 +203,14 @@ _NEGATIVES = frozenset(("negative", "negativewhite", "negativeblack"))
 
 def _fpuzzles_out(marks: tuple[Mark, ...], size: int) -> dict[str, object]:
     out: dict[str, object] = {}
-    for key, kind in (("difference", "white"), ("ratio", "black")):
-        # a dot with no value of its own (``:w``, ``:b``) is f-puzzles' default (no "value": 1 white, 2 black)
+    for key, kind, default in (("difference", "white", 1), ("ratio", "black", 2)):
+        # a dot with no value of its own (``:w``, ``:b``) or the default's is f-puzzles' default (no "value": 1 white,
+        # 2 black), as the line writer's ``:w`` (s9-break finding 6: SOLVE wrote "value":1 where GENERATE wrote none)
         entries = [
-            {"cells": [fp_name(size, c) for c in m.cells], **({"value": m.value} if m.value else {})}
+            {
+                "cells": [fp_name(size, c) for c in m.cells],
+                **({"value": m.value} if m.value not in (0, default) else {}),
+            }
             for m in marks
             if m.kind == kind
         ]

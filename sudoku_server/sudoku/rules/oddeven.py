@@ -12,7 +12,16 @@ from collections.abc import Mapping, Sequence
 
 from sudoku_server.sudoku.constraints import Broken, Candidates
 from sudoku_server.sudoku.rules._making import syntax_text
-from sudoku_server.sudoku.rules._marks import Read, fp_cell, fp_entries, fp_name, marks_of, new_mark, syntax_marks
+from sudoku_server.sudoku.rules._marks import (
+    Read,
+    cell_name,
+    fp_cell,
+    fp_entries,
+    fp_name,
+    marks_of,
+    new_mark,
+    syntax_marks,
+)
 from sudoku_server.sudoku.rules._native_marks import NativeParts, cell_index
 from sudoku_server.sudoku.rules.base import Build, Compiled, Making, Mark, NativeShape, Random, Rule, Words
 from sudoku_server.sudoku.seeded import permutation
@@ -48,21 +57,34 @@ def _solution(broken: Broken, w: Words) -> str:
     return f"{w.cell(c)} is marked {_parity(d + 1)} and holds {w.symbol(d)}"
 
 
+def _both(size: int, c: int) -> str:
+    """A cell marked odd and even: no digit is both (s9-break finding 2: it was searched, ``unsolvable``)."""
+    return f"{cell_name(size, c)} is marked odd and even"
+
+
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
     marks = []
+    seen: dict[int, int] = {}
     for key, value in (("odd", ODD), ("even", EVEN)):
         for k, entry in enumerate(fp_entries(data, key), 1):
-            r, c = fp_cell(entry.get("cell"), size, f"{key!r} entry {k}".replace("'", '"'))
+            where = f"{key!r} entry {k}".replace("'", '"')
+            r, c = fp_cell(entry.get("cell"), size, where)
+            if seen.setdefault(r * size + c, value) != value:
+                raise ValueError(f"{where}: {_both(size, r * size + c)}")
             marks.append(Mark(RULE.word, (r * size + c,), value))
     return tuple(marks), frozenset()
 
 
 def _syntax(text: str, size: int) -> tuple[Mark, ...]:
     marks = []
+    seen: dict[int, int] = {}
     for k, (cells, tail) in enumerate(syntax_marks(text, size, RULE.word), 1):
         if not cells or tail not in ("odd", "even"):
             raise ValueError(f"{RULE.word}= mark {k} is not cells then :odd or :even")
         value = ODD if tail == "odd" else EVEN
+        for c in cells:
+            if seen.setdefault(c, value) != value:
+                raise ValueError(f"{RULE.word}= mark {k}: {_both(size, c)}")
         marks += [new_mark(RULE.word, (c,), value) for c in cells]
     return tuple(marks)
 

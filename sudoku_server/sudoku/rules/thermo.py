@@ -80,8 +80,15 @@ def _solution(broken: Broken, w: Words) -> str:
     return f"{w.name}: {w.cell(a)} holds {w.symbol(w.cells[a])}, not below {w.symbol(w.cells[b])} at {w.cell(b)}"
 
 
+def _check(mark: Mark, size: int) -> str:
+    """A thermometer longer than the digits (no rising run fills it: refused at once, not searched), or broken."""
+    if len(mark.cells) > size:
+        return f"has {len(mark.cells)} cells, more than the {size} digits"
+    return line_apart(mark, size)
+
+
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
-    return fp_lines(data, "thermometer", size, RULE.word, check=line_apart)
+    return fp_lines(data, "thermometer", size, RULE.word, check=_check)
 
 
 def _made(solution: Sequence[int], size: int, rng: Random) -> tuple[Mark, ...]:
@@ -106,7 +113,7 @@ RULE = Rule(
     formats={"f-puzzles": ("thermometer",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("thermometer"),
-    syntax=syntax_lines("thermo", check=line_apart, value=None),
+    syntax=syntax_lines("thermo", check=_check, value=None),
     draw={"kind": "lines", "shape": "thermometer"},
     syntax_out=lambda marks, size: syntax_text(marks, size),
     making=Making(exact=True, marks=_made, noun="thermometers"),

@@ -12,12 +12,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 
+from sudoku_server.errors import quote
 from sudoku_server.sudoku.constraints import Constraint, Relation, relation_table
 from sudoku_server.sudoku.rules._making import random_lines, syntax_text
 from sudoku_server.sudoku.rules._marks import (
     Read,
+    fp_entries,
     fp_lines,
     fp_out_lines,
+    fp_value,
     line_apart,
     line_name,
     marks_of,
@@ -62,7 +65,37 @@ def _native(text: str, size: int, parts: NativeParts) -> bool:
     return True
 
 
+def _zero_refused(size: int) -> str:
+    """Why a difference of 0 is refused (s9-break finding 10: it was read as no value, the default)."""
+    return f"a difference is 1 or more (none written: {size // 2 + 1})"
+
+
+def _too_far(size: int, value: int) -> str:
+    """A difference no two digits make (s9-break finding 2: it was searched, ``unsolvable``)."""
+    return f"no two digits of 1-{size} differ by {value} or more"
+
+
+_read_syntax = syntax_lines("whispers", default=-1, check=line_apart)  # -1: no :value written
+
+
+def _syntax(text: str, size: int) -> tuple[Mark, ...]:
+    """The line syntax, ``whispers=r1c1-r1c2[:value];...``; ``:0`` is refused, naming the mark."""
+    marks = _read_syntax(text, size)
+    for k, mark in enumerate(marks, 1):
+        if mark.value == 0:
+            raise ValueError(f"whispers= mark {k}: :0 is refused, {_zero_refused(size)}")
+        if mark.value >= size:
+            raise ValueError(f"whispers= mark {k}: {_too_far(size, mark.value)}")
+    return tuple(Mark(m.rule, m.cells, max(m.value, 0), m.kind) for m in marks)
+
+
 def _fpuzzles(data: Mapping[str, object], size: int) -> Read:
+    for k, entry in enumerate(fp_entries(data, "whispers"), 1):
+        value = fp_value(entry, -1, f"{quote('whispers')} entry {k}")
+        if value == 0:
+            raise ValueError(f"{quote('whispers')} entry {k}: value 0 is refused, {_zero_refused(size)}")
+        if value >= size:
+            raise ValueError(f"{quote('whispers')} entry {k}: {_too_far(size, value)}")
     return fp_lines(data, "whispers", size, RULE.word, 0, check=line_apart)
 
 
@@ -89,7 +122,7 @@ RULE = Rule(
     formats={"f-puzzles": ("whispers",)},
     fpuzzles=_fpuzzles,
     fpuzzles_out=fp_out_lines("whispers"),
-    syntax=syntax_lines("whispers", check=line_apart),
+    syntax=_syntax,
     draw={"kind": "lines", "shape": "whispers"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value) if m.value else ""),
     making=Making(exact=True, marks=_made, noun="whispers lines"),
