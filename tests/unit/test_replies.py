@@ -116,7 +116,7 @@ def test_help_texts_follow_the_one_definition_of_sizes_symmetries_levels_and_lim
     # and the validation errors list the same
     with pytest.raises(CommandError) as caught:
         Generate.validate((), {"size": "1"})
-    assert caught.value.detail == f"GENERATE: size must be {', '.join(map(str, SIZES[:-1]))} or {SIZES[-1]}, not \"1\""
+    assert caught.value.detail == f'GENERATE: size must be {", ".join(map(str, SIZES[:-1]))} or {SIZES[-1]}, not "1"'
 
 
 def test_technique_replies():
