@@ -22,6 +22,7 @@ from sudoku_server.net.connection import Connection
 from sudoku_server.net.scheduler import Resume, Scheduler, Start
 from sudoku_server.net.window import WINDOW_BYTES, WINDOW_WEIGHT, puzzle_weight
 from sudoku_server.wire.session import RequestReceived, Session
+from tests.support.scheduling import drain
 from tests.support.servers import connect, running_server
 
 #: A 25x25 puzzle whose STEPS reply is 19,116 bytes (``GENERATE size=25 givens=350 seed=2``; also in
@@ -37,15 +38,6 @@ PUZZLE_25 = (
 )
 NINE = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 REPO_DATA = _connection.__file__.rsplit("/sudoku_server/", 1)[0] + "/puzzles/datasets/"
-
-
-def drain(s: Scheduler, now: float) -> list:
-    decisions = []
-    while True:
-        d = s.next_decision(now)
-        if d is None:
-            return decisions
-        decisions.append(d)
 
 
 # -- the scheduler's hold --------------------------------------------------------------

@@ -5,15 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sudoku_server.net.scheduler import Refuse, Resume, Scheduler, Start
-
-
-def drain(s: Scheduler, now: float) -> list:
-    decisions = []
-    while True:
-        d = s.next_decision(now)
-        if d is None:
-            return decisions
-        decisions.append(d)
+from tests.support.scheduling import drain
 
 
 def test_one_connection_gets_its_jobs_in_order_in_batches_of_batch_size():

@@ -7,15 +7,7 @@ import pytest
 
 from sudoku_server.net.scheduler import Resume, Scheduler, Start
 from sudoku_server.net.window import WINDOW_BYTES, ReplyWindow, Slot
-
-
-def drain(s: Scheduler, now: float) -> list:
-    decisions = []
-    while True:
-        d = s.next_decision(now)
-        if d is None:
-            return decisions
-        decisions.append(d)
+from tests.support.scheduling import drain
 
 
 def test_a_pipelining_connection_alone_takes_both_workers_with_its_share_of_the_queue_each():
