@@ -462,6 +462,27 @@ static int ctx_open(Ctx *x, Geo *g, const Py_buffer *gb, PyObject *cand_o, PyObj
 }
 
 /* The best conclusion per node as a list of (id, is_on, size, removed, need, kind, where), in node order. */
+/* Append node's result (kk, on, size, removed ids, needed bits, kind, where) to result; rem: the
+ * candidates it removes (cell c's others when on, else its digit). 0, or -1 with an exception set.
+ * Shared by results() and level 4's dynamic() (_nested_dynamic.h). */
+static int append_result(PyObject *result, int N, int node, uint32_t rem, const int32_t *bsize,
+                         const uint64_t *bneed, int W, const int32_t *bkind, const int32_t *bwhere) {
+    int kk = node >> 1, on = node & 1;
+    PyObject *removed = id_list(rem, N, kk % N);
+    PyObject *need = removed ? bits_list(bneed + (Py_ssize_t)node * W, W) : NULL;
+    PyObject *item = need ? Py_BuildValue("(iiiNNii)", kk, on, (int)bsize[node], removed, need, (int)bkind[node],
+                                          (int)bwhere[node])
+                          : NULL;
+    if (!item) {
+        Py_XDECREF(removed);
+        Py_XDECREF(need);
+        return -1;
+    }
+    int failed = PyList_Append(result, item);
+    Py_DECREF(item);
+    return failed;
+}
+
 static PyObject *results(Ctx *x) {
     int N = x->N;
     PyObject *result = PyList_New(0);
@@ -469,21 +490,7 @@ static PyObject *results(Ctx *x) {
         if (x->bsize[node] < 0) continue;
         int kk = node >> 1, on = node & 1, d = kk / N, c = kk % N;
         uint32_t rem = on ? (x->cand[c] & ~(1u << d)) : (1u << d);
-        PyObject *removed = id_list(rem, N, c);
-        PyObject *need = removed ? bits_list(x->bneed + (Py_ssize_t)node * x->W, x->W) : NULL;
-        PyObject *item = need ? Py_BuildValue("(iiiNNii)", kk, on, (int)x->bsize[node], removed, need,
-                                              (int)x->bkind[node], (int)x->bwhere[node])
-                              : NULL;
-        if (!item) {
-            Py_XDECREF(removed);
-            Py_XDECREF(need);
-        }
-        if (!item || PyList_Append(result, item) < 0) {
-            Py_XDECREF(item);
-            Py_CLEAR(result);
-            break;
-        }
-        Py_DECREF(item);
+        if (append_result(result, N, node, rem, x->bsize, x->bneed, x->W, x->bkind, x->bwhere) < 0) Py_CLEAR(result);
     }
     return result;
 }

@@ -548,21 +548,7 @@ static PyObject *dynamic(PyObject *self, PyObject *args) {
         int node = nodes[i], kk = node >> 1, on = node & 1, d = kk / N, c = kk % N;
         uint32_t rem = on ? (x.base[c] & ~(1u << d)) : (1u << d);
         if (!rem) continue;
-        PyObject *removed = id_list(rem, N, c);
-        PyObject *need = removed ? bits_list(x.bneed + (Py_ssize_t)node * W, W) : NULL;
-        PyObject *item = need ? Py_BuildValue("(iiiNNii)", kk, on, (int)x.bsize[node], removed, need,
-                                              (int)x.bkind[node], (int)x.bwhere[node])
-                              : NULL;
-        if (!item) {
-            Py_XDECREF(removed);
-            Py_XDECREF(need);
-        }
-        if (!item || PyList_Append(result, item) < 0) {
-            Py_XDECREF(item);
-            Py_CLEAR(result);
-            break;
-        }
-        Py_DECREF(item);
+        if (append_result(result, N, node, rem, x.bsize, x.bneed, W, x.bkind, x.bwhere) < 0) Py_CLEAR(result);
     }
 done:
     free(nodes);
