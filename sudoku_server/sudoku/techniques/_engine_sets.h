@@ -3,6 +3,21 @@
  * _engine_links.h; each search mirrors its Python oracle (als.py, subsets.py, fish.py).
  */
 
+/* cd[c] = the 9-bit candidate mask of cell c, read from cand (81 ints). 0, or -1 with an exception set
+ * (not a sequence, not 81 items, not ints). Shared by the finders of this file and _engine_walks.h. */
+static int read_cands(PyObject *cand, uint16_t cd[NCELL]) {
+    PyObject *cf = PySequence_Fast(cand, "cand");
+    if (!cf) return -1;
+    if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
+        Py_DECREF(cf);
+        PyErr_SetString(PyExc_ValueError, "81 cells expected");
+        return -1;
+    }
+    for (int c = 0; c < NCELL; c++) cd[c] = (uint16_t)(PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c)) & 0x1FF);
+    Py_DECREF(cf);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* als.find_als_wing's search: als_wing(k, cand, units, peer_masks) -> None or
  * (se_tenths, victims, combo, y, xd, zd, m, u); units: (unit id, cells ascending) in SE's scan order.
  * The best is the first of lowest (rating, -victims), as the Python loop keeps it. */
@@ -220,16 +235,7 @@ static PyObject *subset(PyObject *mod, PyObject *args) {
         return NULL;
     }
     uint16_t cd[NCELL];
-    PyObject *cf = PySequence_Fast(cand, "cand");
-    if (!cf) return NULL;
-    if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
-        Py_DECREF(cf);
-        PyErr_SetString(PyExc_ValueError, "81 cells expected");
-        return NULL;
-    }
-    for (int c = 0; c < NCELL; c++) cd[c] = (uint16_t)(PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c)) & 0x1FF);
-    Py_DECREF(cf);
-    if (PyErr_Occurred()) return NULL;
+    if (read_cands(cand, cd) < 0) return NULL;
     PyObject *of = PySequence_Fast(order, "order");
     if (!of) return NULL;
     PyObject *uf = PySequence_Fast(units, "units");
@@ -327,16 +333,7 @@ static PyObject *fish(PyObject *mod, PyObject *args) {
         return NULL;
     }
     uint16_t cd[NCELL];
-    PyObject *cf = PySequence_Fast(cand, "cand");
-    if (!cf) return NULL;
-    if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
-        Py_DECREF(cf);
-        PyErr_SetString(PyExc_ValueError, "81 cells expected");
-        return NULL;
-    }
-    for (int c = 0; c < NCELL; c++) cd[c] = (uint16_t)(PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c)) & 0x1FF);
-    Py_DECREF(cf);
-    if (PyErr_Occurred()) return NULL;
+    if (read_cands(cand, cd) < 0) return NULL;
     for (int d = 0; d < NDIG; d++) {
         unsigned rows[NDIG], cols[NDIG];
         int any = 0;

@@ -123,16 +123,7 @@ static PyObject *loop_walks(PyObject *mod, PyObject *args) {
     walk_tables_init();
     uint16_t cd[NCELL];
     u128 ps[NDIG];
-    PyObject *cf = PySequence_Fast(cand, "cand");
-    if (!cf) return NULL;
-    if (PySequence_Fast_GET_SIZE(cf) != NCELL) {
-        Py_DECREF(cf);
-        PyErr_SetString(PyExc_ValueError, "81 cells expected");
-        return NULL;
-    }
-    for (int c = 0; c < NCELL; c++) cd[c] = (uint16_t)PyLong_AsLong(PySequence_Fast_GET_ITEM(cf, c));
-    Py_DECREF(cf);
-    if (PyErr_Occurred()) return NULL;
+    if (read_cands(cand, cd) < 0) return NULL;
     PyObject *pf = PySequence_Fast(pos, "pos");
     if (!pf) return NULL;
     if (PySequence_Fast_GET_SIZE(pf) != NDIG) {
