@@ -12,7 +12,6 @@ true candidates), and a broken puzzle is ``COUNT 0 unsolvable``.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -21,16 +20,11 @@ from sudoku_server.errors import InvalidPuzzleError
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.candidates import true_candidates
 from sudoku_server.sudoku.grid import check_givens
+from tests.support.native import native_core_for_module
 from tests.support.sessions import replies
 from tests.unit.test_native_9x9_engine_from_pairs import engine, read, stored
 
-if solver.NATIVE is None:
-    if os.environ.get("SUDOKU_SERVER_REQUIRE_NATIVE", "") not in ("", "0"):
-        pytest.fail(f"the native core is required: {solver.NATIVE_MISSING}", pytrace=False)
-    pytest.skip(f"no native core: {solver.NATIVE_MISSING}", allow_module_level=True)
-
-NATIVE = solver.NATIVE
-assert NATIVE is not None
+NATIVE = native_core_for_module()
 
 #: An open grid's renban lines: a run of 4 across two boxes, a run of 7 bent over three rows, a line of 8
 #: (no run: its pairs only) and one of 2 (a pair).

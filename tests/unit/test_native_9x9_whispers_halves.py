@@ -17,22 +17,15 @@ stay the stored solutions (and the CP-SAT and Python oracles of
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from sudoku_server.errors import UnsolvableError
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.variants import variant_geometry
 from sudoku_server.text.fpuzzles import marks_line
+from tests.support.native import native_core_for_module
 
-if solver.NATIVE is None:
-    if os.environ.get("SUDOKU_SERVER_REQUIRE_NATIVE", "") not in ("", "0"):
-        pytest.fail(f"the native core is required: {solver.NATIVE_MISSING}", pytrace=False)
-    pytest.skip(f"no native core: {solver.NATIVE_MISSING}", allow_module_level=True)
-
-NATIVE = solver.NATIVE
-assert NATIVE is not None
+NATIVE = native_core_for_module()
 
 #: Stored whispers puzzles (puzzles/variants/bench_whispers.txt, the 12th, 18th, 39th and 85th) that the
 #: root's propagation solves with the halves of the units, and that took 2, 6, 2 and 4 search nodes without.

@@ -21,7 +21,6 @@ to prove it unique before these changes, 5,868 after).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -30,14 +29,9 @@ import pytest
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.variants import variant_geometry
 from sudoku_server.text.fpuzzles import marks_line
+from tests.support.native import native_core_for_module
 
-if solver.NATIVE is None:
-    if os.environ.get("SUDOKU_SERVER_REQUIRE_NATIVE", "") not in ("", "0"):
-        pytest.fail(f"the native core is required: {solver.NATIVE_MISSING}", pytrace=False)
-    pytest.skip(f"no native core: {solver.NATIVE_MISSING}", allow_module_level=True)
-
-NATIVE = solver.NATIVE
-assert NATIVE is not None
+NATIVE = native_core_for_module()
 
 STORED = Path(__file__).resolve().parents[2] / "puzzles" / "variants"
 

@@ -23,7 +23,6 @@ not built, and fails instead where ``SUDOKU_SERVER_REQUIRE_NATIVE`` is set.
 
 from __future__ import annotations
 
-import os
 import random
 from array import array
 from collections.abc import Iterator
@@ -38,14 +37,9 @@ from sudoku_server.sudoku.constraints import Candidates, Relation, Sum
 from sudoku_server.sudoku.geometry import Geometry
 from sudoku_server.sudoku.grid import Grid
 from sudoku_server.sudoku.variants import Cage, Variant, variant_geometry
+from tests.support.native import native_core_for_module
 
-if solver.NATIVE is None:
-    if os.environ.get("SUDOKU_SERVER_REQUIRE_NATIVE", "") not in ("", "0"):
-        pytest.fail(f"the native core is required: {solver.NATIVE_MISSING}", pytrace=False)
-    pytest.skip(f"no native core: {solver.NATIVE_MISSING}", allow_module_level=True)
-
-NATIVE = solver.NATIVE
-assert NATIVE is not None
+NATIVE = native_core_for_module()
 
 #: Rule sets compared (each with and without the others it is combined with).
 RULE_SETS = [
