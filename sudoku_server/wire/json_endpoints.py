@@ -43,6 +43,7 @@ from sudoku_server.wire.json_schemas import (
     RATING_PROPERTIES,
     STEP_SCHEMA,
     cage_object,
+    mark_object,
     nullable,
 )
 from sudoku_server.wire.replies import candidates_line, technique_word, variant_puzzle_lines
@@ -194,11 +195,7 @@ def _generated(result: Generated, puzzle: Puzzle | None) -> dict[str, Any]:
         "rules": variant.words,
         "regions": regions,
         "cages": cages if variant.cages else None,
-        "marks": [
-            {"rule": m.rule, "cells": [cell_name(c, n) for c in m.cells], "value": m.value, "kind": m.kind}
-            for m in variant.marks
-        ]
-        or None,
+        "marks": [mark_object(m, n) for m in variant.marks] or None,
     }
     if result.format in ("fpuzzles", "link"):  # as solve's: the f-puzzles object, or its link, beside the rest
         data = fpuzzles.write(made.puzzle, variant, None)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, cell_name
 from sudoku_server.sudoku.variants import CLASSIC
-from sudoku_server.wire.json_schemas import CAGE, CAGES_DESCRIPTION, cage_object
+from sudoku_server.wire.json_schemas import CAGE, CAGES_DESCRIPTION, cage_object, mark_object
 
 if TYPE_CHECKING:
     from sudoku_server.service.requests import Request
@@ -79,10 +79,7 @@ def parse_object(request: Request, puzzle: Puzzle | None) -> dict[str, Any]:
         else None,
         "cages": [cage_object(cage, n) for cage in variant.cages],
         "candidates": candidates,
-        "marks": [
-            {"rule": m.rule, "cells": [cell_name(c, n) for c in m.cells], "value": m.value, "kind": m.kind}
-            for m in variant.marks
-        ],
+        "marks": [mark_object(m, n) for m in variant.marks],
         **placed,
     }
 

@@ -14,6 +14,7 @@ from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.grid import cell_name
 
 if TYPE_CHECKING:
+    from sudoku_server.sudoku.rules.base import Mark
     from sudoku_server.sudoku.variants import Cage
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "RATING_PROPERTIES",
     "STEP_SCHEMA",
     "cage_object",
+    "mark_object",
     "nullable",
 ]
 
@@ -81,6 +83,17 @@ def cage_object(cage: Cage, size: int) -> dict[str, Any]:
     """A cage as :data:`CAGE`: ``{"symbol": "a", "sum": 13, "cells": ["r1c1", "r1c2"]}`` (its cells in its order,
     named on a ``size`` grid)."""
     return {"symbol": cage.symbol, "sum": cage.total, "cells": [cell_name(c, size) for c in cage.cells]}
+
+
+def mark_object(mark: Mark, size: int) -> dict[str, Any]:
+    """A rule's mark as a reply's ``marks`` item: ``{"rule": "thermo", "cells": ["r1c1", "r1c2"], "value": 0,
+    "kind": ""}`` (its cells in its order, named on a ``size`` grid)."""
+    return {
+        "rule": mark.rule,
+        "cells": [cell_name(c, size) for c in mark.cells],
+        "value": mark.value,
+        "kind": mark.kind,
+    }
 
 
 RATING_PROPERTIES: dict[str, Any] = {
