@@ -206,9 +206,8 @@ class _Client:
 class Scheduler:
     """Fair scheduling of solver work across connections (module docstring).
 
-    One unit because the queue, the virtual times, the holds, the paused
-    batches and the budgets are one state that every decision reads and
-    changes together.
+    One unit because the queue, the virtual times, the holds, the paused batches and the budgets are one state
+    that every decision reads and changes together.
 
     Args:
       workers: batches that may run at once (``--solver-threads``).
@@ -220,8 +219,7 @@ class Scheduler:
       parallel: whether a job may run in an extra batch (default: every job); the server's: those whose
         search runs in the native core without the interpreter lock.
 
-    Every method takes ``now``, the current time in seconds (any monotonic
-    clock, the same for every call).
+    Every method takes ``now``, the current time in seconds (any monotonic clock, the same for every call).
     """
 
     def __init__(
@@ -247,9 +245,8 @@ class Scheduler:
         self.max_paused = max_paused
         self.parallel = parallel
         self._clients: dict[Hashable, _Client] = {}
-        # Connections waiting to start a batch (their key) and paused batches:
-        # a heap of [vtime, sequence, item], least virtual time first, and
-        # each item's live entry (an entry no longer there is skipped).
+        # Connections waiting to start a batch (their key) and paused batches: a heap of [vtime, sequence, item],
+        # least virtual time first, and each item's live entry (an entry no longer there is skipped).
         self._heap: list[list[Any]] = []
         self._queued: dict[Hashable | Batch, list[Any]] = {}
         # Connections waiting, in the order they became ready (the wait bound).
@@ -287,9 +284,8 @@ class Scheduler:
     def idle(self) -> bool:
         """True when no batch runs and none waits: background work (the warm pools) may use a worker.
 
-        The lowest priority: read by that work's ``check`` hook (from its
-        thread, a plain attribute read), which pauses it as soon as a
-        connection has solver work.
+        The lowest priority: read by that work's ``check`` hook (from its thread, a plain attribute read), which
+        pauses it as soon as a connection has solver work.
         """
         return not self.running and not self._queued
 
@@ -312,8 +308,7 @@ class Scheduler:
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, the running slices of all its batches included.
 
-        Read-only (workers call it between jobs to cut the batch; the
-        connection's next turn then refuses what is left).
+        Read-only (workers call it between jobs to cut the batch; the connection's next turn refuses the rest).
         """
         client = self._clients.get(batch.key)
         if client is None:
@@ -369,9 +364,8 @@ class Scheduler:
     def hold(self, key: Hashable) -> None:
         """Connection ``key``'s reply window is full: no new batch for it until :meth:`release`.
 
-        It leaves the queue (a held connection is not waiting for a worker:
-        the wait bound does not run). Its running batch is cut by the server
-        between jobs; a paused one resumes in its turn (its job is started).
+        It leaves the queue (a held connection is not waiting for a worker: the wait bound does not run). Its
+        running batch is cut by the server between jobs; a paused one resumes in its turn (its job is started).
         """
         client = self._clients.get(key)
         if client is None or client.held:
@@ -400,8 +394,7 @@ class Scheduler:
     def next_decision(self, now: float) -> Decision | None:
         """What to do now, or None when there is nothing to do (or no free worker).
 
-        Call it again after carrying out a decision: a :class:`Refuse` needs
-        no worker, so several may come in a row.
+        Call it again after carrying out a decision: a :class:`Refuse` needs no worker, so several may come in a row.
         """
         oldest = self._oldest_waiting()
         if oldest is not None:
@@ -469,6 +462,14 @@ class Scheduler:
         entry = self._queued.get(batch)
         if entry is not None:
             self._resume(entry, now)
+
+    def give_back(self, batch: Batch, jobs: list[Any], now: float) -> None:
+        """The running ``batch`` will not run ``jobs`` (a bulk job split at a slow puzzle it goes on solving):
+        back to the front of its connection's queue now, for a free worker (an extra batch, or in its turn)."""
+        client = self._clients.get(batch.key)
+        if client is not None and batch in client.batches:  # (else the connection is gone)
+            client.queue.extendleft(reversed(jobs))
+            self._settle(batch.key, client, now)
 
     def finished(self, batch: Batch, now: float, unfinished: list[Any] | None = None) -> None:
         """``batch`` ended (done, cut at its slice, or cancelled); its worker is free.

@@ -211,3 +211,50 @@ def test_only_jobs_that_may_run_beside_another_go_in_an_extra_batch():
     assert e.batch.jobs == ["rate1", "solve2"] and not e.batch.extra
     assert f.batch.jobs == ["solve3"] and f.batch.extra
     assert drain(s, 0.002) == []
+
+
+def test_jobs_given_back_by_a_running_batch_start_on_the_free_worker_while_it_runs():
+    # a bulk job split at a slow puzzle: its worker goes on with the slow one; the rest is free to take now
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    s.submit("a", "bulk", 0.0)
+    (d,) = drain(s, 0.0)
+    assert d.batch.jobs == ["bulk"]
+    s.give_back(d.batch, ["rest1", "rest2"], 0.001)
+    (e,) = drain(s, 0.001)
+    assert isinstance(e, Start) and e.batch.jobs == ["rest1", "rest2"] and e.batch.extra
+    s.finished(e.batch, 0.002)
+    s.finished(d.batch, 0.003)
+    assert drain(s, 0.003) == [] and s.idle
+
+
+def test_jobs_given_back_go_before_the_queued_ones_and_wait_their_turn_while_others_wait():
+    s = Scheduler(workers=2, batch_size=32, time_slice=0.02)
+    for key in "ab":
+        s.open(key, 0.0)
+    s.submit("a", "bulk", 0.0)
+    s.submit("b", "b-slow", 0.0)
+    a, b = drain(s, 0.0)
+    s.submit("a", "later", 0.001)
+    s.open("c", 0.001)
+    s.submit("c", "c1", 0.001)  # c waits: no extra batch for a
+    s.give_back(a.batch, ["rest"], 0.002)
+    assert drain(s, 0.002) == []
+    s.finished(b.batch, 0.003)
+    (c,) = drain(s, 0.003)
+    assert c.batch.key == "c"
+    s.finished(a.batch, 0.004)
+    s.finished(c.batch, 0.005)
+    d, e = drain(s, 0.005)  # two free workers: a's queue shared between them, the given-back job first
+    assert d.batch.key == e.batch.key == "a" and d.batch.jobs + e.batch.jobs == ["rest", "later"]
+
+
+def test_jobs_given_back_after_the_connection_closed_are_dropped():
+    s = Scheduler(workers=2)
+    s.open("a", 0.0)
+    s.submit("a", "bulk", 0.0)
+    (d,) = drain(s, 0.0)
+    assert s.close("a") == [] and d.batch.cancelled
+    s.give_back(d.batch, ["rest"], 0.001)
+    s.finished(d.batch, 0.002)
+    assert drain(s, 0.002) == [] and s.queued_jobs == 0
