@@ -126,6 +126,11 @@ def runs_unlocked(job: Job) -> bool:
     return job.bulk is not None or job.taken is not None or isinstance(job.request, Solve)
 
 
+def puzzles_of(job: Job) -> int:
+    """The puzzles of a job: a bulk job's count, else 1 (the scheduler's shares count them)."""
+    return len(job.bulk) if job.bulk is not None else 1
+
+
 def own_seconds(wall: float, cpu: float, threads: int) -> float:
     """A job's own solving time, in seconds, which the solve timeout bounds.
 
@@ -211,6 +216,7 @@ class SolverPool:
             budget_seconds=cfg.budget_seconds,
             budget_window=cfg.budget_window,
             parallel=runs_unlocked,
+            weight=puzzles_of,
         )
         # Threads: the computing ones (solver_threads) and the paused ones
         # (at most one per worker and connection: a connection's extra batches may pause too).

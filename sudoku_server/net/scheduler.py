@@ -19,9 +19,12 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
   pipelining client used one core of two), of the jobs at the front of its
   queue that may run beside another (``parallel``: the server's are those
   whose search runs in the native core without the interpreter lock). A batch started while workers
-  are free and nothing else waits takes its share of the queue (the queue
-  divided by the free workers, at most ``batch_size``), so the rest can
-  start beside it. As soon as another connection (or a paused batch) waits,
+  are free and nothing else waits takes its share of the queue (its
+  puzzles, a bulk job's many, divided by the free workers and the
+  connection's batches running, at most ``batch_size`` jobs), so the rest
+  can start beside it, or on the worker that frees first (an extra batch
+  that took all that waited once kept one worker busy with 56 puzzles while
+  the other idled: benchmarks/RESULTS.md, tenth session). As soon as another connection (or a paused batch) waits,
   the rules below apply: an extra batch ends between jobs at once, or
   pauses at the end of its slice in the middle of a job, and its worker goes
   to the head of the queue; the connection queues again once its last
@@ -160,13 +163,23 @@ Decision = Start | Resume | Refuse
 
 
 def _batch_length(
-    queue: collections.deque[Any], batch_size: int, free: int, parallel: Callable[[Any], bool], extra: bool
+    queue: collections.deque[Any],
+    batch_size: int,
+    free: int,
+    parallel: Callable[[Any], bool],
+    extra: bool,
+    weight: Callable[[Any], int] = lambda job: 1,
 ) -> int:
     """Jobs a batch takes from the front of ``queue``: up to ``batch_size``; with ``free`` workers (more than one,
-    and nothing else waiting), its share, when the job after the share may run beside it (``parallel``); an extra
-    batch, only the run of jobs that may."""
+    and nothing else waiting), its share of the queue's ``weight`` (puzzles: a bulk job holds many), when the job
+    after the share may run beside it (``parallel``); an extra batch, only the run of jobs that may."""
     size = min(batch_size, len(queue))
-    share = -(-len(queue) // free) if free > 1 else size
+    share = size
+    if free > 1:
+        due, share, held = -(-sum(weight(job) for job in queue) // free), 0, 0
+        while share < size and held < due:
+            held += weight(queue[share])
+            share += 1
     if share < size and parallel(queue[share]):
         size = share
     if extra:
@@ -217,7 +230,7 @@ class Scheduler:
       budget_seconds: solver seconds a connection may use at once.
       budget_window: seconds in which the budget refills completely.
       parallel: whether a job may run in an extra batch (default: every job); the server's: those whose
-        search runs in the native core without the interpreter lock.
+        search runs in the native core without the interpreter lock. weight: a job's puzzles (default 1).
 
     Every method takes ``now``, the current time in seconds (any monotonic clock, the same for every call).
     """
@@ -233,17 +246,16 @@ class Scheduler:
         budget_window: float = DEFAULT_BUDGET_WINDOW,
         max_paused: int = DEFAULT_MAX_PAUSED,
         parallel: Callable[[Any], bool] = lambda job: True,
+        weight: Callable[[Any], int] = lambda job: 1,
     ) -> None:
         if workers < 1 or batch_size < 1:
             raise ValueError("workers and batch_size must be at least 1")
-        self.workers = workers
-        self.time_slice = time_slice
+        self.workers, self.time_slice = workers, time_slice
         self.batch_size = batch_size
         self.queue_timeout = queue_timeout
-        self.budget_seconds = budget_seconds
-        self.budget_window = budget_window
+        self.budget_seconds, self.budget_window = budget_seconds, budget_window  # the budget's rate
         self.max_paused = max_paused
-        self.parallel = parallel
+        self.parallel, self.weight = parallel, weight
         self._clients: dict[Hashable, _Client] = {}
         # Connections waiting to start a batch (their key) and paused batches: a heap of [vtime, sequence, item],
         # least virtual time first, and each item's live entry (an entry no longer there is skipped).
@@ -507,9 +519,10 @@ class Scheduler:
             self._enqueue(key, client)
 
     def _start(self, key: Hashable, client: _Client, now: float, extra: bool = False) -> Start:
-        """Start a batch of connection ``key`` on a free worker, of :func:`_batch_length` jobs."""
-        free = 0 if self._queued else self.workers - self.running
-        size = _batch_length(client.queue, self.batch_size, free, self.parallel, extra)
+        """Start a batch of connection ``key`` on a free worker, of :func:`_batch_length` jobs: its share over
+        the free workers and its batches running (they come back for more)."""
+        free = 0 if self._queued else self.workers - self.running + sum(not b.paused for b in client.batches)
+        size = _batch_length(client.queue, self.batch_size, free, self.parallel, extra, self.weight)
         jobs = [client.queue.popleft() for _ in range(size)]
         batch = Batch(key, jobs, started=now, slice_started=now, extra=extra)
         client.batches.append(batch)
