@@ -40,6 +40,7 @@ from sudoku_server.wire import replies
 __all__ = [
     "INLINE_FIRST_GROUP",
     "INLINE_GROUP",
+    "INLINE_HANDOFF",
     "INLINE_REQUEST_SECONDS",
     "INLINE_SKIP_MAX",
     "RECEIVE_SIZE",
@@ -67,6 +68,12 @@ INLINE_REQUEST_SECONDS = 0.0005
 #: there is thrown away (the pool searches the line from the start), and a slow line's search seldom comes
 #: alone (little killer: most searches pass the 0.5 ms bound). The reply window's 64 replies.
 INLINE_SKIP_MAX = 64
+#: A read whose lines would take more than this many budgets at the connection's pace goes to the pool
+#: whole (:meth:`InlineSolver.solve`): most of it would go there anyway, and the solver threads would wait
+#: while the event loop answered a budget's worth. Within it, a read is answered up to the budget as
+#: before: thermo's and odd/even's pipelined reads (64 lines of 20-35 µs) stay on the event loop, where they
+#: cost least (benchmarks/RESULTS.md, tenth session).
+INLINE_HANDOFF = 2
 
 
 class _InlineSlow(BaseException):
@@ -109,10 +116,12 @@ class InlineSolver:
         (``SolverPool.charge_inline``). The lines from ``len(answers)`` on
         were not answered (slow, an error to word, or over the budget).
 
-        Lines are answered here only when all of them fit in the budget at the pace so far (after the first
-        group, when no pace is known yet): the event loop does not spend a budget on a prefix while the
-        solver threads wait for the rest (a pipelining client of a rule of 30-70 µs a line: the pool's
-        threads answer its reads side by side, benchmarks/RESULTS.md, tenth session). After a try that
+        A read whose lines would take more than :data:`INLINE_HANDOFF` budgets at the pace so far (known
+        after :data:`INLINE_FIRST_GROUP` lines, when no earlier read told it) goes to the pool whole: the
+        event loop does not spend a budget on a prefix while the solver threads wait for the rest (a
+        pipelining client of a rule of 60-200 µs a line: the pool's threads answer its reads side by side,
+        benchmarks/RESULTS.md, tenth session). A read left to the pool that way lowers the pace by a
+        quarter, so that a connection whose lines turned quick tries again. After a try that
         stopped slow, the next lines go to the pool untried (1, then doubling while the tries stay slow, up to
         :data:`INLINE_SKIP_MAX`; a call that answers every line it was given starts over).
         """
@@ -123,7 +132,7 @@ class InlineSolver:
         if self.skip > 0:
             self.skip = max(0, self.skip - count)
             return [], 0.0
-        if count > 1 and self.pace * count > budget:
+        if count > 1 and self.pace * count > INLINE_HANDOFF * budget:
             self.pace *= 0.75  # (a connection's lines may turn quick: a try comes within a few reads)
             return [], 0.0
         started = time.monotonic()
@@ -149,8 +158,8 @@ class InlineSolver:
             if None in out:
                 break
             pace = spent / len(out)
-            if (count - len(out)) * pace > budget - spent:
-                break  # the rest would not all fit: the pool's threads take them
+            if len(out) >= first_group and spent + (count - len(out)) * pace > INLINE_HANDOFF * budget:
+                break  # a long read: the pool's threads take the rest
             group = max(1, min(INLINE_GROUP, int((budget - spent) / pace) if pace > 0 else INLINE_GROUP))
         answered = out.index(None) if None in out else len(out)
         answers: list[bytes] = [text for text in out[:answered] if text is not None]

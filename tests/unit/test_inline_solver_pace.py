@@ -1,7 +1,7 @@
 """What the inline path leaves to the pool untried (issue 29, tenth session): ``InlineSolver.solve`` with plain
 values, a made-up clock and a fake native core whose lines cost what the test says.
 
-A read whose lines would not all fit in the budget at the connection's pace goes to the pool (both solver
+A read whose lines would take more than two budgets at the connection's pace goes to the pool (both solver
 threads), not a budget's worth answered on the event loop while the threads wait for the rest; after a try
 that stopped slow (its search thrown away), the next lines go to the pool untried, 1, then doubling.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from sudoku_server.net import inline
-from sudoku_server.net.inline import INLINE_FIRST_GROUP, INLINE_SKIP_MAX, InlineSolver
+from sudoku_server.net.inline import INLINE_FIRST_GROUP, INLINE_HANDOFF, INLINE_SKIP_MAX, InlineSolver
 
 BUDGET = 0.002
 #: The native core's check interval: a search that runs this long calls ``check``.
@@ -71,20 +71,26 @@ def test_a_read_that_fits_the_budget_is_answered_whole(core: FakeCore) -> None:
     assert solver.pace == pytest.approx(0.00001)
 
 
-def test_a_read_that_would_not_fit_goes_to_the_pool_after_the_first_group(core: FakeCore) -> None:
+def test_a_read_up_to_twice_the_budget_is_answered_up_to_the_budget(core: FakeCore) -> None:
     solver = InlineSolver(BUDGET)
-    answers, _ = solver.solve(plain(65, 64))  # 4.2 ms at 65 µs a line: no budget's worth while the threads wait
+    answers, spent = solver.solve(marks(35, 64))  # 2.24 ms: within INLINE_HANDOFF budgets
+    assert len(answers) == 58 and spent == pytest.approx(58 * 0.000035)  # the budget's worth (thermo's case)
+    answers, _ = solver.solve(marks(35, 64))  # and so for the next read
+    assert len(answers) == 58
+
+
+def test_a_long_read_goes_to_the_pool_after_the_first_group(core: FakeCore) -> None:
+    solver = InlineSolver(BUDGET)
+    answers, _ = solver.solve(marks(70, 64))  # 4.5 ms at 70 µs a line: no budget's worth while the threads wait
     assert len(answers) == INLINE_FIRST_GROUP  # the pace is not known before the first group
-    solver = InlineSolver(BUDGET)
-    answers, _ = solver.solve(marks(65, 64))
-    assert len(answers) == 1  # marks lines go one a call: the first tells the pace
-    assert solver.pace == pytest.approx(0.000065)
+    assert solver.pace == pytest.approx(0.00007)
     core.searched.clear()
-    assert solver.solve(marks(65, 64)) == ([], 0.0)  # the pace is known now: all to the pool, none searched
+    assert solver.solve(marks(70, 64)) == ([], 0.0)  # the pace is known now: all to the pool, none searched
     assert core.searched == []
-    assert solver.pace == pytest.approx(0.000065 * 0.75)  # (lowered: lines that turned quick get a try)
-    answers, _ = solver.solve(marks(65, 2))  # a read that fits at that pace is answered
+    assert solver.pace == pytest.approx(0.00007 * 0.75)  # (lowered: lines that turned quick get a try)
+    answers, _ = solver.solve(marks(70, 2))  # a short read is answered
     assert len(answers) == 2
+    assert INLINE_HANDOFF * BUDGET < 64 * 0.00007
 
 
 def test_after_a_slow_try_the_next_lines_go_to_the_pool_untried_doubling(core: FakeCore) -> None:
