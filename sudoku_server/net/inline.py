@@ -40,7 +40,9 @@ from sudoku_server.wire import replies
 __all__ = [
     "INLINE_FIRST_GROUP",
     "INLINE_GROUP",
+    "INLINE_HANDOFF",
     "INLINE_REQUEST_SECONDS",
+    "INLINE_SKIP_MAX",
     "RECEIVE_SIZE",
     "InlineSolver",
     "SocketIO",
@@ -61,6 +63,17 @@ INLINE_GROUP = 16
 #: Seconds a typed request answered on the event loop may search before it goes to the pool (the native
 #: core's check interval: it calls ``check`` once its search has run this long).
 INLINE_REQUEST_SECONDS = 0.0005
+#: Lines a connection sends to the pool without trying them inline, at most, after tries that stopped slow
+#: (:meth:`InlineSolver.solve`: 1 after the first, doubling while the tries stay slow): a search stopped
+#: there is thrown away (the pool searches the line from the start), and a slow line's search seldom comes
+#: alone (little killer: most searches pass the 0.5 ms bound). The reply window's 64 replies.
+INLINE_SKIP_MAX = 64
+#: A read whose lines would take more than this many budgets at the connection's pace goes to the pool
+#: whole (:meth:`InlineSolver.solve`): most of it would go there anyway, and the solver threads would wait
+#: while the event loop answered a budget's worth. Within it, a read is answered up to the budget as
+#: before: thermo's and odd/even's pipelined reads (64 lines of 20-35 µs) stay on the event loop, where they
+#: cost least (benchmarks/RESULTS.md, tenth session).
+INLINE_HANDOFF = 2
 
 
 class _InlineSlow(BaseException):
@@ -75,6 +88,9 @@ def _too_slow() -> None:
 class InlineSolver:
     """Plain one-line 9x9 puzzles answered text to text on the event loop, within a budget (module docstring).
 
+    It remembers the connection's recent lines: the pace of those it answered (seconds per line), and the
+    tries that stopped slow; :meth:`solve` uses both to leave lines to the pool without trying them.
+
     Args:
       budget: seconds of solving per call of :meth:`solve` (``--inline-budget``; 0 turns the path off).
     """
@@ -84,6 +100,9 @@ class InlineSolver:
         #: The last :meth:`solve` stopped at a line whose search ran past the check interval (the first line it
         #: did not answer): a marks line then goes to a job of its own, not to a bulk where it would be slow again.
         self.stopped_slow = False
+        self.pace = 0.0  # seconds per line of the last lines answered (0: none yet)
+        self.skip = 0  # lines still to leave to the pool untried, after a try that stopped slow
+        self.backoff = 0  # lines the next slow stop leaves untried (doubles, up to INLINE_SKIP_MAX)
 
     def solve(self, lines: Sequence[bytes], first_group: int = INLINE_FIRST_GROUP) -> tuple[list[bytes], float]:
         """Answer ``lines`` (each with its terminator) from the first on while each is quick and the budget lasts.
@@ -96,14 +115,29 @@ class InlineSolver:
         and the solving time spent, for the caller to charge
         (``SolverPool.charge_inline``). The lines from ``len(answers)`` on
         were not answered (slow, an error to word, or over the budget).
+
+        A read whose lines would take more than :data:`INLINE_HANDOFF` budgets at the pace so far (known
+        after :data:`INLINE_FIRST_GROUP` lines, when no earlier read told it) goes to the pool whole: the
+        event loop does not spend a budget on a prefix while the solver threads wait for the rest (a
+        pipelining client of a rule of 60-200 µs a line: the pool's threads answer its reads side by side,
+        benchmarks/RESULTS.md, tenth session). A read left to the pool that way lowers the pace by a
+        quarter, so that a connection whose lines turned quick tries again. After a try that
+        stopped slow, the next lines go to the pool untried (1, then doubling while the tries stay slow, up to
+        :data:`INLINE_SKIP_MAX`; a call that answers every line it was given starts over).
         """
         out: list[bytes | None] = []
         count = len(lines)
         budget = self.budget
+        self.stopped_slow = False
+        if self.skip > 0:
+            self.skip = max(0, self.skip - count)
+            return [], 0.0
+        if count > 1 and self.pace * count > INLINE_HANDOFF * budget:
+            self.pace *= 0.75  # (a connection's lines may turn quick: a try comes within a few reads)
+            return [], 0.0
         started = time.monotonic()
         spent = 0.0
         group = first_group
-        self.stopped_slow = False
         while len(out) < count and spent < budget:
             done = len(out)
             end = done
@@ -117,13 +151,24 @@ class InlineSolver:
             except _InlineSlow:
                 spent = time.monotonic() - started
                 self.stopped_slow = True
+                self.backoff = min(INLINE_SKIP_MAX, max(1, 2 * self.backoff))
+                self.skip = self.backoff
                 break
             spent = time.monotonic() - started
             if None in out:
                 break
-            group = max(1, min(INLINE_GROUP, int((budget - spent) * len(out) / spent) if spent > 0 else INLINE_GROUP))
+            pace = spent / len(out)
+            if len(out) >= first_group and spent + (count - len(out)) * pace > INLINE_HANDOFF * budget:
+                break  # a long read: the pool's threads take the rest
+            group = max(1, min(INLINE_GROUP, int((budget - spent) / pace) if pace > 0 else INLINE_GROUP))
         answered = out.index(None) if None in out else len(out)
         answers: list[bytes] = [text for text in out[:answered] if text is not None]
+        if self.stopped_slow:  # (the slow line counted as one)
+            self.pace = max(self.pace, spent / (answered + 1))
+        elif answered:
+            self.pace = spent / answered
+        if answered == count:
+            self.backoff = 0
         return answers, spent
 
     def answer(

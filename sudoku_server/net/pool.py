@@ -28,35 +28,46 @@ import math
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import cast
 
 import trio
 
-from sudoku_server.errors import SolveTimeoutError
 from sudoku_server.net import scheduler as _scheduler
 from sudoku_server.net.config import ServerConfig
+from sudoku_server.net.jobs import (
+    BulkItem,
+    Job,
+    JobContext,
+    PoolClient,
+    answer_events,
+    busy_timeout_error,
+    first_line,
+    line_of,
+)
 from sudoku_server.net.lifecycle import ServerLifecycle
 from sudoku_server.net.metrics import Counts
 from sudoku_server.net.window import Signal, Slot
-from sudoku_server.service.answer import Server, Solvers, answer, answer_many
-from sudoku_server.service.requests import Request, Solve
+from sudoku_server.service.answer import answer_many
+from sudoku_server.service.requests import Solve
 from sudoku_server.sudoku.solver import is_own_solve
-from sudoku_server.text import Puzzle
-from sudoku_server.text.marksline import solve_marks, solve_taken
+from sudoku_server.text.marksline import solve_marks
+from sudoku_server.text.oneline import solve_plain
 from sudoku_server.wire import replies
-from sudoku_server.wire.session import Event, Reply, RequestReceived, TakenLine
+from sudoku_server.wire.session import TakenLine
 
 __all__ = [
     "BULK_PUZZLES",
     "SWITCH_INTERVAL",
+    "BulkItem",
     "Job",
     "JobContext",
     "PoolClient",
     "Signal",
     "Slot",
     "SolverPool",
+    "busy_timeout_error",
     "error_code",
+    "first_line",
     "own_seconds",
     "wall_limit",
 ]
@@ -70,12 +81,14 @@ log = logging.getLogger("sudoku_server")
 #: of the server would cost more than the work (benchmarks/RESULTS.md, "Server under load").
 BULK_PUZZLES = 32
 #: A puzzle of a bulk job searches for this many of the native core's check intervals (0.5 ms each) before
-#: it leaves the bulk for a job of its own, which searches it again from the start: 4, 2 ms. At 1 (0.5 ms)
-#: the pipelined renban requests of the stored set (search mean 0.13 ms, worst 1.8 ms) sent 36 of 400 to
-#: jobs, each searched twice; whispers 11 (benchmarks/RESULTS.md, eighth session).
+#: it leaves the bulk for a job of its own (:class:`_BulkRun`): 4, 2 ms. A puzzle searched alone (a marks
+#: line) goes on searching as that job; a plain line, searched in a run, is searched again from the start (at 1,
+#: 0.5 ms, when every slow puzzle was: the pipelined renban requests of the stored set, search mean 0.13 ms,
+#: worst 1.8 ms, sent 36 of 400 to jobs, each searched twice; benchmarks/RESULTS.md, eighth session).
 BULK_LINE_CHECKS = 4
 #: Past this many seconds of a bulk job, its puzzle at its next check leaves it (with those after it): a
-#: bulk of slow puzzles holds its worker about as long as 32 puzzles of 0.5 ms did, under a 20 ms slice.
+#: bulk of slow puzzles holds its worker about as long as 32 puzzles of 0.5 ms did, under a 20 ms slice, and
+#: the answers before it are not held back.
 BULK_SLOW_SECONDS = 0.010
 #: Seconds a thread may hold the interpreter lock while another wants it
 #: (``sys.setswitchinterval``; Python's default is 0.005). The technique
@@ -113,6 +126,11 @@ def runs_unlocked(job: Job) -> bool:
     return job.bulk is not None or job.taken is not None or isinstance(job.request, Solve)
 
 
+def puzzles_of(job: Job) -> int:
+    """The puzzles of a job: a bulk job's count, else 1 (the scheduler's shares count them)."""
+    return len(job.bulk) if job.bulk is not None else 1
+
+
 def own_seconds(wall: float, cpu: float, threads: int) -> float:
     """A job's own solving time, in seconds, which the solve timeout bounds.
 
@@ -141,43 +159,6 @@ def wall_limit(solve_timeout: float) -> float:
     return 2 * solve_timeout
 
 
-def busy_timeout_error(seconds: float) -> SolveTimeoutError:
-    """The error of a job that passed its wall-time bound (``seconds``): ``no answer within 20 s (the server is
-    busy)``; the solve timeout's own words (``no answer within 10 s``) say the job itself took that long."""
-    return SolveTimeoutError(f"no answer within {seconds:g} s (the server is busy)")
-
-
-#: One puzzle of a bulk job: a plain one-line puzzle read (its request and puzzle), or a marks line unread.
-BulkItem = tuple[Solve, Puzzle] | TakenLine
-
-
-def first_line(item: BulkItem) -> int:
-    """The line number of a bulk job's puzzle."""
-    return item.lineno if isinstance(item, TakenLine) else item[1].first_line
-
-
-def _line_of(item: BulkItem) -> bytes:
-    """A bulk job's puzzle as its line's bytes, terminator included."""
-    if isinstance(item, TakenLine):
-        return item.line
-    puzzle = item[1]
-    return (puzzle.lines[0] + puzzle.endings[0]).encode("ascii")
-
-
-def _answer_events(events: list[Event], check: Callable[[], None], context: JobContext) -> bytes:
-    """The replies of a line's events: its error line, or its request answered and rendered as :meth:`Job.work`
-    answers one."""
-    chunks = []
-    for event in events:
-        if isinstance(event, Reply):
-            chunks.append(event.data)
-        elif isinstance(event, RequestReceived):
-            about = f"the puzzle at line {event.line}"
-            result = answer(event.request, check=check, solvers=context.solvers, server=context.server, about=about)
-            chunks.append(replies.render(result, event.ending, event.puzzle))
-    return b"".join(chunks)
-
-
 class _Slow(BaseException):
     """Raised by a bulk job's ``check``: this puzzle searched past :data:`BULK_LINE_CHECKS` of the native
     core's check intervals (or the bulk past :data:`BULK_SLOW_SECONDS`); it leaves the bulk for a job of its
@@ -198,106 +179,6 @@ class _TimedOut(BaseException):
     def __init__(self, busy: bool = False) -> None:
         super().__init__()
         self.busy = busy
-
-
-class PoolClient(Protocol):
-    """What a client of the pool provides: a line connection, or the HTTP front's client of one address.
-
-    The pool calls these on the event loop, except :meth:`output_full`,
-    which a worker thread reads between the jobs of a batch.
-    """
-
-    @property
-    def peer(self) -> str:
-        """The client, for the log (``127.0.0.1:50312``)."""
-        ...
-
-    solver_seconds: float  # time its batches (and its inline solving) held a worker
-
-    def __hash__(self) -> int:
-        """Clients are the scheduler's keys (by identity)."""
-        ...
-
-    def fill(self, slot: Slot, data: bytes) -> None:
-        """A job's reply is ready: ``data`` for ``slot``."""
-        ...
-
-    def check_peer(self) -> None:
-        """Before a batch and once per slice: find out whether the client has gone (then close it in the pool)."""
-        ...
-
-    def output_full(self, extra: int = 0, ahead: bool = False) -> bool:
-        """True when its replies ready and unsent, plus ``extra`` bytes, fill its window (the batch is cut);
-        ``ahead``: for an extra batch, counting the replies done behind one not known yet."""
-        ...
-
-    def shutdown_line(self, job: Job) -> bytes:
-        """The reply of ``job`` when the server stops before it is answered."""
-        ...
-
-    def split_bulk(self, job: Job, leftover: list[BulkItem]) -> list[Job]:
-        """A bulk job stopped at a slow puzzle: ``leftover`` get jobs of their own, returned in order."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class JobContext:
-    """What a job answers with: the solver functions and the server the verbs about it read."""
-
-    solvers: Solvers
-    server: Server
-
-
-@dataclass(eq=False, slots=True)
-class Job:
-    """One piece of solver work: a request answered by ``service.answer`` in a worker thread.
-
-    Its reply is the result rendered by ``wire.replies`` (in ``puzzle``'s
-    layout when it has one).
-    """
-
-    connection: PoolClient
-    slot: Slot
-    request: Request | None
-    puzzle: Puzzle | None
-    what: str  # for messages: "puzzle at line 3"
-    ending: str = "\n"
-    bulk: list[BulkItem] | None = None  # a run of plain one-line puzzles and marks lines (SolverPool._run_bulk)
-    taken: TakenLine | None = None  # a marks line unread, answered alone (request and puzzle None)
-
-    def each(self) -> list[str]:
-        """What each of its replies is about: ``["puzzle at line 3"]``, one per puzzle of a bulk."""
-        if self.bulk is None:
-            return [self.what]
-        return [f"puzzle at line {first_line(item)}" for item in self.bulk[: self.slot.count]]
-
-    def work(self, check: Callable[[], None], context: JobContext) -> bytes:
-        """In a worker thread: answer the request and render its reply. Raises what ``check`` raises."""
-        if self.taken is not None:  # a marks line: text to text, else read and answered the usual way
-            own = is_own_solve(context.solvers.solve)  # (a test's replaced solver sees every line)
-            answered = solve_marks(self.taken.line, check=check) if own else None
-            return answered if answered is not None else _answer_events(self.taken.events(), check, context)
-        assert self.request is not None
-        result = answer(
-            self.request, check=check, solvers=context.solvers, server=context.server, about=f"the {self.what}"
-        )
-        return replies.render(result, self.ending, self.puzzle)
-
-    # The replies the pool gives on its own (another front, HTTP, renders them its own way).
-
-    def timeout_reply(self, seconds: float, busy: bool = False) -> bytes:
-        """The reply of a request that used its solve timeout (``seconds``), or (``busy``) its wall-time bound."""
-        if busy:
-            return b"".join(replies.error_line(busy_timeout_error(seconds), self.ending) for _ in self.each())
-        return replies.timeout_line(seconds, self.ending)
-
-    def internal_reply(self, error: BaseException) -> bytes:
-        """The reply of a request whose work failed outside the service (a fault: logged by the caller)."""
-        return replies.internal_line(error, f"the {self.what}", self.ending)
-
-    def refused_reply(self, reason: str, budget: bool = False) -> bytes:
-        """The reply of a request the scheduler refused (``budget``: its client's budget is used)."""
-        return b"".join(replies.not_solved_line(reason, what, self.ending) for what in self.each())
 
 
 class SolverPool:
@@ -335,6 +216,7 @@ class SolverPool:
             budget_seconds=cfg.budget_seconds,
             budget_window=cfg.budget_window,
             parallel=runs_unlocked,
+            weight=puzzles_of,
         )
         # Threads: the computing ones (solver_threads) and the paused ones
         # (at most one per worker and connection: a connection's extra batches may pause too).
@@ -505,13 +387,17 @@ class SolverPool:
         (it is held until the client reads).
         Answers done are handed over at least once per time slice, so that a
         slow puzzle never holds back the answers before it.
+        A bulk job split at a slow puzzle (:class:`_BulkRun`) gives the jobs after that puzzle back to the
+        scheduler (``Scheduler.give_back``) and the batch ends with the slow one.
         """
         context = self.context()
         run = _BatchRun(self, batch, results)
         jobs = batch.jobs
-        for index, job in enumerate(jobs):
+        index = 0
+        while index < len(jobs):
+            job = jobs[index]
             if batch.cancelled:
-                return []
+                return jobs[index:]  # (jobs a split made get their shutdown lines too)
             if index:
                 now = time.monotonic()
                 if self._cut_before(batch, results, now):
@@ -519,77 +405,37 @@ class SolverPool:
                 run.flush(now)
             started = time.monotonic()
             if job.bulk is not None:
-                data, leftover = self._run_bulk(job, batch, context)
-                results.append((job, data, time.monotonic() - started))
-                if leftover:
-                    # A slow puzzle: it and those after it in the bulk become
-                    # jobs of their own, in order, before the rest of the batch.
-                    jobs_after = trio.from_thread.run_sync(job.connection.split_bulk, job, leftover)
-                    return jobs_after + jobs[index + 1 :]
+                bulk = _BulkRun(run, job, context, jobs[index + 1 :])
+                jobs = bulk.run(started)
+                if bulk.stopped:
+                    return jobs
+                index = 0
                 continue
             try:
                 data, paused = run.job(job, context, started)
             except _Stopped:
-                return []
+                return jobs[index:]
             results.append((job, data, time.monotonic() - started - paused))
+            index += 1
         return []
 
-    def _run_bulk(self, job: Job, batch: _scheduler.Batch, context: JobContext):
-        """In a worker thread: answer a bulk job's puzzles while each is quick.
+    def _split(
+        self, batch: _scheduler.Batch, job: Job, leftover: list[BulkItem], results: list[tuple], after: list[Job]
+    ) -> tuple[list[Job], bool]:
+        """On the event loop: bulk ``job`` of ``batch`` stopped at a slow puzzle, the first of ``leftover``.
 
-        Returns ``(answers, leftover)``: the answers' bytes, and the puzzles
-        from the first slow one on (it searched past :data:`BULK_LINE_CHECKS`
-        check intervals, or the bulk past :data:`BULK_SLOW_SECONDS`): it gets
-        a job of its own, with its own solve timeout, pauses and answers, and
-        those after it a bulk job (``PoolClient.split_bulk``).
+        Its answers done (in ``results``) are handed over now; the puzzles left get jobs of their own
+        (``PoolClient.split_bulk``), returned in order with True: all but the first (the slow puzzle's, which
+        this batch runs) go back to the scheduler with ``after`` (the batch's jobs not run) at once, for a free
+        worker to take (``Scheduler.give_back``). False: the batch was cancelled, nothing was given back.
         """
-
-        started = time.monotonic()
-        at = [-1, 0]  # the line the last check was in (its index), and its checks so far
-
-        def check() -> None:
-            if batch.cancelled:
-                raise _Stopped()
-            index = len(texts)  # the line searching now (a later one when it fell back to the service)
-            if at[0] != index:
-                at[0], at[1] = index, 0
-            at[1] += 1
-            if at[1] >= BULK_LINE_CHECKS or time.monotonic() - started > BULK_SLOW_SECONDS:
-                raise _Slow()
-
-        items = job.bulk
-        assert items is not None
-        solvers = context.solvers
-        # Text to text in the native core (text.marksline.solve_taken: plain lines, marks lines); a line it
-        # does not take (an error to word) is read and answered by the service, and rendered.
-        texts: list[bytes | None] = []
-        try:
-            if is_own_solve(solvers.solve):  # a test's replaced solver sees every line
-                solve_taken([_line_of(item) for item in items], texts, check=check)
-            else:
-                texts = [None] * len(items)
-        except _Slow:
-            pass  # this puzzle and those after it leave the bulk
-        done = len(texts)
-        chunks: list[bytes] = []
-        for index, text in enumerate(texts):
-            if text is not None:
-                chunks.append(text)
-                continue
-            item = items[index]
-            try:
-                if isinstance(item, TakenLine):  # a marks line: read now, as the session would have read it
-                    chunks.append(_answer_events(item.events(), check, context))
-                    continue
-                request, puzzle = item
-                results = list(
-                    answer_many([(request, f"the puzzle at line {puzzle.first_line}")], check=check, solvers=solvers)
-                )
-            except _Slow:
-                done = index  # this puzzle and those after it leave the bulk
-                break
-            chunks.append(replies.render_many(results, [puzzle]))
-        return b"".join(chunks), items[done:]
+        made = job.connection.split_bulk(job, leftover)
+        self._deliver(results)
+        if batch.cancelled:
+            return made, False
+        self.scheduler.give_back(batch, made[1:] + after, time.monotonic())
+        self._wake.set()
+        return made, True
 
     def _tick(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
         """On the event loop, once per time slice of a running batch: hand over the
@@ -657,8 +503,22 @@ class _BatchRun:
 
         Raises _Stopped when the batch is cancelled (the client is gone, the server stops).
         """
+        check, paused = self.checker(job, started, time.thread_time())
+        try:
+            data = job.work(check, context)
+        except BaseException:
+            data = self.failed(job)
+        return data, paused[0]
+
+    def checker(self, job: Job, started: float, cpu_started: float) -> tuple[Callable[[], None], list[float]]:
+        """The ``check`` of ``job``, whose search began at ``started`` (``time.monotonic``) and ``cpu_started``
+        (``time.thread_time``), and the list whose one item counts the seconds it spent paused.
+
+        It raises _Stopped (the batch is cancelled) and _TimedOut (the job's own time passed the solve
+        timeout, or its wall time the wall-time bound); it pauses the batch when its slice is used and others
+        wait, else hands the answers done over once per slice.
+        """
         pool, batch = self.pool, self.batch
-        cpu_started = time.thread_time()
         paused = [0.0]  # seconds this job spent paused
         weight = pause_weight(job)
         scheduler = pool.scheduler
@@ -681,22 +541,170 @@ class _BatchRun:
             if batch.cancelled:
                 raise _Stopped()
 
-        try:
-            data = job.work(check, context)
-        except _TimedOut as timed_out:
-            data = job.timeout_reply(self.wall if timed_out.busy else self.timeout, busy=timed_out.busy)
-        except Exception as error:
+        return check, paused
+
+    def failed(self, job: Job) -> bytes:
+        """In an ``except`` block around ``job``'s work (under :meth:`checker`'s ``check``): the reply of the
+        exception being handled (a timeout's, an internal error's); raises _Stopped when the batch ends
+        there (cancelled, or the server stops), and re-raises anything else."""
+        error = sys.exc_info()[1]
+        if isinstance(error, _TimedOut):
+            return job.timeout_reply(self.wall if error.busy else self.timeout, busy=error.busy)
+        if isinstance(error, Exception):
             log.exception("%s: internal error on the %s", job.connection.peer, job.what)
-            data = job.internal_reply(error)
+            return job.internal_reply(error)
+        if isinstance(error, _Stopped):
+            raise error
+        # trio.Cancelled out of a pause (the server is stopping): the
+        # batch ends here; the jobs get their shutdown answers.
+        if self.batch.cancelled or self.pool.lifecycle.stopping:
+            raise _Stopped() from None
+        raise  # (called in an except block: the exception being handled)
+
+
+class _BulkRun:
+    """One bulk job's run in its worker thread (``SolverPool._work``): its puzzles answered in order while each
+    is quick.
+
+    Text to text in the native core (a run of plain lines in one native call, ``text.oneline.solve_plain``; a
+    marks line alone, ``text.marksline.solve_marks``); a line the core does not take (an error to word) is read
+    and answered by the service, alone, and rendered. A puzzle is *slow* once it searched past
+    :data:`BULK_LINE_CHECKS` of the native core's check intervals, or the bulk past :data:`BULK_SLOW_SECONDS`.
+    Then the bulk splits at it (``SolverPool._split``): the answers done are handed over at once, the puzzle
+    gets a job of its own and those after it a bulk job (``PoolClient.split_bulk``), which go back to the
+    scheduler with the batch's jobs not run, for a free worker to take; the batch ends with the slow puzzle's
+    job. A puzzle searched alone (a marks line, a line the service answers) goes on searching where it is,
+    now under its own job's rules (:meth:`_BatchRun.checker`: its solve timeout and wall-time bound counted
+    from when its search began, pauses, hand-overs, cancel): it is never searched again. A plain line stops
+    (the native call answers a run of them) and its job searches it again from the start: a plain 9x9 line
+    seldom searches 2 ms.
+    """
+
+    def __init__(self, run: _BatchRun, job: Job, context: JobContext, after: list[Job]) -> None:
+        self.batch_run = run
+        self.job = job
+        self.context = context
+        self.after = after  # the batch's jobs after this one
+        assert job.bulk is not None
+        self.items = job.bulk
+        self.chunks: list[bytes] = []  # the answers of the first ``done`` puzzles
+        self.done = 0
+        self.alone = False  # the puzzle searching now is searched alone (it may go on as its own job)
+        self.checks = 0  # the check calls of the puzzle (or run of plain lines) searching now
+        self.started = self.line_started = 0.0  # when the bulk, and the puzzle searching now, began
+        self.own: Job | None = None  # the slow puzzle's job, once the bulk split
+        self.own_check: Callable[[], None] | None = None  # its check, while it goes on searching here
+        self.own_paused = [0.0]
+        self.stopped = False  # the batch ends here (cancelled, the server stops)
+        self.left = [job, *after]  # the jobs not answered, for their shutdown lines when it does
+
+    def run(self, started: float) -> list[Job]:
+        """Answer the puzzles, the results (``(job, reply, seconds)``) appended to the batch's: returns the jobs
+        the batch runs next: the batch's jobs after this one, or after a split the slow puzzle's job when it
+        was not answered here, else none. With :attr:`stopped` set, the jobs not answered instead."""
+        self.started = self.line_started = started
+        items = self.items
+        native = is_own_solve(self.context.solvers.solve)  # a test's replaced solver sees every line
+        try:
+            while self.done < len(items) and self.own is None:
+                if native and not isinstance(items[self.done], TakenLine):
+                    self._plain_run()
+                else:
+                    self._alone(native)
         except _Stopped:
-            raise
+            self.stopped = True
+            return self.left
+        if self.own is None:
+            self.batch_run.results.append((self.job, b"".join(self.chunks), time.monotonic() - started))
+            return self.after
+        return [] if self.own_check is not None else [self.own]
+
+    def check(self) -> None:
+        """The bulk's ``check``: slow past the bounds (class docstring); once split, the slow puzzle's own."""
+        if self.own_check is not None:
+            self.own_check()
+            return
+        if self.batch_run.batch.cancelled:
+            raise _Stopped()
+        self.checks += 1
+        now = time.monotonic()
+        if self.checks >= BULK_LINE_CHECKS or now - self.started > BULK_SLOW_SECONDS:
+            if not self.alone:
+                raise _Slow()
+            self._split(now)
+            assert self.own is not None
+            # it goes on under its own job's rules, its search counted from when it began (its CPU time
+            # taken as its wall time so far: the native search runs without the lock)
+            cpu_started = time.thread_time() - (now - self.line_started)
+            self.own_check, self.own_paused = self.batch_run.checker(self.own, self.line_started, cpu_started)
+            self.own_check()
+
+    def _split(self, now: float) -> None:
+        """Split the bulk at its puzzle ``done`` (``SolverPool._split``): the answers done handed over, its
+        job in :attr:`own`. Raises _Stopped when the batch was cancelled meanwhile."""
+        run = self.batch_run
+        run.results.append((self.job, b"".join(self.chunks), now - self.started))
+        made, given = trio.from_thread.run_sync(
+            run.pool._split, run.batch, self.job, self.items[self.done :], run.results, self.after
+        )
+        self.own = made[0]
+        self.left = [self.own] if given else made + self.after
+        if not given:
+            raise _Stopped()
+
+    def _plain_run(self) -> None:
+        """The plain lines from puzzle ``done`` on, in one native call; a line it does not take alone."""
+        items = self.items
+        end = self.done + 1
+        while end < len(items) and not isinstance(items[end], TakenLine):
+            end += 1
+        out: list[bytes | None] = []
+        self.alone, self.checks, self.line_started = False, 0, time.monotonic()
+        slow = False
+        try:
+            solve_plain([line_of(item) for item in items[self.done : end]], out, check=self.check)
+        except _Slow:
+            slow = True
+        for text in out:
+            if text is None:  # an error to word (givens that share a unit, no solution): the service's
+                self._alone(False)
+                if self.own is not None:
+                    return
+            else:
+                self.chunks.append(text)
+                self.done += 1
+        if slow:
+            self._split(time.monotonic())  # its job searches it again
+
+    def _alone(self, native: bool) -> None:
+        """Answer puzzle ``done`` alone: a marks line text to text, else read and answered by the service. Slow,
+        it goes on as its own job (:meth:`check`), whose result then ends the bulk."""
+        item = self.items[self.done]
+        self.alone, self.checks, self.line_started = True, 0, time.monotonic()
+        check, context = self.check, self.context
+        try:
+            if isinstance(item, TakenLine):
+                text = solve_marks(item.line, check=check) if native else None
+                if text is None:  # read now, as the session would have read it
+                    text = answer_events(item.events(), check, context)
+            else:
+                request, puzzle = item
+                about = f"the puzzle at line {puzzle.first_line}"
+                results = list(answer_many([(request, about)], check=check, solvers=context.solvers))
+                text = replies.render_many(results, [puzzle])
         except BaseException:
-            # trio.Cancelled out of a pause (the server is stopping): the
-            # batch ends here; the jobs get their shutdown answers.
-            if batch.cancelled or pool.lifecycle.stopping:
-                raise _Stopped() from None
-            raise
-        return data, paused[0]
+            if self.own is None:
+                raise
+            text = self.batch_run.failed(self.own)
+        finally:
+            self.alone = False
+        if self.own is not None:
+            seconds = time.monotonic() - self.line_started - self.own_paused[0]
+            self.batch_run.results.append((self.own, text, seconds))
+            self.left = []
+            return
+        self.chunks.append(text)
+        self.done += 1
 
 
 def _owner(batch: _scheduler.Batch) -> PoolClient:

@@ -19,9 +19,12 @@ that out. ARCHITECTURE.md draws the shape; the rules (PROTOCOL.md "Fairness and 
   pipelining client used one core of two), of the jobs at the front of its
   queue that may run beside another (``parallel``: the server's are those
   whose search runs in the native core without the interpreter lock). A batch started while workers
-  are free and nothing else waits takes its share of the queue (the queue
-  divided by the free workers, at most ``batch_size``), so the rest can
-  start beside it. As soon as another connection (or a paused batch) waits,
+  are free and nothing else waits takes its share of the queue (its
+  puzzles, a bulk job's many, divided by the free workers and the
+  connection's batches running, at most ``batch_size`` jobs), so the rest
+  can start beside it, or on the worker that frees first (an extra batch
+  that took all that waited once kept one worker busy with 56 puzzles while
+  the other idled: benchmarks/RESULTS.md, tenth session). As soon as another connection (or a paused batch) waits,
   the rules below apply: an extra batch ends between jobs at once, or
   pauses at the end of its slice in the middle of a job, and its worker goes
   to the head of the queue; the connection queues again once its last
@@ -160,13 +163,23 @@ Decision = Start | Resume | Refuse
 
 
 def _batch_length(
-    queue: collections.deque[Any], batch_size: int, free: int, parallel: Callable[[Any], bool], extra: bool
+    queue: collections.deque[Any],
+    batch_size: int,
+    free: int,
+    parallel: Callable[[Any], bool],
+    extra: bool,
+    weight: Callable[[Any], int] = lambda job: 1,
 ) -> int:
     """Jobs a batch takes from the front of ``queue``: up to ``batch_size``; with ``free`` workers (more than one,
-    and nothing else waiting), its share, when the job after the share may run beside it (``parallel``); an extra
-    batch, only the run of jobs that may."""
+    and nothing else waiting), its share of the queue's ``weight`` (puzzles: a bulk job holds many), when the job
+    after the share may run beside it (``parallel``); an extra batch, only the run of jobs that may."""
     size = min(batch_size, len(queue))
-    share = -(-len(queue) // free) if free > 1 else size
+    share = size
+    if free > 1:
+        due, share, held = -(-sum(weight(job) for job in queue) // free), 0, 0
+        while share < size and held < due:
+            held += weight(queue[share])
+            share += 1
     if share < size and parallel(queue[share]):
         size = share
     if extra:
@@ -206,9 +219,8 @@ class _Client:
 class Scheduler:
     """Fair scheduling of solver work across connections (module docstring).
 
-    One unit because the queue, the virtual times, the holds, the paused
-    batches and the budgets are one state that every decision reads and
-    changes together.
+    One unit because the queue, the virtual times, the holds, the paused batches and the budgets are one state
+    that every decision reads and changes together.
 
     Args:
       workers: batches that may run at once (``--solver-threads``).
@@ -218,10 +230,9 @@ class Scheduler:
       budget_seconds: solver seconds a connection may use at once.
       budget_window: seconds in which the budget refills completely.
       parallel: whether a job may run in an extra batch (default: every job); the server's: those whose
-        search runs in the native core without the interpreter lock.
+        search runs in the native core without the interpreter lock. weight: a job's puzzles (default 1).
 
-    Every method takes ``now``, the current time in seconds (any monotonic
-    clock, the same for every call).
+    Every method takes ``now``, the current time in seconds (any monotonic clock, the same for every call).
     """
 
     def __init__(
@@ -235,21 +246,19 @@ class Scheduler:
         budget_window: float = DEFAULT_BUDGET_WINDOW,
         max_paused: int = DEFAULT_MAX_PAUSED,
         parallel: Callable[[Any], bool] = lambda job: True,
+        weight: Callable[[Any], int] = lambda job: 1,
     ) -> None:
         if workers < 1 or batch_size < 1:
             raise ValueError("workers and batch_size must be at least 1")
-        self.workers = workers
-        self.time_slice = time_slice
+        self.workers, self.time_slice = workers, time_slice
         self.batch_size = batch_size
         self.queue_timeout = queue_timeout
-        self.budget_seconds = budget_seconds
-        self.budget_window = budget_window
+        self.budget_seconds, self.budget_window = budget_seconds, budget_window  # the budget's rate
         self.max_paused = max_paused
-        self.parallel = parallel
+        self.parallel, self.weight = parallel, weight
         self._clients: dict[Hashable, _Client] = {}
-        # Connections waiting to start a batch (their key) and paused batches:
-        # a heap of [vtime, sequence, item], least virtual time first, and
-        # each item's live entry (an entry no longer there is skipped).
+        # Connections waiting to start a batch (their key) and paused batches: a heap of [vtime, sequence, item],
+        # least virtual time first, and each item's live entry (an entry no longer there is skipped).
         self._heap: list[list[Any]] = []
         self._queued: dict[Hashable | Batch, list[Any]] = {}
         # Connections waiting, in the order they became ready (the wait bound).
@@ -287,9 +296,8 @@ class Scheduler:
     def idle(self) -> bool:
         """True when no batch runs and none waits: background work (the warm pools) may use a worker.
 
-        The lowest priority: read by that work's ``check`` hook (from its
-        thread, a plain attribute read), which pauses it as soon as a
-        connection has solver work.
+        The lowest priority: read by that work's ``check`` hook (from its thread, a plain attribute read), which
+        pauses it as soon as a connection has solver work.
         """
         return not self.running and not self._queued
 
@@ -312,8 +320,7 @@ class Scheduler:
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, the running slices of all its batches included.
 
-        Read-only (workers call it between jobs to cut the batch; the
-        connection's next turn then refuses what is left).
+        Read-only (workers call it between jobs to cut the batch; the connection's next turn refuses the rest).
         """
         client = self._clients.get(batch.key)
         if client is None:
@@ -369,9 +376,8 @@ class Scheduler:
     def hold(self, key: Hashable) -> None:
         """Connection ``key``'s reply window is full: no new batch for it until :meth:`release`.
 
-        It leaves the queue (a held connection is not waiting for a worker:
-        the wait bound does not run). Its running batch is cut by the server
-        between jobs; a paused one resumes in its turn (its job is started).
+        It leaves the queue (a held connection is not waiting for a worker: the wait bound does not run). Its
+        running batch is cut by the server between jobs; a paused one resumes in its turn (its job is started).
         """
         client = self._clients.get(key)
         if client is None or client.held:
@@ -400,8 +406,7 @@ class Scheduler:
     def next_decision(self, now: float) -> Decision | None:
         """What to do now, or None when there is nothing to do (or no free worker).
 
-        Call it again after carrying out a decision: a :class:`Refuse` needs
-        no worker, so several may come in a row.
+        Call it again after carrying out a decision: a :class:`Refuse` needs no worker, so several may come in a row.
         """
         oldest = self._oldest_waiting()
         if oldest is not None:
@@ -470,6 +475,14 @@ class Scheduler:
         if entry is not None:
             self._resume(entry, now)
 
+    def give_back(self, batch: Batch, jobs: list[Any], now: float) -> None:
+        """The running ``batch`` will not run ``jobs`` (a bulk job split at a slow puzzle it goes on solving):
+        back to the front of its connection's queue now, for a free worker (an extra batch, or in its turn)."""
+        client = self._clients.get(batch.key)
+        if client is not None and batch in client.batches:  # (else the connection is gone)
+            client.queue.extendleft(reversed(jobs))
+            self._settle(batch.key, client, now)
+
     def finished(self, batch: Batch, now: float, unfinished: list[Any] | None = None) -> None:
         """``batch`` ended (done, cut at its slice, or cancelled); its worker is free.
 
@@ -506,9 +519,10 @@ class Scheduler:
             self._enqueue(key, client)
 
     def _start(self, key: Hashable, client: _Client, now: float, extra: bool = False) -> Start:
-        """Start a batch of connection ``key`` on a free worker, of :func:`_batch_length` jobs."""
-        free = 0 if self._queued else self.workers - self.running
-        size = _batch_length(client.queue, self.batch_size, free, self.parallel, extra)
+        """Start a batch of connection ``key`` on a free worker, of :func:`_batch_length` jobs: its share over
+        the free workers and its batches running (they come back for more)."""
+        free = 0 if self._queued else self.workers - self.running + sum(not b.paused for b in client.batches)
+        size = _batch_length(client.queue, self.batch_size, free, self.parallel, extra, self.weight)
         jobs = [client.queue.popleft() for _ in range(size)]
         batch = Batch(key, jobs, started=now, slice_started=now, extra=extra)
         client.batches.append(batch)

@@ -21,14 +21,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from sudoku_server.sudoku import solver as _solver
 from sudoku_server.sudoku.rules import RULES
 from sudoku_server.sudoku.rules._native_marks import NativeParts, reader_words
-from sudoku_server.text.oneline import solve_plain
 
-__all__ = ["MARKS_BUFFERED", "PLAIN_MAX", "solve_marks", "solve_taken"]
+__all__ = ["MARKS_BUFFERED", "PLAIN_MAX", "solve_marks"]
 
 #: A marks line as bytes at the front of a buffer, with an LF or CRLF terminator (``match`` at a position):
 #: ``SOLVE`` and a blank or nothing, 81 givens of a 9x9 grid, then one or more `` word=marks`` fields (one
@@ -101,24 +100,3 @@ def solve_marks(line: bytes, *, check: Callable[[], None] | None = None) -> byte
     if found is None:
         return None
     return bytes(found).translate(_DIGITS) + ending.encode("ascii")
-
-
-def solve_taken(lines: Sequence[bytes], out: list[bytes | None], *, check: Callable[[], None] | None = None) -> None:
-    """Lines ``Session.take_plain(marks=True)`` took, text to text: append each one's answer (or None) to ``out``.
-
-    Plain lines in runs (``text.oneline.solve_plain``), marks lines one by one (:func:`solve_marks`); None for
-    a line the caller answers the usual way. Whatever ``check`` raises propagates; ``out`` then holds the
-    answers of the lines before the one it was raised in.
-    """
-    start = 0
-    count = len(lines)
-    while start < count:
-        end = start
-        while end < count and len(lines[end]) <= PLAIN_MAX:
-            end += 1
-        if end > start:
-            solve_plain(lines[start:end], out, check=check)
-            start = end
-        else:
-            out.append(solve_marks(lines[start], check=check))
-            start += 1

@@ -17,8 +17,11 @@ def test_a_pipelining_connection_alone_takes_both_workers_with_its_share_of_the_
         s.submit("a", job, 0.0)
     first, extra = drain(s, 0.0)
     assert isinstance(first, Start) and first.batch.jobs == [0, 1, 2, 3]  # 7 jobs over 2 free workers
-    assert isinstance(extra, Start) and extra.batch.jobs == [4, 5, 6]
+    # the extra batch takes its share too: the 3 left over the free worker and the batch running, which comes
+    # back for the rest when it ends first
+    assert isinstance(extra, Start) and extra.batch.jobs == [4, 5]
     assert not first.batch.extra and extra.batch.extra
+    assert s.queued_jobs == 1
     assert s.running == 2 and not s.waiting  # an extra batch is no waiter: nobody yields to it
     assert not s.should_yield(first.batch, 5.0) and not s.should_yield(extra.batch, 5.0)
 
@@ -31,16 +34,29 @@ def test_jobs_that_come_while_its_batch_runs_start_on_the_free_worker():
     assert d.batch.jobs == ["bulk1"]
     s.submit("a", "bulk2", 0.001)
     s.submit("a", "bulk3", 0.001)
-    (e,) = drain(s, 0.001)  # one worker free: it takes all that waits
-    assert isinstance(e, Start) and e.batch.jobs == ["bulk2", "bulk3"] and e.batch.extra
+    (e,) = drain(s, 0.001)  # one worker free: its share, the other half for the worker that frees first
+    assert isinstance(e, Start) and e.batch.jobs == ["bulk2"] and e.batch.extra
     s.submit("a", "bulk4", 0.002)
     assert drain(s, 0.002) == []  # both workers are taken
     s.finished(e.batch, 0.010)  # the later batch ends first
     (f,) = drain(s, 0.010)
-    assert f.batch.jobs == ["bulk4"] and f.batch.extra  # the first batch still runs
-    s.finished(d.batch, 0.011)
-    s.finished(f.batch, 0.012)
-    assert drain(s, 0.012) == [] and s.idle
+    assert f.batch.jobs == ["bulk3"] and f.batch.extra  # the first batch still runs: half of what waits
+    s.finished(f.batch, 0.011)
+    (g,) = drain(s, 0.011)
+    assert g.batch.jobs == ["bulk4"] and g.batch.extra
+    s.finished(g.batch, 0.012)
+    s.finished(d.batch, 0.013)
+    assert drain(s, 0.013) == [] and s.idle
+
+
+def test_shares_count_a_bulk_jobs_puzzles():
+    s = Scheduler(workers=2, batch_size=32, weight=lambda job: job[1])
+    s.open("a", 0.0)
+    for job in [("b1", 32), ("b2", 31), ("one", 1)]:
+        s.submit("a", job, 0.0)
+    first, extra = drain(s, 0.0)
+    assert first.batch.jobs == [("b1", 32)]  # 64 puzzles over 2 workers: not 2 jobs of 3 (63 puzzles)
+    assert extra.batch.jobs == [("b2", 31)] and s.queued_jobs == 1
 
 
 def test_every_batch_is_charged_to_the_budget_and_the_virtual_time():
@@ -70,13 +86,14 @@ def test_a_newcomer_ends_the_extra_batch_between_jobs_and_takes_its_worker():
     assert s.should_pause(extra.batch, 0.02)
     assert not s.should_yield(first.batch, 0.005)  # the first batch keeps its slice, as every batch
     assert s.should_yield(first.batch, 0.02)
-    s.finished(extra.batch, 0.006, unfinished=["a5", "a6", "a7"])  # it ran a4
+    assert extra.batch.jobs == ["a4", "a5"]  # its share of the 4 left
+    s.finished(extra.batch, 0.006, unfinished=["a5"])  # it ran a4
     (d,) = drain(s, 0.006)
     assert isinstance(d, Start) and d.batch.key == "b" and d.batch.jobs == ["b1"]
     s.finished(d.batch, 0.007)
-    # b is answered and nothing waits: a's jobs cut off start beside its first batch again
+    # b is answered and nothing waits: a's jobs cut off start beside its first batch again, its share of them
     (e,) = drain(s, 0.007)
-    assert e.batch.key == "a" and e.batch.jobs == ["a5", "a6", "a7"] and e.batch.extra
+    assert e.batch.key == "a" and e.batch.jobs == ["a5", "a6"] and e.batch.extra
 
 
 def test_a_connection_queues_again_when_its_last_batch_ends_while_another_waits():
@@ -86,9 +103,10 @@ def test_a_connection_queues_again_when_its_last_batch_ends_while_another_waits(
     for job in range(4):
         s.submit("a", f"a{job}", 0.0)
     first, extra = drain(s, 0.0)
+    assert first.batch.jobs == ["a0", "a1"] and extra.batch.jobs == ["a2"]  # a3 waits for the first worker free
     s.submit("b", "b1", 0.001)
     s.submit("b", "b2", 0.001)
-    s.finished(extra.batch, 0.001, unfinished=["a3"])  # ran a2
+    s.finished(extra.batch, 0.001)  # ran a2
     (d,) = drain(s, 0.001)
     assert d.batch.key == "b" and d.batch.jobs == ["b1", "b2"]  # others wait: no share, the usual batch
     s.finished(first.batch, 0.03, unfinished=["a1"])  # its slice is used and... nobody waits now
@@ -186,8 +204,9 @@ def test_no_extra_batch_after_one_was_cut_for_a_full_window_until_a_batch_ends_o
     for job in range(6):
         s.submit("a", f"a{job}", 0.0)
     first, extra = drain(s, 0.0)
+    assert extra.batch.jobs == ["a3", "a4"]  # (a5 waits)
     extra.batch.cut_full = True  # its replies, done ahead of the first batch's, filled the window
-    s.finished(extra.batch, 0.01, unfinished=["a4", "a5"])
+    s.finished(extra.batch, 0.01, unfinished=["a4"])
     assert drain(s, 0.01) == []  # a worker is free, but nothing more is computed ahead
     s.finished(first.batch, 0.02)  # the first batch ended with all its jobs
     d, e = drain(s, 0.02)
@@ -211,3 +230,53 @@ def test_only_jobs_that_may_run_beside_another_go_in_an_extra_batch():
     assert e.batch.jobs == ["rate1", "solve2"] and not e.batch.extra
     assert f.batch.jobs == ["solve3"] and f.batch.extra
     assert drain(s, 0.002) == []
+
+
+def test_jobs_given_back_by_a_running_batch_start_on_the_free_worker_while_it_runs():
+    # a bulk job split at a slow puzzle: its worker goes on with the slow one; the rest is free to take now
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    s.submit("a", "bulk", 0.0)
+    (d,) = drain(s, 0.0)
+    assert d.batch.jobs == ["bulk"]
+    s.give_back(d.batch, ["rest1", "rest2"], 0.001)
+    (e,) = drain(s, 0.001)
+    assert isinstance(e, Start) and e.batch.jobs == ["rest1"] and e.batch.extra  # its share
+    s.finished(e.batch, 0.002)
+    (f,) = drain(s, 0.002)
+    assert f.batch.jobs == ["rest2"]
+    s.finished(f.batch, 0.0025)
+    s.finished(d.batch, 0.003)
+    assert drain(s, 0.003) == [] and s.idle
+
+
+def test_jobs_given_back_go_before_the_queued_ones_and_wait_their_turn_while_others_wait():
+    s = Scheduler(workers=2, batch_size=32, time_slice=0.02)
+    for key in "ab":
+        s.open(key, 0.0)
+    s.submit("a", "bulk", 0.0)
+    s.submit("b", "b-slow", 0.0)
+    a, b = drain(s, 0.0)
+    s.submit("a", "later", 0.001)
+    s.open("c", 0.001)
+    s.submit("c", "c1", 0.001)  # c waits: no extra batch for a
+    s.give_back(a.batch, ["rest"], 0.002)
+    assert drain(s, 0.002) == []
+    s.finished(b.batch, 0.003)
+    (c,) = drain(s, 0.003)
+    assert c.batch.key == "c"
+    s.finished(a.batch, 0.004)
+    s.finished(c.batch, 0.005)
+    d, e = drain(s, 0.005)  # two free workers: a's queue shared between them, the given-back job first
+    assert d.batch.key == e.batch.key == "a" and d.batch.jobs + e.batch.jobs == ["rest", "later"]
+
+
+def test_jobs_given_back_after_the_connection_closed_are_dropped():
+    s = Scheduler(workers=2)
+    s.open("a", 0.0)
+    s.submit("a", "bulk", 0.0)
+    (d,) = drain(s, 0.0)
+    assert s.close("a") == [] and d.batch.cancelled
+    s.give_back(d.batch, ["rest"], 0.001)
+    s.finished(d.batch, 0.002)
+    assert drain(s, 0.002) == [] and s.queued_jobs == 0
