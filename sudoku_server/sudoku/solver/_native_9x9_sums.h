@@ -216,9 +216,13 @@ e9_sums(Ctx *x, S9 *s)
     int i, k;
     memcpy(start, s->F, sizeof start);
     if (x->svalid9) {
+        const uint32_t *B = x->sbase9;
         ch[0] = ch[1] = ch[2] = 0;
-        for (i = 0; i < 27; i++)
-            ch[i % 3] |= s->F[i] ^ x->sbase9[i];
+        for (i = 0; i < 27; i += 3) {
+            ch[0] |= start[i] ^ B[i];
+            ch[1] |= start[i + 1] ^ B[i + 1];
+            ch[2] |= start[i + 2] ^ B[i + 2];
+        }
         ch[0] &= g->sums9_cells[0];
         ch[1] &= g->sums9_cells[1];
         ch[2] &= g->sums9_cells[2];
