@@ -119,6 +119,40 @@ geo_sums9(Geo *g)
 
 static inline uint32_t e9_cell_mask(const S9 *s, int c);
 
+/* The digits d of m (bit d - 1) whose partner total + 2 - d (total above
+ * the two cells' least, 2) is in p: m & the reverse of p, shifted. */
+static inline uint32_t
+e9_partners(uint32_t m, uint32_t p, long total)
+{
+    uint32_t rev = 0;
+    int j;
+    for (j = 0; j < 9; j++)
+        rev |= (p >> j & 1) << (8 - j);
+    return m & (total >= 8 ? rev << (total - 8) : rev >> (8 - total));
+}
+
+/* The support of a sum of weights 1 with one or two open cells (masks m,
+ * nseg 1: the two are peers, their digits differ), as e9_support64 finds
+ * it without its bitsets: one cell keeps the digit of the total; two keep
+ * the digits whose partner the other has. 0 when nothing is left. */
+static inline int
+e9_support_small(const uint32_t *m, int n, int nseg, long total, uint32_t *keep)
+{
+    if (n == 1) {
+        keep[0] = total < 9 ? m[0] & 1u << total : 0;
+        return keep[0] != 0;
+    }
+    if (total > 16)
+        return 0;
+    keep[0] = e9_partners(m[0], m[1], total);
+    keep[1] = e9_partners(m[1], m[0], total);
+    if (nseg == 1 && !(total & 1)) { /* d + d: not for two peers */
+        keep[0] &= ~(1u << (total / 2));
+        keep[1] &= ~(1u << (total / 2));
+    }
+    return keep[0] != 0;
+}
+
 /* Sum k to domain consistency on s (segments seen). Digits removed go to
  * x->dirty. 1, or 0 on a contradiction.
  *
@@ -178,6 +212,9 @@ e9_sum(Ctx *x, S9 *s, int k)
         wide = 64;
     if (total >= wide)
         return 0;
+    if (unit && n <= 2)
+        ok = e9_support_small(om, n, nseg, total, keep);
+    else
 #if E9_SUM_BITS > 64
     if (wide > 64)
         ok = e9_support128(om, ow, at, nseg, total, keep);
