@@ -301,7 +301,7 @@ e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
 static inline int
 e9_propagate_(Ctx *x, S9 *s, const int keep)
 {
-    uint32_t dirty = x->dirty;
+    uint32_t dirty = x->dirty, placed[3] = {s->U[0], s->U[1], s->U[2]};
     x->dirty = 0;
     for (;;) {
         while (dirty) {
@@ -367,6 +367,13 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
             dirty |= x->dirty;
             x->dirty = 0;
         }
+        /* with sums, those of the cells the rules just placed first */
+        if (x->geo->nsums && !e9_sums_placed(x, s, placed))
+            return 0;
+        dirty = x->dirty;
+        x->dirty = 0;
+        if (dirty)
+            continue;
         /* naked singles: an open cell with one digit left; none left: contradiction */
         {
             int b;

@@ -297,6 +297,31 @@ e9_sums_of(Ctx *x, S9 *s, int cell)
     return 1;
 }
 
+/* The same during a propagation (e9_propagate_): the sums of the cells
+ * e9's rules placed since `open` (the open cells per band when it last
+ * looked, updated), after the rules' own digits and before the naked
+ * singles are looked for. About 2% less CPU on little killer, the same
+ * nodes. 1, or 0 on a contradiction. */
+static int
+e9_sums_placed(Ctx *x, S9 *s, uint32_t *open)
+{
+    const Geo *g = x->geo;
+    uint32_t pl[3];
+    int b, k;
+    for (b = 0; b < 3; b++) {
+        pl[b] = open[b] & ~s->U[b] & g->sums9_cells[b];
+        open[b] = s->U[b];
+    }
+    if (!(pl[0] | pl[1] | pl[2]))
+        return 1;
+    for (k = 0; k < g->nsums; k++) {
+        const uint32_t *c = g->sum9 + 4 * k;
+        if (((c[0] & pl[0]) | (c[1] & pl[1]) | (c[2] & pl[2])) && !e9_sum(x, s, k))
+            return 0;
+    }
+    return 1;
+}
+
 /* A branch starts from s (its parent, propagated: every sum at its
  * fixpoint): the base of the next e9_sums. */
 static inline void
