@@ -29,10 +29,21 @@
  * candidates only). Sound (only digits no solution holds go), so the search
  * drivers' answers stay those of the general engine; on a solved state every
  * sum was looked at with its cells single (or skipped as a pass that held
- * it left them: e9_sum), so every sum holds. e9 places its naked singles
- * before the sums run, so an open cell there has two candidates or more
- * and a placed one is its digit: leaving placed cells out of a pass changes
- * nothing it keeps.
+ * it left them: e9_sum), so every sum holds. A placed cell (e9's s->U) is
+ * its digit and its digit has left its peers, so leaving it out of a pass
+ * changes nothing the pass keeps; an open cell may have one candidate left
+ * (the passes of e9_sums_of and e9_sums_placed run before e9's naked
+ * singles are placed), and the pass takes it as any open cell.
+ *
+ * Order (tenth session, same fixpoint, same nodes, fewer rounds): a
+ * branch's cell's own sums run right after the placement (e9_sums_of),
+ * those of the cells e9's rules place before the naked singles
+ * (e9_sums_placed), the rest once e9's rules find nothing more (e9_sums).
+ * Measured on the 500 stored little killer puzzles: 3.24M passes became
+ * 2.79M; tried and dropped: every changed sum right after the placement
+ * (15% more CPU), or after each digit e9's rules look at (8% more), or
+ * after the naked singles (2% more), the sums with few open cells first in
+ * e9_sums (no change).
  */
 
 /* As _native_sum_support.h (included later): a segment starts at this cell. */
