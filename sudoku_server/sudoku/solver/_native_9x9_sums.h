@@ -315,13 +315,15 @@ e9_sums(Ctx *x, S9 *s)
 }
 
 /* The sums of a cell a branch just placed, each to domain consistency
- * before e9's rules run (e9_apply): a branch that fails (more than half of
- * them) often fails there, and then the rules' work on the placement is
- * saved. The fixpoint is the same, so the nodes are (measured on the 500
- * stored little killer puzzles: 563.5 on average either way, about 6% less
- * CPU); the next e9_sums looks at these sums again only if e9's rules
- * change their cells (else they are as their pass left them: skipped).
- * 1, or 0 on a contradiction. */
+ * before e9's rules run (e9_apply). It never fails there (the parent's
+ * pass kept the digit with some placement of the sum's other cells, which
+ * are no peers of it but in its segment), but it narrows the sum's other
+ * cells (in 63% of the branches on the stored little killer puzzles), so
+ * e9's rules start from that and the propagation needs fewer rounds of
+ * rules and sums. The fixpoint is the same, so the nodes are (563.5 on
+ * average either way, about 7% less CPU); the next e9_sums looks at these
+ * sums again only if e9's rules change their cells (else they are as their
+ * pass left them: skipped). 1, or 0 on a contradiction. */
 static int
 e9_sums_of(Ctx *x, S9 *s, int cell)
 {
