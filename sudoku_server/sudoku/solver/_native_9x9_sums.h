@@ -316,8 +316,9 @@ e9_sums(Ctx *x, S9 *s)
 
 /* The sums of a cell a branch just placed, each to domain consistency
  * before e9's rules run (e9_apply). It never fails there (the parent's
- * pass kept the digit with some placement of the sum's other cells, which
- * are no peers of it but in its segment), but it narrows the sum's other
+ * pass kept the digit with some placement of the sum's other cells, and
+ * the digit leaves only the cell's peers, which in a sum are its segment's
+ * cells: that placement already differs there), but it narrows the other
  * cells (in 63% of the branches on the stored little killer puzzles), so
  * e9's rules start from that and the propagation needs fewer rounds of
  * rules and sums. The fixpoint is the same, so the nodes are (563.5 on
