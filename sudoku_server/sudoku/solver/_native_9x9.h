@@ -118,6 +118,7 @@ static void e9_pairs_base(Ctx *x, const S9 *s);
 static inline void e9_sums_base(Ctx *x, const S9 *s);
 static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
 static int e9_probe(Ctx *x, S9 *s, int keep);
+static int e9_sums_of(Ctx *x, S9 *s, int cell);
 
 /* Take alternative k of a branch. */
 static int
@@ -129,8 +130,12 @@ e9_apply(Ctx *x, S9 *s, const Branch *br, int k)
         e9_pairs_base(x, s);
     if (x->geo->nsums) /* and its sums at their fixpoint (_native_9x9_sums.h) */
         e9_sums_base(x, s);
-    if (br->kind == BRANCH_CELLS)
-        return e9_assign(x, s, br->cell[k], br->digit[k]);
+    if (br->kind == BRANCH_CELLS) {
+        if (!e9_assign(x, s, br->cell[k], br->digit[k]))
+            return 0;
+        /* with sums, the cell's own first (_native_9x9_sums.h) */
+        return !x->geo->nsums || e9_sums_of(x, s, br->cell[k]);
+    }
     if (br->kind == BRANCH_SPLIT)
         return e9_pairs_split(x, s, br, k);
     d = br->digit[k] - 1;
@@ -296,7 +301,7 @@ e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
 static inline int
 e9_propagate_(Ctx *x, S9 *s, const int keep)
 {
-    uint32_t dirty = x->dirty;
+    uint32_t dirty = x->dirty, placed[3] = {s->U[0], s->U[1], s->U[2]};
     x->dirty = 0;
     for (;;) {
         while (dirty) {
@@ -362,6 +367,13 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
             dirty |= x->dirty;
             x->dirty = 0;
         }
+        /* with sums, those of the cells the rules just placed first */
+        if (x->geo->nsums && !e9_sums_placed(x, s, placed))
+            return 0;
+        dirty = x->dirty;
+        x->dirty = 0;
+        if (dirty)
+            continue;
         /* naked singles: an open cell with one digit left; none left: contradiction */
         {
             int b;

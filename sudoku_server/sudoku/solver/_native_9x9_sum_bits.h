@@ -140,9 +140,11 @@ SB(support)(const uint32_t *m, const int32_t *w, const int *at, int nseg, long t
     for (sg = 0; sg < nseg; sg++) {
         SUMT ok = 0;
         int i;
-        for (j = 0; j < nidx[sg]; j++)
-            if ((f[sg] << idx[sg][j]) & b[sg + 1])
-                ok |= (SUMT)1 << idx[sg][j];
+        if (sg == 0) /* f[0] is 1: the totals the later segments finish */
+            ok = tset[0] & b[1];
+        else
+            for (j = 0; j < nidx[sg]; j++)
+                ok |= (SUMT)(((f[sg] << idx[sg][j]) & b[sg + 1]) != 0) << idx[sg][j];
         if (ok == tset[sg]) /* every placement makes the total with some others */
             for (i = at[sg]; i < at[sg + 1]; i++)
                 keep[i] = any[i];
