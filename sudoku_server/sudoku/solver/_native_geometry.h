@@ -26,6 +26,8 @@ typedef struct {
     uint8_t thr9[81];         /* mask9: a cell with more candidates than this removes none through its pairs */
     uint32_t *sum9;           /* mask9 with sums: 3 per sum, its cells per band (_native_9x9_sums.h) */
     uint32_t sums9_cells[3];  /* mask9: per band, the cells of sums */
+    int npolar9;              /* mask9 with polar pairs: their connected parts (_native_9x9_pairs.h) */
+    uint32_t *polar9;         /* 6 per part: per band its cells of one side of the middle, then the other's */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
@@ -147,6 +149,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->polar);
     PyMem_RawFree(g->pair_keep);
     PyMem_RawFree(g->adj9);
+    PyMem_RawFree(g->polar9);
     PyMem_RawFree(g->twin);
     PyMem_RawFree(g->run_start);
     PyMem_RawFree(g->run_cells);
