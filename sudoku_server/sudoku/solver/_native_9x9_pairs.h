@@ -173,6 +173,38 @@ e9_cell_mask(const S9 *s, int c)
            (F[24] >> bit & 1) << 8;
 }
 
+/* Side j of polar part p (Geo.polar9) on s: the cells of its side j keep
+ * 1-4, the others 6-9 (and none 5). The digits whose masks shrink go to
+ * x->dirty. */
+static void
+e9_polar_side(Ctx *x, S9 *s, const uint32_t *p, int j)
+{
+    const uint32_t *low = p + 3 * j, *high = p + 3 * (1 - j);
+    uint32_t dirty = 0;
+    int d, b;
+    for (b = 0; b < 3; b++) {
+        uint32_t all = low[b] | high[b];
+        for (d = 0; d < 9; d++) {
+            uint32_t cut = d < 4 ? high[b] : d > 4 ? low[b] : all, f = s->F[3 * d + b];
+            if (f & cut) {
+                s->F[3 * d + b] = f & ~cut;
+                dirty |= 1u << d;
+            }
+        }
+    }
+    x->dirty |= dirty;
+}
+
+/* Is polar part p still open on s (at a fixpoint of the pairs, where a
+ * part's cells are all confined to a side as soon as one is)? */
+static inline int
+e9_polar_open(const S9 *s, const uint32_t *p)
+{
+    int b = p[0] ? 0 : p[1] ? 1 : 2;
+    uint32_t m = e9_cell_mask(s, 27 * b + CTZ(p[b]));
+    return (m & 0xF) && (m & 0x1E0);
+}
+
 /* The relation pairs of x->geo to arc consistency on s. Only the pairs of
  * cells whose masks changed since x->base9 (the last state on this path
  * where every pair was arc consistent: a pair of two unchanged cells still
@@ -282,6 +314,15 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
 #ifndef E9_PAIR_W
 #define E9_PAIR_W 4
 #endif
+#ifndef E9_PARTS_FIRST
+#define E9_PARTS_FIRST 1
+#endif
+#ifndef E9_PART_SCORE
+#define E9_PART_SCORE 3
+#endif
+#ifndef E9_PROBE_NODES
+#define E9_PROBE_NODES 1
+#endif
 
 static int e9_cell_branch(const S9 *s, int cell, Branch *br);
 static void e9_counts(const S9 *s, uint32_t *twos_out, uint32_t *threes_out);
@@ -346,6 +387,44 @@ e9_pairs_choose(Ctx *x, const S9 *s, Branch *br)
     e9_counts(s, twos, threes);
     for (b = 0; b < 3; b++)
         pairs[b] = s->U[b] & twos[b] & ~threes[b] & g->pairs9_cells[b];
+#if E9_PARTS_FIRST
+    if (g->polar9 != NULL) {
+        int k, best = -1, bestw = -1;
+        for (k = 0; k < g->npolar9; k++) {
+            const uint32_t *p = g->polar9 + 6 * k;
+            int w;
+            if (!e9_polar_open(s, p))
+                continue;
+            w = popcount32(p[0]) + popcount32(p[1]) + popcount32(p[2]) + popcount32(p[3]) + popcount32(p[4]) +
+                popcount32(p[5]);
+#if E9_PART_SCORE == 1
+            w = 100 - w;
+#elif E9_PART_SCORE == 2
+            w = 100 - k;
+#elif E9_PART_SCORE == 3
+            {
+                int b0 = p[0] ? 0 : p[1] ? 1 : 2;
+                w = w + E9_PAIR_W * x->fails[27 * b0 + CTZ(p[b0])];
+            }
+#endif
+            if (w > bestw) {
+                bestw = w;
+                best = k;
+            }
+        }
+        if (best >= 0) {
+            const uint32_t *p = g->polar9 + 6 * best;
+            b = p[0] ? 0 : p[1] ? 1 : 2;
+            br->cell[0] = br->cell[1] = (uint16_t)(27 * b + CTZ(p[b]));
+            br->digit[0] = (uint8_t)best;
+            br->where = 0;
+            br->count = 2;
+            br->next = 0;
+            br->kind = BRANCH_SPLIT;
+            return 1;
+        }
+    }
+#endif
     if (pairs[0] | pairs[1] | pairs[2])
         return e9_cell_branch(s, e9_best_pair_cell(x, s, pairs, 1), br);
     e9_candidate_counts(s, count);
@@ -402,6 +481,11 @@ static int
 e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k)
 {
     int c = br->cell[0], b = c / 27;
+    if (br->where == 0) { /* a polar part (e9_pairs_choose): side k low */
+        x->dirty = 0;
+        e9_polar_side(x, s, x->geo->polar9 + 6 * br->digit[0], k);
+        return 1;
+    }
     uint32_t low = (1u << br->where) - 1u, gone = e9_cell_mask(s, c) & (k == 0 ? ~low : low), bit = 1u << (c % 27);
     x->dirty = gone;
     for (; gone; gone &= gone - 1)
@@ -498,38 +582,6 @@ e9_halves(Ctx *x, S9 *s)
 
 static inline int e9_propagate_(Ctx *x, S9 *s, const int keep);
 
-/* Side j of polar part p (Geo.polar9) on s: the cells of its side j keep
- * 1-4, the others 6-9 (and none 5). The digits whose masks shrink go to
- * x->dirty. */
-static void
-e9_polar_side(Ctx *x, S9 *s, const uint32_t *p, int j)
-{
-    const uint32_t *low = p + 3 * j, *high = p + 3 * (1 - j);
-    uint32_t dirty = 0;
-    int d, b;
-    for (b = 0; b < 3; b++) {
-        uint32_t all = low[b] | high[b];
-        for (d = 0; d < 9; d++) {
-            uint32_t cut = d < 4 ? high[b] : d > 4 ? low[b] : all, f = s->F[3 * d + b];
-            if (f & cut) {
-                s->F[3 * d + b] = f & ~cut;
-                dirty |= 1u << d;
-            }
-        }
-    }
-    x->dirty |= dirty;
-}
-
-/* Is polar part p still open on s (at a fixpoint of the pairs, where a
- * part's cells are all confined to a side as soon as one is)? */
-static inline int
-e9_polar_open(const S9 *s, const uint32_t *p)
-{
-    int b = p[0] ? 0 : p[1] ? 1 : 2;
-    uint32_t m = e9_cell_mask(s, 27 * b + CTZ(p[b]));
-    return (m & 0xF) && (m & 0x1E0);
-}
-
 /* The polar parts (Geo.polar9: German whispers on 9x9) are probed at the
  * end of every propagation, as the general engine probes its polar cells
  * (eg_probe): each part still open tries each of its two sides and
@@ -546,11 +598,16 @@ e9_polar_open(const S9 *s, const uint32_t *p)
 #ifndef E9_PROBE_ROUNDS
 #define E9_PROBE_ROUNDS 1
 #endif
+#ifndef E9_PROBE_KEEP
+#define E9_PROBE_KEEP 0
+#endif
 static int
 e9_probe_sides(Ctx *x, S9 *s, int keep)
 {
     const Geo *g = x->geo;
     int changed = 1, rounds = 0, k, j;
+    if (x->nodes >= E9_PROBE_NODES)
+        return 1;
     while (changed && rounds++ < E9_PROBE_ROUNDS) {
         changed = 0;
         for (k = 0; k < g->npolar9; k++) {
@@ -563,13 +620,15 @@ e9_probe_sides(Ctx *x, S9 *s, int keep)
                 e9_pairs_base(x, s);
                 x->dirty = 0;
                 e9_polar_side(x, &side[j], p, j);
-                if (!e9_propagate_(x, &side[j], keep))
+                if (!e9_propagate_(x, &side[j], E9_PROBE_KEEP && keep))
                     break;
             }
             if (j < 2) { /* side j fails: s takes the other */
                 if (j == 1) {
                     *s = side[0];
                     x->dirty = 0;
+                    if (keep && !E9_PROBE_KEEP)
+                        e9_matrices(s);
                 } else {
                     e9_pairs_base(x, s);
                     x->dirty = 0;
