@@ -116,6 +116,32 @@ geo_polar9(Geo *g)
         n++;
     }
     g->npolar9 = n;
+    /* the units each part meets, with its cells on each side there */
+    g->polar9_units = PyMem_RawMalloc(sizeof(uint32_t) * (41 + 1 + 3 * 81));
+    if (g->polar9_units == NULL)
+        return 0;
+    {
+        uint32_t *start = g->polar9_units, *at = start + n + 1;
+        int k;
+        for (k = 0; k < n; k++) {
+            const uint32_t *p = g->polar9 + 6 * k;
+            uint8_t cnt[2][27];
+            int j, u;
+            start[k] = (uint32_t)(at - start);
+            memset(cnt, 0, sizeof cnt);
+            for (j = 0; j < 2; j++)
+                for (c = 0; c < 81; c++)
+                    if (p[3 * j + c / 27] >> (c % 27) & 1) {
+                        cnt[j][c / 9]++;
+                        cnt[j][9 + c % 9]++;
+                        cnt[j][18 + 3 * (c / 27) + (c % 9) / 3]++;
+                    }
+            for (u = 0; u < 27; u++)
+                if (cnt[0][u] | cnt[1][u])
+                    *at++ = (uint32_t)u | (uint32_t)cnt[0][u] << 8 | (uint32_t)cnt[1][u] << 16;
+        }
+        start[n] = (uint32_t)(at - start);
+    }
     return 1;
 }
 
@@ -313,6 +339,9 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
  * engine). */
 #ifndef E9_PAIR_W
 #define E9_PAIR_W 4
+#endif
+#ifndef E9_HALVES_PARTS
+#define E9_HALVES_PARTS 1
 #endif
 #ifndef E9_PARTS_FIRST
 #define E9_PARTS_FIRST 1
@@ -538,33 +567,118 @@ e9_unit_cells(int u, int b)
     return (u - 18) / 3 == b ? E9_BOXM[(u - 18) % 3] : 0;
 }
 
+/* The halves with the open polar parts (Geo.polar9: parts whose side is
+ * not decided; each unit's cells of such a part take, as a whole, its
+ * side-0 cells' half or its side-1 cells'): for each unit and half, the
+ * cells outside open parts confined to it (f) and able to hold it (r),
+ * and each open part's fewest and most cells of that half there (mn, mx
+ * over its two sides). Every unit holds four of each half, so f + the
+ * parts' mn above four, or r + their mx below four, is a contradiction;
+ * and a part whose other side would pass one of those bounds takes the
+ * side that does not (e9_polar_side). Sound for the same reason as the
+ * halves; it sees what probing each part saw through the halves, and more
+ * (every open part's least share at once). 1, or 0 on a contradiction;
+ * sides taken go to x->dirty through the digits they remove. */
+static int
+e9_halves_parts(Ctx *x, S9 *s, const uint8_t *open, int nopen, const uint8_t (*nin)[27], const uint8_t (*nfree)[27])
+{
+    const Geo *g = x->geo;
+    const uint32_t *start = g->polar9_units;
+    uint8_t lo_sum[2][27], hi_sum[2][27], force[41];
+    int i, h, u;
+    memset(lo_sum, 0, sizeof lo_sum);
+    memset(hi_sum, 0, sizeof hi_sum);
+    for (i = 0; i < nopen; i++) {
+        const uint32_t *e = start + start[open[i]], *end = start + start[open[i] + 1];
+        for (; e < end; e++) {
+            int a = (int)(*e >> 8 & 255), b = (int)(*e >> 16), mn = a < b ? a : b, mx = a < b ? b : a;
+            u = (int)(*e & 255);
+            for (h = 0; h < 2; h++) {
+                lo_sum[h][u] = (uint8_t)(lo_sum[h][u] + mn);
+                hi_sum[h][u] = (uint8_t)(hi_sum[h][u] + mx);
+            }
+        }
+    }
+    for (h = 0; h < 2; h++)
+        for (u = 0; u < 27; u++)
+            if (nin[h][u] + lo_sum[h][u] > 4 || nin[h][u] + nfree[h][u] + hi_sum[h][u] < 4)
+                return 0;
+    for (i = 0; i < nopen; i++) {
+        const uint32_t *e = start + start[open[i]], *end = start + start[open[i] + 1];
+        force[i] = 0;
+        for (; e < end; e++) {
+            int a = (int)(*e >> 8 & 255), b = (int)(*e >> 16);
+            u = (int)(*e & 255);
+            if (a == b)
+                continue;
+            for (h = 0; h < 2; h++) {
+                /* side 0 puts a cells in the low half and b in the high */
+                int c0 = h ? b : a, c1 = h ? a : b, mn = c0 < c1 ? c0 : c1, mx = c0 + c1 - mn;
+                int lo_side = c0 < c1 ? 0 : 1; /* the side with mn */
+                if (nin[h][u] + lo_sum[h][u] - mn + mx > 4)
+                    force[i] |= (uint8_t)(1u << lo_side);
+                if (nin[h][u] + nfree[h][u] + hi_sum[h][u] - mx + mn < 4)
+                    force[i] |= (uint8_t)(1u << (1 - lo_side));
+            }
+        }
+        if (force[i] == 3)
+            return 0;
+    }
+    for (i = 0; i < nopen; i++)
+        if (force[i])
+            e9_polar_side(x, s, g->polar9 + 6 * open[i], force[i] == 1 ? 0 : 1);
+    return 1;
+}
+
 static int
 e9_halves(Ctx *x, S9 *s)
 {
-    uint32_t lo[3], hi[3], only[2][3], dirty = 0;
-    int b, h, u;
+    const Geo *g = x->geo;
+    uint32_t lo[3], hi[3], only[2][3], openc[3] = {0, 0, 0}, dirty = 0;
+    uint8_t nin[2][27], nfree[2][27], open[41];
+    int b, h, u, k, nopen = 0;
+    for (k = 0; k < g->npolar9; k++) {
+        const uint32_t *p = g->polar9 + 6 * k;
+        if (!e9_polar_open(s, p))
+            continue;
+        open[nopen++] = (uint8_t)k;
+        for (b = 0; b < 3; b++)
+            openc[b] |= p[b] | p[3 + b];
+    }
     for (b = 0; b < 3; b++) {
         const uint32_t *F = s->F + b;
         lo[b] = F[0] | F[3] | F[6] | F[9];
         hi[b] = F[15] | F[18] | F[21] | F[24];
-        only[0][b] = lo[b] & ~hi[b] & ~F[12];
-        only[1][b] = hi[b] & ~lo[b] & ~F[12];
+        only[0][b] = lo[b] & ~hi[b] & ~F[12] & ~openc[b];
+        only[1][b] = hi[b] & ~lo[b] & ~F[12] & ~openc[b];
     }
     for (h = 0; h < 2; h++) {
         const uint32_t *can = h ? hi : lo, *in = only[h];
-        uint8_t nin[27], ncan[27];
-        int first = h ? 5 : 0, k;
-        e9_unit_counts(in, nin);
-        e9_unit_counts(can, ncan);
+        uint32_t free[3];
+        uint8_t ncan[27], nopenu[27];
+        int first = h ? 5 : 0;
+        for (b = 0; b < 3; b++)
+            free[b] = can[b] & ~in[b] & ~openc[b];
+        e9_unit_counts(in, nin[h]);
+        e9_unit_counts(free, nfree[h]);
+        if (nopen) {
+            uint32_t oc[3];
+            for (b = 0; b < 3; b++)
+                oc[b] = can[b] & openc[b];
+            e9_unit_counts(oc, nopenu);
+        } else {
+            memset(nopenu, 0, sizeof nopenu);
+        }
         for (u = 0; u < 27; u++) {
             uint32_t cut, gone;
-            if (nin[u] < 4 && ncan[u] > 4)
+            ncan[u] = (uint8_t)(nin[h][u] + nfree[h][u] + nopenu[u]);
+            if (nin[h][u] < 4 && ncan[u] > 4)
                 continue;
-            if (nin[u] > 4 || ncan[u] < 4)
+            if (nin[h][u] > 4 || ncan[u] < 4)
                 return 0;
             /* four confined: the half's digits leave the unit's other
              * cells; four that can: they hold nothing else */
-            gone = nin[u] == 4 ? 0xFu << first : 0x1FFu & ~(0xFu << first);
+            gone = nin[h][u] == 4 ? 0xFu << first : 0x1FFu & ~(0xFu << first);
             for (b = 0; b < 3; b++) {
                 cut = e9_unit_cells(u, b) & can[b] & ~in[b];
                 if (!cut)
@@ -577,6 +691,8 @@ e9_halves(Ctx *x, S9 *s)
         }
     }
     x->dirty |= dirty;
+    if (nopen && !dirty && E9_HALVES_PARTS)
+        return e9_halves_parts(x, s, open, nopen, (const uint8_t(*)[27])nin, (const uint8_t(*)[27])nfree);
     return 1;
 }
 

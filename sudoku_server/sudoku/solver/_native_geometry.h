@@ -28,6 +28,8 @@ typedef struct {
     uint32_t sums9_cells[3];  /* mask9: per band, the cells of sums */
     int npolar9;              /* mask9 with polar pairs: their connected parts (_native_9x9_pairs.h) */
     uint32_t *polar9;         /* 6 per part: per band its cells of one side of the middle, then the other's */
+    uint32_t *polar9_units;   /* npolar9 + 1 starts into the rest, then per part the units it meets:
+                               * unit | (its cells of side 0) << 8 | (of side 1) << 16 */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
@@ -150,6 +152,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->pair_keep);
     PyMem_RawFree(g->adj9);
     PyMem_RawFree(g->polar9);
+    PyMem_RawFree(g->polar9_units);
     PyMem_RawFree(g->twin);
     PyMem_RawFree(g->run_start);
     PyMem_RawFree(g->run_cells);
