@@ -41,6 +41,15 @@ typedef struct {
 /* The minirow rules (e9_triads) run from the first search node on, not at
  * the root: most easy puzzles are solved by the cheaper rules alone there,
  * and for them the rules cost about 5% (kaggle) while saving no node. */
+/* With relation pairs, a propagation starts with their arc consistency
+ * (e9_pairs: the cells a branch changed) before the per-digit rules, so
+ * that the digits it removes join the first round of those rules instead
+ * of starting a second: the same fixpoint in fewer rounds (the 500 stored
+ * palindrome puzzles about 5% faster, thermo and whispers 1-3%; 0 to
+ * compare). */
+#ifndef E9_PAIRS_FIRST
+#define E9_PAIRS_FIRST 1
+#endif
 #ifndef E9_TRIADS_FROM_NODE
 #define E9_TRIADS_FROM_NODE 1
 #endif
@@ -298,6 +307,14 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
 {
     uint32_t dirty = x->dirty;
     x->dirty = 0;
+#if E9_PAIRS_FIRST
+    if (x->geo->npairs && x->valid9) {
+        if (!e9_pairs(x, s))
+            return 0;
+        dirty |= x->dirty;
+        x->dirty = 0;
+    }
+#endif
     for (;;) {
         while (dirty) {
             int d = CTZ(dirty), b;
