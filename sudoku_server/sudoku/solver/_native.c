@@ -201,7 +201,7 @@ typedef struct {
     /* e9 with relation pairs: the digit masks of the last state on this path
      * whose pairs were arc consistent, when valid9 (_native_9x9_pairs.h) */
     uint32_t base9[27];
-    int valid9, probe9; /* probe9: e9_probe under way (no probe within a probe) */
+    int valid9;
     uint32_t sbase9[27]; /* e9 with sums: the masks the last sums pass started from (_native_9x9_sums.h) */
     int svalid9;
     /* eg with sums that repeat digits: sum k's candidates after its last

@@ -126,7 +126,6 @@ static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
 static void e9_pairs_base(Ctx *x, const S9 *s);
 static inline void e9_sums_base(Ctx *x, const S9 *s);
 static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
-static int e9_probe(Ctx *x, S9 *s, int keep);
 
 /* Take alternative k of a branch. */
 static int
@@ -446,7 +445,7 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         dirty = x->dirty;
         x->dirty = 0;
         if (!dirty)
-            return x->geo->polar != NULL && !x->probe9 ? e9_probe(x, s, keep) : 1;
+            return 1;
     }
 }
 
@@ -454,17 +453,6 @@ static int
 e9_propagate(Ctx *x, S9 *s)
 {
     return e9_propagate_(x, s, 1);
-}
-
-/* Polar probing with relation pairs (_native_9x9_pairs.h). */
-static int
-e9_probe(Ctx *x, S9 *s, int keep)
-{
-    int r;
-    x->probe9 = 1;
-    r = e9_probe_sides(x, s, keep);
-    x->probe9 = 0;
-    return r;
 }
 
 static void
