@@ -27,7 +27,7 @@ typedef struct {
 
 /* Frames per search stack: a path places at most 81 digits and fixes at
  * most 54 band or stack configurations or, with relation pairs (no
- * configurations then), splits at most 81 cells by side
+ * configurations then), splits at most 40 polar parts by side
  * (_native_9x9_pairs.h), plus the root and a spare. */
 #define E9_FRAMES (81 + 81 + 2)
 /* The search branches first on a digit's configurations in a band or stack

@@ -1,5 +1,8 @@
 /* Relation pairs in the 9x9 engine (e9): included by _native_9x9.h before
- * e9_propagate_, which calls e9_pairs once its own rules find nothing more.
+ * e9_propagate_, which calls e9_pairs first (E9_PAIRS_FIRST) and once its
+ * own rules find nothing more; and German whispers there (polar pairs):
+ * their lines' parts (geo_polar9), the branch on a part's side
+ * (e9_polar_branch) and the units' halves (e9_halves).
  *
  * A classic 9x9 geometry whose only constraints are relation pairs (each a
  * table over two cells: thermometers, kropki dots and their negative rule,
