@@ -202,6 +202,7 @@ typedef struct {
      * whose pairs were arc consistent, when valid9 (_native_9x9_pairs.h) */
     uint32_t base9[27];
     int valid9;
+    uint16_t run9[RUN9_CACHE][RUN_MAX]; /* e9_runs: each run's masks where it last left nothing to remove */
     uint32_t sbase9[27]; /* e9 with sums: the masks the last sums pass started from (_native_9x9_sums.h) */
     int svalid9;
     /* eg with sums that repeat digits: sum k's candidates after its last

@@ -15,6 +15,8 @@
 
 /* The most cells of a renban run (Geo.run_*: geo_runs, ev_runs, e9_runs). */
 #define RUN_MAX 7
+/* The runs whose last consistent masks e9_runs keeps (Ctx.run9). */
+#define RUN9_CACHE 32
 
 typedef struct {
     int n, ncells, nunits;
