@@ -502,7 +502,7 @@ run9(Ctx *x, const int *cells, const uint32_t *cand, int mode, long limit, int *
         gil_release(x);
         x->released_once = 1;
     }
-    if (!e9_propagate_(x, &root, 0)) {
+    if (!e9_propagate_(x, &root, 0, 0)) {
         r = 0;
     } else {
         if (root.U[0] | root.U[1] | root.U[2])

@@ -47,6 +47,9 @@ typedef struct {
  * of starting a second: the same fixpoint in fewer rounds (the 500 stored
  * palindrome puzzles about 5% faster, thermo and whispers 1-3%; 0 to
  * compare). */
+#ifndef E9_TWINS
+#define E9_TWINS 1
+#endif
 #ifndef E9_PAIRS_FIRST
 #define E9_PAIRS_FIRST 1
 #endif
@@ -122,6 +125,16 @@ e9_place(Ctx *x, S9 *s, int d, int b, int bit)
     x->dirty |= dirty;
 }
 
+/* Digit index d was just placed in a cell whose partner t must equal it
+ * (Geo.twin9; t < 0: none): t takes it too while open and able to (else
+ * the pairs' pass finds the contradiction). */
+static inline void
+e9_place_twin(Ctx *x, S9 *s, int d, int t)
+{
+    if (t >= 0 && (s->U[t / 27] & s->F[3 * d + t / 27]) >> (t % 27) & 1)
+        e9_place(x, s, d, t / 27, t % 27);
+}
+
 static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
 static void e9_pairs_base(Ctx *x, const S9 *s);
 static inline void e9_sums_base(Ctx *x, const S9 *s);
@@ -163,6 +176,8 @@ e9_assign(Ctx *x, S9 *s, int cell, int digit)
     if (!(s->F[3 * d + b] >> bit & 1))
         return 0;
     e9_place(x, s, d, b, bit);
+    if (x->geo->twin9 != NULL)
+        e9_place_twin(x, s, d, x->geo->twin9[cell]);
     return 1;
 }
 
@@ -302,7 +317,7 @@ e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
  * (from E9_TRIADS_FROM_NODE on); the root's propagation goes without
  * (e9_matrices then), which saves easy puzzles the stores. */
 static inline int
-e9_propagate_(Ctx *x, S9 *s, const int keep)
+e9_propagate_(Ctx *x, S9 *s, const int keep, const int twins)
 {
     uint32_t dirty = x->dirty;
     x->dirty = 0;
@@ -373,6 +388,8 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
                     int bit = CTZ(rs);
                     rs &= rs - 1;
                     e9_place(x, s, d, b, bit);
+                    if (twins)
+                        e9_place_twin(x, s, d, x->geo->twin9[27 * b + bit]);
                 }
             }
             dirty |= x->dirty;
@@ -399,8 +416,11 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
                  * the next round fails on it */
                 for (d = 0; d < 9; d++) {
                     uint32_t m;
-                    while ((m = s->F[3 * d + b] & naked & s->U[b]) != 0)
+                    while ((m = s->F[3 * d + b] & naked & s->U[b]) != 0) {
                         e9_place(x, s, d, b, CTZ(m));
+                        if (twins)
+                            e9_place_twin(x, s, d, x->geo->twin9[27 * b + CTZ(m)]);
+                    }
                 }
             }
         }
@@ -452,7 +472,8 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
 static int
 e9_propagate(Ctx *x, S9 *s)
 {
-    return e9_propagate_(x, s, 1);
+    /* two copies: the classic grid's without the palindromes' twins */
+    return x->geo->twin9 != NULL ? e9_propagate_(x, s, 1, 1) : e9_propagate_(x, s, 1, 0);
 }
 
 static void

@@ -148,6 +148,36 @@ geo_polar9(Geo *g)
     return 1;
 }
 
+/* Geo.twin9: for each cell of a pair whose table is "equal digits" (the
+ * ends of a palindrome's steps) one such partner, into which e9 puts a
+ * digit placed in the cell at once (e9_place_twin), in the same round of
+ * its per-digit rules rather than after the pairs' pass. 1, or 0 when out
+ * of memory (g->twin9 stays NULL when there is no such pair). */
+static int
+geo_twin9(Geo *g)
+{
+    int k, d;
+    for (k = 0; k < g->npairs; k++) {
+        const uint32_t *t = g->tab + g->pair_tab[k];
+        int a = g->pair_a[k], b = g->pair_b[k];
+        for (d = 0; d < 9 && t[d] == 1u << d && t[9 + d] == 1u << d; d++)
+            ;
+        if (d < 9 || a == b)
+            continue;
+        if (g->twin9 == NULL) {
+            g->twin9 = PyMem_RawMalloc(81);
+            if (g->twin9 == NULL)
+                return 0;
+            memset(g->twin9, -1, 81);
+        }
+        if (g->twin9[a] < 0)
+            g->twin9[a] = (int8_t)b;
+        if (g->twin9[b] < 0)
+            g->twin9[b] = (int8_t)a;
+    }
+    return 1;
+}
+
 /* Geo.adj9 for a mask9 geometry with pairs (and Geo.polar9 with polar
  * ones): 1, or 0 when out of memory; g->mask9 goes to 0 when SUP9 is full. */
 static int
@@ -188,7 +218,7 @@ geo_sup9(Geo *g)
             if (SUP9_THR[g->adj9[a] & 0xFFFF] > g->thr9[j])
                 g->thr9[j] = SUP9_THR[g->adj9[a] & 0xFFFF];
     }
-    return g->polar == NULL || geo_polar9(g);
+    return (!E9_TWINS || geo_twin9(g)) && (g->polar == NULL || geo_polar9(g));
 }
 
 /* The candidates of cell c (bit d - 1 for digit d) from e9's digit masks. */

@@ -28,6 +28,7 @@ typedef struct {
     uint8_t thr9[81];         /* mask9: a cell with more candidates than this removes none through its pairs */
     uint32_t *sum9;           /* mask9 with sums: 3 per sum, its cells per band (_native_9x9_sums.h) */
     uint32_t sums9_cells[3];  /* mask9: per band, the cells of sums */
+    int8_t *twin9; /* mask9: per cell a cell it must equal (a palindrome's step), or -1; NULL when none */
     int npolar9;              /* mask9 with polar pairs: their connected parts (_native_9x9_pairs.h) */
     uint32_t *polar9;         /* 6 per part: per band its cells of one side of the middle, then the other's */
     uint32_t *polar9_units;   /* npolar9 + 1 starts into the rest, then per part the units it meets:
@@ -154,6 +155,7 @@ geo_free(Geo *g)
     PyMem_RawFree(g->pair_keep);
     PyMem_RawFree(g->adj9);
     PyMem_RawFree(g->polar9);
+    PyMem_RawFree(g->twin9);
     PyMem_RawFree(g->polar9_units);
     PyMem_RawFree(g->twin);
     PyMem_RawFree(g->run_start);
