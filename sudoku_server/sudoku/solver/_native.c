@@ -201,7 +201,8 @@ typedef struct {
     /* e9 with relation pairs: the digit masks of the last state on this path
      * whose pairs were arc consistent, when valid9 (_native_9x9_pairs.h) */
     uint32_t base9[27];
-    int valid9, probe9; /* probe9: e9_probe under way (no probe within a probe) */
+    int valid9;
+    uint16_t run9[RUN9_CACHE][RUN_MAX]; /* e9_runs: each run's masks where it last left nothing to remove */
     uint32_t sbase9[27]; /* e9 with sums: the masks the last sums pass started from (_native_9x9_sums.h) */
     int svalid9;
     /* eg with sums that repeat digits: sum k's candidates after its last
@@ -501,7 +502,7 @@ run9(Ctx *x, const int *cells, const uint32_t *cand, int mode, long limit, int *
         gil_release(x);
         x->released_once = 1;
     }
-    if (!e9_propagate_(x, &root, 0)) {
+    if (!e9_propagate_(x, &root, 0, 0)) {
         r = 0;
     } else {
         if (root.U[0] | root.U[1] | root.U[2])

@@ -27,7 +27,7 @@ typedef struct {
 
 /* Frames per search stack: a path places at most 81 digits and fixes at
  * most 54 band or stack configurations or, with relation pairs (no
- * configurations then), splits at most 81 cells by side
+ * configurations then), splits at most 40 polar parts by side
  * (_native_9x9_pairs.h), plus the root and a spare. */
 #define E9_FRAMES (81 + 81 + 2)
 /* The search branches first on a digit's configurations in a band or stack
@@ -41,6 +41,18 @@ typedef struct {
 /* The minirow rules (e9_triads) run from the first search node on, not at
  * the root: most easy puzzles are solved by the cheaper rules alone there,
  * and for them the rules cost about 5% (kaggle) while saving no node. */
+/* With relation pairs, a propagation starts with their arc consistency
+ * (e9_pairs: the cells a branch changed) before the per-digit rules, so
+ * that the digits it removes join the first round of those rules instead
+ * of starting a second: the same fixpoint in fewer rounds (the 500 stored
+ * palindrome puzzles about 5% faster, thermo and whispers 1-3%; 0 to
+ * compare). */
+#ifndef E9_TWINS
+#define E9_TWINS 1
+#endif
+#ifndef E9_PAIRS_FIRST
+#define E9_PAIRS_FIRST 1
+#endif
 #ifndef E9_TRIADS_FROM_NODE
 #define E9_TRIADS_FROM_NODE 1
 #endif
@@ -113,11 +125,20 @@ e9_place(Ctx *x, S9 *s, int d, int b, int bit)
     x->dirty |= dirty;
 }
 
+/* Digit index d was just placed in a cell whose partner t must equal it
+ * (Geo.twin9; t < 0: none): t takes it too while open and able to (else
+ * the pairs' pass finds the contradiction). */
+static inline void
+e9_place_twin(Ctx *x, S9 *s, int d, int t)
+{
+    if (t >= 0 && (s->U[t / 27] & s->F[3 * d + t / 27]) >> (t % 27) & 1)
+        e9_place(x, s, d, t / 27, t % 27);
+}
+
 static int e9_assign(Ctx *x, S9 *s, int cell, int digit);
 static void e9_pairs_base(Ctx *x, const S9 *s);
 static inline void e9_sums_base(Ctx *x, const S9 *s);
 static int e9_pairs_split(Ctx *x, S9 *s, const Branch *br, int k);
-static int e9_probe(Ctx *x, S9 *s, int keep);
 static int e9_sums_of(Ctx *x, S9 *s, int cell);
 
 /* Take alternative k of a branch. */
@@ -160,6 +181,8 @@ e9_assign(Ctx *x, S9 *s, int cell, int digit)
     if (!(s->F[3 * d + b] >> bit & 1))
         return 0;
     e9_place(x, s, d, b, bit);
+    if (x->geo->twin9 != NULL)
+        e9_place_twin(x, s, d, x->geo->twin9[cell]);
     return 1;
 }
 
@@ -299,10 +322,18 @@ e9_open_counts(const S9 *s, int *rowc, int *colc, int *boxc)
  * (from E9_TRIADS_FROM_NODE on); the root's propagation goes without
  * (e9_matrices then), which saves easy puzzles the stores. */
 static inline int
-e9_propagate_(Ctx *x, S9 *s, const int keep)
+e9_propagate_(Ctx *x, S9 *s, const int keep, const int twins)
 {
     uint32_t dirty = x->dirty, placed[3] = {s->U[0], s->U[1], s->U[2]};
     x->dirty = 0;
+#if E9_PAIRS_FIRST
+    if (x->geo->npairs && x->valid9) {
+        if (!e9_pairs(x, s))
+            return 0;
+        dirty |= x->dirty;
+        x->dirty = 0;
+    }
+#endif
     for (;;) {
         while (dirty) {
             int d = CTZ(dirty), b;
@@ -362,6 +393,8 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
                     int bit = CTZ(rs);
                     rs &= rs - 1;
                     e9_place(x, s, d, b, bit);
+                    if (twins)
+                        e9_place_twin(x, s, d, x->geo->twin9[27 * b + bit]);
                 }
             }
             dirty |= x->dirty;
@@ -395,8 +428,11 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
                  * the next round fails on it */
                 for (d = 0; d < 9; d++) {
                     uint32_t m;
-                    while ((m = s->F[3 * d + b] & naked & s->U[b]) != 0)
+                    while ((m = s->F[3 * d + b] & naked & s->U[b]) != 0) {
                         e9_place(x, s, d, b, CTZ(m));
+                        if (twins)
+                            e9_place_twin(x, s, d, x->geo->twin9[27 * b + CTZ(m)]);
+                    }
                 }
             }
         }
@@ -441,25 +477,15 @@ e9_propagate_(Ctx *x, S9 *s, const int keep)
         dirty = x->dirty;
         x->dirty = 0;
         if (!dirty)
-            return x->geo->polar != NULL && !x->probe9 ? e9_probe(x, s, keep) : 1;
+            return 1;
     }
 }
 
 static int
 e9_propagate(Ctx *x, S9 *s)
 {
-    return e9_propagate_(x, s, 1);
-}
-
-/* Polar probing with relation pairs (_native_9x9_pairs.h). */
-static int
-e9_probe(Ctx *x, S9 *s, int keep)
-{
-    int r;
-    x->probe9 = 1;
-    r = e9_probe_sides(x, s, keep);
-    x->probe9 = 0;
-    return r;
+    /* two copies: the classic grid's without the palindromes' twins */
+    return x->geo->twin9 != NULL ? e9_propagate_(x, s, 1, 1) : e9_propagate_(x, s, 1, 0);
 }
 
 static void

@@ -40,6 +40,12 @@ e9_runs(Ctx *x, S9 *s)
         }
         if (!open)
             continue; /* every cell single: e9_pairs held its pairs, so the run holds */
+        if (r < RUN9_CACHE) {
+            for (i = 0; i < k && x->run9[r][i] == m[i]; i++)
+                ;
+            if (i == k)
+                continue; /* as the run was where it last left every digit */
+        }
         memset(keep, 0, sizeof keep);
         for (w = 0; w + k <= 9; w++) {
             uint32_t window = ((1u << k) - 1u) << w, left[RUN_MAX], used = 0;
@@ -72,6 +78,8 @@ e9_runs(Ctx *x, S9 *s)
         }
         if (UNLIKELY(!keep[0]))
             return 0;
+        for (i = 0; r < RUN9_CACHE && i < k; i++)
+            x->run9[r][i] = (uint16_t)keep[i]; /* the kept digits hold the same placements */
         for (i = 0; i < k; i++) {
             uint32_t gone = m[i] & ~keep[i], bit = 1u << (cells[i] % 27);
             int b = cells[i] / 27;

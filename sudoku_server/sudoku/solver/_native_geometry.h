@@ -15,6 +15,8 @@
 
 /* The most cells of a renban run (Geo.run_*: geo_runs, ev_runs, e9_runs). */
 #define RUN_MAX 7
+/* The runs whose last consistent masks e9_runs keeps (Ctx.run9). */
+#define RUN9_CACHE 32
 
 typedef struct {
     int n, ncells, nunits;
@@ -26,6 +28,11 @@ typedef struct {
     uint8_t thr9[81];         /* mask9: a cell with more candidates than this removes none through its pairs */
     uint32_t *sum9;           /* mask9 with sums: 3 per sum, its cells per band (_native_9x9_sums.h) */
     uint32_t sums9_cells[3];  /* mask9: per band, the cells of sums */
+    int8_t *twin9; /* mask9: per cell a cell it must equal (a palindrome's step), or -1; NULL when none */
+    int npolar9;              /* mask9 with polar pairs: their connected parts (_native_9x9_pairs.h) */
+    uint32_t *polar9;         /* 6 per part: per band its cells of one side of the middle, then the other's */
+    uint32_t *polar9_units;   /* npolar9 + 1 starts into the rest, then per part the units it meets:
+                               * unit | (its cells of side 0) << 8 | (of side 1) << 16 */
     uint32_t full;
     uint16_t *unit;      /* nunits * n: the cells of each unit */
     uint32_t *cu_start;  /* ncells + 1: cell c's units are cu[cu_start[c] .. cu_start[c + 1]) */
@@ -147,6 +154,9 @@ geo_free(Geo *g)
     PyMem_RawFree(g->polar);
     PyMem_RawFree(g->pair_keep);
     PyMem_RawFree(g->adj9);
+    PyMem_RawFree(g->polar9);
+    PyMem_RawFree(g->twin9);
+    PyMem_RawFree(g->polar9_units);
     PyMem_RawFree(g->twin);
     PyMem_RawFree(g->run_start);
     PyMem_RawFree(g->run_cells);
