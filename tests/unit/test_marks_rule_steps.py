@@ -64,7 +64,7 @@ def test_steps_name_the_rules_step_and_leave_out_the_chains_that_cannot_read_its
     lines = ask("STEPS", word)
     assert (
         lines[3]
-        == f"note: dynamic forcing chains plus and nested forcing chains: off ({word}: they do not read its marks)"
+        == f"note: dynamic forcing chains plus and nested forcing chains: off ({word}: they do not read its constraints)"
     )
     assert lines[-1] == "END"
     techniques = [line.split(". ", 1)[1].split(":", 1)[0] for line in lines[4:-1]]

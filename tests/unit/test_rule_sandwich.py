@@ -184,7 +184,7 @@ def test_rate_hint_and_steps_name_the_sandwich_step() -> None:
         "STEPS 105 steps, easy se=2.5 qqwing=none hardest=sandwich method=techniques rules=sandwich",
         "note: unique rectangle: off (sandwich: swapping two digits may break the rule)",
         "note: BUG: off (argued for rows, columns and boxes only)",
-        "note: dynamic forcing chains plus and nested forcing chains: off (sandwich: they do not read its marks)",
+        "note: dynamic forcing chains plus and nested forcing chains: off (sandwich: they do not read its constraints)",
         f"1. {first}",
         "2. sandwich: the digits between the 1 and the 9 of sandwich c3 sum to 17:"
         " remove 2 from r1c3, r2c3, r8c3, r9c3; 3 from r8c3; 4 from r8c3; 5 from r8c3; 6 from r8c3; 7 from r8c3;"

@@ -46,22 +46,29 @@ def note_ur(rules: str) -> str:
     return f"note: unique rectangle: off ({rules}: swapping two digits may break the rule)"
 
 
+def note_blind(rules: str) -> str:
+    return (
+        f"note: dynamic forcing chains plus and nested forcing chains: off ({rules}: they do not read its constraints)"
+    )
+
+
 def steps_of(rules: str, puzzle: str) -> list[str]:
     return replies(f"STEPS rules={rules}\n{puzzle}".encode()).decode().splitlines()
 
 
 def test_killer_steps_name_cage_combinations_and_the_rule_of_45():
     lines = steps_of("killer", KILLER)
-    assert lines[:5] == [
+    assert lines[:6] == [
         "STEPS 118 steps, medium se=2.3 qqwing=none hardest=cage-combinations method=techniques rules=killer",
         note_ur("killer"),
         NOTE_BUG,
+        note_blind("killer"),
         "1. " + CAGE_A,
         "2. cage combinations: cage c (r1c3) sums to 1: {1} (r1c3=1)",
     ]
-    assert lines[42] == "40. rule of 45: the innies of rows 7-9 (r7c4) sum to 3 (r7c4=3)"
+    assert lines[43] == "40. rule of 45: the innies of rows 7-9 (r7c4) sum to 3 (r7c4=3)"
     assert lines[-1] == "END"
-    assert not any("unique rectangle" in line or "BUG" in line for line in lines[3:])
+    assert not any("unique rectangle" in line or "BUG" in line for line in lines[4:])
 
 
 def test_killer_rate_and_hint():
@@ -101,6 +108,7 @@ EXAMPLES = [
             "STEPS 74 steps, easy se=2.3 qqwing=none hardest=nonconsecutive method=techniques rules=nonconsecutive",
             note_ur("nonconsecutive"),
             NOTE_BUG,
+            note_blind("nonconsecutive"),
             "1. hidden single: r9c9 is the only place for 6 in box 9 (r9c9=6)",
             "2. nonconsecutive: r1c2 holds 3, so its neighbours cannot hold {2,4}: remove 2 from r1c1, r1c3, r2c2;"
             " 4 from r1c1, r2c2",

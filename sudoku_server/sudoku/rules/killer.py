@@ -19,7 +19,7 @@ from sudoku_server.errors import InvalidPuzzleError, PuzzleFormatError
 from sudoku_server.sudoku.constraints import Broken, Sum
 from sudoku_server.sudoku.geometry import cell_name
 from sudoku_server.sudoku.rules._shapes import connected, orthogonal
-from sudoku_server.sudoku.rules.base import Build, Cage, Compiled, Making, Random, Rule, Variant, Words
+from sudoku_server.sudoku.rules.base import BLIND, Build, Cage, Compiled, Making, Random, Rule, Variant, Words
 from sudoku_server.sudoku.seeded import permutation
 
 WORD = "killer"
@@ -183,7 +183,7 @@ RULE = Rule(
     constraints=_compile,
     given_words=_given,
     solution_words=_solution,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
     making=Making(from_solution=random_cages, variant_of=with_cages, split=split, noun=f"{WORD} cages"),
     missing="a SudoCue line or a cage block",
     formats={"f-puzzles": ("killercage",)},

@@ -8,7 +8,7 @@ technique step is named after the rule (``hardest=nonconsecutive``).
 from __future__ import annotations
 
 from sudoku_server.sudoku.constraints import Broken, Relation, relation_table
-from sudoku_server.sudoku.rules.base import Build, Compiled, Rule, StepWords, Words, pairs_of
+from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Rule, StepWords, Words, pairs_of
 
 _ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _WORDS = "are consecutive neighbours"
@@ -39,7 +39,7 @@ RULE = Rule(
     constraints=_compile,
     given_words=_given,
     solution_words=_solution,
-    off=("unique rectangle", "BUG"),
+    off=("unique rectangle", "BUG", *BLIND),
     step=StepWords("nonconsecutive", 2.3, "neighbours"),
     formats={"f-puzzles": ("nonconsecutive",)},
     draw={"kind": "none"},

@@ -120,7 +120,7 @@ def rule_notes(geo: Geometry) -> tuple[str, ...]:
         notes.append("BUG: off (argued for rows, columns and boxes only)")
     blind = _off(geo, BLIND[-1]) if geo.rule_words else []
     if blind:
-        notes.append(f"{' and '.join(BLIND)}: off ({'+'.join(blind)}: they do not read its marks)")
+        notes.append(f"{' and '.join(BLIND)}: off ({'+'.join(blind)}: they do not read its constraints)")
     return tuple(notes)
 
 
