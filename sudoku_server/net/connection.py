@@ -431,7 +431,10 @@ class Connection:
         try:
             while await self._next_ready():
                 data, count = self.window.take_ready()
-                await self.send(data)
+                # A plain write first, when no send is under way (a telnet reply's); the rest through trio.
+                sent = self.io.write_now(data) if self.io is not None and not self.send_lock.locked() else -1
+                if sent < len(data):
+                    await self.send(data[sent:] if sent > 0 else data)
                 self._sent(data, len(data), count)
         except (trio.BrokenResourceError, trio.ClosedResourceError, _Gone) as error:
             self.gone_now(error)

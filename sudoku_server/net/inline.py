@@ -72,8 +72,11 @@ INLINE_SKIP_MAX = 64
 #: whole (:meth:`InlineSolver.solve`): most of it would go there anyway, and the solver threads would wait
 #: while the event loop answered a budget's worth. Within it, a read is answered up to the budget as
 #: before: thermo's and odd/even's pipelined reads (64 lines of 20-35 µs) stay on the event loop, where they
-#: cost least (benchmarks/RESULTS.md, tenth session).
-INLINE_HANDOFF = 2
+#: cost least; whispers' (64 lines of 60 µs, 3.8 ms) go to the pool, which searches them outside the
+#: interpreter lock: at 2 budgets its first 34 lines were searched on the event loop while both threads
+#: waited, 10-15 µs of the event loop's CPU a request (benchmarks/RESULTS.md, tenth session: "The event
+#: loop's cost per request").
+INLINE_HANDOFF = 1.5
 
 
 class _InlineSlow(BaseException):

@@ -21,7 +21,9 @@ The ``--metrics-port`` endpoint that serves them is
 
 from __future__ import annotations
 
+import bisect
 import collections
+import itertools
 import math
 import os
 import threading
@@ -34,6 +36,26 @@ from typing import Any
 #: ones run to the 10 s solve timeout. A percentile read off the histogram
 #: is then within 25% of the true value.
 SOLVE_BUCKETS = tuple(round(0.00002 * 1.25**k, 9) for k in range(63)) + (math.inf,)
+
+
+def observe_runs(histogram: Any, times: list[float]) -> None:
+    """Observe ``times`` (seconds) in a ``prometheus_client`` Histogram, a run of equal times at once.
+
+    A bulk job counts each of its requests its share of the bulk's time (``SolverPool.solved``): runs of
+    equal times. ``Histogram.observe`` costs 1.4 µs a time on the event loop (a bucket searched in Python, two
+    locked increments); a run of ``n`` adds ``n`` to its bucket and ``n`` times the time to the sum, as ``n``
+    observes would (the Histogram's ``_upper_bounds``, ``_buckets`` and ``_sum``, prometheus_client 0.25-0.26;
+    a Histogram without them gets one observe a time).
+    """
+    bounds, buckets, total = (getattr(histogram, name, None) for name in ("_upper_bounds", "_buckets", "_sum"))
+    for seconds, run in itertools.groupby(times):
+        count = sum(1 for _ in run)
+        if count == 1 or bounds is None or buckets is None or total is None:
+            for _ in range(count):
+                histogram.observe(seconds)
+            continue
+        total.inc(seconds * count)
+        buckets[bisect.bisect_left(bounds, seconds)].inc(count)
 
 
 @dataclass
@@ -190,8 +212,7 @@ class Metrics:
             self.solver_seconds.inc(delta)
             done.solver_seconds = counts.solver_seconds
         times, counts.solve_times = counts.solve_times, []
-        for seconds in times:
-            self.solve_time.observe(seconds)
+        observe_runs(self.solve_time, times)
         open_, queued, running, paused = self._gauges()
         self.open.set(open_)
         self.queued.set(queued)

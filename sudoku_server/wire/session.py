@@ -36,6 +36,7 @@ session never buffers more than ``max_line_bytes + 1`` bytes of a line (of an f-
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -111,6 +112,9 @@ INTERACTIVE_AFTER = 1.0
 #: CRLF): what :meth:`Session.take_plain` takes. A verb before it (``CANON ``) makes it a request of
 #: its own, parsed the usual way (issue 32: CANON runs under the scheduler).
 _PLAIN_BYTES = oneline.PLAIN_BUFFERED
+#: A plain line or a marks line (``text.marksline.MARKS_BUFFERED``), in that order: what
+#: :meth:`Session.take_plain` takes with ``marks``, one match a line.
+_TAKEN_BYTES = re.compile(_PLAIN_BYTES.pattern + b"|" + MARKS_BUFFERED.pattern)
 
 
 @dataclass
@@ -259,21 +263,20 @@ class _PlainLines:
         if self.closed or not self._backlog or self.max_line_bytes < 81 or not self._splitter.plain_ready:
             return [], first
         buf = self._buffer
-        match = _PLAIN_BYTES.match
-        marks_match = MARKS_BUFFERED.match if marks else None
-        limit = self.max_line_bytes + 2
+        match = (_TAKEN_BYTES if marks else _PLAIN_BYTES).match  # one match a line
+        most = self.max_line_bytes + 1  # the longest line, LF included
         lines: list[bytes] = []
+        append = lines.append
         pos = 0
         while len(lines) < max_lines:
-            found = match(buf, pos)
+            found = match(buf, pos, pos + most + 1)  # no longer than the limit, terminator aside
             if found is None:
-                if marks_match is None or buf[pos : pos + 1] not in b"S0123456789._":
-                    break
-                found = marks_match(buf, pos, pos + limit)  # no longer than the limit, terminator aside
-                if found is None or found.end() - pos - found.group().endswith(b"\r\n") - 1 > self.max_line_bytes:
-                    break
-            lines.append(found.group())
-            pos = found.end()
+                break
+            line = found.group()
+            if len(line) - (line[-2] == 13) > most:  # (13: the CR of a CRLF)
+                break
+            append(line)
+            pos += len(line)
         if not buf:
             self._backlog = False  # nothing left to parse
         if lines:
