@@ -20,10 +20,11 @@ The rules (PROTOCOL.md "Sessions"):
 * ``--interactive-timeout`` for an interactive session, ``--idle-timeout``
   for the others; a session that is not *held* (``KEEPALIVE``, or
   ``--close-grace off``) also ends after the close grace of silence once it
-  has an answer or an unterminated line, except while that line is no whole
-  request yet (``Session.incomplete``: part of a puzzle, a verb waiting for
-  its puzzle): its sender is still producing it, so it gets the idle timeout
-  like any line (:meth:`SessionClock.waits_on`);
+  has an answer or input that waits for more, except while a line's end has
+  not arrived (``Session.unterminated``, whatever the line holds) or a
+  request lacks lines (``Session.incomplete``: the rows of a grid, a verb
+  waiting for its puzzle): its sender is still producing it, so it gets the
+  idle timeout like any line (:meth:`SessionClock.waits_on`);
 * a session with nothing to answer and no progress for
   ``min_idle`` seconds may be evicted by a newcomer when every slot is taken,
   the one idle longest first (a silent reserve connection before a slot
@@ -103,15 +104,18 @@ class SessionClock:
         return deadline
 
     def waits_on(self, session: Session) -> bool:
-        """The close grace ran out: True when the session waits on instead (its line is no whole request yet).
+        """The close grace ran out: True when the session waits on instead (a line or a request is still coming).
 
-        Only the close grace gives way, and only to ``session.incomplete``
-        (an unterminated line that end of input would answer ``ERROR
-        incomplete``); the idle timeout, counted from the last progress, still
-        ends the session. The reader then computes its deadline again (the
-        grace once more, until the idle timeout is the nearer one).
+        Only the close grace gives way: to ``session.unterminated`` (a line
+        whose end has not arrived, whatever it holds: read before its end it
+        could be a different, shorter request) and to ``session.incomplete``
+        (complete lines of a request that lacks lines, such as the rows of a
+        grid). The idle timeout, counted from the last progress, still ends
+        the session, reading the partial line as end of input would. The
+        reader then computes its deadline again (the grace once more, until
+        the idle timeout is the nearer one).
         """
-        return self._kind == "grace" and session.incomplete
+        return self._kind == "grace" and (session.unterminated or session.incomplete)
 
     def ended(self, session: Session) -> bytes | None:
         """The session's timer ran out (or it was evicted): the line it is told last, or None.
