@@ -194,6 +194,27 @@ class Admission(Generic[C]):
         self.reserve_places = reserve_places
         self.min_idle = min_idle
         self._closing: set[C] = set()  # evicted or ended, still closing: they hold no place
+        self._address_of: dict[C, str] = {}  # a connection's client address, while its session runs
+        self._per_address: dict[str, int] = {}  # sessions running per client address (--max-connections-per-ip)
+
+    def from_address(self, address: str) -> int:
+        """Sessions running from the client ``address`` (the proxied client's, behind ``--proxy-protocol``);
+        a connection that only lingers after its session, or was evicted, counts for none."""
+        return self._per_address.get(address, 0)
+
+    def hold_address(self, connection: C, address: str) -> None:
+        """``connection``'s session, from the client ``address``, counts in :meth:`from_address` until it ends."""
+        self._address_of[connection] = address
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+
+    def _release_address(self, connection: C) -> None:
+        address = self._address_of.pop(connection, None)
+        if address is not None:
+            left = self._per_address[address] - 1
+            if left:
+                self._per_address[address] = left
+            else:
+                del self._per_address[address]
 
     @property
     def open_places(self) -> int:
@@ -244,6 +265,7 @@ class Admission(Generic[C]):
         if oldest is None:
             return None
         self._closing.add(oldest)
+        self._release_address(oldest)
         idle = oldest.evict(self.limit)
         log.info(
             "%s evicted%s: no complete line for %.0f s and all %d connections in use",
@@ -255,12 +277,14 @@ class Admission(Generic[C]):
         return oldest
 
     def session_ended(self, connection: C) -> None:
-        """The connection's session is over (it only lingers now): its place is free."""
+        """The connection's session is over (it only lingers now): its place, and its address's, are free."""
         self._closing.add(connection)
+        self._release_address(connection)
 
     def closed(self, connection: C) -> None:
         """The connection is closed (no longer in ``connections``)."""
         self._closing.discard(connection)
+        self._release_address(connection)
 
 
 class HeldBack:
