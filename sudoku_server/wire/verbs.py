@@ -27,6 +27,7 @@ from sudoku_server.service.requests import MAX_COUNT_LIMIT, MAX_SEED, Generate, 
 from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.generator import SIZES as GENERATE_SIZES
 from sudoku_server.text import PuzzleReader, Rejected
+from sudoku_server.text.lines import SECTION_HEADER
 
 #: Symmetries of GENERATE's clue sets: the generator's, and ``random``.
 SYMMETRIES = _requests.GENERATE_SYMMETRIES
@@ -333,6 +334,23 @@ def unknown_option(command: Command) -> CommandError | None:
     if rest and not _one_puzzle(rest):
         return None
     return CommandError(f"{command.name}: unknown option {quote(token)}; try HELP {command.name}")
+
+
+def section_word(command: Command) -> CommandError | None:
+    """The error for a ``[Section]``-like word after a puzzle verb (``SOLVE [x]``): a header stands on a line of
+    its own, between puzzles (:data:`~sudoku_server.text.lines.SECTION_HEADER`); after a verb it is neither a
+    flag nor a puzzle. ``SOLVE: "[x]" is no option or puzzle (a [Section] header goes on a line of its own); try
+    HELP SOLVE``. None when the puzzle text does not begin with one."""
+    text = command.puzzle_text
+    if text is None:
+        return None
+    token = first_word(text)
+    if SECTION_HEADER.fullmatch(token) is None:
+        return None
+    return CommandError(
+        f"{command.name}: {quote(token)} is no option or puzzle (a [Section] header goes on a line of its own);"
+        f" try HELP {command.name}"
+    )
 
 
 def reads_as_one_puzzle(text: str) -> bool:
