@@ -77,10 +77,28 @@ _LINK_START = re.compile(r"(?:https?://)?(?:www\.)?(?:f-puzzles\.com/\?|sudokupa
 _LINK_COMMENT = re.compile(r"\s+#.*$", re.S)
 
 
+#: Any SudokuPad link: one that is no f-puzzles link (a short link ``sudokupad.app/<id>``, an ``scl`` one) is
+#: refused with what to send instead.
+_SUDOKUPAD = re.compile(r"(?:https?://)?(?:www\.)?sudokupad\.app/", re.I)
+
+
+def _as_link(text: str) -> str | None:
+    """``text`` (stripped) as a link this reader takes, percent-decoded when it was sent percent-encoded whole
+    (``https:%2F%2Ff-puzzles.com%2F%3Fload%3D...``, as a chat or browser may copy it); None: no such link."""
+    if _LINK_START.match(text) is not None or _SUDOKUPAD.match(text) is not None:
+        return text
+    if "%" in text and text[:4].lower() == "http":
+        unquoted = unquote(text)
+        if _LINK_START.match(unquoted) is not None:
+            return unquoted
+    return None
+
+
 def is_fpuzzles(text: str) -> bool:
-    """Whether ``text`` (one line) is meant as an f-puzzles object or link (f-puzzles' or SudokuPad's)."""
+    """Whether ``text`` (one line) is meant as an f-puzzles object or link (f-puzzles' or SudokuPad's, also
+    percent-encoded whole), or is a SudokuPad link of another kind (refused by :func:`decode_link`)."""
     s = text.strip()
-    return s.startswith("{") or _LINK_START.match(s) is not None
+    return s.startswith("{") or _as_link(s) is not None
 
 
 def _units(text: str) -> str:
@@ -193,9 +211,11 @@ def decode_link(text: str) -> str:
 
     Raises:
       PuzzleFormatError: no ``load=`` payload, one that does not decompress, or one that would decompress to
-        more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters).
+        more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters); a SudokuPad link that is no f-puzzles
+        link (a short link, ``https://sudokupad.app/psxnwbfa3d``).
     """
     link = _LINK_COMMENT.sub("", text.strip())  # a one-line puzzle's trailing comment (break-session finding)
+    link = _as_link(link) or link
     words = link.split()
     if len(words) > 1 and _payload_text(words[0]):  # the link is whole before its first blank: the rest is junk
         raise PuzzleFormatError(f"fpuzzles: {quote(words[1][:24])} follows the link (only a # comment may)")
@@ -213,6 +233,12 @@ def _payload_text(link: str) -> str:
 def _decoded_link(link: str) -> str:
     """:func:`decode_link` of a link without its comment. Raises PuzzleFormatError as it."""
     start = _LINK_START.match(link)
+    if start is None and _SUDOKUPAD.match(link) is not None:
+        raise PuzzleFormatError(
+            "fpuzzles: a SudokuPad link that holds no f-puzzles puzzle (a short link names a puzzle kept on"
+            " SudokuPad's server, which this server does not fetch); send its f-puzzles link"
+            " (https://sudokupad.app/fpuzzles..., https://f-puzzles.com/?load=...), its f-puzzles object, or its givens"
+        )
     if start is not None and "sudokupad" in start.group().lower():  # SudokuPad: the payload follows at once
         found, payload = "fpuzzles", link[start.end() :]
     else:
