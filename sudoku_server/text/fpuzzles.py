@@ -72,14 +72,16 @@ IGNORED = frozenset(
 
 #: How a link to an f-puzzles puzzle starts: f-puzzles' own (``?load=<payload>`` follows), or SudokuPad's
 #: (``sudokupad.app/fpuzzles<payload>``, also ``?puzzleid=fpuzzles<payload>``), the scheme and ``www.`` optional.
-_LINK_START = re.compile(r"(?:https?://)?(?:www\.)?(?:f-puzzles\.com/\?|sudokupad\.app/(?:\?puzzleid=)?fpuzzles)", re.I)
+_LINK_START = re.compile(
+    r"(?:https?://)?(?:www\.)?(?:f-puzzles\.com/\?|sudokupad\.app/(?:\?puzzleid=)?fpuzzles)", re.I | re.A
+)
 #: A comment after a link (base64 holds no ``#``).
 _LINK_COMMENT = re.compile(r"\s+#.*$", re.S)
 
 
 #: Any SudokuPad link: one that is no f-puzzles link (a short link ``sudokupad.app/<id>``, an ``scl`` one) is
 #: refused with what to send instead.
-_SUDOKUPAD = re.compile(r"(?:https?://)?(?:www\.)?sudokupad\.app/", re.I)
+_SUDOKUPAD = re.compile(r"(?:https?://)?(?:www\.)?sudokupad\.app/", re.I | re.A)
 
 
 def _as_link(text: str) -> str | None:

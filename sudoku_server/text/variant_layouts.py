@@ -88,7 +88,7 @@ PENCILMARK_LINE = SIZE * SIZE * SIZE
 #: Cells of a cage block's first row with its givens: N givens and N cage symbols (8, 12, 18, 32, 50).
 _CAGE_ROW_CELLS = frozenset(2 * size for size in ROW_SIZES)
 #: The start of a SudoCue killer line: ``3x3::k:`` or ``3x3:d:k:`` (killer-X).
-_SUDOCUE = re.compile(r"\s*3x3:(d?):k:", re.IGNORECASE)
+_SUDOCUE = re.compile(r"\s*3x3:(d?):k:", re.IGNORECASE | re.ASCII)
 #: One ``symbol=sum`` pair of a cage block's sums lines.
 _SUM_PAIR = re.compile(r"([^\s=]+)=([0-9]+)")
 #: The most digits a cage sum (``symbol=sum``) and a SudoCue number may have.
