@@ -37,6 +37,7 @@ from sudoku_server.sudoku.rules import RULES, Cage, Variant, canonical, taking
 from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.text.puzzle import LAYOUT_LINE, Positions, Puzzle, Rejected
 from sudoku_server.text.sizes import LINE_SIZES, listed
+from sudoku_server.text.view import mostly_wide
 
 __all__ = [
     "IGNORED",
@@ -614,6 +615,11 @@ def _marked_grid(givens: str, words: list[str], lineno: int) -> Grid:
         raise PuzzleFormatError(f"line {lineno}: {exc.detail}") from None
 
 
+#: Full-width digits, dot and low line, read in a marks line's givens as their ASCII forms (LAYOUTS.md "Empty
+#: cells", "Pasted grids"); a full-width letter is left as sent, so that an error names the character sent.
+_NARROW = str.maketrans({chr(0xFF10 + d): str(d) for d in range(10)} | {"\uff0e": ".", "\uff3f": "_"})
+
+
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
 
@@ -646,7 +652,8 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     if not fields or stray is not None:
         return None
     syntaxes = _syntaxes()
-    givens = head.group(1)
+    written = head.group(1)
+    givens = written.translate(_NARROW)  # the full-width digits and dots of a pasted grid (s10-break finding 12)
     try:
         grid = _marked_grid(givens, [word for word, _ in fields], lineno)
         marks: list[Mark] = []
@@ -665,13 +672,15 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
             return None  # not a puzzle with marks at all: the other layouts say what it is
         return Rejected(exc, ending, None)
     variant = Variant(canonical(word for word, _ in fields), marks=tuple(marks))
+    positions = _NINE_POSITIONS if len(givens) == 81 else Positions.on_one_line(range(len(givens)))
     return Puzzle(
         grid=grid,
         layout=LAYOUT_LINE,
         first_line=lineno,
-        lines=[givens],
+        lines=[written],
         endings=[ending],
-        positions=_NINE_POSITIONS if len(givens) == 81 else Positions.on_one_line(range(len(givens))),
-        plain=len(givens) == 81,  # 81 digits and empty marks (a 9x9 grid reads no other): answered as digits
+        positions=positions,
+        plain=len(givens) == 81 and written.isascii(),  # 81 digits and empty marks: answered as digits
         variant=variant,
+        wide=not written.isascii() and mostly_wide([written], list(positions)),  # answered in full width
     )
