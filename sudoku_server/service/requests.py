@@ -69,7 +69,11 @@ def _int_option(verb: str, options: Mapping[str, str], key: str, low: int, high:
     if text is None:
         return None
     if not re.fullmatch(r"-?[0-9]+", text):
-        raise CommandError(f"{verb}: {key} must be {what}, not {quote(text)}")
+        # a number that is not whole (2.5, 1e3: also a JSON number over HTTP) unquoted, as JSON writes it
+        number = re.fullmatch(r"-?[0-9]{1,12}(?:\.[0-9]{1,12})?(?:[eE][-+]?[0-9]{1,4})?", text) is not None
+        raise CommandError(f"{verb}: {key} must be {what}, not {text if number else quote(text)}")
+    if len(text.lstrip("-")) > max(12, len(str(high))):  # cut as the f-puzzles reader cuts (never past int()'s limit)
+        raise CommandError(f"{verb}: {key} must be {what}, not {text[: 12 + text.startswith('-')]}...")
     value = int(text)
     if not low <= value <= high:
         raise CommandError(f"{verb}: {key} must be {what}, not {value}")
