@@ -68,17 +68,27 @@ class ReplyTooLong(ValueError):
 _SERVER_PLACE = re.compile(rb"\bline [0-9]+(?:, column ([0-9]+))?")
 
 
-def input_error(reply: bytes, number: int) -> bytes:
-    """The server's ``ERROR`` reply to ``CANON <text>`` told about input line ``number`` instead.
+#: A line of prose: its first word is letters (any script), with one punctuation mark after them at most, and more
+#: words follow (``Here is today's puzzle:``, ``Good luck!``); a one-line puzzle is one word.
+_PROSE = re.compile(r"\s*(?:(?!\d)\w)+(?:['\u2019](?:(?!\d)\w)+)?[.,:;!?]?\s+\S")
+#: A server's error about the first character of the line (``CANON `` is 6 characters).
+_AT_FIRST_COLUMN = re.compile(rb"ERROR format line [0-9]+, column %d: " % (len(CANON_WORD) + 1))
+
+
+def input_error(reply: bytes, number: int, line: bytes = b"") -> bytes:
+    """The server's ``ERROR`` reply to ``CANON <line>`` told about input line ``number`` instead.
 
     The server counts the lines of the client's ``CANON`` requests, not of
     the input, and its columns include ``CANON``: its place becomes the
     input's line (and the column in the input's line). A reply about the
-    CANON command itself (``ERROR command CANON: unknown option "hello"``)
-    means the line is not a one-line puzzle: ``ERROR format line 17: not a
-    one-line puzzle``. One line number per error, the input's.
+    CANON command itself (``ERROR command CANON: unknown option "hello"``),
+    or a bad first character of a line of prose (``Good luck!``: the server
+    reads ``'G'`` as a cell), means the line is not a one-line puzzle:
+    ``ERROR format line 17: not a one-line puzzle``. One line number per
+    error, the input's.
     """
-    if reply.startswith(b"ERROR command CANON"):
+    prose = _AT_FIRST_COLUMN.match(reply) is not None and _PROSE.match(line.decode("utf-8", "replace")) is not None
+    if reply.startswith(b"ERROR command CANON") or prose:
         return b"ERROR format line %d: not a one-line puzzle" % number
 
     def place(match: re.Match[bytes]) -> bytes:
@@ -196,7 +206,7 @@ def run(args: argparse.Namespace, sources: Sequence[tuple[str, io.FileIO]], dedu
             continue
         if not reply.startswith(CANON_WORD):
             errors += 1
-            error = input_error(reply, number)
+            error = input_error(reply, number, text)
             if dedupe:
                 report(escape_controls(error.decode("utf-8", "surrogateescape")))
             else:

@@ -190,7 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.close_grace,
         metavar="SECONDS|off",
         help="silence after an answer that ends the session, for clients that never"
-        " half-close such as plain nc; 'off' for a port serving programs that hold"
+        " half-close such as plain nc (never inside a line: a line without its end waits"
+        " for --idle-timeout); 'off' for a port serving programs that hold"
         " their connections between requests (as after KEEPALIVE: only --idle-timeout"
         " ends them) (default: %(default)s)",
     )

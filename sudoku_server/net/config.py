@@ -36,9 +36,9 @@ class ServerConfig:
         before ``ERROR timeout`` (time paused for others does not count).
       idle_timeout: seconds to wait between lines before the first answer; also
         the longest a client may leave an answer unread before it is dropped.
-      close_grace: seconds of silence after an answer (or with an unterminated
-        line pending that is already a whole request: a partial one waits for
-        the idle timeout) that end the session (PROTOCOL.md: 0.5 s answered 1000 of
+      close_grace: seconds of silence after an answer that end the session,
+        never while a line's end has not arrived (that line waits for the idle
+        timeout, whatever it holds) (PROTOCOL.md: 0.5 s answered 1000 of
         1000 grids trickled in 4 KB chunks every 300 ms); None (``--close-grace
         off``): no close grace, every session is held as after ``KEEPALIVE``
         (for a port that serves programs holding their connections).

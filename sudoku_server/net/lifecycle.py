@@ -20,10 +20,11 @@ The rules (PROTOCOL.md "Sessions"):
 * ``--interactive-timeout`` for an interactive session, ``--idle-timeout``
   for the others; a session that is not *held* (``KEEPALIVE``, or
   ``--close-grace off``) also ends after the close grace of silence once it
-  has an answer or an unterminated line, except while that line is no whole
-  request yet (``Session.incomplete``: part of a puzzle, a verb waiting for
-  its puzzle): its sender is still producing it, so it gets the idle timeout
-  like any line (:meth:`SessionClock.waits_on`);
+  has an answer or input that waits for more, except while a line's end has
+  not arrived (``Session.unterminated``, whatever the line holds) or a
+  request lacks lines (``Session.incomplete``: the rows of a grid, a verb
+  waiting for its puzzle): its sender is still producing it, so it gets the
+  idle timeout like any line (:meth:`SessionClock.waits_on`);
 * a session with nothing to answer and no progress for
   ``min_idle`` seconds may be evicted by a newcomer when every slot is taken,
   the one idle longest first (a silent reserve connection before a slot
@@ -103,15 +104,18 @@ class SessionClock:
         return deadline
 
     def waits_on(self, session: Session) -> bool:
-        """The close grace ran out: True when the session waits on instead (its line is no whole request yet).
+        """The close grace ran out: True when the session waits on instead (a line or a request is still coming).
 
-        Only the close grace gives way, and only to ``session.incomplete``
-        (an unterminated line that end of input would answer ``ERROR
-        incomplete``); the idle timeout, counted from the last progress, still
-        ends the session. The reader then computes its deadline again (the
-        grace once more, until the idle timeout is the nearer one).
+        Only the close grace gives way: to ``session.unterminated`` (a line
+        whose end has not arrived, whatever it holds: read before its end it
+        could be a different, shorter request) and to ``session.incomplete``
+        (complete lines of a request that lacks lines, such as the rows of a
+        grid). The idle timeout, counted from the last progress, still ends
+        the session, reading the partial line as end of input would. The
+        reader then computes its deadline again (the grace once more, until
+        the idle timeout is the nearer one).
         """
-        return self._kind == "grace" and session.incomplete
+        return self._kind == "grace" and (session.unterminated or session.incomplete)
 
     def ended(self, session: Session) -> bytes | None:
         """The session's timer ran out (or it was evicted): the line it is told last, or None.
@@ -190,6 +194,27 @@ class Admission(Generic[C]):
         self.reserve_places = reserve_places
         self.min_idle = min_idle
         self._closing: set[C] = set()  # evicted or ended, still closing: they hold no place
+        self._address_of: dict[C, str] = {}  # a connection's client address, while its session runs
+        self._per_address: dict[str, int] = {}  # sessions running per client address (--max-connections-per-ip)
+
+    def from_address(self, address: str) -> int:
+        """Sessions running from the client ``address`` (the proxied client's, behind ``--proxy-protocol``);
+        a connection that only lingers after its session, or was evicted, counts for none."""
+        return self._per_address.get(address, 0)
+
+    def hold_address(self, connection: C, address: str) -> None:
+        """``connection``'s session, from the client ``address``, counts in :meth:`from_address` until it ends."""
+        self._address_of[connection] = address
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+
+    def _release_address(self, connection: C) -> None:
+        address = self._address_of.pop(connection, None)
+        if address is not None:
+            left = self._per_address[address] - 1
+            if left:
+                self._per_address[address] = left
+            else:
+                del self._per_address[address]
 
     @property
     def open_places(self) -> int:
@@ -240,6 +265,7 @@ class Admission(Generic[C]):
         if oldest is None:
             return None
         self._closing.add(oldest)
+        self._release_address(oldest)
         idle = oldest.evict(self.limit)
         log.info(
             "%s evicted%s: no complete line for %.0f s and all %d connections in use",
@@ -251,12 +277,14 @@ class Admission(Generic[C]):
         return oldest
 
     def session_ended(self, connection: C) -> None:
-        """The connection's session is over (it only lingers now): its place is free."""
+        """The connection's session is over (it only lingers now): its place, and its address's, are free."""
         self._closing.add(connection)
+        self._release_address(connection)
 
     def closed(self, connection: C) -> None:
         """The connection is closed (no longer in ``connections``)."""
         self._closing.discard(connection)
+        self._release_address(connection)
 
 
 class HeldBack:

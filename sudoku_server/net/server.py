@@ -21,7 +21,6 @@ connections, the HTTP front) see the server only through
 
 from __future__ import annotations
 
-import collections
 import errno
 import logging
 import math
@@ -112,7 +111,6 @@ class SudokuServer:
         #: GENERATE by level without a seed, made ahead in idle solver time (issue 20; net/warm.py).
         self.filler = warm_filler(config, self.pool.scheduler)
         self.metrics = Metrics(self.stats, self._gauges, self.filler.gauges)
-        self._per_address: dict[str, int] = collections.defaultdict(int)
         self.admission = Admission(self.connections, config.max_connections, PING_RESERVE, EVICT_IDLE_SECONDS)
         #: What the fronts see of the server (the line connections, the HTTP front).
         self.services = FrontServices(
@@ -406,7 +404,7 @@ class SudokuServer:
             # A connection accepted just before the listener closed is served
             # like the others during the shutdown grace.
             cap = cfg.max_connections_per_ip
-            if cap and self._per_address[address] >= cap:
+            if cap and self.admission.from_address(address) >= cap:  # a lingering session holds no place
                 log.warning("%s refused: %d connections open from %s (limit)", peer, cap, address)
                 await self._refuse(stream, peer, replies.connections_busy_line(cap, address))
                 return
@@ -425,7 +423,7 @@ class SudokuServer:
                 return
             connection = Connection(self.services, stream, peer, initial=initial, reserve=reserve)
             self.connections.add(connection)
-            self._per_address[address] += 1
+            self.admission.hold_address(connection, address)
             self.stats.connections_total += 1
             started = time.perf_counter()
             log.debug("%s connected", peer)
@@ -434,9 +432,6 @@ class SudokuServer:
             finally:
                 self.connections.discard(connection)
                 self.admission.closed(connection)
-                self._per_address[address] -= 1
-                if not self._per_address[address]:
-                    del self._per_address[address]
                 if self.lifecycle.closing and not self.connections:
                     self.lifecycle.poke()  # the last connection is done: the shutdown grace need not wait
                 errors = " ".join(f"{code}={n}" for code, n in sorted(connection.errors.items()))

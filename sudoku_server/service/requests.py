@@ -52,6 +52,12 @@ APOSTROPHE = "'"
 _SE = re.compile(r"([0-9]{1,2}(?:\.[0-9])?)(?:-([0-9]{1,2}(?:\.[0-9])?))?")
 
 
+def _lower(text: str) -> str:
+    """An option's value lower-cased when it is ASCII, else as sent (``str.lower()`` maps the Kelvin sign U+212A
+    to ``k``: ``format=lin\u212a`` is no ``link``)."""
+    return text.lower() if text.isascii() else text
+
+
 def _choice(words: Sequence[str]) -> str:
     """``a, b or c``."""
     return f"{', '.join(words[:-1])} or {words[-1]}"
@@ -63,7 +69,11 @@ def _int_option(verb: str, options: Mapping[str, str], key: str, low: int, high:
     if text is None:
         return None
     if not re.fullmatch(r"-?[0-9]+", text):
-        raise CommandError(f"{verb}: {key} must be {what}, not {quote(text)}")
+        # a number that is not whole (2.5, 1e3: also a JSON number over HTTP) unquoted, as JSON writes it
+        number = re.fullmatch(r"-?[0-9]{1,12}(?:\.[0-9]{1,12})?(?:[eE][-+]?[0-9]{1,4})?", text) is not None
+        raise CommandError(f"{verb}: {key} must be {what}, not {text if number else quote(text)}")
+    if len(text.lstrip("-")) > max(12, len(str(high))):  # cut as the f-puzzles reader cuts (never past int()'s limit)
+        raise CommandError(f"{verb}: {key} must be {what}, not {text[: 12 + text.startswith('-')]}...")
     value = int(text)
     if not low <= value <= high:
         raise CommandError(f"{verb}: {key} must be {what}, not {value}")
@@ -160,7 +170,7 @@ class Solve(PuzzleRequest):
 
         Raises CommandError: ``SOLVE: format must be line, fpuzzles or link, not 'xml'``.
         """
-        fmt = options.get("format", "line").lower()
+        fmt = _lower(options.get("format", "line"))
         if fmt not in SOLVE_FORMATS:
             raise CommandError(f"SOLVE: format must be {_choice(SOLVE_FORMATS)}, not {quote(options['format'])}")
         return cls(grid, any="any" in flags, variant=rules_option("SOLVE", options), format=fmt)
@@ -352,14 +362,14 @@ class Generate:
         size = int(size_text) if re.fullmatch(r"[0-9]{1,3}", size_text) else -1
         if size not in SIZES:
             raise CommandError(f"GENERATE: size must be {_choice([str(s) for s in SIZES])}, not {quote(size_text)}")
-        symmetry = options.get("symmetry", "none").lower()
+        symmetry = _lower(options.get("symmetry", "none"))
         if symmetry not in GENERATE_SYMMETRIES:
             raise CommandError(
                 f"GENERATE: symmetry must be {_choice(GENERATE_SYMMETRIES)}, not {quote(options['symmetry'])}"
             )
         givens = _int_option("GENERATE", options, "givens", 0, size * size, f"0 to {size * size}")
         seed = _int_option("GENERATE", options, "seed", 0, MAX_SEED, f"0 to {MAX_SEED}")
-        fmt = options.get("format", "line").lower()
+        fmt = _lower(options.get("format", "line"))
         if fmt not in GENERATE_FORMATS:
             raise CommandError(f"GENERATE: format must be {_choice(GENERATE_FORMATS)}, not {quote(options['format'])}")
         full = "full" in flags
@@ -367,7 +377,7 @@ class Generate:
             raise CommandError("GENERATE: full makes a solved grid; givens and symmetry do not apply")
         level = options.get("level")
         if level is not None:
-            level = level.lower()
+            level = _lower(level)
             if level not in LEVELS:
                 raise CommandError(f"GENERATE: level must be {_choice(LEVELS)}, not {quote(options['level'])}")
         band = None

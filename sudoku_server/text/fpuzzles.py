@@ -37,6 +37,7 @@ from sudoku_server.sudoku.rules import RULES, Cage, Variant, canonical, taking
 from sudoku_server.sudoku.rules.base import Mark
 from sudoku_server.text.puzzle import LAYOUT_LINE, Positions, Puzzle, Rejected
 from sudoku_server.text.sizes import LINE_SIZES, listed
+from sudoku_server.text.view import mostly_wide
 
 __all__ = [
     "IGNORED",
@@ -72,15 +73,35 @@ IGNORED = frozenset(
 
 #: How a link to an f-puzzles puzzle starts: f-puzzles' own (``?load=<payload>`` follows), or SudokuPad's
 #: (``sudokupad.app/fpuzzles<payload>``, also ``?puzzleid=fpuzzles<payload>``), the scheme and ``www.`` optional.
-_LINK_START = re.compile(r"(?:https?://)?(?:www\.)?(?:f-puzzles\.com/\?|sudokupad\.app/(?:\?puzzleid=)?fpuzzles)", re.I)
+_LINK_START = re.compile(
+    r"(?:https?://)?(?:www\.)?(?:f-puzzles\.com/\?|sudokupad\.app/(?:\?puzzleid=)?fpuzzles)", re.I | re.A
+)
 #: A comment after a link (base64 holds no ``#``).
 _LINK_COMMENT = re.compile(r"\s+#.*$", re.S)
 
 
+#: Any SudokuPad link: one that is no f-puzzles link (a short link ``sudokupad.app/<id>``, an ``scl`` one) is
+#: refused with what to send instead.
+_SUDOKUPAD = re.compile(r"(?:https?://)?(?:www\.)?sudokupad\.app/", re.I | re.A)
+
+
+def _as_link(text: str) -> str | None:
+    """``text`` (stripped) as a link this reader takes, percent-decoded when it was sent percent-encoded whole
+    (``https:%2F%2Ff-puzzles.com%2F%3Fload%3D...``, as a chat or browser may copy it); None: no such link."""
+    if _LINK_START.match(text) is not None or _SUDOKUPAD.match(text) is not None:
+        return text
+    if "%" in text and text[:4].lower() == "http":
+        unquoted = unquote(text)
+        if _LINK_START.match(unquoted) is not None:
+            return unquoted
+    return None
+
+
 def is_fpuzzles(text: str) -> bool:
-    """Whether ``text`` (one line) is meant as an f-puzzles object or link (f-puzzles' or SudokuPad's)."""
+    """Whether ``text`` (one line) is meant as an f-puzzles object or link (f-puzzles' or SudokuPad's, also
+    percent-encoded whole), or is a SudokuPad link of another kind (refused by :func:`decode_link`)."""
     s = text.strip()
-    return s.startswith("{") or _LINK_START.match(s) is not None
+    return s.startswith("{") or _as_link(s) is not None
 
 
 def _units(text: str) -> str:
@@ -193,9 +214,11 @@ def decode_link(text: str) -> str:
 
     Raises:
       PuzzleFormatError: no ``load=`` payload, one that does not decompress, or one that would decompress to
-        more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters).
+        more than an f-puzzles line (:data:`MAX_LINE_BYTES` characters); a SudokuPad link that is no f-puzzles
+        link (a short link, ``https://sudokupad.app/psxnwbfa3d``).
     """
     link = _LINK_COMMENT.sub("", text.strip())  # a one-line puzzle's trailing comment (break-session finding)
+    link = _as_link(link) or link
     words = link.split()
     if len(words) > 1 and _payload_text(words[0]):  # the link is whole before its first blank: the rest is junk
         raise PuzzleFormatError(f"fpuzzles: {quote(words[1][:24])} follows the link (only a # comment may)")
@@ -213,6 +236,12 @@ def _payload_text(link: str) -> str:
 def _decoded_link(link: str) -> str:
     """:func:`decode_link` of a link without its comment. Raises PuzzleFormatError as it."""
     start = _LINK_START.match(link)
+    if start is None and _SUDOKUPAD.match(link) is not None:
+        raise PuzzleFormatError(
+            "fpuzzles: a SudokuPad link that holds no f-puzzles puzzle (a short link names a puzzle kept on"
+            " SudokuPad's server, which this server does not fetch); send its f-puzzles link"
+            " (https://sudokupad.app/fpuzzles..., https://f-puzzles.com/?load=...), its f-puzzles object, or its givens"
+        )
     if start is not None and "sudokupad" in start.group().lower():  # SudokuPad: the payload follows at once
         found, payload = "fpuzzles", link[start.end() :]
     else:
@@ -586,6 +615,11 @@ def _marked_grid(givens: str, words: list[str], lineno: int) -> Grid:
         raise PuzzleFormatError(f"line {lineno}: {exc.detail}") from None
 
 
+#: Full-width digits, dot and low line, read in a marks line's givens as their ASCII forms (LAYOUTS.md "Empty
+#: cells", "Pasted grids"); a full-width letter is left as sent, so that an error names the character sent.
+_NARROW = str.maketrans({chr(0xFF10 + d): str(d) for d in range(10)} | {"\uff0e": ".", "\uff3f": "_"})
+
+
 def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     """A one-line puzzle followed by ``word=marks`` fields of rules that take marks (docs/LAYOUTS.md); None: not one.
 
@@ -618,7 +652,8 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
     if not fields or stray is not None:
         return None
     syntaxes = _syntaxes()
-    givens = head.group(1)
+    written = head.group(1)
+    givens = written.translate(_NARROW)  # the full-width digits and dots of a pasted grid (s10-break finding 12)
     try:
         grid = _marked_grid(givens, [word for word, _ in fields], lineno)
         marks: list[Mark] = []
@@ -637,13 +672,15 @@ def marks_line(text: str, lineno: int, ending: str) -> Puzzle | Rejected | None:
             return None  # not a puzzle with marks at all: the other layouts say what it is
         return Rejected(exc, ending, None)
     variant = Variant(canonical(word for word, _ in fields), marks=tuple(marks))
+    positions = _NINE_POSITIONS if len(givens) == 81 else Positions.on_one_line(range(len(givens)))
     return Puzzle(
         grid=grid,
         layout=LAYOUT_LINE,
         first_line=lineno,
-        lines=[givens],
+        lines=[written],
         endings=[ending],
-        positions=_NINE_POSITIONS if len(givens) == 81 else Positions.on_one_line(range(len(givens))),
-        plain=len(givens) == 81,  # 81 digits and empty marks (a 9x9 grid reads no other): answered as digits
+        positions=positions,
+        plain=len(givens) == 81 and written.isascii(),  # 81 digits and empty marks: answered as digits
         variant=variant,
+        wide=not written.isascii() and mostly_wide([written], list(positions)),  # answered in full width
     )

@@ -61,6 +61,9 @@ _FIELD_SPLIT = re.compile(r"[,:]")
 _HEADER_FIELD = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_ ]*\s*")
 #: A word: two or more letters in a row (any script).
 _WORD = re.compile(r"[^\W\d_]{2,}")
+#: A ``[Section]`` header (SadMan .sdk: ``[Puzzle]``, ``[State]``): a name in square brackets that starts with an
+#: ASCII letter and holds no bracket, brace, quote or comma (so a JSON array, ``[1,2,3]`` or ``[{...}]``, is none).
+SECTION_HEADER = re.compile(r"\[[A-Za-z][^\[\]{}\",]*\]")
 
 #: A cell character of a line: ``(column, character)`` in the line's view.
 Cell = tuple[int, str]
@@ -70,7 +73,7 @@ class Kind(enum.Enum):
     """The kind of a line, before any puzzle is considered."""
 
     BLANK = "blank"  # nothing but blanks
-    COMMENT = "comment"  # a "#" comment (SudoCue #A #D ... metadata) or a "[Section]" header (SadMan .sdk)
+    COMMENT = "comment"  # a "#" comment (SudoCue #A #D ... metadata) or a "[Section]" header (SECTION_HEADER)
     BORDER = "border"  # only "+ - = | *" and blanks, with a "-", "=" or "*"
     FIELDS = "fields"  # holds "," or ":" (a dataset row, a "label:" puzzle, a CSV header, or prose)
     CELLS = "cells"  # anything else: cells, maybe with separators (a row, a one-line puzzle, prose)
@@ -127,7 +130,7 @@ def classify_line(text: str, ending: str, in_tab_grid: bool = False) -> Line:
     stripped = view.strip()
     if not stripped:
         return Line(Kind.BLANK, text, template, view, ending, inserted=inserted, tabbed=tabbed)
-    if stripped[0] == "#" or (stripped[0] == "[" and stripped[-1] == "]"):
+    if stripped[0] == "#" or SECTION_HEADER.fullmatch(stripped):
         return Line(Kind.COMMENT, text, template, view, ending, inserted=inserted, tabbed=tabbed)
     if is_border(view):
         return Line(Kind.BORDER, text, template, view, ending, inserted=inserted, tabbed=tabbed)

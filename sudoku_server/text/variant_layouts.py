@@ -56,7 +56,7 @@ from sudoku_server.text.lines import Kind, Line
 from sudoku_server.text.puzzle import Event, Positions, Puzzle, Rejected
 from sudoku_server.text.rows import read_symbols
 from sudoku_server.text.sizes import LINE_SIZES, ROW_SIZES, SIZE
-from sudoku_server.text.wording import symbol_error
+from sudoku_server.text.wording import bracketed_line_error, symbol_error
 
 #: The rules whose data these layouts read: regions (a grid of regions follows the givens' grid under
 #: it) and cages (rows of cage symbols alone start a cage block under it; "#" may start one).
@@ -88,7 +88,7 @@ PENCILMARK_LINE = SIZE * SIZE * SIZE
 #: Cells of a cage block's first row with its givens: N givens and N cage symbols (8, 12, 18, 32, 50).
 _CAGE_ROW_CELLS = frozenset(2 * size for size in ROW_SIZES)
 #: The start of a SudoCue killer line: ``3x3::k:`` or ``3x3:d:k:`` (killer-X).
-_SUDOCUE = re.compile(r"\s*3x3:(d?):k:", re.IGNORECASE)
+_SUDOCUE = re.compile(r"\s*3x3:(d?):k:", re.IGNORECASE | re.ASCII)
 #: One ``symbol=sum`` pair of a cage block's sums lines.
 _SUM_PAIR = re.compile(r"([^\s=]+)=([0-9]+)")
 #: The most digits a cage sum (``symbol=sum``) and a SudoCue number may have.
@@ -127,10 +127,14 @@ def numbered_regions(symbols: list[str]) -> tuple[tuple[int, ...], tuple[str, ..
 
 
 def line_puzzle(line: Line, lineno: int, last_ending: str) -> Event | None:
-    """The variant puzzle on ``line`` (a jigsaw, SudoCue, pencilmark or f-puzzles line) or its error; None: not one.
+    """The variant puzzle on ``line`` (a jigsaw, SudoCue, pencilmark or f-puzzles line) or its error, or the error of
+    a bracketed line that is no ``[Section]`` header (:func:`.wording.bracketed_line_error`); None: not one.
 
     ``line`` is a line between puzzles (not blank, not a border).
     """
+    bracketed = bracketed_line_error(line.text, lineno)  # "[1,2,3]": no [Section] header (those are comments)
+    if bracketed is not None:
+        return Rejected(bracketed, line.ending or last_ending, line.text)
     if is_fpuzzles(line.text):  # an f-puzzles JSON object or link (.fpuzzles)
         return read_fpuzzles(line.text, lineno, line.ending or last_ending)
     if "=" in line.text:  # givens then rule marks: "<givens> thermo=r1c1-r1c2-r1c3" (.fpuzzles)

@@ -10,9 +10,11 @@ wrong row count or a grid cut short, are worded where it is read:
 
 from __future__ import annotations
 
-from sudoku_server.errors import IncompletePuzzleError, PuzzleFormatError
+import json
+
+from sudoku_server.errors import IncompletePuzzleError, PuzzleFormatError, quote
 from sudoku_server.sudoku.grid import cell_name, describe_char
-from sudoku_server.text.lines import near_line_size
+from sudoku_server.text.lines import SECTION_HEADER, near_line_size
 from sudoku_server.text.sizes import COMMON_LINE, LINE_SIZES, SIZE, listed
 
 
@@ -60,3 +62,29 @@ def symbol_error(lineno: int, col: int, ch: str, size: int, cell: int, field: st
             f" or an empty mark (. 0 _) at {where}"
         )
     return PuzzleFormatError(f"line {lineno}: {describe_char(ch)} is not a {size}x{size} symbol at {where}")
+
+
+#: The most characters of a bracketed line an error quotes (then "...").
+QUOTED_BRACKETS = 40
+
+
+def bracketed_line_error(text: str, lineno: int) -> PuzzleFormatError | None:
+    """A line in square brackets that is no ``[Section]`` header (:data:`.lines.SECTION_HEADER`); None otherwise.
+
+    ``[{"size":9,...}]`` and ``[1,2,3]`` (what ``json.dumps([obj])`` writes): ``line 1: a JSON array; send one
+    f-puzzles object per line``; any other: ``line 1: "[1 2 3]" is no [Section] header (a name in brackets, such
+    as [Puzzle]) and no puzzle``. ``text``: the line without its terminator.
+    """
+    stripped = text.strip()
+    if not (stripped.startswith("[") and stripped.endswith("]")) or SECTION_HEADER.fullmatch(stripped):
+        return None
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        value = None
+    if isinstance(value, list):
+        return PuzzleFormatError(f"line {lineno}: a JSON array; send one f-puzzles object per line")
+    shown = stripped if len(stripped) <= QUOTED_BRACKETS else stripped[: QUOTED_BRACKETS - 3] + "..."
+    return PuzzleFormatError(
+        f"line {lineno}: {quote(shown)} is no [Section] header (a name in brackets, such as [Puzzle]) and no puzzle"
+    )

@@ -33,10 +33,11 @@ __all__ = [
 ]
 
 #: A line holding an f-puzzles object or link (``{`` or ``https://f-puzzles.com/?`` first, after an
-#: optional verb, options and flag words: ``HINT all kraken {...}``) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
+#: optional verb, options and flag words: ``HINT all kraken {...}``; ``[{`` too, a JSON array of objects, so
+#: that it is named as such rather than refused as too large) may be this long whatever ``max_line_bytes`` says (docs/PROTOCOL.md).
 FPUZZLES_LINE = re.compile(
     rb"[ \t]*(?:[A-Za-z]{1,20}[ \t]+(?:[A-Za-z]+(?:=[^ \t\r\n]*)?[ \t]+)*)?"
-    rb"(?:\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
+    rb"(?:(?:\[[ \t]*)?\{|https?://(?:www\.)?f-puzzles\.com/\?|https?://sudokupad\.app/(?:\?puzzleid=)?fpuzzles)",
     re.I,
 )
 

@@ -59,7 +59,7 @@ from sudoku_server.service.results import (
 from sudoku_server.sudoku.grid import DIGIT_SYMBOLS, Grid, cell_name
 from sudoku_server.sudoku.variants import CLASSIC, Variant
 from sudoku_server.text import Puzzle, bordered_lines, fpuzzles
-from sudoku_server.wire.verbs import VERBS
+from sudoku_server.wire.verbs import VERBS, ascii_upper
 
 if TYPE_CHECKING:
     from sudoku_server.sudoku.rating import Rating
@@ -101,9 +101,9 @@ def help_lines(topic: str | None = None) -> list[str]:
       CommandError: ``HELP`` of a word that is not a verb (``HELP: unknown verb "FOO"; try HELP``).
     """
     if topic is not None:
-        verb = VERBS.get(topic.upper())
+        verb = VERBS.get(ascii_upper(topic))
         if verb is None:
-            raise CommandError(f"HELP: unknown verb {quote(topic.upper())}; try HELP")
+            raise CommandError(f"HELP: unknown verb {quote(ascii_upper(topic))}; try HELP")
         return [f"HELP {verb.usage}", f"  {verb.summary}", f"  example: {verb.example}", "END"]
     lines = [
         "HELP sudoku-server, protocol 2: send a puzzle (any layout) to solve it, or a command:",

@@ -330,6 +330,21 @@ class _PendingInput:
         return bool(self._buffer) or self._reader.awaiting_optional_line or self._splitter.holding
 
     @property
+    def unterminated(self) -> bool:
+        """True when the input so far stops inside a line: bytes whose line end has not arrived yet.
+
+        Whatever they hold (a whole request, part of one, a comment, the
+        first byte of a character), the server waits for their line end up
+        to the idle timeout, never just the close grace (PROTOCOL.md
+        "Connection lifecycle"): a line read before its end could be read
+        as a different, shorter request (36 cells of an 81-cell line are a
+        6x6 puzzle). A CR at the end is a line end (held only to see
+        whether LF follows), and complete lines waiting unparsed
+        (:attr:`backlog`) are no partial line.
+        """
+        return not self.closed and not self._backlog and bool(self._buffer) and not self._buffer.endswith(b"\r")
+
+    @property
     def incomplete(self) -> bool:
         """True when the input so far ends inside a request: a line or rows that are no whole request yet.
 

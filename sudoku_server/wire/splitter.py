@@ -375,6 +375,12 @@ class Splitter:
             )
             return
         self._add(self.reader.feed_line(" " * offset + command.puzzle_text, ending, lineno), out)
+        bracketed = verbs.section_word(command)  # SOLVE [x]: skipped as a header, or its '[' a bad digit
+        if bracketed is not None and self.reader.puzzle_start is None:
+            self._waiting = None
+            self.reader.rules = frozenset(self.rules)
+            out[before:] = [LineRejected(bracketed, command.ending)]
+            return
         if self.reader.puzzle_start is not None:  # it started a grid: not a one-line puzzle
             self.reader.abort()
             self._waiting = None

@@ -27,6 +27,7 @@ from sudoku_server.service.requests import MAX_COUNT_LIMIT, MAX_SEED, Generate, 
 from sudoku_server.sudoku import rules as _rules
 from sudoku_server.sudoku.generator import SIZES as GENERATE_SIZES
 from sudoku_server.text import PuzzleReader, Rejected
+from sudoku_server.text.lines import SECTION_HEADER
 
 #: Symmetries of GENERATE's clue sets: the generator's, and ``random``.
 SYMMETRIES = _requests.GENERATE_SYMMETRIES
@@ -50,9 +51,23 @@ __all__ = [
     "unknown_verb",
 ]
 
-#: A word that may be meant as a verb: letters only, and short (a line of
-#: letters such as a letters-only 16x16 puzzle is not a verb).
-_WORD = re.compile(r"([A-Za-z]{1,20})[.,:;!?]?")
+#: A word that may be meant as a verb: letters only (any script: ``hellö`` too, but not full-width forms, which
+#: are a pasted puzzle's symbols), and short (a line of letters such as a letters-only 16x16 puzzle is not a verb).
+_WORD = re.compile(r"((?:(?![\uff00-\uffef])[^\W\d_]){1,20})[.,:;!?]?")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with its ASCII letters upper-cased, and only those: verbs match ASCII only (``str.upper()`` maps
+    ``ı`` to ``I`` and ``ſ`` to ``S``, so ``PıNG`` would be ``PING``); ``ascii_upper("hellö")`` is ``HELLö``."""
+    return text.upper() if text.isascii() else "".join(ch.upper() if ch.isascii() else ch for ch in text)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with its ASCII letters lower-cased, and only those (``str.lower()`` maps the Kelvin sign U+212A to
+    ``k``): what flags and option names are matched on."""
+    return text.lower() if text.isascii() else "".join(ch.lower() if ch.isascii() else ch for ch in text)
+
+
 #: A word of ASCII letters with control or non-ASCII characters after it (none of them printable ASCII).
 _WORD_GLUED = re.compile(r"([A-Za-z]{1,20})[\x00-\x1f\x7f-\U0010ffff]+")
 
@@ -287,7 +302,7 @@ def is_verb(line: str) -> bool:
     head = line[:1]
     if head and not head.isalpha() and not head.isspace():
         return False  # a row or a one-line puzzle: digits, '.', '|', '+' (most lines)
-    return first_word(line).upper() in VERBS
+    return ascii_upper(first_word(line)) in VERBS
 
 
 def unknown_verb(line: str) -> CommandError | None:
@@ -302,13 +317,13 @@ def unknown_verb(line: str) -> CommandError | None:
     word = first_word(line)
     match = _WORD.fullmatch(word)
     if match is not None:
-        return CommandError(f"unknown verb {quote(match.group(1).upper())}; try HELP")
+        return CommandError(f"unknown verb {quote(ascii_upper(match.group(1)))}; try HELP")
     match = _WORD_GLUED.fullmatch(word)
     if match is not None and not any(ch.isalnum() for ch in word[match.end(1) :]):
         # a verb with a control byte, an undecodable byte or a non-ASCII symbol glued on (``PING<NUL>``); a word
         # that goes on in other letters (``Voilà``) is prose, whose error names its column
         letters = len(match.group(1))
-        return CommandError(f"unknown verb {quote(word[:letters].upper() + word[letters:24])}; try HELP")
+        return CommandError(f"unknown verb {quote(ascii_upper(word[:letters]) + word[letters:24])}; try HELP")
     return None
 
 
@@ -335,6 +350,23 @@ def unknown_option(command: Command) -> CommandError | None:
     return CommandError(f"{command.name}: unknown option {quote(token)}; try HELP {command.name}")
 
 
+def section_word(command: Command) -> CommandError | None:
+    """The error for a ``[Section]``-like word after a puzzle verb (``SOLVE [x]``): a header stands on a line of
+    its own, between puzzles (:data:`~sudoku_server.text.lines.SECTION_HEADER`); after a verb it is neither a
+    flag nor a puzzle. ``SOLVE: "[x]" is no option or puzzle (a [Section] header goes on a line of its own); try
+    HELP SOLVE``. None when the puzzle text does not begin with one."""
+    text = command.puzzle_text
+    if text is None:
+        return None
+    token = first_word(text)
+    if SECTION_HEADER.fullmatch(token) is None:
+        return None
+    return CommandError(
+        f"{command.name}: {quote(token)} is no option or puzzle (a [Section] header goes on a line of its own);"
+        f" try HELP {command.name}"
+    )
+
+
 def reads_as_one_puzzle(text: str) -> bool:
     """True when ``text`` alone reads as one whole puzzle, with no error (``SAME <puzzle> <puzzle>``'s split)."""
     return _one_puzzle(text)
@@ -358,7 +390,7 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
     stripped = line.lstrip()
     offset = len(line) - len(stripped)
     word = first_word(stripped)
-    verb = VERBS[word.upper()]
+    verb = VERBS[ascii_upper(word)]
     pos = offset + len(word)
     flags: list[str] = []
     options: dict[str, str] = {}
@@ -367,15 +399,16 @@ def parse_command(line: str, lineno: int, ending: str) -> Command:
     for match in re.finditer(r"\S+", line[pos:]):
         token = match.group()
         key, eq, value = token.partition("=")
-        if eq and key.lower() in verb.options:
-            if key.lower() in options:
+        name = ascii_lower(key)  # ASCII only: the Kelvin sign is no "k"
+        if eq and name in verb.options:
+            if name in options:
                 raise CommandError(f"{verb.name}: option {quote(key)} given twice; try HELP {verb.name}")
-            options[key.lower()] = value
+            options[name] = value
             continue
-        if not eq and token.lower() in verb.flags:
-            if token.lower() in flags:
+        if not eq and ascii_lower(token) in verb.flags:
+            if ascii_lower(token) in flags:
                 raise CommandError(f"{verb.name}: flag {quote(token)} given twice; try HELP {verb.name}")
-            flags.append(token.lower())
+            flags.append(ascii_lower(token))
             continue
         if verb.name == "HELP" and not flags and not options:
             options["verb"] = token

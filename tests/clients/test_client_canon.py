@@ -45,6 +45,24 @@ def test_canon_error_line_in_its_place(server_address, tmp_path, standalone):
 
 
 @WAYS
+def test_canon_a_line_of_prose_is_not_a_one_line_puzzle(server_address, tmp_path, standalone):
+    # s10-break finding 11: prose with blanks got the server's "'H' is not a digit" at column 1
+    path = tmp_path / "bank2.txt"
+    path.write_text(f"Here is today's puzzle:\nhello\nGood luck!\nhello world\nx{P1[1:]}\n{P1}\n")
+    result = run_client(*address_args(server_address), "--canon", str(path), standalone=standalone)
+    assert result.stdout == (
+        b"ERROR format line 1: not a one-line puzzle\n"
+        b"ERROR format line 2: not a one-line puzzle\n"
+        b"ERROR format line 3: not a one-line puzzle\n"
+        b"ERROR format line 4: not a one-line puzzle\n"
+        b"ERROR format line 5, column 1: 'x' is not a digit 1-9 or an empty mark (. 0 _) at r1c1\n"  # a typo
+        + P1_FORM.encode()
+        + b"\n"
+    )
+    assert result.returncode == 1
+
+
+@WAYS
 def test_dedupe_classes(server_address, tmp_path, standalone):
     path = tmp_path / "bank.txt"
     path.write_text(f"{P1}\n{P2}\n{P1_TRANSPOSED}\n# comment\n{P1_RELABELLED}\nhello\n{P2}\n")

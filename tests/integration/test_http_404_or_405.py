@@ -77,3 +77,18 @@ def test_the_document_lists_the_404_and_the_405_with_allow():
             "content": error,
         }
     }
+
+
+async def test_an_encoded_slash_is_no_path_separator():
+    # s10-break finding 10: GET /api%2Fv1%2Fsolve was routed to /api/v1/solve
+    async with running_http_server() as (server, port):
+        encoded = await afetch(port, "GET", "/api%2Fv1%2Fsolve?puzzle=1")
+        lower = await afetch(port, "GET", "/api/v1%2fsolve")
+        puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        plain = await afetch(port, "GET", f"/api/v1/%73olve?puzzle={puzzle}")  # other escapes decode: /api/v1/solve
+    assert (encoded.status, encoded.json) == (404, command("no such path"))
+    assert (lower.status, lower.json) == (404, command("no such path"))
+    assert (plain.status, plain.json["solution"]) == (
+        200,
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+    )

@@ -277,6 +277,7 @@ async def test_query_booleans_and_unknown_fields():
                 'COUNT: unknown field "lmit"; the fields of /api/v1/count are limit, rules, puzzle, puzzles, fpuzzles',
             ),
             ("POST", "/api/v1/count", {"puzzle": NEAR, "limit": 0}, "COUNT: limit must be 1 to 1000, not 0"),
+            ("POST", "/api/v1/count", {"puzzle": NEAR, "limit": 2.5}, "COUNT: limit must be 1 to 1000, not 2.5"),
             (  # a second break session's finding: it was 'unknown field "puzzles"', then a list that named it
                 "GET",
                 f"/api/v1/solve?puzzles={NEAR}",

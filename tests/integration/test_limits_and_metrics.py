@@ -5,6 +5,7 @@ named, solve-time percentiles within the solving time.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import socket
 import subprocess
@@ -53,6 +54,42 @@ async def test_a_refusal_by_the_per_address_cap_counts_as_rejected():
             await wait_for(lambda: not server.connections)
             values = stat_values(await exchange(server, b"STATS\n"))
     assert (values["connections_rejected"], values["connections_total"]) == ("1", "2")
+
+
+async def until_the_server_half_closes(stream: trio.SocketStream) -> bytes:
+    """What the server sends until its EOF; the stream stays open (a client that closes lazily)."""
+    data = b""
+    while chunk := await stream.receive_some(65536):
+        data += chunk
+    return data
+
+
+async def test_a_session_the_server_ended_holds_no_place_under_the_per_address_cap(fake_clock):
+    # s10-break finding 8: the first client reads PONG and the server's EOF (close grace), but keeps its socket
+    # open; the server lingers on it for up to 2 s. Its address's place is free all the same.
+    with trio.fail_after(10):
+        async with running_server(max_connections_per_ip=1) as server:
+            first = await connect(server)
+            async with first:
+                await first.send_all(b"PING\n")
+                assert await until_the_server_half_closes(first) == b"PONG\n"
+                assert len(server.connections) == 1  # still lingering
+                second = await exchange(server, b"PING\n")
+    assert second == b"PONG\n"
+
+
+async def test_behind_proxy_protocol_an_ended_session_holds_no_place_for_the_balancer(fake_clock):
+    # Health checks one after another (PROXY UNKNOWN: the balancer's own address counts), the first lingering.
+    with trio.fail_after(10):
+        async with running_server(
+            max_connections_per_ip=1, proxy_protocol=True, trusted_proxies=(ipaddress.ip_network("127.0.0.1/32"),)
+        ) as server:
+            first = await connect(server)
+            async with first:
+                await first.send_all(b"PROXY UNKNOWN\r\nPING\n")
+                assert await until_the_server_half_closes(first) == b"PONG\n"
+                second = await exchange(server, b"PROXY UNKNOWN\r\nPING\n")
+    assert second == b"PONG\n"
 
 
 async def test_a_full_server_still_answers_every_health_check_verb():

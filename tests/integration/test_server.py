@@ -46,11 +46,26 @@ async def test_client_that_never_half_closes_gets_answer_and_close_in_grace(fake
     assert elapsed == pytest.approx(0.5, abs=0.005)  # the close grace
 
 
-async def test_unterminated_last_line_is_answered_after_the_grace():
+async def test_unterminated_last_line_is_answered_at_the_idle_timeout_not_the_grace(fake_clock):
+    # s10-break finding 1: a line without its end waits for it (the close grace never reads a partial line);
+    # the idle timeout reads it as end of input would.
     with trio.fail_after(10):
-        async with running_server() as server:
+        async with running_server(idle_timeout=3.0) as server:
+            started = trio.current_time()
             answer = await exchange(server, NEWSPAPER_LINE.encode(), half_close=False)
+            elapsed = trio.current_time() - started
     assert answer == NEWSPAPER_SOLUTION.encode() + b"\n"
+    assert elapsed == pytest.approx(3.0, abs=0.005)  # the idle timeout, not the close grace (0.5 s)
+
+
+async def test_unterminated_last_line_is_answered_at_once_on_a_half_close(fake_clock):
+    with trio.fail_after(10):
+        async with running_server(idle_timeout=3.0) as server:
+            started = trio.current_time()
+            answer = await exchange(server, NEWSPAPER_LINE.encode(), half_close=True)
+            elapsed = trio.current_time() - started
+    assert answer == NEWSPAPER_SOLUTION.encode() + b"\n"
+    assert elapsed == pytest.approx(0.0, abs=0.005)  # nc -N: no timer at all
 
 
 async def test_errors_do_not_close_the_connection():

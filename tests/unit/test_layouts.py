@@ -24,7 +24,7 @@ from sudoku_server.wire.session import PuzzleReceived, Reply, Session
 from tests.support.examples import J1, J1_SOLUTION, NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from tests.support.paths import PUZZLES
 from tests.support.servers import exchange, running_server
-from tests.support.sessions import session_events
+from tests.support.sessions import replies, session_events
 
 
 def answer_puzzle(puzzle) -> bytes:
@@ -793,3 +793,11 @@ def test_every_cell_boxed_with_a_rule_under_every_row(blank):
         )
 
     assert answer_all_chunkings(boxed(NEWSPAPER_LINE.replace(".", blank))) == boxed(NEWSPAPER_SOLUTION) + "\n"
+
+
+def test_a_25x25_line_with_a_zero_and_dots_counts_from_zero_as_layouts_says():
+    # s10-break finding 9: LAYOUTS.md now lists 0-9 A-O for 25x25 (the reader's set); the 0 is the first symbol
+    default = replies(b"1" + b"." * 624 + b"\n")  # the same grid in the default set 1-9 A-P
+    zero_based = default.translate(bytes.maketrans(b"123456789ABCDEFGHIJKLMNOP", b"0123456789ABCDEFGHIJKLMNO"))
+    assert replies(b"0" + b"." * 624 + b"\n") == zero_based
+    assert zero_based.startswith(b"0123456789ABCDEFGHIJKLMNO") and len(zero_based) == 626

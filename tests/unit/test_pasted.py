@@ -619,9 +619,11 @@ PROSE = [
 ]
 
 
-#: Protocol 2 words a prose line whose first word is ASCII letters as an
-#: unknown verb (commands.unknown_verb); other prose keeps its format error.
+#: Protocol 2 words a prose line whose first word is letters (any script but full-width forms, s10-break
+#: finding 3: ``Voilà`` was a format error) as an unknown verb (commands.unknown_verb); other prose keeps its
+#: format error.
 UNKNOWN_VERB = {
+    "Voil\u00e0\u00a0la grille du jour\u00a0:": "VOIL\\xe0",
     "Here is today's puzzle:": "HERE",
     "Good luck!": "GOOD",
     "Sudoku 2024-06-01": "SUDOKU",

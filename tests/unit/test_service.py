@@ -75,6 +75,12 @@ def grid(text: str) -> Grid:
         ({"givens": "82"}, (), "GENERATE: givens must be 0 to 81, not 82"),
         ({"givens": "٣"}, (), 'GENERATE: givens must be 0 to 81, not "\\u0663"'),  # issue 17: escaped (same wire bytes)
         ({"seed": "-1"}, (), "GENERATE: seed must be 0 to 18446744073709551615, not -1"),
+        (
+            {"seed": "18446744073709551616"},
+            (),
+            "GENERATE: seed must be 0 to 18446744073709551615, not 18446744073709551616",
+        ),
+        ({"seed": "1" * 21}, (), "GENERATE: seed must be 0 to 18446744073709551615, not 111111111111..."),
         ({"format": "csv"}, (), 'GENERATE: format must be line, grid, fpuzzles or link, not "csv"'),
         ({"symmetry": "rot180"}, ("full",), "GENERATE: full makes a solved grid; givens and symmetry do not apply"),
         ({"level": "insane"}, (), 'GENERATE: level must be easy, medium, hard, expert or extreme, not "insane"'),
@@ -101,7 +107,14 @@ def test_generate_validation_values():
 
 @pytest.mark.parametrize(
     ("text", "error"),
-    [("0", "COUNT: limit must be 1 to 1000, not 0"), ("many", 'COUNT: limit must be 1 to 1000, not "many"')],
+    [
+        ("0", "COUNT: limit must be 1 to 1000, not 0"),
+        ("many", 'COUNT: limit must be 1 to 1000, not "many"'),
+        ("9" * 200, "COUNT: limit must be 1 to 1000, not 999999999999..."),  # cut (s10-break finding 10)
+        ("-" + "9" * 4000, "COUNT: limit must be 1 to 1000, not -999999999999..."),  # past int()'s 4300 digits too
+        ("2.5", "COUNT: limit must be 1 to 1000, not 2.5"),  # a number, unquoted (HTTP: the JSON number 2.5)
+        ("1e3", "COUNT: limit must be 1 to 1000, not 1e3"),
+    ],
 )
 def test_count_validation_errors(text, error):
     with pytest.raises(CommandError) as caught:

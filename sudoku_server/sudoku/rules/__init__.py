@@ -141,16 +141,16 @@ def parse_rules(text: str) -> tuple[str, ...]:
     ``rules: unknown rule 'foo' (rules are classic, x, windoku, ...)``, an empty list (``rules: no rule named``)
     or a dangling ``+`` (``rules: 'x+' has a + with no rule beside it``).
     """
-    words = text.lower().split("+")
     known = set()
-    for word in words:
+    for sent in text.split("+"):
+        word = sent.lower() if sent.isascii() else sent  # ASCII only: the Kelvin sign U+212A is no "k"
         if not word:  # break-session finding: named "unknown rule ''"
             listed = ", ".join(WORDS)
             if not text.strip():
                 raise CommandError(f"rules: no rule named (rules are {listed})")
             raise CommandError(f"rules: {quote(text, chr(39))} has a + with no rule beside it (rules are {listed})")
         if word not in WORDS:
-            raise CommandError(f"rules: unknown rule {quote(word, chr(39))} (rules are {', '.join(WORDS)})")
+            raise CommandError(f"rules: unknown rule {quote(sent, chr(39))} (rules are {', '.join(WORDS)})")
         if word in known:
             raise CommandError(f"rules: {word} is named twice")
         known.add(word)

@@ -232,7 +232,7 @@ def fp_lines(
 
 # -- the line syntax (``thermo=r1c1-r1c2-r1c3;r5c5-r6c6``) -----------------------------------------
 
-_NAME = re.compile(r"r([0-9]+)c([0-9]+)", re.I)  # ASCII digits only (\d takes any script's)
+_NAME = re.compile(r"r([0-9]+)c([0-9]+)", re.I | re.A)  # ASCII digits only (\d takes any script's)
 
 
 def syntax_marks(text: str, size: int, word: str) -> list[tuple[tuple[int, ...], str]]:
