@@ -18,33 +18,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import threading
 from collections.abc import Sequence
 
 import bench_rules
-import corecheck
-
-
-def start(tree: str, options: list[str]) -> tuple[subprocess.Popen[bytes], int]:
-    """A server of ``tree`` on a free port with ``options``: its process and port."""
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(tree))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *options],
-        env=env,
-        cwd=corecheck.NEUTRAL_CWD,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stderr is not None
-    for raw in proc.stderr:
-        text = raw.decode("utf-8", "replace")
-        if "listening on 127.0.0.1:" in text:
-            threading.Thread(target=lambda: [None for _ in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
-            return proc, int(text.rsplit(":", 1)[1])
-    raise SystemExit(f"the server of {tree} did not start")
 
 
 def main_cpu(pid: int) -> float:
@@ -57,7 +34,7 @@ def compare(trees: list[str], rule: str, count: int, rounds: int, options: list[
     """One rule's table row: medians of the rounds for both trees."""
     stored = bench_rules.read_set(rule)
     puzzles = stored[:count]
-    servers = [start(tree, options) for tree in trees]
+    servers = [bench_rules.start_server(tree, options) for tree in trees]
     loop: list[list[float]] = [[], []]
     cpu: list[list[float]] = [[], []]
     wall: list[list[float]] = [[], []]

@@ -135,12 +135,12 @@ def cpsat(puzzles: list[Stored]) -> list[float]:
     return times
 
 
-def start_server(tree: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(tree: str | None = None, options: Sequence[str] = ()) -> tuple[subprocess.Popen[bytes], int]:
     """``python3 -m sudoku_server --port 0`` from a folder with no checkout (``tree``: with ``PYTHONPATH`` naming
     it); its process and port."""
     env = None if tree is None else dict(os.environ, PYTHONPATH=os.path.abspath(tree))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0"],
+        [sys.executable, "-m", "sudoku_server", "--host", "127.0.0.1", "--port", "0", *options],
         env=env,
         cwd=corecheck.NEUTRAL_CWD,
         stdin=subprocess.DEVNULL,
