@@ -23,6 +23,11 @@ from tests.support.native import native_core_or_skip
 from tests.support.paths import REPO
 
 #: (script, tiny arguments, a piece of its output that shows it did the work)
+#: The built native core (bench_native_ab.py loads it as its A and B), or a name that is not there.
+_NATIVE_SO = next(
+    iter(sorted((REPO / "sudoku_server" / "sudoku" / "solver").glob("_native.*.so"))), REPO / "_native.so"
+)
+
 COMMANDS = [
     (
         "bench_solver.py",
@@ -139,6 +144,17 @@ COMMANDS = [
     ),
     ("check_finder_solutions.py", ["medusa", "--limit", "3"], "medusa: 3 states"),
     ("bench_hint_all_without.py", ["--without", "Kraken fish", "--step", "300"], "over 4 states"),
+    # Issue 29, tenth session: two builds of the core side by side (here the same one twice), two trees' event loops
+    (
+        "bench_native_ab.py",
+        [str(_NATIVE_SO), str(_NATIVE_SO), "--rules", "thermo", "--count", "2", "--calls", "1"],
+        "| thermo | 2 |",
+    ),
+    (
+        "bench_event_loop.py",
+        ["--trees", f"{REPO},{REPO}", "--rules", "thermo", "--count", "5", "--rounds", "1"],
+        "| thermo |",
+    ),
 ]
 
 
@@ -170,6 +186,8 @@ NATIVE_ONLY = {
     "bench_canon_fairness.py",
     "bench_variant_requests.py",
     "bench_search_only.py",
+    "bench_native_ab.py",
+    "bench_event_loop.py",
 }
 
 
