@@ -14,7 +14,6 @@ calls ``check`` past the bulk's bound before it searches).
 from __future__ import annotations
 
 import collections
-import time
 
 import pytest
 import trio
@@ -28,36 +27,13 @@ from tests.support.examples import NEWSPAPER_LINE, NEWSPAPER_SOLUTION
 from tests.support.marks_examples import EXAMPLES
 from tests.support.servers import connect, exchange, read_all, running_server
 from tests.support.sessions import replies
+from tests.support.spinning import SpinningSolver
 
 GOOD = (NEWSPAPER_LINE + "\n").encode()
 GOOD_ANSWER = (NEWSPAPER_SOLUTION + "\n").encode()
 #: The empty 9x9: the spinning solver below treats it as slow.
 HOPELESS = ("." * 81 + "\n").encode()
 EMPTY_SOLUTION = real_solve(Grid((0,) * 81)).to_string().encode() + b"\n"
-
-
-class SpinningSolver:
-    """``solve`` that spins on the empty grid for ``spin`` seconds, calling ``check`` every 0.5 ms (as the
-    native core does), then solves it; every other grid is solved at once. Counts its searches of the empty
-    grid and records how each ended (``"done"`` or the exception's name)."""
-
-    def __init__(self, spin: float) -> None:
-        self.spin = spin
-        self.ended: list[str] = []
-
-    def __call__(self, grid: Grid, *, check=None):
-        if any(grid.cells):
-            return real_solve(grid, check=check)
-        started = time.monotonic()
-        try:
-            while time.monotonic() - started < self.spin:
-                check()
-                time.sleep(0.0005)
-        except BaseException as error:
-            self.ended.append(type(error).__name__)
-            raise
-        self.ended.append("done")
-        return real_solve(grid, check=check)
 
 
 async def test_a_slow_puzzle_of_a_bulk_is_searched_once_and_answered_in_its_turn():
@@ -71,7 +47,7 @@ async def test_a_slow_puzzle_of_a_bulk_is_searched_once_and_answered_in_its_turn
             with trio.fail_after(10):  # a hang guard
                 received = await read_all(stream)
     assert received == GOOD_ANSWER * 3 + EMPTY_SOLUTION + GOOD_ANSWER * 2
-    assert fake.ended == ["done"]  # one search, not one stopped in the bulk and one from the start
+    assert fake.whys == ["done"]  # one search, not one stopped in the bulk and one from the start
     assert server.stats.puzzles == 6 and server.stats.replies["answered"] == 6
 
 
@@ -86,7 +62,7 @@ async def test_a_slow_puzzle_that_left_its_bulk_has_its_own_solve_timeout():
             with trio.fail_after(10):
                 received = await read_all(stream)
     assert received == GOOD_ANSWER * 2 + b"ERROR timeout no answer within 0.3 s\n" + GOOD_ANSWER * 3
-    assert fake.ended == ["_TimedOut"]  # the one search ended by its own timeout
+    assert fake.whys == ["_TimedOut"]  # the one search ended by its own timeout
 
 
 @pytest.mark.skipif(solver.CORE != "native", reason="marks lines are answered text to text with the native core")
