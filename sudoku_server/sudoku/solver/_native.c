@@ -115,9 +115,23 @@
 #define SUM_CACHE_CELLS 32
 
 /* Nodes of the constraint-led search per node of the row-major search while
- * at most one solution is known (_python.py, _TURNS). */
+ * at most one solution is known (_python.py, _TURNS); SEARCH_TURNS_QUIET
+ * instead for the first SEARCH_QUIET nodes after the first solution, while
+ * the constraint-led search is most likely proving that nothing smaller is
+ * left (a unique puzzle, where the row-major search's nodes are all lost).
+ * Eleventh session, benchmarks/bench_native_ab.py: the 500 stored little
+ * killer puzzles 563.5 -> 542.1 nodes, 0.96x CPU (arrow 0.95x); 74 with half
+ * their givens (several solutions, where a second solution found makes the
+ * turns 1) 1.01x; the row-major search falls behind by at most about
+ * SEARCH_QUIET / 8 of its nodes. The Python core keeps 8 throughout. */
 #ifndef SEARCH_TURNS
 #define SEARCH_TURNS 8
+#endif
+#ifndef SEARCH_QUIET
+#define SEARCH_QUIET 1024
+#endif
+#ifndef SEARCH_TURNS_QUIET
+#define SEARCH_TURNS_QUIET 64
 #endif
 
 /* solve_any on 16x16 and 25x25: nodes of the first run, times Luby's

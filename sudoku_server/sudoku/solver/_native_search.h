@@ -200,6 +200,7 @@ ENG(first)(Ctx *x, const STATE *root, ENG(Frame) *frames_a, ENG(Frame) *frames_b
     BOUND bound;
     STATE sol;
     int have = 0, improved = 0, turn = 0, started = 0;
+    long proving = 0;
     Branch br;
 
     if (!ENG(choose)(x, root, &br)) {
@@ -225,7 +226,7 @@ ENG(first)(Ctx *x, const STATE *root, ENG(Frame) *frames_a, ENG(Frame) *frames_b
             ENG(push_root)(x, &b, root, 1);
             started = 1;
         }
-        if (++turn < (improved < 2 ? SEARCH_TURNS : 1))
+        if (++turn < (improved >= 2 ? 1 : proving++ < SEARCH_QUIET ? SEARCH_TURNS_QUIET : SEARCH_TURNS))
             continue;
         turn = 0;
         r = ENG(step)(x, &b, &bound, 1, &sol);
