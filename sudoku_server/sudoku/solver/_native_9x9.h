@@ -763,6 +763,25 @@ e9_set_bound(Ctx *x, B9 *bd, const S9 *s)
     }
 }
 
+/* In e9_cut, cell `at` of band pb is the first that can go below the
+ * bound (low: per band the cells that can, eqc: those that can equal it):
+ * can nothing after it go below the bound while the cells between equal
+ * theirs? The first cell after `at` that can go below or cannot equal the
+ * bound's digit decides: none, or one that cannot go below (all its digits
+ * above), and `at` equal to the bound's digit leaves no smaller solution. */
+static inline int
+e9_cut_equal(const uint32_t *low, const uint32_t *eqc, int pb, uint32_t at)
+{
+    int b;
+    for (b = pb; b < 3; b++) {
+        uint32_t after = b == pb ? BAND & ~(at | (at - 1)) : BAND;
+        uint32_t stop = (low[b] | (BAND & ~eqc[b])) & after;
+        if (stop)
+            return !(low[b] & stop & -stop);
+    }
+    return 1;
+}
+
 /* Solutions below the bound only: the cells before the first cell that can
  * still go below it must equal it, and that cell must not exceed it. */
 static int
@@ -789,6 +808,14 @@ e9_cut(Ctx *x, const B9 *bd, S9 *s)
         for (b = 0; b < 3; b++)
             if (before[b] & ~eqc[b])
                 return 0; /* an earlier cell already exceeds the bound */
+        if (e9_cut_equal(low, eqc, pb, at[pb])) {
+            /* that cell equal to the bound's leaves the rest no smaller */
+            for (d = 0; d < 9; d++)
+                if (s->F[3 * d + pb] & bd->eq[3 * d + pb] & at[pb]) {
+                    s->F[3 * d + pb] &= ~at[pb];
+                    changed |= 1u << d;
+                }
+        }
         for (d = 0; d < 9; d++)
             for (b = 0; b < 3; b++) {
                 uint32_t f = s->F[3 * d + b], g = f & ~(bd->above[3 * d + b] & (before[b] | at[b]));
