@@ -83,8 +83,9 @@ def test_one_open_cell_keeps_the_digit_of_the_total_left() -> None:
 
 #: The stored little killer puzzles (puzzles/variants/bench_littlekiller.txt, the 212th and 57th) whose
 #: solves search the most and about the median: 5,386 and 364 nodes before and after the tenth session's
-#: changes (the sums' passes run earlier, to the same fixpoint); 5,274 and 360 since the eleventh's fewer
-#: row-major turns while the constraint-led search proves (_native.c, SEARCH_QUIET).
+#: changes (the sums' passes run earlier, to the same fixpoint); 5,270 and 360 since the eleventh's fewer
+#: row-major turns while the constraint-led search proves (_native.c, SEARCH_QUIET) and its stronger
+#: lexicographic cut (e9_cut_equal).
 SEARCHED = [
     (
         "..7...........................2..6.1...4.............23.......5..2...47...51..... littlekiller="
@@ -93,7 +94,7 @@ SEARCHED = [
         "r1c6-r2c5-r3c4-r4c3-r5c2-r6c1:25;r1c5-r2c4-r3c3-r4c2-r5c1:30;r3c1-r4c2-r5c3-r6c4-r7c5-r8c6-r9c7:41;"
         "r1c8-r2c7-r3c6-r4c5-r5c4-r6c3-r7c2-r8c1:48;r1c7-r2c6-r3c5-r4c4-r5c3-r6c2-r7c1:27",
         "587361924261954387934728156759283641623415798148697532376849215812536479495172863",
-        5274,
+        5270,
     ),
     (
         "........4....1.5...........1.5...74.....4.......9.....5..2................9...... littlekiller="
