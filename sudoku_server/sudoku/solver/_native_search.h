@@ -192,7 +192,10 @@ ENG(any)(Ctx *x, const STATE *root, ENG(Frame) *frames, STATE *first, long resta
 }
 
 /* The row-major-first solution below root into *out: 1, 0 when none, -1 on
- * error. frames_a and frames_b each hold ncells + 1 frames. */
+ * error. frames_a and frames_b each hold ncells + 1 frames. The row-major
+ * search takes a node per SEARCH_TURNS_QUIET of the constraint-led one for
+ * the first SEARCH_QUIET after the first solution, then per SEARCH_TURNS,
+ * and per 1 once a second solution is found (_native.c). */
 static int
 ENG(first)(Ctx *x, const STATE *root, ENG(Frame) *frames_a, ENG(Frame) *frames_b, STATE *out)
 {
