@@ -115,15 +115,10 @@
 #define SUM_CACHE_CELLS 32
 
 /* Nodes of the constraint-led search per node of the row-major search while
- * at most one solution is known (_python.py, _TURNS); SEARCH_TURNS_QUIET
- * instead for the first SEARCH_QUIET nodes after the first solution, while
- * the constraint-led search is most likely proving that nothing smaller is
- * left (a unique puzzle, where the row-major search's nodes are all lost).
- * Eleventh session, benchmarks/bench_native_ab.py: the 500 stored little
- * killer puzzles 563.5 -> 542.1 nodes, 0.96x CPU (arrow 0.95x); 74 with half
- * their givens (several solutions, where a second solution found makes the
- * turns 1) 1.01x; the row-major search falls behind by at most about
- * SEARCH_QUIET / 8 of its nodes. The Python core keeps 8 throughout. */
+ * at most one solution is known (_python.py, _TURNS); SEARCH_TURNS_QUIET for
+ * the first SEARCH_QUIET after the first solution, where a unique puzzle's
+ * proof loses every row-major node (little killer 0.96x CPU; RESULTS.md,
+ * eleventh session). The Python core keeps 8 throughout. */
 #ifndef SEARCH_TURNS
 #define SEARCH_TURNS 8
 #endif
