@@ -120,6 +120,7 @@ geo_sums9(Geo *g)
 #include "_native_9x9_sum_bits.h"
 #undef SUMT
 #undef SB
+#include "_native_9x9_sum_unit.h"
 #if E9_SUM_BITS > 64
 #define SUMT unsigned __int128
 #define SB(name) e9_##name##128
@@ -250,6 +251,8 @@ e9_sum(Ctx *x, S9 *s, int k)
         return 0;
     if (unit && n <= 2)
         ok = e9_support_small(om, n, nseg, total, keep);
+    else if (unit)
+        ok = e9_support_unit(om, at, nseg, total, keep);
     else
 #if E9_SUM_BITS > 64
     if (wide > 64)
