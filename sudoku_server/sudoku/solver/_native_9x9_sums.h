@@ -143,8 +143,8 @@ static inline uint32_t e9_cell_mask(const S9 *s, int c);
 static inline uint32_t
 e9_sum_mask(const S9 *s, int c)
 {
-    const uint32_t *F = s->F + c / 27;
-    int bit = c % 27;
+    const uint32_t *F = s->F + (unsigned)c / 27;
+    int bit = (int)((unsigned)c % 27);
     __m128i sh = _mm_cvtsi32_si128(31 - bit);
     __m128i lo = _mm_setr_epi32((int)F[0], (int)F[3], (int)F[6], (int)F[9]);
     __m128i hi = _mm_setr_epi32((int)F[12], (int)F[15], (int)F[18], (int)F[21]);
@@ -213,14 +213,19 @@ e9_sum(Ctx *x, S9 *s, int k)
     uint32_t m[16], om[16], keep[16];
     uint8_t oi[16];
     long least = 0, total = g->sum_total[k], wide = (long)g->sum9[4 * k + 3];
-    int cache = k < SUM_CACHE, same = cache && x->sum_cached[k], sid = -1, last = -2;
-    for (i = 0; i < size; i++) {
-        int c = cells[i];
-        m[i] = e9_sum_mask(s, c);
+    int cache = k < SUM_CACHE, sid = -1, last = -2;
+    uint32_t diff = !cache || !x->sum_cached[k];
+    for (i = 0; i < size; i++) { /* the candidates first: a sum as its last pass left it stops here */
+        m[i] = e9_sum_mask(s, cells[i]);
         if (UNLIKELY(!m[i]))
             return 0;
-        if (same)
-            same = m[i] == x->sum_cache[k][i];
+        if (cache)
+            diff |= m[i] ^ x->sum_cache[k][i];
+    }
+    if (!diff)
+        return 1; /* as its last pass left it */
+    for (i = 0; i < size; i++) {
+        unsigned c = cells[i];
         sid += seg[i] & SEG_START;
         if (!(s->U[c / 27] >> (c % 27) & 1)) { /* placed: its value leaves the total */
             total -= (long)w[i] * (CTZ(m[i]) + 1);
@@ -237,8 +242,6 @@ e9_sum(Ctx *x, S9 *s, int k)
         keep[n] = 0;
         n++;
     }
-    if (same)
-        return 1; /* as its last pass left it */
     if (n == 0)
         return total == 0;
     at[nseg] = n;
@@ -262,21 +265,19 @@ e9_sum(Ctx *x, S9 *s, int k)
         ok = e9_support64(om, ow, at, nseg, total, keep);
     if (!ok)
         return 0;
-    if (cache)
-        for (i = 0; i < size; i++)
-            x->sum_cache[k][i] = m[i]; /* placed cells keep theirs */
     for (i = 0; i < n; i++) {
-        int c = cells[oi[i]];
+        unsigned c = cells[oi[i]];
         uint32_t kept = keep[i], gone = m[oi[i]] & ~kept, bit = 1u << (c % 27);
-        int band = c / 27;
-        if (cache)
-            x->sum_cache[k][oi[i]] = m[oi[i]] & kept;
+        unsigned band = c / 27;
         if (!gone)
             continue;
+        m[oi[i]] = kept;
         x->dirty |= gone;
         for (; gone; gone &= gone - 1)
             s->F[3 * CTZ(gone) + band] &= ~bit;
     }
+    if (cache) /* placed cells keep theirs */
+        memcpy(x->sum_cache[k], m, (size_t)size * sizeof m[0]);
     if (cache)
         x->sum_cached[k] = 1;
     return 1;
