@@ -79,6 +79,16 @@ e9_unit_meet(uint64_t a, uint64_t b, int len)
     return acc;
 }
 
+/* x's 64 bits in reverse order. */
+static inline uint64_t
+e9_reverse64(uint64_t x)
+{
+    x = __builtin_bswap64(x);
+    x = (x >> 4 & 0x0F0F0F0F0F0F0F0FULL) | (x & 0x0F0F0F0F0F0F0F0FULL) << 4;
+    x = (x >> 2 & 0x3333333333333333ULL) | (x & 0x3333333333333333ULL) << 2;
+    return (x >> 1 & 0x5555555555555555ULL) | (x & 0x5555555555555555ULL) << 1;
+}
+
 /* The totals of two peers of masks m0, m1 (their digits differ). */
 static inline uint64_t
 e9_unit_pair(uint32_t m0, uint32_t m1)
@@ -176,21 +186,30 @@ e9_support_unit(const uint32_t *m, const int *at, int nseg, long total, uint32_t
     uint64_t tset[16], f[17], b[17];
     uint32_t any[16] = {0};
     int sg, i;
+    f[0] = 1;
     for (sg = 0; sg < nseg; sg++) {
         int len = at[sg + 1] - at[sg];
         tset[sg] = e9_unit_totals(m + at[sg], len, any + at[sg]);
         if (!tset[sg])
             return 0;
-        f[sg + 1] = sg ? e9_unit_sum(f[sg], tset[sg], len) : tset[0];
+        if (sg + 1 < nseg) /* f[nseg] is not needed: b[1] meets segment 0 or not */
+            f[sg + 1] = sg ? e9_unit_sum(f[sg], tset[sg], len) : tset[0];
     }
-    if (!(f[nseg] >> total & 1))
-        return 0;
+    /* b[sg]: total - the totals the segments from sg on can make; the last
+     * segment's by one reversal (total - t for t in its totals), and its
+     * ok totals so too (total - u for u in f[nseg - 1]) */
     b[nseg] = (uint64_t)1 << total;
-    for (sg = nseg - 1; sg > 0; sg--)
+    if (nseg > 1)
+        b[nseg - 1] = e9_reverse64(tset[nseg - 1]) >> (63 - total);
+    for (sg = nseg - 2; sg > 0; sg--)
         b[sg] = e9_unit_diff(b[sg + 1], tset[sg], at[sg + 1] - at[sg]);
+    if (!(tset[0] & b[1])) /* no placement makes the total */
+        return 0;
     for (sg = 0; sg < nseg; sg++) {
         int len = at[sg + 1] - at[sg];
-        uint64_t ok = tset[sg] & (sg ? e9_unit_meet(f[sg], b[sg + 1], len) : b[1]);
+        uint64_t ok = tset[sg] & (sg == nseg - 1 ? e9_reverse64(f[sg]) >> (63 - total)
+                                  : sg        ? e9_unit_meet(f[sg], b[sg + 1], len)
+                                              : b[1]);
         if (ok == tset[sg]) /* every placement makes the total with some others */
             for (i = at[sg]; i < at[sg + 1]; i++)
                 keep[i] = any[i];
