@@ -120,7 +120,6 @@ geo_sums9(Geo *g)
 #include "_native_9x9_sum_bits.h"
 #undef SUMT
 #undef SB
-#include "_native_9x9_sum_unit.h"
 #if E9_SUM_BITS > 64
 #define SUMT unsigned __int128
 #define SB(name) e9_##name##128
@@ -128,6 +127,8 @@ geo_sums9(Geo *g)
 #undef SUMT
 #undef SB
 #endif
+
+#include "_native_9x9_sum_unit.h"
 
 static inline uint32_t e9_cell_mask(const S9 *s, int c);
 
@@ -157,15 +158,13 @@ e9_sum_mask(const S9 *s, int c)
 #endif
 
 /* The digits d of m (bit d - 1) whose partner total + 2 - d (total above
- * the two cells' least, 2) is in p: m & the reverse of p, shifted. */
+ * the two cells' least, 2) is in p: m & the reverse of p (e9_reverse64,
+ * _native_9x9_sum_unit.h), shifted. */
 static inline uint32_t
 e9_partners(uint32_t m, uint32_t p, long total)
 {
-    uint32_t rev = 0;
-    int j;
-    for (j = 0; j < 9; j++)
-        rev |= (p >> j & 1) << (8 - j);
-    return m & (total >= 8 ? rev << (total - 8) : rev >> (8 - total));
+    uint64_t rev = e9_reverse64(p) >> 55; /* bit j of p at 8 - j */
+    return m & (uint32_t)(total >= 8 ? rev << (total - 8) : rev >> (8 - total));
 }
 
 /* The support of a sum of weights 1 with one or two open cells (masks m,
