@@ -2,7 +2,8 @@
  * or more open cells, as e9_support64 finds it (the same digits kept, the
  * same contradictions), without a loop whose length depends on the data
  * but the one over a three-cell segment's last cell. Included by
- * _native_9x9_sums.h; e9_sum calls it for every such pass.
+ * _native_9x9_sums.h; e9_sum calls it for every such pass (eleventh
+ * session; arrows, whose bulbs weigh -1 or -10, keep e9_support64).
  *
  * Values are digit indexes (digit - 1), so a segment's totals and the
  * totals of a run of segments are bitsets from 0 (all ones), as in
@@ -10,19 +11,28 @@
  * a + {t in m} is the OR of a shifted by every position of m, each masked
  * by m's bit there (E9_U9: 9 positions for a cell's digits, E9_U17 for the
  * totals of a segment of two, E9_U25 of three), so that no branch follows
- * the data: the tenth session's support walked the set bits of each set
- * (an exit mispredicted per loop, about 10 loops a pass). A segment of two
- * takes its totals and its kept digits the same way over the first cell's
- * nine digits (e9_unit_pair, e9_unit_keep2), and a segment of three is a
+ * the data: e9_support64 walks the set bits of each set (an exit
+ * mispredicted per loop, about 10 loops a pass). A segment of two takes
+ * its totals and its kept digits the same way over the first cell's nine
+ * digits (e9_unit_pair, e9_unit_keep2), and a segment of three is a
  * segment of two per digit of its last cell.
  *
+ * Fewer sets than e9_support64: the backward set of the last segment is
+ * total - its totals, and its ok totals are total - the forward set before
+ * it, each one bit reversal (e9_reverse64, shifted); the forward set of
+ * all the segments is not made, since segment 0's totals meet the backward
+ * set after it exactly when some placement makes the total. A pass of
+ * three segments makes three sets where it made six.
+ *
  * Measured on the 1.37M passes of weights 1 that the 500 stored little
- * killer puzzles make (recorded from one solve each and replayed, the same
- * kept digits for every one): 123 ns a pass with e9_support64 (and
- * e9_support_small for one or two open cells) -> 86 ns. Tried there and
- * dropped: an interval's sumset by doubling shifts (its sets are intervals
- * 41% of the time on the forward side, 65% backward: no faster than the
- * unrolled positions).
+ * killer puzzles make (recorded from one solve each and replayed in a
+ * test program, the same kept digits and contradictions for every one):
+ * 123 ns a pass with e9_support64 (and e9_support_small for one or two open
+ * cells) -> 86 ns unrolled -> 75 ns with the reversals. Tried there and
+ * dropped: an interval's sumset by doubling shifts (the forward sets are
+ * intervals 41% of the time, the backward ones 65%: no faster than the
+ * unrolled positions); a loop over the set bits for segments of three
+ * (the same).
  */
 
 #define E9_U9(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8)
