@@ -268,7 +268,7 @@ e9_sum(Ctx *x, S9 *s, int k)
         return 0;
     if (unit && n <= 2)
         ok = e9_support_small(om, n, nseg, total, keep);
-    else if (unit)
+    else if (unit && wide == 64) /* total < 64: else the 128-bit words below */
         ok = e9_support_unit(om, at, nseg, total, keep);
     else
 #if E9_SUM_BITS > 64
