@@ -752,7 +752,7 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
                    memcmp(like->unit, units, sizeof(uint16_t) * (size_t)(nunits * n)) != 0))
             like = NULL;
     }
-    g = !ok ? NULL : like != NULL ? geo_build_like(like, &ex) : geo_build(n, nunits, units, &ex);
+    g = !ok ? NULL : like != NULL ? geo_build_like(like, &ex, 0) : geo_build(n, nunits, units, &ex);
     PyMem_RawFree(units);
     RELEASE_ALL();
 #undef RELEASE_ALL

@@ -59,11 +59,17 @@ ev_pop64(uint64_t w)
 /* How a sum is propagated (Geo.sum_combos). */
 enum { SUM_BOUNDS = 0, SUM_LISTED = 1, SUM_DISTINCT_BOUNDS = 2 };
 
-/* Is p a peer of c (peer lists ascending)? */
+/* Is p a peer of c (peer lists ascending)? On the classic 9x9 peers
+ * (Geo.peers9), by row, column and box: the search of the peer list was a
+ * quarter of a kropki line's prepare (eleventh session). */
 static int
 geo_is_peer(const Geo *g, int c, int p)
 {
-    uint32_t lo = g->peer_start[c], hi = g->peer_start[c + 1];
+    uint32_t lo, hi;
+    if (g->peers9)
+        return c != p && (c / 9 == p / 9 || c % 9 == p % 9 || (c / 27 == p / 27 && c % 9 / 3 == p % 9 / 3));
+    lo = g->peer_start[c];
+    hi = g->peer_start[c + 1];
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (g->peer[mid] == p)
@@ -87,6 +93,7 @@ geo_relations(Geo *g, const Extra *ex)
     if (ex->npairs <= 0)
         return 1;
     g->npairs = ex->npairs;
+    g->ntables = ex->ntables;
     /* table t at t * width; its copy without equal digits at (ntables + t) * width */
     g->tab = PyMem_RawCalloc(2 * (size_t)ex->ntables * width + 1, sizeof(uint32_t));
     g->pair_a = PyMem_RawCalloc((size_t)ex->npairs, sizeof(uint16_t));

@@ -616,7 +616,7 @@ mr_prepare(const MarksReader *r, const char *text, Py_ssize_t len, const Geo *li
     *taken = 1;
     memcpy(cells, m.cells, sizeof m.cells);
     *ending = m.ending;
-    return geo_build_like(like, &ex);
+    return geo_build_like(like, &ex, 1);
 }
 
 static int

@@ -52,12 +52,16 @@ geo_polar(Geo *g, const Extra *ex)
  * of each other cannot hold a digit for which the two pairs leave fewer than
  * two partner digits in all (the two partners must differ): a cell between
  * two white kropki dots into one unit holds neither 1 nor n; a German
- * whispers cell whose two line neighbours share a box holds neither 4 nor 6. */
+ * whispers cell whose two line neighbours share a box holds neither 4 nor 6.
+ * One pass over the cells' pairs of pairs, the twins listed as they come
+ * (a second pass lists them when more than TWINS_LOCAL). */
+#define TWINS_LOCAL 512
+
 static int
 geo_pair_keep(Geo *g)
 {
     int n = g->n, c, d, any = 0, pass;
-    uint32_t i, j;
+    uint32_t i, j, local[3 * TWINS_LOCAL];
     uint32_t *keep = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)g->ncells);
     /* per two sides of tables (side k: the n masks at g->tab + k * n; a
      * geometry has a few): the digits they leave one partner at most
@@ -67,8 +71,9 @@ geo_pair_keep(Geo *g)
     if (keep == NULL)
         return 0;
     memset(memo, 0, sizeof memo);
-    /* pass 0 counts the twins, pass 1 lists them */
+    /* pass 0 counts the twins (listing the first TWINS_LOCAL), pass 1 lists them */
     for (pass = 0; pass < 2; pass++) {
+        uint32_t *list = pass ? g->twin : local;
         g->ntwins = 0;
         for (c = 0; c < g->ncells; c++) {
             keep[c] = g->full;
@@ -107,21 +112,23 @@ geo_pair_keep(Geo *g)
                      * negative constraints, whose check never removes */
                     if (!tight)
                         continue;
-                    if (pass == 1) {
-                        g->twin[3 * g->ntwins] = (uint32_t)c;
-                        g->twin[3 * g->ntwins + 1] = i;
-                        g->twin[3 * g->ntwins + 2] = j;
+                    if (pass == 1 || g->ntwins < TWINS_LOCAL) {
+                        list[3 * g->ntwins] = (uint32_t)c;
+                        list[3 * g->ntwins + 1] = i;
+                        list[3 * g->ntwins + 2] = j;
                     }
                     g->ntwins++;
                 }
         }
-        if (pass == 0 && g->ntwins > 0) {
-            g->twin = PyMem_RawMalloc(sizeof(uint32_t) * 3 * (size_t)g->ntwins);
-            if (g->twin == NULL) {
-                PyMem_RawFree(keep);
-                return 0;
-            }
-        } else if (pass == 0) {
+        if (pass == 1 || g->ntwins == 0)
+            break;
+        g->twin = PyMem_RawMalloc(sizeof(uint32_t) * 3 * (size_t)g->ntwins);
+        if (g->twin == NULL) {
+            PyMem_RawFree(keep);
+            return 0;
+        }
+        if (g->ntwins <= TWINS_LOCAL) {
+            memcpy(g->twin, local, sizeof(uint32_t) * 3 * (size_t)g->ntwins);
             break;
         }
     }
@@ -138,11 +145,37 @@ geo_pair_keep(Geo *g)
  * line). The pairs' arc consistency sees one pair at a time; ev_runs sees
  * the run (and e9_runs on the 9x9 engine). RUN_MAX: _native_geometry.h. */
 
+/* The k (3..RUN_MAX) of a table "differ by 1 to k - 1" (n masks), else 0. */
+static int
+geo_run_table(const uint32_t *table, int n)
+{
+    int k, d, e;
+    for (k = 3; k <= RUN_MAX && k <= n; k++) {
+        for (d = 0; d < n; d++) {
+            uint32_t want = 0;
+            for (e = d - k + 1; e <= d + k - 1; e++)
+                if (e >= 0 && e < n && e != d)
+                    want |= 1u << e;
+            if (table[d] != want)
+                break;
+        }
+        if (d == n)
+            return k;
+    }
+    return 0;
+}
+
 static int
 geo_runs(Geo *g, const Extra *ex)
 {
-    int n = g->n, ncells = g->ncells, i, c, total = 0, pass;
-    int *comp = PyMem_RawMalloc(sizeof(int) * (size_t)ncells);
+    int n = g->n, ncells = g->ncells, i, c, total = 0, pass, t;
+    int *comp;
+    /* no table of a run: none (most geometries; a pass over the cells saved) */
+    for (t = 0; t < ex->ntables && !geo_run_table(ex->tables + (size_t)t * n, n); t++)
+        ;
+    if (t == ex->ntables)
+        return 1;
+    comp = PyMem_RawMalloc(sizeof(int) * (size_t)ncells);
     if (comp == NULL)
         return 0;
     for (pass = 0; pass < 2; pass++) {
