@@ -375,10 +375,11 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
         }
     if (g->pair_keep == NULL)
         return;
-    for (c = 0; c < 81; c++)
-        for (d = 0; d < 9; d++)
-            if (!(g->pair_keep[c] >> d & 1))
-                s->F[3 * d + c / 27] &= ~(1u << (c % 27));
+    for (c = 0; c < 81; c++) {
+        uint32_t gone = ~g->pair_keep[c] & 0x1FFu, bit = ~(1u << (c % 27));
+        for (; gone; gone &= gone - 1)
+            s->F[3 * CTZ(gone) + c / 27] &= bit;
+    }
 }
 
 /* Weight of a cell's relation pairs against the open cells of its units

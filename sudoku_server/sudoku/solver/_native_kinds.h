@@ -129,15 +129,12 @@ geo_relations(Geo *g, const Extra *ex)
     for (i = 0; i < ncells; i++)
         g->adj_start[i + 1] += g->adj_start[i];
     {
-        uint32_t *at = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)(ncells + 1));
-        if (at == NULL)
-            return 0;
+        uint32_t at[MAXCELLS + 1];
         memcpy(at, g->adj_start, sizeof(uint32_t) * (size_t)(ncells + 1));
         for (i = 0; i < ex->npairs; i++) {
             g->adj[at[g->pair_a[i]]++] = (uint32_t)(2 * i);
             g->adj[at[g->pair_b[i]]++] = (uint32_t)(2 * i + 1);
         }
-        PyMem_RawFree(at);
     }
     return geo_polar(g, ex) && geo_pair_keep(g) && geo_runs(g, ex);
 }
