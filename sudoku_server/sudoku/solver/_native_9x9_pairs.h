@@ -84,7 +84,8 @@ static int
 geo_polar9(Geo *g)
 {
     int8_t colour[81];
-    int stack[81], c, n = 0;
+    int stack[81], c, n = 0, last_polar = 0;
+    uint32_t last_tab = UINT32_MAX; /* the table looked at last and whether it is polar */
     g->polar9 = PyMem_RawMalloc(sizeof(uint32_t) * 6 * 41);
     if (g->polar9 == NULL)
         return 0;
@@ -104,7 +105,11 @@ geo_polar9(Geo *g)
             for (j = g->adj_start[a]; j < g->adj_start[a + 1]; j++) {
                 uint32_t k = g->adj[j] >> 1;
                 int o = (g->adj[j] & 1) ? g->pair_a[k] : g->pair_b[k];
-                if (!e9_table_polar(g->tab + g->pair_tab[k]))
+                if (g->pair_tab[k] != last_tab) {
+                    last_tab = g->pair_tab[k];
+                    last_polar = e9_table_polar(g->tab + last_tab);
+                }
+                if (!last_polar)
                     continue;
                 if (colour[o] < 0) {
                     colour[o] = (int8_t)(1 - colour[a]);
@@ -285,11 +290,15 @@ e9_pairs(Ctx *x, S9 *s)
     uint32_t have[3] = {0, 0, 0}, todo[3];
     int head = 0, tail = 0, ntouched = 0, c, i, b;
     if (x->valid9) {
-        uint32_t ch[3] = {0, 0, 0};
-        for (i = 0; i < 27; i++)
-            ch[i % 3] |= s->F[i] ^ x->base9[i];
-        for (b = 0; b < 3; b++)
-            todo[b] = ch[b] & g->pairs9_cells[b];
+        uint32_t ch0 = 0, ch1 = 0, ch2 = 0; /* the cells changed per band, digit by digit */
+        for (i = 0; i < 27; i += 3) {
+            ch0 |= s->F[i] ^ x->base9[i];
+            ch1 |= s->F[i + 1] ^ x->base9[i + 1];
+            ch2 |= s->F[i + 2] ^ x->base9[i + 2];
+        }
+        todo[0] = ch0 & g->pairs9_cells[0];
+        todo[1] = ch1 & g->pairs9_cells[1];
+        todo[2] = ch2 & g->pairs9_cells[2];
     } else {
         for (b = 0; b < 3; b++)
             todo[b] = g->pairs9_cells[b];
