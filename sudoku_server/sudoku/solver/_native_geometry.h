@@ -2,7 +2,10 @@
  * cell's units and peers, the intersections of units (locked candidates)
  * and the constraint kinds' tables (built by _native_kinds.h's
  * geo_constraints). Built once per geometry by prepare() (_native.c),
- * read-only afterwards, freed with its capsule.
+ * read-only afterwards, freed with its capsule. A marks line's geometry
+ * (_native_marksline.h) is built per call on the classic one's units and
+ * shares their arrays (geo_build_like's share, Geo.shared): it is freed
+ * within the call, before the classic one can be.
  */
 
 /* ------------------------------------------------------------------ */
