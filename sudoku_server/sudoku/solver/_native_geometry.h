@@ -2,10 +2,11 @@
  * cell's units and peers, the intersections of units (locked candidates)
  * and the constraint kinds' tables (built by _native_kinds.h's
  * geo_constraints). Built once per geometry by prepare() (_native.c),
- * read-only afterwards, freed with its capsule. A marks line's geometry
- * (_native_marksline.h) is built per call on the classic one's units and
- * shares their arrays (geo_build_like's share, Geo.shared): it is freed
- * within the call, before the classic one can be.
+ * read-only afterwards, freed with its capsule. A geometry prepared like
+ * another (prepare's like=, and a marks line's, built per call on the
+ * classic one's units: _native_marksline.h) shares that one's unit arrays
+ * (geo_build_like's share, Geo.shared): its capsule keeps the other's alive
+ * (the capsule's context), the marks line's is freed within the call.
  */
 
 /* ------------------------------------------------------------------ */
@@ -455,8 +456,9 @@ nomem:
  * geo_build makes of base's units and ex, at a fraction of its cost (a
  * puzzle with marks is a geometry of its own on the classic units). With
  * share, those arrays are base's own, not copied (Geo.shared): the new Geo
- * must not outlive base (the marks line's, freed within the call that holds
- * base; eleventh session: 14 allocations and 8 KB copied less a request).
+ * must not outlive base (the marks line's is freed within the call that
+ * holds base; prepare(like=)'s capsule holds a reference to base's as its
+ * context; eleventh session: 14 allocations and 8 KB copied less a request).
  * NULL with MemoryError set. */
 static Geo *
 geo_build_like(const Geo *b, const Extra *ex, int share)
