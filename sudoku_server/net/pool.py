@@ -86,7 +86,8 @@ BULK_PUZZLES = 32
 #: 0.5 ms, when every slow puzzle was: the pipelined renban requests of the stored set, search mean 0.13 ms,
 #: worst 1.8 ms, sent 36 of 400 to jobs, each searched twice; benchmarks/RESULTS.md, eighth session).
 BULK_LINE_CHECKS = 4
-#: Past this many seconds of a bulk job, its puzzle at its next check leaves it (with those after it): a
+#: Past this many seconds of a bulk job, its puzzle at its next check leaves it (with those after it; one searched
+#: alone, when a split helps: :meth:`_BulkRun._split_due`): a
 #: bulk of slow puzzles holds its worker about as long as 32 puzzles of 0.5 ms did, under a 20 ms slice, and
 #: the answers before it are not held back.
 BULK_SLOW_SECONDS = 0.010
@@ -570,7 +571,9 @@ class _BulkRun:
     marks line alone, ``text.marksline.solve_marks``); a line the core does not take (an error to word) is read
     and answered by the service, alone, and rendered. A puzzle is *slow* once it searched past
     :data:`BULK_LINE_CHECKS` of the native core's check intervals, or the bulk past :data:`BULK_SLOW_SECONDS`.
-    Then the bulk splits at it (``SolverPool._split``): the answers done are handed over at once, the puzzle
+    A plain line then stops; a puzzle searched alone goes on in the bulk until a split helps (:meth:`_split_due`:
+    another connection waits, a worker idles with nothing to take, or the bulk has run a time slice). Then the
+    bulk splits at it (``SolverPool._split``): the answers done are handed over at once, the puzzle
     gets a job of its own and those after it a bulk job (``PoolClient.split_bulk``), which go back to the
     scheduler with the batch's jobs not run, for a free worker to take; the batch ends with the slow puzzle's
     job. A puzzle searched alone (a marks line, a line the service answers) goes on searching where it is,
@@ -631,6 +634,8 @@ class _BulkRun:
         if self.checks >= BULK_LINE_CHECKS or now - self.started > BULK_SLOW_SECONDS:
             if not self.alone:
                 raise _Slow()
+            if not self._split_due(now):
+                return
             self._split(now)
             assert self.own is not None
             # it goes on under its own job's rules, its search counted from when it began (its CPU time
@@ -638,6 +643,14 @@ class _BulkRun:
             cpu_started = time.thread_time() - (now - self.line_started)
             self.own_check, self.own_paused = self.batch_run.checker(self.own, self.line_started, cpu_started)
             self.own_check()
+
+    def _split_due(self, now: float) -> bool:
+        """A puzzle searched alone is slow: True when the bulk splits at it now. Only when it helps: another
+        connection waits (the batch must yield), a worker is idle with nothing to take (the puzzles after this
+        one are its work), or the answers done have waited a time slice (the client's window)."""
+        run = self.batch_run
+        scheduler = run.pool.scheduler
+        return scheduler.waiting or scheduler.starving(run.batch.key) or now - self.started >= run.time_slice
 
     def _split(self, now: float) -> None:
         """Split the bulk at its puzzle ``done`` (``SolverPool._split``): the answers done handed over, its

@@ -282,6 +282,13 @@ class Scheduler:
         Read by the workers' ``check`` hooks (from other threads: a plain attribute read): yield, or go on."""
         return bool(self._queued)
 
+    def starving(self, key: Hashable) -> bool:
+        """True when a worker is free and no job waits for one, not even one of connection ``key``: a running batch
+        of ``key`` that holds jobs not started would keep it idle (``net.pool``: a bulk job then splits, giving
+        them back). Read by the workers' ``check`` hooks (plain attribute reads, from other threads)."""
+        client = self._clients.get(key)
+        return self.running < self.workers and not self._queued and (client is None or not client.queue)
+
     @property
     def queued_jobs(self) -> int:
         """Jobs submitted and not yet started, over all connections."""
