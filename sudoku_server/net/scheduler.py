@@ -283,9 +283,7 @@ class Scheduler:
         return bool(self._queued)
 
     def starving(self, key: Hashable) -> bool:
-        """True when a worker is free and no job waits for one, not even one of connection ``key``: a running batch
-        of ``key`` that holds jobs not started would keep it idle (``net.pool``: a bulk job then splits, giving
-        them back). Read by the workers' ``check`` hooks (plain attribute reads, from other threads)."""
+        """A worker is free and no job waits, not even ``key``'s: ``key``'s bulk then splits (read by worker threads)."""
         client = self._clients.get(key)
         return self.running < self.workers and not self._queued and (client is None or not client.queue)
 
@@ -301,11 +299,8 @@ class Scheduler:
 
     @property
     def idle(self) -> bool:
-        """True when no batch runs and none waits: background work (the warm pools) may use a worker.
-
-        The lowest priority: read by that work's ``check`` hook (from its thread, a plain attribute read), which
-        pauses it as soon as a connection has solver work.
-        """
+        """True when no batch runs and none waits: background work (the warm pools, the lowest priority) may use a
+        worker. Read by that work's ``check`` hook (from its thread), which pauses it once a connection has work."""
         return not self.running and not self._queued
 
     def should_yield(self, batch: Batch, now: float) -> bool:
@@ -326,9 +321,7 @@ class Scheduler:
 
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, the running slices of all its batches included.
-
-        Read-only (workers call it between jobs to cut the batch; the connection's next turn refuses the rest).
-        """
+        Read-only (workers call it between jobs to cut the batch; the connection's next turn refuses the rest)."""
         client = self._clients.get(batch.key)
         if client is None:
             return False
