@@ -9,7 +9,7 @@ and marks lines (``net.pool._BulkRun``). The pool re-exports these names.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -35,6 +35,7 @@ __all__ = [
     "first_line",
     "line_of",
     "to_loop",
+    "to_loop_async",
     "worker_of",
 ]
 
@@ -56,6 +57,11 @@ def to_loop(fn: Callable[..., _T], *args: object) -> _T:
     (``trio.lowlevel.start_thread_soon``), not through ``trio.to_thread``, so trio does not know it.
     """
     return trio.from_thread.run_sync(fn, *args, trio_token=_LOOP.token)
+
+
+def to_loop_async(afn: Callable[..., Awaitable[_T]], *args: object) -> _T:
+    """:func:`to_loop` for an async function (``trio.from_thread.run``: it runs in a system task)."""
+    return trio.from_thread.run(afn, *args, trio_token=_LOOP.token)
 
 
 def busy_timeout_error(seconds: float) -> SolveTimeoutError:

@@ -45,6 +45,7 @@ from sudoku_server.net.jobs import (
     first_line,
     line_of,
     to_loop,
+    to_loop_async,
     worker_of,
 )
 from sudoku_server.net.lifecycle import ServerLifecycle
@@ -265,6 +266,7 @@ class SolverPool:
                 while self._live:
                     self._drained = trio.Event()
                     await self._drained.wait()
+                self._token = None  # no batch starts any more
 
     def open(self, client: PoolClient) -> None:
         """A new client: a full budget, nothing queued."""
@@ -509,7 +511,7 @@ class SolverPool:
         _owner(batch).check_peer()
 
     def _pause_from_thread(self, batch: _scheduler.Batch, results: list[tuple], until: float) -> None:
-        trio.from_thread.run(self._pause, batch, results, until, trio_token=self._token)
+        to_loop_async(self._pause, batch, results, until)
 
     async def _pause(self, batch: _scheduler.Batch, results: list[tuple], until: float) -> None:
         """On the event loop: hand over the answers done so far, give up the worker, wait for its turn.
