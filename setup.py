@@ -58,6 +58,7 @@ setup(
                 "sudoku_server/sudoku/solver/_native_9x9_runs.h",
                 "sudoku_server/sudoku/solver/_native_9x9_sums.h",
                 "sudoku_server/sudoku/solver/_native_9x9_sum_bits.h",
+                "sudoku_server/sudoku/solver/_native_9x9_sum_unit.h",
                 "sudoku_server/sudoku/solver/_native_geometry.h",
                 "sudoku_server/sudoku/solver/_native_general.h",
                 "sudoku_server/sudoku/solver/_native_kinds.h",

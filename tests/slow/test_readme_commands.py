@@ -155,6 +155,12 @@ COMMANDS = [
         ["--trees", f"{REPO},{REPO}", "--rules", "thermo", "--count", "5", "--rounds", "1"],
         "| thermo |",
     ),
+    # Issue 29, eleventh session: the marks line's one native call of two builds, whole and its prepare
+    (
+        "bench_marks_ab.py",
+        [str(_NATIVE_SO), str(_NATIVE_SO), "--rules", "thermo", "--count", "2", "--runs", "1"],
+        "| thermo | 2 |",
+    ),
 ]
 
 
@@ -188,6 +194,7 @@ NATIVE_ONLY = {
     "bench_search_only.py",
     "bench_native_ab.py",
     "bench_event_loop.py",
+    "bench_marks_ab.py",
 }
 
 

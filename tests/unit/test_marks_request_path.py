@@ -127,6 +127,30 @@ def test_a_geometry_prepared_like_the_classic_one_solves_counts_and_verifies_as_
     assert (native.verify(cells, solution, like), native.verify(cells, wrong, like)) == (True, False)
 
 
+def test_a_geometry_prepared_like_another_keeps_that_one_alive_and_solves_once_it_is_dropped() -> None:
+    # prepare(like=) shares the other geometry's unit arrays (Geo.shared): its capsule holds a reference
+    # to the other's, so dropping the other frees nothing it reads (the sanitizer script runs this file too)
+    import gc
+    import sys
+
+    from sudoku_server.sudoku.solver import _constraint_arrays, _native
+
+    givens, marks = EXAMPLES["thermo"]
+    puzzle = marks_line(f"{givens} thermo={marks}", 1, "\n")
+    geo = variant_geometry(puzzle.variant)  # type: ignore[union-attr]
+    arrays = _constraint_arrays(geo)
+    base = _native.prepare(9, geo.unit_array, True)
+    before = sys.getrefcount(base)
+    like = _native.prepare(9, geo.unit_array, False, like=base, **arrays)
+    assert sys.getrefcount(base) == before + 1
+    again = _native.prepare(9, geo.unit_array, False, like=like, **arrays)  # like a geometry that shares
+    del base, like
+    gc.collect()
+    cells = puzzle.grid.cells  # type: ignore[union-attr]
+    assert _native.solve(cells, again, None) == tuple(int(ch) for ch in SOLUTION)
+    assert _native.count_solutions((0,) * 81, again, 2, None) == 2
+
+
 def test_a_geometry_whose_constraints_add_peers_is_built_anew_whatever_it_is_like() -> None:
     from array import array
 

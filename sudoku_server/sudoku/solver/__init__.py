@@ -243,8 +243,8 @@ def _prepare(geo: Geometry) -> object:
 
 def _like(geo: Geometry) -> object:
     """The prepared classic geometry when ``geo`` has its units (a variant of marks, cages, pencilmarks): its
-    units, peers and intersections are copied by ``_native.prepare(like=...)`` rather than derived again (20 µs
-    of every such request, issue 29); None otherwise."""
+    units, peers and intersections are shared by ``_native.prepare(like=...)`` (its capsule keeps this one
+    alive) rather than derived again (20 µs of every such request, issue 29); None otherwise."""
     if not geo.box_rows:
         return None
     base = classic_geometry(geo.box_rows, geo.box_cols)

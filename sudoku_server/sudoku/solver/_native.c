@@ -598,7 +598,9 @@ run(PyObject *const *args, Py_ssize_t nargs, int mode)
 static void
 geo_capsule_free(PyObject *capsule)
 {
+    PyObject *like = PyCapsule_GetContext(capsule); /* the geometry whose arrays it shares (like=), or NULL */
     geo_free(PyCapsule_GetPointer(capsule, GEO_CAPSULE));
+    Py_XDECREF(like);
 }
 
 /* Check the constraint buffers of prepare() against n and fill ex (the
@@ -741,7 +743,7 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     ok = read_kinds(n, xb, &ex);
     if (ok && like_obj != Py_None) {
-        /* like: a prepared geometry whose units these are; its unit-derived parts are copied when the
+        /* like: a prepared geometry whose units these are; its unit-derived parts are shared when the
          * constraints add no peer (no differ pairs, no distinct sum), else like is not needed */
         int32_t k, at, distinct = 0;
         like = as_geo(like_obj);
@@ -752,7 +754,7 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
                    memcmp(like->unit, units, sizeof(uint16_t) * (size_t)(nunits * n)) != 0))
             like = NULL;
     }
-    g = !ok ? NULL : like != NULL ? geo_build_like(like, &ex) : geo_build(n, nunits, units, &ex);
+    g = !ok ? NULL : like != NULL ? geo_build_like(like, &ex, 1) : geo_build(n, nunits, units, &ex);
     PyMem_RawFree(units);
     RELEASE_ALL();
 #undef RELEASE_ALL
@@ -769,6 +771,8 @@ py_prepare(PyObject *self, PyObject *args, PyObject *kwargs)
     capsule = PyCapsule_New(g, GEO_CAPSULE, geo_capsule_free);
     if (capsule == NULL)
         geo_free(g);
+    else if (g->shared && PyCapsule_SetContext(capsule, Py_NewRef(like_obj)) != 0)
+        Py_CLEAR(capsule); /* not reached: the capsule is valid */
     return capsule;
 }
 

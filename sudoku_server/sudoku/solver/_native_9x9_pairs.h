@@ -84,7 +84,8 @@ static int
 geo_polar9(Geo *g)
 {
     int8_t colour[81];
-    int stack[81], c, n = 0;
+    int stack[81], c, n = 0, last_polar = 0;
+    uint32_t last_tab = UINT32_MAX; /* the table looked at last and whether it is polar */
     g->polar9 = PyMem_RawMalloc(sizeof(uint32_t) * 6 * 41);
     if (g->polar9 == NULL)
         return 0;
@@ -104,7 +105,11 @@ geo_polar9(Geo *g)
             for (j = g->adj_start[a]; j < g->adj_start[a + 1]; j++) {
                 uint32_t k = g->adj[j] >> 1;
                 int o = (g->adj[j] & 1) ? g->pair_a[k] : g->pair_b[k];
-                if (!e9_table_polar(g->tab + g->pair_tab[k]))
+                if (g->pair_tab[k] != last_tab) {
+                    last_tab = g->pair_tab[k];
+                    last_polar = e9_table_polar(g->tab + last_tab);
+                }
+                if (!last_polar)
                     continue;
                 if (colour[o] < 0) {
                     colour[o] = (int8_t)(1 - colour[a]);
@@ -129,16 +134,17 @@ geo_polar9(Geo *g)
         for (k = 0; k < n; k++) {
             const uint32_t *p = g->polar9 + 6 * k;
             uint8_t cnt[2][27];
+            uint32_t m;
             int j, u;
             start[k] = (uint32_t)(at - start);
             memset(cnt, 0, sizeof cnt);
-            for (j = 0; j < 2; j++)
-                for (c = 0; c < 81; c++)
-                    if (p[3 * j + c / 27] >> (c % 27) & 1) {
-                        cnt[j][c / 9]++;
-                        cnt[j][9 + c % 9]++;
-                        cnt[j][18 + 3 * (c / 27) + (c % 9) / 3]++;
-                    }
+            for (j = 0; j < 6; j++) /* the part's cells, side j / 3, band j % 3 */
+                for (m = p[j]; m; m &= m - 1) {
+                    c = 27 * (j % 3) + CTZ(m);
+                    cnt[j / 3][c / 9]++;
+                    cnt[j / 3][9 + c % 9]++;
+                    cnt[j / 3][18 + 3 * (c / 27) + (c % 9) / 3]++;
+                }
             for (u = 0; u < 27; u++)
                 if (cnt[0][u] | cnt[1][u])
                     *at++ = (uint32_t)u | (uint32_t)cnt[0][u] << 8 | (uint32_t)cnt[1][u] << 16;
@@ -179,45 +185,50 @@ geo_twin9(Geo *g)
 }
 
 /* Geo.adj9 for a mask9 geometry with pairs (and Geo.polar9 with polar
- * ones): 1, or 0 when out of memory; g->mask9 goes to 0 when SUP9 is full. */
+ * ones): 1, or 0 when out of memory; g->mask9 goes to 0 when SUP9 is full.
+ * Each side of g's tables (4 per table: a to b and b to a, with and
+ * without equal digits) is looked up in SUP9 once, when a pair first uses
+ * it (side: its offset in g->tab over 9; eleventh session: a list of the
+ * last sides seen, searched per pair, was a tenth of a kropki line's
+ * prepare). */
 static int
 geo_sup9(Geo *g)
 {
-    uint32_t j, n = 2 * (uint32_t)g->npairs;
-    const uint32_t *seen[16]; /* the sides looked up last, and their indices */
-    int seen_at[16], nseen = 0;
-    g->adj9 = PyMem_RawMalloc(sizeof(uint32_t) * n);
-    if (g->adj9 == NULL)
+    int16_t local[1024], *at;
+    int c, nsides = 4 * g->ntables;
+    g->adj9 = PyMem_RawMalloc(sizeof(uint32_t) * 2 * (size_t)g->npairs);
+    at = nsides <= 1024 ? local : PyMem_RawMalloc(sizeof(int16_t) * (size_t)nsides);
+    if (g->adj9 == NULL || at == NULL) {
+        if (at != local)
+            PyMem_RawFree(at);
         return 0;
-    for (j = 0; j < n; j++) {
-        uint32_t end = g->adj[j], k = end >> 1;
-        /* the side from this cell to the other: a to b (the table's first
-         * 9 masks) when the cell is a, b to a when it is b */
-        const uint32_t *side = g->tab + g->pair_tab[k] + (end & 1) * 9;
-        int i, at;
-        for (at = 0; at < nseen && seen[at] != side; at++)
-            ;
-        if (at < nseen) {
-            i = seen_at[at];
-        } else {
-            i = sup9_index(side);
-            if (nseen < 16) {
-                seen[nseen] = side;
-                seen_at[nseen++] = i;
+    }
+    memset(at, 0xFF, sizeof(int16_t) * (size_t)nsides); /* -1: not looked up yet */
+    for (c = 0; c < 81; c++) {
+        uint32_t j;
+        uint8_t thr = 0;
+        for (j = g->adj_start[c]; j < g->adj_start[c + 1]; j++) {
+            uint32_t end = g->adj[j], k = end >> 1;
+            /* the side from this cell to the other: a to b (the table's first
+             * 9 masks) when the cell is a, b to a when it is b */
+            uint32_t side = g->pair_tab[k] / 9 + (end & 1);
+            int i = at[side];
+            if (i < 0)
+                i = at[side] = (int16_t)sup9_index(g->tab + 9 * (size_t)side);
+            if (i < 0) {
+                if (at != local)
+                    PyMem_RawFree(at);
+                g->mask9 = 0;
+                return 1;
             }
+            g->adj9[j] = (uint32_t)((end & 1) ? g->pair_a[k] : g->pair_b[k]) << 16 | (uint32_t)i;
+            if (SUP9_THR[i] > thr)
+                thr = SUP9_THR[i];
         }
-        if (i < 0) {
-            g->mask9 = 0;
-            return 1;
-        }
-        g->adj9[j] = (uint32_t)((end & 1) ? g->pair_a[k] : g->pair_b[k]) << 16 | (uint32_t)i;
+        g->thr9[c] = thr;
     }
-    for (j = 0; j < 81; j++) {
-        uint32_t a;
-        for (a = g->adj_start[j]; a < g->adj_start[j + 1]; a++)
-            if (SUP9_THR[g->adj9[a] & 0xFFFF] > g->thr9[j])
-                g->thr9[j] = SUP9_THR[g->adj9[a] & 0xFFFF];
-    }
+    if (at != local)
+        PyMem_RawFree(at);
     return (!E9_TWINS || geo_twin9(g)) && (g->polar == NULL || geo_polar9(g));
 }
 
@@ -279,11 +290,15 @@ e9_pairs(Ctx *x, S9 *s)
     uint32_t have[3] = {0, 0, 0}, todo[3];
     int head = 0, tail = 0, ntouched = 0, c, i, b;
     if (x->valid9) {
-        uint32_t ch[3] = {0, 0, 0};
-        for (i = 0; i < 27; i++)
-            ch[i % 3] |= s->F[i] ^ x->base9[i];
-        for (b = 0; b < 3; b++)
-            todo[b] = ch[b] & g->pairs9_cells[b];
+        uint32_t ch0 = 0, ch1 = 0, ch2 = 0; /* the cells changed per band, digit by digit */
+        for (i = 0; i < 27; i += 3) {
+            ch0 |= s->F[i] ^ x->base9[i];
+            ch1 |= s->F[i + 1] ^ x->base9[i + 1];
+            ch2 |= s->F[i + 2] ^ x->base9[i + 2];
+        }
+        todo[0] = ch0 & g->pairs9_cells[0];
+        todo[1] = ch1 & g->pairs9_cells[1];
+        todo[2] = ch2 & g->pairs9_cells[2];
     } else {
         for (b = 0; b < 3; b++)
             todo[b] = g->pairs9_cells[b];
@@ -369,10 +384,11 @@ e9_pairs_root(Ctx *x, const Geo *g, S9 *s)
         }
     if (g->pair_keep == NULL)
         return;
-    for (c = 0; c < 81; c++)
-        for (d = 0; d < 9; d++)
-            if (!(g->pair_keep[c] >> d & 1))
-                s->F[3 * d + c / 27] &= ~(1u << (c % 27));
+    for (c = 0; c < 81; c++) {
+        uint32_t gone = ~g->pair_keep[c] & 0x1FFu, bit = ~(1u << (c % 27));
+        for (; gone; gone &= gone - 1)
+            s->F[3 * CTZ(gone) + c / 27] &= bit;
+    }
 }
 
 /* Weight of a cell's relation pairs against the open cells of its units

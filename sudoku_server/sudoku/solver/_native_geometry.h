@@ -2,7 +2,11 @@
  * cell's units and peers, the intersections of units (locked candidates)
  * and the constraint kinds' tables (built by _native_kinds.h's
  * geo_constraints). Built once per geometry by prepare() (_native.c),
- * read-only afterwards, freed with its capsule.
+ * read-only afterwards, freed with its capsule. A geometry prepared like
+ * another (prepare's like=, and a marks line's, built per call on the
+ * classic one's units: _native_marksline.h) shares that one's unit arrays
+ * (geo_build_like's share, Geo.shared): its capsule keeps the other's alive
+ * (the capsule's context), the marks line's is freed within the call.
  */
 
 /* ------------------------------------------------------------------ */
@@ -21,6 +25,11 @@
 typedef struct {
     int n, ncells, nunits;
     int classic9; /* the classic 9x9 rows, columns and boxes: the e9 engine */
+    int units9;   /* the units are classic(3, 3)'s, in order (geo_units9; classic9 without constraints) */
+    int peers9;   /* and the peer lists are theirs (no differ pair, no distinct sum): geo_is_peer by
+                   * row, column and box */
+    int shared;   /* the unit-derived arrays (unit .. rest) are another Geo's (geo_build_like's
+                   * share): geo_free leaves them */
     int mask9;    /* those units with starting candidates (cand) and relation pairs only: the
                    * e9 engine from masks and pairs (_native_9x9_pairs.h) */
     uint32_t pairs9_cells[3]; /* mask9: per band, the cells with relation pairs */
@@ -60,6 +69,7 @@ typedef struct {
      * peer lists above. */
     int constrained;       /* any of the below */
     int npairs;            /* relation pairs */
+    int ntables;           /* relation tables (tab holds 4 * ntables sides of n masks) */
     uint16_t *pair_a, *pair_b; /* npairs: the two cells of each */
     uint32_t *pair_tab;    /* npairs: offset of its table in tab */
     uint32_t *tab;         /* per table 2 * n masks: [d] the digits b may hold
@@ -131,20 +141,22 @@ geo_free(Geo *g)
 {
     if (g == NULL)
         return;
-    PyMem_RawFree(g->unit);
-    PyMem_RawFree(g->cu_start);
-    PyMem_RawFree(g->cu);
-    PyMem_RawFree(g->peer_start);
-    PyMem_RawFree(g->peer);
-    PyMem_RawFree(g->inter_start);
-    PyMem_RawFree(g->inter_cells);
-    PyMem_RawFree(g->inter_unit);
-    PyMem_RawFree(g->out_start);
-    PyMem_RawFree(g->out);
-    PyMem_RawFree(g->fam_start);
-    PyMem_RawFree(g->fam_side);
-    PyMem_RawFree(g->rest_start);
-    PyMem_RawFree(g->rest);
+    if (!g->shared) {
+        PyMem_RawFree(g->unit);
+        PyMem_RawFree(g->cu_start);
+        PyMem_RawFree(g->cu);
+        PyMem_RawFree(g->peer_start);
+        PyMem_RawFree(g->peer);
+        PyMem_RawFree(g->inter_start);
+        PyMem_RawFree(g->inter_cells);
+        PyMem_RawFree(g->inter_unit);
+        PyMem_RawFree(g->out_start);
+        PyMem_RawFree(g->out);
+        PyMem_RawFree(g->fam_start);
+        PyMem_RawFree(g->fam_side);
+        PyMem_RawFree(g->rest_start);
+        PyMem_RawFree(g->rest);
+    }
     PyMem_RawFree(g->pair_a);
     PyMem_RawFree(g->pair_b);
     PyMem_RawFree(g->pair_tab);
@@ -186,9 +198,17 @@ geo_free(Geo *g)
     PyMem_RawFree(g);
 }
 
+/* Is the unit list exactly classic(3, 3)'s (Geo.units9, set once by
+ * geo_build and copied by geo_build_like)? */
+static inline int
+geo_is_classic9(const Geo *g)
+{
+    return g->units9;
+}
+
 /* Is the unit list exactly classic(3, 3)'s: rows, columns, boxes, in order? */
 static int
-geo_is_classic9(const Geo *g)
+geo_units9(const Geo *g)
 {
     int u, i;
     if (g->n != 9 || g->nunits != 27)
@@ -416,6 +436,8 @@ geo_build(int n, int nunits, const uint16_t *units, const Extra *ex)
     PyMem_RawFree(member);
     PyMem_RawFree(xadj);
     member = xadj = NULL;
+    g->units9 = geo_units9(g);
+    g->peers9 = g->units9 && g->peer_start[ncells] == 81 * 20; /* no peer beyond the units' */
     if (ex != NULL && !geo_constraints(g, ex))
         goto nomem;
     g->classic9 = !g->constrained && geo_is_classic9(g);
@@ -432,10 +454,14 @@ nomem:
  * intersections and families copied, not derived again) and the constraint
  * kinds ex, which must add no peer (no differ pairs, no distinct sum): what
  * geo_build makes of base's units and ex, at a fraction of its cost (a
- * puzzle with marks is a geometry of its own on the classic units). NULL
- * with MemoryError set. */
+ * puzzle with marks is a geometry of its own on the classic units). With
+ * share, those arrays are base's own, not copied (Geo.shared): the new Geo
+ * must not outlive base (the marks line's is freed within the call that
+ * holds base; prepare(like=)'s capsule holds a reference to base's as its
+ * context; eleventh session: 14 allocations and 8 KB copied less a request).
+ * NULL with MemoryError set. */
 static Geo *
-geo_build_like(const Geo *b, const Extra *ex)
+geo_build_like(const Geo *b, const Extra *ex, int share)
 {
     Geo *g = PyMem_RawCalloc(1, sizeof(Geo));
     int n = b->n, ncells = b->ncells;
@@ -447,29 +473,49 @@ geo_build_like(const Geo *b, const Extra *ex)
     g->full = b->full;
     g->ninter = b->ninter;
     g->nfam = b->nfam;
+    g->units9 = b->units9;
+    g->peers9 = b->peers9;
+    if (share) {
+        g->shared = 1;
+        g->unit = b->unit;
+        g->cu_start = b->cu_start;
+        g->cu = b->cu;
+        g->peer_start = b->peer_start;
+        g->peer = b->peer;
+        g->inter_start = b->inter_start;
+        g->inter_cells = b->inter_cells;
+        g->inter_unit = b->inter_unit;
+        g->out_start = b->out_start;
+        g->out = b->out;
+        g->fam_start = b->fam_start;
+        g->fam_side = b->fam_side;
+        g->rest_start = b->rest_start;
+        g->rest = b->rest;
+    } else {
 #define GEO_COPY(field, count)                                                   \
     do {                                                                         \
         GEO_ALLOC(g->field, count);                                              \
         memcpy(g->field, b->field, sizeof(*g->field) * (size_t)(count));         \
     } while (0)
-    GEO_COPY(unit, b->nunits * n);
-    GEO_COPY(cu_start, ncells + 1);
-    GEO_COPY(cu, b->nunits * n);
-    GEO_COPY(peer_start, ncells + 1);
-    GEO_COPY(peer, b->peer_start[ncells]);
-    GEO_COPY(inter_start, b->ninter + 1);
-    GEO_COPY(inter_cells, b->inter_start[b->ninter]);
-    GEO_COPY(inter_unit, 2 * b->ninter);
-    GEO_COPY(out_start, 2 * b->ninter + 1);
-    GEO_COPY(out, 2 * b->ninter * n);
-    GEO_COPY(fam_start, b->nfam + 1);
-    GEO_COPY(fam_side, b->fam_start[b->nfam]);
-    GEO_COPY(rest_start, b->nfam + 1);
-    GEO_COPY(rest, b->rest_start[b->nfam]);
+        GEO_COPY(unit, b->nunits * n);
+        GEO_COPY(cu_start, ncells + 1);
+        GEO_COPY(cu, b->nunits * n);
+        GEO_COPY(peer_start, ncells + 1);
+        GEO_COPY(peer, b->peer_start[ncells]);
+        GEO_COPY(inter_start, b->ninter + 1);
+        GEO_COPY(inter_cells, b->inter_start[b->ninter]);
+        GEO_COPY(inter_unit, 2 * b->ninter);
+        GEO_COPY(out_start, 2 * b->ninter + 1);
+        GEO_COPY(out, 2 * b->ninter * n);
+        GEO_COPY(fam_start, b->nfam + 1);
+        GEO_COPY(fam_side, b->fam_start[b->nfam]);
+        GEO_COPY(rest_start, b->nfam + 1);
+        GEO_COPY(rest, b->rest_start[b->nfam]);
 #undef GEO_COPY
+    }
     if (geo_constraints(g, ex)) {
-        g->classic9 = !g->constrained && geo_is_classic9(g);
-    g->mask9 = g->mask9 && geo_is_classic9(g);
+        g->classic9 = !g->constrained && g->units9;
+        g->mask9 = g->mask9 && g->units9;
         return g;
     }
 nomem:

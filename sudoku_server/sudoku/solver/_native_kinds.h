@@ -59,11 +59,17 @@ ev_pop64(uint64_t w)
 /* How a sum is propagated (Geo.sum_combos). */
 enum { SUM_BOUNDS = 0, SUM_LISTED = 1, SUM_DISTINCT_BOUNDS = 2 };
 
-/* Is p a peer of c (peer lists ascending)? */
+/* Is p a peer of c (peer lists ascending)? On the classic 9x9 peers
+ * (Geo.peers9), by row, column and box: the search of the peer list was a
+ * quarter of a kropki line's prepare (eleventh session). */
 static int
 geo_is_peer(const Geo *g, int c, int p)
 {
-    uint32_t lo = g->peer_start[c], hi = g->peer_start[c + 1];
+    uint32_t lo, hi;
+    if (g->peers9)
+        return c != p && (c / 9 == p / 9 || c % 9 == p % 9 || (c / 27 == p / 27 && c % 9 / 3 == p % 9 / 3));
+    lo = g->peer_start[c];
+    hi = g->peer_start[c + 1];
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
         if (g->peer[mid] == p)
@@ -87,6 +93,7 @@ geo_relations(Geo *g, const Extra *ex)
     if (ex->npairs <= 0)
         return 1;
     g->npairs = ex->npairs;
+    g->ntables = ex->ntables;
     /* table t at t * width; its copy without equal digits at (ntables + t) * width */
     g->tab = PyMem_RawCalloc(2 * (size_t)ex->ntables * width + 1, sizeof(uint32_t));
     g->pair_a = PyMem_RawCalloc((size_t)ex->npairs, sizeof(uint16_t));
@@ -122,15 +129,12 @@ geo_relations(Geo *g, const Extra *ex)
     for (i = 0; i < ncells; i++)
         g->adj_start[i + 1] += g->adj_start[i];
     {
-        uint32_t *at = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)(ncells + 1));
-        if (at == NULL)
-            return 0;
+        uint32_t at[MAXCELLS + 1];
         memcpy(at, g->adj_start, sizeof(uint32_t) * (size_t)(ncells + 1));
         for (i = 0; i < ex->npairs; i++) {
             g->adj[at[g->pair_a[i]]++] = (uint32_t)(2 * i);
             g->adj[at[g->pair_b[i]]++] = (uint32_t)(2 * i + 1);
         }
-        PyMem_RawFree(at);
     }
     return geo_polar(g, ex) && geo_pair_keep(g) && geo_runs(g, ex);
 }

@@ -595,7 +595,8 @@ mr_buffers(const MrRead *m, Py_buffer *xb)
  * like=): the geometry, its givens in cells and terminator's length in
  * *ending; NULL with *taken 0 for a line not taken, NULL with an exception
  * set on an error. Its own frame: the reading's buffers are gone before
- * the search's start. */
+ * the search's start. The geometry shares like's unit-derived arrays
+ * (geo_build_like's share): the caller frees it before it lets go of like. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
@@ -616,7 +617,7 @@ mr_prepare(const MarksReader *r, const char *text, Py_ssize_t len, const Geo *li
     *taken = 1;
     memcpy(cells, m.cells, sizeof m.cells);
     *ending = m.ending;
-    return geo_build_like(like, &ex);
+    return geo_build_like(like, &ex, 1);
 }
 
 static int

@@ -52,12 +52,16 @@ geo_polar(Geo *g, const Extra *ex)
  * of each other cannot hold a digit for which the two pairs leave fewer than
  * two partner digits in all (the two partners must differ): a cell between
  * two white kropki dots into one unit holds neither 1 nor n; a German
- * whispers cell whose two line neighbours share a box holds neither 4 nor 6. */
+ * whispers cell whose two line neighbours share a box holds neither 4 nor 6.
+ * One pass over the cells' pairs of pairs, the twins listed as they come
+ * (a second pass lists them when more than TWINS_LOCAL). */
+#define TWINS_LOCAL 512
+
 static int
 geo_pair_keep(Geo *g)
 {
     int n = g->n, c, d, any = 0, pass;
-    uint32_t i, j;
+    uint32_t i, j, local[3 * TWINS_LOCAL];
     uint32_t *keep = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)g->ncells);
     /* per two sides of tables (side k: the n masks at g->tab + k * n; a
      * geometry has a few): the digits they leave one partner at most
@@ -67,8 +71,9 @@ geo_pair_keep(Geo *g)
     if (keep == NULL)
         return 0;
     memset(memo, 0, sizeof memo);
-    /* pass 0 counts the twins, pass 1 lists them */
+    /* pass 0 counts the twins (listing the first TWINS_LOCAL), pass 1 lists them */
     for (pass = 0; pass < 2; pass++) {
+        uint32_t *list = pass ? g->twin : local;
         g->ntwins = 0;
         for (c = 0; c < g->ncells; c++) {
             keep[c] = g->full;
@@ -84,7 +89,10 @@ geo_pair_keep(Geo *g)
                     uint32_t drop = 0;
                     if (p == q || !geo_is_peer(g, p, q))
                         continue;
-                    size_t ki = (size_t)(ti - g->tab) / (size_t)n, kj = (size_t)(tj - g->tab) / (size_t)n;
+                    /* the sides' numbers: a division by a constant on 9x9 (a division by n was a
+                     * tenth of a kropki line's prepare) */
+                    size_t ki = n == 9 ? (size_t)(ti - g->tab) / 9 : (size_t)(ti - g->tab) / (size_t)n;
+                    size_t kj = n == 9 ? (size_t)(tj - g->tab) / 9 : (size_t)(tj - g->tab) / (size_t)n;
                     if (ki < 16 && kj < 16 && (memo[ki][kj] >> 31)) {
                         drop = memo[ki][kj] & g->full;
                         tight = (int)(memo[ki][kj] >> 30 & 1);
@@ -107,21 +115,23 @@ geo_pair_keep(Geo *g)
                      * negative constraints, whose check never removes */
                     if (!tight)
                         continue;
-                    if (pass == 1) {
-                        g->twin[3 * g->ntwins] = (uint32_t)c;
-                        g->twin[3 * g->ntwins + 1] = i;
-                        g->twin[3 * g->ntwins + 2] = j;
+                    if (pass == 1 || g->ntwins < TWINS_LOCAL) {
+                        list[3 * g->ntwins] = (uint32_t)c;
+                        list[3 * g->ntwins + 1] = i;
+                        list[3 * g->ntwins + 2] = j;
                     }
                     g->ntwins++;
                 }
         }
-        if (pass == 0 && g->ntwins > 0) {
-            g->twin = PyMem_RawMalloc(sizeof(uint32_t) * 3 * (size_t)g->ntwins);
-            if (g->twin == NULL) {
-                PyMem_RawFree(keep);
-                return 0;
-            }
-        } else if (pass == 0) {
+        if (pass == 1 || g->ntwins == 0)
+            break;
+        g->twin = PyMem_RawMalloc(sizeof(uint32_t) * 3 * (size_t)g->ntwins);
+        if (g->twin == NULL) {
+            PyMem_RawFree(keep);
+            return 0;
+        }
+        if (g->ntwins <= TWINS_LOCAL) {
+            memcpy(g->twin, local, sizeof(uint32_t) * 3 * (size_t)g->ntwins);
             break;
         }
     }
@@ -138,82 +148,113 @@ geo_pair_keep(Geo *g)
  * line). The pairs' arc consistency sees one pair at a time; ev_runs sees
  * the run (and e9_runs on the 9x9 engine). RUN_MAX: _native_geometry.h. */
 
+/* The least k (3..RUN_MAX) whose "differ by 1 to k - 1" a table (n masks,
+ * bits of 1..n) is, else 0. From k >= n on, every such table is "differ"
+ * (geo_run_fits). */
+static int
+geo_run_table(const uint32_t *table, int n)
+{
+    int k, d, e;
+    uint32_t full = (1u << n) - 1u;
+    for (k = 3; k <= RUN_MAX; k++) {
+        for (d = 0; d < n; d++) {
+            uint32_t want = 0;
+            for (e = d - k + 1; e <= d + k - 1; e++)
+                if (e >= 0 && e < n && e != d)
+                    want |= 1u << e;
+            if ((table[d] & full) != want)
+                break;
+        }
+        if (d == n)
+            return k;
+    }
+    return 0;
+}
+
+/* Is a table of least run size least (geo_run_table) the table of a run of k? */
+static inline int
+geo_run_fits(int least, int k, int n)
+{
+    return least == k || (least > 0 && least >= n && k >= least);
+}
+
+/* One pass over the cells, each table's run size found once (tables
+ * beyond 256: looked at per candidate run); the runs kept in local arrays
+ * (a cell is in one run at most), then copied. */
 static int
 geo_runs(Geo *g, const Extra *ex)
 {
-    int n = g->n, ncells = g->ncells, i, c, total = 0, pass;
-    int *comp = PyMem_RawMalloc(sizeof(int) * (size_t)ncells);
-    if (comp == NULL)
-        return 0;
-    for (pass = 0; pass < 2; pass++) {
-        int nruns = 0;
-        total = 0;
-        for (c = 0; c < ncells; c++)
-            comp[c] = -1;
-        /* each pair's table; a cell with pairs of one table only starts a candidate run */
-        for (c = 0; c < ncells; c++) {
-            int t = -1, k = 0, ok = 1, d, e, members[RUN_MAX + 1];
-            uint32_t j;
-            if (comp[c] >= 0 || g->adj_start[c] == g->adj_start[c + 1])
-                continue;
-            /* the cell and its partners through its first table */
-            members[k++] = c;
-            for (j = g->adj_start[c]; j < g->adj_start[c + 1] && ok; j++) {
-                uint32_t end = g->adj[j], p = end >> 1;
-                int o = (end & 1) ? g->pair_a[p] : g->pair_b[p];
-                if (t < 0)
-                    t = ex->pair_table[p];
-                ok = ex->pair_table[p] == t && k < RUN_MAX; /* a run has RUN_MAX cells at most */
-                if (ok)
-                    members[k++] = o;
-            }
-            if (!ok || k < 3)
-                continue;
-            /* every member's pairs are exactly the other members, through t */
-            for (i = 0; i < k && ok; i++) {
-                int m = members[i], seen = 0;
-                ok = (int)(g->adj_start[m + 1] - g->adj_start[m]) == k - 1 && comp[m] < 0;
-                for (j = g->adj_start[m]; j < g->adj_start[m + 1] && ok; j++) {
-                    uint32_t end = g->adj[j], p = end >> 1;
-                    int o = (end & 1) ? g->pair_a[p] : g->pair_b[p], q;
-                    ok = ex->pair_table[p] == t;
-                    for (q = 0; q < k && ok; q++)
-                        if (members[q] == o)
-                            seen++;
-                }
-                ok = ok && seen == k - 1;
-            }
-            /* the table: d and e allowed exactly when 0 < |d - e| <= k - 1 */
-            for (d = 0; d < n && ok; d++)
-                for (e = 0; e < n && ok; e++) {
-                    int allowed = (int)(ex->tables[t * n + d] >> e & 1), dist = d > e ? d - e : e - d;
-                    ok = allowed == (dist > 0 && dist <= k - 1);
-                }
-            if (!ok)
-                continue;
-            for (i = 0; i < k; i++) {
-                comp[members[i]] = nruns;
-                if (pass == 1)
-                    g->run_cells[total + i] = (uint16_t)members[i];
-            }
-            total += k;
-            nruns++;
-            if (pass == 1)
-                g->run_start[nruns] = (uint32_t)total;
-        }
-        if (pass == 0) {
-            if (nruns == 0)
-                break;
-            g->nruns = nruns;
-            g->run_start = PyMem_RawCalloc((size_t)nruns + 1, sizeof(uint32_t));
-            g->run_cells = PyMem_RawMalloc(sizeof(uint16_t) * (size_t)total);
-            if (g->run_start == NULL || g->run_cells == NULL) {
-                PyMem_RawFree(comp);
-                return 0;
-            }
-        }
+    int n = g->n, ncells = g->ncells, i, c, total = 0, nruns = 0, t;
+    int16_t comp[MAXCELLS];
+    uint16_t cells[MAXCELLS];
+    uint32_t starts[MAXCELLS + 1];
+    uint8_t runk[256];
+    /* no table of a run: none (most geometries; the pass over the cells saved) */
+    for (t = 0, i = 0; t < ex->ntables; t++) {
+        int k = geo_run_table(ex->tables + (size_t)t * n, n);
+        if (t < 256)
+            runk[t] = (uint8_t)k;
+        i |= k;
     }
-    PyMem_RawFree(comp);
+    if (!i)
+        return 1;
+    for (c = 0; c < ncells; c++)
+        comp[c] = -1;
+    /* each pair's table; a cell with pairs of one table only starts a candidate run */
+    for (c = 0; c < ncells; c++) {
+        int k = 0, ok = 1, members[RUN_MAX + 1];
+        uint32_t j;
+        t = -1;
+        if (comp[c] >= 0 || g->adj_start[c] == g->adj_start[c + 1])
+            continue;
+        /* the cell and its partners through its first table */
+        members[k++] = c;
+        for (j = g->adj_start[c]; j < g->adj_start[c + 1] && ok; j++) {
+            uint32_t end = g->adj[j], p = end >> 1;
+            int o = (end & 1) ? g->pair_a[p] : g->pair_b[p];
+            if (t < 0)
+                t = ex->pair_table[p];
+            ok = ex->pair_table[p] == t && k < RUN_MAX; /* a run has RUN_MAX cells at most */
+            if (ok)
+                members[k++] = o;
+        }
+        /* the table: d and e allowed exactly when 0 < |d - e| <= k - 1 */
+        if (!ok || k < 3 || !geo_run_fits(t < 256 ? runk[t] : geo_run_table(ex->tables + (size_t)t * n, n), k, n))
+            continue;
+        /* every member's pairs are exactly the other members, through t */
+        for (i = 0; i < k && ok; i++) {
+            int m = members[i], seen = 0;
+            ok = (int)(g->adj_start[m + 1] - g->adj_start[m]) == k - 1 && comp[m] < 0;
+            for (j = g->adj_start[m]; j < g->adj_start[m + 1] && ok; j++) {
+                uint32_t end = g->adj[j], p = end >> 1;
+                int o = (end & 1) ? g->pair_a[p] : g->pair_b[p], q;
+                ok = ex->pair_table[p] == t;
+                for (q = 0; q < k && ok; q++)
+                    if (members[q] == o)
+                        seen++;
+            }
+            ok = ok && seen == k - 1;
+        }
+        if (!ok)
+            continue;
+        starts[nruns] = (uint32_t)total;
+        for (i = 0; i < k; i++) {
+            comp[members[i]] = (int16_t)nruns;
+            cells[total + i] = (uint16_t)members[i];
+        }
+        total += k;
+        nruns++;
+    }
+    if (nruns == 0)
+        return 1;
+    starts[nruns] = (uint32_t)total;
+    g->nruns = nruns;
+    g->run_start = PyMem_RawMalloc(sizeof(uint32_t) * ((size_t)nruns + 1));
+    g->run_cells = PyMem_RawMalloc(sizeof(uint16_t) * (size_t)total);
+    if (g->run_start == NULL || g->run_cells == NULL)
+        return 0;
+    memcpy(g->run_start, starts, sizeof(uint32_t) * ((size_t)nruns + 1));
+    memcpy(g->run_cells, cells, sizeof(uint16_t) * (size_t)total);
     return 1;
 }
 
