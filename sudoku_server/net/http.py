@@ -50,6 +50,7 @@ from sudoku_server.net.http_app import (
     create_app,
 )
 from sudoku_server.net.inline import INLINE_GROUP
+from sudoku_server.net.jobs import to_loop
 from sudoku_server.net.lifecycle import ServerState
 from sudoku_server.net.pool import BULK_PUZZLES, BulkItem, Job, JobContext, Slot, busy_timeout_error
 from sudoku_server.service.answer import answer
@@ -187,7 +188,7 @@ class HttpBulkJob(HttpJob):
         if answered < len(self.items):
             client = self.connection
             assert isinstance(client, HttpClient)
-            trio.from_thread.run_sync(client.front.spill, self, answered)
+            to_loop(client.front.spill, self, answered)
         return b""
 
     def _error(self, error: PuzzleError, budget: bool = False) -> bytes:

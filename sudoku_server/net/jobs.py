@@ -8,9 +8,12 @@ and marks lines (``net.pool._BulkRun``). The pool re-exports these names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+import trio
 
 from sudoku_server.errors import SolveTimeoutError
 from sudoku_server.net.window import Slot
@@ -31,7 +34,34 @@ __all__ = [
     "busy_timeout_error",
     "first_line",
     "line_of",
+    "to_loop",
+    "to_loop_async",
+    "worker_of",
 ]
+
+_T = TypeVar("_T")
+#: The event loop of the pool's worker threads (:func:`worker_of` sets it before a batch).
+_LOOP = threading.local()
+
+
+def worker_of(token: trio.lowlevel.TrioToken, fn: Callable[..., _T], *args: object) -> _T:
+    """``fn(*args)`` in a thread the pool started for the event loop of ``token`` (:func:`to_loop` reaches it)."""
+    _LOOP.token = token
+    return fn(*args)
+
+
+def to_loop(fn: Callable[..., _T], *args: object) -> _T:
+    """In a worker thread of the pool: ``fn(*args)`` run on the event loop, its result (or its exception).
+
+    ``trio.from_thread.run_sync`` with the pool's loop named: the pool starts its threads itself
+    (``trio.lowlevel.start_thread_soon``), not through ``trio.to_thread``, so trio does not know it.
+    """
+    return trio.from_thread.run_sync(fn, *args, trio_token=_LOOP.token)
+
+
+def to_loop_async(afn: Callable[..., Awaitable[_T]], *args: object) -> _T:
+    """:func:`to_loop` for an async function (``trio.from_thread.run``: it runs in a system task)."""
+    return trio.from_thread.run(afn, *args, trio_token=_LOOP.token)
 
 
 def busy_timeout_error(seconds: float) -> SolveTimeoutError:

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from typing import cast
 
+import outcome
 import trio
 
 from sudoku_server.net import scheduler as _scheduler
@@ -43,6 +44,9 @@ from sudoku_server.net.jobs import (
     busy_timeout_error,
     first_line,
     line_of,
+    to_loop,
+    to_loop_async,
+    worker_of,
 )
 from sudoku_server.net.lifecycle import ServerLifecycle
 from sudoku_server.net.metrics import Counts
@@ -86,7 +90,8 @@ BULK_PUZZLES = 32
 #: 0.5 ms, when every slow puzzle was: the pipelined renban requests of the stored set, search mean 0.13 ms,
 #: worst 1.8 ms, sent 36 of 400 to jobs, each searched twice; benchmarks/RESULTS.md, eighth session).
 BULK_LINE_CHECKS = 4
-#: Past this many seconds of a bulk job, its puzzle at its next check leaves it (with those after it): a
+#: Past this many seconds of a bulk job, its puzzle at its next check leaves it (with those after it; one searched
+#: alone, when a split helps: :meth:`_BulkRun._split_due`): a
 #: bulk of slow puzzles holds its worker about as long as 32 puzzles of 0.5 ms did, under a 20 ms slice, and
 #: the answers before it are not held back.
 BULK_SLOW_SECONDS = 0.010
@@ -187,11 +192,16 @@ class SolverPool:
     One unit because dispatching, running, pausing and delivering a batch all
     work on the same scheduler state and resume events.
 
-    Batches run in worker threads (``trio.to_thread``); the scheduler's state
-    changes only on the event loop, and workers read two of its values (is
-    anyone waiting, when did my slice start) without a lock. A worker that
-    must pause calls back into the event loop (``trio.from_thread.run``) and
-    waits there for its turn.
+    Batches run in worker threads; the scheduler's state changes only on the
+    event loop, and workers read two of its values (is anyone waiting, when
+    did my slice start) without a lock. A worker that must pause calls back
+    into the event loop (``trio.from_thread.run``) and waits there for its
+    turn.
+
+    The scheduler is asked what to do next where its state changes (:meth:`_wake`), with no dispatching task;
+    a batch starts on trio's thread cache (``trio.lowlevel.start_thread_soon``), not in a task through
+    ``trio.to_thread``, and its end comes back as one callback (:meth:`_ended`): about half the event loop's
+    CPU per batch (benchmarks/RESULTS.md, eleventh session).
 
     Args:
       config: the settings (threads, time slice, solve timeout, budget...).
@@ -218,26 +228,45 @@ class SolverPool:
             parallel=runs_unlocked,
             weight=puzzles_of,
         )
-        # Threads: the computing ones (solver_threads) and the paused ones
-        # (at most one per worker and connection: a connection's extra batches may pause too).
-        workers = max(1, cfg.solver_threads)
-        self._threads = trio.CapacityLimiter(workers * (1 + cfg.max_connections))
-        self._wake = Signal()
+        # Threads: the computing ones (solver_threads) and the paused ones, which the scheduler bounds
+        # (its max_paused): trio's thread cache keeps them.
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._pumping = self._again = False  # in _pump, and asked again meanwhile
+        self._timer = Signal()  # wakes run's timer: the wait bound's next refusal changed
+        self._armed: float | None = None  # the refusal time the timer sleeps until
+        self._live = 0  # batches started whose thread has not reported back
+        self._drained: trio.Event | None = None  # set when the last of them reports back (run's end waits)
+        self._crash: BaseException | None = None  # a batch's thread raised: run raises it
         self._resume: dict[int, trio.Event] = {}
-        self._nursery: trio.Nursery | None = None
         self.clients: set[PoolClient] = set()  # every client open in the pool (line connections, HTTP clients)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """Dispatch until cancelled. Supports ``nursery.start``.
+        """Serve until cancelled: the wait bound's refusals on time (the rest happens in :meth:`_wake`). Supports
+        ``nursery.start``. Cancelled, it returns once every batch's thread has reported back (batches still
+        running then are stopped, :meth:`cancel_all`).
 
         Lowers the interpreter's switch interval to :data:`SWITCH_INTERVAL`
         (for the whole process, never raising it).
         """
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            await self._dispatch()
+        self._token = trio.lowlevel.current_trio_token()
+        task_status.started()
+        self._wake()  # (what was submitted before)
+        try:
+            while self._crash is None:
+                due = self._armed
+                with trio.move_on_after(max(0.0, due - time.monotonic()) if due is not None else math.inf):
+                    await self._timer.wait()
+                self._wake()
+            raise self._crash
+        finally:
+            with trio.CancelScope(shield=True):
+                if self._live:
+                    self.cancel_all()
+                while self._live:
+                    self._drained = trio.Event()
+                    await self._drained.wait()
+                self._token = None  # no batch starts any more
 
     def open(self, client: PoolClient) -> None:
         """A new client: a full budget, nothing queued."""
@@ -248,7 +277,7 @@ class SolverPool:
         """Queue ``job`` after its client's earlier ones; ``puzzles``: the solver requests it counts for in STATS."""
         self.scheduler.submit(job.connection, job, time.monotonic())
         self.stats.puzzles += puzzles
-        self._wake.set()
+        self._wake()
 
     def hold(self, client: PoolClient) -> None:
         """The client's reply window is full: compute nothing more for it (``Scheduler.hold``)."""
@@ -258,13 +287,13 @@ class SolverPool:
         """The client's reply window has room again (``Scheduler.release``)."""
         if self.scheduler.held(client):
             self.scheduler.release(client, time.monotonic())
-            self._wake.set()
+            self._wake()
 
     def close(self, client: PoolClient) -> list[Job]:
         """Forget a client; its running batch stops; returns its jobs that never ran."""
         self.clients.discard(client)
         dropped = self.scheduler.close(client)
-        self._wake.set()
+        self._wake()
         return dropped
 
     # -- the one place solving is counted ----------------------------------------------------
@@ -299,49 +328,86 @@ class SolverPool:
 
     # -- running batches -------------------------------------------------------------------------
 
-    async def _dispatch(self) -> None:
+    def _wake(self) -> None:
+        """On the event loop, after the scheduler's state changed: carry out what it decides now (batches started
+        or resumed, jobs refused), until it has nothing more; re-entered (a decision's effects change the state
+        again), it asks once more when the outer call is done. Then re-arms the refusal timer when the wait
+        bound's next refusal moved."""
+        if self._pumping or self._token is None:  # (not running yet: run starts with this)
+            self._again = True
+            return
+        self._pumping = True
         scheduler = self.scheduler
-        while True:
-            now = time.monotonic()
-            decision = scheduler.next_decision(now)
-            if decision is None:
-                due = scheduler.refusal_due()
-                with trio.move_on_after(max(0.0, due - now) if due is not None else math.inf):
-                    await self._wake.wait()
-                continue
-            if isinstance(decision, _scheduler.Start):
-                assert self._nursery is not None
-                self._nursery.start_soon(self._run_batch, decision.batch)
-            elif isinstance(decision, _scheduler.Resume):
-                event = self._resume.pop(id(decision.batch), None)
-                if event is not None:
-                    event.set()
-            else:
-                for job in decision.jobs:
-                    job.connection.fill(job.slot, job.refused_reply(decision.reason, decision.budget))
+        try:
+            while True:
+                decision = scheduler.next_decision(time.monotonic())
+                if decision is None:
+                    if not self._again:
+                        break
+                    self._again = False
+                elif isinstance(decision, _scheduler.Start):
+                    self._start(decision.batch)
+                elif isinstance(decision, _scheduler.Resume):
+                    event = self._resume.pop(id(decision.batch), None)
+                    if event is not None:
+                        event.set()
+                else:
+                    for job in decision.jobs:
+                        job.connection.fill(job.slot, job.refused_reply(decision.reason, decision.budget))
+        finally:
+            self._pumping = False
+        due = scheduler.refusal_due()
+        if due != self._armed:
+            self._armed = due
+            self._timer.set()
 
-    async def _run_batch(self, batch: _scheduler.Batch) -> None:
+    def _start(self, batch: _scheduler.Batch) -> None:
+        """Run ``batch`` in a thread of trio's cache; its end comes back to :meth:`_ended`."""
         results: list[tuple] = []
+        _owner(batch).check_peer()  # a half-closed client that has since gone: no work for it
+        if batch.cancelled:
+            self._ended(batch, results, outcome.Value([]), counted=False)
+            return
+        token = self._token
+        assert token is not None
+
+        def report(result: outcome.Outcome[list[Job]]) -> None:  # in the thread, its work done
+            try:
+                token.run_sync_soon(self._ended, batch, results, result)
+            except trio.RunFinishedError:
+                pass
+
+        self._live += 1
+        trio.lowlevel.start_thread_soon(lambda: worker_of(token, self._work, batch, results), report)
+
+    def _ended(
+        self, batch: _scheduler.Batch, results: list[tuple], result: outcome.Outcome[list[Job]], counted: bool = True
+    ) -> None:
+        """On the event loop: ``batch`` ended, ``result`` its jobs not run (or what its thread raised)."""
         unfinished: list[Job] = []
         owner = _owner(batch)
-        owner.check_peer()  # a half-closed client that has since gone: no work for it
+        if counted:
+            self._live -= 1
+            if not self._live and self._drained is not None:
+                self._drained.set()
         try:
-            if not batch.cancelled:
-                unfinished = await trio.to_thread.run_sync(self._work, batch, results, limiter=self._threads)
-        finally:
-            try:
-                now = time.monotonic()
-                self.account(owner, max(0.0, now - batch.slice_started))
-                self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
-                self._deliver(results)
-                if self.lifecycle.stopping:
-                    # stopped mid-batch: every job still gets its line (also
-                    # those a bulk job split off, which were never queued)
-                    for job in list(batch.jobs) + list(unfinished or ()):
-                        job.connection.fill(job.slot, job.connection.shutdown_line(job))
-            except Exception:  # the pool must outlive any one batch
-                log.exception("%s: internal error after a batch", owner.peer)
-            self._wake.set()
+            unfinished = result.unwrap()
+        except BaseException as error:  # a fault of the pool itself: run raises it
+            self._crash = error
+            self._timer.set()
+        try:
+            now = time.monotonic()
+            self.account(owner, max(0.0, now - batch.slice_started))
+            self.scheduler.finished(batch, now, None if batch.cancelled else unfinished)
+            self._deliver(results)
+            if self.lifecycle.stopping:
+                # stopped mid-batch: every job still gets its line (also
+                # those a bulk job split off, which were never queued)
+                for job in list(batch.jobs) + list(unfinished or ()):
+                    job.connection.fill(job.slot, job.connection.shutdown_line(job))
+        except Exception:  # the pool must outlive any one batch
+            log.exception("%s: internal error after a batch", owner.peer)
+        self._wake()
 
     def _deliver(self, results: list[tuple]) -> None:
         debug = log.isEnabledFor(logging.DEBUG)
@@ -434,7 +500,7 @@ class SolverPool:
         if batch.cancelled:
             return made, False
         self.scheduler.give_back(batch, made[1:] + after, time.monotonic())
-        self._wake.set()
+        self._wake()
         return made, True
 
     def _tick(self, batch: _scheduler.Batch, results: list[tuple]) -> None:
@@ -445,7 +511,7 @@ class SolverPool:
         _owner(batch).check_peer()
 
     def _pause_from_thread(self, batch: _scheduler.Batch, results: list[tuple], until: float) -> None:
-        trio.from_thread.run(self._pause, batch, results, until)
+        to_loop_async(self._pause, batch, results, until)
 
     async def _pause(self, batch: _scheduler.Batch, results: list[tuple], until: float) -> None:
         """On the event loop: hand over the answers done so far, give up the worker, wait for its turn.
@@ -461,7 +527,7 @@ class SolverPool:
             return
         event = self._resume[id(batch)] = trio.Event()
         self.scheduler.pause(batch, now)
-        self._wake.set()
+        self._wake()
         with trio.move_on_after(max(0.0, until - now)):
             await event.wait()
             return
@@ -495,7 +561,7 @@ class _BatchRun:
     def flush(self, now: float) -> None:
         """Hand the answers done over to the event loop, once per time slice."""
         if now - self.flushed >= self.time_slice:
-            trio.from_thread.run_sync(self.pool._tick, self.batch, self.results)
+            to_loop(self.pool._tick, self.batch, self.results)
             self.flushed = now
 
     def job(self, job: Job, context: JobContext, started: float) -> tuple[bytes, float]:
@@ -570,7 +636,9 @@ class _BulkRun:
     marks line alone, ``text.marksline.solve_marks``); a line the core does not take (an error to word) is read
     and answered by the service, alone, and rendered. A puzzle is *slow* once it searched past
     :data:`BULK_LINE_CHECKS` of the native core's check intervals, or the bulk past :data:`BULK_SLOW_SECONDS`.
-    Then the bulk splits at it (``SolverPool._split``): the answers done are handed over at once, the puzzle
+    A plain line then stops; a puzzle searched alone goes on in the bulk until a split helps (:meth:`_split_due`:
+    another connection waits, a worker idles with nothing to take, or the bulk has run a time slice). Then the
+    bulk splits at it (``SolverPool._split``): the answers done are handed over at once, the puzzle
     gets a job of its own and those after it a bulk job (``PoolClient.split_bulk``), which go back to the
     scheduler with the batch's jobs not run, for a free worker to take; the batch ends with the slow puzzle's
     job. A puzzle searched alone (a marks line, a line the service answers) goes on searching where it is,
@@ -631,6 +699,8 @@ class _BulkRun:
         if self.checks >= BULK_LINE_CHECKS or now - self.started > BULK_SLOW_SECONDS:
             if not self.alone:
                 raise _Slow()
+            if not self._split_due(now):
+                return
             self._split(now)
             assert self.own is not None
             # it goes on under its own job's rules, its search counted from when it began (its CPU time
@@ -639,14 +709,20 @@ class _BulkRun:
             self.own_check, self.own_paused = self.batch_run.checker(self.own, self.line_started, cpu_started)
             self.own_check()
 
+    def _split_due(self, now: float) -> bool:
+        """A puzzle searched alone is slow: True when the bulk splits at it now. Only when it helps: another
+        connection waits (the batch must yield), a worker is idle with nothing to take (the puzzles after this
+        one are its work), or the answers done have waited a time slice (the client's window)."""
+        run = self.batch_run
+        scheduler = run.pool.scheduler
+        return scheduler.waiting or scheduler.starving(run.batch.key) or now - self.started >= run.time_slice
+
     def _split(self, now: float) -> None:
         """Split the bulk at its puzzle ``done`` (``SolverPool._split``): the answers done handed over, its
         job in :attr:`own`. Raises _Stopped when the batch was cancelled meanwhile."""
         run = self.batch_run
         run.results.append((self.job, b"".join(self.chunks), now - self.started))
-        made, given = trio.from_thread.run_sync(
-            run.pool._split, run.batch, self.job, self.items[self.done :], run.results, self.after
-        )
+        made, given = to_loop(run.pool._split, run.batch, self.job, self.items[self.done :], run.results, self.after)
         self.own = made[0]
         self.left = [self.own] if given else made + self.after
         if not given:

@@ -282,6 +282,11 @@ class Scheduler:
         Read by the workers' ``check`` hooks (from other threads: a plain attribute read): yield, or go on."""
         return bool(self._queued)
 
+    def starving(self, key: Hashable) -> bool:
+        """A worker is free and no job waits, not even ``key``'s: ``key``'s bulk then splits (read by worker threads)."""
+        client = self._clients.get(key)
+        return self.running < self.workers and not self._queued and (client is None or not client.queue)
+
     @property
     def queued_jobs(self) -> int:
         """Jobs submitted and not yet started, over all connections."""
@@ -294,11 +299,8 @@ class Scheduler:
 
     @property
     def idle(self) -> bool:
-        """True when no batch runs and none waits: background work (the warm pools) may use a worker.
-
-        The lowest priority: read by that work's ``check`` hook (from its thread, a plain attribute read), which
-        pauses it as soon as a connection has solver work.
-        """
+        """True when no batch runs and none waits: background work (the warm pools, the lowest priority) may use a
+        worker. Read by that work's ``check`` hook (from its thread), which pauses it once a connection has work."""
         return not self.running and not self._queued
 
     def should_yield(self, batch: Batch, now: float) -> bool:
@@ -319,9 +321,7 @@ class Scheduler:
 
     def over_budget(self, batch: Batch, now: float) -> bool:
         """True when ``batch``'s connection has used its budget, the running slices of all its batches included.
-
-        Read-only (workers call it between jobs to cut the batch; the connection's next turn refuses the rest).
-        """
+        Read-only (workers call it between jobs to cut the batch; the connection's next turn refuses the rest)."""
         client = self._clients.get(batch.key)
         if client is None:
             return False

@@ -280,3 +280,23 @@ def test_jobs_given_back_after_the_connection_closed_are_dropped():
     s.give_back(d.batch, ["rest"], 0.001)
     s.finished(d.batch, 0.002)
     assert drain(s, 0.002) == [] and s.queued_jobs == 0
+
+
+def test_starving_says_a_worker_is_free_with_nothing_to_take():
+    s = Scheduler(workers=2, batch_size=32)
+    s.open("a", 0.0)
+    s.open("b", 0.0)
+    assert s.starving("a")  # nothing runs, nothing waits
+    s.submit("a", "bulk1", 0.0)
+    assert not s.starving("a")  # a job waits for the free workers
+    (d,) = drain(s, 0.0)
+    assert s.running == 1 and s.starving("a")  # a's one batch runs; the other worker has nothing to take
+    s.submit("a", "bulk2", 0.001)
+    assert not s.starving("a")  # a's own job waits (its extra batch starts on the free worker)
+    (e,) = drain(s, 0.001)
+    assert s.running == 2 and not s.starving("a")  # both workers are taken
+    s.finished(e.batch, 0.002)
+    assert s.starving("a")
+    s.submit("b", "other", 0.003)
+    assert not s.starving("a") and not s.starving("b")  # b waits: the free worker takes it
+    s.finished(d.batch, 0.004)
