@@ -354,7 +354,7 @@ def native_reading(line: bytes) -> tuple[bytes, dict[str, bytes]] | bool:
 
 
 def test_the_rules_of_cells_declare_their_shape_for_the_native_reader() -> None:
-    assert SHAPED == ["oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow"]
+    assert SHAPED == ["oddeven", "thermo", "kropki", "xv", "whispers", "palindrome", "renban", "arrow", "littlekiller"]
     words = reader_words(RULES.items())
     assert [w[:3] for w in words] == [
         (word.encode(), list(RULES).index(word), SHAPES[RULES[word].native_shape.kind])  # type: ignore[union-attr]
@@ -437,6 +437,19 @@ NOT_TAKEN = [
     (f"{'.' * 81}", None),  # no marks
     (f"{'.' * 81} thermo=r1c1-r1c2  whispers=r5c5-r5c6", None),  # two blanks
     (f"{'.' * 81} rules=x thermo=r1c1-r1c2", False),
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9", False),  # no sum
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:", False),
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:040", True),  # a leading 0: read in Python
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:7", False),  # below 8 cells' least
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:73", False),  # above 8 nines
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:100", False),
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4:12", False),  # not to an edge
+    (f"{'.' * 81} littlekiller=r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:30", False),  # not from an edge
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c3-r4c4:12", False),  # not one diagonal
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9-r9c9:40", False),
+    (f"{'.' * 81} littlekiller=r5c5:5", False),  # one cell, not a corner's
+    (f"{'.' * 81} littlekiller=r1c9-r2c8-r3c7-r4c6-r5c5-r6c4-r7c3-r8c2-r9c1:45;", False),  # an empty mark
+    (f"{'.' * 81} littlekiller=r1c2-r2c3-r3c4-r4c5-r5c6-r6c7-r7c8-r8c9:4 0", None),  # a blank in the sum
 ]
 
 
@@ -469,6 +482,11 @@ PILLS = [
     f"SOLVE {'.' * 81} xv=r1c1-r1c2:v;r2c1-r1c1:x;negative;Negative",
     f"SOLVE {'.' * 81} oddeven=R1C1-r2c2:ODD;r9c9:even xv=r5c5-r5c6:x kropki=r4c4-r4c5:w",
     f"SOLVE 2{'.' * 80} oddeven=r1c1:odd",  # a given off its cell's digits
+    # little killer diagonals: each direction, a corner's one cell, names in any case, the sum's bounds
+    f"SOLVE {'.' * 81} littlekiller=r9c1:7;R1C9:3;r8c1-r9c2:17;r2c9-r1c8:3;r1c1-r2c2-r3c3-r4c4-r5c5-r6c6-r7c7-r8c8-r9c9:81",
+    f"SOLVE {'.' * 81} littlekiller=r3c1-r2c2-r1c3:6;r7c9-r8c8-r9c7:24 thermo=r5c5-r5c6",
+    f"SOLVE 9{'.' * 80} littlekiller=r1c1:8",  # a given off its sum: broken givens
+    f"SOLVE {'.' * 81} littlekiller=r1c1-r2c2-r3c3-r4c4-r5c5-r6c6-r7c7-r8c8-r9c9:9",  # nine ones: no solution
 ]
 
 

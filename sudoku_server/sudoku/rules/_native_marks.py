@@ -107,7 +107,7 @@ _LOW = 0 if sys.byteorder == "little" else 1
 
 
 #: The native reader's code of each :class:`~.base.NativeShape` kind (``solver/_native_marksline.h``, ``MR_STEPS``...).
-SHAPES = {"steps": 1, "ends": 2, "pairs": 3, "bulb": 4, "dots": 5, "cells": 6}
+SHAPES = {"steps": 1, "ends": 2, "pairs": 3, "bulb": 4, "dots": 5, "cells": 6, "diagonal": 7}
 
 #: A word of the native reader (:func:`reader_words`): its word, place, shape's code, tables of lines, tails,
 #: words without cells and the free pairs' tables by the words' flags.

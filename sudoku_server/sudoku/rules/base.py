@@ -278,7 +278,7 @@ class NativeShape:
 
     The reader (``solver/_native_marksline.h``, through ``text.marksline``) takes the marks' common form
     only: lines ``r1c1-r1c2-r2c3;...`` (cells named in any case), each at least 2 distinct cells, each touching
-    the next, no ``:`` part but a bulb's ``:1`` to ``:4``; dots; cells and their tail. Anything else goes to
+    the next, no ``:`` part but a bulb's ``:1`` to ``:4``; diagonals and their sum; dots; cells and their tail. Anything else goes to
     the rule's ``native`` reading, then the usual path. It makes what ``native`` makes
     (``tests/unit/test_marks_fast_path.py``).
 
@@ -286,7 +286,9 @@ class NativeShape:
       kind: ``"steps"``: a relation pair per step of each line (``a, b``, ``b, c``, ...); ``"ends"``: a pair
         per two cells at the same distance from the ends (first and last, ...); ``"pairs"``: every two cells
         of a line of at most ``size`` cells, in order; ``"bulb"``: a sum per line, total 0, its bulb's cells
-        weighing ``-10^(k-1)`` to ``-1``, its line's 1 (no table); ``"dots"`` and ``"cells"``: ``tails``.
+        weighing ``-10^(k-1)`` to ``-1``, its line's 1 (no table); ``"diagonal"``: a sum per mark
+        ``r1c6-r2c5:<sum>``, not distinct, its cells weighing 1, the mark a diagonal from an edge of the grid to
+        an edge (a little killer's; no table); ``"dots"`` and ``"cells"``: ``tails``.
       table: ``(size, cells) -> table`` of a line of ``cells`` cells (``size`` masks: the digits ``b`` may hold
         for each digit of ``a``); None for the other kinds.
       tails: for ``"dots"``, ``size -> ((tail, table), ...)``: a dot ``r1c1-r1c2:<tail>`` (two orthogonal

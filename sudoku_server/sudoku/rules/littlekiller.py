@@ -24,7 +24,18 @@ from sudoku_server.sudoku.rules._marks import (
     syntax_lines,
 )
 from sudoku_server.sudoku.rules._native_marks import NativeParts
-from sudoku_server.sudoku.rules.base import BLIND, Build, Compiled, Making, Mark, Random, Rule, StepWords, Words
+from sudoku_server.sudoku.rules.base import (
+    BLIND,
+    Build,
+    Compiled,
+    Making,
+    Mark,
+    NativeShape,
+    Random,
+    Rule,
+    StepWords,
+    Words,
+)
 
 
 def _compile(build: Build) -> Compiled:
@@ -176,5 +187,6 @@ RULE = Rule(
     draw={"kind": "diagonal sums"},
     syntax_out=lambda marks, size: syntax_text(marks, size, lambda m: str(m.value)),
     native=_native,
+    native_shape=NativeShape("diagonal"),
     making=Making(marks=_made, noun="little killer sums"),
 )

@@ -25,6 +25,11 @@
  *             the tail's table; or a word without cells (any case): once
  *             one is named, every two neighbours no dot joins are a pair
  *             under the table of the words' flags;
+ *   MR_DIAG   "r1c6-r2c5-r3c4:15": cells one diagonal step apart in one
+ *             direction, from an edge of the grid to an edge (one cell: a
+ *             corner), then ":" and a sum of 1 or 2 digits (no leading 0)
+ *             between the cell count and 9 times it: one sum, not
+ *             distinct, every cell weighing 1 (a little killer's diagonal);
  *   MR_MASKS  "r1c1-r2c2:<tail>" (any case), each cell once, keeping to
  *             the tail's digits (the starting candidates; one such word).
  * These are the arrays the rules' own fast readings append to a
@@ -40,7 +45,7 @@
 /* ------------------------------------------------------------------ */
 /* The reader: words, shapes and tables                                  */
 
-enum { MR_STEPS = 1, MR_ENDS = 2, MR_PAIRS = 3, MR_BULB = 4, MR_DOTS = 5, MR_MASKS = 6 };
+enum { MR_STEPS = 1, MR_ENDS = 2, MR_PAIRS = 3, MR_BULB = 4, MR_DOTS = 5, MR_MASKS = 6, MR_DIAG = 7 };
 
 #define MR_WORDS 32    /* words a reader takes */
 #define MR_WORD_MAX 24 /* longest word */
@@ -139,7 +144,7 @@ py_marks_reader(PyObject *self, PyObject *words)
         if (k >= MR_WORDS || !PyArg_ParseTuple(item, "y#iiy#OOy#", &word, &len, &w->order, &w->shape, &tables, &tlen,
                                                &tails, &words, &negative, &nlen))
             goto bad;
-        if (len < 1 || len > MR_WORD_MAX || w->shape < MR_STEPS || w->shape > MR_MASKS ||
+        if (len < 1 || len > MR_WORD_MAX || w->shape < MR_STEPS || w->shape > MR_DIAG ||
             (tlen != (w->shape <= MR_PAIRS ? (Py_ssize_t)sizeof w->table : 0)) ||
             (nlen != (w->shape == MR_DOTS ? (Py_ssize_t)sizeof w->negative : 0)) ||
             !mr_tails(tails, w->tail, &w->ntails) || !mr_tails(words, w->words, &w->nwords))
@@ -157,7 +162,7 @@ py_marks_reader(PyObject *self, PyObject *words)
     return capsule;
 bad:
     if (!PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "marks_reader: at most 32 words of 1..24 bytes, shapes 1..6, tables of "
+        PyErr_SetString(PyExc_ValueError, "marks_reader: at most 32 words of 1..24 bytes, shapes 1..7, tables of "
                                           "9 x 9 32-bit masks, at most 4 tails and words");
     Py_DECREF(seq);
     PyMem_RawFree(r);
@@ -406,6 +411,66 @@ mr_masks(MrRead *m, const MrWord *w, const char *s, const char *end)
     return 1;
 }
 
+/* MR_DIAG's marks (s up to end): each diagonal's sum appended to m. 0: in
+ * another form (the rule's own reading takes it, or words its error). */
+static int
+mr_diag(MrRead *m, const char *s, const char *end)
+{
+    for (;;) {
+        const char *stop = memchr(s, ';', (size_t)(end - s));
+        int cells[9], n = 0, value, dr, dc, r, c, i;
+        if (stop == NULL)
+            stop = end;
+        for (;;) {
+            if (stop - s < 4 || (s[0] | 0x20) != 'r' || s[1] < '1' || s[1] > '9' || (s[2] | 0x20) != 'c' ||
+                s[3] < '1' || s[3] > '9' || n == 9)
+                return 0;
+            cells[n++] = (s[1] - '1') * 9 + (s[3] - '1');
+            s += 4;
+            if (s < stop && *s == ':')
+                break;
+            if (s == stop || *s++ != '-')
+                return 0;
+        }
+        s++; /* the sum: 1 or 2 digits, no leading 0 */
+        if (stop - s < 1 || stop - s > 2 || *s < '1' || *s > '9' || (stop - s == 2 && (s[1] < '0' || s[1] > '9')))
+            return 0;
+        value = stop - s == 1 ? s[0] - '0' : (s[0] - '0') * 10 + (s[1] - '0');
+        if (value < n || value > 9 * n || m->nsums + 3 + 2 * n > MR_SUMS_MAX)
+            return 0;
+        r = cells[0] / 9;
+        c = cells[0] % 9;
+        if (n == 1) {
+            if ((r != 0 && r != 8) || (c != 0 && c != 8))
+                return 0; /* one cell: a corner's */
+        } else {
+            dr = cells[1] / 9 - r;
+            dc = cells[1] % 9 - c;
+            if ((dr != 1 && dr != -1) || (dc != 1 && dc != -1))
+                return 0;
+            for (i = 1; i < n; i++)
+                if (cells[i] / 9 - cells[i - 1] / 9 != dr || cells[i] % 9 - cells[i - 1] % 9 != dc)
+                    return 0;
+            if ((r - dr >= 0 && r - dr < 9 && c - dc >= 0 && c - dc < 9) ||
+                (cells[n - 1] / 9 + dr >= 0 && cells[n - 1] / 9 + dr < 9 && cells[n - 1] % 9 + dc >= 0 &&
+                 cells[n - 1] % 9 + dc < 9))
+                return 0; /* not from an edge to an edge */
+        }
+        m->sums[m->nsums++] = n;
+        m->sums[m->nsums++] = value;
+        m->sums[m->nsums++] = 0;
+        for (i = 0; i < n; i++)
+            m->sums[m->nsums++] = cells[i];
+        for (i = 0; i < n; i++)
+            m->sums[m->nsums++] = 1;
+        if (stop == end)
+            return 1;
+        s = stop + 1;
+        if (s == end)
+            return 0; /* a last mark that is empty */
+    }
+}
+
 /* One word's marks (s up to end) appended to m. 0: in another form. */
 static int
 mr_marks(MrRead *m, const MrWord *w, const char *s, const char *end)
@@ -415,6 +480,8 @@ mr_marks(MrRead *m, const MrWord *w, const char *s, const char *end)
         return mr_dots(m, w, s, end);
     if (w->shape == MR_MASKS)
         return mr_masks(m, w, s, end);
+    if (w->shape == MR_DIAG)
+        return mr_diag(m, s, end);
     while (s < end) {
         const char *stop = memchr(s, ';', (size_t)(end - s));
         if (stop == NULL)
