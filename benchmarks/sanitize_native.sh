@@ -8,7 +8,8 @@
 # candidates against a call per candidate, the 9x9 engine from masks and
 # from relation pairs, renban runs, whispers' halves, sums on the 9x9 engine and
 # the order of their passes, and geometries prepared like another, which share its arrays:
-# test_marks_request_path.py)
+# test_marks_request_path.py; the marks line's native reader on every stored
+# puzzle and on mistyped lines: test_marks_fast_path.py)
 # under it. Any sanitizer report aborts the
 # run (halt_on_error) and fails it. Needs gcc (or clang) with libasan.
 #
@@ -43,4 +44,4 @@ LD_PRELOAD="$preload" \
         tests/unit/test_native_relations_on_every_cell.py tests/unit/test_native_9x9_engine_from_pairs.py \
         tests/unit/test_native_9x9_runs.py tests/unit/test_native_9x9_whispers_halves.py \
         tests/unit/test_native_9x9_engine_from_sums.py tests/unit/test_native_9x9_sums_order.py \
-        tests/unit/test_marks_request_path.py "$@"
+        tests/unit/test_marks_request_path.py tests/unit/test_marks_fast_path.py "$@"
