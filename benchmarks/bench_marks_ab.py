@@ -18,15 +18,13 @@ Usage (each path an ``_native*.so`` built by ``setup.py build_ext --inplace``):
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
-import tempfile
 import time
 from collections.abc import Sequence
 
 import bench_rules
-from bench_native_ab import load
+from bench_native_ab import load_two, parser_of_two
 
 from sudoku_server.sudoku import solver
 from sudoku_server.sudoku.rules import RULES
@@ -34,19 +32,10 @@ from sudoku_server.sudoku.rules._native_marks import reader_words
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("a", help="the first _native*.so (A)")
-    parser.add_argument("b", help="the second _native*.so (B)")
-    parser.add_argument("--rules", default="whispers,palindrome,thermo", help="rules, comma-separated")
-    parser.add_argument("--count", type=int, default=500, help="puzzles per rule (default 500: the stored sets)")
+    parser = parser_of_two(__doc__, "whispers,palindrome,thermo")
     parser.add_argument("--runs", type=int, default=9, help="passes over the lines per build (default 9)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="marks_ab_") as folder:
-        cores = load(args.a, os.path.join(folder, "a")), load(args.b, os.path.join(folder, "b"))
-    if cores[0] is cores[1]:
-        raise SystemExit("A and B loaded as one module")
+    cores = load_two(args.a, args.b, "marks_ab_")
     words = reader_words(RULES.items())
     units = solver._NINE.geometry.unit_array
     readers = [core.marks_reader(words) for core in cores]

@@ -46,20 +46,33 @@ def load(path: str, folder: str) -> ModuleType:
     return module
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parser_of_two(doc: str, rules: str) -> argparse.ArgumentParser:
+    """The arguments both A/B scripts take: the two ``_native*.so`` files, ``--rules`` (default ``rules``) and
+    ``--count``."""
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("a", help="the first _native*.so (A)")
     parser.add_argument("b", help="the second _native*.so (B)")
-    parser.add_argument("--rules", default="littlekiller", help="rules, comma-separated (default littlekiller)")
+    parser.add_argument("--rules", default=rules, help=f"rules, comma-separated (default {rules})")
     parser.add_argument("--count", type=int, default=500, help="puzzles per rule (default 500: the stored sets)")
-    parser.add_argument("--calls", type=int, default=3, help="solves of each per puzzle, the least kept (default 3)")
-    args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="native_ab_") as folder:
-        cores = load(args.a, os.path.join(folder, "a")), load(args.b, os.path.join(folder, "b"))
+    return parser
+
+
+def load_two(a: str, b: str, prefix: str) -> tuple[ModuleType, ModuleType]:
+    """The two builds at ``a`` and ``b``, loaded side by side (:func:`load`)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        cores = load(a, os.path.join(folder, "a")), load(b, os.path.join(folder, "b"))
     if cores[0] is cores[1]:
         raise SystemExit("A and B loaded as one module")
+    return cores
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = parser_of_two(__doc__, "littlekiller")
+    parser.add_argument("--calls", type=int, default=3, help="solves of each per puzzle, the least kept (default 3)")
+    args = parser.parse_args(argv)
+    cores = load_two(args.a, args.b, "native_ab_")
     print(f"load average at the start {os.getloadavg()[0]:.2f}; least of {args.calls} solves, ms (cpu clock)")
     print("| rule | puzzles | A mean | A median | A worst | A nodes mean / worst | B mean | B median | B worst |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
