@@ -29,7 +29,7 @@
  *             direction, from an edge of the grid to an edge (one cell: a
  *             corner), then ":" and a sum of 1 or 2 digits (no leading 0)
  *             between the cell count and 9 times it: one sum, not
- *             distinct, every cell weighing 1 (a little killer's diagonal);
+ *             distinct, every cell weighing 1;
  *   MR_MASKS  "r1c1-r2c2:<tail>" (any case), each cell once, keeping to
  *             the tail's digits (the starting candidates; one such word).
  * These are the arrays the rules' own fast readings append to a
